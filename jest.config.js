@@ -1,0 +1,14 @@
+/** Jest runs TypeScript through @swc/jest as native ESM (see ../shared/TOOLING.md); tsc type-checks separately. */
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
+  },
+  testTimeout: 60000,
+  // Integration tests start their own redis-server / etcd processes; two workers fit a 2-core machine.
+  maxWorkers: 2,
+};

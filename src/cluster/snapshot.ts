@@ -1,0 +1,227 @@
+/**
+ * The Snapshot: one immutable, typed view of a cluster at a time (DESIGN.md "Data flow").
+ * Produced by cluster/ (a dump directory or a live cluster), consumed by the pure diagnose/ layer.
+ *
+ * Kubernetes objects keep their real shape (metadata/spec/status) so analyzers quote real field
+ * names in their evidence; `spec`/`status` are loosely typed because CAPI v1beta1 and v1beta2 differ.
+ * Pods and events are compact projections (never whole objects) so large clusters stay light.
+ */
+
+export interface OwnerReference {
+  apiVersion?: string;
+  kind: string;
+  name: string;
+  uid?: string;
+  controller?: boolean;
+}
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  finalizers?: string[];
+}
+
+/** Any Kubernetes object as read from the API or a dump (managedFields are dropped on read). */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  spec?: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  status?: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [field: string]: any;
+}
+
+export interface ContainerStateProjection {
+  name: string;
+  ready: boolean;
+  restartCount: number;
+  /** e.g. { reason: 'ImagePullBackOff', message: '...' } */
+  waiting?: { reason?: string; message?: string };
+  terminated?: { reason?: string; exitCode?: number; finishedAt?: string };
+  lastTerminated?: { reason?: string; exitCode?: number; finishedAt?: string };
+}
+
+/** Compact projection of a Pod: only what analyzers and reports use. */
+export interface PodProjection {
+  namespace: string;
+  name: string;
+  uid?: string;
+  nodeName?: string;
+  phase?: string;
+  /** status.reason, e.g. NodeLost */
+  reason?: string;
+  message?: string;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  /** claimName of every persistentVolumeClaim volume */
+  pvcNames: string[];
+  /** status.conditions, reduced */
+  conditions: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[];
+  containers: ContainerStateProjection[];
+  /** resources.requests.memory summed over containers, bytes (for "top memory users") */
+  memoryRequestBytes?: number;
+  priorityClassName?: string;
+}
+
+/** Compact projection of a core/v1 (or events.k8s.io/v1) Event. */
+export interface EventProjection {
+  /** Which cluster the event was read from. */
+  origin: 'workload' | 'management';
+  namespace?: string;
+  name?: string;
+  type?: string;
+  reason?: string;
+  message?: string;
+  count: number;
+  firstTimestamp?: string;
+  lastTimestamp?: string;
+  involvedObject: { kind?: string; namespace?: string; name?: string; uid?: string };
+  source?: string;
+}
+
+export interface EtcdMember {
+  /** uint64 as an exact decimal string (never through a lossy JSON.parse). */
+  id: string;
+  name: string;
+  peerURLs: string[];
+  clientURLs: string[];
+  isLearner: boolean;
+}
+
+export interface EtcdEndpointStatus {
+  endpoint: string;
+  memberId?: string;
+  /** Member id this endpoint believes is leader; absent when it knows none. */
+  leader?: string;
+  raftTerm?: string;
+  raftIndex?: string;
+  raftAppliedIndex?: string;
+  version?: string;
+  dbSize?: number;
+  isLearner?: boolean;
+  errors: string[];
+}
+
+export interface EtcdEndpointHealth {
+  endpoint: string;
+  health: boolean;
+  took?: string;
+  error?: string;
+}
+
+export interface EtcdState {
+  source: 'etcdctl' | 'live';
+  members: EtcdMember[];
+  endpoints: EtcdEndpointStatus[];
+  health: EtcdEndpointHealth[];
+  alarms: { memberId: string; alarm: string }[];
+}
+
+export interface ReadyzCheck {
+  name: string;
+  ok: boolean;
+  message?: string;
+}
+
+export interface ApiServerState {
+  reachable: boolean;
+  /** Whole /readyz?verbose passed. */
+  ready?: boolean;
+  checks: ReadyzCheck[];
+  /** Error text when unreachable or /readyz failed, e.g. "etcdserver: no leader". */
+  error?: string;
+}
+
+/** Cluster API objects, from the management cluster (or the cluster itself when self-managed). */
+export interface CapiObjects {
+  clusters: KubeObject[];
+  machines: KubeObject[];
+  machineSets: KubeObject[];
+  machineDeployments: KubeObject[];
+  kubeadmControlPlanes: KubeObject[];
+  machineHealthChecks: KubeObject[];
+  tanzuKubernetesClusters: KubeObject[];
+}
+
+export interface PartialEntry {
+  /** What could not be read: a file path, "list machines.cluster.x-k8s.io", "etcd 10.0.0.11:2379", ... */
+  source: string;
+  error: string;
+}
+
+export interface Snapshot {
+  cluster: string;
+  /** ISO time the data was collected (dump meta.json collectedAt, or the live read time). */
+  collectedAt: string;
+  origin: 'dump' | 'live';
+  // --- workload cluster ---
+  nodes: KubeObject[];
+  pods: PodProjection[];
+  /** Events of both clusters; see EventProjection.origin. */
+  events: EventProjection[];
+  namespaces: KubeObject[];
+  services: KubeObject[];
+  endpoints: KubeObject[];
+  deployments: KubeObject[];
+  daemonSets: KubeObject[];
+  statefulSets: KubeObject[];
+  replicaSets: KubeObject[];
+  validatingWebhooks: KubeObject[];
+  mutatingWebhooks: KubeObject[];
+  volumeAttachments: KubeObject[];
+  persistentVolumeClaims: KubeObject[];
+  // --- Cluster API (management) ---
+  capi: CapiObjects;
+  etcd?: EtcdState;
+  apiserver?: ApiServerState;
+  /** Parts that could not be read and why (reported, never silently dropped). */
+  partial: PartialEntry[];
+}
+
+/** An empty snapshot, the starting point for loaders and tests. */
+export function createEmptySnapshot(cluster: string, collectedAt: string, origin: Snapshot['origin']): Snapshot {
+  return {
+    cluster,
+    collectedAt,
+    origin,
+    nodes: [],
+    pods: [],
+    events: [],
+    namespaces: [],
+    services: [],
+    endpoints: [],
+    deployments: [],
+    daemonSets: [],
+    statefulSets: [],
+    replicaSets: [],
+    validatingWebhooks: [],
+    mutatingWebhooks: [],
+    volumeAttachments: [],
+    persistentVolumeClaims: [],
+    capi: {
+      clusters: [],
+      machines: [],
+      machineSets: [],
+      machineDeployments: [],
+      kubeadmControlPlanes: [],
+      machineHealthChecks: [],
+      tanzuKubernetesClusters: [],
+    },
+    partial: [],
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The config file schema (DESIGN.md "Config file shape"): the one place for keys, defaults and docs.
+ * Secrets never live here; they come from the environment (see read-env-options.ts).
+ */
+import { z } from 'zod';
+
+const kubeContext = z.strictObject({
+  /** Path to a kubeconfig file; `~` and paths relative to the config file are resolved. Default: the usual kubeconfig lookup. */
+  kubeconfig: z.string().min(1).optional(),
+  /** Context name in that kubeconfig. Default: its current-context. */
+  context: z.string().min(1).optional(),
+});
+
+const management = kubeContext.extend({
+  /** Namespace holding this cluster's Cluster API objects; default: all namespaces. */
+  namespace: z.string().min(1).optional(),
+});
+
+const etcd = z.strictObject({
+  /** Client URLs of every etcd member, e.g. https://10.0.0.11:2379 */
+  endpoints: z.array(z.string().url()).min(1),
+  caFile: z.string().min(1).optional(),
+  certFile: z.string().min(1).optional(),
+  keyFile: z.string().min(1).optional(),
+  /** Per-call deadline for health probes. */
+  timeoutMs: z.number().int().min(100).max(60000).default(3000),
+});
+
+const slackId = z.string().regex(/^[A-Z0-9]+$/, 'must be a Slack id such as C0ALERTS, U01ABC or S0SRE');
+
+export const clusterSchema = z
+  .strictObject({
+    /** Unique name used in `/k8s-health NAME` and `--cluster NAME`. */
+    name: z.string().regex(/^[a-z0-9-]+$/, 'must match [a-z0-9-]+'),
+    /** Read-only dump directory (re-read on every scan; never remediated). Exclusive with `workload`. */
+    dump: z.string().min(1).optional(),
+    /** How to reach the workload cluster's API server. Exclusive with `dump`. */
+    workload: kubeContext.optional(),
+    /** The Cluster API management cluster (Supervisor for Tanzu); default: the workload cluster itself. */
+    management: management.optional(),
+    etcd: etcd.optional(),
+    slack: z
+      .strictObject({
+        /** Channel where alert threads are opened. */
+        alertChannel: slackId.optional(),
+        /** Channels allowed to query this cluster; empty = any channel. */
+        channels: z.array(slackId).default([]),
+      })
+      .default({ channels: [] }),
+    approvers: z
+      .strictObject({
+        users: z.array(slackId).default([]),
+        groups: z.array(slackId).default([]),
+      })
+      .default({ users: [], groups: [] }),
+    remediation: z.strictObject({ enabled: z.boolean().default(false) }).default({ enabled: false }),
+  })
+  .superRefine((c, ctx) => {
+    if (!c.dump === !c.workload) {
+      ctx.addIssue({ code: 'custom', message: 'exactly one of `dump` or `workload` must be set' });
+    }
+    if (c.dump && c.remediation.enabled) {
+      ctx.addIssue({ code: 'custom', path: ['remediation', 'enabled'], message: 'a dump-backed cluster can never be remediated' });
+    }
+  });
+
+export const thresholdsSchema = z.strictObject({
+  /** Machine Provisioning/Provisioned without a Node for longer than this (seed S0: CAPV's 20-minute timeout). */
+  provisioningMinutes: z.number().positive().default(20),
+  /** Machine Deleting for longer than this. */
+  deletingMinutes: z.number().positive().default(20),
+  /** This many replacements of one owner's machines within the window is a recreation loop (seed S3). */
+  loopReplacements: z.number().int().min(2).default(3),
+  loopWindowMinutes: z.number().positive().default(90),
+  /** A KCP/MachineDeployment rollout with no progress for this long is stuck (seed S2). */
+  upgradeStuckMinutes: z.number().positive().default(30),
+  /** A pod Terminating this long past its grace period is stuck (seed S4). */
+  terminatingGraceMinutes: z.number().positive().default(5),
+  /** A node NotReady for less than this is not reported at all (benign look-alike: under a minute). */
+  notReadyGraceSeconds: z.number().min(0).default(60),
+});
+
+export const configSchema = z.strictObject({
+  clusters: z.array(clusterSchema).default([]),
+  scan: z
+    .strictObject({
+      /** Seconds between scheduled scans of each cluster; any value ≥ 1 is accepted. */
+      intervalSeconds: z.number().min(1).default(60),
+      /** A stored report younger than this answers /k8s-health without a fresh scan. */
+      freshSeconds: z.number().min(0).default(30),
+      /** A finding absent this many consecutive scans resolves its alert thread. */
+      resolveAfterScans: z.number().int().min(1).default(3),
+    })
+    .default({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3 }),
+  approvals: z
+    .strictObject({
+      required: z.number().int().min(1).max(10).default(2),
+      ttlMinutes: z.number().positive().default(30),
+      confirmByTyping: z.boolean().default(false),
+    })
+    .default({ required: 2, ttlMinutes: 30, confirmByTyping: false }),
+  thresholds: thresholdsSchema.default(thresholdsSchema.parse({})),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type ClusterConfig = z.infer<typeof clusterSchema>;
+export type Thresholds = z.infer<typeof thresholdsSchema>;
+
+export const DEFAULT_THRESHOLDS: Thresholds = thresholdsSchema.parse({});

@@ -1,0 +1,37 @@
+/**
+ * Every environment variable the bot reads, in one place (DESIGN.md "Interfaces"). Pure: pass the env.
+ * Only the composition root (CLI entry) calls this with process.env.
+ */
+export interface EnvOptions {
+  /** Bot token (xoxb-…). */
+  slackBotToken?: string;
+  /** Signing secret for HTTP mode request verification. */
+  slackSigningSecret?: string;
+  /** App-level token (xapp-…): when set, `serve` uses Socket Mode. */
+  slackAppToken?: string;
+  /** Web API base URL, default Slack's; set in tests and behind proxies. */
+  slackApiUrl?: string;
+  /** Redis connection URL, default redis://127.0.0.1:6379. */
+  redisUrl: string;
+  /** Config file path (K8S_HEALTH_CONFIG), default config/config.yaml. */
+  configFile?: string;
+  port: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export function readEnvOptions(env: Record<string, string | undefined>): EnvOptions {
+  const level = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  const port = env.PORT ? Number(env.PORT) : 3000;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (0-65535), got "${env.PORT}"`);
+  if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new Error(`LOG_LEVEL must be one of debug, info, warn, error, got "${env.LOG_LEVEL}"`);
+  return {
+    slackBotToken: env.SLACK_BOT_TOKEN || undefined,
+    slackSigningSecret: env.SLACK_SIGNING_SECRET || undefined,
+    slackAppToken: env.SLACK_APP_TOKEN || undefined,
+    slackApiUrl: env.SLACK_API_URL || undefined,
+    redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
+    configFile: env.K8S_HEALTH_CONFIG || undefined,
+    port,
+    logLevel: level as EnvOptions['logLevel'],
+  };
+}

@@ -1,0 +1,57 @@
+import type { Snapshot, PartialEntry } from '../cluster/snapshot.js';
+import type { Thresholds } from '../config/config-schema.js';
+import type { Analyzer, AnalysisContext } from './analyzer.js';
+import { SECTION_IDS, SEVERITY_RANK, type Finding } from './finding.js';
+import { fingerprint } from './fingerprint.js';
+import type { HistoryView } from './history.js';
+import { linkCauses } from './link-causes.js';
+
+export interface AnalysisResult {
+  findings: Finding[];
+  /** Analyzers that threw: reported as partial data, never sinking the report. */
+  errors: PartialEntry[];
+}
+
+/**
+ * Run every analyzer over one snapshot. Pure and deterministic: the same inputs give the same
+ * findings in the same order (severity, section, id, subject).
+ */
+export function analyzeSnapshot(
+  snapshot: Snapshot,
+  analyzers: readonly Analyzer[],
+  opts: { history: HistoryView; thresholds: Thresholds; now: Date },
+): AnalysisResult {
+  const ctx: AnalysisContext = { snapshot, history: opts.history, thresholds: opts.thresholds, now: opts.now };
+  const findings: Finding[] = [];
+  const errors: PartialEntry[] = [];
+  const seen = new Set<string>();
+  for (const analyzer of analyzers) {
+    let drafts;
+    try {
+      drafts = analyzer.analyze(ctx);
+    } catch (err) {
+      errors.push({ source: `analyzer ${analyzer.id}`, error: err instanceof Error ? err.message : String(err) });
+      continue;
+    }
+    for (const d of drafts) {
+      const f: Finding = { ...d, fingerprint: fingerprint(snapshot.cluster, d.id, d.subject) };
+      if (seen.has(f.fingerprint)) continue; // one finding per id and subject
+      seen.add(f.fingerprint);
+      findings.push(f);
+    }
+  }
+  return { findings: sortFindings(linkCauses(findings)), errors };
+}
+
+/** Worst first: severity, then section display order, then id, then subject. */
+export function sortFindings(findings: Finding[]): Finding[] {
+  const sectionRank = (s: string) => SECTION_IDS.indexOf(s as (typeof SECTION_IDS)[number]);
+  const subjectKey = (f: Finding) => `${f.subject.kind}/${f.subject.namespace ?? ''}/${f.subject.name}`;
+  return [...findings].sort(
+    (a, b) =>
+      SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+      sectionRank(a.section) - sectionRank(b.section) ||
+      a.id.localeCompare(b.id) ||
+      subjectKey(a).localeCompare(subjectKey(b)),
+  );
+}

@@ -1,0 +1,22 @@
+import type { Snapshot } from '../cluster/snapshot.js';
+import type { Thresholds } from '../config/config-schema.js';
+import type { Finding, FindingId } from './finding.js';
+import type { HistoryView } from './history.js';
+
+/** Everything an analyzer may look at. No I/O: analyzers are pure functions of this. */
+export interface AnalysisContext {
+  snapshot: Snapshot;
+  history: HistoryView;
+  thresholds: Thresholds;
+  /** Analysis time (`--now`, else the snapshot's collectedAt, else the clock). */
+  now: Date;
+}
+
+/** A finding before the engine stamps its fingerprint. */
+export type FindingDraft = Omit<Finding, 'fingerprint'> & { fingerprint?: string };
+
+export interface Analyzer {
+  /** The finding id it produces (one analyzer per id, one file each: analyzers/<id with dots as dashes>.ts). */
+  id: FindingId;
+  analyze(ctx: AnalysisContext): FindingDraft[];
+}

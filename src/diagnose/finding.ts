@@ -1,0 +1,93 @@
+/**
+ * Findings: the output of diagnosis (DESIGN.md "Finding ids" and "Remediation actions").
+ * Ids and action names are part of the contract; users, tests and alert threads depend on them.
+ */
+
+export const FINDING_IDS = [
+  'apiserver.unreachable',
+  'etcd.no-leader',
+  'etcd.leader-unreachable',
+  'etcd.member-mismatch',
+  'controlplane.degraded',
+  'controlplane.not-self-healing',
+  'controlplane.node-not-joined',
+  'node.not-ready',
+  'node.cni-not-initialized',
+  'cni.pod-not-running',
+  'webhook.unavailable-blocking',
+  'webhook.system-namespaces-not-excluded',
+  'capi.machine-stuck-provisioning',
+  'capi.machine-stuck-deleting',
+  'capi.remediation-looping',
+  'capi.mhc-unhealthy',
+  'capi.recreation-loop',
+  'upgrade.stuck',
+  'pod.stuck-terminating',
+  'volume.multi-attach',
+] as const;
+export type FindingId = (typeof FINDING_IDS)[number];
+
+export const ACTION_IDS = [
+  'etcd.move-leader',
+  'etcd.remove-member',
+  'webhook.suspend',
+  'webhook.restore',
+  'deployment.scale',
+  'node.out-of-service',
+  'node.delete',
+  'pod.force-delete',
+] as const;
+export type ActionId = (typeof ACTION_IDS)[number];
+
+export type Severity = 'critical' | 'warning' | 'info';
+export const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
+
+/** Report sections, in display order. Slack's `/k8s-health CLUSTER SECTION` uses these ids. */
+export const SECTION_IDS = ['apiserver', 'etcd', 'controlplane', 'nodes', 'machines', 'upgrades', 'webhooks', 'workloads'] as const;
+export type SectionId = (typeof SECTION_IDS)[number];
+
+export const SECTION_TITLES: Record<SectionId, string> = {
+  apiserver: 'API server',
+  etcd: 'etcd',
+  controlplane: 'Control plane',
+  nodes: 'Nodes',
+  machines: 'Cluster API machines',
+  upgrades: 'Upgrades',
+  webhooks: 'Webhooks',
+  workloads: 'Workloads',
+};
+
+export interface FindingSubject {
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+export interface RemediationProposal {
+  action: ActionId;
+  /** Concrete parameters, e.g. { targetMemberId: '3319814642761637952' } (uint64 ids as decimal strings). */
+  params: Record<string, string | number>;
+  /** What the button says, e.g. "Suspend webhook kyverno-resource-validating-webhook-cfg" (≤ 75 chars once rendered). */
+  label: string;
+  /** One line: what can go wrong. */
+  risk: string;
+}
+
+export interface Finding {
+  id: FindingId;
+  severity: Severity;
+  section: SectionId;
+  title: string;
+  subject: FindingSubject;
+  /** Lines quoting the fields and messages relied on (condition reason/message, event text with count and age, annotations). */
+  evidence: string[];
+  /** The chain from this symptom to its root cause, when the data shows it. */
+  cause?: string;
+  /** Fingerprints of the findings this one is caused by (root cause first). */
+  causedBy?: string[];
+  /** ISO time the problem started, when known (condition lastTransitionTime, creationTimestamp, first event). */
+  since?: string;
+  remediations: RemediationProposal[];
+  /** Stable hash of cluster + id + subject, used to thread alerts. */
+  fingerprint: string;
+}

@@ -1,0 +1,25 @@
+import type { Finding, SectionId } from '../diagnose/finding.js';
+import type { PartialEntry } from '../cluster/snapshot.js';
+
+export type HealthStatus = 'healthy' | 'degraded' | 'critical' | 'unknown';
+
+export interface SectionSummary {
+  id: SectionId;
+  status: HealthStatus;
+  /** One line with counts, e.g. "2 of 3 control-plane nodes Ready". */
+  summary: string;
+}
+
+/**
+ * The JSON report (DESIGN.md "Interfaces"): `{ cluster, generatedAt, status, sections, findings, partial }`.
+ * `collectedAt` (when the data was read) is extra, so every consumer can show the data's age.
+ */
+export interface Report {
+  cluster: string;
+  generatedAt: string;
+  collectedAt: string;
+  status: HealthStatus;
+  sections: SectionSummary[];
+  findings: Finding[];
+  partial: PartialEntry[];
+}
