@@ -1,11 +1,70 @@
-/** CLI entry (composition root). Filled in by the foundation work: check, dump, serve, worker, audit. */
-export interface CliIo {
-  env: Record<string, string | undefined>;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
+import { Command, CommanderError, Option } from 'commander';
+import { readEnvOptions } from '../config/read-env-options.js';
+import type { CliIo } from './cli-io.js';
+import { describeError } from './describe-error.js';
+import { resolveConfig } from './resolve-config.js';
+import { runCheck } from './run-check.js';
+import { runDump } from './run-dump.js';
+import { runServe } from './run-serve.js';
 
+export type { CliIo };
+
+/**
+ * The `k8s-health` command line (composition root). Returns the exit status instead of exiting,
+ * so tests run it in-process: 0 ok, 1 critical findings (check), 2 bad usage or unreadable input.
+ */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  io.stderr.write(`k8s-health: not implemented yet (${argv.join(' ')})\n`);
-  return 2;
+  let status = 0;
+  const program = new Command()
+    .name('k8s-health')
+    .description('Cluster health for Cluster API managed Kubernetes: diagnosis, Slack bot, approval-gated fixes')
+    .exitOverride()
+    .showHelpAfterError(false)
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+
+  program
+    .command('check')
+    .description('one-shot health summary of a live cluster (--cluster) or of dumps (--from, replayed in order)')
+    .option('--cluster <name>', 'cluster name from the config file (with --from: the name to report under)')
+    .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml)')
+    .option('--from <dir>', 'read a dump directory instead of a live cluster; repeat to replay successive scans', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--now <iso>', 'analysis time (default: the dump\'s collectedAt, else now)')
+    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json', 'blocks']).default('text'))
+    .option('--section <id>', 'only this section: apiserver, etcd, controlplane, nodes, machines, upgrades, webhooks, workloads')
+    .action(async (o) => {
+      status = await runCheck(o, io);
+    });
+
+  program
+    .command('dump')
+    .description("write a live cluster's snapshot in the dump format (readable by check --from)")
+    .option('--cluster <name>', 'cluster name from the config file')
+    .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml)')
+    .requiredOption('--out <dir>', 'output directory (created; must be empty or a previous dump)')
+    .action(async (o) => {
+      status = await runDump(o, io);
+    });
+
+  program
+    .command('serve')
+    .description('run the Slack app (Socket Mode when SLACK_APP_TOKEN is set, else HTTP on $PORT) and, unless --no-workers, the workers')
+    .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml)')
+    .option('--no-workers', 'do not run scan/notify/remediate workers in this process')
+    .action(async (o: { config?: string; workers: boolean }) => {
+      const env = readEnvOptions(io.env);
+      const { config } = await resolveConfig(o.config ?? env.configFile, io.env, true);
+      status = await runServe({ config, env, workers: o.workers }, io);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return status;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version are not errors; commander already printed its one-line message otherwise.
+      return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.help' ? 0 : 2;
+    }
+    io.stderr.write(`k8s-health: ${describeError(err)}\n`);
+    return 2;
+  }
 }

@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import { loadConfig } from '../config/load-config.js';
+import { parseConfig } from '../config/load-config.js';
+import type { ClusterConfig, Config } from '../config/config-schema.js';
+import { UsageError } from './usage-error.js';
+
+export const DEFAULT_CONFIG_FILE = 'config/config.yaml';
+
+/**
+ * The config file: --config, else $K8S_HEALTH_CONFIG, else ./config/config.yaml when it exists.
+ * `required` makes its absence a usage error; otherwise an empty config with defaults is used.
+ */
+export async function resolveConfig(flag: string | undefined, env: Record<string, string | undefined>, required: boolean): Promise<{ config: Config; file?: string }> {
+  const file = flag ?? env.K8S_HEALTH_CONFIG ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+  if (!file) {
+    if (required) throw new UsageError('no config file: pass --config FILE or set K8S_HEALTH_CONFIG (see config/example.yaml)');
+    return { config: parseConfig({}, process.cwd()) };
+  }
+  return { config: await loadConfig(file), file };
+}
+
+/** The cluster named `name`, or the only configured one when no name is given. */
+export function pickCluster(config: Config, name: string | undefined, file?: string): ClusterConfig {
+  const names = config.clusters.map((c) => c.name);
+  if (name) {
+    const c = config.clusters.find((x) => x.name === name);
+    if (!c) throw new UsageError(`unknown cluster "${name}"${file ? ` in ${file}` : ''}; configured: ${names.join(', ') || '(none)'}`);
+    return c;
+  }
+  if (config.clusters.length === 1) return config.clusters[0]!;
+  throw new UsageError(config.clusters.length ? `several clusters configured, pick one with --cluster: ${names.join(', ')}` : 'no clusters configured: add one under `clusters:` in the config file');
+}

@@ -1,0 +1,80 @@
+import { SECTION_IDS, SECTION_TITLES, SEVERITY_RANK, type Finding, type SectionId } from '../diagnose/finding.js';
+import { ageOf } from './format-age.js';
+import type { HealthStatus, Report } from './report.js';
+
+const MARK: Record<HealthStatus, string> = { critical: '✖', degraded: '▲', healthy: '✔', unknown: '?' };
+
+export interface RenderTextOptions {
+  /** Wall clock, for the data's age. */
+  now: Date;
+  /** Show only this section. */
+  section?: SectionId;
+  /** Evidence lines per finding (default all). */
+  maxEvidence?: number;
+}
+
+/**
+ * Terminal text: status line, one line per section, then findings grouped per section (worst
+ * section first), each with cause, evidence and proposed fixes, then what could not be read.
+ */
+export function renderText(report: Report, opts: RenderTextOptions): string {
+  const out: string[] = [];
+  const age = ageOf(report.collectedAt, opts.now);
+  out.push(`${report.cluster}: ${report.status.toUpperCase()}  (data collected ${report.collectedAt}${age ? `, ${age} ago` : ''})`);
+  out.push('');
+  const sections = report.sections.filter((s) => !opts.section || s.id === opts.section);
+  const width = Math.max(...sections.map((s) => SECTION_TITLES[s.id].length));
+  for (const s of sections) out.push(`  ${MARK[s.status]} ${SECTION_TITLES[s.id].padEnd(width)}  ${s.summary}`);
+
+  const findings = report.findings.filter((f) => !opts.section || f.section === opts.section);
+  out.push('');
+  if (!findings.length) {
+    out.push('No findings.');
+  } else {
+    const counts = (['critical', 'warning', 'info'] as const).map((sev) => [sev, findings.filter((f) => f.severity === sev).length] as const).filter(([, n]) => n);
+    out.push(`Findings: ${counts.map(([sev, n]) => `${n} ${sev}`).join(', ')}`);
+    for (const id of orderSections(findings)) {
+      out.push('');
+      out.push(`── ${SECTION_TITLES[id]} ──`);
+      for (const f of findings.filter((x) => x.section === id)) out.push(...renderFinding(f, report, opts));
+    }
+  }
+  if (report.partial.length) {
+    out.push('');
+    out.push(`Not read (${report.partial.length}):`);
+    for (const p of report.partial) out.push(`  - ${p.source}: ${p.error}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+function renderFinding(f: Finding, report: Report, opts: RenderTextOptions): string[] {
+  const lines: string[] = [];
+  const since = f.since ? ageOf(f.since, new Date(report.collectedAt)) : undefined;
+  const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
+  lines.push(`[${f.severity.toUpperCase()}] ${f.title}`);
+  lines.push(`    id: ${f.id}   subject: ${subject}${f.since ? `   since: ${f.since}${since ? ` (${since} before collection)` : ''}` : ''}`);
+  if (f.cause) lines.push(`    cause: ${f.cause}`);
+  if (f.causedBy?.length) {
+    const roots = f.causedBy.map((fp) => report.findings.find((x) => x.fingerprint === fp)).filter((x): x is Finding => !!x);
+    if (roots.length) lines.push(`    root cause: ${roots.map((r) => `${r.id} (${r.subject.name})`).join(', ')}`);
+  }
+  const evidence = opts.maxEvidence === undefined ? f.evidence : f.evidence.slice(0, opts.maxEvidence);
+  if (evidence.length) {
+    lines.push('    evidence:');
+    for (const e of evidence) lines.push(`      - ${e}`);
+    if (evidence.length < f.evidence.length) lines.push(`      (+${f.evidence.length - evidence.length} more)`);
+  }
+  for (const r of f.remediations) {
+    const params = Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(' ');
+    lines.push(`    fix (needs 2 approvals): ${r.label} [${r.action}${params ? ` ${params}` : ''}]`);
+    lines.push(`      risk: ${r.risk}`);
+  }
+  return lines;
+}
+
+/** Sections that have findings, worst first, then in display order. */
+function orderSections(findings: Finding[]): SectionId[] {
+  const worst = new Map<SectionId, number>();
+  for (const f of findings) worst.set(f.section, Math.min(worst.get(f.section) ?? 9, SEVERITY_RANK[f.severity]));
+  return SECTION_IDS.filter((id) => worst.has(id)).sort((a, b) => worst.get(a)! - worst.get(b)! || SECTION_IDS.indexOf(a) - SECTION_IDS.indexOf(b));
+}

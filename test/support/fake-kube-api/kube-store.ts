@@ -1,0 +1,128 @@
+import { findKind, KINDS, type KindSpec } from '../../../src/cluster/kinds.js';
+import type { KubeObject } from '../../../src/cluster/snapshot.js';
+
+/** One watch event as the API server streams it. */
+export interface StoreEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: KubeObject;
+  spec?: KindSpec;
+  resourceVersion: number;
+}
+
+/**
+ * The fake API server's object store: objects by kind, namespace and name, a global
+ * resourceVersion counter, and which group/versions are served (derived from KINDS).
+ * A kind is served when objects of it exist; non-optional (built-in) kinds are always served,
+ * optional CRDs (CAPI, TKC) only with objects or `serveAllKinds`, so "CRD absent" stays testable.
+ */
+export class KubeStore {
+  private readonly byKind = new Map<KindSpec, Map<string, KubeObject>>();
+  private readonly served = new Map<KindSpec, string[]>();
+  private rv = 1000;
+  /** Every change, for watches that resume from a resourceVersion. */
+  readonly log: StoreEvent[] = [];
+
+  constructor(objects: KubeObject[], serveAllKinds = false) {
+    for (const obj of objects) {
+      const spec = findKind(obj?.kind, obj?.apiVersion);
+      if (!spec || typeof obj.metadata?.name !== 'string') continue; // kinds the bot never reads are not served
+      const n = Number(obj.metadata.resourceVersion);
+      if (Number.isInteger(n) && n > this.rv) this.rv = n;
+      this.addServedVersion(spec, versionOf(obj) ?? spec.versions[0]!);
+      this.objectsOf(spec).set(keyOf(obj), structuredClone(obj));
+    }
+    for (const spec of KINDS) {
+      if (!this.served.has(spec) && (serveAllKinds || !spec.optional)) this.addServedVersion(spec, spec.versions[0]!);
+    }
+    // Objects read from a dump may lack resourceVersion: number them after the highest one seen.
+    for (const objs of this.byKind.values()) {
+      for (const obj of objs.values()) {
+        obj.metadata.resourceVersion ??= String(++this.rv);
+      }
+    }
+  }
+
+  get resourceVersion(): string {
+    return String(this.rv);
+  }
+
+  /** Versions served for a kind, preferred first; empty when its CRD is "not installed". */
+  versionsOf(spec: KindSpec): string[] {
+    return this.served.get(spec) ?? [];
+  }
+
+  /** The kind served at /api(s)/<group>/<version>/<plural>. */
+  resolve(group: string, version: string, plural: string): KindSpec | undefined {
+    return KINDS.find((k) => k.group === group && k.plural === plural && this.versionsOf(k).includes(version));
+  }
+
+  /** Objects of a kind (all namespaces, or one), sorted by namespace/name like etcd keys. */
+  list(spec: KindSpec, namespace?: string): KubeObject[] {
+    const out = [...this.objectsOf(spec).entries()]
+      .filter(([, o]) => namespace === undefined || o.metadata.namespace === namespace)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, o]) => o);
+    return out;
+  }
+
+  get(spec: KindSpec, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.objectsOf(spec).get(`${spec.namespaced ? (namespace ?? '') : ''}/${name}`);
+  }
+
+  /** Store (create or replace) an object with a new resourceVersion; returns the event. */
+  put(spec: KindSpec, obj: KubeObject, type: 'ADDED' | 'MODIFIED' = 'MODIFIED'): StoreEvent {
+    const copy = structuredClone(obj);
+    copy.metadata.resourceVersion = String(++this.rv);
+    this.addServedVersion(spec, versionOf(copy) ?? spec.versions[0]!);
+    const existed = this.objectsOf(spec).has(keyOf(copy));
+    this.objectsOf(spec).set(keyOf(copy), copy);
+    return this.record({ type: existed ? type : 'ADDED', object: copy, spec, resourceVersion: this.rv });
+  }
+
+  /** Remove an object; returns the DELETED event (undefined when it did not exist). */
+  remove(spec: KindSpec, namespace: string | undefined, name: string): StoreEvent | undefined {
+    const key = `${spec.namespaced ? (namespace ?? '') : ''}/${name}`;
+    const obj = this.objectsOf(spec).get(key);
+    if (!obj) return undefined;
+    this.objectsOf(spec).delete(key);
+    const gone = structuredClone(obj);
+    gone.metadata.resourceVersion = String(++this.rv);
+    return this.record({ type: 'DELETED', object: gone, spec, resourceVersion: this.rv });
+  }
+
+  /** A BOOKMARK carrying only the current resourceVersion. */
+  bookmark(): StoreEvent {
+    return { type: 'BOOKMARK', object: { metadata: { name: '', resourceVersion: this.resourceVersion } }, resourceVersion: this.rv };
+  }
+
+  private record(ev: StoreEvent): StoreEvent {
+    this.log.push(ev);
+    return ev;
+  }
+
+  private objectsOf(spec: KindSpec): Map<string, KubeObject> {
+    let m = this.byKind.get(spec);
+    if (!m) this.byKind.set(spec, (m = new Map()));
+    return m;
+  }
+
+  private addServedVersion(spec: KindSpec, version: string): void {
+    const list = this.served.get(spec) ?? [];
+    if (!list.includes(version)) list.push(version);
+    // Preferred version first, in the order KINDS lists them.
+    const rank = (v: string) => (spec.versions.indexOf(v) + spec.versions.length + 1) % (spec.versions.length + 1);
+    list.sort((a, b) => rank(a) - rank(b));
+    this.served.set(spec, list);
+  }
+}
+
+function versionOf(obj: KubeObject): string | undefined {
+  if (typeof obj.apiVersion !== 'string' || !obj.apiVersion) return undefined;
+  const parts = obj.apiVersion.split('/');
+  return parts[parts.length - 1];
+}
+
+function keyOf(obj: KubeObject): string {
+  const spec = findKind(obj.kind, obj.apiVersion);
+  return `${spec?.namespaced ? (obj.metadata.namespace ?? '') : ''}/${obj.metadata.name}`;
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig, parseConfig } from '../../src/config/load-config.js';
+import { ConfigError } from '../../src/config/config-error.js';
+import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
+import { readEnvOptions } from '../../src/config/read-env-options.js';
+
+const configDir = path.resolve('config');
+
+describe('config files', () => {
+  it.each(readdirSync(configDir).filter((f) => /\.ya?ml$/.test(f)))('config/%s loads and validates', async (file) => {
+    const config = await loadConfig(path.join(configDir, file));
+    expect(config.clusters.length).toBeGreaterThan(0);
+    for (const c of config.clusters) if (c.dump) expect(path.isAbsolute(c.dump)).toBe(true);
+  });
+
+  it('applies every default to an empty file', () => {
+    const c = parseConfig({}, '/x');
+    expect(c.clusters).toEqual([]);
+    expect(c.scan).toEqual({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3 });
+    expect(c.approvals).toEqual({ required: 2, ttlMinutes: 30, confirmByTyping: false });
+    expect(c.thresholds).toEqual(DEFAULT_THRESHOLDS);
+    expect(c.thresholds.provisioningMinutes).toBe(20);
+    expect(c.thresholds.loopReplacements).toBe(3);
+    expect(c.thresholds.loopWindowMinutes).toBe(90);
+  });
+
+  it('resolves dump and kubeconfig paths relative to the config file', () => {
+    const c = parseConfig({ clusters: [{ name: 'a', dump: 'd' }, { name: 'b', workload: { kubeconfig: 'k' } }] }, '/etc/k8s');
+    expect(c.clusters[0]!.dump).toBe('/etc/k8s/d');
+    expect(c.clusters[1]!.workload!.kubeconfig).toBe('/etc/k8s/k');
+    expect(c.clusters[0]!.remediation.enabled).toBe(false);
+  });
+
+  it('names every bad key with its path', () => {
+    const bad = {
+      clusters: [{ name: 'Bad Name', dump: 'x', remediation: { enabled: true } }, { name: 'ok', workload: {}, dump: 'y' }],
+      scan: { intervalSeconds: 0 },
+      thresholds: { provisioningMinutes: 'soon' },
+      surprise: 1,
+    };
+    let message = '';
+    try {
+      parseConfig(bad, '/x', 'my.yaml');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^my\.yaml: /);
+    expect(message).toContain('clusters[0].name: must match [a-z0-9-]+');
+    expect(message).toContain('clusters[0].remediation.enabled: a dump-backed cluster can never be remediated');
+    expect(message).toContain('clusters[1]: exactly one of `dump` or `workload` must be set');
+    expect(message).toContain('scan.intervalSeconds');
+    expect(message).toContain('thresholds.provisioningMinutes');
+    expect(message).toContain('surprise');
+    expect(message.split('\n')).toHaveLength(1);
+  });
+
+  it('rejects duplicate cluster names, unreadable files and bad YAML in one line', async () => {
+    expect(() => parseConfig({ clusters: [{ name: 'a', dump: 'x' }, { name: 'a', dump: 'y' }] }, '/')).toThrow('clusters[1].name: duplicate cluster name "a"');
+    await expect(loadConfig('/nonexistent/k8s-health.yaml')).rejects.toThrow('cannot read config file /nonexistent/k8s-health.yaml: ENOENT');
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    writeFileSync(path.join(dir, 'bad.yaml'), 'clusters: [\n  - name: a\n');
+    await expect(loadConfig(path.join(dir, 'bad.yaml'))).rejects.toThrow(/bad\.yaml: not valid YAML/);
+  });
+});
+
+describe('readEnvOptions', () => {
+  it('reads every documented variable with defaults', () => {
+    expect(readEnvOptions({})).toEqual({ redisUrl: 'redis://127.0.0.1:6379', port: 3000, logLevel: 'info', slackBotToken: undefined, slackSigningSecret: undefined, slackAppToken: undefined, slackApiUrl: undefined, configFile: undefined });
+    const o = readEnvOptions({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's', SLACK_APP_TOKEN: 'xapp-1', SLACK_API_URL: 'http://127.0.0.1:1/api/', REDIS_URL: 'redis://r:1', K8S_HEALTH_CONFIG: '/c.yaml', PORT: '8080', LOG_LEVEL: 'DEBUG' });
+    expect(o).toMatchObject({ slackBotToken: 'xoxb-1', slackAppToken: 'xapp-1', port: 8080, logLevel: 'debug', configFile: '/c.yaml', redisUrl: 'redis://r:1' });
+  });
+  it('rejects a bad PORT or LOG_LEVEL with a message naming the variable', () => {
+    expect(() => readEnvOptions({ PORT: 'http' })).toThrow('PORT must be a port number');
+    expect(() => readEnvOptions({ LOG_LEVEL: 'loud' })).toThrow('LOG_LEVEL must be one of');
+  });
+});
