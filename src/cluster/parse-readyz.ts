@@ -29,7 +29,8 @@ export function parseReadyz(body: string, httpStatus?: number): ApiServerState {
       checks.push(check);
       continue;
     }
-    if (/^(readyz|healthz|livez) check passed$/.test(line)) verdict = true;
+    // Without ?verbose a healthy server answers just "ok".
+    if (/^(readyz|healthz|livez) check passed$/.test(line) || line === 'ok') verdict = true;
     else if (/^(readyz|healthz|livez) check failed$/.test(line)) verdict = false;
   }
   const failed = checks.filter((c) => !c.ok);

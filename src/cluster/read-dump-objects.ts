@@ -1,4 +1,10 @@
-import type { ApiServerState, EtcdState, KubeObject, PartialEntry } from './snapshot.js';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { DumpError } from './dump-error.js';
+import { alarmsFromEndpoints, parseAlarmList, parseEndpointHealth, parseEndpointStatus, parseMemberList } from './parse-etcdctl-json.js';
+import { parseObjectFile } from './parse-object-file.js';
+import { parseReadyz } from './parse-readyz.js';
+import type { ApiServerState, EtcdState, KubeObject, PartialEntry, ReadyzCheck } from './snapshot.js';
 
 /** Raw content of a dump directory, before it becomes a Snapshot (the fake API server serves these). */
 export interface DumpObjects {
@@ -13,7 +19,215 @@ export interface DumpObjects {
   partial: PartialEntry[];
 }
 
-/** STUB (to be implemented by the dump-loader work): read every object of a dump directory. */
+/** Entries of the dump root that are not Kubernetes objects of the single/workload cluster. */
+const RESERVED = new Set(['meta.json', 'etcd', 'apiserver', 'workload', 'management']);
+const OBJECT_FILE = /\.(json|ya?ml)$/i;
+/** Guards against symlink loops. */
+const MAX_DEPTH = 16;
+
+/**
+ * Read every object of a dump directory (DESIGN.md "Dump format"). Unparseable files become
+ * `partial` entries and reading goes on; a missing, non-directory or empty dump throws DumpError.
+ *
+ * Layout: DIR/workload/ and DIR/management/ hold the two clusters when either exists (without
+ * workload/, the rest of DIR is the workload cluster, so a `kubectl cluster-info dump` with an added
+ * management/ folder works); otherwise all of DIR is one cluster. DIR/etcd/ holds etcdctl output,
+ * DIR/apiserver/readyz.txt a raw `/readyz?verbose` body, DIR/meta.json the collection metadata.
+ */
 export async function readDumpObjects(dir: string): Promise<DumpObjects> {
-  throw new Error(`readDumpObjects not implemented (${dir})`);
+  await assertDirectory(dir);
+  const partial: PartialEntry[] = [];
+  const split = (await isDirectory(path.join(dir, 'workload'))) || (await isDirectory(path.join(dir, 'management')));
+  const workloadRoot = split && (await isDirectory(path.join(dir, 'workload'))) ? path.join(dir, 'workload') : dir;
+  const workload = await readTree(dir, workloadRoot, partial);
+  const management = split && (await isDirectory(path.join(dir, 'management'))) ? await readTree(dir, path.join(dir, 'management'), partial) : undefined;
+  const meta = await readMeta(dir, partial);
+  const etcd = await readEtcd(dir, partial);
+  const apiserver = meta.apiserver ?? (await readReadyzFile(dir, partial));
+
+  const objectCount = workload.length + (management?.length ?? 0);
+  if (objectCount === 0 && !etcd && !apiserver) {
+    const unreadable = partial.length ? ` (${partial.length} file(s) could not be read; first: ${partial[0]?.source}: ${partial[0]?.error})` : '';
+    throw new DumpError(`dump directory ${dir} contains no Kubernetes objects${unreadable}`);
+  }
+  const out: DumpObjects = { workload, meta: meta.fields, partial };
+  if (management) out.management = management;
+  if (etcd) out.etcd = etcd;
+  if (apiserver) out.apiserver = apiserver;
+  return out;
+}
+
+async function assertDirectory(dir: string): Promise<void> {
+  let st;
+  try {
+    st = await stat(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new DumpError(`dump directory ${dir} does not exist`, { cause: e });
+    throw new DumpError(`dump directory ${dir} cannot be read: ${(e as Error).message}`, { cause: e });
+  }
+  if (!st.isDirectory()) throw new DumpError(`dump directory ${dir} is not a directory`);
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** All objects below `root`, files in sorted path order, duplicates (same kind/namespace/name/uid) once. */
+async function readTree(dumpDir: string, root: string, partial: PartialEntry[]): Promise<KubeObject[]> {
+  const files: string[] = [];
+  await listFiles(root, root === dumpDir, 0, files, dumpDir, partial);
+  files.sort();
+  const seen = new Set<string>();
+  const objects: KubeObject[] = [];
+  for (const file of files) {
+    const rel = relative(dumpDir, file);
+    let parsed: KubeObject[];
+    try {
+      parsed = parseObjectFile(await readFile(file, 'utf8'), file);
+    } catch (e) {
+      partial.push({ source: rel, error: oneLine(e) });
+      continue;
+    }
+    for (const obj of parsed) {
+      const key = [obj.kind, obj.metadata.namespace ?? '', obj.metadata.name, obj.metadata.uid ?? ''].join('\u0000');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      objects.push(obj);
+    }
+  }
+  return objects;
+}
+
+async function listFiles(dir: string, isDumpRoot: boolean, depth: number, out: string[], dumpDir: string, partial: PartialEntry[]): Promise<void> {
+  if (depth > MAX_DEPTH) return;
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    partial.push({ source: relative(dumpDir, dir) || '.', error: oneLine(e) });
+    return;
+  }
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    if (isDumpRoot && RESERVED.has(entry.name)) continue;
+    const full = path.join(dir, entry.name);
+    let isDir = entry.isDirectory();
+    let isFile = entry.isFile();
+    if (entry.isSymbolicLink()) {
+      const st = await stat(full).catch(() => undefined);
+      isDir = st?.isDirectory() ?? false;
+      isFile = st?.isFile() ?? false;
+    }
+    if (isDir) await listFiles(full, false, depth + 1, out, dumpDir, partial);
+    else if (isFile && OBJECT_FILE.test(entry.name)) out.push(full);
+  }
+}
+
+interface Meta {
+  fields: DumpObjects['meta'];
+  apiserver?: ApiServerState;
+}
+
+async function readMeta(dir: string, partial: PartialEntry[]): Promise<Meta> {
+  const text = await readOptional(path.join(dir, 'meta.json'));
+  if (text === undefined) return { fields: {} };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+    if (!isRecord(raw)) throw new Error('expected a JSON object');
+  } catch (e) {
+    partial.push({ source: 'meta.json', error: oneLine(e) });
+    return { fields: {} };
+  }
+  const fields: DumpObjects['meta'] = {};
+  if (typeof raw.cluster === 'string' && raw.cluster) fields.cluster = raw.cluster;
+  if (typeof raw.collectedAt === 'string' && raw.collectedAt) fields.collectedAt = raw.collectedAt;
+  if (Array.isArray(raw.partial)) {
+    fields.partial = raw.partial
+      .filter((p): p is Record<string, unknown> => isRecord(p) && typeof p.source === 'string')
+      .map((p) => ({ source: p.source as string, error: typeof p.error === 'string' ? p.error : String(p.error ?? '') }));
+  }
+  const meta: Meta = { fields };
+  if (isRecord(raw.apiserver)) meta.apiserver = normalizeApiServer(raw.apiserver);
+  return meta;
+}
+
+/** meta.json `apiserver`: an ApiServerState written by `dump` (or by hand). */
+function normalizeApiServer(raw: Record<string, unknown>): ApiServerState {
+  const checks: ReadyzCheck[] = (Array.isArray(raw.checks) ? raw.checks : [])
+    .filter((c): c is Record<string, unknown> => isRecord(c) && typeof c.name === 'string')
+    .map((c) => {
+      const check: ReadyzCheck = { name: c.name as string, ok: c.ok === true };
+      if (typeof c.message === 'string') check.message = c.message;
+      return check;
+    });
+  const state: ApiServerState = { reachable: raw.reachable === true, checks };
+  if (typeof raw.ready === 'boolean') state.ready = raw.ready;
+  if (typeof raw.error === 'string') state.error = raw.error;
+  return state;
+}
+
+async function readReadyzFile(dir: string, partial: PartialEntry[]): Promise<ApiServerState | undefined> {
+  try {
+    const text = await readOptional(path.join(dir, 'apiserver', 'readyz.txt'));
+    return text === undefined ? undefined : parseReadyz(text);
+  } catch (e) {
+    partial.push({ source: 'apiserver/readyz.txt', error: oneLine(e) });
+    return undefined;
+  }
+}
+
+/** DIR/etcd/*.json as etcdctl printed them; etcd is present when at least one file was read. */
+async function readEtcd(dir: string, partial: PartialEntry[]): Promise<EtcdState | undefined> {
+  const etcd: EtcdState = { source: 'etcdctl', members: [], endpoints: [], health: [], alarms: [] };
+  let found = false;
+  let alarmList: EtcdState['alarms'] | undefined;
+  const read = async <T>(file: string, parse: (text: string) => T): Promise<T | undefined> => {
+    let text: string | undefined;
+    try {
+      text = await readOptional(path.join(dir, 'etcd', file));
+      if (text === undefined) return undefined;
+      const value = parse(text);
+      found = true;
+      return value;
+    } catch (e) {
+      partial.push({ source: `etcd/${file}`, error: oneLine(e) });
+      return undefined;
+    }
+  };
+  etcd.members = (await read('member-list.json', parseMemberList)) ?? [];
+  etcd.endpoints = (await read('endpoint-status.json', parseEndpointStatus)) ?? [];
+  etcd.health = (await read('endpoint-health.json', parseEndpointHealth)) ?? [];
+  alarmList = await read('alarm-list.json', parseAlarmList);
+  if (!found) return undefined;
+  // `etcdctl alarm list` is authoritative when present; otherwise alarms come from status errors.
+  etcd.alarms = alarmList ?? alarmsFromEndpoints(etcd.endpoints);
+  return etcd;
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+function relative(dumpDir: string, file: string): string {
+  return path.relative(dumpDir, file).split(path.sep).join('/');
+}
+
+function oneLine(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return (msg.split('\n')[0] ?? msg).trim();
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -77,11 +77,7 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:warning: Partial data — ${parts.join('; ')}${more}` }] });
   }
 
-  // Worst first (the report is already sorted); info findings only when nothing worse is there.
-  const problems = shown.filter((f) => f.severity !== 'info');
-  const candidates = problems.length > 0 ? problems : shown;
-  const max = opts.maxFindings ?? 5;
-  const detailed = candidates.slice(0, max);
+  const detailed = detailedFindings(report, opts);
   if (detailed.length > 0) blocks.push({ type: 'divider' });
   for (const f of detailed) blocks.push(...renderFinding(f, opts.proposalIds));
   const rest = shown.length - detailed.length;
@@ -97,6 +93,16 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
   const counts = countBySeverity(shown);
   const text = `${report.cluster}${sectionTitle ? ` ${sectionTitle}` : ''}: ${status} — ${counts} (as of ${age} ago${opts.stale ? ', stale, refreshing' : ''})`;
   return clampBlocks({ text, blocks });
+}
+
+/**
+ * The findings {@link renderBlocks} shows in detail: worst first (the report is already sorted),
+ * info findings only when nothing worse is there. Callers store proposals for exactly these.
+ */
+export function detailedFindings(report: Report, opts: Pick<RenderBlocksOptions, 'section' | 'maxFindings'>): Finding[] {
+  const shown = opts.section ? report.findings.filter((f) => f.section === opts.section) : report.findings;
+  const problems = shown.filter((f) => f.severity !== 'info');
+  return (problems.length > 0 ? problems : shown).slice(0, opts.maxFindings ?? 5);
 }
 
 function renderFinding(f: Finding, proposalIds: RenderBlocksOptions['proposalIds']): KnownBlock[] {

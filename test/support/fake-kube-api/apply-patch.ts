@@ -54,23 +54,23 @@ function applyJsonPatchOp(doc: unknown, op: JsonPatchOp): unknown {
     if (parent === null || typeof parent !== 'object') throw new PatchError(`json-patch path "${op.path}" does not exist`, 422);
   }
   const last = parts[parts.length - 1]!;
-  const container = parent as Record<string, unknown> & unknown[];
+  const container = parent as Record<string, unknown>;
   switch (op.op) {
     case 'add':
-      if (Array.isArray(container)) container.splice(last === '-' ? container.length : Number(last), 0, structuredClone(op.value));
+      if (Array.isArray(container)) (container as unknown[]).splice(last === '-' ? container.length : Number(last), 0, structuredClone(op.value));
       else container[last] = structuredClone(op.value);
       return doc;
     case 'replace':
       if (!(last in container)) throw new PatchError(`json-patch replace: "${op.path}" does not exist`, 422);
-      container[last as unknown as number] = structuredClone(op.value);
+      container[last] = structuredClone(op.value);
       return doc;
     case 'remove':
       if (!(last in container)) throw new PatchError(`json-patch remove: "${op.path}" does not exist`, 422);
-      if (Array.isArray(container)) container.splice(Number(last), 1);
+      if (Array.isArray(container)) (container as unknown[]).splice(Number(last), 1);
       else delete container[last];
       return doc;
     case 'test':
-      if (JSON.stringify(container[last as unknown as number]) !== JSON.stringify(op.value)) {
+      if (JSON.stringify(container[last]) !== JSON.stringify(op.value)) {
         throw new PatchError(`json-patch test failed at "${op.path}"`, 422);
       }
       return doc;

@@ -1,0 +1,37 @@
+import type { Analyzer, FindingDraft } from '../analyzer.js';
+import { fingerprint } from '../fingerprint.js';
+import { describeMachine } from '../facts/describe-machine.js';
+import { describeMemoryHogs } from '../facts/describe-memory-hogs.js';
+import { findControlPlaneMemoryHogs } from '../facts/find-control-plane-memory-hogs.js';
+import { findEtcdMemberMismatches } from '../facts/find-etcd-member-mismatches.js';
+import { findNotJoinedMachines } from '../facts/find-not-joined-machines.js';
+import { machineInfo } from '../facts/machine-info.js';
+
+/** Seed S2: the new control-plane VM is Running, its Node Ready with ROLES <none>: the etcd join failed. */
+export const controlplaneNodeNotJoinedAnalyzer: Analyzer = {
+  id: 'controlplane.node-not-joined',
+  analyze(ctx): FindingDraft[] {
+    const snap = ctx.snapshot;
+    const mismatches = findEtcdMemberMismatches(snap).filter((m) => m.kind !== 'stale' || true);
+    const hogs = describeMemoryHogs(findControlPlaneMemoryHogs(snap));
+    return findNotJoinedMachines(snap).map(({ machine, node, reasons }) => {
+      const i = machineInfo(machine);
+      const related = mismatches.filter((m) => m.name === node.metadata.name || m.name === i.name || m.kind === 'stale');
+      return {
+        id: 'controlplane.node-not-joined',
+        severity: 'warning',
+        section: 'controlplane',
+        title: `Control-plane machine ${i.namespace}/${i.name} is Running but node ${node.metadata.name} never joined the control plane`,
+        subject: { kind: 'Machine', namespace: i.namespace, name: i.name },
+        evidence: [describeMachine(machine, ctx.now), ...reasons, ...related.map((m) => m.detail), ...hogs.evidence],
+        cause:
+          (related.length ? `etcd members do not match the control-plane machines (${related.map((m) => `${m.kind} ${m.name}`).join(', ')}): ` : '') +
+          'kubeadm join phase control-plane-join etcd most likely timed out (etcd allows 2 minutes), from high resource use on the existing control-plane nodes or network latency. ' +
+          'Do not delete existing control-plane machines (data loss); free resources on the control-plane nodes instead.',
+        causedBy: related.map((m) => fingerprint(snap.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: m.name })),
+        since: machine.metadata.creationTimestamp,
+        remediations: hogs.remediations,
+      };
+    });
+  },
+};

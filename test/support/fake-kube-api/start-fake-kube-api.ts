@@ -1,0 +1,365 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { findKind, type KindSpec } from '../../../src/cluster/kinds.js';
+import { readDumpObjects } from '../../../src/cluster/read-dump-objects.js';
+import type { KubeObject } from '../../../src/cluster/snapshot.js';
+import { applyPatch, PatchError } from './apply-patch.js';
+import { createDiscovery } from './create-discovery.js';
+import { createObjectFilter, SelectorError } from './create-object-filter.js';
+import { createKubeStatus, forbiddenMessage } from './kube-status.js';
+import { KubeStore, type StoreEvent } from './kube-store.js';
+import { renderReadyz, type ReadyzMode } from './render-readyz.js';
+
+export interface FakeKubeApiOptions {
+  objects?: KubeObject[];
+  /** A dump directory, read with readDumpObjects (objects are added to `objects`). */
+  dir?: string;
+  /** Which half of a workload/ + management/ dump to serve (default workload; an unsplit dump serves the same objects for both). */
+  cluster?: 'workload' | 'management';
+  /** Serve every KINDS entry even without objects (default: optional CRDs only when they have objects). */
+  serveAllKinds?: boolean;
+  /** Initial /readyz behaviour (default healthy, or the dump's recorded apiserver state). */
+  readyz?: ReadyzMode;
+}
+
+/** One request as the fake saw it. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+}
+
+/** A PATCH or DELETE the fake received (dry runs included, flagged, never applied). */
+export interface RecordedWrite {
+  method: 'PATCH' | 'DELETE';
+  path: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  dryRun: boolean;
+  contentType?: string;
+  body?: unknown;
+  query: Record<string, string>;
+}
+
+/** A fault to inject: matching requests get `status` with a Kubernetes Status body, `times` times (default: always). */
+export interface FailRule {
+  method?: string;
+  pathPrefix?: string;
+  status: number;
+  times?: number;
+  body?: unknown;
+}
+
+export interface FakeKubeApi {
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  writes: RecordedWrite[];
+  /** Delay before every response. */
+  delayMs: number;
+  fail(rule: FailRule): void;
+  setReadyz(mode: ReadyzMode): void;
+  /** Apply a change to the store and push it to matching watches (BOOKMARK: a bookmark to watches that allow them). */
+  emit(type: StoreEvent['type'], obj: KubeObject): void;
+  /** The stored object, for assertions. */
+  find(kind: string, name: string, namespace?: string): KubeObject | undefined;
+  close(): Promise<void>;
+}
+
+interface Watcher {
+  spec: KindSpec;
+  namespace?: string;
+  filter: (o: KubeObject) => boolean;
+  bookmarks: boolean;
+  res: http.ServerResponse;
+}
+
+interface Target {
+  spec: KindSpec;
+  version: string;
+  namespace?: string;
+  name?: string;
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 that answers like kube-apiserver for the kinds in KINDS:
+ * discovery, list (pagination, selectors), get, watch, PATCH/DELETE (recorded, dryRun=All honoured),
+ * /readyz and /livez, with fault injection. The real @kubernetes/client-node and kubectl talk to it.
+ */
+export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<FakeKubeApi> {
+  const objects = [...(opts.objects ?? [])];
+  let readyz: ReadyzMode = opts.readyz ?? 'healthy';
+  if (opts.dir) {
+    const dump = await readDumpObjects(opts.dir);
+    objects.push(...(opts.cluster === 'management' ? (dump.management ?? dump.workload) : dump.workload));
+    if (!opts.readyz && dump.apiserver && opts.cluster !== 'management') {
+      readyz = !dump.apiserver.reachable ? 'down' : dump.apiserver.checks.length ? dump.apiserver.checks : 'healthy';
+    }
+  }
+  const store = new KubeStore(objects, opts.serveAllKinds);
+  const watchers = new Set<Watcher>();
+  const rules: FailRule[] = [];
+  let address = '127.0.0.1:0';
+
+  const api: FakeKubeApi = {
+    url: '',
+    port: 0,
+    requests: [],
+    writes: [],
+    delayMs: 0,
+    fail: (rule) => void rules.push({ ...rule }),
+    setReadyz: (mode) => void (readyz = mode),
+    emit(type, obj) {
+      if (type === 'BOOKMARK') return broadcast(store.bookmark());
+      if (type === 'ERROR') return broadcast({ type, object: obj, resourceVersion: 0 });
+      const spec = findKind(obj.kind, obj.apiVersion);
+      if (!spec) throw new Error(`fake-kube-api: kind ${obj.kind} (${obj.apiVersion}) is not in KINDS`);
+      const ev = type === 'DELETED' ? store.remove(spec, obj.metadata.namespace, obj.metadata.name) : store.put(spec, obj, type);
+      if (ev) broadcast(ev);
+    },
+    find(kind, name, namespace) {
+      const spec = findKind(kind);
+      return spec ? store.get(spec, namespace, name) : undefined;
+    },
+    async close() {
+      for (const w of watchers) w.res.end();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+
+  function broadcast(ev: StoreEvent): void {
+    for (const w of watchers) {
+      if (ev.type === 'BOOKMARK') {
+        if (w.bookmarks) writeEvent(w, ev);
+      } else if (ev.type === 'ERROR' || (ev.spec === w.spec && (w.namespace === undefined || ev.object.metadata.namespace === w.namespace) && w.filter(ev.object))) {
+        writeEvent(w, ev);
+      }
+    }
+  }
+
+  function writeEvent(w: Watcher, ev: StoreEvent): void {
+    const object = ev.type === 'BOOKMARK' ? { kind: w.spec.kind, apiVersion: gv(w.spec, w.spec.versions[0]!), ...ev.object } : ev.object;
+    w.res.write(JSON.stringify({ type: ev.type, object: ev.spec ? withType(object, ev.spec, store.versionsOf(ev.spec)[0]!) : object }) + '\n');
+  }
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const query = Object.fromEntries(url.searchParams);
+    api.requests.push({ method: req.method ?? 'GET', path: url.pathname, query });
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const run = () => handle(req, res, url, query, Buffer.concat(chunks).toString('utf8'));
+      if (api.delayMs > 0) setTimeout(run, api.delayMs);
+      else run();
+    });
+  });
+
+  function handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL, query: Record<string, string>, body: string): void {
+    const method = req.method ?? 'GET';
+    // 'down': the API server is gone; every connection is cut (seed S1, kube-apiserver on all control planes removed).
+    if (readyz === 'down') return void req.socket.destroy();
+    const rule = rules.find((r) => (!r.method || r.method === method) && (!r.pathPrefix || url.pathname.startsWith(r.pathPrefix)) && (r.times ?? 1) > 0);
+    if (rule) {
+      if (rule.times !== undefined) rule.times--;
+      return send(res, rule.status, rule.body ?? faultStatus(rule.status, method, url.pathname));
+    }
+    if (url.pathname === '/readyz' || url.pathname === '/livez' || url.pathname === '/healthz') {
+      const r = renderReadyz(readyz, 'verbose' in query, url.pathname.slice(1));
+      res.writeHead(r.status, { 'Content-Type': 'text/plain; charset=utf-8' });
+      return void res.end(r.body);
+    }
+    const discovery = method === 'GET' ? createDiscovery(store, url.pathname, address) : undefined;
+    if (discovery) return send(res, 200, discovery);
+    const target = parseTarget(url.pathname);
+    if (!target) return send(res, 404, createKubeStatus(404, 'the server could not find the requested resource'));
+    try {
+      if (method === 'GET' && !target.name && (query.watch === 'true' || query.watch === '1')) return watch(res, target, query);
+      if (method === 'GET' && !target.name) return list(res, target, query);
+      if (method === 'GET') return get(res, target);
+      if (method === 'PATCH' && target.name) return patch(req, res, target, query, body);
+      if (method === 'DELETE' && target.name) return remove(res, target, query, url.pathname);
+      return send(res, 405, createKubeStatus(405, `the server does not allow this method on the requested resource`));
+    } catch (err) {
+      if (err instanceof SelectorError) return send(res, 400, createKubeStatus(400, err.message));
+      if (err instanceof PatchError) return send(res, err.status, createKubeStatus(err.status, err.message));
+      return send(res, 500, createKubeStatus(500, String(err)));
+    }
+  }
+
+  /** /api/v1/[namespaces/NS/]PLURAL[/NAME] or /apis/G/V/[namespaces/NS/]PLURAL[/NAME] (namespaces/NAME is a get). */
+  function parseTarget(pathname: string): Target | undefined {
+    const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    let group: string, version: string, rest: string[];
+    if (parts[0] === 'api') [group, version, rest] = ['', parts[1] ?? '', parts.slice(2)];
+    else if (parts[0] === 'apis') [group, version, rest] = [parts[1] ?? '', parts[2] ?? '', parts.slice(3)];
+    else return undefined;
+    let namespace: string | undefined;
+    if (rest[0] === 'namespaces' && rest.length >= 3) {
+      namespace = rest[1];
+      rest = rest.slice(2);
+    }
+    if (rest.length < 1 || rest.length > 2) return undefined;
+    const spec = store.resolve(group, version, rest[0]!);
+    if (!spec || (namespace !== undefined && !spec.namespaced)) return undefined;
+    return { spec, version, namespace, name: rest[1] };
+  }
+
+  function list(res: http.ServerResponse, t: Target, query: Record<string, string>): void {
+    const filter = createObjectFilter(query.labelSelector, query.fieldSelector);
+    const all = store.list(t.spec, t.namespace).filter(filter);
+    const limit = Number(query.limit) > 0 ? Number(query.limit) : Infinity;
+    let start = 0;
+    if (query.continue) {
+      const after = decodeContinue(query.continue);
+      if (after === undefined) return send(res, 410, createKubeStatus(410, 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'));
+      start = all.findIndex((o) => objectKey(o) > after);
+      if (start < 0) start = all.length;
+    }
+    const page = all.slice(start, start + limit);
+    const metadata: Record<string, unknown> = { resourceVersion: store.resourceVersion };
+    const remaining = all.length - start - page.length;
+    if (remaining > 0) {
+      metadata.continue = encodeContinue(objectKey(page[page.length - 1]!));
+      metadata.remainingItemCount = remaining;
+    }
+    send(res, 200, { kind: `${t.spec.kind}List`, apiVersion: gv(t.spec, t.version), metadata, items: page.map((o) => withType(o, t.spec, t.version)) });
+  }
+
+  function get(res: http.ServerResponse, t: Target): void {
+    const obj = store.get(t.spec, t.namespace, t.name!);
+    if (!obj) return send(res, 404, notFound(t));
+    send(res, 200, withType(obj, t.spec, t.version));
+  }
+
+  function watch(res: http.ServerResponse, t: Target, query: Record<string, string>): void {
+    const w: Watcher = { spec: t.spec, namespace: t.namespace, filter: createObjectFilter(query.labelSelector, query.fieldSelector), bookmarks: query.allowWatchBookmarks === 'true', res };
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+    const from = Number(query.resourceVersion);
+    if (!query.resourceVersion || query.resourceVersion === '0' || query.sendInitialEvents === 'true') {
+      for (const obj of store.list(t.spec, t.namespace).filter(w.filter)) writeEvent(w, { type: 'ADDED', object: obj, spec: t.spec, resourceVersion: 0 });
+      if (query.sendInitialEvents === 'true') {
+        const b = store.bookmark();
+        b.object.metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
+        writeEvent(w, b);
+      }
+    } else {
+      // Resume: replay what changed after the given resourceVersion.
+      for (const ev of store.log) if (ev.resourceVersion > from && ev.spec === t.spec && (t.namespace === undefined || ev.object.metadata.namespace === t.namespace) && w.filter(ev.object)) writeEvent(w, ev);
+    }
+    watchers.add(w);
+    const timeout = Number(query.timeoutSeconds) > 0 ? setTimeout(() => res.end(), Number(query.timeoutSeconds) * 1000) : undefined;
+    res.on('close', () => {
+      watchers.delete(w);
+      if (timeout) clearTimeout(timeout);
+    });
+  }
+
+  function patch(req: http.IncomingMessage, res: http.ServerResponse, t: Target, query: Record<string, string>, body: string): void {
+    const dryRun = checkDryRun(res, query);
+    if (dryRun === undefined) return;
+    const contentType = req.headers['content-type'] ?? '';
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return send(res, 400, createKubeStatus(400, 'error decoding patch: invalid JSON'));
+    }
+    api.writes.push({ method: 'PATCH', path: req.url?.split('?')[0] ?? '', kind: t.spec.kind, namespace: t.namespace, name: t.name!, dryRun, contentType, body: parsed, query });
+    const current = store.get(t.spec, t.namespace, t.name!);
+    if (!current) return send(res, 404, notFound(t));
+    const next = applyPatch(current, contentType, parsed) as KubeObject;
+    if (next?.metadata?.name !== t.name || (t.spec.namespaced && next.metadata.namespace !== t.namespace)) {
+      return send(res, 400, createKubeStatus(400, `the name of the object (${next?.metadata?.name}) does not match the name on the URL (${t.name})`));
+    }
+    if (dryRun) return send(res, 200, withType(next, t.spec, t.version));
+    const ev = store.put(t.spec, next);
+    broadcast(ev);
+    send(res, 200, withType(ev.object, t.spec, t.version));
+  }
+
+  function remove(res: http.ServerResponse, t: Target, query: Record<string, string>, path: string): void {
+    const dryRun = checkDryRun(res, query);
+    if (dryRun === undefined) return;
+    api.writes.push({ method: 'DELETE', path, kind: t.spec.kind, namespace: t.namespace, name: t.name!, dryRun, query });
+    const current = store.get(t.spec, t.namespace, t.name!);
+    if (!current) return send(res, 404, notFound(t));
+    if (dryRun) return send(res, 200, withType(current, t.spec, t.version));
+    if (current.metadata.finalizers?.length) {
+      // Finalizers keep the object, marked for deletion, until their controller removes them.
+      const ev = store.put(t.spec, { ...current, metadata: { ...current.metadata, deletionTimestamp: current.metadata.deletionTimestamp ?? new Date().toISOString() } });
+      broadcast(ev);
+      return send(res, 200, withType(ev.object, t.spec, t.version));
+    }
+    const ev = store.remove(t.spec, t.namespace, t.name!)!;
+    broadcast(ev);
+    send(res, 200, withType(ev.object, t.spec, t.version));
+  }
+
+  /** true/false for a dry run or not; undefined after answering 400 for a bad value. */
+  function checkDryRun(res: http.ServerResponse, query: Record<string, string>): boolean | undefined {
+    if (query.dryRun === undefined) return false;
+    if (query.dryRun === 'All') return true;
+    send(res, 400, createKubeStatus(400, `Invalid dryRun value "${query.dryRun}": supported values are "All"`));
+    return undefined;
+  }
+
+  function faultStatus(status: number, method: string, pathname: string) {
+    const t = parseTarget(pathname);
+    const verb = method === 'PATCH' ? 'patch' : method === 'DELETE' ? 'delete' : t?.name ? 'get' : 'list';
+    if (status === 403 && t) return createKubeStatus(403, forbiddenMessage(verb, t.spec.group, t.spec.plural, t.namespace, t.name), details(t));
+    if (status === 404 && t) return notFound(t);
+    if (status === 401) return createKubeStatus(401, 'Unauthorized');
+    return createKubeStatus(status, status >= 500 ? 'Internal error occurred: injected fault' : `injected ${status}`, t && details(t));
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  address = `127.0.0.1:${port}`;
+  api.port = port;
+  api.url = `http://127.0.0.1:${port}`;
+  return api;
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function gv(spec: KindSpec, version: string): string {
+  return spec.group ? `${spec.group}/${version}` : version;
+}
+
+/** Items carry apiVersion/kind, as `kubectl get -o json` shows them (the stored apiVersion wins). */
+function withType(obj: KubeObject, spec: KindSpec, version: string): KubeObject {
+  return { ...obj, apiVersion: obj.apiVersion ?? gv(spec, version), kind: obj.kind ?? spec.kind };
+}
+
+function details(t: Target) {
+  return { ...(t.name ? { name: t.name } : {}), group: t.spec.group, kind: t.spec.plural };
+}
+
+function notFound(t: Target) {
+  const what = t.spec.group ? `${t.spec.plural}.${t.spec.group}` : t.spec.plural;
+  return createKubeStatus(404, `${what} "${t.name}" not found`, details(t));
+}
+
+function objectKey(o: KubeObject): string {
+  return `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+}
+
+/** Continue tokens are opaque to clients (base64 of the last key returned), as in kube-apiserver. */
+function encodeContinue(lastKey: string): string {
+  return Buffer.from(JSON.stringify({ v: 'fake.k8s.io/v1', start: lastKey })).toString('base64url');
+}
+
+function decodeContinue(token: string): string | undefined {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { start?: unknown };
+    return typeof parsed.start === 'string' ? parsed.start : undefined;
+  } catch {
+    return undefined;
+  }
+}
