@@ -53,6 +53,11 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/* The one Redis source, checked once: an existing Secret, a URL, or the in-cluster Redis. */}}
 {{- define "khb.redisEnv" -}}
+{{- $sources := 0 }}
+{{- range (list .Values.redis.existingSecret .Values.redis.url .Values.redis.inCluster.enabled) }}{{ if . }}{{ $sources = add1 $sources }}{{ end }}{{ end }}
+{{- if gt $sources 1 }}
+{{- fail "set only one of redis.url, redis.existingSecret, redis.inCluster.enabled" }}
+{{- end }}
 {{- if .Values.redis.existingSecret }}
 - name: REDIS_URL
   valueFrom:
@@ -106,7 +111,7 @@ app.kubernetes.io/component: {{ .component }}
 - name: SLACK_API_URL
   value: {{ . | quote }}
 {{- end }}
-{{ include "khb.redisEnv" . }}
+{{ include "khb.redisEnv" . | trim }}
 {{- with .Values.extraEnv }}
 {{ toYaml . }}
 {{- end }}
@@ -148,13 +153,13 @@ seccompProfile:
 - name: etcd-tls
   secret:
     secretName: {{ . }}
-    defaultMode: 0440
+    defaultMode: 288 # 0440 in octal; decimal because YAML 1.1 and 1.2 parsers read 0440 differently
 {{- end }}
 {{- with .Values.kubeconfigs.existingSecret }}
 - name: kubeconfigs
   secret:
     secretName: {{ . }}
-    defaultMode: 0440
+    defaultMode: 288 # 0440 in octal; decimal because YAML 1.1 and 1.2 parsers read 0440 differently
 {{- end }}
 {{- end }}
 

@@ -1,6 +1,82 @@
-import type { Snapshot } from './snapshot.js';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { addToSnapshot } from './add-to-snapshot.js';
+import { findKind } from './kinds.js';
+import { compareDecimal } from './parse-etcdctl-json.js';
+import { readDumpObjects } from './read-dump-objects.js';
+import { createEmptySnapshot, type KubeObject, type PartialEntry, type Snapshot } from './snapshot.js';
 
-/** STUB (to be implemented by the dump-loader work): a dump directory as a Snapshot. */
+/**
+ * A dump directory as a Snapshot (DESIGN.md "Dump format"). Objects of DIR/management/ go in with
+ * origin 'management', all others 'workload'. Cluster name: `opts.cluster`, else meta.json
+ * `cluster`, else the directory's basename; collectedAt: meta.json `collectedAt`, else the
+ * directory's mtime. Every array is sorted (namespace, name, then content) so two reads of the
+ * same data are deep-equal whatever the file order. Throws DumpError when the dump is unusable.
+ */
 export async function loadDump(dir: string, opts: { cluster?: string } = {}): Promise<Snapshot> {
-  throw new Error(`loadDump not implemented (${dir} ${opts.cluster ?? ''})`);
+  const dump = await readDumpObjects(dir);
+  const cluster = opts.cluster ?? dump.meta.cluster ?? path.basename(path.resolve(dir));
+  const collectedAt = dump.meta.collectedAt ?? (await stat(dir)).mtime.toISOString();
+  const snapshot = createEmptySnapshot(cluster, collectedAt, 'dump');
+  const add = (objects: KubeObject[], origin: 'workload' | 'management') => {
+    for (const obj of objects) {
+      // Objects of readDumpObjects always carry a kind we read; events.k8s.io Events map to Event.
+      const spec = findKind(obj.kind, obj.apiVersion) ?? findKind(obj.kind);
+      if (spec) addToSnapshot(snapshot, spec, obj, origin);
+    }
+  };
+  add(dump.workload, 'workload');
+  add(dump.management ?? [], 'management');
+  sortSnapshot(snapshot);
+  if (dump.etcd) {
+    snapshot.etcd = {
+      ...dump.etcd,
+      members: [...dump.etcd.members].sort((a, b) => cmp(a.name, b.name) || compareDecimal(a.id, b.id)),
+      endpoints: [...dump.etcd.endpoints].sort((a, b) => cmp(a.endpoint, b.endpoint)),
+      health: [...dump.etcd.health].sort((a, b) => cmp(a.endpoint, b.endpoint)),
+    };
+  }
+  if (dump.apiserver) snapshot.apiserver = dump.apiserver;
+  // Entries recorded by `dump` first, then files of this dump that could not be read.
+  snapshot.partial = dedupePartial([...(dump.meta.partial ?? []), ...dump.partial]);
+  return snapshot;
+}
+
+function sortSnapshot(s: Snapshot): void {
+  const kubeArrays = [
+    s.nodes, s.namespaces, s.services, s.endpoints, s.deployments, s.daemonSets, s.statefulSets, s.replicaSets,
+    s.validatingWebhooks, s.mutatingWebhooks, s.volumeAttachments, s.persistentVolumeClaims,
+    ...(Object.values(s.capi) as KubeObject[][]),
+  ];
+  for (const a of kubeArrays) sortBy(a, (o) => [o.metadata.namespace ?? '', o.metadata.name]);
+  sortBy(s.pods, (p) => [p.namespace, p.name]);
+  sortBy(s.events, (e) => [e.namespace ?? '', e.name ?? '', e.origin]);
+}
+
+/** Sort in place by the key, then by full content, so the order never depends on file order. */
+function sortBy<T>(items: T[], key: (item: T) => string[]): void {
+  const keyed = items.map((item) => ({ item, key: key(item), json: JSON.stringify(item) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < a.key.length; i++) {
+      const c = cmp(a.key[i] as string, b.key[i] as string);
+      if (c) return c;
+    }
+    return cmp(a.json, b.json);
+  });
+  keyed.forEach((k, i) => (items[i] = k.item));
+}
+
+/** Plain code-unit order: locale-independent, so every machine sorts the same. */
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function dedupePartial(entries: PartialEntry[]): PartialEntry[] {
+  const seen = new Set<string>();
+  return entries.filter((e) => {
+    const k = `${e.source}\u0000${e.error}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }

@@ -113,7 +113,7 @@ export function alarmsFromEndpoints(endpoints: EtcdEndpointStatus[]): EtcdState[
       if (m) seen.set(`${m[1]} ${m[2]}`, { memberId: m[1] as string, alarm: m[2] as string });
     }
   }
-  return [...seen.values()].sort((a, b) => compareDecimal(a.memberId, b.memberId) || a.alarm.localeCompare(b.alarm));
+  return [...seen.values()].sort((a, b) => compareDecimal(a.memberId, b.memberId) || (a.alarm < b.alarm ? -1 : a.alarm > b.alarm ? 1 : 0));
 }
 
 /** Order of two non-negative decimal strings by value (uint64 ids cannot go through Number). */

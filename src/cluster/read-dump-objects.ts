@@ -134,10 +134,10 @@ interface Meta {
 }
 
 async function readMeta(dir: string, partial: PartialEntry[]): Promise<Meta> {
-  const text = await readOptional(path.join(dir, 'meta.json'));
-  if (text === undefined) return { fields: {} };
   let raw: unknown;
   try {
+    const text = await readOptional(path.join(dir, 'meta.json'));
+    if (text === undefined) return { fields: {} };
     raw = JSON.parse(text);
     if (!isRecord(raw)) throw new Error('expected a JSON object');
   } catch (e) {
@@ -186,7 +186,6 @@ async function readReadyzFile(dir: string, partial: PartialEntry[]): Promise<Api
 async function readEtcd(dir: string, partial: PartialEntry[]): Promise<EtcdState | undefined> {
   const etcd: EtcdState = { source: 'etcdctl', members: [], endpoints: [], health: [], alarms: [] };
   let found = false;
-  let alarmList: EtcdState['alarms'] | undefined;
   const read = async <T>(file: string, parse: (text: string) => T): Promise<T | undefined> => {
     let text: string | undefined;
     try {
@@ -203,7 +202,7 @@ async function readEtcd(dir: string, partial: PartialEntry[]): Promise<EtcdState
   etcd.members = (await read('member-list.json', parseMemberList)) ?? [];
   etcd.endpoints = (await read('endpoint-status.json', parseEndpointStatus)) ?? [];
   etcd.health = (await read('endpoint-health.json', parseEndpointHealth)) ?? [];
-  alarmList = await read('alarm-list.json', parseAlarmList);
+  const alarmList = await read('alarm-list.json', parseAlarmList);
   if (!found) return undefined;
   // `etcdctl alarm list` is authoritative when present; otherwise alarms come from status errors.
   etcd.alarms = alarmList ?? alarmsFromEndpoints(etcd.endpoints);

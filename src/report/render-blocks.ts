@@ -138,7 +138,7 @@ function countBySeverity(findings: Finding[]): string {
 }
 
 /** "40 s", "12 min", "5 h", "3 days": how long ago the data was read. */
-export function formatAge(ms: number): string {
+function formatAge(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 120) return `${s} s`;
   const min = Math.round(s / 60);

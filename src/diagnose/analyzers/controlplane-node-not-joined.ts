@@ -12,7 +12,7 @@ export const controlplaneNodeNotJoinedAnalyzer: Analyzer = {
   id: 'controlplane.node-not-joined',
   analyze(ctx): FindingDraft[] {
     const snap = ctx.snapshot;
-    const mismatches = findEtcdMemberMismatches(snap).filter((m) => m.kind !== 'stale' || true);
+    const mismatches = findEtcdMemberMismatches(snap);
     const hogs = describeMemoryHogs(findControlPlaneMemoryHogs(snap));
     return findNotJoinedMachines(snap).map(({ machine, node, reasons }) => {
       const i = machineInfo(machine);

@@ -1,7 +1,50 @@
 import type { Analyzer } from '../analyzer.js';
+import { apiserverUnreachableAnalyzer } from './apiserver-unreachable.js';
+import { etcdNoLeaderAnalyzer } from './etcd-no-leader.js';
+import { etcdLeaderUnreachableAnalyzer } from './etcd-leader-unreachable.js';
+import { etcdMemberMismatchAnalyzer } from './etcd-member-mismatch.js';
+import { controlplaneDegradedAnalyzer } from './controlplane-degraded.js';
+import { controlplaneNotSelfHealingAnalyzer } from './controlplane-not-self-healing.js';
+import { controlplaneNodeNotJoinedAnalyzer } from './controlplane-node-not-joined.js';
+import { capiMachineStuckProvisioningAnalyzer } from './capi-machine-stuck-provisioning.js';
+import { capiMachineStuckDeletingAnalyzer } from './capi-machine-stuck-deleting.js';
+import { capiRemediationLoopingAnalyzer } from './capi-remediation-looping.js';
+import { capiMhcUnhealthyAnalyzer } from './capi-mhc-unhealthy.js';
+import { upgradeStuckAnalyzer } from './upgrade-stuck.js';
+import { nodeNotReadyAnalyzer } from './node-not-ready.js';
+import { nodeCniNotInitializedAnalyzer } from './node-cni-not-initialized.js';
+import { cniPodNotRunningAnalyzer } from './cni-pod-not-running.js';
+import { webhookUnavailableBlockingAnalyzer } from './webhook-unavailable-blocking.js';
+import { webhookSystemNamespacesNotExcludedAnalyzer } from './webhook-system-namespaces-not-excluded.js';
+import { capiRecreationLoopAnalyzer } from './capi-recreation-loop.js';
+import { podStuckTerminatingAnalyzer } from './pod-stuck-terminating.js';
+import { volumeMultiAttachAnalyzer } from './volume-multi-attach.js';
 
 /**
  * The explicit registry of analyzers (STYLE.md: no import-time self-registration).
  * One analyzer per finding id, one file each, named after the id (dots → dashes).
  */
-export const ANALYZERS: readonly Analyzer[] = [];
+export const ANALYZERS: readonly Analyzer[] = [
+  // analyzers A (etcd, API server, control plane, CAPI machines, upgrades)
+  apiserverUnreachableAnalyzer,
+  etcdNoLeaderAnalyzer,
+  etcdLeaderUnreachableAnalyzer,
+  etcdMemberMismatchAnalyzer,
+  controlplaneDegradedAnalyzer,
+  controlplaneNotSelfHealingAnalyzer,
+  controlplaneNodeNotJoinedAnalyzer,
+  capiMachineStuckProvisioningAnalyzer,
+  capiMachineStuckDeletingAnalyzer,
+  capiRemediationLoopingAnalyzer,
+  capiMhcUnhealthyAnalyzer,
+  upgradeStuckAnalyzer,
+  // analyzers B (nodes, CNI, webhooks, recreation loops, stuck pods and volumes)
+  nodeNotReadyAnalyzer,
+  nodeCniNotInitializedAnalyzer,
+  cniPodNotRunningAnalyzer,
+  webhookUnavailableBlockingAnalyzer,
+  webhookSystemNamespacesNotExcludedAnalyzer,
+  capiRecreationLoopAnalyzer,
+  podStuckTerminatingAnalyzer,
+  volumeMultiAttachAnalyzer,
+];

@@ -7,7 +7,7 @@ import { quorum } from './quorum.js';
 export interface EtcdLeaderState {
   /** Voting members (learners excluded). */
   voting: EtcdMember[];
-  /** Members that answered endpoint status without errors and are not reported unhealthy. */
+  /** Members that answered endpoint status without errors. */
   reachable: EtcdMember[];
   /** Leader id → names of the members that follow it (the leader itself excluded). */
   followersByLeader: Map<string, string[]>;
@@ -61,8 +61,9 @@ export function findEtcdLeaderState(snapshot: Snapshot): EtcdLeaderState | undef
     const s = statusOf.get(m.id);
     return !!s && s.errors.length === 0;
   };
-  // A member answering status but reporting /health false for "no leader" is still reachable.
-  const reachable = etcd.members.filter((m) => answers(m) && !(unhealthy.has(m.id) && !/no leader/i.test(unhealthy.get(m.id) ?? '')));
+  // Reachable = answers endpoint status. /health is false on every member while the leader is gone
+  // (seed S0: "serving /health false; no leader"), so health alone cannot pick the move-leader target.
+  const reachable = etcd.members.filter(answers);
 
   const followersByLeader = new Map<string, string[]>();
   const noLeaderErrors: string[] = [];

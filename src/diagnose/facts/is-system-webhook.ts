@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../cluster/snapshot.js';
+import { isSystemNamespace } from './is-system-namespace.js';
 
 /**
  * Namespaces a third-party admission webhook must leave alone (seed 003 "Future Considerations":
@@ -18,11 +19,6 @@ const SYSTEM_SERVICE_NAMESPACE = /^(kube-system|tkg-system|secretgen-controller|
 /** Webhook / configuration names of the platform itself: antrea, calico, *.antrea.io, *.tanzu.vmware.com, *.x-k8s.io. */
 const SYSTEM_NAME = /(^|[.-])(antrea|calico|tigera)([.-]|$)|\.antrea\.io$|\.tanzu\.vmware\.com$|\.vmware\.com$|\.x-k8s\.io$|^(capi|capv|kcp|cabpk)-/;
 
-/** True when `ns` is one of SYSTEM_NAMESPACES (with prefix wildcards). */
-export function isSystemNamespace(ns: string): boolean {
-  return SYSTEM_NAMESPACES.some((p) => (p.endsWith('*') ? ns.startsWith(p.slice(0, -1)) : ns === p));
-}
-
 /**
  * Seed rule (003, DESIGN.md): only third-party webhooks may ever be suspended. A configuration is a
  * system one when its name, any of its webhooks' names, or any webhook's service (name or namespace)
@@ -40,7 +36,7 @@ export function isSystemWebhook(config: KubeObject): boolean {
     if (typeof h.name === 'string' && SYSTEM_NAME.test(h.name)) return true;
     const svc = h.clientConfig?.service;
     if (svc && typeof svc === 'object') {
-      if (typeof svc.namespace === 'string' && (SYSTEM_SERVICE_NAMESPACE.test(svc.namespace) || isSystemNamespace(svc.namespace))) return true;
+      if (typeof svc.namespace === 'string' && (SYSTEM_SERVICE_NAMESPACE.test(svc.namespace) || isSystemNamespace(svc.namespace) || SYSTEM_NAMESPACES.some((p) => (p.endsWith('*') ? svc.namespace.startsWith(p.slice(0, -1)) : svc.namespace === p)))) return true;
       if (typeof svc.name === 'string' && SYSTEM_NAME.test(svc.name)) return true;
     }
     const url = h.clientConfig?.url;

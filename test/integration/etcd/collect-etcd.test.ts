@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { collectEtcd } from '../../../src/cluster/collect-etcd.js';
+import { createEtcdClient } from '../../../src/cluster/create-etcd-client.js';
 import { startEtcdCluster, type EtcdTestCluster } from '../../support/start-etcd-cluster.js';
 import { eventually } from './eventually.js';
 
@@ -19,6 +20,10 @@ describe('collectEtcd against a real 3-member etcd', () => {
   beforeAll(async () => { cluster = await startEtcdCluster({ size: 3 }); });
   afterAll(async () => { await cluster?.stopAll(); });
   const probe = () => collectEtcd({ endpoints: cluster.endpoints, timeoutMs: 2000 });
+  // One long-lived client on member e2: etcd3's default breaker would open after 3 failures.
+  const pinned = () => createEtcdClient(cluster.endpoints[1]!, { timeoutMs: 1000 });
+  let e2Client: ReturnType<typeof pinned>;
+  afterAll(() => e2Client?.close());
 
   it('healthy cluster: 3 members, one leader everywhere, ids exactly as etcdctl prints them', async () => {
     const { etcd, partial } = await probe();
@@ -76,6 +81,13 @@ describe('collectEtcd against a real 3-member etcd', () => {
       'etcd alarm list',
     ]);
     expect(JSON.stringify({ etcd, partial })).not.toMatch(/circuit/i);
+
+    e2Client = pinned();
+    for (let i = 0; i < 5; i++) {
+      const err = await e2Client.maintenance.status().then(() => undefined, (e: unknown) => e as Error);
+      expect(err?.name).not.toBe('BrokenCircuitError');
+      expect(err?.message).toMatch(/ECONNREFUSED/);
+    }
   });
 
   it('probes keep working after failures: members restarted, the cluster is healthy again', async () => {
@@ -86,6 +98,9 @@ describe('collectEtcd against a real 3-member etcd', () => {
     expect(etcd!.health.map((h) => h.health)).toEqual([true, true, true]);
     expect(new Set(etcd!.endpoints.map((e) => e.leader)).size).toBe(1);
     expect(etcd!.endpoints[0]!.leader).toBeDefined();
+    // the same client that failed 5 times in a row answers again: no circuit was opened
+    const back = await e2Client.maintenance.status();
+    expect(back.header.member_id).toBe(etcd!.endpoints[1]!.memberId);
   });
 });
 

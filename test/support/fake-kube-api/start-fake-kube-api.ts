@@ -45,6 +45,8 @@ export interface RecordedWrite {
 /** A fault to inject: matching requests get `status` with a Kubernetes Status body, `times` times (default: always). */
 export interface FailRule {
   method?: string;
+  /** Exact path (without query). */
+  path?: string;
   pathPrefix?: string;
   status: number;
   times?: number;
@@ -100,6 +102,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
   const store = new KubeStore(objects, opts.serveAllKinds);
   const watchers = new Set<Watcher>();
   const rules: FailRule[] = [];
+  const delayed = new Set<NodeJS.Timeout>();
   let address = '127.0.0.1:0';
 
   const api: FakeKubeApi = {
@@ -123,6 +126,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
       return spec ? store.get(spec, namespace, name) : undefined;
     },
     async close() {
+      for (const t of delayed) clearTimeout(t);
       for (const w of watchers) w.res.end();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -152,8 +156,12 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const run = () => handle(req, res, url, query, Buffer.concat(chunks).toString('utf8'));
-      if (api.delayMs > 0) setTimeout(run, api.delayMs);
-      else run();
+      if (api.delayMs <= 0) return run();
+      const timer = setTimeout(() => {
+        delayed.delete(timer);
+        run();
+      }, api.delayMs);
+      delayed.add(timer);
     });
   });
 
@@ -161,7 +169,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     const method = req.method ?? 'GET';
     // 'down': the API server is gone; every connection is cut (seed S1, kube-apiserver on all control planes removed).
     if (readyz === 'down') return void req.socket.destroy();
-    const rule = rules.find((r) => (!r.method || r.method === method) && (!r.pathPrefix || url.pathname.startsWith(r.pathPrefix)) && (r.times ?? 1) > 0);
+    const rule = rules.find((r) => (!r.method || r.method === method) && (!r.path || url.pathname === r.path) && (!r.pathPrefix || url.pathname.startsWith(r.pathPrefix)) && (r.times ?? 1) > 0);
     if (rule) {
       if (rule.times !== undefined) rule.times--;
       return send(res, rule.status, rule.body ?? faultStatus(rule.status, method, url.pathname));
@@ -212,6 +220,9 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     const all = store.list(t.spec, t.namespace).filter(filter);
     const limit = Number(query.limit) > 0 ? Number(query.limit) : Infinity;
     let start = 0;
+    if (query.continue && query.resourceVersion) {
+      return send(res, 400, createKubeStatus(400, 'specifying resource version is not allowed when using continue'));
+    }
     if (query.continue) {
       const after = decodeContinue(query.continue);
       if (after === undefined) return send(res, 410, createKubeStatus(410, 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'));

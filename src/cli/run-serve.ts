@@ -1,0 +1,165 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import type { App, CustomRoute } from '@slack/bolt';
+import type { Config } from '../config/config-schema.js';
+import type { EnvOptions } from '../config/read-env-options.js';
+import type { History, ScanRecord } from '../diagnose/history.js';
+import { scanCluster } from '../jobs/scan-cluster.js';
+import { createHealthRoutes } from '../slack/create-health-routes.js';
+import { createMetrics } from '../slack/create-metrics.js';
+import { createScanRequester, type ScanFn } from '../slack/create-scan-requester.js';
+import { createSlackApp } from '../slack/create-slack-app.js';
+import { createProposalStore } from '../slack/proposal-store.js';
+import { registerListeners } from '../slack/register-listeners.js';
+import { SlackStartupError } from '../slack/slack-startup-error.js';
+import { createReportStore } from '../store/report-store.js';
+
+/** Key prefix of everything `serve` keeps in Redis. */
+const KEY_PREFIX = 'k8s-health:';
+
+export interface ServeIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  now?: () => Date;
+}
+
+/** Replaceable parts (tests, and the later BullMQ issue which swaps the in-process scan). */
+export interface ServeDeps {
+  /** Scan one cluster (default: scanCluster in-process). */
+  scan?: ScanFn;
+  history?: History;
+  /** Resolves when the process should stop (default: the first SIGTERM or SIGINT). */
+  stopSignal?: Promise<unknown>;
+}
+
+/**
+ * `k8s-health serve`: the Slack app plus /healthz, /readyz, /metrics on PORT. Resolves with the exit
+ * code: 1 on a startup error (one line on stderr), 0 after a graceful stop on SIGTERM/SIGINT.
+ * `workers` is accepted for the CLI contract; BullMQ workers arrive with the jobs issue.
+ */
+export async function runServe(opts: { config: Config; env: EnvOptions; workers: boolean }, io: ServeIo, deps: ServeDeps = {}): Promise<number> {
+  const { config, env } = opts;
+  const now = io.now ?? (() => new Date());
+  const log = (line: string) => io.stdout.write(`${now().toISOString()} ${line}\n`);
+  const metrics = createMetrics();
+  // Commands must not hang on a dead Redis: fail fast per command, keep reconnecting in the background.
+  const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true });
+  redis.on('error', () => undefined); // reported by /readyz and by the command that needed it
+  const history = deps.history ?? createProcessHistory();
+  const scan: ScanFn =
+    deps.scan ??
+    (async (name) => {
+      const cluster = config.clusters.find((c) => c.name === name);
+      if (!cluster) throw new Error(`cluster "${name}" is not configured`);
+      return scanCluster(cluster, { history, thresholds: config.thresholds, now });
+    });
+  const reports = createReportStore(redis, { keyPrefix: KEY_PREFIX, now });
+  const slackDeps = {
+    config,
+    reports,
+    proposals: createProposalStore(redis, { keyPrefix: KEY_PREFIX }),
+    requestScan: createScanRequester(scan, reports, { onScan: (ok) => (ok ? metrics.scans.inc() : (metrics.scans.inc(), metrics.scanErrors.inc())) }),
+    metrics,
+    now,
+    log,
+  };
+
+  let slackApp: App | undefined;
+  const routes = createHealthRoutes({
+    redis,
+    slackAuthTest: () => (slackApp ? slackApp.client.auth.test() : Promise.reject(new Error('Slack app not started'))),
+    metrics,
+  });
+  let started: Awaited<ReturnType<typeof createSlackApp>>;
+  try {
+    started = await createSlackApp({
+      botToken: env.slackBotToken,
+      signingSecret: env.slackSigningSecret,
+      appToken: env.slackAppToken,
+      apiUrl: env.slackApiUrl,
+      logLevel: env.logLevel,
+      customRoutes: routes,
+    });
+  } catch (err) {
+    redis.disconnect();
+    io.stderr.write(`k8s-health serve: ${err instanceof SlackStartupError ? err.message : String(err)}\n`);
+    return 1;
+  }
+  const { app, mode } = started;
+  slackApp = app;
+  registerListeners(app, slackDeps);
+  redis.connect().catch(() => undefined);
+
+  let healthServer: http.Server | undefined;
+  let port: number;
+  try {
+    if (mode === 'http') {
+      const server = (await app.start(env.port)) as http.Server;
+      port = (server.address() as AddressInfo).port;
+    } else {
+      await app.start();
+      healthServer = await serveRoutes(routes, env.port);
+      port = (healthServer.address() as AddressInfo).port;
+    }
+  } catch (err) {
+    redis.disconnect();
+    io.stderr.write(`k8s-health serve: cannot listen on PORT ${env.port}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  io.stdout.write(`k8s-health serve listening on :${port} (${mode} mode)\n`);
+
+  await (deps.stopSignal ?? waitForSignal());
+  log('stopping');
+  await app.stop().catch(() => undefined);
+  if (healthServer) await new Promise<void>((resolve) => healthServer!.close(() => resolve()));
+  await redis.quit().catch(() => redis.disconnect());
+  log('stopped');
+  return 0;
+}
+
+function waitForSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (sig: NodeJS.Signals) => {
+      process.off('SIGTERM', on);
+      process.off('SIGINT', on);
+      resolve(sig);
+    };
+    process.on('SIGTERM', on);
+    process.on('SIGINT', on);
+  });
+}
+
+/** Socket Mode has no HTTP receiver: the probe and metrics routes get their own small server. */
+async function serveRoutes(routes: CustomRoute[], port: number): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const route = routes.find((r) => r.path === path && [r.method].flat().includes(req.method ?? 'GET'));
+    if (!route) {
+      res.writeHead(404).end();
+      return;
+    }
+    route.handler(Object.assign(req, { params: {} }), res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, resolve);
+  });
+  return server;
+}
+
+/**
+ * History of this process only, until the Redis-backed history lands: time-based detectors then
+ * see every scan this process ran (kept to the last 200 per cluster).
+ */
+function createProcessHistory(): History {
+  const scans = new Map<string, ScanRecord[]>();
+  return {
+    async load(cluster) {
+      return { scans: [...(scans.get(cluster) ?? [])] };
+    },
+    async append(cluster, record) {
+      scans.set(cluster, [...(scans.get(cluster) ?? []), record].slice(-200));
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { Analyzer, FindingDraft } from '../analyzer.js';
+import { ageMinutes, formatAge } from '../facts/age.js';
+import { describeEvent } from '../facts/describe-event.js';
+import { describeMachine } from '../facts/describe-machine.js';
+import { findLeaderUnreachableCause } from '../facts/find-leader-unreachable-cause.js';
+import { findMachineEvents } from '../facts/find-machine-events.js';
+import { machineInfo } from '../facts/machine-info.js';
+import { parseRemediationFor, REMEDIATION_FOR_ANNOTATION } from '../facts/parse-remediation-for.js';
+
+const STUCK_PHASES = new Set(['Provisioning', 'Provisioned']);
+
+/** Seed S0: the replacement control-plane machine hangs in Provisioned with no nodeRef past CAPV's 20-minute timeout. */
+export const capiMachineStuckProvisioningAnalyzer: Analyzer = {
+  id: 'capi.machine-stuck-provisioning',
+  analyze(ctx): FindingDraft[] {
+    const out: FindingDraft[] = [];
+    const leader = findLeaderUnreachableCause(ctx.snapshot);
+    for (const m of ctx.snapshot.capi.machines) {
+      const i = machineInfo(m);
+      if (i.deleting || i.nodeName) continue;
+      if (!(i.phase && STUCK_PHASES.has(i.phase)) && !(i.phase === 'Pending' && i.infraReady)) continue;
+      const age = ageMinutes(m.metadata.creationTimestamp, ctx.now);
+      if (age === undefined || age < ctx.thresholds.provisioningMinutes) continue;
+      const evidence = [describeMachine(m, ctx.now)];
+      const rf = parseRemediationFor(m);
+      if (rf) evidence.push(`annotation ${REMEDIATION_FOR_ANNOTATION}=${rf.raw}`);
+      evidence.push(...findMachineEvents(ctx.snapshot, i.namespace, i.name).slice(0, 3).map((e) => describeEvent(e, ctx.now)));
+      // Seed S0: CAPV recreated the machine again and again and left a stale VM in the inventory.
+      evidence.push(
+        `possible orphan VM${i.providerID ? ` (${i.providerID})` : ''}: machines deleted on timeout may leave their VM in the infrastructure inventory; check and remove it by hand`,
+      );
+      const byLeader = i.controlPlane && leader;
+      out.push({
+        id: 'capi.machine-stuck-provisioning',
+        severity: byLeader ? 'critical' : 'warning',
+        section: 'machines',
+        title: `${i.controlPlane ? 'Control-plane machine' : 'Machine'} ${i.namespace}/${i.name} stuck ${i.phase} for ${formatAge(age * 60000)} (no Node)`,
+        subject: { kind: 'Machine', namespace: i.namespace, name: i.name },
+        evidence,
+        cause: byLeader
+          ? `new control-plane machine cannot join: ${leader.text}. Move the etcd leader to a healthy member.`
+          : `The machine has no Node after ${formatAge(age * 60000)}: bootstrap (kubeadm/cloud-init) likely failed; check the VM console and cloud-init-output.log.`,
+        causedBy: byLeader ? [leader.fingerprint] : undefined,
+        since: m.metadata.creationTimestamp,
+        remediations: [],
+      });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,68 @@
+import type { Analyzer, FindingDraft } from '../analyzer.js';
+import { fingerprint } from '../fingerprint.js';
+import { findCondition } from '../facts/find-condition.js';
+import { findRecreationLoops } from '../facts/find-recreation-loops.js';
+import { findWebhookCause } from '../facts/find-webhook-cause.js';
+import { formatAge } from '../facts/age.js';
+import { proposeWebhookFixes } from '../facts/propose-webhook-fixes.js';
+
+const CNI_NOT_READY = /NetworkPluginNotReady|cni plugin not initialized/i;
+
+/**
+ * capi.recreation-loop (seed 003): ≥ loopReplacements replacements of one owner's machines within
+ * loopWindowMinutes (machines created and deleted again every 10–15 min). Critical. The cause is
+ * the blocking third-party webhook when present (via CNI not initialized on the new nodes), and
+ * the remediations follow from that cause (suspend the webhook / scale its Deployment to 0).
+ * A rolling upgrade (one create + one delete of an old machine each) is not a loop.
+ */
+export const capiRecreationLoopAnalyzer: Analyzer = {
+  id: 'capi.recreation-loop',
+  analyze(ctx) {
+    const { snapshot, now, thresholds, history } = ctx;
+    const out: FindingDraft[] = [];
+    const loops = findRecreationLoops(snapshot, history, { windowMinutes: thresholds.loopWindowMinutes, now });
+    for (const loop of loops) {
+      if (loop.replacements < thresholds.loopReplacements) continue;
+      const ownerId = `${loop.owner.kind} ${loop.owner.namespace ? `${loop.owner.namespace}/` : ''}${loop.owner.name}`;
+      const evidence = [...loop.evidence];
+      const cniNodes = loop.nodeNames.filter((n) => {
+        const node = snapshot.nodes.find((x) => x.metadata?.name === n);
+        return CNI_NOT_READY.test(findCondition(node, 'Ready')?.message ?? '');
+      });
+      const allCni = snapshot.nodes
+        .filter((n) => CNI_NOT_READY.test(findCondition(n, 'Ready')?.message ?? ''))
+        .map((n) => n.metadata.name);
+      const cniShown = cniNodes.length ? cniNodes : allCni;
+      if (cniShown.length) evidence.push(`new node(s) with CNI not initialized (NetworkPluginNotReady): ${cniShown.join(', ')}`);
+      const webhook = findWebhookCause(snapshot);
+      const causedBy: string[] = [];
+      let cause: string;
+      if (webhook) {
+        causedBy.push(...webhook.causedBy);
+        cause =
+          `${webhook.text}. CNI pods on the new nodes are refused, so the nodes stay NotReady (cni plugin not initialized) ` +
+          `and the health check deletes and recreates them every 10–15 minutes (seed 003).`;
+      } else if (cniShown.length) {
+        cause = `The new nodes never become Ready because the CNI is not initialized (${cniShown.join(', ')}), so they are remediated and recreated; look for what blocks antrea/calico pods.`;
+      } else {
+        cause = 'Machines reach Running but are deleted and recreated again; check why their nodes never become healthy (node conditions, MachineHealthCheck events).';
+      }
+      if (!webhook) for (const n of cniShown) causedBy.push(fingerprint(snapshot.cluster, 'node.cni-not-initialized', { kind: 'Node', name: n }));
+      const every = loop.intervalMinutes !== undefined ? `, one every ~${Math.round(loop.intervalMinutes)}m` : '';
+      const draft: FindingDraft = {
+        id: 'capi.recreation-loop',
+        severity: 'critical',
+        section: 'machines',
+        title: `${ownerId}: ${loop.replacements} machine replacements in ${formatAge(thresholds.loopWindowMinutes * 60000)}${every}${webhook ? ` — blocked by webhook ${webhook.webhooks[0]?.name}` : ''}`,
+        subject: { kind: loop.owner.kind, namespace: loop.owner.namespace, name: loop.owner.name },
+        evidence,
+        cause,
+        remediations: webhook ? webhook.webhooks.flatMap((w) => proposeWebhookFixes(snapshot, w)) : [],
+      };
+      if (causedBy.length) draft.causedBy = causedBy;
+      if (loop.since) draft.since = loop.since;
+      out.push(draft);
+    }
+    return out;
+  },
+};

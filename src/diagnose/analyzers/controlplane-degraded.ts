@@ -1,0 +1,43 @@
+import type { Analyzer, FindingDraft } from '../analyzer.js';
+import { countReadyControlPlane } from '../facts/count-ready-control-plane.js';
+import { findLeaderUnreachableCause } from '../facts/find-leader-unreachable-cause.js';
+import { quorum } from '../facts/quorum.js';
+
+/**
+ * Fewer Ready control-plane nodes than KubeadmControlPlane spec.replicas. Critical at or below
+ * etcd quorum: one more loss (or, below it, already) stops the API (seed S1: 1 of 3 → no leader).
+ */
+export const controlplaneDegradedAnalyzer: Analyzer = {
+  id: 'controlplane.degraded',
+  analyze(ctx): FindingDraft[] {
+    const out: FindingDraft[] = [];
+    const leader = findLeaderUnreachableCause(ctx.snapshot);
+    for (const kcp of ctx.snapshot.capi.kubeadmControlPlanes) {
+      const replicas = kcp.spec?.replicas;
+      if (typeof replicas !== 'number' || replicas < 1) continue;
+      const r = countReadyControlPlane(ctx.snapshot, kcp);
+      if (r.ready >= replicas) continue;
+      const ns = kcp.metadata.namespace ?? 'default';
+      const q = quorum(replicas);
+      // At quorum one more loss stops etcd; below it etcd has already lost its leader.
+      const severity = r.ready <= q ? 'critical' : 'warning';
+      const evidence = [
+        `KubeadmControlPlane ${ns}/${kcp.metadata.name}: spec.replicas=${replicas}, status.readyReplicas=${kcp.status?.readyReplicas ?? '?'}`,
+        `${r.ready} of ${replicas} control-plane nodes Ready (from ${r.source}; etcd quorum needs ${q})`,
+      ];
+      if (r.notReady.length) evidence.push(`not ready: ${r.notReady.join(', ')}`);
+      out.push({
+        id: 'controlplane.degraded',
+        severity,
+        section: 'controlplane',
+        title: `Control plane ${ns}/${kcp.metadata.name} degraded: ${r.ready} of ${replicas} nodes Ready`,
+        subject: { kind: 'KubeadmControlPlane', namespace: ns, name: kcp.metadata.name },
+        evidence,
+        cause: leader ? `the missing control-plane member cannot be replaced: ${leader.text}.` : undefined,
+        causedBy: leader ? [leader.fingerprint] : undefined,
+        remediations: [],
+      });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,56 @@
+import type { Analyzer, FindingDraft } from '../analyzer.js';
+import { formatAge } from '../facts/age.js';
+import { findCondition } from '../facts/find-condition.js';
+import { findWebhookCause } from '../facts/find-webhook-cause.js';
+import { isCniAgentPod } from '../facts/is-cni-agent-pod.js';
+
+const CNI_NOT_READY = /NetworkPluginNotReady|cni plugin not initialized/i;
+
+/**
+ * node.cni-not-initialized (seed 003): the node's Ready condition says
+ * `container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady … cni plugin
+ * not initialized`. Warning; the cause is the blocking third-party webhook when one is present.
+ * A node that just booted (under notReadyGraceSeconds) is benign.
+ */
+export const nodeCniNotInitializedAnalyzer: Analyzer = {
+  id: 'node.cni-not-initialized',
+  analyze(ctx) {
+    const { snapshot, now, thresholds } = ctx;
+    const out: FindingDraft[] = [];
+    let cause: ReturnType<typeof findWebhookCause> | null = null;
+    for (const node of snapshot.nodes) {
+      const name = node.metadata?.name;
+      const ready = findCondition(node, 'Ready');
+      if (!name || !ready || ready.status === 'True' || !CNI_NOT_READY.test(ready.message ?? '')) continue;
+      const sinceMs = ready.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : NaN;
+      const ageMs = Number.isNaN(sinceMs) ? undefined : Math.max(0, now.getTime() - sinceMs);
+      if (ageMs !== undefined && ageMs < thresholds.notReadyGraceSeconds * 1000) continue;
+      const evidence = [
+        `Node ${name}: condition Ready=${ready.status} reason=${ready.reason ?? '<none>'} "${ready.message}"${ready.lastTransitionTime ? ` (since ${ready.lastTransitionTime}, ${formatAge(ageMs ?? 0)} ago)` : ''}`,
+      ];
+      const cni = snapshot.pods.filter((p) => p.nodeName === name && isCniAgentPod(p));
+      if (!cni.length) evidence.push(`no antrea-agent / calico-node pod on node ${name}`);
+      for (const p of cni) {
+        const waiting = p.containers.find((c) => c.waiting?.reason)?.waiting;
+        evidence.push(`Pod ${p.namespace}/${p.name}: phase=${p.phase ?? '<none>'}${waiting ? `, waiting ${waiting.reason}${waiting.message ? ` "${waiting.message}"` : ''}` : ''}`);
+      }
+      if (cause === null) cause = findWebhookCause(snapshot);
+      const draft: FindingDraft = {
+        id: 'node.cni-not-initialized',
+        severity: 'warning',
+        section: 'nodes',
+        title: `Node ${name}: CNI not initialized${ageMs !== undefined ? ` for ${formatAge(ageMs)}` : ''} (NetworkPluginNotReady)`,
+        subject: { kind: 'Node', name },
+        evidence,
+        cause: cause
+          ? `The CNI agent cannot start on ${name}: ${cause.text}. Until it runs the node stays NotReady and the health check recreates it (seed 003).`
+          : `The CNI agent (antrea-agent / calico-node) is not running on ${name}; check its pod and DaemonSet events.`,
+        remediations: [],
+      };
+      if (cause?.causedBy.length) draft.causedBy = cause.causedBy;
+      if (ready.lastTransitionTime) draft.since = ready.lastTransitionTime;
+      out.push(draft);
+    }
+    return out;
+  },
+};

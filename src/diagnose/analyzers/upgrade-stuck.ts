@@ -1,0 +1,95 @@
+import type { KubeObject } from '../../cluster/snapshot.js';
+import type { Analyzer, AnalysisContext, FindingDraft } from '../analyzer.js';
+import { fingerprint } from '../fingerprint.js';
+import { ageMinutes, formatAge } from '../facts/age.js';
+import { findCondition } from '../facts/find-condition.js';
+import { describeMemoryHogs } from '../facts/describe-memory-hogs.js';
+import { findControlPlaneMemoryHogs } from '../facts/find-control-plane-memory-hogs.js';
+import { findEtcdMemberMismatches } from '../facts/find-etcd-member-mismatches.js';
+import { findNotJoinedMachines } from '../facts/find-not-joined-machines.js';
+import { machineInfo } from '../facts/machine-info.js';
+import { readRolloutStatus } from '../facts/read-rollout-status.js';
+
+/** Minutes since this rollout's (version, updated replicas) last changed, from earlier scans. */
+function minutesUnchangedInHistory(ctx: AnalysisContext, kind: string, ns: string, name: string, version?: string, updated?: number): number {
+  let start: string | undefined;
+  for (const scan of [...ctx.history.scans].reverse()) {
+    const r = scan.rollouts.find((x) => x.kind === kind && x.namespace === ns && x.name === name);
+    if (!r || r.version !== version || r.updatedReplicas !== updated) break;
+    start = scan.at;
+  }
+  return ageMinutes(start, ctx.now) ?? 0;
+}
+
+/**
+ * Seed S2 (and S3): a KCP/MachineDeployment rollout that stops advancing. Progress is judged from
+ * one snapshot by the newest machine's creationTimestamp (a rolling upgrade creates one every few
+ * minutes) and, with history, by how long the updated-replica count has not moved.
+ */
+export const upgradeStuckAnalyzer: Analyzer = {
+  id: 'upgrade.stuck',
+  analyze(ctx): FindingDraft[] {
+    const snap = ctx.snapshot;
+    const machines = snap.capi.machines.map((m) => ({ m, i: machineInfo(m) }));
+    const out: FindingDraft[] = [];
+    const check = (kind: 'KubeadmControlPlane' | 'MachineDeployment', obj: KubeObject) => {
+      const ns = obj.metadata.namespace ?? 'default';
+      const name = obj.metadata.name;
+      const st = readRolloutStatus(obj);
+      const own = machines.filter(({ i }) => i.namespace === ns && (kind === 'KubeadmControlPlane' ? i.kcpName === name : i.deploymentName === name));
+      const outdated = own.filter(({ i }) => !i.deleting && st.version && i.version && i.version !== st.version);
+      const behind = st.replicas !== undefined && st.updatedReplicas !== undefined && st.updatedReplicas < st.replicas;
+      if (outdated.length === 0 && !behind) return;
+      const newest = own.map(({ m }) => m.metadata.creationTimestamp).filter((t): t is string => !!t).sort().at(-1);
+      // The rollout's start (v1beta1 MachinesSpecUpToDate=False, v1beta2 RollingOut=True) also counts as progress:
+      // an upgrade that just started has only old machines.
+      const started = [findCondition(obj, 'MachinesSpecUpToDate'), findCondition(obj, 'RollingOut')].find(
+        (c) => c && c.status === (c.type === 'RollingOut' ? 'True' : 'False'),
+      )?.lastTransitionTime;
+      const fromSnapshot = Math.min(ageMinutes(newest, ctx.now) ?? 0, ageMinutes(started, ctx.now) ?? Infinity);
+      const fromHistory = minutesUnchangedInHistory(ctx, kind, ns, name, st.version, st.updatedReplicas);
+      const stalled = Math.max(fromSnapshot, fromHistory);
+      if (stalled < ctx.thresholds.upgradeStuckMinutes) return;
+      const evidence = [
+        `${kind} ${ns}/${name}: spec.version=${st.version ?? '<none>'}, replicas=${st.replicas ?? '?'}, updated/upToDate=${st.updatedReplicas ?? '?'}, ready=${st.readyReplicas ?? '?'}`,
+        ...outdated.map(({ i }) => `Machine ${i.namespace}/${i.name} still at ${i.version}`),
+      ];
+      if (newest) evidence.push(`newest machine created ${newest} (${formatAge(fromSnapshot * 60000)} ago)`);
+      if (fromHistory > 0) evidence.push(`updated replicas unchanged for ${formatAge(fromHistory * 60000)} across earlier scans`);
+      let cause: string | undefined;
+      const causedBy: string[] = [];
+      const remediations = [];
+      if (kind === 'KubeadmControlPlane') {
+        const notJoined = findNotJoinedMachines(snap).filter(({ machine }) => machineInfo(machine).kcpName === name);
+        if (notJoined.length) {
+          const mism = findEtcdMemberMismatches(snap);
+          for (const nj of notJoined) causedBy.push(fingerprint(snap.cluster, 'controlplane.node-not-joined', { kind: 'Machine', namespace: ns, name: nj.machine.metadata.name }));
+          for (const mm of mism) causedBy.push(fingerprint(snap.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: mm.name }));
+          cause =
+            `new control-plane node ${notJoined.map((n) => n.node.metadata.name).join(', ')} never joined the control plane` +
+            (mism.length ? ` → etcd members do not match the machines (${mism.map((m) => `${m.kind} ${m.name}`).join(', ')})` : '') +
+            ': the etcd join timed out. Do not delete existing control-plane machines (data loss); reduce load on the control-plane nodes so the next join succeeds.';
+          const hogs = describeMemoryHogs(findControlPlaneMemoryHogs(snap));
+          evidence.push(...hogs.evidence);
+          remediations.push(...hogs.remediations);
+        } else {
+          cause = 'Do not delete existing control-plane machines to push the rollout (data loss); find why the newest machine does not become ready.';
+        }
+      }
+      out.push({
+        id: 'upgrade.stuck',
+        severity: 'warning',
+        section: 'upgrades',
+        title: `${kind === 'KubeadmControlPlane' ? 'Control-plane' : 'MachineDeployment'} rollout ${ns}/${name} to ${st.version ?? '?'} stuck for ${formatAge(stalled * 60000)} (${st.updatedReplicas ?? '?'}/${st.replicas ?? '?'} updated)`,
+        subject: { kind, namespace: ns, name },
+        evidence,
+        cause,
+        causedBy: causedBy.length ? causedBy : undefined,
+        remediations,
+      });
+    };
+    for (const kcp of snap.capi.kubeadmControlPlanes) check('KubeadmControlPlane', kcp);
+    for (const md of snap.capi.machineDeployments) check('MachineDeployment', md);
+    return out;
+  },
+};

@@ -1,0 +1,58 @@
+import type { Analyzer, FindingDraft } from '../analyzer.js';
+import { findBlockingWebhooks } from '../facts/find-blocking-webhooks.js';
+import { proposeWebhookFixes } from '../facts/propose-webhook-fixes.js';
+import { quoteEvent } from '../facts/quote-event.js';
+
+/**
+ * webhook.unavailable-blocking (seed 003): a third-party admission webhook with failurePolicy Fail
+ * whose Service is down (scenario 1), or a healthy one denying pods (scenario 2), refusing pods —
+ * CNI pods on new nodes first. Critical when refusals/denials are seen; warning when the service is
+ * down and it intercepts pod creation but no refusal was recorded yet. System webhooks
+ * (crdvalidator.antrea.io, …) are expected and never reported.
+ */
+export const webhookUnavailableBlockingAnalyzer: Analyzer = {
+  id: 'webhook.unavailable-blocking',
+  analyze(ctx) {
+    const { snapshot, now } = ctx;
+    const out: FindingDraft[] = [];
+    for (const w of findBlockingWebhooks(snapshot)) {
+      if (w.system) continue;
+      const refused = w.refusals.length + w.denials.length > 0;
+      const coversPods = w.failClosed.some((h) => h.coversPods);
+      if (!refused && !(w.serviceDown && coversPods)) continue;
+      const evidence: string[] = [];
+      for (const h of w.failClosed) {
+        evidence.push(`${w.kind} ${w.name}: webhook ${h.name} failurePolicy=${h.failurePolicy}, ${h.service ? `service ${h.service.namespace}/${h.service.name}${h.service.port ? `:${h.service.port}` : ''}` : `url ${h.url ?? '<none>'}`}${h.coversPods ? ', intercepts pod CREATE' : ''}`);
+      }
+      for (const s of w.services) evidence.push(s.detail);
+      const events = [...w.refusals, ...w.denials].sort((a, b) => (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? ''));
+      for (const e of events.slice(0, 4)) evidence.push(quoteEvent(e, now));
+      const refusedCount = events.reduce((n, e) => n + e.count, 0);
+      const dead = w.services.filter((s) => s.down);
+      const what = dead.length
+        ? `service ${dead.map((s) => `${s.namespace}/${s.name}`).join(', ')} has no ready endpoints`
+        : w.denials.length
+          ? 'its service is up but denies the requests'
+          : 'the API server cannot call it';
+      const title = refused
+        ? `Webhook ${w.name} refuses pods (${refusedCount} refusal${refusedCount === 1 ? '' : 's'}): ${what}`
+        : `Webhook ${w.name} fails closed and ${what}: new pods will be refused`;
+      const since = events.map((e) => e.firstTimestamp).filter((t): t is string => !!t).sort()[0];
+      const draft: FindingDraft = {
+        id: 'webhook.unavailable-blocking',
+        severity: refused ? 'critical' : 'warning',
+        section: 'webhooks',
+        title,
+        subject: { kind: w.kind, name: w.name },
+        evidence,
+        cause:
+          `${w.kind} ${w.name} has failurePolicy Fail and ${what}, so the API server ` +
+          `${refused ? 'refuses' : 'will refuse'} every matching request — including CNI (antrea/calico) pods on new nodes, which then never become Ready and get recreated (seed 003).`,
+        remediations: proposeWebhookFixes(snapshot, w),
+      };
+      if (since) draft.since = since;
+      out.push(draft);
+    }
+    return out;
+  },
+};

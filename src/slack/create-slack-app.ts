@@ -1,0 +1,59 @@
+import { App, LogLevel, type CustomRoute } from '@slack/bolt';
+import { slackErrorCode } from './post-answer.js';
+import { SlackStartupError } from './slack-startup-error.js';
+
+/** How to reach Slack. Socket Mode when `appToken` is set, else HTTP with request signing. */
+export interface SlackAppOptions {
+  botToken?: string;
+  signingSecret?: string;
+  appToken?: string;
+  /** Web API base URL (SLACK_API_URL), e.g. http://127.0.0.1:PORT/api/ in tests. */
+  apiUrl?: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** HTTP mode only: extra routes on the receiver's port (/healthz, /readyz, /metrics). */
+  customRoutes?: CustomRoute[];
+}
+
+const LEVELS = { debug: LogLevel.DEBUG, info: LogLevel.INFO, warn: LogLevel.WARN, error: LogLevel.ERROR } as const;
+
+/**
+ * Build and initialise the Bolt app. Initialisation is deferred and awaited here (TOOLING.md: with a
+ * token Bolt calls auth.test in its constructor, and a bad token then kills the process through an
+ * unhandled rejection), so a bad token becomes one SlackStartupError naming SLACK_BOT_TOKEN.
+ */
+export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App; mode: 'http' | 'socket' }> {
+  if (!opts.botToken) {
+    throw new SlackStartupError('E_SLACK_TOKEN_MISSING', 'SLACK_BOT_TOKEN is not set: set it to the bot token (xoxb-…) from the app\'s "OAuth & Permissions" page');
+  }
+  const mode = opts.appToken ? 'socket' : 'http';
+  if (mode === 'http' && !opts.signingSecret) {
+    throw new SlackStartupError(
+      'E_SLACK_SECRET_MISSING',
+      'SLACK_SIGNING_SECRET is not set: HTTP mode verifies every request with it ("Basic Information" page), or set SLACK_APP_TOKEN for Socket Mode',
+    );
+  }
+  const clientOptions = {
+    ...(opts.apiUrl ? { slackApiUrl: opts.apiUrl } : {}),
+    // Answers are useful for minutes, not for the default half hour of retries.
+    retryConfig: { retries: 2, minTimeout: 200, maxTimeout: 2000 },
+    timeout: 10_000,
+  };
+  const app =
+    mode === 'socket'
+      ? new App({ token: opts.botToken, appToken: opts.appToken, socketMode: true, deferInitialization: true, logLevel: LEVELS[opts.logLevel], clientOptions })
+      : new App({
+          token: opts.botToken,
+          signingSecret: opts.signingSecret,
+          customRoutes: opts.customRoutes,
+          deferInitialization: true,
+          logLevel: LEVELS[opts.logLevel],
+          clientOptions,
+        });
+  try {
+    await app.init();
+  } catch (err) {
+    const code = slackErrorCode(err) || (err instanceof Error ? err.message : String(err));
+    throw new SlackStartupError('E_SLACK_AUTH', `Slack rejected SLACK_BOT_TOKEN (auth.test: ${code}): check the bot token and SLACK_API_URL`, { cause: err });
+  }
+  return { app, mode };
+}

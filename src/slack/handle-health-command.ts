@@ -1,0 +1,95 @@
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { SectionId } from '../diagnose/finding.js';
+import { detailedFindings, proposalKey, renderBlocks } from '../report/render-blocks.js';
+import type { Report } from '../report/report.js';
+import type { SlackMessage } from './clamp-blocks.js';
+import type { CommandOutcome } from './create-metrics.js';
+import { parseCommand } from './parse-command.js';
+import { postAnswer } from './post-answer.js';
+import { renderHelp } from './render-help.js';
+import { renderScanFailed, renderScanning } from './render-scanning.js';
+import type { SlackDeps } from './slack-deps.js';
+
+type CommandArgs = Pick<SlackCommandMiddlewareArgs, 'command' | 'ack' | 'respond'> & Pick<AllMiddlewareArgs, 'client'>;
+
+/**
+ * `/k8s-health [CLUSTER [SECTION]]` (issue 4). Numbered flow:
+ * 1. parse; help and errors are the ack itself (ephemeral, nothing public);
+ * 2. ack at once (Slack's 3 s deadline), then work;
+ * 3. answer in the channel from the latest stored report — or "scanning…" when there is none;
+ * 4. when that report is older than scan.freshSeconds (or absent), scan afresh and update the same message.
+ */
+export async function handleHealthCommand({ command, ack, respond, client }: CommandArgs, deps: SlackDeps): Promise<void> {
+  const started = process.hrtime.bigint();
+  const count = (outcome: CommandOutcome) => deps.metrics.commands.inc({ outcome });
+  const parsed = parseCommand(command.text ?? '', { config: deps.config, channelId: command.channel_id });
+  if (parsed.kind === 'help') {
+    await ack({ response_type: 'ephemeral', text: renderHelp(deps.config) });
+    count('help');
+    return;
+  }
+  if (parsed.kind === 'error') {
+    await ack({ response_type: 'ephemeral', text: parsed.message });
+    count('rejected');
+    return;
+  }
+  await ack();
+
+  const cluster = parsed.cluster.name;
+  const section = parsed.section;
+  const footer = `/k8s-health ${command.text?.trim() ?? ''} asked by <@${command.user_id}>`.replace(/\s+asked/, ' asked');
+  try {
+    const stored = await deps.reports.latest(cluster);
+    const ageMs = stored ? deps.now().getTime() - Date.parse(stored.storedAt) : Infinity;
+    // Freshness is about when we last scanned (storedAt), not collectedAt: a dump's data can be old
+    // forever, and rescanning it would not make it younger.
+    const fresh = ageMs <= deps.config.scan.freshSeconds * 1000;
+    const first = stored ? await render(stored.report, { section, stale: !fresh }, deps) : renderScanning(cluster, section);
+    const answer = await postAnswer(client, respond, command.channel_id, withFooter(first, footer));
+    deps.metrics.commandSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    count(fresh ? 'answered' : stored ? 'stale' : 'scanning');
+    deps.log(`command cluster=${cluster} section=${section ?? '-'} answer=${fresh ? 'fresh' : stored ? 'stale' : 'scanning'} via=${answer.via}`);
+    if (fresh) return;
+
+    let next: SlackMessage;
+    try {
+      const scanned = await deps.requestScan(cluster);
+      next = await render(scanned.report, { section }, deps);
+    } catch (err) {
+      deps.metrics.errors.inc({ where: 'scan' });
+      const reason = err instanceof Error ? err.message : String(err);
+      deps.log(`scan failed cluster=${cluster}: ${reason}`);
+      next = stored
+        ? await render(stored.report, { section, note: `:x: Fresh scan failed (${reason}); this is the last stored report.` }, deps)
+        : renderScanFailed(cluster, reason);
+    }
+    await answer.update(withFooter(next, footer));
+  } catch (err) {
+    count('error');
+    deps.metrics.errors.inc({ where: 'command' });
+    const reason = err instanceof Error ? err.message : String(err);
+    deps.log(`command failed cluster=${cluster}: ${reason}`);
+    await respond({ response_type: 'ephemeral', text: `k8s-health could not answer for ${cluster}: ${reason}` }).catch(() => undefined);
+  }
+}
+
+/** Render a report after storing its visible proposals, so each button carries only an opaque id. */
+async function render(report: Report, opts: { section?: SectionId; stale?: boolean; note?: string }, deps: SlackDeps): Promise<SlackMessage> {
+  const proposalIds: Record<string, string> = {};
+  for (const f of detailedFindings(report, opts)) {
+    for (const [i, proposal] of f.remediations.entries()) {
+      proposalIds[proposalKey(f, i)] = await deps.proposals.save({
+        cluster: report.cluster,
+        findingId: f.id,
+        fingerprint: f.fingerprint,
+        proposal,
+        createdAt: deps.now().toISOString(),
+      });
+    }
+  }
+  return renderBlocks(report, { ...opts, now: deps.now(), proposalIds });
+}
+
+function withFooter(message: SlackMessage, footer: string): SlackMessage {
+  return { text: message.text, blocks: [...message.blocks, { type: 'context', elements: [{ type: 'mrkdwn', text: footer }] }] };
+}

@@ -1,0 +1,18 @@
+import type { Config } from '../config/config-schema.js';
+import type { ReportStore } from '../store/report-store.js';
+import type { RequestScan } from './create-scan-requester.js';
+import type { ServeMetrics } from './create-metrics.js';
+import type { ProposalStore } from './proposal-store.js';
+
+/** What the Slack listeners need; built once by the composition root (cli/run-serve.ts) or a test. */
+export interface SlackDeps {
+  config: Config;
+  reports: ReportStore;
+  proposals: ProposalStore;
+  /** A fresh scan of a cluster, stored; concurrent calls for one cluster share one scan. */
+  requestScan: RequestScan;
+  metrics: ServeMetrics;
+  now: () => Date;
+  /** One-line structured-ish log output. */
+  log: (line: string) => void;
+}

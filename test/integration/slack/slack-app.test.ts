@@ -1,0 +1,317 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { Redis } from 'ioredis';
+import type { App } from '@slack/bolt';
+import { parseConfig } from '../../../src/config/load-config.js';
+import type { Finding } from '../../../src/diagnose/finding.js';
+import type { Report } from '../../../src/report/report.js';
+import { PROPOSE_FIX_ACTION_PATTERN } from '../../../src/slack/action-ids.js';
+import { createHealthRoutes } from '../../../src/slack/create-health-routes.js';
+import { createMetrics } from '../../../src/slack/create-metrics.js';
+import { createScanRequester } from '../../../src/slack/create-scan-requester.js';
+import { createSlackApp } from '../../../src/slack/create-slack-app.js';
+import { parseCommand } from '../../../src/slack/parse-command.js';
+import { createProposalStore } from '../../../src/slack/proposal-store.js';
+import { registerListeners } from '../../../src/slack/register-listeners.js';
+import { SlackStartupError } from '../../../src/slack/slack-startup-error.js';
+import { createReportStore } from '../../../src/store/report-store.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
+import { blockActionBody, signSlackRequest, slashCommandBody } from '../../support/sign-slack-request.js';
+import { startRedis, type RedisServer } from '../../support/start-redis.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyBlock = Record<string, any>;
+
+const SECRET = 'test-signing-secret';
+const TOKEN = 'xoxb-test-token';
+const config = parseConfig(
+  {
+    clusters: [
+      { name: 'prod-east', dump: './x', slack: { channels: ['C0INCIDENT', 'C0ALERTS'] } },
+      { name: 'prod-west', dump: './y', slack: { channels: ['C0WEST'] } },
+      { name: 'lab', dump: './z' },
+    ],
+    scan: { freshSeconds: 30 },
+  },
+  '/tmp',
+);
+
+const webhookDown: Finding = {
+  id: 'webhook.unavailable-blocking',
+  severity: 'critical',
+  section: 'webhooks',
+  title: 'Webhook kyverno-resource-validating-webhook-cfg is down and refuses pods',
+  subject: { kind: 'ValidatingWebhookConfiguration', name: 'kyverno-resource-validating-webhook-cfg' },
+  evidence: ['DaemonSet kube-system/antrea-agent: failed calling webhook "validate.kyverno.svc": connection refused'],
+  cause: 'its service kyverno/kyverno-svc has no ready endpoints',
+  remediations: [
+    { action: 'webhook.suspend', params: { kind: 'Validating', name: 'kyverno-resource-validating-webhook-cfg' }, label: 'Suspend webhook kyverno-resource-validating-webhook-cfg', risk: 'policies are not enforced while suspended' },
+  ],
+  fingerprint: 'fp-webhook',
+};
+
+function makeReport(cluster: string, collectedAt: Date, status: Report['status'] = 'critical'): Report {
+  return {
+    cluster,
+    generatedAt: collectedAt.toISOString(),
+    collectedAt: collectedAt.toISOString(),
+    status,
+    sections: [
+      { id: 'nodes', status: 'degraded', summary: '4 of 5 nodes Ready' },
+      { id: 'webhooks', status: status === 'healthy' ? 'healthy' : 'critical', summary: '1 of 3 webhooks down' },
+    ],
+    findings: status === 'healthy' ? [] : [webhookDown],
+    partial: [],
+  };
+}
+
+let redisServer: RedisServer;
+let redis: Redis;
+let slack: FakeSlackApi;
+let app: App;
+let baseUrl: string;
+let clock = new Date('2025-03-01T10:00:00Z');
+let scans: string[] = [];
+let scanGate: Promise<void> = Promise.resolve();
+let scanError: Error | undefined;
+const logs: string[] = [];
+const metrics = createMetrics({ defaultMetrics: false });
+const reports = () => createReportStore(redis, { keyPrefix: 'it:', now: () => clock });
+/** Store a report as if its scan ended at `at` (freshness is judged on that time). */
+async function storeReport(report: Report, at: Date): Promise<void> {
+  await createReportStore(redis, { keyPrefix: 'it:', now: () => at }).save(report);
+}
+
+beforeAll(async () => {
+  redisServer = await startRedis();
+  redis = new Redis(redisServer.url);
+  slack = await startFakeSlackApi({ validToken: TOKEN });
+  const store = reports();
+  const started = await createSlackApp({
+    botToken: TOKEN,
+    signingSecret: SECRET,
+    apiUrl: slack.apiUrl,
+    logLevel: 'error',
+    customRoutes: createHealthRoutes({ redis, slackAuthTest: () => app.client.auth.test(), metrics }),
+  });
+  app = started.app;
+  registerListeners(app, {
+    config,
+    reports: store,
+    proposals: createProposalStore(redis, { keyPrefix: 'it:' }),
+    requestScan: createScanRequester(async (name) => {
+      scans.push(name);
+      await scanGate;
+      if (scanError) throw scanError;
+      return makeReport(name, clock, 'healthy');
+    }, store),
+    metrics,
+    now: () => clock,
+    log: (l) => logs.push(l),
+  });
+  const server = (await app.start(0)) as Server;
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await app?.stop();
+  redis?.disconnect();
+  await slack?.close();
+  await redisServer?.stop();
+});
+
+beforeEach(async () => {
+  await redis.flushall();
+  slack.calls.length = 0;
+  slack.responses.length = 0;
+  slack.messages.clear();
+  slack.notInChannel.clear();
+  scans = [];
+  scanGate = Promise.resolve();
+  scanError = undefined;
+  clock = new Date('2025-03-01T10:00:00Z');
+});
+
+async function post(body: string, headers: Record<string, string> = signSlackRequest(SECRET, body)) {
+  const res = await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+  const text = await res.text();
+  return { status: res.status, text, json: text.startsWith('{') ? (JSON.parse(text) as AnyBlock) : undefined };
+}
+
+const command = (text: string, channel_id = 'C0INCIDENT') => post(slashCommandBody({ text, channel_id, response_url: slack.responseUrl() }));
+const blocksText = (blocks: AnyBlock[] | undefined) => JSON.stringify(blocks ?? []);
+
+describe('/k8s-health over the real Bolt HTTP receiver', () => {
+  it('answers from a fresh stored report: header, sections, finding, button with an opaque id, age', async () => {
+    await storeReport(makeReport('prod-east', new Date('2025-03-01T09:59:50Z')), new Date('2025-03-01T10:00:00Z'));
+    clock = new Date('2025-03-01T10:00:30Z');
+    const res = await command('prod-east');
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('');
+    const [call] = await slack.waitFor('chat.postMessage', () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'));
+    expect(call!.body.channel).toBe('C0INCIDENT');
+    const blocks = call!.body.blocks as AnyBlock[];
+    expect(blocks[0]!.text.text).toBe('prod-east: critical');
+    expect(blocksText(blocks)).toContain('as of 40 s ago');
+    expect(blocksText(blocks)).not.toContain('stale');
+    expect(blocksText(blocks)).toContain('*Nodes* — degraded · 4 of 5 nodes Ready');
+    expect(blocksText(blocks)).toContain('*Cause:* its service kyverno/kyverno-svc has no ready endpoints');
+    expect(blocksText(blocks)).toContain('asked by <@U0ALICE>');
+    const button = blocks.find((b) => b.type === 'actions')!.elements[0];
+    expect(button.action_id).toMatch(PROPOSE_FIX_ACTION_PATTERN);
+    expect(button.value).toMatch(/^p_[A-Za-z0-9_-]+$/);
+    const stored = JSON.parse((await redis.get(`it:proposal:${button.value}`))!);
+    expect(stored.proposal.action).toBe('webhook.suspend');
+    expect(stored.cluster).toBe('prod-east');
+    expect(scans).toEqual([]);
+  });
+
+  it('answers a stale report at once, marked stale, then updates the same message with the fresh scan', async () => {
+    await storeReport(makeReport('prod-east', new Date('2025-03-01T09:55:00Z')), new Date('2025-03-01T09:55:10Z'));
+    clock = new Date('2025-03-01T10:00:00Z');
+    let release!: () => void;
+    scanGate = new Promise((r) => (release = r));
+    await command('prod-east');
+    const [posted] = await slack.waitFor('chat.postMessage', () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'));
+    expect(blocksText(posted!.body.blocks)).toContain('*stale*, refreshing');
+    expect(blocksText(posted!.body.blocks)).toContain('as of 5 min ago');
+    expect(slack.callsTo('chat.update')).toHaveLength(0);
+    release();
+    const [update] = await slack.waitFor('chat.update', () => slack.callsTo('chat.update').length > 0 && slack.callsTo('chat.update'));
+    const ts = [...slack.messages.keys()][0]!.split('/')[1];
+    expect(update!.body.ts).toBe(ts);
+    expect(update!.body.channel).toBe('C0INCIDENT');
+    expect(update!.body.blocks[0].text.text).toBe('prod-east: healthy');
+    expect(blocksText(update!.body.blocks)).not.toContain('stale');
+    expect(scans).toEqual(['prod-east']);
+    expect((await reports().latest('prod-east'))!.report.status).toBe('healthy');
+  });
+
+  it('with no stored report answers "scanning…" and updates in place; concurrent commands share one scan', async () => {
+    let release!: () => void;
+    scanGate = new Promise((r) => (release = r));
+    await Promise.all([command('prod-east'), command('prod-east'), command('prod-east')]);
+    const posts = await slack.waitFor('3 posts', () => slack.callsTo('chat.postMessage').length === 3 && slack.callsTo('chat.postMessage'));
+    for (const p of posts) expect(p.body.blocks[0].text.text).toBe('prod-east: scanning…');
+    release();
+    await slack.waitFor('3 updates', () => slack.callsTo('chat.update').length === 3);
+    expect(scans).toEqual(['prod-east']);
+    for (const m of slack.messages.values()) expect(m.blocks[0].text.text).toBe('prod-east: healthy');
+  });
+
+  it('keeps the stale report, with a note, when the fresh scan fails', async () => {
+    await storeReport(makeReport('prod-east', new Date('2025-03-01T09:00:00Z')), new Date('2025-03-01T09:00:10Z'));
+    scanError = new Error('cannot read dump /x: ENOENT');
+    await command('prod-east');
+    const [update] = await slack.waitFor('chat.update', () => slack.callsTo('chat.update').length > 0 && slack.callsTo('chat.update'));
+    expect(blocksText(update!.body.blocks)).toContain('Fresh scan failed (cannot read dump /x: ENOENT)');
+    expect(update!.body.blocks[0].text.text).toBe('prod-east: critical');
+  });
+
+  it('falls back to the response_url (in_channel, then replace_original) when the bot is not in the channel', async () => {
+    slack.notInChannel.add('C0INCIDENT');
+    await command('prod-east');
+    const rs = await slack.waitFor('2 response_url posts', () => slack.responses.length === 2 && slack.responses);
+    expect(rs[0]!.body.response_type).toBe('in_channel');
+    expect(rs[0]!.body.blocks[0].text.text).toBe('prod-east: scanning…');
+    expect(rs[1]!.body.replace_original).toBe(true);
+    expect(rs[1]!.body.blocks[0].text.text).toBe('prod-east: healthy');
+  });
+
+  it('picks the channel\'s cluster when none is typed, and answers one section', async () => {
+    await reports().save(makeReport('prod-west', clock));
+    await command('', 'C0WEST');
+    await command('prod-west webhooks', 'C0WEST');
+    const posts = await slack.waitFor('2 posts', () => slack.callsTo('chat.postMessage').length === 2 && slack.callsTo('chat.postMessage'));
+    const headers = posts.map((p) => p.body.blocks[0].text.text).sort();
+    expect(headers).toEqual(['prod-west · Webhooks: critical', 'prod-west: critical']);
+  });
+
+  it.each([
+    ['prod-north', 'Unknown cluster "prod-north". Known clusters: prod-east, prod-west, lab.'],
+    ['prod-west', 'Cluster "prod-west" cannot be queried from this channel; ask in <#C0WEST>.'],
+    ['prod-east disks', 'Unknown section "disks". Sections: apiserver, etcd, controlplane, nodes, machines, upgrades, webhooks, workloads.'],
+    ['prod-east nodes extra', 'Too many arguments.'],
+    ['', 'Which cluster? Type `/k8s-health CLUSTER` with one of: lab.'],
+  ])('"%s" gets an ephemeral one-line error and nothing public', async (text, expected) => {
+    const res = await command(text, text === '' ? 'C0OTHER' : 'C0INCIDENT');
+    expect(res.status).toBe(200);
+    expect(res.json!.response_type).toBe('ephemeral');
+    expect(res.json!.text).toContain(expected);
+    expect(res.json!.text).not.toContain('\n');
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('answers help ephemerally', async () => {
+    const res = await command('help');
+    expect(res.json!.response_type).toBe('ephemeral');
+    expect(res.json!.text).toContain('/k8s-health CLUSTER SECTION');
+  });
+
+  it('answers a proposed-fix click ephemerally: approval flow not enabled yet, and what it would do', async () => {
+    await reports().save(makeReport('prod-east', clock));
+    await command('prod-east');
+    const [call] = await slack.waitFor('chat.postMessage', () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'));
+    const button = (call!.body.blocks as AnyBlock[]).find((b) => b.type === 'actions')!.elements[0];
+    const res = await post(blockActionBody({ actionId: button.action_id, value: button.value, response_url: slack.responseUrl('click') }));
+    expect(res.status).toBe(200);
+    const [r] = await slack.waitFor('ephemeral reply', () => slack.responses.length > 0 && slack.responses);
+    expect(r!.path).toBe('/response/click');
+    expect(r!.body.response_type).toBe('ephemeral');
+    expect(r!.body.text).toContain('Approval flow not enabled yet');
+    expect(r!.body.text).toContain('Suspend webhook kyverno-resource-validating-webhook-cfg');
+
+    await post(blockActionBody({ actionId: button.action_id, value: 'forged{"name":"kube-system"}', response_url: slack.responseUrl('forged') }));
+    const forged = await slack.waitFor('forged reply', () => slack.responses.find((x) => x.path === '/response/forged'));
+    expect(forged.body.text).toContain('unknown or expired');
+  });
+
+  it('rejects forged, stale and unsigned requests with 401 and never runs the command', async () => {
+    const body = slashCommandBody({ text: 'prod-east', response_url: slack.responseUrl() });
+    const now = Math.floor(Date.now() / 1000);
+    expect((await post(body, signSlackRequest('wrong-secret', body))).status).toBe(401);
+    expect((await post(body, signSlackRequest(SECRET, body, now - 600))).status).toBe(401);
+    expect((await post(body, {})).status).toBe(401);
+    expect((await post(`${body}&text=evil`, signSlackRequest(SECRET, body))).status).toBe(401);
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+  });
+});
+
+describe('probes and metrics on the same port', () => {
+  it('/healthz, /readyz (Redis + Slack auth.test) and /metrics', async () => {
+    expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${baseUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, redis: 'ok', slack: 'ok' });
+    slack.fail('auth.test', { error: 'invalid_auth' });
+    const notReady = await fetch(`${baseUrl}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(((await notReady.json()) as AnyBlock).slack).toContain('invalid_auth');
+    const m = await (await fetch(`${baseUrl}/metrics`)).text();
+    expect(m).toMatch(/k8s_health_commands_total\{outcome="rejected"\} [1-9]/);
+    expect(m).toContain('k8s_health_command_duration_seconds_bucket');
+  });
+});
+
+describe('startup and input safety', () => {
+  it('a bad bot token is one SlackStartupError naming SLACK_BOT_TOKEN, not a crash', async () => {
+    const err = await createSlackApp({ botToken: 'xoxb-bad', signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SlackStartupError);
+    expect((err as SlackStartupError).code).toBe('E_SLACK_AUTH');
+    expect((err as Error).message).toContain('SLACK_BOT_TOKEN');
+    expect((err as Error).message).toContain('invalid_auth');
+  });
+
+  it('parseCommand never throws and always says something on any input', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), fc.constantFrom('C0INCIDENT', 'C0WEST', 'C0OTHER'), (text, channelId) => {
+        const r = parseCommand(text, { config, channelId });
+        if (r.kind === 'error') expect(r.message.length).toBeGreaterThan(0);
+        else if (r.kind === 'report') expect(config.clusters).toContain(r.cluster);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

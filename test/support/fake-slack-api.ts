@@ -1,0 +1,188 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One Web API call the fake received: the method and its body, parsed (JSON-looking fields decoded). */
+export interface RecordedCall {
+  method: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: Record<string, any>;
+  token?: string;
+}
+
+/** One POST to a response_url served by the fake. */
+export interface RecordedResponse {
+  path: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: Record<string, any>;
+}
+
+/** A canned failure for the next calls of a method (fault injection). */
+export type Fault = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 } | { error: string };
+
+export interface FakeSlackApi {
+  port: number;
+  /** Web API base URL for SLACK_API_URL / clientOptions.slackApiUrl (ends with /api/). */
+  apiUrl: string;
+  calls: RecordedCall[];
+  responses: RecordedResponse[];
+  /** Current text/blocks of every message posted, by `${channel}/${ts}` (chat.update applies in place). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  messages: Map<string, Record<string, any>>;
+  /** A response_url served by this fake. */
+  responseUrl(id?: string): string;
+  callsTo(method: string): RecordedCall[];
+  /** Resolve once `predicate` holds (polled), or reject after `timeoutMs` naming `what`. */
+  waitFor<T>(what: string, predicate: () => T | undefined | false, timeoutMs?: number): Promise<T>;
+  /** Fail the next `times` calls of `method`. */
+  fail(method: string, fault: Fault, times?: number): void;
+  /** chat.postMessage to this channel answers not_in_channel (a private channel the bot was not invited to). */
+  notInChannel: Set<string>;
+  users: Map<string, { id: string; name: string; real_name?: string; deleted?: boolean }>;
+  usergroups: Map<string, string[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * A local fake of Slack's Web API over real HTTP: auth.test, chat.postMessage, chat.update,
+ * chat.postEphemeral, users.info, usergroups.users.list, plus response_url endpoints. Every call is
+ * recorded. `validToken` is the only bot token auth.test accepts.
+ */
+export async function startFakeSlackApi(opts: { validToken?: string } = {}): Promise<FakeSlackApi> {
+  const validToken = opts.validToken ?? 'xoxb-test-token';
+  const calls: RecordedCall[] = [];
+  const responses: RecordedResponse[] = [];
+  const messages = new Map<string, Record<string, unknown>>();
+  const faults = new Map<string, { fault: Fault; left: number }>();
+  const notInChannel = new Set<string>();
+  const users = new Map<string, { id: string; name: string; real_name?: string; deleted?: boolean }>();
+  const usergroups = new Map<string, string[]>();
+  let seq = 0;
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const body = parseBody(raw, String(req.headers['content-type'] ?? ''), url.searchParams);
+      const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify(value));
+      };
+      if (url.pathname.startsWith('/response/')) {
+        responses.push({ path: url.pathname, body });
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        return;
+      }
+      if (!url.pathname.startsWith('/api/')) {
+        json(404, { ok: false, error: 'unknown_path' });
+        return;
+      }
+      const method = url.pathname.slice('/api/'.length);
+      const auth = String(req.headers.authorization ?? '');
+      const token = auth.startsWith('Bearer ') ? auth.slice(7) : typeof body.token === 'string' ? body.token : undefined;
+      calls.push({ method, body, token });
+
+      const f = faults.get(method);
+      if (f && f.left > 0) {
+        f.left -= 1;
+        if ('error' in f.fault) return json(200, { ok: false, error: f.fault.error });
+        if (f.fault.status === 429) return json(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(f.fault.retryAfter) });
+        return json(f.fault.status, { ok: false, error: 'internal_error' });
+      }
+      if (token !== validToken) return json(200, { ok: false, error: 'invalid_auth' });
+      switch (method) {
+        case 'auth.test':
+          return json(200, { ok: true, url: 'https://example.slack.com/', team: 'Example', user: 'k8s-health', team_id: 'T0TEAM', user_id: 'U0BOT', bot_id: 'B0BOT' });
+        case 'chat.postMessage': {
+          const channel = String(body.channel ?? '');
+          if (notInChannel.has(channel)) return json(200, { ok: false, error: 'not_in_channel' });
+          seq += 1;
+          const ts = `1700000000.${String(seq).padStart(6, '0')}`;
+          const message = { text: body.text, blocks: body.blocks, ts, user: 'U0BOT' };
+          messages.set(`${channel}/${ts}`, message);
+          return json(200, { ok: true, channel, ts, message });
+        }
+        case 'chat.update': {
+          const key = `${body.channel}/${body.ts}`;
+          if (!messages.has(key)) return json(200, { ok: false, error: 'message_not_found' });
+          messages.set(key, { ...messages.get(key), text: body.text, blocks: body.blocks });
+          return json(200, { ok: true, channel: body.channel, ts: body.ts, text: body.text });
+        }
+        case 'chat.postEphemeral':
+          seq += 1;
+          return json(200, { ok: true, message_ts: `1700000000.${String(seq).padStart(6, '0')}` });
+        case 'users.info': {
+          const u = users.get(String(body.user ?? ''));
+          return u ? json(200, { ok: true, user: u }) : json(200, { ok: false, error: 'user_not_found' });
+        }
+        case 'usergroups.users.list': {
+          const members = usergroups.get(String(body.usergroup ?? ''));
+          return members ? json(200, { ok: true, users: members }) : json(200, { ok: false, error: 'no_such_subteam' });
+        }
+        default:
+          return json(200, { ok: false, error: 'unknown_method' });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  let responseSeq = 0;
+
+  return {
+    port,
+    apiUrl: `http://127.0.0.1:${port}/api/`,
+    calls,
+    responses,
+    messages,
+    notInChannel,
+    users,
+    usergroups,
+    responseUrl: (id) => `http://127.0.0.1:${port}/response/${id ?? `r${++responseSeq}`}`,
+    callsTo: (method) => calls.filter((c) => c.method === method),
+    async waitFor(what, predicate, timeoutMs = 15000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const v = predicate();
+        if (v) return v;
+        if (Date.now() > deadline) throw new Error(`fake Slack: timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    fail(method, fault, times = 1) {
+      faults.set(method, { fault, left: times });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Form or JSON body; form fields that hold JSON (blocks, attachments) are decoded as WebClient encodes them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function parseBody(raw: string, contentType: string, query: URLSearchParams): Record<string, any> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const out: Record<string, any> = Object.fromEntries(query);
+  if (!raw) return out;
+  if (contentType.includes('application/json')) {
+    try {
+      return { ...out, ...(JSON.parse(raw) as object) };
+    } catch {
+      return { ...out, _raw: raw };
+    }
+  }
+  for (const [k, v] of new URLSearchParams(raw)) {
+    if (/^[[{]/.test(v)) {
+      try {
+        out[k] = JSON.parse(v);
+        continue;
+      } catch {
+        // not JSON after all: keep the string
+      }
+    }
+    out[k] = v;
+  }
+  return out;
+}

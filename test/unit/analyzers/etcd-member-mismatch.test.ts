@@ -1,0 +1,47 @@
+import { describe, expect, it } from '@jest/globals';
+import { etcdMemberMismatchAnalyzer } from '../../../src/diagnose/analyzers/etcd-member-mismatch.js';
+import { buildContext, buildSnapshot, etcd, machine } from '../../support/build-snapshot.js';
+
+const cps = ['cp0', 'cp1', 'cp2'].map((n, k) => machine({ name: n, controlPlane: true, nodeName: n, addresses: [`10.0.0.${k + 1}`] }));
+const member = (id: string, name: string, ip: string, extra: { learner?: boolean; leader?: string; dead?: boolean } = {}) => ({
+  id,
+  name,
+  ip,
+  learner: extra.learner,
+  status: extra.dead ? null : { leader: extra.leader ?? '1', applied: '10' },
+});
+
+describe('etcd.member-mismatch', () => {
+  it('seed S2: a learner never promoted → warning, no removal offered, warns against deleting CP machines', () => {
+    const snap = buildSnapshot({ etcd: etcd([member('1', 'cp0', '10.0.0.1'), member('2', 'cp1', '10.0.0.2'), member('3', 'cp2', '10.0.0.3', { learner: true })]), capi: { machines: cps } });
+    const [f] = etcdMemberMismatchAnalyzer.analyze(buildContext(snap));
+    expect(f).toMatchObject({ severity: 'warning', subject: { kind: 'EtcdMember', name: 'cp2' }, remediations: [] });
+    expect(f!.cause).toContain('Do not delete existing control-plane machines (data loss)');
+  });
+  it('stale member matching no machine → etcd.remove-member with the exact uint64 id', () => {
+    const snap = buildSnapshot({
+      etcd: etcd([member('1', 'cp0', '10.0.0.1'), member('2', 'cp1', '10.0.0.2'), member('3', 'cp2', '10.0.0.3'), member('17237436991929493444', 'old-cp', '10.0.0.9', { dead: true })]),
+      capi: { machines: cps },
+    });
+    const [f] = etcdMemberMismatchAnalyzer.analyze(buildContext(snap));
+    expect(f!.subject.name).toBe('old-cp');
+    expect(f!.remediations).toEqual([expect.objectContaining({ action: 'etcd.remove-member', params: { memberId: '17237436991929493444' } })]);
+  });
+  it('never proposes removing the leader or a member whose removal loses quorum', () => {
+    const snap = buildSnapshot({
+      etcd: etcd([member('1', 'cp0', '10.0.0.1', { leader: '9', dead: true }), member('9', 'ghost', '10.0.0.9', { leader: '9' }), member('2', 'cp1', '10.0.0.2', { leader: '9' })]),
+      capi: { machines: cps.slice(0, 2) },
+    });
+    const [f] = etcdMemberMismatchAnalyzer.analyze(buildContext(snap));
+    expect(f!.subject.name).toBe('ghost');
+    expect(f!.remediations).toEqual([]);
+  });
+  it('a Running control-plane machine with no member is reported', () => {
+    const snap = buildSnapshot({ etcd: etcd([member('1', 'cp0', '10.0.0.1'), member('2', 'cp1', '10.0.0.2')]), capi: { machines: cps } });
+    expect(etcdMemberMismatchAnalyzer.analyze(buildContext(snap)).map((f) => f.subject.name)).toEqual(['cp2']);
+  });
+  it.each([
+    ['members match machines', buildSnapshot({ etcd: etcd([member('1', 'cp0', '10.0.0.1'), member('2', 'cp1', '10.0.0.2'), member('3', 'cp2', '10.0.0.3')]), capi: { machines: cps } })],
+    ['no CAPI machines known', buildSnapshot({ etcd: etcd([member('1', 'x', '10.0.0.1')]) })],
+  ])('quiet: %s', (_n, s) => expect(etcdMemberMismatchAnalyzer.analyze(buildContext(s))).toEqual([]));
+});
