@@ -98,13 +98,15 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       const server = (await app.start(env.port)) as http.Server;
       port = (server.address() as AddressInfo).port;
     } else {
-      await app.start();
+      // Probes first: /healthz must answer while the socket connection is still being opened.
       healthServer = await serveRoutes(routes, env.port);
       port = (healthServer.address() as AddressInfo).port;
+      await app.start();
     }
   } catch (err) {
     redis.disconnect();
-    io.stderr.write(`k8s-health serve: cannot listen on PORT ${env.port}: ${err instanceof Error ? err.message : String(err)}\n`);
+    healthServer?.close();
+    io.stderr.write(`k8s-health serve: cannot start on PORT ${env.port}: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
   io.stdout.write(`k8s-health serve listening on :${port} (${mode} mode)\n`);

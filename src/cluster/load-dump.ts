@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { addToSnapshot } from './add-to-snapshot.js';
 import { findKind } from './kinds.js';
-import { compareDecimal } from './parse-etcdctl-json.js';
+import { compareDecimal } from './compare-decimal.js';
 import { readDumpObjects } from './read-dump-objects.js';
 import { createEmptySnapshot, type KubeObject, type PartialEntry, type Snapshot } from './snapshot.js';
 

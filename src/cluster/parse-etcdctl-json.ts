@@ -1,3 +1,4 @@
+import { compareDecimal } from './compare-decimal.js';
 import type { EtcdEndpointHealth, EtcdEndpointStatus, EtcdMember, EtcdState } from './snapshot.js';
 
 /**
@@ -99,7 +100,7 @@ export function parseAlarmList(text: string): EtcdState['alarms'] {
 }
 
 /** etcd's AlarmType enum, as etcdctl prints it in JSON. */
-export const ALARM_NAMES: Record<number, string> = { 0: 'NONE', 1: 'NOSPACE', 2: 'CORRUPT' };
+const ALARM_NAMES: Record<number, string> = { 0: 'NONE', 1: 'NOSPACE', 2: 'CORRUPT' };
 
 /**
  * Alarms reported in endpoint status `errors` ("memberID:15300616325842721311 alarm:NOSPACE "),
@@ -114,11 +115,6 @@ export function alarmsFromEndpoints(endpoints: EtcdEndpointStatus[]): EtcdState[
     }
   }
   return [...seen.values()].sort((a, b) => compareDecimal(a.memberId, b.memberId) || (a.alarm < b.alarm ? -1 : a.alarm > b.alarm ? 1 : 0));
-}
-
-/** Order of two non-negative decimal strings by value (uint64 ids cannot go through Number). */
-export function compareDecimal(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 /** Quote integer literals of ≥ 16 digits outside string literals, so JSON.parse keeps them exact. */

@@ -39,6 +39,7 @@ export async function readDumpObjects(dir: string): Promise<DumpObjects> {
   const partial: PartialEntry[] = [];
   const split = (await isDirectory(path.join(dir, 'workload'))) || (await isDirectory(path.join(dir, 'management')));
   const workloadRoot = split && (await isDirectory(path.join(dir, 'workload'))) ? path.join(dir, 'workload') : dir;
+  if (workloadRoot !== dir) await reportIgnoredRootFiles(dir, partial);
   const workload = await readTree(dir, workloadRoot, partial);
   const management = split && (await isDirectory(path.join(dir, 'management'))) ? await readTree(dir, path.join(dir, 'management'), partial) : undefined;
   const meta = await readMeta(dir, partial);
@@ -88,7 +89,7 @@ async function readTree(dumpDir: string, root: string, partial: PartialEntry[]):
     const rel = relative(dumpDir, file);
     let parsed: KubeObject[];
     try {
-      parsed = parseObjectFile(await readFile(file, 'utf8'), file);
+      parsed = parseObjectFile(decodeText(await readFile(file)), file);
     } catch (e) {
       partial.push({ source: rel, error: oneLine(e) });
       continue;
@@ -101,6 +102,24 @@ async function readTree(dumpDir: string, root: string, partial: PartialEntry[]):
     }
   }
   return objects;
+}
+
+/**
+ * With DIR/workload/ present, object files loose in DIR are not read: say so rather than drop them
+ * silently. Only files that really hold Kubernetes objects are reported; other JSON/YAML beside a
+ * dump (notes, a scenario's expected.json) is not cluster data and stays quiet.
+ */
+async function reportIgnoredRootFiles(dir: string, partial: PartialEntry[]): Promise<void> {
+  for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (!entry.isFile() || !OBJECT_FILE.test(entry.name) || RESERVED.has(entry.name) || entry.name.startsWith('.')) continue;
+    let holdsObjects = true;
+    try {
+      holdsObjects = parseObjectFile(decodeText(await readFile(path.join(dir, entry.name))), entry.name).length > 0;
+    } catch {
+      // Unparseable: we cannot tell, so report it.
+    }
+    if (holdsObjects) partial.push({ source: entry.name, error: 'not read: DIR/workload/ exists, so only workload/ and management/ hold objects' });
+  }
 }
 
 async function listFiles(dir: string, isDumpRoot: boolean, depth: number, out: string[], dumpDir: string, partial: PartialEntry[]): Promise<void> {
@@ -211,11 +230,21 @@ async function readEtcd(dir: string, partial: PartialEntry[]): Promise<EtcdState
 
 async function readOptional(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    return decodeText(await readFile(file));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
+}
+
+/**
+ * Files of customer dumps are often saved on Windows: PowerShell 5's `>` writes UTF-16LE with a
+ * BOM, editors add a UTF-8 BOM. Both would make JSON.parse fail.
+ */
+function decodeText(buf: Buffer): string {
+  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return buf.subarray(2).toString('utf16le');
+  const text = buf.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function relative(dumpDir: string, file: string): string {

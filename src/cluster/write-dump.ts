@@ -64,7 +64,7 @@ function printList(items: KubeObject[]): string {
 
 /** The relative paths this writer may create: anything else in DIR makes it "not a previous dump". */
 function isOwnFile(rel: string): boolean {
-  const [top, name, ...rest] = rel.split("/");
+  const [top, name, ...rest] = rel.split('/');
   // A temp file left by an interrupted writeAtomically.
   if (name !== undefined && /^\..*\.tmp$/.test(name) && !rest.length) return true;
   if (rest.length) return false;

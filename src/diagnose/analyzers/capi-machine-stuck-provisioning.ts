@@ -32,7 +32,8 @@ export const capiMachineStuckProvisioningAnalyzer: Analyzer = {
       const byLeader = i.controlPlane && leader;
       out.push({
         id: 'capi.machine-stuck-provisioning',
-        severity: byLeader ? 'critical' : 'warning',
+        // The root cause (etcd.leader-unreachable) carries the critical severity; this is its symptom.
+        severity: 'warning',
         section: 'machines',
         title: `${i.controlPlane ? 'Control-plane machine' : 'Machine'} ${i.namespace}/${i.name} stuck ${i.phase} for ${formatAge(age * 60000)} (no Node)`,
         subject: { kind: 'Machine', namespace: i.namespace, name: i.name },

@@ -24,6 +24,8 @@ export const controlplaneNotSelfHealingAnalyzer: Analyzer = {
       if (!isControlPlaneNode(node) && !own.i.controlPlane) continue;
       if (isNodeReady(node)) continue;
       const ready = findCondition(node, 'Ready');
+      // Seed S3: a new node NotReady because the CNI never started is node.cni-not-initialized, and CAPI does replace it.
+      if (/NetworkPluginNotReady|cni plugin not initialized|NetworkReady=false/i.test(ready?.message ?? '')) continue;
       const notReadyFor = ageMinutes(ready?.lastTransitionTime, ctx.now);
       // Benign look-alike: NotReady for under the grace period (a reboot, a blip).
       if (notReadyFor !== undefined && notReadyFor * 60 < ctx.thresholds.notReadyGraceSeconds) continue;

@@ -6,18 +6,15 @@ import { findHeldVolumes } from '../facts/find-held-volumes.js';
 import { findMachineForNode } from '../facts/find-machine-for-node.js';
 import { findMachineHealthCheck } from '../facts/find-machine-health-check.js';
 import { findStuckTerminatingPods } from '../facts/find-stuck-terminating-pods.js';
-import { isControlPlaneNode } from '../facts/is-control-plane-node.js';
 import { isNodeGone } from '../facts/is-node-gone.js';
 import { proposeNodeRelease } from '../facts/propose-node-release.js';
 
-const CNI_NOT_READY = /NetworkPluginNotReady|cni plugin not initialized/i;
-
 /**
- * node.not-ready (seeds 001, 004): a worker NotReady/Unknown longer than notReadyGraceSeconds, with
- * the reason and whether CAPI will replace it and when. Info while a MachineHealthCheck will replace
- * it (S1 drill 1), warning otherwise, critical when pods are stuck on it or it holds volumes.
- * Control-plane nodes belong to controlplane.not-self-healing; CNI-not-initialized nodes to
- * node.cni-not-initialized (more specific), so they are not repeated here.
+ * node.not-ready (seeds 001, 003, 004): any node NotReady/Unknown longer than notReadyGraceSeconds,
+ * with the reason and whether CAPI will replace it and when. Info while a MachineHealthCheck will
+ * replace it (S1 drill 1), warning otherwise, critical when pods are stuck on it or it holds volumes.
+ * Control-plane and CNI-not-initialized nodes are reported too (controlplane.not-self-healing and
+ * node.cni-not-initialized add the specific diagnosis on top).
  */
 export const nodeNotReadyAnalyzer: Analyzer = {
   id: 'node.not-ready',
@@ -28,10 +25,9 @@ export const nodeNotReadyAnalyzer: Analyzer = {
     const held = findHeldVolumes(snapshot);
     for (const node of snapshot.nodes) {
       const name = node.metadata?.name;
-      if (!name || isControlPlaneNode(node)) continue;
+      if (!name) continue;
       const ready = findCondition(node, 'Ready');
       if (!ready || (ready.status !== 'False' && ready.status !== 'Unknown')) continue;
-      if (CNI_NOT_READY.test(ready.message ?? '')) continue;
       const sinceMs = ready.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : NaN;
       const ageMs = Number.isNaN(sinceMs) ? undefined : Math.max(0, now.getTime() - sinceMs);
       if (ageMs !== undefined && ageMs < thresholds.notReadyGraceSeconds * 1000) continue; // benign: under a minute

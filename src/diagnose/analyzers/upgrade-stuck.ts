@@ -7,6 +7,8 @@ import { describeMemoryHogs } from '../facts/describe-memory-hogs.js';
 import { findControlPlaneMemoryHogs } from '../facts/find-control-plane-memory-hogs.js';
 import { findEtcdMemberMismatches } from '../facts/find-etcd-member-mismatches.js';
 import { findNotJoinedMachines } from '../facts/find-not-joined-machines.js';
+import { isControlPlaneNode } from '../facts/is-control-plane-node.js';
+import { isNodeReady } from '../facts/is-node-ready.js';
 import { machineInfo } from '../facts/machine-info.js';
 import { readRolloutStatus } from '../facts/read-rollout-status.js';
 
@@ -41,12 +43,21 @@ export const upgradeStuckAnalyzer: Analyzer = {
       const behind = st.replicas !== undefined && st.updatedReplicas !== undefined && st.updatedReplicas < st.replicas;
       if (outdated.length === 0 && !behind) return;
       const newest = own.map(({ m }) => m.metadata.creationTimestamp).filter((t): t is string => !!t).sort().at(-1);
-      // The rollout's start (v1beta1 MachinesSpecUpToDate=False, v1beta2 RollingOut=True) also counts as progress:
-      // an upgrade that just started has only old machines.
+      // Progress from one snapshot: an up-to-date machine that really joined (its Node Ready, with the
+      // control-plane role for a KCP), or the rollout's start (v1beta1 MachinesSpecUpToDate=False,
+      // v1beta2 RollingOut=True). New machines that never join (seed S2) or are recreated again and
+      // again (seed S3) are not progress. Without either, the newest machine's creation is the best guess.
+      const joined = own.filter(({ i }) => {
+        if (i.deleting || !i.nodeName || i.version !== st.version) return false;
+        const n = snap.nodes.find((x) => x.metadata.name === i.nodeName);
+        return !n || (isNodeReady(n) && (kind !== 'KubeadmControlPlane' || isControlPlaneNode(n)));
+      });
       const started = [findCondition(obj, 'MachinesSpecUpToDate'), findCondition(obj, 'RollingOut')].find(
         (c) => c && c.status === (c.type === 'RollingOut' ? 'True' : 'False'),
       )?.lastTransitionTime;
-      const fromSnapshot = Math.min(ageMinutes(newest, ctx.now) ?? 0, ageMinutes(started, ctx.now) ?? Infinity);
+      const progressPoints = [...joined.map(({ m }) => m.metadata.creationTimestamp), started].filter((t): t is string => !!t).sort();
+      const lastProgress = progressPoints.at(-1) ?? newest;
+      const fromSnapshot = ageMinutes(lastProgress, ctx.now) ?? 0;
       const fromHistory = minutesUnchangedInHistory(ctx, kind, ns, name, st.version, st.updatedReplicas);
       const stalled = Math.max(fromSnapshot, fromHistory);
       if (stalled < ctx.thresholds.upgradeStuckMinutes) return;
@@ -54,7 +65,9 @@ export const upgradeStuckAnalyzer: Analyzer = {
         `${kind} ${ns}/${name}: spec.version=${st.version ?? '<none>'}, replicas=${st.replicas ?? '?'}, updated/upToDate=${st.updatedReplicas ?? '?'}, ready=${st.readyReplicas ?? '?'}`,
         ...outdated.map(({ i }) => `Machine ${i.namespace}/${i.name} still at ${i.version}`),
       ];
-      if (newest) evidence.push(`newest machine created ${newest} (${formatAge(fromSnapshot * 60000)} ago)`);
+      if (started) evidence.push(`rollout started ${started}`);
+      if (newest) evidence.push(`newest machine created ${newest}`);
+      if (lastProgress) evidence.push(`last progress ${lastProgress} (${formatAge(fromSnapshot * 60000)} ago)`);
       if (fromHistory > 0) evidence.push(`updated replicas unchanged for ${formatAge(fromHistory * 60000)} across earlier scans`);
       let cause: string | undefined;
       const causedBy: string[] = [];

@@ -39,8 +39,8 @@ export const volumeMultiAttachAnalyzer: Analyzer = {
         remediations.push({
           action: 'pod.force-delete',
           params: { namespace: p.namespace, name: p.name },
-          label: clip(`Force-delete pod ${p.namespace}/${p.name} (starts the detach timer)`),
-          risk: 'If the node is only partitioned the old container may still write to the volume.',
+          label: clip(`Force-delete pod ${p.namespace}/${p.name}`),
+          risk: 'If the node is only partitioned the old container may still write to the volume; deleting it starts the 6-minute force-detach timer.',
         });
       }
       if (node && gone?.gone) remediations.push(proposeNodeRelease(node));
@@ -56,7 +56,7 @@ export const volumeMultiAttachAnalyzer: Analyzer = {
         section: 'workloads',
         title: `Volume ${h.pvName}${h.pvc ? ` (PVC ${h.pvc.namespace}/${h.pvc.name})` : ''} stuck on ${h.node ? `node ${h.node}` : 'another node'}${since ? ` for ${formatAge(Math.max(0, now.getTime() - Date.parse(since)))}` : ''}`,
         subject,
-        evidence: [...evidence, timer],
+        evidence,
         cause: `The RWO volume is still attached to ${h.node ? `${h.node} (${h.nodeState ?? 'unreachable'})` : 'a node that no longer runs the pod'}, so ${h.waitingPods.map((p) => `${p.namespace}/${p.name}`).join(', ') || 'the new pod'} cannot attach it ("Multi-Attach error"). ${timer}`,
         remediations,
       };

@@ -65,7 +65,8 @@ export function findBlockingWebhooks(snapshot: Snapshot): BlockingWebhook[] {
       const hooks = (Array.isArray(config.webhooks) ? config.webhooks : []) as Record<string, any>[];
       const failClosed: FailClosedHook[] = [];
       const services = new Map<string, WebhookServiceState>();
-      const needles: string[] = [];
+      const names: string[] = [];
+      const hosts: string[] = [];
       for (const h of hooks) {
         if (!h || typeof h.name !== 'string') continue;
         const svc = h.clientConfig?.service;
@@ -73,8 +74,8 @@ export function findBlockingWebhooks(snapshot: Snapshot): BlockingWebhook[] {
           svc && typeof svc.name === 'string' && typeof svc.namespace === 'string'
             ? { namespace: svc.namespace as string, name: svc.name as string, ...(typeof svc.port === 'number' ? { port: svc.port as number } : {}) }
             : undefined;
-        needles.push(`"${h.name}"`, `\\"${h.name}\\"`);
-        if (service) needles.push(`${service.name}.${service.namespace}.svc`);
+        names.push(h.name);
+        if (service) hosts.push(`${service.name}.${service.namespace}.svc`);
         const failurePolicy = typeof h.failurePolicy === 'string' ? h.failurePolicy : 'Fail';
         if (failurePolicy !== 'Fail') continue;
         const hook: FailClosedHook = { name: h.name, failurePolicy, coversPods: webhookCoversPods(h) };
@@ -86,7 +87,12 @@ export function findBlockingWebhooks(snapshot: Snapshot): BlockingWebhook[] {
           if (!services.has(key)) services.set(key, serviceState(snapshot, service));
         }
       }
-      const mentions = candidates.filter((e) => needles.some((n) => (e.message as string).includes(n)));
+      // A message quoting a webhook name belongs to that webhook only (two configurations often share
+      // one service, e.g. kyverno's validating and mutating ones); the service host decides otherwise.
+      const mentions = candidates.filter((e) => {
+        const quoted = quotedWebhookName(e.message as string);
+        return quoted ? names.includes(quoted) : hosts.some((h) => (e.message as string).includes(h));
+      });
       const refusals = mentions.filter((e) => CALL_FAILED.test(e.message as string));
       const denials = mentions.filter((e) => !CALL_FAILED.test(e.message as string) && DENIED.test(e.message as string));
       const serviceStates = [...services.values()];
@@ -106,6 +112,11 @@ export function findBlockingWebhooks(snapshot: Snapshot): BlockingWebhook[] {
     }
   }
   return out;
+}
+
+function quotedWebhookName(message: string): string | undefined {
+  const m = /(?:failed calling webhook|admission webhook) \\?"([^"\\]+)\\?"/i.exec(message);
+  return m?.[1];
 }
 
 function serviceState(snapshot: Snapshot, svc: { namespace: string; name: string; port?: number }): WebhookServiceState {

@@ -24,11 +24,12 @@ export class KubeStore {
 
   constructor(objects: KubeObject[], serveAllKinds = false) {
     for (const obj of objects) {
-      const spec = findKind(obj?.kind, obj?.apiVersion);
+      // events.k8s.io/v1 Events are served as core Events, as loadDump reads them.
+      const spec = findKind(obj?.kind, obj?.apiVersion) ?? findKind(obj?.kind);
       if (!spec || typeof obj.metadata?.name !== 'string') continue; // kinds the bot never reads are not served
       const n = Number(obj.metadata.resourceVersion);
       if (Number.isInteger(n) && n > this.rv) this.rv = n;
-      this.addServedVersion(spec, versionOf(obj) ?? spec.versions[0]!);
+      this.addServedVersion(spec, servedVersionOf(spec, obj));
       this.objectsOf(spec).set(keyOf(obj), structuredClone(obj));
     }
     for (const spec of KINDS) {
@@ -73,7 +74,7 @@ export class KubeStore {
   put(spec: KindSpec, obj: KubeObject, type: 'ADDED' | 'MODIFIED' = 'MODIFIED'): StoreEvent {
     const copy = structuredClone(obj);
     copy.metadata.resourceVersion = String(++this.rv);
-    this.addServedVersion(spec, versionOf(copy) ?? spec.versions[0]!);
+    this.addServedVersion(spec, servedVersionOf(spec, copy));
     const existed = this.objectsOf(spec).has(keyOf(copy));
     this.objectsOf(spec).set(keyOf(copy), copy);
     return this.record({ type: existed ? type : 'ADDED', object: copy, spec, resourceVersion: this.rv });
@@ -116,6 +117,12 @@ export class KubeStore {
   }
 }
 
+/** The version an object is served at: its own, when its apiVersion is of the kind's group. */
+function servedVersionOf(spec: KindSpec, obj: KubeObject): string {
+  const group = obj.apiVersion?.includes('/') ? obj.apiVersion.split('/')[0] : '';
+  return (obj.apiVersion && group === spec.group && versionOf(obj)) || spec.versions[0]!;
+}
+
 function versionOf(obj: KubeObject): string | undefined {
   if (typeof obj.apiVersion !== 'string' || !obj.apiVersion) return undefined;
   const parts = obj.apiVersion.split('/');
@@ -123,6 +130,6 @@ function versionOf(obj: KubeObject): string | undefined {
 }
 
 function keyOf(obj: KubeObject): string {
-  const spec = findKind(obj.kind, obj.apiVersion);
+  const spec = findKind(obj.kind, obj.apiVersion) ?? findKind(obj.kind);
   return `${spec?.namespaced ? (obj.metadata.namespace ?? '') : ''}/${obj.metadata.name}`;
 }

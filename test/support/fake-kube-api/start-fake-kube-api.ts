@@ -116,7 +116,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     emit(type, obj) {
       if (type === 'BOOKMARK') return broadcast(store.bookmark());
       if (type === 'ERROR') return broadcast({ type, object: obj, resourceVersion: 0 });
-      const spec = findKind(obj.kind, obj.apiVersion);
+      const spec = findKind(obj.kind, obj.apiVersion) ?? findKind(obj.kind);
       if (!spec) throw new Error(`fake-kube-api: kind ${obj.kind} (${obj.apiVersion}) is not in KINDS`);
       const ev = type === 'DELETED' ? store.remove(spec, obj.metadata.namespace, obj.metadata.name) : store.put(spec, obj, type);
       if (ev) broadcast(ev);

@@ -6,9 +6,9 @@ import { buildContext, buildSnapshot, machine, s0Snapshot } from '../../support/
 const run = (machines: ReturnType<typeof machine>[]) => capiMachineStuckProvisioningAnalyzer.analyze(buildContext(buildSnapshot({ capi: { machines } })));
 
 describe('capi.machine-stuck-provisioning', () => {
-  it('seed S0: critical, caused by the unreachable etcd leader, quotes machine, annotation, MHC event, orphan VM', () => {
+  it('seed S0: warning (the etcd root cause is the critical one), caused by the unreachable etcd leader, quotes machine, annotation, MHC event, orphan VM', () => {
     const [f] = capiMachineStuckProvisioningAnalyzer.analyze(buildContext(s0Snapshot()));
-    expect(f).toMatchObject({ severity: 'critical', subject: { kind: 'Machine', namespace: 'tkg-system', name: 'it-tkg-mgmt-rg44c-vrkvg' } });
+    expect(f).toMatchObject({ severity: 'warning', subject: { kind: 'Machine', namespace: 'tkg-system', name: 'it-tkg-mgmt-rg44c-vrkvg' } });
     expect(f!.title).toBe('Control-plane machine tkg-system/it-tkg-mgmt-rg44c-vrkvg stuck Provisioned for 2h14m (no Node)');
     expect(f!.cause).toMatch(/^new control-plane machine cannot join: etcd member it-tkg-mgmt-rg44c-qfhp2 still follows leader it-tkg-mgmt-rg44c-sbv4f \(172\.16\.52\.10\)/);
     expect(f!.causedBy).toEqual([fingerprint('it-tkg-mgmt', 'etcd.leader-unreachable', { kind: 'EtcdMember', name: 'it-tkg-mgmt-rg44c-sbv4f' })]);

@@ -29,3 +29,13 @@ describe('controlplane.degraded', () => {
     expect(controlplaneDegradedAnalyzer.analyze(buildContext(snap))).toEqual([]);
   });
 });
+
+describe('controlplane.degraded, seed S2', () => {
+  it('a Ready node without the control-plane role does not count: 2 of 3 → critical (at quorum)', () => {
+    const s = cp(3, 3);
+    s.nodes[2]!.metadata.labels = {};
+    const [f] = controlplaneDegradedAnalyzer.analyze(buildContext(s));
+    expect(f).toMatchObject({ severity: 'critical' });
+    expect(f!.evidence.join('\n')).toMatch(/2 of 3 control-plane nodes Ready/);
+  });
+});

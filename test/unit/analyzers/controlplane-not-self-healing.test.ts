@@ -26,3 +26,11 @@ describe('controlplane.not-self-healing', () => {
     ['a replacement machine is already provisioning', snap(3, 30, [machine({ name: 'cp-new', controlPlane: true, phase: 'Provisioning', createdMinutesAgo: 3 })])],
   ])('quiet: %s', (_n, s) => expect(controlplaneNotSelfHealingAnalyzer.analyze(buildContext(s))).toEqual([]));
 });
+
+describe('controlplane.not-self-healing benign look-alike (seed S3)', () => {
+  it('a node NotReady because the CNI never started is left to node.cni-not-initialized', () => {
+    const s = snap(3, 30);
+    s.nodes[0]!.status.conditions[0] = { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized' };
+    expect(controlplaneNotSelfHealingAnalyzer.analyze(buildContext(s))).toEqual([]);
+  });
+});

@@ -195,6 +195,29 @@ describe('loadDump: unreadable input', () => {
   });
 });
 
+describe('loadDump: files saved on Windows and stray files', () => {
+  it('reads UTF-16LE (PowerShell redirect) and UTF-8 BOM files', async () => {
+    const dir = path.join(tmp, 'windows');
+    await mkdir(dir);
+    const nodes = JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', items: [{ metadata: { name: 'win-node' } }] });
+    await writeFile(path.join(dir, 'nodes.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(nodes, 'utf16le')]));
+    await writeFile(path.join(dir, 'pvc.yaml'), '\ufeffapiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: { name: data, namespace: db }\n');
+    const s = await loadDump(dir);
+    expect(s.nodes.map((n) => n.metadata.name)).toStrictEqual(['win-node']);
+    expect(s.persistentVolumeClaims.map((p) => p.metadata.name)).toStrictEqual(['data']);
+    expect(s.partial).toStrictEqual([]);
+  });
+
+  it('with workload/ present, an object file loose in DIR is reported, not silently dropped', async () => {
+    const dir = path.join(tmp, 'stray');
+    await cp(fixtureDir('workload-management-split'), dir, { recursive: true });
+    await writeFile(path.join(dir, 'extra-nodes.json'), '{"kind":"Node","apiVersion":"v1","metadata":{"name":"stray"}}');
+    const s = await loadDump(dir);
+    expect(s.nodes.map((n) => n.metadata.name)).toStrictEqual(['prod-cp-1', 'prod-cp-2']);
+    expect(s.partial).toContainEqual({ source: 'extra-nodes.json', error: expect.stringContaining('not read: DIR/workload/ exists') });
+  });
+});
+
 describe('loadDump: determinism', () => {
   it('two reads are deep-equal, and file names/order do not change the result', async () => {
     const a = await loadDump(fixtureDir('cluster-info-dump-kindless-items'), { cluster: 'x' });
