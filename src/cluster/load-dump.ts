@@ -4,6 +4,7 @@ import { addToSnapshot } from './add-to-snapshot.js';
 import { findKind } from './kinds.js';
 import { compareDecimal } from './compare-decimal.js';
 import { readDumpObjects } from './read-dump-objects.js';
+import { sortSnapshot } from './sort-snapshot.js';
 import { createEmptySnapshot, type KubeObject, type PartialEntry, type Snapshot } from './snapshot.js';
 
 /**
@@ -40,30 +41,6 @@ export async function loadDump(dir: string, opts: { cluster?: string } = {}): Pr
   // Entries recorded by `dump` first, then files of this dump that could not be read.
   snapshot.partial = dedupePartial([...(dump.meta.partial ?? []), ...dump.partial]);
   return snapshot;
-}
-
-function sortSnapshot(s: Snapshot): void {
-  const kubeArrays = [
-    s.nodes, s.namespaces, s.services, s.endpoints, s.deployments, s.daemonSets, s.statefulSets, s.replicaSets,
-    s.validatingWebhooks, s.mutatingWebhooks, s.volumeAttachments, s.persistentVolumeClaims,
-    ...(Object.values(s.capi) as KubeObject[][]),
-  ];
-  for (const a of kubeArrays) sortBy(a, (o) => [o.metadata.namespace ?? '', o.metadata.name]);
-  sortBy(s.pods, (p) => [p.namespace, p.name]);
-  sortBy(s.events, (e) => [e.namespace ?? '', e.name ?? '', e.origin]);
-}
-
-/** Sort in place by the key, then by full content, so the order never depends on file order. */
-function sortBy<T>(items: T[], key: (item: T) => string[]): void {
-  const keyed = items.map((item) => ({ item, key: key(item), json: JSON.stringify(item) }));
-  keyed.sort((a, b) => {
-    for (let i = 0; i < a.key.length; i++) {
-      const c = cmp(a.key[i] as string, b.key[i] as string);
-      if (c) return c;
-    }
-    return cmp(a.json, b.json);
-  });
-  keyed.forEach((k, i) => (items[i] = k.item));
 }
 
 /** Plain code-unit order: locale-independent, so every machine sorts the same. */

@@ -2,7 +2,7 @@ import type { KubeObject, Snapshot } from './snapshot.js';
 
 /**
  * Sort every array of a Snapshot in place: by namespace, name (events: then origin), then full
- * content. Same order as loadDump (its private sortSnapshot), so a live collection and a dump of
+ * content. Used by loadDump and the live collector alike, so a live collection and a dump of
  * the same cluster are deep-equal whatever order the API server or the files gave.
  */
 export function sortSnapshot(s: Snapshot): void {

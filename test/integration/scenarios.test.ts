@@ -12,7 +12,7 @@ async function runScenario(s: Scenario): Promise<Report> {
   const history = new InMemoryHistory();
   let report: Report | undefined;
   for (const dir of s.scans) {
-    const snap = await loadDump(dir, { cluster: s.name });
+    const snap = await loadDump(dir);
     report = await diagnoseSnapshot(snap, { history, thresholds: DEFAULT_THRESHOLDS });
   }
   return report!;
@@ -50,7 +50,7 @@ describe('scenario dumps give exactly their expected findings', () => {
 describe('seed rules hold in every scenario', () => {
   it.each(scenarios.map((s) => [s.name, s] as const))('%s: no system webhook suspended, node removal only for gone nodes, exact etcd ids', async (_name, s) => {
     const report = await runScenario(s);
-    const snap = await loadDump(s.scans[s.scans.length - 1]!, { cluster: s.name });
+    const snap = await loadDump(s.scans[s.scans.length - 1]!);
     const webhooks = [...snap.validatingWebhooks, ...snap.mutatingWebhooks];
     const memberIds = new Set((snap.etcd?.members ?? []).map((m) => m.id));
     for (const f of report.findings) {
