@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import type { App, CustomRoute } from '@slack/bolt';
 import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
-import type { History, ScanRecord } from '../diagnose/history.js';
+import type { History } from '../diagnose/history.js';
 import { scanCluster } from '../jobs/scan-cluster.js';
 import { createHealthRoutes } from '../slack/create-health-routes.js';
 import { createMetrics } from '../slack/create-metrics.js';
@@ -13,6 +13,7 @@ import { createSlackApp } from '../slack/create-slack-app.js';
 import { createProposalStore } from '../slack/proposal-store.js';
 import { registerListeners } from '../slack/register-listeners.js';
 import { SlackStartupError } from '../slack/slack-startup-error.js';
+import { RedisHistory } from '../store/redis-history.js';
 import { createReportStore } from '../store/report-store.js';
 
 /** Key prefix of everything `serve` keeps in Redis. */
@@ -46,7 +47,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   // Commands must not hang on a dead Redis: fail fast per command, keep reconnecting in the background.
   const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true });
   redis.on('error', () => undefined); // reported by /readyz and by the command that needed it
-  const history = deps.history ?? createProcessHistory();
+  const history = deps.history ?? new RedisHistory(redis, { keyPrefix: KEY_PREFIX });
   const scan: ScanFn =
     deps.scan ??
     (async (name) => {
@@ -148,20 +149,4 @@ async function serveRoutes(routes: CustomRoute[], port: number): Promise<http.Se
     server.listen(port, resolve);
   });
   return server;
-}
-
-/**
- * History of this process only, until the Redis-backed history lands: time-based detectors then
- * see every scan this process ran (kept to the last 200 per cluster).
- */
-function createProcessHistory(): History {
-  const scans = new Map<string, ScanRecord[]>();
-  return {
-    async load(cluster) {
-      return { scans: [...(scans.get(cluster) ?? [])] };
-    },
-    async append(cluster, record) {
-      scans.set(cluster, [...(scans.get(cluster) ?? []), record].slice(-200));
-    },
-  };
 }

@@ -93,7 +93,12 @@ describe('collectEtcd against a real 3-member etcd', () => {
   it('probes keep working after failures: members restarted, the cluster is healthy again', async () => {
     await cluster.restart(1);
     await cluster.restart(2);
-    const { etcd, partial } = await eventually(probe, (r) => r.etcd?.health.every((h) => h.health) === true);
+    // Healthy again means every member healthy AND all agree on one leader (a restarted member
+    // may report the previous term's leader for a heartbeat or two).
+    const { etcd, partial } = await eventually(
+      probe,
+      (r) => r.etcd?.health.every((h) => h.health) === true && r.etcd.endpoints.length === 3 && new Set(r.etcd.endpoints.map((e) => e.leader)).size === 1,
+    );
     expect(partial).toEqual([]);
     expect(etcd!.health.map((h) => h.health)).toEqual([true, true, true]);
     expect(new Set(etcd!.endpoints.map((e) => e.leader)).size).toBe(1);
