@@ -9,6 +9,7 @@ import { scanCluster } from '../jobs/scan-cluster.js';
 import { createHealthRoutes } from '../slack/create-health-routes.js';
 import { createMetrics } from '../slack/create-metrics.js';
 import { createScanRequester, type ScanFn } from '../slack/create-scan-requester.js';
+import { createReplayGuard } from '../slack/create-replay-guard.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
 import { createProposalStore } from '../slack/proposal-store.js';
 import { registerListeners } from '../slack/register-listeners.js';
@@ -81,6 +82,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       apiUrl: env.slackApiUrl,
       logLevel: env.logLevel,
       customRoutes: routes,
+      replayGuard: createReplayGuard(redis, { keyPrefix: KEY_PREFIX, onReplay: () => log('replayed Slack request ignored'), onError: () => log('replay check skipped: Redis unavailable') }),
     });
   } catch (err) {
     redis.disconnect();

@@ -43,13 +43,19 @@ export function analyzeSnapshot(
   return { findings: sortFindings(linkCauses(findings)), errors };
 }
 
-/** Worst first: severity, then section display order, then id, then subject. */
+/**
+ * Worst first: severity; within a severity, root causes (findings others name in `causedBy`) before
+ * their symptoms, so the first line an SRE reads is the cause; then section display order, id, subject.
+ */
 export function sortFindings(findings: Finding[]): Finding[] {
   const sectionRank = (s: string) => SECTION_IDS.indexOf(s as (typeof SECTION_IDS)[number]);
   const subjectKey = (f: Finding) => `${f.subject.kind}/${f.subject.namespace ?? ''}/${f.subject.name}`;
+  const causes = new Set(findings.flatMap((f) => f.causedBy ?? []));
+  const causeRank = (f: Finding) => (causes.has(f.fingerprint) && !f.causedBy?.length ? 0 : 1);
   return [...findings].sort(
     (a, b) =>
       SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+      causeRank(a) - causeRank(b) ||
       sectionRank(a.section) - sectionRank(b.section) ||
       a.id.localeCompare(b.id) ||
       subjectKey(a).localeCompare(subjectKey(b)),

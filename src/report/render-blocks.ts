@@ -1,4 +1,6 @@
 import type { types } from '@slack/bolt';
+import { formatAge } from '../diagnose/facts/age.js';
+import { describeCauseChain, findRootCauses } from './find-root-causes.js';
 import { SECTION_TITLES, type Finding, type SectionId, type Severity } from '../diagnose/finding.js';
 import type { HealthStatus, Report } from './report.js';
 import { clampBlocks, truncate, type SlackMessage } from '../slack/clamp-blocks.js';
@@ -79,7 +81,7 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
 
   const detailed = detailedFindings(report, opts);
   if (detailed.length > 0) blocks.push({ type: 'divider' });
-  for (const f of detailed) blocks.push(...renderFinding(f, opts.proposalIds));
+  for (const f of detailed) blocks.push(...renderFinding(f, report.findings, opts.proposalIds));
   const rest = shown.length - detailed.length;
   if (rest > 0) {
     blocks.push({
@@ -105,10 +107,12 @@ export function detailedFindings(report: Report, opts: Pick<RenderBlocksOptions,
   return (problems.length > 0 ? problems : shown).slice(0, opts.maxFindings ?? 5);
 }
 
-function renderFinding(f: Finding, proposalIds: RenderBlocksOptions['proposalIds']): KnownBlock[] {
+function renderFinding(f: Finding, all: readonly Finding[], proposalIds: RenderBlocksOptions['proposalIds']): KnownBlock[] {
   const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
   const lines = [`${SEVERITY_EMOJI[f.severity]} *${escapeMrkdwn(f.title)}*`, `\`${f.id}\` · ${escapeMrkdwn(subject)}`];
   if (f.cause) lines.push(`*Cause:* ${escapeMrkdwn(f.cause)}`);
+  const chain = findRootCauses(f, all);
+  if (chain.length) lines.push(`*Caused by:* ${escapeMrkdwn(describeCauseChain(chain))}`);
   for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${escapeMrkdwn(truncate(e, 400))}`);
   if (f.evidence.length > MAX_EVIDENCE_LINES) lines.push(`> _+${f.evidence.length - MAX_EVIDENCE_LINES} more evidence lines_`);
   const out: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } }];
@@ -135,17 +139,6 @@ function countBySeverity(findings: Finding[]): string {
   const parts = [`${n('critical')} critical`, `${n('warning')} warning`];
   if (n('info') > 0) parts.push(`${n('info')} info`);
   return parts.join(', ');
-}
-
-/** "40 s", "12 min", "5 h", "3 days": how long ago the data was read. */
-function formatAge(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 120) return `${s} s`;
-  const min = Math.round(s / 60);
-  if (min < 120) return `${min} min`;
-  const h = Math.round(min / 60);
-  if (h < 48) return `${h} h`;
-  return `${Math.round(h / 24)} days`;
 }
 
 /** Slack mrkdwn control characters (api.slack.com "Escaping text"). */

@@ -1,4 +1,5 @@
 import { SECTION_IDS, SECTION_TITLES, SEVERITY_RANK, type Finding, type SectionId } from '../diagnose/finding.js';
+import { describeCauseChain, findRootCauses } from './find-root-causes.js';
 import { ageOf } from './format-age.js';
 import type { HealthStatus, Report } from './report.js';
 
@@ -54,10 +55,8 @@ function renderFinding(f: Finding, report: Report, opts: RenderTextOptions): str
   lines.push(`[${f.severity.toUpperCase()}] ${f.title}`);
   lines.push(`    id: ${f.id}   subject: ${subject}${f.since ? `   since: ${f.since}${since ? ` (${since} before collection)` : ''}` : ''}`);
   if (f.cause) lines.push(`    cause: ${f.cause}`);
-  if (f.causedBy?.length) {
-    const roots = f.causedBy.map((fp) => report.findings.find((x) => x.fingerprint === fp)).filter((x): x is Finding => !!x);
-    if (roots.length) lines.push(`    root cause: ${roots.map((r) => `${r.id} (${r.subject.name})`).join(', ')}`);
-  }
+  const chain = findRootCauses(f, report.findings);
+  if (chain.length) lines.push(`    caused by: ${describeCauseChain(chain)}`);
   const evidence = opts.maxEvidence === undefined ? f.evidence : f.evidence.slice(0, opts.maxEvidence);
   if (evidence.length) {
     lines.push('    evidence:');

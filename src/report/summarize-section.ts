@@ -1,4 +1,6 @@
-import type { KubeObject, Snapshot } from '../cluster/snapshot.js';
+import type { Snapshot } from '../cluster/snapshot.js';
+import { isControlPlaneNode } from '../diagnose/facts/is-control-plane-node.js';
+import { isNodeReady } from '../diagnose/facts/is-node-ready.js';
 import type { SectionId } from '../diagnose/finding.js';
 
 /**
@@ -104,18 +106,6 @@ function summarizeUpgrades(s: Snapshot) {
   if (mds.length) parts.push(`${mds.length - behind.length} of ${mds.length} MachineDeployments up to date`);
   if (!parts.length) return { summary: 'no Cluster API rollouts read', hasData: false };
   return { summary: parts.join('; '), hasData: true };
-}
-
-/** Node Ready condition status True. */
-export function isNodeReady(n: KubeObject): boolean {
-  const c = (n.status?.conditions ?? []).find((x: { type?: string }) => x.type === 'Ready');
-  return c?.status === 'True';
-}
-
-/** Control-plane role label (or the older master label). */
-export function isControlPlaneNode(n: KubeObject): boolean {
-  const l = n.metadata.labels ?? {};
-  return 'node-role.kubernetes.io/control-plane' in l || 'node-role.kubernetes.io/master' in l;
 }
 
 function countBy<T>(items: T[], key: (t: T) => string): Map<string, number> {

@@ -1,5 +1,6 @@
 import { App, LogLevel, type CustomRoute } from '@slack/bolt';
 import { slackErrorCode } from './post-answer.js';
+import type { ReplayGuard } from './create-replay-guard.js';
 import { SlackStartupError } from './slack-startup-error.js';
 
 /** How to reach Slack. Socket Mode when `appToken` is set, else HTTP with request signing. */
@@ -12,6 +13,8 @@ export interface SlackAppOptions {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** HTTP mode only: extra routes on the receiver's port (/healthz, /readyz, /metrics). */
   customRoutes?: CustomRoute[];
+  /** Drops a verified request whose exact body was already handled (acked, never processed twice). */
+  replayGuard?: ReplayGuard;
 }
 
 const LEVELS = { debug: LogLevel.DEBUG, info: LogLevel.INFO, warn: LogLevel.WARN, error: LogLevel.ERROR } as const;
@@ -49,6 +52,15 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
           logLevel: LEVELS[opts.logLevel],
           clientOptions,
         });
+  const guard = opts.replayGuard;
+  if (guard) {
+    // Global middleware runs after Bolt verified the signature and before every listener.
+    app.use(async (args) => {
+      if (!(await guard(args.body))) return args.next();
+      const ack = (args as { ack?: () => Promise<void> }).ack;
+      await ack?.();
+    });
+  }
   try {
     await app.init();
   } catch (err) {

@@ -57,12 +57,12 @@ describe('renderBlocks', () => {
     const { text, blocks } = renderBlocks(report(), { now });
     const b = blocks as AnyBlock[];
     expect(b[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: 'prod-east: critical', emoji: true } });
-    expect(allText(b)).toContain('as of 40 s ago');
+    expect(allText(b)).toContain('as of 40s ago');
     expect(allText(b)).toContain('*Nodes* — degraded · 4 of 5 nodes Ready');
     expect(allText(b)).toContain('*Webhooks* — critical · 1 of 3 webhooks down');
     expect(allText(b)).toContain('*Cause:* its service kyverno/kyverno-svc has no ready endpoints');
     expect(allText(b)).toContain('connect: connection refused (x14)');
-    expect(text).toBe('prod-east: critical — 1 critical, 1 warning (as of 40 s ago)');
+    expect(text).toBe('prod-east: critical — 1 critical, 1 warning (as of 40s ago)');
     // Critical before warning, as the report is sorted.
     expect(allText(b).indexOf('kyverno-resource-validating')).toBeLessThan(allText(b).indexOf('recreated again'));
   });
@@ -85,7 +85,7 @@ describe('renderBlocks', () => {
 
   it('marks a stale report and adds a note', () => {
     const { text, blocks } = renderBlocks(report(), { now: new Date('2025-03-01T10:05:00Z'), stale: true, note: 'fresh scan failed' });
-    expect(allText(blocks as AnyBlock[])).toContain('as of 5 min ago');
+    expect(allText(blocks as AnyBlock[])).toContain('as of 5m ago');
     expect(allText(blocks as AnyBlock[])).toContain('*stale*, refreshing');
     expect(allText(blocks as AnyBlock[])).toContain('fresh scan failed');
     expect(text).toContain('stale');

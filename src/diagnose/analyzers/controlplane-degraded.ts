@@ -1,6 +1,8 @@
 import type { Analyzer, FindingDraft } from '../analyzer.js';
 import { countReadyControlPlane } from '../facts/count-ready-control-plane.js';
+import { fingerprint } from '../fingerprint.js';
 import { findLeaderUnreachableCause } from '../facts/find-leader-unreachable-cause.js';
+import { findNotJoinedMachines } from '../facts/find-not-joined-machines.js';
 import { quorum } from '../facts/quorum.js';
 
 /**
@@ -26,6 +28,13 @@ export const controlplaneDegradedAnalyzer: Analyzer = {
         `${r.ready} of ${replicas} control-plane nodes Ready (from ${r.source}; etcd quorum needs ${q})`,
       ];
       if (r.notReady.length) evidence.push(`not ready: ${r.notReady.join(', ')}`);
+      // Seed S2: a new control-plane machine runs but its node never joined, so it does not count.
+      const notJoined = leader ? [] : findNotJoinedMachines(ctx.snapshot).filter((n) => n.machine.metadata.namespace === kcp.metadata.namespace);
+      for (const n of notJoined) evidence.push(`Machine ${ns}/${n.machine.metadata.name} is Running but not a control-plane member: ${n.reasons.join('; ')}`);
+      const notJoinedCause = notJoined.length
+        ? `new control-plane machine ${notJoined.map((n) => n.machine.metadata.name).join(', ')} runs but never joined the control plane (see controlplane.node-not-joined); do not delete existing control-plane machines (data loss).`
+        : undefined;
+      const notJoinedFps = notJoined.map((n) => fingerprint(ctx.snapshot.cluster, 'controlplane.node-not-joined', { kind: 'Machine', namespace: n.machine.metadata.namespace ?? 'default', name: n.machine.metadata.name }));
       out.push({
         id: 'controlplane.degraded',
         severity,
@@ -33,8 +42,8 @@ export const controlplaneDegradedAnalyzer: Analyzer = {
         title: `Control plane ${ns}/${kcp.metadata.name} degraded: ${r.ready} of ${replicas} nodes Ready`,
         subject: { kind: 'KubeadmControlPlane', namespace: ns, name: kcp.metadata.name },
         evidence,
-        cause: leader ? `the missing control-plane member cannot be replaced: ${leader.text}.` : undefined,
-        causedBy: leader ? [leader.fingerprint] : undefined,
+        cause: leader ? `the missing control-plane member cannot be replaced: ${leader.text}.` : notJoinedCause,
+        causedBy: leader ? [leader.fingerprint] : notJoinedFps.length ? notJoinedFps : undefined,
         remediations: [],
       });
     }

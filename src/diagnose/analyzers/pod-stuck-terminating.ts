@@ -1,5 +1,6 @@
 import type { Analyzer, FindingDraft } from '../analyzer.js';
 import type { RemediationProposal } from '../finding.js';
+import { fingerprint } from '../fingerprint.js';
 import { formatAge } from '../facts/age.js';
 import { findStuckTerminatingPods } from '../facts/find-stuck-terminating-pods.js';
 import { isNodeGone } from '../facts/is-node-gone.js';
@@ -52,6 +53,8 @@ export const podStuckTerminatingAnalyzer: Analyzer = {
           `The kubelet on ${p.nodeName ?? 'its node'} cannot confirm the pod stopped (${s.nodeState}), so Kubernetes waits forever` +
           (critical ? `; StatefulSet ${sts?.name} will not start a replacement and its volume stays attached to the dead node.` : '.'),
         since: new Date(s.overdueSinceMs).toISOString(),
+        // The dead node is the root cause (kept only when node.not-ready is reported for it).
+        causedBy: p.nodeName ? [fingerprint(snapshot.cluster, 'node.not-ready', { kind: 'Node', name: p.nodeName })] : undefined,
         remediations,
       });
     }

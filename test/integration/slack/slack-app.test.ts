@@ -154,7 +154,7 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     expect(call!.body.channel).toBe('C0INCIDENT');
     const blocks = call!.body.blocks as AnyBlock[];
     expect(blocks[0]!.text.text).toBe('prod-east: critical');
-    expect(blocksText(blocks)).toContain('as of 40 s ago');
+    expect(blocksText(blocks)).toContain('as of 40s ago');
     expect(blocksText(blocks)).not.toContain('stale');
     expect(blocksText(blocks)).toContain('*Nodes* — degraded · 4 of 5 nodes Ready');
     expect(blocksText(blocks)).toContain('*Cause:* its service kyverno/kyverno-svc has no ready endpoints');
@@ -176,7 +176,7 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     await command('prod-east');
     const [posted] = await slack.waitFor('chat.postMessage', () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'));
     expect(blocksText(posted!.body.blocks)).toContain('*stale*, refreshing');
-    expect(blocksText(posted!.body.blocks)).toContain('as of 5 min ago');
+    expect(blocksText(posted!.body.blocks)).toContain('as of 5m ago');
     expect(slack.callsTo('chat.update')).toHaveLength(0);
     release();
     const [update] = await slack.waitFor('chat.update', () => slack.callsTo('chat.update').length > 0 && slack.callsTo('chat.update'));

@@ -18,6 +18,8 @@ export interface StoreEvent {
 export class KubeStore {
   private readonly byKind = new Map<KindSpec, Map<string, KubeObject>>();
   private readonly served = new Map<KindSpec, string[]>();
+  /** Sorted objects per kind, rebuilt after a change (issue 8: a 100,000-pod list is paged 200 times). */
+  private readonly sorted = new Map<KindSpec, KubeObject[]>();
   private rv = 1000;
   /** Every change, for watches that resume from a resourceVersion. */
   readonly log: StoreEvent[] = [];
@@ -59,11 +61,12 @@ export class KubeStore {
 
   /** Objects of a kind (all namespaces, or one), sorted by namespace/name like etcd keys. */
   list(spec: KindSpec, namespace?: string): KubeObject[] {
-    const out = [...this.objectsOf(spec).entries()]
-      .filter(([, o]) => namespace === undefined || o.metadata.namespace === namespace)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([, o]) => o);
-    return out;
+    let all = this.sorted.get(spec);
+    if (!all) {
+      all = [...this.objectsOf(spec).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o);
+      this.sorted.set(spec, all);
+    }
+    return namespace === undefined ? [...all] : all.filter((o) => o.metadata.namespace === namespace);
   }
 
   get(spec: KindSpec, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -76,6 +79,7 @@ export class KubeStore {
     copy.metadata.resourceVersion = String(++this.rv);
     this.addServedVersion(spec, servedVersionOf(spec, copy));
     const existed = this.objectsOf(spec).has(keyOf(copy));
+    this.sorted.delete(spec);
     this.objectsOf(spec).set(keyOf(copy), copy);
     return this.record({ type: existed ? type : 'ADDED', object: copy, spec, resourceVersion: this.rv });
   }
@@ -86,6 +90,7 @@ export class KubeStore {
     const obj = this.objectsOf(spec).get(key);
     if (!obj) return undefined;
     this.objectsOf(spec).delete(key);
+    this.sorted.delete(spec);
     const gone = structuredClone(obj);
     gone.metadata.resourceVersion = String(++this.rv);
     return this.record({ type: 'DELETED', object: gone, spec, resourceVersion: this.rv });

@@ -1,0 +1,57 @@
+import type { RemediationAction } from '../remediation-action.js';
+import { describeKubeCall, isNotFound, sendKube } from '../send-kube.js';
+import { hasTaint, nodeName, nodePath, OUT_OF_SERVICE_TAINT } from './node-out-of-service.js';
+
+/** The undo of node.out-of-service: remove the taint (its own approval-gated proposal). */
+export const nodeRemoveOutOfService: RemediationAction = {
+  id: 'node.remove-out-of-service',
+  async plan(cluster, params) {
+    const name = nodeName(params);
+    return {
+      action: 'node.remove-out-of-service',
+      cluster,
+      params: { name },
+      label: `Remove out-of-service taint from ${name}`,
+      apiCalls: [`${describeKubeCall({ method: 'PATCH', path: nodePath(name) })} (json-patch: remove taint ${OUT_OF_SERVICE_TAINT.key})`],
+      preconditions: [{ id: 'tainted', text: `node ${name} exists and still has the out-of-service taint` }],
+      risk: `Pods may schedule on ${name} again once it is Ready.`,
+    };
+  },
+  async dryRun(plan, ctx) {
+    const name = nodeName(plan.params);
+    await sendKube(ctx.workload, { ...(await untaintPatch(ctx.workload, name)), query: { dryRun: 'All' } });
+    return `server-side dry run (dryRun=All) accepted: PATCH ${nodePath(name)} (remove the out-of-service taint)`;
+  },
+  async checkPreconditions(plan, ctx) {
+    const name = nodeName(plan.params);
+    try {
+      const node = await sendKube(ctx.workload, { method: 'GET', path: nodePath(name) });
+      return hasTaint(node) ? [] : [`node ${name} has no out-of-service taint any more`];
+    } catch (err) {
+      if (isNotFound(err)) return [`node ${name} no longer exists`];
+      throw err;
+    }
+  },
+  async execute(plan, ctx) {
+    const name = nodeName(plan.params);
+    await sendKube(ctx.workload, await untaintPatch(ctx.workload, name));
+    return { summary: `out-of-service taint removed from node ${name}` };
+  },
+  async verify(plan, ctx) {
+    const name = nodeName(plan.params);
+    const node = await sendKube(ctx.workload, { method: 'GET', path: nodePath(name) });
+    return hasTaint(node) ? [`node ${name} still has the out-of-service taint`] : [];
+  },
+};
+
+async function untaintPatch(kc: Parameters<typeof sendKube>[0], name: string) {
+  const node = await sendKube(kc, { method: 'GET', path: nodePath(name) });
+  const taints: { key?: string }[] = node.spec?.taints ?? [];
+  const i = taints.findIndex((t) => t.key === OUT_OF_SERVICE_TAINT.key);
+  // `test` the exact taint at that index first: a concurrent change fails instead of removing another taint.
+  const body = [
+    { op: 'test', path: `/spec/taints/${i}`, value: taints[i] },
+    { op: 'remove', path: `/spec/taints/${i}` },
+  ];
+  return { method: 'PATCH' as const, path: nodePath(name), contentType: 'application/json-patch+json', body };
+}

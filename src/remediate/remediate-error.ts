@@ -1,0 +1,20 @@
+/** Why a remediation step could not run; `message` is one line a user can act on. */
+export type RemediateErrorCode =
+  | 'E_REMEDIATE_NOT_ALLOWED'
+  | 'E_REMEDIATE_NO_TARGET'
+  | 'E_REMEDIATE_PARAMS'
+  | 'E_REMEDIATE_ETCD'
+  | 'E_REMEDIATE_KUBE'
+  | 'E_REMEDIATE_UNKNOWN_ACTION';
+
+/** A failed plan / dry run / execution, translated at the remediate boundary (STYLE.md rule 5). */
+export class RemediateError extends Error {
+  override readonly name = 'RemediateError';
+  constructor(
+    readonly code: RemediateErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

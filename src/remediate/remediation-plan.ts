@@ -1,0 +1,42 @@
+import type { ActionId } from '../diagnose/finding.js';
+
+/**
+ * Every catalog action: the DESIGN.md actions plus the undo of node.out-of-service, which is its own
+ * approval-gated proposal (the contract's ActionId list has no id for it, so it is added here only).
+ */
+export type CatalogActionId = ActionId | 'node.remove-out-of-service';
+
+/** Parameters of a plan: uint64 etcd ids stay decimal strings (DESIGN.md "Scale"). */
+export type PlanParams = Record<string, string | number>;
+
+/** One fact the plan relies on; re-checked against the live cluster right before executing. */
+export interface Precondition {
+  /** Stable id, e.g. "member-in-sync". */
+  id: string;
+  /** What must still hold, in words an approver understands. */
+  text: string;
+  /** The live value recorded when the plan was made (e.g. a resourceVersion or replica count). */
+  recorded?: string | number;
+}
+
+/** A frozen plan: what approvers approve. Its hash covers action + params + preconditions. */
+export interface RemediationPlan {
+  action: CatalogActionId;
+  cluster: string;
+  params: PlanParams;
+  /** Short description, e.g. "Suspend webhook kyverno-resource-validating-webhook-cfg". */
+  label: string;
+  /** Exact calls in order, e.g. "DELETE /apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/x". */
+  apiCalls: string[];
+  preconditions: Precondition[];
+  /** One line: what can go wrong. */
+  risk: string;
+}
+
+/** The outcome of an execution that can be undone: the undo is proposed, never run automatically. */
+export interface UndoProposal {
+  action: CatalogActionId;
+  params: PlanParams;
+  label: string;
+  risk: string;
+}

@@ -1,0 +1,139 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { addToSnapshot } from '../../src/cluster/add-to-snapshot.js';
+import { findKind } from '../../src/cluster/kinds.js';
+import { readDumpObjects, type DumpObjects } from '../../src/cluster/read-dump-objects.js';
+import { createEmptySnapshot, type KubeObject, type Snapshot } from '../../src/cluster/snapshot.js';
+import { sortSnapshot } from '../../src/cluster/sort-snapshot.js';
+import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
+import { analyzeSnapshot } from '../../src/diagnose/analyze-snapshot.js';
+import { ANALYZERS } from '../../src/diagnose/analyzers/index.js';
+import { buildReport } from '../../src/report/build-report.js';
+import { renderBlocks } from '../../src/report/render-blocks.js';
+import { renderJson } from '../../src/report/render-json.js';
+import { renderText } from '../../src/report/render-text.js';
+import { listScenarios } from '../support/scenarios.js';
+import { recordFigure, scaled } from './figures.js';
+
+/**
+ * Analyzers on fuzzed snapshots: real scenario dumps whose objects get wrong types in status/spec/
+ * metadata (numbers for strings, objects for arrays, null, huge strings, deep nesting), projected
+ * through addToSnapshot as a dump or a live read would. etcd and /readyz state are typed by their
+ * parsers (parse-etcdctl-json.ts, parse-readyz.ts), so wrong types there are fuzzed as files (fuzz-inputs). An analyzer that throws is reported by the
+ * engine in `partial` (never sinks the report) — but each one is a bug: the test counts and names them.
+ */
+const dumps: { name: string; raw: DumpObjects }[] = [];
+for (const s of listScenarios()) for (const dir of s.scans.slice(-1)) dumps.push({ name: s.name, raw: await readDumpObjects(dir) });
+
+const deep = (depth: number): unknown => (depth === 0 ? 'bottom' : { nested: deep(depth - 1) });
+const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.string({ maxLength: 20 }),
+  fc.constant('x'.repeat(200_000)),
+  fc.constant('18446744073709551616'),
+  fc.constant(deep(500)),
+  fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null)), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null)), { maxKeys: 3 }),
+);
+
+/** Every path into an object (depth-limited), so a mutation can hit any field the analyzers read. */
+function paths(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = [], depth = 0): (string | number)[][] {
+  if (depth > 8 || value === null || typeof value !== 'object') return out;
+  for (const [k, v] of Object.entries(value)) {
+    const p = [...prefix, Array.isArray(value) ? Number(k) : k];
+    out.push(p);
+    paths(v, p, out, depth + 1);
+  }
+  return out;
+}
+
+function setPath(obj: unknown, p: (string | number)[], v: unknown): void {
+  let cur = obj as Record<string | number, unknown>;
+  for (const k of p.slice(0, -1)) cur = cur[k] as Record<string | number, unknown>;
+  cur[p[p.length - 1]!] = v;
+}
+
+interface Case {
+  dump: number;
+  mutations: { target: 'workload' | 'management'; pick: number; path: number; value: unknown }[];
+}
+
+const caseArb: fc.Arbitrary<Case> = fc.record({
+  dump: fc.nat(),
+  mutations: fc.array(
+    fc.record({ target: fc.constantFrom<'workload' | 'management'>('workload', 'management'), pick: fc.nat(), path: fc.nat(), value: wrongValue }),
+    { minLength: 1, maxLength: 6 },
+  ),
+});
+
+/** Apply a case to a deep copy of a scenario dump; return the snapshot built from it. */
+function buildFuzzed(c: Case): Snapshot {
+  const base = dumps[c.dump % dumps.length]!;
+  const raw = structuredClone(base.raw);
+  for (const m of c.mutations) {
+    const holder = m.target === 'management' ? (raw.management ?? raw.workload) : raw.workload;
+    const root = holder[m.pick % Math.max(1, holder.length)];
+    if (!root) continue;
+    // status and spec: what controllers and CRDs fill in (metadata and TypeMeta are validated by the API server).
+    const ps = paths(root).filter((p) => p[0] === 'status' || p[0] === 'spec');
+    if (ps.length) setPath(root, ps[m.path % ps.length]!, m.value);
+  }
+  const snapshot = createEmptySnapshot(base.name, raw.meta.collectedAt ?? '2025-01-01T00:00:00Z', 'dump');
+  const add = (objects: KubeObject[], origin: 'workload' | 'management') => {
+    for (const obj of objects) {
+      const spec = findKind(obj.kind, obj.apiVersion) ?? findKind(obj.kind);
+      if (spec) addToSnapshot(snapshot, spec, obj, origin);
+    }
+  };
+  add(raw.workload, 'workload');
+  add(raw.management ?? [], 'management');
+  sortSnapshot(snapshot);
+  if (raw.etcd) snapshot.etcd = raw.etcd;
+  if (raw.apiserver) snapshot.apiserver = raw.apiserver;
+  return snapshot;
+}
+
+const thrown = new Map<string, { count: number; example: string }>();
+let crashes = 0;
+let firstCrash = '';
+
+afterAll(() => {
+  if (thrown.size) process.stderr.write(`analyzers that threw on fuzzed snapshots:\n${[...thrown].map(([k, v]) => `  ${k}: ${v.count}× e.g. ${v.example}`).join('\n')}\n`);
+});
+
+describe('analyzers on fuzzed snapshots', () => {
+  const n = scaled(2000);
+  it(`${n} snapshots with wrong types in status/spec: 0 crashes, 0 analyzer errors`, () => {
+    expect(dumps.length).toBeGreaterThan(5);
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        try {
+          const snapshot = buildFuzzed(c);
+          const now = new Date(Date.parse(snapshot.collectedAt) || 0);
+          const result = analyzeSnapshot(snapshot, ANALYZERS, { history: { scans: [] }, thresholds: DEFAULT_THRESHOLDS, now });
+          for (const e of result.errors) {
+            const t = thrown.get(e.source) ?? { count: 0, example: e.error.slice(0, 160) };
+            t.count += 1;
+            thrown.set(e.source, t);
+          }
+          const report = buildReport(snapshot, result, { generatedAt: now });
+          renderText(report, { now });
+          renderJson(report);
+          renderBlocks(report, { now });
+        } catch (err) {
+          crashes += 1;
+          firstCrash ||= err instanceof Error ? (err.stack ?? err.message) : String(err);
+        }
+      }),
+      { numRuns: n },
+    );
+    const analyzerErrors = [...thrown.values()].reduce((a, t) => a + t.count, 0);
+    recordFigure({ suite: 'fuzz', case: 'analyzers on fuzzed snapshots', tried: n, bad: crashes + analyzerErrors });
+    expect(firstCrash).toBe('');
+    expect(Object.fromEntries([...thrown].map(([k, v]) => [k, v.example]))).toEqual({});
+  });
+});
