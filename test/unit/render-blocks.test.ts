@@ -96,7 +96,9 @@ describe('renderBlocks', () => {
     const b = blocks as AnyBlock[];
     expect(b[0]!.text.text).toBe('prod-east · Cluster API machines: unknown');
     expect(allText(b)).toContain('recreated again');
-    expect(allText(b)).not.toContain('kyverno-resource-validating');
+    // Other sections' findings are not shown, but the root cause in another section is still named.
+    expect(allText(b)).not.toContain('is down and refuses pods');
+    expect(allText(b)).toContain('*Caused by:* webhook.unavailable-blocking (kyverno-resource-validating-webhook-cfg)');
   });
 
   it('says so when there are no findings, and escapes mrkdwn control characters', () => {
