@@ -48,7 +48,7 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   } else {
     const { config, file } = await resolveConfig(opts.config, io.env, true);
     const cluster = pickCluster(config, opts.cluster, file);
-    report = await scanCluster(cluster, { history, thresholds: config.thresholds, now: clock });
+    report = await scanCluster(cluster, { history, thresholds: config.thresholds, now: clock, analysisTime: now });
   }
   const section = opts.section as SectionId | undefined;
   if (opts.output === 'json') io.stdout.write(renderJson(report));

@@ -11,6 +11,8 @@ export interface ScanDeps {
   /** Wall clock (report generatedAt, live collectedAt). */
   now?: () => Date;
   collect?: CollectOptions;
+  /** Analysis time (`check --now`); default: when the snapshot was collected. */
+  analysisTime?: Date;
 }
 
 /**
@@ -21,5 +23,5 @@ export async function scanCluster(cluster: ClusterConfig, deps: ScanDeps): Promi
   const clock = deps.now ?? (() => new Date());
   const snapshot = await readSnapshot(cluster, { ...deps.collect, now: clock });
   // A live snapshot is analyzed at the time it was read; a dump at the time it was taken.
-  return diagnoseSnapshot(snapshot, { history: deps.history, thresholds: deps.thresholds, generatedAt: clock() });
+  return diagnoseSnapshot(snapshot, { history: deps.history, thresholds: deps.thresholds, now: deps.analysisTime, generatedAt: clock() });
 }
