@@ -43,7 +43,17 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
   };
   const app =
     mode === 'socket'
-      ? new App({ token: opts.botToken, appToken: opts.appToken, socketMode: true, deferInitialization: true, logLevel: LEVELS[opts.logLevel], clientOptions })
+      ? new App({
+          token: opts.botToken,
+          appToken: opts.appToken,
+          socketMode: true,
+          deferInitialization: true,
+          logLevel: LEVELS[opts.logLevel],
+          clientOptions,
+          // The Socket Mode client opens its connection (apps.connections.open) with its own Web API
+          // client: it needs SLACK_API_URL too, or it would always go to Slack itself.
+          installerOptions: { clientOptions },
+        })
       : new App({
           token: opts.botToken,
           signingSecret: opts.signingSecret,

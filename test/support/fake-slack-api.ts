@@ -47,8 +47,11 @@ export interface FakeSlackApi {
  * chat.postEphemeral, users.info, usergroups.users.list, plus response_url endpoints. Every call is
  * recorded. `validToken` is the only bot token auth.test accepts.
  */
-export async function startFakeSlackApi(opts: { validToken?: string } = {}): Promise<FakeSlackApi> {
+export async function startFakeSlackApi(opts: { validToken?: string; appToken?: string; socketModeUrl?: string } = {}): Promise<FakeSlackApi> {
   const validToken = opts.validToken ?? 'xoxb-test-token';
+  /** Socket Mode (apps.connections.open): the app-level token and the ws:// URL it is answered with. */
+  const appToken = opts.appToken ?? 'xapp-test-token';
+  const socketModeUrl = opts.socketModeUrl;
   const calls: RecordedCall[] = [];
   const responses: RecordedResponse[] = [];
   const messages = new Map<string, Record<string, unknown>>();
@@ -89,6 +92,11 @@ export async function startFakeSlackApi(opts: { validToken?: string } = {}): Pro
         if ('error' in f.fault) return json(200, { ok: false, error: f.fault.error });
         if (f.fault.status === 429) return json(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(f.fault.retryAfter) });
         return json(f.fault.status, { ok: false, error: 'internal_error' });
+      }
+      // Socket Mode: the app-level token opens a connection; the URL is the test's WebSocket server.
+      if (method === 'apps.connections.open') {
+        if (!socketModeUrl || token !== appToken) return json(200, { ok: false, error: 'invalid_auth' });
+        return json(200, { ok: true, url: socketModeUrl });
       }
       if (token !== validToken) return json(200, { ok: false, error: 'invalid_auth' });
       switch (method) {
