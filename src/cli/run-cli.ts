@@ -5,7 +5,9 @@ import { describeError } from './describe-error.js';
 import { resolveConfig } from './resolve-config.js';
 import { runCheck } from './run-check.js';
 import { runDump } from './run-dump.js';
+import { runAudit } from './run-audit.js';
 import { runServe } from './run-serve.js';
+import { runWorker } from './run-worker.js';
 
 export type { CliIo };
 
@@ -46,6 +48,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     });
 
   program
+    .command('audit')
+    .description('print the approval audit trail (proposals, votes, executions, results), newest first')
+    .option('--cluster <name>', 'only this cluster')
+    .option('--limit <n>', 'at most this many events', '50')
+    .option('--json', 'one JSON object per line')
+    .action(async (o: { cluster?: string; limit?: string; json?: boolean }) => {
+      status = await runAudit(o, io);
+    });
+
+  program
     .command('serve')
     .description('run the Slack app (Socket Mode when SLACK_APP_TOKEN is set, else HTTP on $PORT) and, unless --no-workers, the workers')
     .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml)')
@@ -54,6 +66,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       const env = readEnvOptions(io.env);
       const { config } = await resolveConfig(o.config ?? env.configFile, io.env, true);
       status = await runServe({ config, env, workers: o.workers }, io);
+    });
+
+  program
+    .command('worker')
+    .description('run the BullMQ scan and notify workers only (add replicas to scale out), with /healthz and /readyz on $PORT')
+    .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml)')
+    .action(async (o: { config?: string }) => {
+      const env = readEnvOptions(io.env);
+      const { config } = await resolveConfig(o.config ?? env.configFile, io.env, true);
+      status = await runWorker({ config, env }, io);
     });
 
   try {

@@ -6,12 +6,14 @@ import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import type { History } from '../diagnose/history.js';
 import { scanCluster } from '../jobs/scan-cluster.js';
+import { startWorkers, type WorkerSet } from '../jobs/start-workers.js';
 import { createHealthRoutes } from '../slack/create-health-routes.js';
 import { createMetrics } from '../slack/create-metrics.js';
 import { createScanRequester, type ScanFn } from '../slack/create-scan-requester.js';
 import { createReplayGuard } from '../slack/create-replay-guard.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
 import { createProposalStore } from '../slack/proposal-store.js';
+import { setupApprovals } from '../slack/handle-approval-setup.js';
 import { registerListeners } from '../slack/register-listeners.js';
 import { SlackStartupError } from '../slack/slack-startup-error.js';
 import { RedisHistory } from '../store/redis-history.js';
@@ -38,7 +40,7 @@ export interface ServeDeps {
 /**
  * `k8s-health serve`: the Slack app plus /healthz, /readyz, /metrics on PORT. Resolves with the exit
  * code: 1 on a startup error (one line on stderr), 0 after a graceful stop on SIGTERM/SIGINT.
- * `workers` is accepted for the CLI contract; BullMQ workers arrive with the jobs issue.
+ * With `workers` (the default) the BullMQ scan and notify workers run in this process too.
  */
 export async function runServe(opts: { config: Config; env: EnvOptions; workers: boolean }, io: ServeIo, deps: ServeDeps = {}): Promise<number> {
   const { config, env } = opts;
@@ -49,12 +51,22 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true });
   redis.on('error', () => undefined); // reported by /readyz and by the command that needed it
   const history = deps.history ?? new RedisHistory(redis, { keyPrefix: KEY_PREFIX });
+  const scanInProcess: ScanFn = async (name) => {
+    const cluster = config.clusters.find((c) => c.name === name);
+    if (!cluster) throw new Error(`cluster "${name}" is not configured`);
+    return scanCluster(cluster, { history, thresholds: config.thresholds, now });
+  };
+  // Issue 5: scan and notify workers in-process unless --no-workers; `/k8s-health` scans go through
+  // the scan queue (one path with the schedules). Started in the background so a Redis outage at
+  // startup does not keep the Slack app from answering; until then (and with --no-workers and no
+  // worker replica listening) scans run in-process.
+  // Assigned once the Slack app is up (a startup error must not leave workers running).
+  let jobs: Promise<WorkerSet> | undefined;
   const scan: ScanFn =
     deps.scan ??
     (async (name) => {
-      const cluster = config.clusters.find((c) => c.name === name);
-      if (!cluster) throw new Error(`cluster "${name}" is not configured`);
-      return scanCluster(cluster, { history, thresholds: config.thresholds, now });
+      const set = await Promise.race([(jobs ?? Promise.resolve(undefined)).catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 5000).unref())]);
+      return set ? set.scan(name) : scanInProcess(name);
     });
   const reports = createReportStore(redis, { keyPrefix: KEY_PREFIX, now });
   const slackDeps = {
@@ -92,6 +104,12 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const { app, mode } = started;
   slackApp = app;
   registerListeners(app, slackDeps);
+  if (!deps.scan) {
+    jobs = startWorkers({ config, redisUrl: env.redisUrl, runWorkers: opts.workers, scanFallback: opts.workers ? undefined : scanInProcess, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now });
+    jobs.catch((err: unknown) => log(`workers failed to start: ${err instanceof Error ? err.message : String(err)}`));
+  }
+  // Approval flow (issue 6): Approve/Reject listeners, and the remediate worker unless --no-workers.
+  const approvals = setupApprovals(app, slackDeps, { redis, redisUrl: env.redisUrl, workers: opts.workers });
   redis.connect().catch(() => undefined);
 
   let healthServer: http.Server | undefined;
@@ -109,6 +127,8 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   } catch (err) {
     redis.disconnect();
     healthServer?.close();
+    await approvals.close();
+    await (await jobs?.catch(() => undefined))?.close();
     io.stderr.write(`k8s-health serve: cannot start on PORT ${env.port}: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
@@ -117,6 +137,9 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   await (deps.stopSignal ?? waitForSignal());
   log('stopping');
   await app.stop().catch(() => undefined);
+  await approvals.close();
+  // Workers finish their in-flight jobs before the connections close.
+  await (await Promise.race([jobs?.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 10_000).unref())]))?.close();
   if (healthServer) await new Promise<void>((resolve) => healthServer!.close(() => resolve()));
   await redis.quit().catch(() => redis.disconnect());
   log('stopped');

@@ -1,6 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { KubeError, toStatusError } from './kube-error.js';
-import { requestKube } from './request-kube.js';
+import { createListSplitter, type ListEnvelope } from './create-list-splitter.js';
+import { KubeError, toStatusError, toTransportError } from './kube-error.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './request-kube.js';
+import { sendKube, serverOf } from './send-kube.js';
 import type { KubeObject } from './snapshot.js';
 
 export interface ListAllOptions {
@@ -9,7 +11,7 @@ export interface ListAllOptions {
   timeoutMs?: number;
   /** Words for error messages, e.g. "list machines.cluster.x-k8s.io". */
   what: string;
-  /** Called for every item; the page is dropped once its items are handed over. */
+  /** Called for every item as soon as it has arrived; nothing of a page is kept after its items are handed over. */
   onItem: (item: KubeObject, list: { apiVersion?: string; kind?: string }) => void;
 }
 
@@ -17,20 +19,53 @@ export interface ListAllOptions {
  * List every object at a collection path, page by page. The first page asks for
  * `resourceVersion=0` (served from the API server's watch cache, not etcd: DESIGN.md "Scale"),
  * later pages only send `continue` (the API server rejects a resourceVersion with it).
+ * Pages are stream-parsed (createListSplitter): each item is parsed and handed over while the
+ * rest of the page is still arriving, so a page is never held whole (issue 8, peak memory).
  */
 export async function listAll(kc: KubeConfig, path: string, opts: ListAllOptions): Promise<void> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   let cont: string | undefined;
   do {
     const query = cont ? { limit: String(opts.pageSize), continue: cont } : { limit: String(opts.pageSize), resourceVersion: '0' };
-    const resp = await requestKube(kc, path, query, opts.timeoutMs);
-    if (resp.status !== 200) throw toStatusError(resp.status, resp.body, opts.what);
-    let page: { apiVersion?: string; kind?: string; metadata?: { continue?: string }; items?: KubeObject[] };
+    const resp = await sendKube(kc, path, query, timeoutMs);
+    let page: ListEnvelope;
     try {
-      page = JSON.parse(resp.body);
+      if (resp.httpStatusCode !== 200) throw toStatusError(resp.httpStatusCode, await resp.body.text(), opts.what);
+      if (process.env.W8_WHOLE) {
+        const text = await resp.body.text();
+        const p = JSON.parse(text);
+        for (const item of p.items ?? []) opts.onItem(item, { apiVersion: p.apiVersion, kind: p.kind });
+        page = p;
+      } else page = await readPage(resp.body.stream(), opts.onItem);
     } catch (err) {
-      throw new KubeError('E_KUBE_RESPONSE', `cannot ${opts.what}: the answer is not JSON`, resp.status, { cause: err });
+      if (err instanceof ItemError) throw err.error; // the caller's own failure, not the API server's
+      if (err instanceof KubeError) throw err;
+      if (err instanceof SyntaxError) throw new KubeError('E_KUBE_RESPONSE', `cannot ${opts.what}: the answer is not JSON`, resp.httpStatusCode, { cause: err });
+      throw toTransportError(err, serverOf(kc), timeoutMs);
     }
-    for (const item of page.items ?? []) opts.onItem(item, { apiVersion: page.apiVersion, kind: page.kind });
     cont = page.metadata?.continue || undefined;
   } while (cont);
+}
+
+/** Decode and split one page as it streams in; the envelope when it is complete. */
+async function readPage(body: ReadableStream<Uint8Array> | null | undefined, onItem: ListAllOptions['onItem']): Promise<ListEnvelope> {
+  const splitter = createListSplitter((json, list) => {
+    const item = JSON.parse(json) as KubeObject;
+    try {
+      onItem(item, list);
+    } catch (err) {
+      throw new ItemError(err);
+    }
+  });
+  if (body) {
+    const decoder = new TextDecoder('utf-8');
+    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) splitter.write(decoder.decode(chunk, { stream: true }));
+    splitter.write(decoder.decode());
+  }
+  return splitter.end();
+}
+
+/** Carries an exception of onItem through the stream reading unchanged. */
+class ItemError {
+  constructor(readonly error: unknown) {}
 }

@@ -22,7 +22,8 @@ export async function loadDump(dir: string, opts: { cluster?: string } = {}): Pr
   const add = (objects: KubeObject[], origin: 'workload' | 'management') => {
     for (const obj of objects) {
       // Objects of readDumpObjects always carry a kind we read; events.k8s.io Events map to Event.
-      const spec = findKind(obj.kind, obj.apiVersion) ?? findKind(obj.kind);
+      // A dump may hold any JSON type in apiVersion (issue 9 fuzzing): only a string narrows the kind.
+      const spec = findKind(obj.kind, typeof obj.apiVersion === 'string' ? obj.apiVersion : undefined) ?? findKind(obj.kind);
       if (spec) addToSnapshot(snapshot, spec, obj, origin);
     }
   };

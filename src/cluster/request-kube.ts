@@ -1,5 +1,6 @@
-import { HttpMethod, IsomorphicFetchHttpLibrary, RequestContext, type KubeConfig } from '@kubernetes/client-node';
-import { KubeError, toTransportError } from './kube-error.js';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { toTransportError } from './kube-error.js';
+import { sendKube, serverOf } from './send-kube.js';
 
 /** Default per-request deadline: an incident must not wait on one hung call. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 15000;
@@ -22,22 +23,10 @@ export async function requestKube(
   query: Record<string, string | undefined> = {},
   timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
 ): Promise<KubeResponse> {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new KubeError('E_KUBE_CONFIG', `kubeconfig context "${kc.getCurrentContext()}" names no cluster — fix the context in the kubeconfig`);
-  const server = cluster.server.replace(/\/+$/, '');
-  const ctx = new RequestContext(server + path, HttpMethod.GET);
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) ctx.setQueryParam(k, v);
-  ctx.setHeaderParam('Accept', 'application/json');
+  const resp = await sendKube(kc, path, query, timeoutMs);
   try {
-    await kc.applySecurityAuthentication(ctx);
-  } catch (err) {
-    throw new KubeError('E_KUBE_CONFIG', `cannot authenticate to ${server}: ${(err as Error).message} — check the kubeconfig user`, undefined, { cause: err });
-  }
-  ctx.setSignal(AbortSignal.timeout(timeoutMs));
-  try {
-    const resp = await new IsomorphicFetchHttpLibrary().send(ctx).toPromise();
     return { status: resp.httpStatusCode, body: await resp.body.text() };
   } catch (err) {
-    throw toTransportError(err, server, timeoutMs);
+    throw toTransportError(err, serverOf(kc), timeoutMs);
   }
 }

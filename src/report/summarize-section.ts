@@ -110,6 +110,7 @@ function summarizeUpgrades(s: Snapshot) {
 
 function countBy<T>(items: T[], key: (t: T) => string): Map<string, number> {
   const m = new Map<string, number>();
-  for (const i of items) m.set(key(i), (m.get(key(i)) ?? 0) + 1);
+  // String(): a dump's pod phase may be any JSON type (issue 9 fuzzing); a label must not throw.
+  for (const i of items) m.set(String(key(i)), (m.get(String(key(i))) ?? 0) + 1);
   return new Map([...m].sort((a, b) => a[0].localeCompare(b[0])));
 }

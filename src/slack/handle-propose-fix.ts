@@ -1,24 +1,91 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { findAction } from '../remediate/actions/index.js';
+import type { ApprovalRequest } from '../remediate/approval-request.js';
+import { hashPlan } from '../remediate/hash-plan.js';
+import type { RemediationPlan } from '../remediate/remediation-plan.js';
+import { clampBlocks } from './clamp-blocks.js';
+import type { ApprovalDeps } from './handle-approval-deps.js';
+import { renderApproval, renderPlanBlocks } from './render-approval.js';
 import type { SlackDeps } from './slack-deps.js';
 
 type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 'ack' | 'respond' | 'body'> & Partial<Pick<AllMiddlewareArgs, 'client'>>;
 
 /**
- * A click on a proposed-fix button. The two-person approval flow is a later issue: for now the
- * click says, to the clicker only, what the fix would do — and that approvals are not enabled yet.
+ * A click on a proposed-fix button (issue 6). Numbered flow:
+ * 1. the button value is an opaque proposal id; unknown, or for a cluster this channel may not use → refused;
+ * 2. a dump-backed cluster, or one without remediation.enabled, is refused ephemerally — showing the plan;
+ * 3. the plan is frozen against the live cluster (recorded values, hash) and dry-run server-side;
+ * 4. the approval request is stored in Redis and posted in the thread of the clicked message
+ *    ("0 of N approvals", Approve / Reject), and audited. The proposer is the verified payload's user.
  */
-export async function handleProposeFix({ action, ack, respond, body }: ButtonArgs, deps: SlackDeps): Promise<void> {
+export async function handleProposeFix({ action, ack, respond, body, client }: ButtonArgs, deps: SlackDeps & { approval?: ApprovalDeps }): Promise<void> {
   await ack();
+  const user = body.user?.id ?? '';
+  const reply = (text: string, blocks?: ReturnType<typeof renderPlanBlocks>) => respond({ response_type: 'ephemeral', replace_original: false, text, ...(blocks ? clampBlocks({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }, ...blocks] }) : {}) });
   try {
     const stored = action.value ? await deps.proposals.get(action.value) : undefined;
-    const text = stored
-      ? `Approval flow not enabled yet. This button would propose: *${stored.proposal.label}* on cluster \`${stored.cluster}\` ` +
-        `(${stored.proposal.action}; risk: ${stored.proposal.risk}). It would run only after two authorized approvals.`
-      : 'Approval flow not enabled yet, and this proposal is unknown or expired: run `/k8s-health` again for current proposals.';
-    deps.log(`propose-fix click user=${body.user.id} proposal=${stored ? action.value : 'unknown'}`);
-    await respond({ response_type: 'ephemeral', replace_original: false, text });
+    const cluster = stored && deps.config.clusters.find((c) => c.name === stored.cluster);
+    const channel = body.channel?.id ?? body.container?.channel_id ?? '';
+    if (!user || !stored || !cluster || (cluster.slack.channels.length > 0 && !cluster.slack.channels.includes(channel))) {
+      deps.log(`propose-fix refused user=${user} reason=unknown-proposal`);
+      await reply('This proposal is unknown or expired (or not for a cluster of this channel): run `/k8s-health` again for current proposals.');
+      return;
+    }
+    const a = findAction(stored.proposal.action);
+    const approval = deps.approval;
+    if (cluster.dump || !cluster.remediation.enabled || !approval || !client) {
+      const preview = await a.plan(cluster.name, stored.proposal.params);
+      const why = cluster.dump
+        ? `cluster \`${cluster.name}\` is dump-backed (read-only): it can never be remediated`
+        : !cluster.remediation.enabled
+          ? `remediation is not enabled for cluster \`${cluster.name}\` (set remediation.enabled: true for it in the config)`
+          : 'the approval flow is not running in this process';
+      deps.log(`propose-fix refused user=${user} cluster=${cluster.name} action=${a.id} reason=${cluster.dump ? 'dump' : 'disabled'}`);
+      await reply(`Not proposed: ${why}. This is what *${stored.proposal.label}* would do:`, renderPlanBlocks(preview));
+      return;
+    }
+
+    const ctx = await approval.createContext(cluster);
+    ctx.loadBackup ??= async (id) => (await approval.backups.load(id))?.object;
+    let plan: RemediationPlan;
+    try {
+      plan = await a.plan(cluster.name, stored.proposal.params, ctx);
+    } catch (err) {
+      await reply(`Cannot propose *${stored.proposal.label}*: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    let dryRun: string;
+    try {
+      dryRun = await a.dryRun(plan, ctx);
+    } catch (err) {
+      dryRun = `:x: dry run failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    const now = deps.now();
+    const threadTs = body.message?.thread_ts ?? body.container?.message_ts ?? body.message?.ts;
+    const req: ApprovalRequest = {
+      id: approval.approvals.newId(),
+      cluster: cluster.name,
+      plan,
+      hash: hashPlan(plan),
+      proposer: user,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + deps.config.approvals.ttlMinutes * 60_000).toISOString(),
+      required: deps.config.approvals.required,
+      status: 'pending',
+      approvals: [],
+      dryRun,
+      thread: { channel, threadTs: String(threadTs ?? '') },
+      transitions: [{ status: 'pending', at: now.toISOString() }],
+    };
+    const message = renderApproval(req);
+    const posted = await client.chat.postMessage({ channel, ...(threadTs ? { thread_ts: threadTs } : {}), text: message.text, blocks: message.blocks, unfurl_links: false });
+    req.thread.messageTs = posted.ts;
+    await approval.approvals.create(req);
+    await approval.audit.append({ at: now.toISOString(), cluster: cluster.name, requestId: req.id, event: 'proposed', action: plan.action, user, hash: req.hash, detail: `${plan.label}; ${dryRun}` });
   } catch (err) {
     deps.metrics.errors.inc({ where: 'action' });
-    deps.log(`propose-fix click failed: ${err instanceof Error ? err.message : String(err)}`);
+    const reason = err instanceof Error ? err.message : String(err);
+    deps.log(`propose-fix click failed: ${reason}`);
+    await reply(`Could not propose this fix: ${reason}`).catch(() => undefined);
   }
 }

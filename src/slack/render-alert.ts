@@ -21,10 +21,11 @@ export function renderAlertParent(inc: Incident, opts: { proposalIds?: Readonly<
   const f = inc.finding;
   const resolved = inc.status === 'resolved';
   const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
-  const lasted = formatAge(Date.parse(inc.resolvedAt ?? inc.lastSeenAt) - Date.parse(inc.openedAt));
+  // How long the problem was seen: first to last sighting (the resolution itself waits resolveAfterScans more scans).
+  const lasted = formatAge(Date.parse(inc.lastSeenAt) - Date.parse(inc.openedAt));
   const head = resolved ? `:white_check_mark: Resolved · ${inc.cluster}: ${f.title}` : `${inc.cluster}: ${f.title}`;
   const state = resolved
-    ? `*Resolved* at ${inc.resolvedAt} after ${lasted} (last seen ${inc.lastSeenAt})`
+    ? `*Resolved* at ${inc.resolvedAt}: it lasted ${lasted} (opened ${inc.openedAt}, last seen ${inc.lastSeenAt})`
     : `${SEVERITY_EMOJI[f.severity]} *${f.severity}* · open since ${inc.openedAt}${f.since ? ` · problem since ${f.since}` : ''} · last seen ${inc.lastSeenAt}`;
   const lines = [`\`${f.id}\` · ${escape(subject)}`, state];
   if (f.cause) lines.push(`*Cause:* ${escape(f.cause)}`);

@@ -110,7 +110,7 @@ describe('k8s-health serve (spawned, http mode)', () => {
     expect(click.status).toBe(200);
     const reply = await slack.waitFor('click reply', () => slack.responses.find((r) => r.path === '/response/e2e-click'), 30000);
     expect(reply.body.response_type).toBe('ephemeral');
-    expect(reply.body.text).toContain('Approval flow not enabled yet');
+    expect(reply.body.text).toContain('Not proposed'); // issue 6: dump-backed clusters are never remediated
   });
 
   it('answers a stale stored report at once, marked stale, and updates the same message when the fresh scan lands', async () => {

@@ -120,6 +120,9 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
         case 'chat.postEphemeral':
           seq += 1;
           return json(200, { ok: true, message_ts: `1700000000.${String(seq).padStart(6, '0')}` });
+        case 'views.open':
+          seq += 1;
+          return json(200, { ok: true, view: { id: `V${seq}`, ...(typeof body.view === 'object' ? body.view : {}) } });
         case 'users.info': {
           const u = users.get(String(body.user ?? ''));
           return u ? json(200, { ok: true, user: u }) : json(200, { ok: false, error: 'user_not_found' });

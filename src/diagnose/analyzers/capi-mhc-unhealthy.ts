@@ -17,7 +17,9 @@ export const capiMhcUnhealthyAnalyzer: Analyzer = {
       const healthy = st.currentHealthy;
       const expected = st.expectedMachines;
       if (typeof healthy !== 'number' || typeof expected !== 'number' || healthy >= expected) continue;
-      const sel = mhc.spec?.selector?.matchLabels ?? {};
+      // A matchLabels of the wrong type (hand-edited dump) is treated as empty rather than throwing (issue 9).
+      const rawSel = mhc.spec?.selector?.matchLabels;
+      const sel = rawSel && typeof rawSel === 'object' ? rawSel : {};
       const cp = 'cluster.x-k8s.io/control-plane' in sel || 'cluster.x-k8s.io/control-plane-name' in sel;
       const allowed = findCondition(mhc, 'RemediationAllowed');
       const blocked = allowed?.status === 'False';

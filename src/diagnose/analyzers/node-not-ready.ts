@@ -38,7 +38,7 @@ export const nodeNotReadyAnalyzer: Analyzer = {
       const hb = (Array.isArray(node.status?.conditions) ? node.status.conditions : []).find((c: { type?: string }) => c?.type === 'Ready')?.lastHeartbeatTime;
       if (hb) evidence.push(`Node ${name}: last heartbeat ${hb}`);
       const taints = (Array.isArray(node.spec?.taints) ? node.spec.taints : []) as { key?: string; effect?: string }[];
-      const shown = taints.filter((t) => t?.key?.startsWith('node.kubernetes.io/') || t?.key?.startsWith('node.cloudprovider.'));
+      const shown = taints.filter((t) => typeof t?.key === 'string' && (t.key.startsWith('node.kubernetes.io/') || t.key.startsWith('node.cloudprovider.')));
       if (shown.length) evidence.push(`taints: ${shown.map((t) => `${t.key}:${t.effect ?? ''}`).join(', ')}`);
 
       let severity: Severity = 'warning';

@@ -28,7 +28,9 @@ export function findEtcdMemberMismatches(snapshot: Snapshot): EtcdMemberMismatch
   const state = findEtcdLeaderState(snapshot);
   const cpNodes = snapshot.nodes.filter((n) => cps.some((c) => c.i.nodeName === n.metadata.name));
   const nodeAddrs = (name: string) =>
-    (snapshot.nodes.find((n) => n.metadata.name === name)?.status?.addresses ?? []).map((a: { address?: string }) => a?.address);
+    arrayOrEmpty(snapshot.nodes.find((n) => n.metadata.name === name)?.status?.addresses)
+      .map((a) => a?.address)
+      .filter((a): a is string => typeof a === 'string');
   const names = new Set<string>([...cps.flatMap((c) => [c.i.name, c.i.nodeName ?? '']), ...cpNodes.map((n) => n.metadata.name)].filter(Boolean));
   const addrs = new Set<string>(cps.flatMap((c) => [...c.i.addresses, ...(c.i.nodeName ? nodeAddrs(c.i.nodeName) : [])]).filter(Boolean));
   const matches = (m: EtcdMember) => names.has(m.name) || m.peerURLs.some((u) => addrs.has(hostOf(u)));
@@ -56,4 +58,9 @@ export function findEtcdMemberMismatches(snapshot: Snapshot): EtcdMemberMismatch
     }
   }
   return out;
+}
+
+/** A field a dump may hold with any JSON type (issue 9 fuzzing): only an array is iterated. */
+function arrayOrEmpty(v: unknown): { address?: string }[] {
+  return Array.isArray(v) ? v : [];
 }

@@ -60,6 +60,6 @@ async function restoreCall(plan: RemediationPlan, ctx: ActionContext): Promise<{
   const { path } = webhookTarget(plan.params);
   const backup = await loadBackup(plan, ctx);
   if (!backup) throw new RemediateError('E_REMEDIATE_NO_TARGET', `no backup stored by request ${plan.params.backupOf}`);
-  const { resourceVersion: _rv, uid: _uid, creationTimestamp: _ct, managedFields: _mf, generation: _g, ...metadata } = backup.metadata ?? {};
-  return { collection: path.slice(0, path.lastIndexOf('/')), body: { ...backup, metadata } as KubeObject };
+  const { resourceVersion: _rv, uid: _uid, creationTimestamp: _ct, managedFields: _mf, generation: _g, ...metadata } = (backup.metadata ?? {}) as unknown as Record<string, unknown>;
+  return { collection: path.slice(0, path.lastIndexOf('/')), body: { ...backup, metadata } as unknown as KubeObject };
 }

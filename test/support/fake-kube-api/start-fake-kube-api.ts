@@ -51,6 +51,8 @@ export interface FailRule {
   status: number;
   times?: number;
   body?: unknown;
+  /** Cut the connection instead of answering (a TCP reset mid-request); `status` is then ignored. */
+  reset?: boolean;
 }
 
 export interface FakeKubeApi {
@@ -61,6 +63,8 @@ export interface FakeKubeApi {
   /** Delay before every response. */
   delayMs: number;
   fail(rule: FailRule): void;
+  /** Drop every fault rule not used up yet (the server heals). */
+  clearFaults(): void;
   setReadyz(mode: ReadyzMode): void;
   /** Apply a change to the store and push it to matching watches (BOOKMARK: a bookmark to watches that allow them). */
   emit(type: StoreEvent['type'], obj: KubeObject): void;
@@ -113,6 +117,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     writes: [],
     delayMs: 0,
     fail: (rule) => void rules.push({ ...rule }),
+    clearFaults: () => void rules.splice(0),
     setReadyz: (mode) => void (readyz = mode),
     emit(type, obj) {
       if (type === 'BOOKMARK') return broadcast(store.bookmark());
@@ -173,6 +178,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     const rule = rules.find((r) => (!r.method || r.method === method) && (!r.path || url.pathname === r.path) && (!r.pathPrefix || url.pathname.startsWith(r.pathPrefix)) && (r.times ?? 1) > 0);
     if (rule) {
       if (rule.times !== undefined) rule.times--;
+      if (rule.reset) return void req.socket.destroy();
       return send(res, rule.status, rule.body ?? faultStatus(rule.status, method, url.pathname));
     }
     if (url.pathname === '/readyz' || url.pathname === '/livez' || url.pathname === '/healthz') {

@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+// `npm run bench [-- --scale small] [-- --iterations N]` — issue 8's targets, measured side by side in
+// one run on loopback, printed as one table and written to bench/results/<time>-<scale>.json.
+// docs/performance.md explains how to read it. Every process it starts is stopped by pid at the end.
+import { fork, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const arg = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1] : dflt;
+};
+const scale = arg('scale', 'default');
+if (!['default', 'small'].includes(scale)) fail(`--scale must be "default" or "small", not "${scale}"`);
+const iterations = Number(arg('iterations', scale === 'small' ? '7' : '5'));
+const kubectlRuns = Number(arg('kubectl-runs', scale === 'small' ? '3' : '1'));
+const out = path.join(root, 'dist-check');
+const children = new Set();
+
+function fail(message) {
+  console.error(`bench: ${message}`);
+  for (const c of children) c.kill('SIGKILL');
+  process.exit(2);
+}
+function log(line) {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+}
+
+// 1. Compile the bench, the synthetic cluster and the fake API server (src comes along) into dist-check/.
+log('compiling bench/ (tsc -p bench/tsconfig.json)');
+rmSync(path.join(out, 'bench'), { recursive: true, force: true });
+const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'bench/tsconfig.json')], { stdio: 'inherit' });
+// tsc emits despite type errors; `npm test` is where types are enforced. Missing output is fatal.
+if (!existsSync(path.join(out, 'bench/measure-scan.js'))) fail('bench/ did not compile (see above)');
+if (tsc.status !== 0) log('tsc reported type errors (above); running the emitted JavaScript anyway');
+
+/** Fork a compiled bench child, resolve with its first IPC message. */
+function runChild(file, childArgs, { heapMb = 4096, keep = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(out, 'bench', file), childArgs, { execArgv: [`--max-old-space-size=${heapMb}`], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    children.add(child);
+    child.once('message', (msg) => {
+      if (!keep) children.delete(child);
+      resolve({ msg, child });
+    });
+    child.once('exit', (code) => {
+      children.delete(child);
+      reject(new Error(`${file} exited with ${code} before answering`));
+    });
+  });
+}
+
+/** Run kubectl under /usr/bin/time -v; wall time (ms) and peak RSS (KiB). */
+function runKubectl(kubectlArgs, env) {
+  return new Promise((resolve, reject) => {
+    const useTime = existsSync('/usr/bin/time');
+    const cmd = useTime ? '/usr/bin/time' : 'kubectl';
+    const full = useTime ? ['-v', 'kubectl', ...kubectlArgs] : kubectlArgs;
+    const t = performance.now();
+    const child = spawn(cmd, full, { env: { ...process.env, ...env }, stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'] });
+    children.add(child);
+    let stderr = '';
+    let peakKb = 0;
+    // Without GNU time, poll the high-water mark of the process.
+    const poll = useTime ? undefined : setInterval(() => {
+      try {
+        const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      } catch { /* exited */ }
+    }, 50);
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => {
+      children.delete(child);
+      if (poll) clearInterval(poll);
+      const ms = performance.now() - t;
+      const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+      if (m) peakKb = Number(m[1]);
+      if (code !== 0) return reject(new Error(`kubectl ${kubectlArgs.join(' ')} failed (${code}): ${stderr.slice(0, 500)}`));
+      resolve({ ms, peakKb });
+    });
+  });
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const probe = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
+if (probe.error) fail('kubectl is not installed: run `apt-get install -y kubernetes-client` (Debian) — targets 3 and 5 compare against it');
+
+// 2. The synthetic cluster, served in its own process.
+log(`generating the ${scale} synthetic cluster and starting the fake API server`);
+const { msg: server, child: serverChild } = await runChild('serve-synthetic.js', [scale], { heapMb: 16384, keep: true });
+log(`fake API server at ${server.url} (generated in ${(server.generateMs / 1000).toFixed(1)} s): ${JSON.stringify(server.scale)}`);
+const results = { scale, startedAt: new Date().toISOString(), cluster: server.scale, node: process.version, rows: [] };
+
+try {
+  // 3. Targets 2 and 7: floor vs scan + analysis, alternating in one process.
+  log(`targets 2, 7: floor vs live scan + analysis, ${iterations} timed rounds after a warm-up`);
+  const { msg: scan } = await runChild('measure-scan.js', [server.url, String(iterations)]);
+  if (scan.partial.length) log(`scan partial entries: ${JSON.stringify(scan.partial)}`);
+  results.scan = scan;
+
+  // 4. Target 5: peak RSS of one scan in a fresh process (and of one floor fetch, for reference).
+  log('target 5: peak RSS of a scan in a fresh process');
+  const { msg: rss } = await runChild('measure-rss.js', [server.url, 'scan']);
+  const { msg: floorRss } = await runChild('measure-rss.js', [server.url, 'floor']);
+  results.rss = { scan: rss, floor: floorRss };
+
+  // 5. Targets 3 and 5: kubectl against the same fake server.
+  const cacheDir = mkdtempSync(path.join(tmpdir(), 'bench-kubectl-'));
+  const kubeconfig = path.join(cacheDir, 'kubeconfig');
+  writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n');
+  const env = { KUBECONFIG: kubeconfig, KUBECACHEDIR: path.join(cacheDir, 'cache') };
+  const base = [`--server=${server.url}`, '--token=test-token', '--request-timeout=0'];
+  const kinds = [
+    'nodes', 'pods', 'events', 'namespaces', 'services', 'endpoints', 'persistentvolumeclaims', 'deployments.apps', 'daemonsets.apps',
+    'statefulsets.apps', 'replicasets.apps', 'validatingwebhookconfigurations.admissionregistration.k8s.io',
+    'mutatingwebhookconfigurations.admissionregistration.k8s.io', 'volumeattachments.storage.k8s.io', 'clusters.cluster.x-k8s.io',
+    'machines.cluster.x-k8s.io', 'machinesets.cluster.x-k8s.io', 'machinedeployments.cluster.x-k8s.io',
+    'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', 'machinehealthchecks.cluster.x-k8s.io',
+  ].join(',');
+  await runKubectl([...base, 'get', 'namespaces', '-o', 'name'], env); // discovery cache warm-up, untimed
+  log(`target 3: kubectl get <every kind> -A -o json, ${kubectlRuns} run(s)`);
+  const kubectlAll = [];
+  for (let i = 0; i < kubectlRuns; i++) kubectlAll.push(await runKubectl([...base, 'get', kinds, '-A', '-o', 'json'], env));
+  log('target 5: kubectl get pods -A -o json');
+  const kubectlPods = await runKubectl([...base, 'get', 'pods', '-A', '-o', 'json'], env);
+  rmSync(cacheDir, { recursive: true, force: true });
+  results.kubectl = { all: kubectlAll, pods: kubectlPods };
+
+  // 6. Targets 1 and 4: the Slack app answering from the stored report.
+  log('targets 1, 4: 50 concurrent signed /k8s-health into the Bolt receiver; answers from the stored report');
+  const { msg: slack } = await runChild('measure-slack.js', [server.url, server.controlUrl, scale === 'small' ? '10' : '20']);
+  results.slack = slack;
+
+  // 7. The table.
+  const kubectlMs = median(kubectlAll.map((k) => k.ms));
+  const row = (id, what, value, reference, ratio, goal, pass) => results.rows.push({ id, what, value, reference, ratio, goal, pass });
+  const fmtMs = (s) => `median ${fmt(s.median)} ms, p99 ${fmt(s.p99)} ms (n=${s.n})`;
+  row(1, 'slash-command ack, 50 concurrent', fmtMs(slack.ackMs), `Bolt alone (listener only acks) ${fmtMs(slack.bareAckMs)}`, slack.ackMs.p99 / slack.bareAckMs.p99, 'p99 ≤ 50 ms', slack.ackMs.p99 <= 50);
+  row(2, 'live scan + analysis vs floor', fmtMs(scan.scanMs), `floor ${fmtMs(scan.floorMs)}`, scan.scanMs.median / scan.floorMs.median, '≤ 1.3×', scan.scanMs.median / scan.floorMs.median <= 1.3);
+  row(3, 'live scan + analysis vs kubectl', `median ${fmt(scan.scanMs.median)} ms`, `kubectl get <kinds> -o json ${fmt(kubectlMs)} ms (n=${kubectlAll.length})`, scan.scanMs.median / kubectlMs, '≤ 0.15×', scan.scanMs.median / kubectlMs <= 0.15);
+  row(4, '/k8s-health from stored report vs live scan', `${fmtMs(slack.answerMs)}; ${slack.apiRequests} API requests / ${slack.commands} commands`, `live scan ${fmt(scan.scanMs.median)} ms`, slack.answerMs.median / scan.scanMs.median, '≤ 0.05×, 0 requests', slack.answerMs.median / scan.scanMs.median <= 0.05 && slack.apiRequests === 0);
+  row(5, 'peak RSS of a scan vs kubectl pods', `${mb(rss.peakKb)} MB (floor ${mb(floorRss.peakKb)} MB, idle ${mb(rss.baselineKb)} MB)`, `kubectl get pods -A -o json ${mb(kubectlPods.peakKb)} MB`, rss.peakKb / kubectlPods.peakKb, '≤ 0.1×', rss.peakKb / kubectlPods.peakKb <= 0.1);
+  row(6, 'scale-out: 200 clusters, 2 workers vs 1', 'not measured', '—', null, '≥ 1.8×', null);
+  row(7, 'analysis alone (pure analyzers)', fmtMs(scan.analyzeMs), `collect only ${fmtMs(scan.collectMs)}`, scan.analyzeMs.median / scan.scanMs.median, 'reported (share of scan)', null);
+  printTable(results);
+  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  const file = path.join(root, 'bench/results', `${results.startedAt.replace(/[:.]/g, '-')}-${scale}.json`);
+  writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  log(`written ${path.relative(root, file)}`);
+} finally {
+  serverChild.send({ type: 'stop' });
+  setTimeout(() => serverChild.kill('SIGKILL'), 5000).unref();
+}
+
+function fmt(n) {
+  return n >= 100 ? n.toFixed(0) : n.toFixed(1);
+}
+function mb(kb) {
+  return (kb / 1024).toFixed(0);
+}
+function printTable(r) {
+  const c = r.cluster;
+  console.log(`\nk8s-health bench — ${r.scale}: ${c.nodes} nodes, ${c.pods} pods, ${c.machines} machines, ${c.events} events; ${r.scan.items} objects listed; ${r.scan.findings} findings; node ${r.node}\n`);
+  const lines = r.rows.map((x) => [String(x.id), x.what, x.value, x.reference, x.ratio === null ? '—' : `${x.ratio.toFixed(3)}×`, x.goal, x.pass === null ? '—' : x.pass ? 'PASS' : 'MISS']);
+  const head = ['#', 'target', 'measured', 'reference (same run)', 'ratio', 'goal', ''];
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const show = (cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join(' │ ');
+  console.log(show(head));
+  console.log(widths.map((w) => '─'.repeat(w)).join('─┼─'));
+  for (const l of lines) console.log(show(l));
+  console.log('');
+}

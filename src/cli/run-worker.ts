@@ -1,0 +1,87 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../config/config-schema.js';
+import type { EnvOptions } from '../config/read-env-options.js';
+import { startWorkers, type StartWorkersOptions, type WorkerSet } from '../jobs/start-workers.js';
+
+export interface WorkerIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  now?: () => Date;
+}
+
+/** Replaceable parts (tests). */
+export interface WorkerDeps {
+  /** Resolves when the process should stop (default: the first SIGTERM or SIGINT). */
+  stopSignal?: Promise<unknown>;
+  /** Extra startWorkers options (tests: a random prefix, a faster channel limiter). */
+  workers?: Partial<StartWorkersOptions>;
+}
+
+/**
+ * `k8s-health worker`: the BullMQ scan and notify workers only (add replicas to scale out), with
+ * /healthz (process up) and /readyz (Redis answers and the workers run; 503 with the reason
+ * otherwise) on PORT. The probe server starts first, so a Redis outage at startup shows on /readyz
+ * instead of a silent hang. Resolves with the exit code: 1 on a startup error, 0 after a graceful
+ * stop (in-flight jobs finish first).
+ */
+export async function runWorker(opts: { config: Config; env: EnvOptions }, io: WorkerIo, deps: WorkerDeps = {}): Promise<number> {
+  const { config, env } = opts;
+  const now = io.now ?? (() => new Date());
+  const log = (line: string) => io.stdout.write(`${now().toISOString()} ${line}\n`);
+  const alerting = config.clusters.filter((c) => c.slack.alertChannel).map((c) => c.name);
+  if (alerting.length > 0 && !env.slackBotToken) {
+    io.stderr.write(`k8s-health worker: SLACK_BOT_TOKEN is not set but clusters ${alerting.join(', ')} have slack.alertChannel: set the bot token (xoxb-…) so alert threads can be posted\n`);
+    return 1;
+  }
+  let set: WorkerSet | undefined;
+  let startError = '';
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+    if (path !== '/readyz') return void res.writeHead(404).end();
+    const answer = set ? set.ready() : Promise.resolve({ ready: false, redis: startError || 'starting (waiting for Redis)', workers: 'not started' });
+    void answer.then((r) => res.writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' }).end(`${JSON.stringify(r)}\n`));
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(env.port, resolve);
+    });
+  } catch (err) {
+    io.stderr.write(`k8s-health worker: cannot listen on PORT ${env.port}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  io.stdout.write(`k8s-health worker listening on :${(server.address() as AddressInfo).port} (probes)\n`);
+  const stop = deps.stopSignal ?? waitForSignal();
+  const starting = startWorkers({ config, redisUrl: env.redisUrl, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, ...deps.workers }).then(
+    (s) => {
+      set = s;
+      log(`workers running for ${config.clusters.length} cluster(s)`);
+    },
+    (err: unknown) => {
+      startError = err instanceof Error ? err.message : String(err);
+      log(`workers failed to start: ${startError}`);
+    },
+  );
+  await stop;
+  log('stopping (finishing in-flight jobs)');
+  // Redis down since startup: do not wait for it forever on the way out.
+  await Promise.race([starting, new Promise((r) => setTimeout(r, 10_000).unref())]);
+  await set?.close();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  log('stopped');
+  return startError ? 1 : 0;
+}
+
+function waitForSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (sig: NodeJS.Signals) => {
+      process.off('SIGTERM', on);
+      process.off('SIGINT', on);
+      resolve(sig);
+    };
+    process.on('SIGTERM', on);
+    process.on('SIGINT', on);
+  });
+}

@@ -1,0 +1,163 @@
+/** The list's own fields (everything but `items`), known once the whole answer was read. */
+export interface ListEnvelope {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { continue?: string; resourceVersion?: string; remainingItemCount?: number };
+}
+
+/** Feeds text chunks of one Kubernetes List answer; hands over each element of `items` as JSON text. */
+export interface ListSplitter {
+  /** The next chunk of the answer (any split, even inside a string or an escape). */
+  write(chunk: string): void;
+  /** After the last chunk: the envelope (items removed). Throws SyntaxError when the answer is not a complete JSON object. */
+  end(): ListEnvelope;
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+/** `"items":` as a key of the root object: its opening quote follows `{` or `,` (else it is inside a string). */
+const ITEMS_KEY = /[{,]\s*"items"\s*:\s*$/;
+
+/**
+ * A streaming splitter for `{ "kind", "apiVersion", "metadata", "items": [ ... ] }` (issue 8):
+ * only the top-level `items` array is cut into elements, each handed to `onItem` as its exact JSON
+ * text as soon as it is complete, with the list's apiVersion/kind when they came before `items`
+ * (as kube-apiserver sends them; otherwise items are held until the end so the header is known).
+ * A page of 500 pods is thus never held whole, as text or as objects: each item is parsed, projected
+ * and dropped while young, which keeps the collector's peak memory flat.
+ * It tracks only strings (with escapes) and bracket depth; JSON.parse validates everything else.
+ */
+export function createListSplitter(onItem: (itemJson: string, list: { apiVersion?: string; kind?: string }) => void): ListSplitter {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let inItems = false;
+  /** Text outside the items' elements: the envelope, with `"items":[]`. */
+  const envelope: string[] = [];
+  /** Text of the element in progress when it spans chunks. */
+  let itemParts: string[] = [];
+  let itemOpen = false;
+  let header: { apiVersion?: string; kind?: string } | undefined;
+  const held: string[] = [];
+
+  const emit = (json: string) => {
+    if (header && typeof header.apiVersion === 'string' && typeof header.kind === 'string') onItem(json, header);
+    else held.push(json);
+  };
+
+  return {
+    write(s: string) {
+      const n = s.length;
+      let segStart = 0; // start of this chunk's envelope text, or of the open item
+      let i = 0;
+      if (inString) {
+        i = skipString(s, 0);
+        if (i < 0) return keep(s);
+        inString = false;
+        if (inItems && depth === 2 && itemOpen) closeItem(s, 0, i), (segStart = i + 1); // a string element
+        i++;
+      }
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c === QUOTE) {
+          if (inItems && depth === 2 && !itemOpen) {
+            itemOpen = true; // a string element
+            segStart = i;
+          }
+          const end = skipString(s, i + 1);
+          if (end < 0) {
+            inString = true;
+            return keep(s, segStart);
+          }
+          i = end;
+          if (inItems && depth === 2 && itemOpen) closeItem(s, segStart, i), (segStart = i + 1);
+        } else if (c === 123 || c === 91) {
+          // '{' or '['
+          if (inItems && depth === 2 && !itemOpen) {
+            itemOpen = true;
+            segStart = i;
+          } else if (!inItems && depth === 1 && c === 91 && ITEMS_KEY.test(envelope.join('') + s.slice(segStart, i))) {
+            envelope.push(s.slice(segStart, i + 1));
+            segStart = i + 1;
+            inItems = true;
+            header = parseHeader(envelope.join('') + ']}');
+          }
+          depth++;
+        } else if (c === 125 || c === 93) {
+          // '}' or ']'
+          if (inItems && depth === 2) {
+            // the ']' that closes items (after a scalar element, if one is open)
+            if (itemOpen) closeItem(s, segStart, i - 1);
+            inItems = false;
+            segStart = i; // the envelope resumes with this ']'
+            depth--;
+            continue;
+          }
+          depth--;
+          if (inItems && depth === 2 && itemOpen) closeItem(s, segStart, i), (segStart = i + 1);
+        } else if (inItems && depth === 2) {
+          if (c === 44) {
+            // ',' ends a scalar element
+            if (itemOpen) closeItem(s, segStart, i - 1);
+            segStart = i + 1;
+          } else if (!itemOpen && c > 32) {
+            itemOpen = true; // a scalar element (number, true, false, null)
+            segStart = i;
+          }
+        }
+      }
+      keep(s, segStart);
+
+      function keep(text: string, from = 0): void {
+        if (itemOpen) itemParts.push(text.slice(from));
+        else if (!inItems) envelope.push(text.slice(from));
+      }
+      function closeItem(text: string, from: number, to: number): void {
+        itemParts.push(text.slice(from, to + 1));
+        const json = itemParts.length === 1 ? itemParts[0]! : itemParts.join('');
+        itemParts = [];
+        itemOpen = false;
+        if (json.trim()) emit(json.trim());
+      }
+    },
+    end() {
+      if (depth !== 0 || inString || itemOpen) throw new SyntaxError('the answer ended inside a JSON value');
+      const list = JSON.parse(envelope.join('')) as ListEnvelope & { items?: unknown };
+      if (!list || typeof list !== 'object' || Array.isArray(list)) throw new SyntaxError('the answer is not a JSON object');
+      header = { apiVersion: list.apiVersion, kind: list.kind };
+      for (const json of held.splice(0)) onItem(json, header);
+      return list;
+    },
+  };
+
+  /** Index of the closing quote of a string whose body starts at `from`, or -1 when the chunk ends first. */
+  function skipString(s: string, from: number): number {
+    let i = from;
+    if (escaped) {
+      escaped = false;
+      i++;
+    }
+    for (;;) {
+      const q = s.indexOf('"', i);
+      if (q < 0) {
+        let k = s.length - 1;
+        while (k >= i && s.charCodeAt(k) === BACKSLASH) k--;
+        escaped = (s.length - 1 - k) % 2 === 1;
+        return -1;
+      }
+      let k = q - 1;
+      while (k >= i && s.charCodeAt(k) === BACKSLASH) k--;
+      if ((q - 1 - k) % 2 === 0) return q;
+      i = q + 1;
+    }
+  }
+}
+
+function parseHeader(json: string): { apiVersion?: string; kind?: string } | undefined {
+  try {
+    const h = JSON.parse(json) as { apiVersion?: unknown; kind?: unknown };
+    return { apiVersion: typeof h.apiVersion === 'string' ? h.apiVersion : undefined, kind: typeof h.kind === 'string' ? h.kind : undefined };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,60 @@
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { webApi } from '@slack/bolt';
+import { runRemediation, type RunRemediationDeps } from '../remediate/run-remediation.js';
+import type { ProposalStore } from '../slack/proposal-store.js';
+import { renderApproval } from '../slack/render-approval.js';
+import { renderApprovalResult } from '../slack/render-approval-result.js';
+import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from './queue-names.js';
+
+export interface RemediateWorkerDeps extends RunRemediationDeps {
+  /** A connection with maxRetriesPerRequest: null (BullMQ requirement, TOOLING.md). */
+  connection: Redis;
+  slack: webApi.WebClient;
+  /** Where undo proposals are stored, so the undo button carries only an opaque id. */
+  proposals: ProposalStore;
+  /** BullMQ prefix (default 'k8s-health'). */
+  prefix?: string;
+}
+
+/**
+ * The remediate worker: one job per approved request (job id = request id). runRemediation does
+ * the exactly-once part; this adapter reports in the request's thread (result, backup, undo button)
+ * and re-renders the request message. A job redelivered after a crash finds its request
+ * `executing` and reports it `interrupted` instead of running it again.
+ */
+export function startRemediateWorker(deps: RemediateWorkerDeps): { worker: Worker; close(): Promise<void> } {
+  const worker = new Worker(
+    REMEDIATE_QUEUE,
+    async (job) => {
+      const requestId = String((job.data as { requestId?: unknown }).requestId ?? job.id);
+      const run = await runRemediation(requestId, deps);
+      const req = run.request;
+      if (!req || !['succeeded', 'failed', 'aborted', 'interrupted'].includes(req.status)) return { status: req?.status ?? 'unknown' };
+      deps.log(JSON.stringify({ remediation: true, requestId, cluster: req.cluster, action: req.plan.action, status: req.status, result: req.result }));
+      let undo: { label: string; proposalId: string } | undefined;
+      if (run.undo && req.status === 'succeeded') {
+        const proposalId = await deps.proposals.save({
+          cluster: req.cluster,
+          findingId: `undo:${req.id}`,
+          fingerprint: `undo:${req.id}`,
+          // node.remove-out-of-service is a catalog action outside the contract's ActionId list.
+          proposal: run.undo as unknown as Parameters<ProposalStore['save']>[0]['proposal'],
+          createdAt: deps.now().toISOString(),
+        });
+        undo = { label: run.undo.label, proposalId };
+      }
+      const result = renderApprovalResult(req, { backup: run.backup, undo });
+      const thread = req.thread.threadTs ? { thread_ts: req.thread.threadTs } : {};
+      await deps.slack.chat.postMessage({ channel: req.thread.channel, ...thread, text: result.text, blocks: result.blocks, unfurl_links: false });
+      if (req.thread.messageTs) {
+        const m = renderApproval(req);
+        await deps.slack.chat.update({ channel: req.thread.channel, ts: req.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log(`approval message update failed: ${String(err)}`));
+      }
+      return { status: req.status };
+    },
+    { connection: deps.connection, prefix: deps.prefix ?? BULLMQ_PREFIX, concurrency: 4 },
+  );
+  worker.on('error', (err) => deps.log(`remediate worker error: ${err.message}`));
+  return { worker, close: () => worker.close() };
+}

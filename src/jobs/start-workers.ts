@@ -1,0 +1,178 @@
+import { WebClient } from '@slack/web-api';
+import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
+import type { Config } from '../config/config-schema.js';
+import type { Report } from '../report/report.js';
+import type { ScanFn } from '../slack/create-scan-requester.js';
+import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
+import { createProposalStore } from '../slack/proposal-store.js';
+import { createAlertStateStore } from '../store/alert-state-store.js';
+import { createAlertThreadStore } from '../store/alert-thread-store.js';
+import { RedisHistory } from '../store/redis-history.js';
+import { createReportStore } from '../store/report-store.js';
+import { createChannelLimiter } from './create-channel-limiter.js';
+import { createQueuedScan } from './create-queued-scan.js';
+import { createRedisConnection } from './create-redis-connection.js';
+import { BULLMQ_PREFIX, NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
+import { runScanJob, type ScanJobData } from './run-scan-job.js';
+import type { ScanDeps } from './scan-cluster.js';
+import { scheduleScans } from './schedule-scans.js';
+
+/** Options of {@link startWorkers}. */
+export interface StartWorkersOptions {
+  config: Config;
+  redisUrl: string;
+  /** Bot token and Web API base URL; without a token alerts are tracked but not posted. */
+  slack?: { token?: string; apiUrl?: string };
+  /** Run scan/notify workers here (false: only queues, schedulers are left to the workers). */
+  runWorkers?: boolean;
+  /** BullMQ prefix; every other key uses `<prefix>:`. Tests pass a random one. Default "k8s-health". */
+  prefix?: string;
+  scanConcurrency?: number;
+  notifyConcurrency?: number;
+  flapWindowMinutes?: number;
+  /** Per-channel gap between Slack messages (default 1000 ms). */
+  channelIntervalMs?: number;
+  /** Scan in-process when no worker listens on the scan queue (`serve --no-workers`). */
+  scanFallback?: ScanFn;
+  /** How long a queued `/k8s-health` scan is waited for. */
+  scanTimeoutMs?: number;
+  now?: () => Date;
+  collect?: ScanDeps['collect'];
+  log?: (line: string) => void;
+}
+
+/** Running queues and workers of one process. */
+export interface WorkerSet {
+  /** The workers of this process (empty without runWorkers). */
+  workers: Worker[];
+  scanQueue: Queue;
+  notifyQueue: Queue;
+  /** A fresh scan through the scan queue (the path `/k8s-health` uses). */
+  scan: ScanFn;
+  /** Redis reachable and workers running; `detail` names what is not. */
+  ready(): Promise<{ ready: boolean; redis: string; workers: string }>;
+  /** Graceful stop: workers finish their in-flight jobs, then connections close. */
+  close(): Promise<void>;
+}
+
+/** Notify retries: 1 s, 2 s, 4 s … capped at one minute (never given up quickly: Slack outages pass). */
+function backoffStrategy(attemptsMade: number): number {
+  return Math.min(60_000, 1000 * 2 ** Math.max(0, attemptsMade - 1));
+}
+
+/**
+ * Composition of the jobs side (used by `worker` and by `serve` unless --no-workers): queues,
+ * per-cluster schedulers (stale ones removed), the scan worker and the notify worker, and the
+ * queued scan for `/k8s-health`. State lives in Redis only, so any number of these processes share
+ * the work and any of them may restart.
+ */
+export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet> {
+  const prefix = opts.prefix ?? BULLMQ_PREFIX;
+  const keyPrefix = `${prefix}:`;
+  const log = opts.log ?? (() => undefined);
+  let lastRedisError = '';
+  const connection = createRedisConnection(opts.redisUrl, { onError: (err) => (lastRedisError = err.message) });
+  const runWorkers = opts.runWorkers ?? true;
+  const scanQueue = new Queue(SCAN_QUEUE, { connection, prefix });
+  const notifyQueue = new Queue(NOTIFY_QUEUE, { connection, prefix });
+  // QueueEvents blocks on its connection: a connection of its own, closed by us (BullMQ leaves given connections open).
+  const eventsConnection = connection.duplicate();
+  const events = new QueueEvents(SCAN_QUEUE, { connection: eventsConnection, prefix });
+  const onError = (err: Error) => (lastRedisError = err.message);
+  scanQueue.on('error', onError);
+  notifyQueue.on('error', onError);
+  events.on('error', onError);
+
+  const reports = createReportStore(connection, { keyPrefix, now: opts.now });
+  const alerts = createAlertStateStore(connection, { keyPrefix });
+  const threads = createAlertThreadStore(connection, { keyPrefix });
+  const history = new RedisHistory(connection, { keyPrefix });
+  const workers: Worker[] = [];
+
+  if (runWorkers) {
+    const { scheduled, removed } = await scheduleScans(scanQueue, opts.config);
+    log(`scan schedulers: ${scheduled.join(', ') || '(none)'}${removed.length ? `; removed stale: ${removed.join(', ')}` : ''}`);
+    const hasAlerts = opts.config.clusters.some((c) => c.slack.alertChannel);
+    const token = opts.slack?.token;
+    const scanWorker = new Worker<ScanJobData, Report>(
+      SCAN_QUEUE,
+      (job: Job<ScanJobData>) =>
+        runScanJob(job.data, {
+          config: opts.config,
+          history,
+          reports,
+          alerts,
+          threads,
+          notifyQueue: token ? notifyQueue : undefined,
+          flapWindowMinutes: opts.flapWindowMinutes,
+          now: opts.now,
+          collect: opts.collect,
+          log,
+        }),
+      { connection, prefix, concurrency: opts.scanConcurrency ?? 2, settings: { backoffStrategy } },
+    );
+    workers.push(scanWorker);
+    if (token) {
+      const client = new WebClient(token, {
+        ...(opts.slack?.apiUrl ? { slackApiUrl: opts.slack.apiUrl } : {}),
+        // 429s come back to us so the Redis limiter (shared by every worker) honours Retry-After;
+        // other retries are BullMQ's, visible in the queue.
+        rejectRateLimitedCalls: true,
+        retryConfig: { retries: 0 },
+        timeout: 10_000,
+      });
+      const deps = {
+        redis: connection,
+        keyPrefix,
+        client,
+        states: alerts,
+        threads,
+        limiter: createChannelLimiter(connection, { keyPrefix, intervalMs: opts.channelIntervalMs }),
+        proposals: createProposalStore(connection, { keyPrefix }),
+        now: opts.now ?? (() => new Date()),
+        log,
+      };
+      workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert(deps, job.data), { connection, prefix, concurrency: opts.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
+    } else if (hasAlerts) {
+      log('warning: no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
+    }
+    for (const w of workers) {
+      w.on('error', (err: Error) => (lastRedisError = err.message));
+      w.on('failed', (job, err) => log(`job failed queue=${w.name} id=${job?.id ?? '?'} attempt=${job?.attemptsMade ?? '?'}: ${err.message}`));
+    }
+  }
+
+  const scan = createQueuedScan(scanQueue, events, { timeoutMs: opts.scanTimeoutMs, fallback: opts.scanFallback });
+  return {
+    workers,
+    scanQueue,
+    notifyQueue,
+    scan,
+    async ready() {
+      let redis = 'ok';
+      try {
+        await withTimeout(connection.ping(), 900);
+      } catch (err) {
+        redis = lastRedisError || (err instanceof Error ? err.message : String(err));
+      }
+      const down = workers.filter((w) => !w.isRunning()).map((w) => w.name);
+      const state = !runWorkers ? 'none in this process' : down.length ? `not running: ${down.join(', ')}` : workers.map((w) => w.name).join(', ');
+      return { ready: redis === 'ok' && down.length === 0, redis, workers: state };
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all([scanQueue.close(), notifyQueue.close(), events.close()]);
+      await Promise.all([connection, eventsConnection].map((c) => c.quit().catch(() => c.disconnect())));
+    },
+  };
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms (Redis down?)`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

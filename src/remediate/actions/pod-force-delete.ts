@@ -1,0 +1,90 @@
+import type { ActionContext } from '../action-context.js';
+import type { RemediationAction } from '../remediation-action.js';
+import { RemediateError } from '../remediate-error.js';
+import type { PlanParams } from '../remediation-plan.js';
+import { describeKubeCall, isNotFound, sendKube } from '../send-kube.js';
+
+/**
+ * pod.force-delete `namespace` `name` (seed 004: a pod stuck Terminating on a lost node, or holding a
+ * RWO volume). gracePeriodSeconds=0 skips the kubelet, so it is only for pods whose node is not Ready.
+ */
+export const podForceDelete: RemediationAction = {
+  id: 'pod.force-delete',
+  async plan(cluster, params, live) {
+    const t = target(params);
+    let uid: string | undefined;
+    if (live) {
+      const pod = await readPod(live, t.path);
+      if (!pod) throw new RemediateError('E_REMEDIATE_NO_TARGET', `pod ${t.key} does not exist`);
+      uid = pod.metadata?.uid;
+    }
+    return {
+      action: 'pod.force-delete',
+      cluster,
+      params: { namespace: t.namespace, name: t.name },
+      label: `Force-delete pod ${t.key}`,
+      apiCalls: [`GET ${t.path} (full backup, stored before the delete)`, describeKubeCall(deleteCall(t.path))],
+      preconditions: [
+        { id: 'same-pod', text: `pod ${t.key} is the same pod as at proposal time (same uid)`, ...(uid ? { recorded: uid } : {}) },
+        { id: 'node-not-ready', text: `pod ${t.key}'s node is NotReady, Unknown or gone` },
+      ],
+      risk: 'If its node is in fact running, the container keeps running unseen and may write to a volume attached elsewhere.',
+    };
+  },
+  async dryRun(plan, ctx) {
+    const t = target(plan.params);
+    await sendKube(ctx.workload, { ...deleteCall(t.path), query: { gracePeriodSeconds: '0', dryRun: 'All' } });
+    return `server-side dry run (dryRun=All) accepted: DELETE ${t.path}?gracePeriodSeconds=0`;
+  },
+  async checkPreconditions(plan, ctx) {
+    const t = target(plan.params);
+    const pod = await readPod(ctx, t.path);
+    if (!pod) return [`pod ${t.key} no longer exists`];
+    const problems: string[] = [];
+    const recorded = plan.preconditions.find((p) => p.id === 'same-pod')?.recorded;
+    if (recorded !== undefined && pod.metadata?.uid !== String(recorded)) problems.push(`pod ${t.key} was replaced since the proposal (uid ${recorded} → ${pod.metadata?.uid})`);
+    const nodeName = pod.spec?.nodeName;
+    if (nodeName) {
+      try {
+        const node = await sendKube(ctx.workload, { method: 'GET', path: `/api/v1/nodes/${encodeURIComponent(nodeName)}` });
+        const ready = (node.status?.conditions ?? []).find((c: { type?: string }) => c.type === 'Ready');
+        if (ready?.status === 'True') problems.push(`node ${nodeName} of pod ${t.key} is Ready: let the kubelet delete the pod normally`);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+    return problems;
+  },
+  async execute(plan, ctx, io) {
+    const t = target(plan.params);
+    const pod = await readPod(ctx, t.path);
+    if (!pod) throw new RemediateError('E_REMEDIATE_NO_TARGET', `pod ${t.key} vanished before the delete`);
+    await io.saveBackup(`Pod ${t.key}`, pod);
+    await sendKube(ctx.workload, deleteCall(t.path));
+    return { summary: `pod ${t.key} backed up and force-deleted (gracePeriodSeconds=0)` };
+  },
+  async verify(plan, ctx) {
+    const t = target(plan.params);
+    return (await readPod(ctx, t.path)) ? [`pod ${t.key} still exists`] : [];
+  },
+};
+
+function target(params: PlanParams) {
+  const namespace = String(params.namespace ?? '');
+  const name = String(params.name ?? '');
+  if (!namespace || !name) throw new RemediateError('E_REMEDIATE_PARAMS', `bad pod.force-delete params ${JSON.stringify(params)}`);
+  return { namespace, name, key: `${namespace}/${name}`, path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}` };
+}
+
+function deleteCall(path: string) {
+  return { method: 'DELETE' as const, path, query: { gracePeriodSeconds: '0' } };
+}
+
+async function readPod(ctx: ActionContext, path: string) {
+  try {
+    return await sendKube(ctx.workload, { method: 'GET', path });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}

@@ -1,0 +1,43 @@
+import type { ApprovalRequest } from './approval-request.js';
+import { moveRequest } from './move-request.js';
+
+/** One click on Approve or Reject; `user` comes from the verified payload, `authorized` from config + Slack groups. */
+export interface Vote {
+  user: string;
+  kind: 'approve' | 'reject';
+  authorized: boolean;
+  /** The final approver typed the cluster name in the confirmation modal. */
+  confirmed?: boolean;
+}
+
+/**
+ * What a vote did. `counted`: one more approval, not yet enough. `approved`: the decisive approval
+ * (enqueue the job). `needs-confirmation`: it would be decisive, but config wants the cluster name typed.
+ * The rest change nothing but `expired` (the request is now expired) and `rejected` / `cancelled`.
+ */
+export type VoteOutcome = 'counted' | 'approved' | 'needs-confirmation' | 'rejected' | 'cancelled' | 'expired' | 'closed' | 'self-approval' | 'duplicate' | 'unauthorized';
+
+/**
+ * The two-person approval policy (DESIGN.md), pure with an injected clock: distinct authorized
+ * approvers; the proposer never counts (but may withdraw); any authorized Reject cancels; a request
+ * past its expiry, or already decided, ignores every click. Returns the request to store (unchanged
+ * when nothing changed) and the outcome to tell the clicker.
+ */
+export function applyVote(req: ApprovalRequest, vote: Vote, ctx: { now: Date; confirmByTyping: boolean }): { request: ApprovalRequest; outcome: VoteOutcome } {
+  const now = ctx.now;
+  if (req.status !== 'pending') return { request: req, outcome: 'closed' };
+  if (now.getTime() >= Date.parse(req.expiresAt)) return { request: moveRequest(req, 'expired', now)!, outcome: 'expired' };
+  const at = now.toISOString();
+  if (vote.kind === 'reject') {
+    if (vote.user === req.proposer) return { request: { ...moveRequest(req, 'cancelled', now)!, decidedBy: { user: vote.user, at } }, outcome: 'cancelled' };
+    if (!vote.authorized) return { request: req, outcome: 'unauthorized' };
+    return { request: { ...moveRequest(req, 'rejected', now)!, decidedBy: { user: vote.user, at } }, outcome: 'rejected' };
+  }
+  if (vote.user === req.proposer) return { request: req, outcome: 'self-approval' };
+  if (!vote.authorized) return { request: req, outcome: 'unauthorized' };
+  if (req.approvals.some((a) => a.user === vote.user)) return { request: req, outcome: 'duplicate' };
+  const approvals = [...req.approvals, { user: vote.user, at }];
+  if (approvals.length < req.required) return { request: { ...req, approvals }, outcome: 'counted' };
+  if (ctx.confirmByTyping && !vote.confirmed) return { request: req, outcome: 'needs-confirmation' };
+  return { request: { ...moveRequest(req, 'approved', now)!, approvals }, outcome: 'approved' };
+}

@@ -1,0 +1,102 @@
+import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
+import { applyVote, type Vote, type VoteOutcome } from '../remediate/apply-vote.js';
+import type { ApprovalRequest } from '../remediate/approval-request.js';
+import type { ApprovalDeps } from './handle-approval-deps.js';
+import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, renderApproval } from './render-approval.js';
+import type { SlackDeps } from './slack-deps.js';
+
+type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 'ack' | 'respond' | 'body'> & Pick<AllMiddlewareArgs, 'client'>;
+
+/** What the clicker is told, ephemerally, for each outcome. */
+const TELL: Record<VoteOutcome, (r: ApprovalRequest) => string> = {
+  counted: (r) => `Your approval is counted: ${r.approvals.length} of ${r.required}.`,
+  approved: () => 'Your approval was the last one needed: the fix is queued and will run once its preconditions are re-checked live.',
+  'needs-confirmation': () => 'Confirm in the dialog by typing the cluster name.',
+  rejected: () => 'You rejected this fix: it is cancelled and will not run.',
+  cancelled: () => 'You withdrew your proposal: it will not run.',
+  expired: (r) => `This request expired at ${r.expiresAt}: nothing will run. Propose it again if it is still needed.`,
+  closed: (r) => `This request is already ${r.status}${r.result ? ` (${r.result})` : ''}: clicks are ignored.`,
+  'self-approval': () => 'You proposed this fix: your approval does not count. Two other authorized people must approve it.',
+  duplicate: (r) => `You already approved this request (${r.approvals.length} of ${r.required}): each approver counts once.`,
+  unauthorized: (r) => `You are not an authorized approver of cluster ${r.cluster} (config approvers.users / approvers.groups).`,
+};
+
+/** Approve / Reject on an approval request message. The acting user is the verified payload's. */
+export async function handleApprovalVote({ action, ack, respond, body, client }: ButtonArgs, deps: SlackDeps & { approval: ApprovalDeps }): Promise<void> {
+  await ack();
+  const tell = (text: string) => respond({ response_type: 'ephemeral', replace_original: false, text });
+  try {
+    const id = action.value ?? '';
+    // The value must be the request of the very message clicked (its block id): a value swapped for
+    // another request (another cluster, another thread) is refused.
+    const req = action.block_id === `approval:${id}` ? await deps.approval.approvals.get(id) : undefined;
+    const channel = body.channel?.id ?? body.container?.channel_id;
+    if (!req || req.thread.channel !== channel) {
+      deps.log(`approval click refused user=${body.user.id} reason=unknown-request`);
+      await tell('This approval request is unknown (or not from this message): nothing was recorded.');
+      return;
+    }
+    const kind = action.action_id === APPROVE_ACTION_ID ? 'approve' : 'reject';
+    const outcome = await castVote(id, { user: body.user?.id ?? '', kind }, client, deps);
+    if (outcome.outcome === 'needs-confirmation') {
+      await client.views.open({ trigger_id: body.trigger_id, view: confirmView(outcome.request) });
+      return;
+    }
+    await tell(TELL[outcome.outcome](outcome.request));
+  } catch (err) {
+    deps.metrics.errors.inc({ where: 'action' });
+    const reason = err instanceof Error ? err.message : String(err);
+    deps.log(`approval click failed: ${reason}`);
+    await tell(`Your click could not be recorded: ${reason}`).catch(() => undefined);
+  }
+}
+
+/**
+ * Apply one vote atomically (compare-and-set over the pure policy), then: update the request
+ * message, audit, and on the decisive approval enqueue the remediate job (job id = request id).
+ */
+export async function castVote(id: string, v: Omit<Vote, 'authorized'>, client: webApi.WebClient, deps: SlackDeps & { approval: ApprovalDeps }): Promise<{ outcome: VoteOutcome; request: ApprovalRequest }> {
+  const stored = await deps.approval.approvals.get(id);
+  if (!stored) throw new Error('approval request vanished');
+  const cluster = deps.config.clusters.find((c) => c.name === stored.cluster);
+  const authorized = !!cluster && (await deps.approval.isAuthorized(client, cluster, v.user));
+  const now = deps.now();
+  const res = await deps.approval.approvals.update(id, (req) => {
+    const r = applyVote(req, { ...v, authorized }, { now, confirmByTyping: deps.config.approvals.confirmByTyping });
+    return { request: r.request, extra: r.outcome };
+  });
+  if (!res) throw new Error('approval request vanished');
+  const { request, extra: outcome } = res;
+  deps.log(`approval vote request=${id} user=${v.user} kind=${v.kind} outcome=${outcome}`);
+  if (res.changed) {
+    const event = outcome === 'counted' || outcome === 'approved' ? 'approved' : (outcome as 'rejected' | 'cancelled' | 'expired');
+    await deps.approval.audit.append({
+      at: now.toISOString(), cluster: request.cluster, requestId: id, event, action: request.plan.action, hash: request.hash,
+      ...(outcome === 'expired' ? {} : { user: v.user }),
+      detail: `${request.approvals.length} of ${request.required} approvals${outcome === 'approved' ? ' (decisive)' : ''}`,
+    });
+    if (outcome === 'approved') await deps.approval.enqueue(id);
+    if (request.thread.messageTs) {
+      const m = renderApproval(request);
+      await client.chat.update({ channel: request.thread.channel, ts: request.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log(`approval message update failed: ${String(err)}`));
+    }
+  } else if (outcome !== 'closed') {
+    await deps.approval.audit.append({ at: now.toISOString(), cluster: request.cluster, requestId: id, event: 'refused', action: request.plan.action, user: v.user, detail: outcome });
+  }
+  return { outcome, request };
+}
+
+function confirmView(req: ApprovalRequest) {
+  return {
+    type: 'modal' as const,
+    callback_id: CONFIRM_VIEW_ID,
+    private_metadata: req.id,
+    title: { type: 'plain_text' as const, text: 'Confirm the fix' },
+    submit: { type: 'plain_text' as const, text: 'Approve and run' },
+    close: { type: 'plain_text' as const, text: 'Cancel' },
+    blocks: [
+      { type: 'section' as const, text: { type: 'mrkdwn' as const, text: `Yours is the last approval of *${req.plan.label}*. Type the cluster name to confirm.` } },
+      { type: 'input' as const, block_id: 'cluster', label: { type: 'plain_text' as const, text: 'Cluster name' }, element: { type: 'plain_text_input' as const, action_id: 'value' } },
+    ],
+  };
+}

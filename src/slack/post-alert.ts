@@ -1,0 +1,135 @@
+import type { WebClient } from '@slack/web-api';
+import type { Redis } from 'ioredis';
+import { proposalKey } from '../report/render-blocks.js';
+import type { ChannelLimiter } from '../jobs/create-channel-limiter.js';
+import { withAlertLock } from '../store/alert-lock.js';
+import type { AlertStateStore, Incident } from '../store/alert-state-store.js';
+import type { AlertThread, AlertThreadStore } from '../store/alert-thread-store.js';
+import type { ProposalStore } from './proposal-store.js';
+import { renderAlertParent, renderAlertReply } from './render-alert.js';
+import type { SlackMessage } from './clamp-blocks.js';
+
+/** What {@link postAlert} needs. */
+export interface PostAlertDeps {
+  redis: Redis;
+  keyPrefix: string;
+  /** A WebClient with `rejectRateLimitedCalls: true`, so 429s reach the shared limiter. */
+  client: WebClient;
+  states: AlertStateStore;
+  threads: AlertThreadStore;
+  limiter: ChannelLimiter;
+  proposals: ProposalStore;
+  now: () => Date;
+  log: (line: string) => void;
+}
+
+/** What one notify job asks for: bring the thread of this finding up to this change. */
+export interface NotifyRequest {
+  cluster: string;
+  fingerprint: string;
+  seq: number;
+}
+
+/** How many 429s one Slack call waits out inside the job before the job itself is retried. */
+const MAX_RATE_LIMITED_TRIES = 5;
+
+/**
+ * Bring an incident's Slack thread up to date (numbered flow):
+ * 1. take the thread's lock (one poster per thread, across workers);
+ * 2. read the incident and the thread record; everything up to `postedSeq` is already in Slack;
+ * 3. no parent yet → post it (chat.postMessage) and record its ts at once;
+ * 4. each later change → one reply, recorded (postedSeq) right after Slack accepted it;
+ * 5. after replies, edit the parent to the current state (chat.update).
+ * A retried job (crash, timeout, 429, 5xx) re-reads the record and posts only what is missing, so
+ * nothing is posted twice; a job for an older change finds its change already posted by a newer job.
+ */
+export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promise<{ posted: number }> {
+  return withAlertLock(deps.redis, { keyPrefix: deps.keyPrefix, name: `${req.cluster}:${req.fingerprint}` }, async () => {
+    const { state } = await deps.states.load(req.cluster);
+    const inc = state.incidents[req.fingerprint];
+    if (!inc) return { posted: 0 }; // forgotten long after resolution: nothing left to say
+    let thread = await deps.threads.get(req.cluster, inc.key);
+    const pending = inc.changes.filter((c) => c.seq > (thread?.postedSeq ?? 0));
+    let posted = 0;
+    let replied = false;
+    for (const change of pending) {
+      if (!thread) {
+        const proposalIds = await saveProposals(deps, inc, {});
+        const res = await call(deps, inc.channel, () => deps.client.chat.postMessage({ channel: inc.channel, ...parent(inc, proposalIds), unfurl_links: false }));
+        thread = { channel: (res.channel as string | undefined) ?? inc.channel, ts: res.ts as string, postedSeq: change.seq, proposalIds };
+        await deps.threads.set(req.cluster, inc.key, thread);
+        posted += 1;
+        deps.log(`alert thread opened cluster=${inc.cluster} finding=${inc.finding.id} fingerprint=${inc.fingerprint} ts=${thread.ts}`);
+        // The parent already shows the current state: an "opened" change needs no reply.
+        if (change.kinds.every((k) => k === 'opened')) continue;
+      }
+      if (change.lines.length === 0) {
+        thread = { ...thread, postedSeq: change.seq };
+        await deps.threads.set(req.cluster, inc.key, thread);
+        continue;
+      }
+      const reply = renderAlertReply(inc, change);
+      const t: AlertThread = thread;
+      await call(deps, t.channel, () => deps.client.chat.postMessage({ channel: t.channel, thread_ts: t.ts, text: reply.text, blocks: reply.blocks, unfurl_links: false }));
+      thread = { ...t, postedSeq: change.seq };
+      await deps.threads.set(req.cluster, inc.key, thread);
+      posted += 1;
+      replied = true;
+    }
+    if (replied && thread) {
+      const proposalIds = await saveProposals(deps, inc, thread.proposalIds);
+      if (Object.keys(proposalIds).length !== Object.keys(thread.proposalIds).length) {
+        thread = { ...thread, proposalIds };
+        await deps.threads.set(req.cluster, inc.key, thread);
+      }
+      const t: AlertThread = thread;
+      await call(deps, t.channel, () => deps.client.chat.update({ channel: t.channel, ts: t.ts, ...parent(inc, proposalIds) }));
+    }
+    return { posted };
+  });
+}
+
+function parent(inc: Incident, proposalIds: Record<string, string>): SlackMessage {
+  return renderAlertParent(inc, { proposalIds: byProposalKey(inc, proposalIds) });
+}
+
+/** Stored proposal ids are keyed by proposal content; the renderer wants them by proposalKey. */
+function byProposalKey(inc: Incident, ids: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  inc.finding.remediations.forEach((r, i) => {
+    const id = ids[JSON.stringify(r)];
+    if (id) out[proposalKey(inc.finding, i)] = id;
+  });
+  return out;
+}
+
+/** Store each fix of the finding once (the button carries only the opaque id; W6's approval flow reads it). */
+async function saveProposals(deps: PostAlertDeps, inc: Incident, known: Record<string, string>): Promise<Record<string, string>> {
+  if (inc.status === 'resolved') return known;
+  const out = { ...known };
+  for (const proposal of inc.finding.remediations) {
+    const k = JSON.stringify(proposal);
+    if (out[k]) continue;
+    out[k] = await deps.proposals.save({ cluster: inc.cluster, findingId: inc.finding.id, fingerprint: inc.fingerprint, proposal, createdAt: deps.now().toISOString() });
+  }
+  return out;
+}
+
+/**
+ * One Slack call in a channel: wait for the channel's slot (shared limiter), and on 429 push the
+ * channel's next slot by Retry-After for every worker, then try again. Other errors propagate:
+ * the notify job fails and BullMQ retries it with backoff.
+ */
+async function call<T>(deps: PostAlertDeps, channel: string, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    await deps.limiter.wait(channel);
+    try {
+      return await fn();
+    } catch (err) {
+      const retryAfter = (err as { code?: string; retryAfter?: number }).code === 'slack_webapi_rate_limited_error' ? (err as { retryAfter?: number }).retryAfter : undefined;
+      if (retryAfter === undefined || attempt >= MAX_RATE_LIMITED_TRIES) throw err;
+      deps.log(`slack rate limited channel=${channel} retry-after=${retryAfter}s`);
+      await deps.limiter.pause(channel, retryAfter * 1000);
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Finding } from '../../../src/diagnose/finding.js';
+import { analyzeAlertChanges } from '../../../src/jobs/analyze-alert-changes.js';
+import type { Report } from '../../../src/report/report.js';
+import { EMPTY_ALERT_STATE, type ClusterAlertState } from '../../../src/store/alert-state-store.js';
+
+/** The pure alert transition: which scan opens, replies to, resolves and reopens a thread. */
+const opts = { channel: 'C0ALERTS', resolveAfterScans: 3, flapWindowMinutes: 30 };
+
+function finding(over: Partial<Finding> = {}): Finding {
+  return {
+    id: 'etcd.leader-unreachable',
+    severity: 'critical',
+    section: 'etcd',
+    title: 'etcd leader m1 unreachable',
+    subject: { kind: 'EtcdMember', name: 'm1' },
+    evidence: ['member m2 points at leader m1 (last seen 5m ago)'],
+    remediations: [],
+    fingerprint: 'fp-leader',
+    ...over,
+  };
+}
+
+function report(at: string, findings: Finding[]): Report {
+  return { cluster: 'c1', generatedAt: at, collectedAt: at, status: 'critical', sections: [], findings, partial: [] };
+}
+
+function run(states: ClusterAlertState, at: string, findings: Finding[]) {
+  return analyzeAlertChanges(states, report(at, findings), opts);
+}
+
+describe('analyzeAlertChanges', () => {
+  it('opens an incident for a new warning/critical finding, never for info', () => {
+    const { state, changed } = run(EMPTY_ALERT_STATE, '2025-01-01T10:00:00Z', [finding(), finding({ fingerprint: 'fp-info', severity: 'info' })]);
+    expect(changed.map((i) => i.fingerprint)).toEqual(['fp-leader']);
+    expect(state.incidents['fp-leader']!.changes.map((c) => c.kinds)).toEqual([['opened']]);
+    expect(state.incidents['fp-info']).toBeUndefined();
+  });
+
+  it('ignores evidence whose only change is a relative age, replies to new evidence', () => {
+    let s = run(EMPTY_ALERT_STATE, '2025-01-01T10:00:00Z', [finding()]).state;
+    const same = run(s, '2025-01-01T10:01:00Z', [finding({ evidence: ['member m2 points at leader m1 (last seen 6m ago)'] })]);
+    expect(same.changed).toEqual([]);
+    s = same.state;
+    const more = run(s, '2025-01-01T10:02:00Z', [finding({ evidence: ['member m2 points at leader m1 (last seen 7m ago)', 'member m3 points at leader m1'] })]);
+    expect(more.changed[0]!.changes.at(-1)!.kinds).toEqual(['evidence']);
+    expect(more.changed[0]!.changes.at(-1)!.lines.join('\n')).toContain('member m3 points at leader m1');
+  });
+
+  it('replies to severity up and down and to a related finding that names it as its cause', () => {
+    let s = run(EMPTY_ALERT_STATE, '2025-01-01T10:00:00Z', [finding({ severity: 'warning' })]).state;
+    const up = run(s, '2025-01-01T10:01:00Z', [finding()]);
+    expect(up.changed[0]!.changes.at(-1)!.lines[0]).toContain('Severity raised: warning → *critical*');
+    s = up.state;
+    const symptom = finding({ id: 'capi.machine-stuck-provisioning', severity: 'warning', fingerprint: 'fp-machine', title: 'Machine stuck', causedBy: ['fp-leader'], subject: { kind: 'Machine', name: 'x' } });
+    const rel = run(s, '2025-01-01T10:02:00Z', [finding({ severity: 'warning' }), symptom]);
+    const leader = rel.state.incidents['fp-leader']!;
+    expect(leader.changes.at(-1)!.kinds).toEqual(['severity', 'related']);
+    expect(leader.changes.at(-1)!.lines.join('\n')).toContain('Related finding: warning *Machine stuck*');
+    expect(rel.state.incidents['fp-machine']!.changes[0]!.kinds).toEqual(['opened']);
+  });
+
+  it('counts a recreation again from the recreation-loop title', () => {
+    const loop = (n: number) => finding({ id: 'capi.recreation-loop', fingerprint: 'fp-loop', title: `KubeadmControlPlane ns/kcp: ${n} machine replacements in 1h30m`, evidence: [] });
+    const s = run(EMPTY_ALERT_STATE, '2025-01-01T10:00:00Z', [loop(3)]).state;
+    const again = run(s, '2025-01-01T10:12:00Z', [loop(4)]);
+    expect(again.changed[0]!.changes.at(-1)!.lines[0]).toContain('Recreation counted again: 3 → *4*');
+  });
+
+  it('resolves after resolveAfterScans absent scans, reopens within the flap window, new thread after it', () => {
+    let s = run(EMPTY_ALERT_STATE, '2025-01-01T10:00:00Z', [finding()]).state;
+    const key = s.incidents['fp-leader']!.key;
+    s = run(s, '2025-01-01T10:01:00Z', []).state;
+    s = run(s, '2025-01-01T10:02:00Z', []).state;
+    expect(s.incidents['fp-leader']!.status).toBe('open');
+    const resolved = run(s, '2025-01-01T10:03:00Z', []);
+    expect(resolved.changed[0]!.status).toBe('resolved');
+    expect(resolved.changed[0]!.changes.at(-1)!.kinds).toEqual(['resolved']);
+    s = resolved.state;
+    // A scan that finishes late with older data must not roll the thread back.
+    expect(run(s, '2025-01-01T09:59:00Z', [finding()]).changed).toEqual([]);
+    const back = run(s, '2025-01-01T10:20:00Z', [finding()]);
+    expect(back.changed[0]!.key).toBe(key);
+    expect(back.changed[0]!.changes.at(-1)!.kinds).toEqual(['reopened']);
+    s = back.state;
+    for (const t of ['10:21', '10:22', '10:23']) s = run(s, `2025-01-01T${t}:00Z`, []).state;
+    const later = run(s, '2025-01-01T11:00:00Z', [finding()]);
+    expect(later.changed[0]!.key).not.toBe(key);
+    expect(later.changed[0]!.changes.map((c) => c.kinds)).toEqual([['opened']]);
+  });
+
+  it('hands out strictly increasing sequence numbers across incidents', () => {
+    const a = run(EMPTY_ALERT_STATE, '2025-01-01T10:00:00Z', [finding(), finding({ fingerprint: 'fp-2', subject: { kind: 'EtcdMember', name: 'm2' } })]);
+    const seqs = Object.values(a.state.incidents).map((i) => i.seq);
+    expect(new Set(seqs).size).toBe(2);
+    expect(a.state.seq).toBe(Math.max(...seqs));
+  });
+});
