@@ -4,6 +4,7 @@ import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
 import { diagnoseSnapshot } from '../../src/diagnose/diagnose-snapshot.js';
 import { isSystemWebhook } from '../../src/diagnose/facts/is-system-webhook.js';
 import type { Report } from '../../src/report/report.js';
+import { findAction } from '../../src/remediate/actions/index.js';
 import { InMemoryHistory } from '../../src/store/in-memory-history.js';
 import { listScenarios, type Scenario } from '../support/scenarios.js';
 
@@ -42,6 +43,19 @@ describe('scenario dumps give exactly their expected findings', () => {
           const matches = r.action === bad.action && Object.entries(bad.params ?? {}).every(([k, v]) => r.params[k] === v);
           expect(matches ? `${f.id} proposes ${r.action} ${JSON.stringify(r.params)}` : 'ok').toBe('ok');
         }
+      }
+    }
+  });
+});
+
+describe('every proposed fix is a valid plan of the remediation catalog', () => {
+  it.each(scenarios.map((s) => [s.name, s] as const))('%s', async (_name, s) => {
+    const report = await runScenario(s);
+    for (const f of report.findings) {
+      for (const r of f.remediations) {
+        // The catalog freezes the analyzer's params into a plan; bad or mismatched params throw here.
+        const plan = await findAction(r.action).plan(report.cluster, r.params);
+        expect(plan.action).toBe(r.action);
       }
     }
   });

@@ -70,7 +70,10 @@ export const webhookSuspend: RemediationAction = {
 
 /** Params → the configuration's API path. Only the two admission kinds are accepted. */
 export function webhookTarget(params: PlanParams): { kind: 'Validating' | 'Mutating'; name: string; path: string } {
-  const kind = params.kind === 'Mutating' ? 'Mutating' : params.kind === 'Validating' ? 'Validating' : undefined;
+  // DESIGN.md names the kind Validating/Mutating; findings carry the object kind
+  // (ValidatingWebhookConfiguration): accept both spellings, nothing else.
+  const raw = String(params.kind ?? '').replace(/WebhookConfiguration$/, '');
+  const kind = raw === 'Mutating' ? 'Mutating' : raw === 'Validating' ? 'Validating' : undefined;
   const name = String(params.name ?? '');
   if (!kind || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name)) throw new RemediateError('E_REMEDIATE_PARAMS', `bad webhook params kind=${params.kind} name=${name}`);
   return { kind, name, path: `/apis/admissionregistration.k8s.io/v1/${kind.toLowerCase()}webhookconfigurations/${name}` };

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
+import { freePort, waitForPort } from '../support/free-port.js';
+import { startRedis, type RedisServer } from '../support/start-redis.js';
+import { createReplayCluster, REPLAY_DIR, type ReplayCluster } from '../integration/jobs/replay-cluster.js';
+
+/**
+ * The built `k8s-health worker` (dist/) as real processes: scheduled scans (1 s) of a dump cluster
+ * whose symlink we re-point, alert thread in the fake Slack, a worker process replaced in the middle
+ * of the open incident, probes on PORT, and a Redis outage reported on /readyz and survived.
+ */
+describe('k8s-health worker (spawned): alert threads across process restarts', () => {
+  let redis: RedisServer;
+  let slack: FakeSlackApi;
+  let replay: ReplayCluster;
+  let dir: string;
+  let configFile: string;
+  let port: number;
+  const children: ChildProcess[] = [];
+  const reader = () => new Redis(redis.url, { maxRetriesPerRequest: 1 });
+
+  function spawnWorker(): { child: ChildProcess; exit: Promise<number | null>; out: () => string } {
+    let out = '';
+    const child = spawn(process.execPath, ['bin/k8s-health.js', 'worker', '--config', configFile], {
+      env: { PATH: process.env.PATH, REDIS_URL: redis.url, PORT: String(port), SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'error' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    children.push(child);
+    return { child, exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))), out: () => out };
+  }
+
+  async function readyz(): Promise<{ status: number; body: Record<string, unknown> }> {
+    const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await fn().catch(() => undefined);
+      if (v) return v;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async function scannedAt(collectedAt: string) {
+    const r = reader();
+    try {
+      await until(`a scan of the dump collected at ${collectedAt}`, async () => {
+        const raw = await r.get('k8s-health:report:tkc-loop');
+        return raw !== null && (JSON.parse(raw) as { report: { collectedAt: string } }).report.collectedAt === collectedAt;
+      });
+    } finally {
+      r.disconnect();
+    }
+  }
+
+  beforeAll(async () => {
+    redis = await startRedis({ appendonly: true });
+    slack = await startFakeSlackApi();
+    replay = createReplayCluster();
+    replay.show(path.join(REPLAY_DIR, 't00'));
+    dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-worker-'));
+    configFile = path.join(dir, 'config.yaml');
+    writeFileSync(
+      configFile,
+      `clusters:\n  - name: tkc-loop\n    dump: ${JSON.stringify(replay.link)}\n    slack: { alertChannel: C0ALERTS }\nscan: { intervalSeconds: 1, resolveAfterScans: 3 }\nthresholds: { loopReplacements: 2 }\n`,
+    );
+    port = await freePort();
+  });
+
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await slack.close();
+    await redis.stop();
+    replay.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps one thread through a worker restart and reports a Redis outage on /readyz', async () => {
+    const first = spawnWorker();
+    await waitForPort(port, 30000);
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    await until('worker #1 ready', async () => (await readyz()).status === 200);
+
+    replay.show(path.join(REPLAY_DIR, 't12'));
+    await scannedAt('2025-02-17T10:12:00Z');
+    replay.show(path.join(REPLAY_DIR, 't24'));
+    await scannedAt('2025-02-17T10:24:00Z');
+    const parent = await slack.waitFor('the parent', () => slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts), 30000);
+    expect(JSON.stringify(parent.body.blocks)).toContain('2 machine replacements');
+    const parentTs = [...slack.messages.keys()].find((k) => k.startsWith('C0ALERTS/'))!.split('/')[1]!;
+
+    // Replace the worker process in the middle of the open incident.
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+    const second = spawnWorker();
+    await until('worker #2 ready', async () => (await readyz()).status === 200);
+    replay.show(path.join(REPLAY_DIR, 't36'));
+    const reply = await slack.waitFor('the reply from worker #2', () => slack.callsTo('chat.postMessage').find((c) => c.body.thread_ts === parentTs), 30000);
+    expect(JSON.stringify(reply.body.blocks)).toContain('Recreation counted again');
+    expect(slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts)).toHaveLength(1);
+
+    // Redis goes away: /readyz says so (503), the process stays up, and recovers when Redis is back.
+    await redis.kill();
+    const down = await until('readyz 503', async () => {
+      const r = await readyz();
+      return r.status === 503 ? r : undefined;
+    });
+    expect(String(down.body.redis)).not.toBe('ok');
+    expect(second.child.exitCode).toBeNull();
+    await redis.restart();
+    await until('readyz 200 again', async () => (await readyz()).status === 200);
+
+    second.child.kill('SIGTERM');
+    expect(await second.exit).toBe(0);
+    expect(second.out()).toContain('stopped');
+  });
+});
