@@ -5,7 +5,7 @@ export interface ListEnvelope {
   metadata?: { continue?: string; resourceVersion?: string; remainingItemCount?: number };
 }
 
-/** Feeds text chunks of one Kubernetes List answer; hands over each element of `items` as JSON text. */
+/** Feeds text chunks of one Kubernetes List answer; hands over each element of `items`, parsed. */
 export interface ListSplitter {
   /** The next chunk of the answer (any split, even inside a string or an escape). */
   write(chunk: string): void;
@@ -17,6 +17,8 @@ const QUOTE = 34;
 const BACKSLASH = 92;
 /** `"items":` as a key of the root object: its opening quote follows `{` or `,` (else it is inside a string). */
 const ITEMS_KEY = /[{,]\s*"items"\s*:\s*$/;
+/** `{"key":` at the start of an item (sticky). */
+const FIRST_KEY = /\{"([^"\\]*)":/y;
 
 /**
  * A streaming splitter for `{ "kind", "apiVersion", "metadata", "items": [ ... ] }` (issue 8):
@@ -27,7 +29,7 @@ const ITEMS_KEY = /[{,]\s*"items"\s*:\s*$/;
  * and dropped while young, which keeps the collector's peak memory flat.
  * It tracks only strings (with escapes) and bracket depth; JSON.parse validates everything else.
  */
-export function createListSplitter(onItem: (itemJson: string, list: { apiVersion?: string; kind?: string }) => void): ListSplitter {
+export function createListSplitter(onItem: (item: unknown, list: { apiVersion?: string; kind?: string }) => void): ListSplitter {
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -38,15 +40,99 @@ export function createListSplitter(onItem: (itemJson: string, list: { apiVersion
   let itemParts: string[] = [];
   let itemOpen = false;
   let header: { apiVersion?: string; kind?: string } | undefined;
-  const held: string[] = [];
+  const held: unknown[] = [];
+  // Fast path state: items text not yet handed over, starting at an item boundary.
+  let fast = true;
+  let fastMode = false;
+  let buf = '';
+  let searchFrom = 0;
 
-  const emit = (json: string) => {
-    if (header && typeof header.apiVersion === 'string' && typeof header.kind === 'string') onItem(json, header);
-    else held.push(json);
+  const emitValue = (value: unknown) => {
+    if (header && typeof header.apiVersion === 'string' && typeof header.kind === 'string') onItem(value, header);
+    else held.push(value);
   };
+  const emit = (json: string) => emitValue(JSON.parse(json));
+
+  /**
+   * The fast path for items (issue 8: scanning every character in JS cost half as much as JSON.parse).
+   * An item's end is guessed natively with indexOf: the next item starts with `},{"<first key of this
+   * item>":`. A guess is accepted only when JSON.parse of the text up to it succeeds, which is exact:
+   * a proper prefix of a JSON object is never valid JSON, and a cut inside a string never parses.
+   * Anything unusual (non-object items, whitespace, repeated wrong guesses) goes to the exact scanner.
+   */
+  function feedFast(chunk: string): void {
+    buf += chunk;
+    let failures = 0;
+    for (;;) {
+      let p = 0;
+      while (p < buf.length && (buf.charCodeAt(p) === 44 || buf.charCodeAt(p) <= 32)) p++;
+      if (p >= buf.length) {
+        buf = '';
+        searchFrom = 0;
+        return;
+      }
+      const c = buf.charCodeAt(p);
+      if (c !== 123) return toScanner(p); // ']' ends items; anything else is unusual
+      FIRST_KEY.lastIndex = p;
+      const key = FIRST_KEY.exec(buf);
+      if (!key) {
+        if (buf.length - p < 4096) return void ((buf = buf.slice(p)), (searchFrom = 0)); // the key may be incomplete
+        return toScanner(p);
+      }
+      const marker = `},{"${key[1]}":`;
+      let from = Math.max(searchFrom, p);
+      for (;;) {
+        const q = buf.indexOf(marker, from);
+        if (q < 0) {
+          buf = buf.slice(p);
+          searchFrom = Math.max(0, buf.length - marker.length);
+          return;
+        }
+        let value: unknown;
+        try {
+          value = JSON.parse(buf.slice(p, q + 1));
+        } catch {
+          if (++failures > 8) return toScanner(p);
+          from = q + 1;
+          continue;
+        }
+        failures = 0;
+        buf = buf.slice(q + 1);
+        searchFrom = 0;
+        emitValue(value);
+        break;
+      }
+    }
+  }
+
+  /** Leave the fast path: the exact scanner takes over at an item boundary (`p`). */
+  function toScanner(p: number): void {
+    if (buf.charCodeAt(p) !== 93) fast = false; // not the end of items: unusual list, stay exact
+    fastMode = false;
+    const rest = buf.slice(p);
+    buf = '';
+    searchFrom = 0;
+    scan(rest);
+  }
 
   return {
     write(s: string) {
+      if (fastMode) feedFast(s);
+      else scan(s);
+    },
+    end() {
+      if (fastMode) toScanner(0);
+      if (depth !== 0 || inString || itemOpen) throw new SyntaxError('the answer ended inside a JSON value');
+      const list = JSON.parse(envelope.join('')) as ListEnvelope & { items?: unknown };
+      if (!list || typeof list !== 'object' || Array.isArray(list)) throw new SyntaxError('the answer is not a JSON object');
+      header = { apiVersion: list.apiVersion, kind: list.kind };
+      for (const value of held.splice(0)) onItem(value, header);
+      return list;
+    },
+  };
+
+  function scan(s: string): void {
+    {
       const n = s.length;
       let segStart = 0; // start of this chunk's envelope text, or of the open item
       let i = 0;
@@ -81,6 +167,11 @@ export function createListSplitter(onItem: (itemJson: string, list: { apiVersion
             segStart = i + 1;
             inItems = true;
             header = parseHeader(envelope.join('') + ']}');
+            if (fast) {
+              depth++;
+              fastMode = true;
+              return feedFast(s.slice(i + 1));
+            }
           }
           depth++;
         } else if (c === 125 || c === 93) {
@@ -119,16 +210,8 @@ export function createListSplitter(onItem: (itemJson: string, list: { apiVersion
         itemOpen = false;
         if (json.trim()) emit(json.trim());
       }
-    },
-    end() {
-      if (depth !== 0 || inString || itemOpen) throw new SyntaxError('the answer ended inside a JSON value');
-      const list = JSON.parse(envelope.join('')) as ListEnvelope & { items?: unknown };
-      if (!list || typeof list !== 'object' || Array.isArray(list)) throw new SyntaxError('the answer is not a JSON object');
-      header = { apiVersion: list.apiVersion, kind: list.kind };
-      for (const json of held.splice(0)) onItem(json, header);
-      return list;
-    },
-  };
+    }
+  }
 
   /** Index of the closing quote of a string whose body starts at `from`, or -1 when the chunk ends first. */
   function skipString(s: string, from: number): number {

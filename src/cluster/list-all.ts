@@ -31,12 +31,7 @@ export async function listAll(kc: KubeConfig, path: string, opts: ListAllOptions
     let page: ListEnvelope;
     try {
       if (resp.httpStatusCode !== 200) throw toStatusError(resp.httpStatusCode, await resp.body.text(), opts.what);
-      if (process.env.W8_WHOLE) {
-        const text = await resp.body.text();
-        const p = JSON.parse(text);
-        for (const item of p.items ?? []) opts.onItem(item, { apiVersion: p.apiVersion, kind: p.kind });
-        page = p;
-      } else page = await readPage(resp.body.stream(), opts.onItem);
+      page = await readPage(resp.body.stream(), opts.onItem);
     } catch (err) {
       if (err instanceof ItemError) throw err.error; // the caller's own failure, not the API server's
       if (err instanceof KubeError) throw err;
@@ -49,10 +44,9 @@ export async function listAll(kc: KubeConfig, path: string, opts: ListAllOptions
 
 /** Decode and split one page as it streams in; the envelope when it is complete. */
 async function readPage(body: ReadableStream<Uint8Array> | null | undefined, onItem: ListAllOptions['onItem']): Promise<ListEnvelope> {
-  const splitter = createListSplitter((json, list) => {
-    const item = JSON.parse(json) as KubeObject;
+  const splitter = createListSplitter((item, list) => {
     try {
-      onItem(item, list);
+      onItem(item as KubeObject, list);
     } catch (err) {
       throw new ItemError(err);
     }

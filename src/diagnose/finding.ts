@@ -36,6 +36,8 @@ export const ACTION_IDS = [
   'node.out-of-service',
   'node.delete',
   'pod.force-delete',
+  // The undo of node.out-of-service (issue 6): only ever proposed by the undo button, never by an analyzer.
+  'node.remove-out-of-service',
 ] as const;
 export type ActionId = (typeof ACTION_IDS)[number];
 

@@ -38,8 +38,7 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): { worker: Worke
           cluster: req.cluster,
           findingId: `undo:${req.id}`,
           fingerprint: `undo:${req.id}`,
-          // node.remove-out-of-service is a catalog action outside the contract's ActionId list.
-          proposal: run.undo as unknown as Parameters<ProposalStore['save']>[0]['proposal'],
+          proposal: run.undo,
           createdAt: deps.now().toISOString(),
         });
         undo = { label: run.undo.label, proposalId };

@@ -27,6 +27,7 @@ export interface StartWorkersOptions {
   runWorkers?: boolean;
   /** BullMQ prefix; every other key uses `<prefix>:`. Tests pass a random one. Default "k8s-health". */
   prefix?: string;
+  /** Scans per process at once (default 5: scans wait on I/O, and a slow unreachable cluster must not hold up the others). */
   scanConcurrency?: number;
   notifyConcurrency?: number;
   flapWindowMinutes?: number;
@@ -109,7 +110,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
           collect: opts.collect,
           log,
         }),
-      { connection, prefix, concurrency: opts.scanConcurrency ?? 2, settings: { backoffStrategy } },
+      { connection, prefix, concurrency: opts.scanConcurrency ?? 5, settings: { backoffStrategy } },
     );
     workers.push(scanWorker);
     if (token) {

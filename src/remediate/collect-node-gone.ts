@@ -1,9 +1,13 @@
 import type { KubeObject } from '../cluster/snapshot.js';
 import type { ActionContext } from './action-context.js';
+import type { RbacNeed } from './remediation-action.js';
 import { isNotFound, sendKube } from './send-kube.js';
 
 /** Cluster API versions tried in order for the Machine list. */
 const CAPI_VERSIONS = ['v1beta2', 'v1beta1'];
+
+/** What the Machine lookup needs, on the management cluster (part of the node actions' rbac). */
+export const MACHINES_READ: RbacNeed = { group: 'cluster.x-k8s.io', resource: 'machines', verbs: ['list'] };
 
 /**
  * Seed 004, re-checked live: a node may only be freed (out-of-service taint, delete) when it is still

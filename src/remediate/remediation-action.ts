@@ -1,6 +1,13 @@
 import type { ActionContext, ExecuteIo } from './action-context.js';
 import type { CatalogActionId, PlanParams, RemediationPlan, UndoProposal } from './remediation-plan.js';
 
+/** One Kubernetes RBAC permission an action uses: API group ('' = core), resource, verbs. */
+export interface RbacNeed {
+  group: string;
+  resource: string;
+  verbs: readonly ('get' | 'list' | 'create' | 'patch' | 'delete')[];
+}
+
 /** What one execution did: a summary line, and the undo to propose when there is one. */
 export interface ExecuteResult {
   summary: string;
@@ -13,6 +20,11 @@ export interface ExecuteResult {
  */
 export interface RemediationAction {
   id: CatalogActionId;
+  /**
+   * Every Kubernetes call any of its steps sends, as RBAC (reads included; etcd actions: none). The
+   * Helm chart's remediation ClusterRole is tested against the union of these (test/helm/).
+   */
+  rbac: readonly RbacNeed[];
   /**
    * Freeze a plan. With a live context the preconditions record current values (resourceVersion,
    * replicas, leader); without one (dump-backed or disabled clusters) the plan only shows what it would do.

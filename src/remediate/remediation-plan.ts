@@ -1,10 +1,10 @@
 import type { ActionId } from '../diagnose/finding.js';
 
 /**
- * Every catalog action: the DESIGN.md actions plus the undo of node.out-of-service, which is its own
- * approval-gated proposal (the contract's ActionId list has no id for it, so it is added here only).
+ * Every catalog action: the DESIGN.md actions plus node.remove-out-of-service, the undo of
+ * node.out-of-service (its own approval-gated proposal); all are in the contract's ACTION_IDS.
  */
-export type CatalogActionId = ActionId | 'node.remove-out-of-service';
+export type CatalogActionId = ActionId;
 
 /** Parameters of a plan: uint64 etcd ids stay decimal strings (DESIGN.md "Scale"). */
 export type PlanParams = Record<string, string | number>;

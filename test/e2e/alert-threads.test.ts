@@ -91,11 +91,17 @@ describe('k8s-health worker (spawned): alert threads across process restarts', (
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     await until('worker #1 ready', async () => (await readyz()).status === 200);
 
+    // Every dump must be scanned at least once, as a live cluster would be every interval.
+    await scannedAt('2025-02-17T10:00:00Z');
     replay.show(path.join(REPLAY_DIR, 't12'));
     await scannedAt('2025-02-17T10:12:00Z');
     replay.show(path.join(REPLAY_DIR, 't24'));
     await scannedAt('2025-02-17T10:24:00Z');
-    const parent = await slack.waitFor('the parent', () => slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts), 30000);
+    const parent = await slack
+      .waitFor('the parent', () => slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts), 30000)
+      .catch((err: Error) => {
+        throw new Error(`${err.message}\nworker output:\n${first.out()}`);
+      });
     expect(JSON.stringify(parent.body.blocks)).toContain('2 machine replacements');
     const parentTs = [...slack.messages.keys()].find((k) => k.startsWith('C0ALERTS/'))!.split('/')[1]!;
 

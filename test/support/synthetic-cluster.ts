@@ -19,6 +19,9 @@ export const DEFAULT_SCALE: SyntheticClusterOptions = { nodes: 5000, pods: 100_0
 /** A quick run (`npm run bench -- --scale small`): same shape, a tenth of the size. */
 export const SMALL_SCALE: SyntheticClusterOptions = { nodes: 500, pods: 10_000, machines: 500, events: 2000, namespaces: 40, volumeAttachments: 200 };
 
+/** One of the 200 small clusters of the scale-out target (6). */
+export const FLEET_SCALE: SyntheticClusterOptions = { nodes: 20, pods: 300, machines: 20, events: 100, namespaces: 4, volumeAttachments: 10 };
+
 /**
  * A large, realistic, self-managed Cluster API cluster as plain objects, shaped like
  * `kubectl get -o json` output: pods with managedFields, full status, conditions and
@@ -149,7 +152,7 @@ export function createSyntheticCluster(opts: SyntheticClusterOptions = DEFAULT_S
   const workerNodes = nodeNames.length > 3 ? nodeNames.slice(3) : nodeNames;
   for (let i = 0; i < opts.pods; i++) {
     const w = workloads[i % workloads.length]!;
-    const name = `${w.rs}-${hex(5)}`;
+    const name = `${w.rs}-${i.toString(36).padStart(5, '0')}`; // unique: random suffixes collide at 100,000
     const node = workerNodes[i % workerNodes.length]!;
     const crash = i % 2000 === 13; // a few CrashLoopBackOff pods
     const started = ago(60 * 24 * 3 + (i % 500));

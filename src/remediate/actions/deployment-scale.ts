@@ -9,6 +9,7 @@ import { describeKubeCall, isNotFound, sendKube, type KubeCall } from '../send-k
  */
 export const deploymentScale: RemediationAction = {
   id: 'deployment.scale',
+  rbac: [{ group: 'apps', resource: 'deployments', verbs: ['get', 'patch'] }],
   async plan(cluster, params, live) {
     const t = target(params);
     let current: number | undefined;

@@ -13,6 +13,7 @@ export const MAX_APPLIED_INDEX_GAP = 1000n;
  */
 export const etcdMoveLeader: RemediationAction = {
   id: 'etcd.move-leader',
+  rbac: [],
   async plan(cluster, params, live) {
     const target = memberIdParam(params.targetMemberId);
     let leader: string | undefined;

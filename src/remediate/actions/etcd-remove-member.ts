@@ -9,6 +9,7 @@ import { memberIdParam, requireEtcd } from './etcd-move-leader.js';
  */
 export const etcdRemoveMember: RemediationAction = {
   id: 'etcd.remove-member',
+  rbac: [],
   async plan(cluster, params, live) {
     const id = memberIdParam(params.memberId);
     let size: number | undefined;

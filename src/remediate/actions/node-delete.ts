@@ -1,4 +1,4 @@
-import { collectNodeGone } from '../collect-node-gone.js';
+import { collectNodeGone, MACHINES_READ } from '../collect-node-gone.js';
 import type { RemediationAction } from '../remediation-action.js';
 import { RemediateError } from '../remediate-error.js';
 import { describeKubeCall, isNotFound, sendKube } from '../send-kube.js';
@@ -7,6 +7,7 @@ import { nodeName, nodePath } from './node-out-of-service.js';
 /** node.delete `name` (seed 004, clusters older than 1.28): delete a Node object CONFIRMED gone. */
 export const nodeDelete: RemediationAction = {
   id: 'node.delete',
+  rbac: [{ group: '', resource: 'nodes', verbs: ['get', 'delete'] }, MACHINES_READ],
   async plan(cluster, params) {
     const name = nodeName(params);
     return {

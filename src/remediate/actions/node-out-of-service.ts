@@ -1,4 +1,4 @@
-import { collectNodeGone } from '../collect-node-gone.js';
+import { collectNodeGone, MACHINES_READ } from '../collect-node-gone.js';
 import type { RemediationAction } from '../remediation-action.js';
 import { RemediateError } from '../remediate-error.js';
 import type { PlanParams } from '../remediation-plan.js';
@@ -10,6 +10,7 @@ export const OUT_OF_SERVICE_TAINT = { key: 'node.kubernetes.io/out-of-service', 
 /** node.out-of-service `name` (seed 004): taint a node CONFIRMED gone; the undo removes the taint. */
 export const nodeOutOfService: RemediationAction = {
   id: 'node.out-of-service',
+  rbac: [{ group: '', resource: 'nodes', verbs: ['get', 'patch'] }, MACHINES_READ],
   async plan(cluster, params) {
     const name = nodeName(params);
     return {

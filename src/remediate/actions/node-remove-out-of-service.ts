@@ -5,6 +5,7 @@ import { hasTaint, nodeName, nodePath, OUT_OF_SERVICE_TAINT } from './node-out-o
 /** The undo of node.out-of-service: remove the taint (its own approval-gated proposal). */
 export const nodeRemoveOutOfService: RemediationAction = {
   id: 'node.remove-out-of-service',
+  rbac: [{ group: '', resource: 'nodes', verbs: ['get', 'patch'] }],
   async plan(cluster, params) {
     const name = nodeName(params);
     return {

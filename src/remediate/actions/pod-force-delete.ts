@@ -10,6 +10,7 @@ import { describeKubeCall, isNotFound, sendKube } from '../send-kube.js';
  */
 export const podForceDelete: RemediationAction = {
   id: 'pod.force-delete',
+  rbac: [{ group: '', resource: 'pods', verbs: ['get', 'delete'] }, { group: '', resource: 'nodes', verbs: ['get'] }],
   async plan(cluster, params, live) {
     const t = target(params);
     let uid: string | undefined;

@@ -4,7 +4,7 @@ import type { RemediationAction } from '../remediation-action.js';
 import { RemediateError } from '../remediate-error.js';
 import type { RemediationPlan } from '../remediation-plan.js';
 import { describeKubeCall, sendKube } from '../send-kube.js';
-import { readWebhook, webhookTarget } from './webhook-suspend.js';
+import { readWebhook, WEBHOOK_KINDS, webhookTarget } from './webhook-suspend.js';
 
 /**
  * webhook.restore `kind` `name` `backupOf` (the webhook.suspend request whose backup is re-created):
@@ -12,6 +12,7 @@ import { readWebhook, webhookTarget } from './webhook-suspend.js';
  */
 export const webhookRestore: RemediationAction = {
   id: 'webhook.restore',
+  rbac: WEBHOOK_KINDS.map((resource) => ({ group: 'admissionregistration.k8s.io', resource, verbs: ['get', 'create'] as const })),
   async plan(cluster, params) {
     const { kind, name, path } = webhookTarget(params);
     const backupOf = String(params.backupOf ?? '');

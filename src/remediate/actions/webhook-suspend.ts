@@ -6,12 +6,16 @@ import { RemediateError } from '../remediate-error.js';
 import type { PlanParams } from '../remediation-plan.js';
 import { describeKubeCall, isNotFound, sendKube } from '../send-kube.js';
 
+/** The two admission configuration resources webhook.suspend / webhook.restore act on. */
+export const WEBHOOK_KINDS = ['validatingwebhookconfigurations', 'mutatingwebhookconfigurations'] as const;
+
 /**
  * webhook.suspend `kind` (Validating/Mutating) `name` (seed 003): back the configuration up (full
  * object, in Redis and the thread), then delete it. Only ever for third-party webhooks.
  */
 export const webhookSuspend: RemediationAction = {
   id: 'webhook.suspend',
+  rbac: WEBHOOK_KINDS.map((resource) => ({ group: 'admissionregistration.k8s.io', resource, verbs: ['get', 'delete'] as const })),
   async plan(cluster, params, live) {
     const { kind, name, path } = webhookTarget(params);
     let rv: string | undefined;

@@ -84,6 +84,11 @@ export class KubeStore {
     return this.record({ type: existed ? type : 'ADDED', object: copy, spec, resourceVersion: this.rv });
   }
 
+  /** Create an object that must not exist yet (POST); undefined when it already exists (409 AlreadyExists). */
+  create(spec: KindSpec, obj: KubeObject): StoreEvent | undefined {
+    return this.objectsOf(spec).has(keyOf(obj)) ? undefined : this.put(spec, obj, 'ADDED');
+  }
+
   /** Remove an object; returns the DELETED event (undefined when it did not exist). */
   remove(spec: KindSpec, namespace: string | undefined, name: string): StoreEvent | undefined {
     const key = `${spec.namespaced ? (namespace ?? '') : ''}/${name}`;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { findKind, type KindSpec } from '../../../src/cluster/kinds.js';
@@ -29,9 +30,9 @@ export interface RecordedRequest {
   query: Record<string, string>;
 }
 
-/** A PATCH or DELETE the fake received (dry runs included, flagged, never applied). */
+/** A POST (create), PATCH or DELETE the fake received (dry runs included, flagged, never applied). */
 export interface RecordedWrite {
-  method: 'PATCH' | 'DELETE';
+  method: 'POST' | 'PATCH' | 'DELETE';
   path: string;
   kind: string;
   namespace?: string;
@@ -90,7 +91,7 @@ interface Target {
 
 /**
  * A real HTTP server on 127.0.0.1 that answers like kube-apiserver for the kinds in KINDS:
- * discovery, list (pagination, selectors), get, watch, PATCH/DELETE (recorded, dryRun=All honoured),
+ * discovery, list (pagination, selectors), get, watch, POST/PATCH/DELETE (recorded, dryRun=All honoured),
  * /readyz and /livez, with fault injection. The real @kubernetes/client-node and kubectl talk to it.
  */
 export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<FakeKubeApi> {
@@ -194,6 +195,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
       if (method === 'GET' && !target.name && (query.watch === 'true' || query.watch === '1')) return watch(res, target, query);
       if (method === 'GET' && !target.name) return list(res, target, query);
       if (method === 'GET') return get(res, target);
+      if (method === 'POST' && !target.name) return create(res, target, query, body, url.pathname);
       if (method === 'PATCH' && target.name) return patch(req, res, target, query, body);
       if (method === 'DELETE' && target.name) return remove(res, target, query, url.pathname);
       return send(res, 405, createKubeStatus(405, `the server does not allow this method on the requested resource`));
@@ -310,6 +312,41 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     send(res, 200, withType(ev.object, t.spec, t.version));
   }
 
+  /**
+   * POST to a collection: 201 with the stored object and its server-set metadata (uid,
+   * creationTimestamp, generation, resourceVersion), 409 AlreadyExists, or 400/500 for what
+   * kube-apiserver refuses too. A dry run is validated the same way but never stored.
+   */
+  function create(res: http.ServerResponse, t: Target, query: Record<string, string>, body: string, path: string): void {
+    const dryRun = checkDryRun(res, query);
+    if (dryRun === undefined) return;
+    let obj: KubeObject;
+    try {
+      obj = JSON.parse(body) as KubeObject;
+    } catch {
+      return send(res, 400, createKubeStatus(400, 'error decoding the request body: invalid JSON'));
+    }
+    const name = obj?.metadata?.name;
+    api.writes.push({ method: 'POST', path, kind: t.spec.kind, namespace: t.namespace, name: String(name ?? ''), dryRun, body: obj, query });
+    if (obj?.kind !== undefined && obj.kind !== t.spec.kind) return send(res, 400, createKubeStatus(400, `the kind of the object (${obj.kind}) does not match the resource ${t.spec.plural}`));
+    if (typeof name !== 'string' || !name) return send(res, 422, createKubeStatus(422, `${t.spec.kind} is invalid: metadata.name: Required value: name or generateName is required`));
+    if (t.spec.namespaced && obj.metadata.namespace !== undefined && obj.metadata.namespace !== t.namespace) {
+      return send(res, 400, createKubeStatus(400, 'the namespace of the provided object does not match the namespace sent on the request'));
+    }
+    // As kube-apiserver's storage does: a create carrying a resourceVersion is refused.
+    if (obj.metadata.resourceVersion) return send(res, 500, createKubeStatus(500, 'resourceVersion should not be set on objects to be created'));
+    const metadata = { ...obj.metadata, ...(t.spec.namespaced ? { namespace: t.namespace } : {}), uid: randomUUID(), creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), generation: 1 };
+    delete metadata.deletionTimestamp;
+    const next = { ...obj, metadata } as KubeObject;
+    const exists = store.get(t.spec, t.namespace, name);
+    if (exists) return send(res, 409, alreadyExists(t, name));
+    if (dryRun) return send(res, 201, withType(next, t.spec, t.version));
+    const ev = store.create(t.spec, next);
+    if (!ev) return send(res, 409, alreadyExists(t, name));
+    broadcast(ev);
+    send(res, 201, withType(ev.object, t.spec, t.version));
+  }
+
   function remove(res: http.ServerResponse, t: Target, query: Record<string, string>, path: string): void {
     const dryRun = checkDryRun(res, query);
     if (dryRun === undefined) return;
@@ -338,7 +375,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
 
   function faultStatus(status: number, method: string, pathname: string) {
     const t = parseTarget(pathname);
-    const verb = method === 'PATCH' ? 'patch' : method === 'DELETE' ? 'delete' : t?.name ? 'get' : 'list';
+    const verb = method === 'POST' ? 'create' : method === 'PATCH' ? 'patch' : method === 'DELETE' ? 'delete' : t?.name ? 'get' : 'list';
     if (status === 403 && t) return createKubeStatus(403, forbiddenMessage(verb, t.spec.group, t.spec.plural, t.namespace, t.name), details(t));
     if (status === 404 && t) return notFound(t);
     if (status === 401) return createKubeStatus(401, 'Unauthorized');
@@ -374,6 +411,12 @@ function details(t: Target) {
 function notFound(t: Target) {
   const what = t.spec.group ? `${t.spec.plural}.${t.spec.group}` : t.spec.plural;
   return createKubeStatus(404, `${what} "${t.name}" not found`, details(t));
+}
+
+/** 409 with reason AlreadyExists, as kube-apiserver answers a create of an existing name. */
+function alreadyExists(t: Target, name: string) {
+  const what = t.spec.group ? `${t.spec.plural}.${t.spec.group}` : t.spec.plural;
+  return { ...createKubeStatus(409, `${what} "${name}" already exists`, { ...details(t), name }), reason: 'AlreadyExists' };
 }
 
 /** Index of the first object whose key sorts after `key` (lists are sorted by key: binary search). */

@@ -18,8 +18,8 @@ function chunks(text: string, cuts: number[]): string[] {
 function split(text: string, cuts: number[]) {
   const items: unknown[] = [];
   const headers: unknown[] = [];
-  const splitter = createListSplitter((json, list) => {
-    items.push(JSON.parse(json));
+  const splitter = createListSplitter((item, list) => {
+    items.push(item);
     headers.push(list);
   });
   for (const c of chunks(text, cuts)) splitter.write(c);
@@ -54,6 +54,16 @@ describe('createListSplitter', () => {
       ),
       { numRuns: 400 },
     );
+  });
+
+  it('finds item ends by the next item\'s first key without being fooled by look-alikes in strings or nested arrays', () => {
+    const tricky = [
+      { metadata: { name: 'a', annotations: { x: '},{"metadata":{}' } }, spec: { list: [{ metadata: 1 }, { metadata: 2 }] } },
+      { metadata: { name: 'b\\' } },
+      { metadata: { name: 'c' }, status: { conditions: [{ type: 'Ready' }, { type: 'x' }] } },
+    ];
+    const page = JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: tricky });
+    for (let cut = 0; cut <= page.length; cut += 3) expect(split(page, [cut, cut * 7]).items).toEqual(tricky);
   });
 
   it('splits a real-looking page cut at every position', () => {

@@ -1,0 +1,222 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { App } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { KubeObject } from '../../src/cluster/snapshot.js';
+import { parseConfig } from '../../src/config/load-config.js';
+import type { RemediationProposal } from '../../src/diagnose/finding.js';
+import { enqueueRemediation } from '../../src/jobs/enqueue-remediation.js';
+import { BULLMQ_PREFIX, REDIS_PREFIX, REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
+import { startRemediateWorker } from '../../src/jobs/remediate-worker.js';
+import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
+import { createActionContext } from '../../src/remediate/create-action-context.js';
+import { proposeFixActionId } from '../../src/slack/action-ids.js';
+import { createMetrics } from '../../src/slack/create-metrics.js';
+import { createScanRequester } from '../../src/slack/create-scan-requester.js';
+import { createSlackApp } from '../../src/slack/create-slack-app.js';
+import { createApprovalAuthorizer } from '../../src/slack/handle-approval-authorizer.js';
+import { registerApprovalListeners } from '../../src/slack/handle-approval-listeners.js';
+import { createProposalStore } from '../../src/slack/proposal-store.js';
+import { registerListeners } from '../../src/slack/register-listeners.js';
+import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, REJECT_ACTION_ID } from '../../src/slack/render-approval.js';
+import { createApprovalBackups } from '../../src/store/approval-backups.js';
+import { createApprovalStore } from '../../src/store/approval-store.js';
+import { createAuditLog } from '../../src/store/audit-log.js';
+import { createReportStore } from '../../src/store/report-store.js';
+import { startFakeKubeApi, type FakeKubeApi } from './fake-kube-api/start-fake-kube-api.js';
+import { writeTestKubeConfig } from './fake-kube-api/create-test-kube-config.js';
+import { startFakeSlackApi, type FakeSlackApi } from './fake-slack-api.js';
+import { blockActionBody, signSlackRequest } from './sign-slack-request.js';
+import { startRedis, type RedisServer } from './start-redis.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = Record<string, any>;
+
+const SECRET = 'test-signing-secret';
+const TOKEN = 'xoxb-test-token';
+/** The channel every proposal is clicked in; approvers U0ANN, U0BEN (the proposer is U0PAT). */
+export const APPROVAL_CHANNEL = 'C0INCIDENT';
+/** The one remediation-enabled cluster of the harness config. */
+export const APPROVAL_CLUSTER = 'prod-east';
+
+export interface ApprovalBotOptions {
+  /** Objects the fake workload API server starts with. */
+  objects?: KubeObject[];
+  /** etcd client URLs of the cluster (a real etcd). */
+  etcdEndpoints?: string[];
+  confirmByTyping?: boolean;
+}
+
+/** The result of a proposed-fix click: the posted request (id, message), or the ephemeral refusal. */
+export interface Proposed {
+  requestId?: string;
+  message?: Any;
+  ephemeral?: Any;
+}
+
+/**
+ * The whole approval flow on real parts, for integration tests: a private Redis, the fake Slack Web
+ * API, the fake Kubernetes API server, Bolt's HTTP receiver with the real listeners (signed
+ * requests), and the remediate worker on BullMQ. Keys use the production REDIS_PREFIX, so the CLI
+ * (`k8s-health audit` with REDIS_URL) reads what the flow wrote. Stop it with `stop()`.
+ */
+export interface ApprovalBot {
+  redisServer: RedisServer;
+  redis: Redis;
+  slack: FakeSlackApi;
+  kube: FakeKubeApi;
+  approvals: ReturnType<typeof createApprovalStore>;
+  backups: ReturnType<typeof createApprovalBackups>;
+  audit: ReturnType<typeof createAuditLog>;
+  logs: string[];
+  /** Store a proposal and click its button as `user` (default the proposer U0PAT). */
+  propose(proposal: RemediationProposal, user?: string): Promise<Proposed>;
+  /** Click a proposed-fix button whose value is an already stored proposal id (e.g. an undo button). */
+  clickProposal(proposalId: string, user?: string): Promise<Proposed>;
+  /** Click Approve / Reject as `user`; resolves with the ephemeral reply text. */
+  vote(requestId: string, user: string, kind?: 'approve' | 'reject'): Promise<string>;
+  /** Submit the confirmation modal as `user` having typed `typed`; Bolt's HTTP answer. */
+  submitConfirm(requestId: string, user: string, typed: string): Promise<{ status: number; body: string }>;
+  /** Poll Redis until the request reaches one of `statuses`. */
+  waitStatus(requestId: string, statuses: string[]): Promise<ApprovalRequest>;
+  /** The worker's thread reply for a request (outcome, backup, undo button). */
+  resultMessage(requestId: string): Promise<Any>;
+  /** Propose, approve twice (U0ANN, U0BEN) and wait for the final status. */
+  runApproved(proposal: RemediationProposal): Promise<{ requestId: string; message: Any; request: ApprovalRequest }>;
+  stop(): Promise<void>;
+}
+
+export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<ApprovalBot> {
+  const redisServer = await startRedis();
+  const redis = new Redis(redisServer.url);
+  const bull = new Redis(redisServer.url, { maxRetriesPerRequest: null });
+  const slack = await startFakeSlackApi({ validToken: TOKEN });
+  const kube = await startFakeKubeApi({ objects: opts.objects ?? [] });
+  const kubeconfig = await writeTestKubeConfig(kube.url);
+  const config = parseConfig(
+    {
+      clusters: [
+        {
+          name: APPROVAL_CLUSTER,
+          workload: { kubeconfig },
+          ...(opts.etcdEndpoints ? { etcd: { endpoints: opts.etcdEndpoints } } : {}),
+          slack: { channels: [APPROVAL_CHANNEL] },
+          approvers: { users: ['U0ANN', 'U0BEN', 'U0PAT'] },
+          remediation: { enabled: true },
+        },
+      ],
+      approvals: { required: 2, ttlMinutes: 30, confirmByTyping: opts.confirmByTyping ?? false },
+    },
+    '/tmp',
+  );
+  const logs: string[] = [];
+  const log = (l: string) => void logs.push(l);
+  const approvals = createApprovalStore(redis, { keyPrefix: REDIS_PREFIX });
+  const audit = createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log });
+  const backups = createApprovalBackups(redis, { keyPrefix: REDIS_PREFIX });
+  const proposals = createProposalStore(redis, { keyPrefix: REDIS_PREFIX });
+  const now = () => new Date();
+  const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: BULLMQ_PREFIX });
+  const worker = startRemediateWorker({
+    connection: bull, config, approvals, audit, backups, proposals, createContext: createActionContext,
+    slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200,
+  });
+  const { app } = await createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' });
+  const reports = createReportStore(redis, { keyPrefix: REDIS_PREFIX });
+  const deps = {
+    config, reports, proposals, now, log,
+    requestScan: createScanRequester(async () => { throw new Error('no scans in approval tests'); }, reports),
+    metrics: createMetrics({ defaultMetrics: false }),
+    approval: { approvals, audit, backups, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer() },
+  };
+  registerListeners(app as App, deps);
+  registerApprovalListeners(app as App, deps);
+  const server = (await app.start(0)) as Server;
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const post = async (body: string) => {
+    const res = await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) }, body });
+    return { status: res.status, body: await res.text() };
+  };
+  let seq = 0;
+
+  const bot: ApprovalBot = {
+    redisServer, redis, slack, kube, approvals, backups, audit, logs,
+    async propose(proposal, user = 'U0PAT') {
+      const pid = await proposals.save({ cluster: APPROVAL_CLUSTER, findingId: 'test', fingerprint: 'fp', proposal, createdAt: now().toISOString() });
+      return bot.clickProposal(pid, user);
+    },
+    async clickProposal(pid, user = 'U0PAT') {
+      const before = slack.callsTo('chat.postMessage').length;
+      const url = slack.responseUrl(`propose-${++seq}`);
+      const r = await post(blockActionBody({ actionId: proposeFixActionId(0), value: pid, user_id: user, response_url: url, message_ts: '1700000000.000100' }));
+      if (r.status !== 200) throw new Error(`propose click answered ${r.status}`);
+      // The worker may post a result meanwhile: the request message is the one with Approve / Reject.
+      const approvalBlock = (c: { body: Any }) => ((c.body.blocks ?? []) as Any[]).find((b) => b.type === 'actions' && String(b.block_id).startsWith('approval:'));
+      const done = await slack.waitFor('proposal posted or refused', () => {
+        const message = slack.callsTo('chat.postMessage').slice(before).find(approvalBlock);
+        if (message) return { message };
+        const refused = slack.responses.find((x) => x.path === new URL(url).pathname);
+        return refused && { ephemeral: refused.body };
+      }, 30000);
+      if (done.message) return { requestId: approvalBlock(done.message)!.elements[0].value, message: done.message };
+      return { ephemeral: done.ephemeral };
+    },
+    async vote(requestId, user, kind = 'approve') {
+      const url = slack.responseUrl(`vote-${++seq}`);
+      const viewsBefore = slack.callsTo('views.open').length;
+      const r = await post(blockActionBody({ actionId: kind === 'approve' ? APPROVE_ACTION_ID : REJECT_ACTION_ID, value: requestId, blockId: `approval:${requestId}`, user_id: user, response_url: url }));
+      if (r.status !== 200) throw new Error(`vote click answered ${r.status}`);
+      // A decisive approval under confirmByTyping opens the modal instead of replying.
+      const reply = await slack.waitFor('vote reply', () => slack.responses.find((x) => x.path === new URL(url).pathname) ?? (slack.callsTo('views.open').length > viewsBefore && { body: { text: '<views.open>' } }), 30000);
+      return String(reply.body.text);
+    },
+    async submitConfirm(requestId, user, typed) {
+      const payload = {
+        type: 'view_submission',
+        team: { id: 'T0TEAM', domain: 'example' },
+        user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: 'T0TEAM' },
+        api_app_id: 'A0APP',
+        token: 'legacy-verification-token',
+        trigger_id: '1.2.5',
+        view: {
+          id: 'V0CONFIRM', team_id: 'T0TEAM', type: 'modal', callback_id: CONFIRM_VIEW_ID, private_metadata: requestId,
+          state: { values: { cluster: { value: { type: 'plain_text_input', value: typed } } } },
+          hash: '1.abc', blocks: [], title: { type: 'plain_text', text: 'Confirm the fix' },
+        },
+      };
+      return post(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    },
+    async waitStatus(requestId, statuses) {
+      const deadline = Date.now() + 45000;
+      for (;;) {
+        const r = await approvals.get(requestId);
+        if (r && statuses.includes(r.status)) return r;
+        if (Date.now() > deadline) throw new Error(`request ${requestId} never reached ${statuses.join('|')} (is ${r?.status}: ${r?.result})`);
+        await new Promise((res) => setTimeout(res, 50));
+      }
+    },
+    resultMessage: (requestId) =>
+      slack.waitFor(`result of ${requestId} in the thread`, () => slack.callsTo('chat.postMessage').find((c) => String(c.body.text ?? '').includes(': ') && JSON.stringify(c.body.blocks ?? '').includes(`(request ${requestId})`)), 30000),
+    async runApproved(proposal) {
+      const { requestId, message, ephemeral } = await bot.propose(proposal);
+      if (!requestId) throw new Error(`not proposed: ${ephemeral?.text}`);
+      await bot.vote(requestId, 'U0ANN');
+      await bot.vote(requestId, 'U0BEN');
+      return { requestId, message: message!, request: await bot.waitStatus(requestId, ['succeeded', 'failed', 'aborted']) };
+    },
+    async stop() {
+      await app.stop().catch(() => undefined);
+      await worker.close();
+      await queue.close();
+      bull.disconnect();
+      redis.disconnect();
+      await kube.close();
+      await slack.close();
+      await redisServer.stop();
+    },
+  };
+  return bot;
+}
