@@ -22,7 +22,10 @@ export const capiRecreationLoopAnalyzer: Analyzer = {
     const out: FindingDraft[] = [];
     const loops = findRecreationLoops(snapshot, history, { windowMinutes: thresholds.loopWindowMinutes, now });
     for (const loop of loops) {
-      if (loop.replacements < thresholds.loopReplacements) continue;
+      // A replacement already failing the same way counts as the next one (flag before it completes),
+      // but only on top of real replacements: one failing new machine alone is not a loop.
+      const counted = loop.replacements + (loop.underway && loop.replacements > 0 ? 1 : 0);
+      if (counted < thresholds.loopReplacements) continue;
       const ownerId = `${loop.owner.kind} ${loop.owner.namespace ? `${loop.owner.namespace}/` : ''}${loop.owner.name}`;
       const evidence = [...loop.evidence];
       const cniNodes = loop.nodeNames.filter((n) => {

@@ -25,7 +25,16 @@ export interface RecreationLoop {
   nodeNames: string[];
   evidence: string[];
   since?: string;
+  /**
+   * The owner's newest machine, created within the window, that is already failing (its Node
+   * NotReady, or no Node after a few minutes): the next replacement is under way. Counting it lets
+   * a 12-minute loop be flagged before its third recreation completes (issue 5).
+   */
+  underway?: { machine: string; why: string };
 }
+
+/** A new machine without a Node for this long is failing, not booting. */
+const NO_NODE_MINUTES = 5;
 
 interface Churn {
   owner: RecreationLoop['owner'];
@@ -37,6 +46,8 @@ interface Churn {
   shortLived: Set<string>;
   remediated: Set<string>;
   nodeNames: Set<string>;
+  /** Current, not-deleting machines created in the window, newest last. */
+  fresh: KubeObject[];
   evidence: string[];
   events: EventProjection[];
 }
@@ -62,7 +73,7 @@ export function findRecreationLoops(snapshot: Snapshot, history: HistoryView, op
     const key = `${kind}/${namespace}/${name}`;
     let c = churn.get(key);
     if (!c) {
-      c = { owner: { kind, namespace, name }, created: new Map(), unnamedCreates: 0, deleted: new Set(), unnamedDeletes: 0, shortLived: new Set(), remediated: new Set(), nodeNames: new Set(), evidence: [], events: [] };
+      c = { owner: { kind, namespace, name }, created: new Map(), unnamedCreates: 0, deleted: new Set(), unnamedDeletes: 0, shortLived: new Set(), remediated: new Set(), nodeNames: new Set(), fresh: [], evidence: [], events: [] };
       churn.set(key, c);
     }
     return c;
@@ -98,6 +109,7 @@ export function findRecreationLoops(snapshot: Snapshot, history: HistoryView, op
     const node = m.status?.nodeRef?.name;
     if (node && !m.metadata?.deletionTimestamp) c.nodeNames.add(node);
     if (inWindow(created)) c.created.set(name, created);
+    if (inWindow(created) && !m.metadata?.deletionTimestamp) c.fresh.push(m);
     if (m.metadata?.deletionTimestamp) {
       if (inWindow(m.metadata.deletionTimestamp) || !m.metadata.deletionTimestamp) c.deleted.add(name);
       if (inWindow(created)) {
@@ -179,9 +191,31 @@ export function findRecreationLoops(snapshot: Snapshot, history: HistoryView, op
     if (c.desired !== undefined) loop.desiredReplicas = c.desired;
     if (intervalMinutes !== undefined) loop.intervalMinutes = intervalMinutes;
     if (since) loop.since = since;
+    const underway = findUnderway(c.fresh, snapshot, now);
+    if (underway) {
+      loop.underway = underway;
+      evidence.push(`next replacement under way: Machine ${c.owner.namespace ? `${c.owner.namespace}/` : ''}${underway.machine} ${underway.why}`);
+    }
     loops.push(loop);
   }
   return loops.sort((a, b) => b.replacements - a.replacements || `${a.owner.kind}/${a.owner.namespace}/${a.owner.name}`.localeCompare(`${b.owner.kind}/${b.owner.namespace}/${b.owner.name}`));
+}
+
+/** The newest fresh machine that already fails: Node NotReady, or no Node after NO_NODE_MINUTES. */
+function findUnderway(fresh: KubeObject[], snapshot: Snapshot, now: number): RecreationLoop['underway'] {
+  const newest = [...fresh].sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp))).pop();
+  if (!newest) return undefined;
+  const nodeName = newest.status?.nodeRef?.name;
+  if (typeof nodeName === 'string') {
+    const node = snapshot.nodes.find((n) => n.metadata.name === nodeName);
+    const ready = (node?.status?.conditions ?? []).find((c: { type?: string }) => c?.type === 'Ready');
+    if (!node || !ready || ready.status === 'True') return undefined;
+    const msg = typeof ready.message === 'string' ? `: ${ready.message.slice(0, 160)}` : '';
+    return { machine: newest.metadata.name, why: `has Node ${nodeName} Ready=${ready.status}${msg}` };
+  }
+  const age = now - Date.parse(String(newest.metadata.creationTimestamp));
+  if (age >= NO_NODE_MINUTES * 60000) return { machine: newest.metadata.name, why: `has no Node ${formatAge(age)} after creation` };
+  return undefined;
 }
 
 /** How many of an event's occurrences fall in the window (pro rata when it started before it). */

@@ -50,15 +50,22 @@ describe('detection latency (scan jobs on a time-evolving dump cluster)', () => 
     return undefined;
   }
 
-  it('flags the S3 recreation loop (12-minute cycle) before the third recreation', async () => {
-    const scans = ['t00', 't12', 't24', 't36'].map((t) => path.join(REPLAY_DIR, t));
-    // Recreations (a looping machine gone and a new one created) at 10:09, 10:21 and 10:33.
+  it('flags the S3 recreation loop (12-minute cycle) before the third recreation, with the default thresholds', async () => {
+    // Recreations (a looping machine gone and a new one created) at 10:09, 10:21 and 10:33. Scans every
+    // 6 minutes read the dump that is current at that time (t24's data holds until 10:33).
     const third = Date.parse('2025-02-17T10:33:00Z');
-    const at = await playUntilOpened('capi.recreation-loop', scans, { loopReplacements: 2 });
-    expect(at).toBe('2025-02-17T10:24:00Z');
+    const at6 = (t: string, hhmm: string) => replay.derive(path.join(REPLAY_DIR, t), `2025-02-17T${hhmm}:00Z`);
+    const every6 = [at6('t00', '10:00'), at6('t00', '10:06'), at6('t12', '10:12'), at6('t12', '10:18'), at6('t24', '10:24'), at6('t24', '10:30'), at6('t36', '10:36')];
+    // Default loopReplacements (3): two replacements done and the third machine already failing
+    // (no Node 9 minutes after creation) count as three.
+    const at = await playUntilOpened('capi.recreation-loop', every6, {});
+    expect(at).toBe('2025-02-17T10:30:00Z');
     expect(Date.parse(at!)).toBeLessThan(third);
-    // With the default loopReplacements (3) the loop is flagged one scan later, 3 min after the third (docs/alerts.md).
+    // Only the four 12-minute-apart dumps: the 10:24 scan sees the new machine 3 minutes old (still
+    // booting), so the default flags at 10:36; a lower threshold flags at 10:24 (docs/alerts.md).
+    const scans = ['t00', 't12', 't24', 't36'].map((t) => path.join(REPLAY_DIR, t));
     expect(await playUntilOpened('capi.recreation-loop', scans, {})).toBe('2025-02-17T10:36:00Z');
+    expect(await playUntilOpened('capi.recreation-loop', scans, { loopReplacements: 2 })).toBe('2025-02-17T10:24:00Z');
   });
 
   it('flags a machine stuck Provisioning within one scan interval after its threshold', async () => {
