@@ -65,4 +65,32 @@ describe('capi.recreation-loop', () => {
   it('machines without status or timestamps do not throw', () => {
     expect(run(buildSnapshot({ capi: { machineSets: [ms], machines: [{ metadata: { name: 'x', namespace: 'ns1' } }] } }))).toEqual([]);
   });
+
+  describe('the next replacement already under way counts (flag before the third recreation completes)', () => {
+    const twoDone = [cpMachine('c1-cp-aaaaa', 30, 15), cpMachine('c1-cp-bbbbb', 18, 4)];
+    it('two replacements + the newest machine without a Node 9 minutes after creation → loop', () => {
+      const s = buildSnapshot({ capi: { kubeadmControlPlanes: [kcp], machines: [...twoDone, cpMachine('c1-cp-ccccc', 9)] } });
+      const [f] = run(s);
+      expect(f?.severity).toBe('critical');
+      expect(f?.evidence.join('\n')).toContain('next replacement under way: Machine ns1/c1-cp-ccccc has no Node 9m after creation');
+    });
+    it('two replacements + the newest machine with a NotReady Node (CNI) → loop', () => {
+      const s = buildSnapshot({
+        nodes: [node('c1-cp-ccccc', { ready: 'False', message: CNI_MSG, sinceMin: 2 })],
+        capi: { kubeadmControlPlanes: [kcp], machines: [...twoDone, { ...cpMachine('c1-cp-ccccc', 4), status: { phase: 'Running', nodeRef: { name: 'c1-cp-ccccc' } } }] },
+      });
+      expect(run(s)[0]?.evidence.join('\n')).toContain('has Node c1-cp-ccccc Ready=False');
+    });
+    it('quiet when the newest machine is healthy, still booting, or when nothing was replaced before', () => {
+      const healthy = buildSnapshot({
+        nodes: [node('c1-cp-ccccc', { ready: 'True', sinceMin: 2 })],
+        capi: { kubeadmControlPlanes: [kcp], machines: [...twoDone, { ...cpMachine('c1-cp-ccccc', 9), status: { phase: 'Running', nodeRef: { name: 'c1-cp-ccccc' } } }] },
+      });
+      expect(run(healthy)).toEqual([]);
+      const booting = buildSnapshot({ capi: { kubeadmControlPlanes: [kcp], machines: [...twoDone, cpMachine('c1-cp-ccccc', 3)] } });
+      expect(run(booting)).toEqual([]);
+      const firstFailure = buildSnapshot({ capi: { kubeadmControlPlanes: [kcp], machines: [cpMachine('c1-cp-ccccc', 9)] } });
+      expect(run(firstFailure)).toEqual([]);
+    });
+  });
 });
