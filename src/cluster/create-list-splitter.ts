@@ -22,12 +22,13 @@ const FIRST_KEY = /\{"([^"\\]*)":/y;
 
 /**
  * A streaming splitter for `{ "kind", "apiVersion", "metadata", "items": [ ... ] }` (issue 8):
- * only the top-level `items` array is cut into elements, each handed to `onItem` as its exact JSON
- * text as soon as it is complete, with the list's apiVersion/kind when they came before `items`
- * (as kube-apiserver sends them; otherwise items are held until the end so the header is known).
+ * only the top-level `items` array is cut into elements, each parsed and handed to `onItem` as soon
+ * as it is complete, with the list's apiVersion/kind when they came before `items` (as kube-apiserver
+ * sends them; otherwise items are held until the end so the header is known).
  * A page of 500 pods is thus never held whole, as text or as objects: each item is parsed, projected
  * and dropped while young, which keeps the collector's peak memory flat.
- * It tracks only strings (with escapes) and bracket depth; JSON.parse validates everything else.
+ * Items take the fast path (feedFast); the envelope and anything unusual take the exact scanner
+ * (scan), which tracks only strings (with escapes) and bracket depth. JSON.parse validates the rest.
  */
 export function createListSplitter(onItem: (item: unknown, list: { apiVersion?: string; kind?: string }) => void): ListSplitter {
   let depth = 0;
@@ -131,85 +132,84 @@ export function createListSplitter(onItem: (item: unknown, list: { apiVersion?: 
     },
   };
 
+  /** The exact scanner: envelope text, and items the fast path left to it. */
   function scan(s: string): void {
-    {
-      const n = s.length;
-      let segStart = 0; // start of this chunk's envelope text, or of the open item
-      let i = 0;
-      if (inString) {
-        i = skipString(s, 0);
-        if (i < 0) return keep(s);
-        inString = false;
-        if (inItems && depth === 2 && itemOpen) closeItem(s, 0, i), (segStart = i + 1); // a string element
-        i++;
-      }
-      for (; i < n; i++) {
-        const c = s.charCodeAt(i);
-        if (c === QUOTE) {
-          if (inItems && depth === 2 && !itemOpen) {
-            itemOpen = true; // a string element
-            segStart = i;
-          }
-          const end = skipString(s, i + 1);
-          if (end < 0) {
-            inString = true;
-            return keep(s, segStart);
-          }
-          i = end;
-          if (inItems && depth === 2 && itemOpen) closeItem(s, segStart, i), (segStart = i + 1);
-        } else if (c === 123 || c === 91) {
-          // '{' or '['
-          if (inItems && depth === 2 && !itemOpen) {
-            itemOpen = true;
-            segStart = i;
-          } else if (!inItems && depth === 1 && c === 91 && ITEMS_KEY.test(envelope.join('') + s.slice(segStart, i))) {
-            envelope.push(s.slice(segStart, i + 1));
-            segStart = i + 1;
-            inItems = true;
-            header = parseHeader(envelope.join('') + ']}');
-            if (fast) {
-              depth++;
-              fastMode = true;
-              return feedFast(s.slice(i + 1));
-            }
-          }
-          depth++;
-        } else if (c === 125 || c === 93) {
-          // '}' or ']'
-          if (inItems && depth === 2) {
-            // the ']' that closes items (after a scalar element, if one is open)
-            if (itemOpen) closeItem(s, segStart, i - 1);
-            inItems = false;
-            segStart = i; // the envelope resumes with this ']'
-            depth--;
-            continue;
-          }
-          depth--;
-          if (inItems && depth === 2 && itemOpen) closeItem(s, segStart, i), (segStart = i + 1);
-        } else if (inItems && depth === 2) {
-          if (c === 44) {
-            // ',' ends a scalar element
-            if (itemOpen) closeItem(s, segStart, i - 1);
-            segStart = i + 1;
-          } else if (!itemOpen && c > 32) {
-            itemOpen = true; // a scalar element (number, true, false, null)
-            segStart = i;
+    const n = s.length;
+    let segStart = 0; // start of this chunk's envelope text, or of the open item
+    let i = 0;
+    if (inString) {
+      i = skipString(s, 0);
+      if (i < 0) return keep(s);
+      inString = false;
+      if (inItems && depth === 2 && itemOpen) closeItem(s, 0, i), (segStart = i + 1); // a string element
+      i++;
+    }
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c === QUOTE) {
+        if (inItems && depth === 2 && !itemOpen) {
+          itemOpen = true; // a string element
+          segStart = i;
+        }
+        const end = skipString(s, i + 1);
+        if (end < 0) {
+          inString = true;
+          return keep(s, segStart);
+        }
+        i = end;
+        if (inItems && depth === 2 && itemOpen) closeItem(s, segStart, i), (segStart = i + 1);
+      } else if (c === 123 || c === 91) {
+        // '{' or '['
+        if (inItems && depth === 2 && !itemOpen) {
+          itemOpen = true;
+          segStart = i;
+        } else if (!inItems && depth === 1 && c === 91 && ITEMS_KEY.test(envelope.join('') + s.slice(segStart, i))) {
+          envelope.push(s.slice(segStart, i + 1));
+          segStart = i + 1;
+          inItems = true;
+          header = parseHeader(envelope.join('') + ']}');
+          if (fast) {
+            depth++;
+            fastMode = true;
+            return feedFast(s.slice(i + 1));
           }
         }
+        depth++;
+      } else if (c === 125 || c === 93) {
+        // '}' or ']'
+        if (inItems && depth === 2) {
+          // the ']' that closes items (after a scalar element, if one is open)
+          if (itemOpen) closeItem(s, segStart, i - 1);
+          inItems = false;
+          segStart = i; // the envelope resumes with this ']'
+          depth--;
+          continue;
+        }
+        depth--;
+        if (inItems && depth === 2 && itemOpen) closeItem(s, segStart, i), (segStart = i + 1);
+      } else if (inItems && depth === 2) {
+        if (c === 44) {
+          // ',' ends a scalar element
+          if (itemOpen) closeItem(s, segStart, i - 1);
+          segStart = i + 1;
+        } else if (!itemOpen && c > 32) {
+          itemOpen = true; // a scalar element (number, true, false, null)
+          segStart = i;
+        }
       }
-      keep(s, segStart);
+    }
+    keep(s, segStart);
 
-      function keep(text: string, from = 0): void {
-        if (itemOpen) itemParts.push(text.slice(from));
-        else if (!inItems) envelope.push(text.slice(from));
-      }
-      function closeItem(text: string, from: number, to: number): void {
-        itemParts.push(text.slice(from, to + 1));
-        const json = itemParts.length === 1 ? itemParts[0]! : itemParts.join('');
-        itemParts = [];
-        itemOpen = false;
-        if (json.trim()) emit(json.trim());
-      }
+    function keep(text: string, from = 0): void {
+      if (itemOpen) itemParts.push(text.slice(from));
+      else if (!inItems) envelope.push(text.slice(from));
+    }
+    function closeItem(text: string, from: number, to: number): void {
+      itemParts.push(text.slice(from, to + 1));
+      const json = itemParts.length === 1 ? itemParts[0]! : itemParts.join('');
+      itemParts = [];
+      itemOpen = false;
+      if (json.trim()) emit(json.trim());
     }
   }
 

@@ -38,7 +38,15 @@ const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constant(deep(500)),
   fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null)), { maxLength: 3 }),
   fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null)), { maxKeys: 3, noNullPrototype: true }),
+  // ownerReferences-like entries with wrong field types (kind/name not strings, controller not a boolean).
+  fc.array(
+    fc.record({ kind: fc.oneof(fc.integer(), fc.constant(null), fc.constantFrom('MachineSet', 'KubeadmControlPlane', 'ReplicaSet')), name: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant([])), controller: fc.oneof(fc.boolean(), fc.string({ maxLength: 3 })) }, { requiredKeys: [] }),
+    { maxLength: 3 },
+  ),
 );
+
+/** The metadata fields analyzers read; sanitizeMetadata (via addToSnapshot) must make any value of them safe. */
+const METADATA_FIELDS = ['labels', 'annotations', 'ownerReferences', 'finalizers', 'namespace', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'uid'] as const;
 
 /** Every path into an object (depth-limited), so a mutation can hit any field the analyzers read. */
 function paths(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = [], depth = 0): (string | number)[][] {
@@ -59,16 +67,24 @@ function setPath(obj: unknown, p: (string | number)[], v: unknown): void {
 
 interface Case {
   dump: number;
-  mutations: { target: 'workload' | 'management'; pick: number; path: number; value: unknown }[];
+  /** `field` set: replace that metadata field (present or not); else a path into status/spec (or metadata, with `inMetadata`). */
+  mutations: { target: 'workload' | 'management'; pick: number; path: number; value: unknown; field?: (typeof METADATA_FIELDS)[number]; inMetadata?: boolean }[];
 }
 
-const caseArb: fc.Arbitrary<Case> = fc.record({
-  dump: fc.nat(),
-  mutations: fc.array(
-    fc.record({ target: fc.constantFrom<'workload' | 'management'>('workload', 'management'), pick: fc.nat(), path: fc.nat(), value: wrongValue }),
-    { minLength: 1, maxLength: 6 },
-  ),
-});
+const caseArb = (metadata: boolean): fc.Arbitrary<Case> =>
+  fc.record({
+    dump: fc.nat(),
+    mutations: fc.array(
+      fc.record({
+        target: fc.constantFrom<'workload' | 'management'>('workload', 'management'),
+        pick: fc.nat(),
+        path: fc.nat(),
+        value: wrongValue,
+        ...(metadata ? { field: fc.option(fc.constantFrom(...METADATA_FIELDS), { nil: undefined }), inMetadata: fc.constant(true) } : {}),
+      }),
+      { minLength: 1, maxLength: 6 },
+    ),
+  });
 
 /** Apply a case to a deep copy of a scenario dump; return the snapshot built from it. */
 function buildFuzzed(c: Case): Snapshot {
@@ -78,8 +94,16 @@ function buildFuzzed(c: Case): Snapshot {
     const holder = m.target === 'management' ? (raw.management ?? raw.workload) : raw.workload;
     const root = holder[m.pick % Math.max(1, holder.length)];
     if (!root) continue;
-    // status and spec: what controllers and CRDs fill in (metadata and TypeMeta are validated by the API server).
-    const ps = paths(root).filter((p) => p[0] === 'status' || p[0] === 'spec');
+    if (m.field) {
+      // Any metadata field, present or not: a dump file is hand-edited, truncated or corrupt.
+      // (An earlier mutation may have replaced metadata itself: such an object is dropped by addToSnapshot.)
+      if (!root.metadata || typeof root.metadata !== 'object') continue;
+      setPath(root, ['metadata', m.field], structuredClone(m.value));
+      continue;
+    }
+    // status and spec: what controllers and CRDs fill in; metadata (labels, annotations, ownerReferences…)
+    // too in the metadata run: addToSnapshot sanitizes it at the snapshot boundary (sanitize-metadata.ts).
+    const ps = paths(root).filter((p) => p[0] === 'status' || p[0] === 'spec' || (m.inMetadata && p[0] === 'metadata' && p[1] !== 'name'));
     if (ps.length) setPath(root, ps[m.path % ps.length]!, structuredClone(m.value)); // JSON data is never shared or circular
   }
   const snapshot = createEmptySnapshot(base.name, raw.meta.collectedAt ?? '2025-01-01T00:00:00Z', 'dump');
@@ -105,34 +129,50 @@ afterAll(() => {
   if (thrown.size) process.stderr.write(`analyzers that threw on fuzzed snapshots:\n${[...thrown].map(([k, v]) => `  ${k}: ${v.count}× e.g. ${v.example}`).join('\n')}\n`);
 });
 
+/** Run `n` fuzzed cases; returns crashes + analyzer errors (recorded as one figure). */
+function fuzz(n: number, metadata: boolean): number {
+  thrown.clear();
+  crashes = 0;
+  firstCrash = '';
+  fc.assert(
+    fc.property(caseArb(metadata), (c) => {
+      try {
+        const snapshot = buildFuzzed(c);
+        const now = new Date(Date.parse(snapshot.collectedAt) || 0);
+        const result = analyzeSnapshot(snapshot, ANALYZERS, { history: { scans: [] }, thresholds: DEFAULT_THRESHOLDS, now });
+        for (const e of result.errors) {
+          const t = thrown.get(e.source) ?? { count: 0, example: e.error.slice(0, 160) };
+          t.count += 1;
+          thrown.set(e.source, t);
+        }
+        const report = buildReport(snapshot, result, { generatedAt: now });
+        renderText(report, { now });
+        renderJson(report);
+        renderBlocks(report, { now });
+      } catch (err) {
+        crashes += 1;
+        firstCrash ||= err instanceof Error ? (err.stack ?? err.message) : String(err);
+      }
+    }),
+    { numRuns: n },
+  );
+  return crashes + [...thrown.values()].reduce((a, t) => a + t.count, 0);
+}
+
 describe('analyzers on fuzzed snapshots', () => {
   const n = scaled(2000);
   it(`${n} snapshots with wrong types in status/spec: 0 crashes, 0 analyzer errors`, () => {
     expect(dumps.length).toBeGreaterThan(5);
-    fc.assert(
-      fc.property(caseArb, (c) => {
-        try {
-          const snapshot = buildFuzzed(c);
-          const now = new Date(Date.parse(snapshot.collectedAt) || 0);
-          const result = analyzeSnapshot(snapshot, ANALYZERS, { history: { scans: [] }, thresholds: DEFAULT_THRESHOLDS, now });
-          for (const e of result.errors) {
-            const t = thrown.get(e.source) ?? { count: 0, example: e.error.slice(0, 160) };
-            t.count += 1;
-            thrown.set(e.source, t);
-          }
-          const report = buildReport(snapshot, result, { generatedAt: now });
-          renderText(report, { now });
-          renderJson(report);
-          renderBlocks(report, { now });
-        } catch (err) {
-          crashes += 1;
-          firstCrash ||= err instanceof Error ? (err.stack ?? err.message) : String(err);
-        }
-      }),
-      { numRuns: n },
-    );
-    const analyzerErrors = [...thrown.values()].reduce((a, t) => a + t.count, 0);
-    recordFigure({ suite: 'fuzz', case: 'analyzers on fuzzed snapshots', tried: n, bad: crashes + analyzerErrors });
+    const bad = fuzz(n, false);
+    recordFigure({ suite: 'fuzz', case: 'analyzers on fuzzed snapshots', tried: n, bad });
+    expect(firstCrash).toBe('');
+    expect(Object.fromEntries([...thrown].map(([k, v]) => [k, v.example]))).toEqual({});
+  });
+
+  const m = scaled(1000);
+  it(`${m} snapshots with wrong types in metadata (labels, annotations, ownerReferences…) and status/spec: 0 crashes, 0 analyzer errors`, () => {
+    const bad = fuzz(m, true);
+    recordFigure({ suite: 'fuzz', case: 'analyzers on fuzzed metadata', tried: m, bad });
     expect(firstCrash).toBe('');
     expect(Object.fromEntries([...thrown].map(([k, v]) => [k, v.example]))).toEqual({});
   });

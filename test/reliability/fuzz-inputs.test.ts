@@ -19,7 +19,7 @@ import type { ProposalStore } from '../../src/slack/proposal-store.js';
 import type { SlackDeps } from '../../src/slack/slack-deps.js';
 import type { StoredReport } from '../../src/store/report-store.js';
 import { listScenarios } from '../support/scenarios.js';
-import { recordFigure, scaled } from './figures.js';
+import { recordFigure, scaled, SOAK } from './figures.js';
 
 /**
  * Bad input never crashes the bot (issue 9): slash-command text into parseCommand and the whole
@@ -232,7 +232,7 @@ describe('fuzzed dump files', () => {
     recordFigure({ suite: 'fuzz', case: 'dump files → loadDump + analyze', tried: nDumps, bad: crashes + analyzerErrors, note: `${dumpErrors} DumpError, ${partialEntries} partial entries` });
     expect(firstCrash).toBe('');
     expect(analyzerErrors).toBe(0);
-  });
+  }, 60_000 * SOAK); // async: jest's timeout applies, and the soak runs ×SOAK as many dumps
 
   const nFiles = scaled(2500);
   it(`${nFiles} file texts into the object and etcdctl parsers: 0 crashes, an Error with a message or data`, () => {

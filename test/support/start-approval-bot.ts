@@ -47,6 +47,10 @@ export interface ApprovalBotOptions {
   /** etcd client URLs of the cluster (a real etcd). */
   etcdEndpoints?: string[];
   confirmByTyping?: boolean;
+  /** The configured cluster's name (default APPROVAL_CLUSTER). */
+  cluster?: string;
+  /** Use this Redis (left running by stop()) instead of a private one. */
+  redisServer?: RedisServer;
 }
 
 /** The result of a proposed-fix click: the posted request (id, message), or the ephemeral refusal. */
@@ -89,7 +93,8 @@ export interface ApprovalBot {
 }
 
 export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<ApprovalBot> {
-  const redisServer = await startRedis();
+  const redisServer = opts.redisServer ?? (await startRedis());
+  const clusterName = opts.cluster ?? APPROVAL_CLUSTER;
   const redis = new Redis(redisServer.url);
   const bull = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   const slack = await startFakeSlackApi({ validToken: TOKEN });
@@ -99,7 +104,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     {
       clusters: [
         {
-          name: APPROVAL_CLUSTER,
+          name: clusterName,
           workload: { kubeconfig },
           ...(opts.etcdEndpoints ? { etcd: { endpoints: opts.etcdEndpoints } } : {}),
           slack: { channels: [APPROVAL_CHANNEL] },
@@ -145,7 +150,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
   const bot: ApprovalBot = {
     redisServer, redis, slack, kube, approvals, backups, audit, logs,
     async propose(proposal, user = 'U0PAT') {
-      const pid = await proposals.save({ cluster: APPROVAL_CLUSTER, findingId: 'test', fingerprint: 'fp', proposal, createdAt: now().toISOString() });
+      const pid = await proposals.save({ cluster: clusterName, findingId: 'test', fingerprint: 'fp', proposal, createdAt: now().toISOString() });
       return bot.clickProposal(pid, user);
     },
     async clickProposal(pid, user = 'U0PAT') {
@@ -215,7 +220,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
       redis.disconnect();
       await kube.close();
       await slack.close();
-      await redisServer.stop();
+      if (!opts.redisServer) await redisServer.stop();
     },
   };
   return bot;

@@ -208,7 +208,9 @@ function findUnderway(fresh: KubeObject[], snapshot: Snapshot, now: number): Rec
   const nodeName = newest.status?.nodeRef?.name;
   if (typeof nodeName === 'string') {
     const node = snapshot.nodes.find((n) => n.metadata.name === nodeName);
-    const ready = (node?.status?.conditions ?? []).find((c: { type?: string }) => c?.type === 'Ready');
+    // conditions of a wrong type (a corrupt dump) mean "no Ready condition" (issue 9 fuzzing).
+    const conditions: unknown = node?.status?.conditions;
+    const ready = (Array.isArray(conditions) ? conditions : []).find((c: { type?: string }) => c?.type === 'Ready');
     if (!node || !ready || ready.status === 'True') return undefined;
     const msg = typeof ready.message === 'string' ? `: ${ready.message.slice(0, 160)}` : '';
     return { machine: newest.metadata.name, why: `has Node ${nodeName} Ready=${ready.status}${msg}` };

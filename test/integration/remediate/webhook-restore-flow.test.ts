@@ -76,7 +76,7 @@ describe('webhook.suspend, then webhook.restore from the backup, both through tw
     expect(bot.kube.find('ValidatingWebhookConfiguration', NAME)).toBeUndefined();
     expect((await bot.backups.load(requestId))!.object).toEqual(before);
     const result = await bot.resultMessage(requestId);
-    const undo = (result.body.blocks as Any[]).find((b) => b.type === 'actions');
+    const undo = (result.body.blocks as Any[]).find((b) => b.type === 'actions')!;
     expect(undo.elements[0].text.text).toBe(`Restore webhook ${NAME}`);
     undoProposal = undo.elements[0].value;
     expect(undoProposal).toMatch(/^p_/);
