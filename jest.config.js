@@ -11,4 +11,7 @@ export default {
   testTimeout: 60000,
   // Integration tests start their own redis-server / etcd processes; two workers fit a 2-core machine.
   maxWorkers: 2,
+  // ESM test modules (vm modules) are not freed between files: recycle a worker once it grows past
+  // this after a file, or the fuzz suites late in a run can exhaust its heap.
+  workerIdleMemoryLimit: '1GB',
 };
