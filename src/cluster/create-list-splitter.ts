@@ -30,7 +30,11 @@ const FIRST_KEY = /\{"([^"\\]*)":/y;
  * Items take the fast path (feedFast); the envelope and anything unusual take the exact scanner
  * (scan), which tracks only strings (with escapes) and bracket depth. JSON.parse validates the rest.
  */
-export function createListSplitter(onItem: (item: unknown, list: { apiVersion?: string; kind?: string }) => void): ListSplitter {
+export function createListSplitter(
+  onItem: (item: unknown, list: { apiVersion?: string; kind?: string }) => void,
+  /** Called once when `items` starts, with the fields read so far (metadata.continue, when it came first). */
+  onItemsStart?: (early: ListEnvelope) => void,
+): ListSplitter {
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -167,7 +171,9 @@ export function createListSplitter(onItem: (item: unknown, list: { apiVersion?: 
           envelope.push(s.slice(segStart, i + 1));
           segStart = i + 1;
           inItems = true;
-          header = parseHeader(envelope.join('') + ']}');
+          const early = parseEarly(envelope.join('') + ']}');
+          header = early && { apiVersion: str(early.apiVersion), kind: str(early.kind) };
+          if (early) onItemsStart?.(early);
           if (fast) {
             depth++;
             fastMode = true;
@@ -236,11 +242,15 @@ export function createListSplitter(onItem: (item: unknown, list: { apiVersion?: 
   }
 }
 
-function parseHeader(json: string): { apiVersion?: string; kind?: string } | undefined {
+function parseEarly(json: string): ListEnvelope | undefined {
   try {
-    const h = JSON.parse(json) as { apiVersion?: unknown; kind?: unknown };
-    return { apiVersion: typeof h.apiVersion === 'string' ? h.apiVersion : undefined, kind: typeof h.kind === 'string' ? h.kind : undefined };
+    const h = JSON.parse(json) as ListEnvelope;
+    return h && typeof h === 'object' && !Array.isArray(h) ? h : undefined;
   } catch {
     return undefined;
   }
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
 }

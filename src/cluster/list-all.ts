@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig, ResponseContext } from '@kubernetes/client-node';
 import { createListSplitter, type ListEnvelope } from './create-list-splitter.js';
 import { KubeError, toStatusError, toTransportError } from './kube-error.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './request-kube.js';
@@ -24,33 +24,49 @@ export interface ListAllOptions {
  */
 export async function listAll(kc: KubeConfig, path: string, opts: ListAllOptions): Promise<void> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  let cont: string | undefined;
-  do {
-    const query = cont ? { limit: String(opts.pageSize), continue: cont } : { limit: String(opts.pageSize), resourceVersion: '0' };
-    const resp = await sendKube(kc, path, query, timeoutMs);
+  const request = (cont?: string) => sendKube(kc, path, cont ? { limit: String(opts.pageSize), continue: cont } : { limit: String(opts.pageSize), resourceVersion: '0' }, timeoutMs);
+  let resp = await request();
+  for (;;) {
+    // The next page is requested as soon as this page's `continue` is read (it precedes the items),
+    // so the API server prepares it while this one is parsed: server and collector work in parallel.
+    let prefetch: { cont: string; resp: Promise<ResponseContext> } | undefined;
     let page: ListEnvelope;
     try {
       if (resp.httpStatusCode !== 200) throw toStatusError(resp.httpStatusCode, await resp.body.text(), opts.what);
-      page = await readPage(resp.body.stream(), opts.onItem);
+      page = await readPage(resp.body.stream(), opts.onItem, (early) => {
+        const cont = early.metadata?.continue;
+        if (typeof cont !== 'string' || !cont) return;
+        prefetch = { cont, resp: request(cont) };
+        prefetch.resp.catch(() => undefined); // handled when awaited; never an unhandled rejection meanwhile
+      });
     } catch (err) {
+      discard(prefetch?.resp);
       if (err instanceof ItemError) throw err.error; // the caller's own failure, not the API server's
       if (err instanceof KubeError) throw err;
       if (err instanceof SyntaxError) throw new KubeError('E_KUBE_RESPONSE', `cannot ${opts.what}: the answer is not JSON`, resp.httpStatusCode, { cause: err });
       throw toTransportError(err, serverOf(kc), timeoutMs);
     }
-    cont = page.metadata?.continue || undefined;
-  } while (cont);
+    const cont = page.metadata?.continue || undefined;
+    if (prefetch && prefetch.cont !== cont) discard(prefetch.resp);
+    if (!cont) return;
+    resp = prefetch?.cont === cont ? await prefetch.resp : await request(cont);
+  }
+}
+
+/** Drop a prefetched page nobody will read: release its connection, ignore its failure. */
+function discard(resp: Promise<ResponseContext> | undefined): void {
+  void resp?.then((r) => r.body.stream()?.cancel(), () => undefined).catch(() => undefined);
 }
 
 /** Decode and split one page as it streams in; the envelope when it is complete. */
-async function readPage(body: ReadableStream<Uint8Array> | null | undefined, onItem: ListAllOptions['onItem']): Promise<ListEnvelope> {
+async function readPage(body: ReadableStream<Uint8Array> | null | undefined, onItem: ListAllOptions['onItem'], onItemsStart: (early: ListEnvelope) => void): Promise<ListEnvelope> {
   const splitter = createListSplitter((item, list) => {
     try {
       onItem(item as KubeObject, list);
     } catch (err) {
       throw new ItemError(err);
     }
-  });
+  }, onItemsStart);
   if (body) {
     const decoder = new TextDecoder('utf-8');
     for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) splitter.write(decoder.decode(chunk, { stream: true }));
