@@ -109,7 +109,9 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     jobs.catch((err: unknown) => log(`workers failed to start: ${err instanceof Error ? err.message : String(err)}`));
   }
   // Approval flow (issue 6): Approve/Reject listeners, and the remediate worker unless --no-workers.
-  const approvals = setupApprovals(app, slackDeps, { redis, redisUrl: env.redisUrl, workers: opts.workers });
+  // The remediate worker runs with the other workers (jobs/start-workers.ts), in this process unless
+  // --no-workers, and in every `worker` replica: here only the listeners and the queue producer.
+  const approvals = setupApprovals(app, slackDeps, { redis, redisUrl: env.redisUrl, workers: false });
   redis.connect().catch(() => undefined);
 
   let healthServer: http.Server | undefined;

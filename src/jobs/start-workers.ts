@@ -4,7 +4,11 @@ import type { Config } from '../config/config-schema.js';
 import type { Report } from '../report/report.js';
 import type { ScanFn } from '../slack/create-scan-requester.js';
 import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
+import { createActionContext } from '../remediate/create-action-context.js';
 import { createProposalStore } from '../slack/proposal-store.js';
+import { createApprovalBackups } from '../store/approval-backups.js';
+import { createApprovalStore } from '../store/approval-store.js';
+import { createAuditLog } from '../store/audit-log.js';
 import { createAlertStateStore } from '../store/alert-state-store.js';
 import { createAlertThreadStore } from '../store/alert-thread-store.js';
 import { RedisHistory } from '../store/redis-history.js';
@@ -13,6 +17,7 @@ import { createChannelLimiter } from './create-channel-limiter.js';
 import { createQueuedScan } from './create-queued-scan.js';
 import { createRedisConnection } from './create-redis-connection.js';
 import { BULLMQ_PREFIX, NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
+import { startRemediateWorker } from './remediate-worker.js';
 import { runScanJob, type ScanJobData } from './run-scan-job.js';
 import type { ScanDeps } from './scan-cluster.js';
 import { scheduleScans } from './schedule-scans.js';
@@ -63,7 +68,7 @@ function backoffStrategy(attemptsMade: number): number {
 
 /**
  * Composition of the jobs side (used by `worker` and by `serve` unless --no-workers): queues,
- * per-cluster schedulers (stale ones removed), the scan worker and the notify worker, and the
+ * per-cluster schedulers (stale ones removed), the scan, notify and remediate workers, and the
  * queued scan for `/k8s-health`. State lives in Redis only, so any number of these processes share
  * the work and any of them may restart.
  */
@@ -134,8 +139,27 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
         log,
       };
       workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert(deps, job.data), { connection, prefix, concurrency: opts.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
-    } else if (hasAlerts) {
-      log('warning: no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
+      // Approved remediations run here too, so `worker` replicas alone (serve --no-workers) execute
+      // them. Exactly-once is the approval store's compare-and-set, whichever process takes the job.
+      const now = opts.now ?? (() => new Date());
+      const remediate = startRemediateWorker({
+        config: opts.config,
+        approvals: createApprovalStore(connection, { keyPrefix }),
+        audit: createAuditLog(connection, { keyPrefix, log }),
+        backups: createApprovalBackups(connection, { keyPrefix, now }),
+        createContext: createActionContext,
+        proposals: deps.proposals,
+        // Results are few and must arrive: the Web API client's own retries, unlike the notify client.
+        slack: new WebClient(token, { ...(opts.slack?.apiUrl ? { slackApiUrl: opts.slack.apiUrl } : {}), retryConfig: { retries: 3 }, timeout: 10_000 }),
+        connection,
+        prefix,
+        now,
+        log,
+      });
+      workers.push(remediate.worker);
+    } else {
+      if (hasAlerts) log('warning: no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
+      log('warning: no SLACK_BOT_TOKEN: approved remediations are not run by this process (results are reported in Slack)');
     }
     for (const w of workers) {
       w.on('error', (err: Error) => (lastRedisError = err.message));

@@ -10,6 +10,7 @@ import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import { enqueueRemediation } from '../../src/jobs/enqueue-remediation.js';
 import { BULLMQ_PREFIX, REDIS_PREFIX, REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
 import { startRemediateWorker } from '../../src/jobs/remediate-worker.js';
+import { startWorkers } from '../../src/jobs/start-workers.js';
 import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
 import { createActionContext } from '../../src/remediate/create-action-context.js';
 import { proposeFixActionId } from '../../src/slack/action-ids.js';
@@ -51,6 +52,11 @@ export interface ApprovalBotOptions {
   cluster?: string;
   /** Use this Redis (left running by stop()) instead of a private one. */
   redisServer?: RedisServer;
+  /**
+   * Run approved fixes through `startWorkers` (what `k8s-health worker` and `serve` run) instead of
+   * a bare remediate worker: proves a worker process alone executes them.
+   */
+  workerSet?: boolean;
 }
 
 /** The result of a proposed-fix click: the posted request (id, message), or the ephemeral refusal. */
@@ -124,10 +130,12 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
   const proposals = createProposalStore(redis, { keyPrefix: REDIS_PREFIX });
   const now = () => new Date();
   const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: BULLMQ_PREFIX });
-  const worker = startRemediateWorker({
-    connection: bull, config, approvals, audit, backups, proposals, createContext: createActionContext,
-    slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200,
-  });
+  const worker = opts.workerSet
+    ? await startWorkers({ config, redisUrl: redisServer.url, slack: { token: TOKEN, apiUrl: slack.apiUrl }, log, now })
+    : startRemediateWorker({
+        connection: bull, config, approvals, audit, backups, proposals, createContext: createActionContext,
+        slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200,
+      });
   const { app } = await createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' });
   const reports = createReportStore(redis, { keyPrefix: REDIS_PREFIX });
   const deps = {
