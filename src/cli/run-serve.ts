@@ -18,6 +18,7 @@ import { registerListeners } from '../slack/register-listeners.js';
 import { SlackStartupError } from '../slack/slack-startup-error.js';
 import { RedisHistory } from '../store/redis-history.js';
 import { createReportStore } from '../store/report-store.js';
+import { waitForSignal } from './wait-for-signal.js';
 
 /** Key prefix of everything `serve` keeps in Redis. */
 const KEY_PREFIX = 'k8s-health:';
@@ -146,18 +147,6 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   await redis.quit().catch(() => redis.disconnect());
   log('stopped');
   return 0;
-}
-
-function waitForSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (sig: NodeJS.Signals) => {
-      process.off('SIGTERM', on);
-      process.off('SIGINT', on);
-      resolve(sig);
-    };
-    process.on('SIGTERM', on);
-    process.on('SIGINT', on);
-  });
 }
 
 /** Socket Mode has no HTTP receiver: the probe and metrics routes get their own small server. */

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import { startWorkers, type StartWorkersOptions, type WorkerSet } from '../jobs/start-workers.js';
+import { waitForSignal } from './wait-for-signal.js';
 
 export interface WorkerIo {
   stdout: NodeJS.WritableStream;
@@ -74,14 +75,3 @@ export async function runWorker(opts: { config: Config; env: EnvOptions }, io: W
   return startError ? 1 : 0;
 }
 
-function waitForSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (sig: NodeJS.Signals) => {
-      process.off('SIGTERM', on);
-      process.off('SIGINT', on);
-      resolve(sig);
-    };
-    process.on('SIGTERM', on);
-    process.on('SIGINT', on);
-  });
-}
