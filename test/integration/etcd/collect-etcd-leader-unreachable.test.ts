@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { collectEtcd } from '../../../src/cluster/collect-etcd.js';
+import { diagnoseEtcdState } from '../../support/diagnose-etcd-state.js';
 import { startEtcdCluster, type EtcdTestCluster } from '../../support/start-etcd-cluster.js';
 
 // Seed S0 (CAPV "etcd invalid state"): followers still point at a leader that no longer answers.
@@ -35,5 +36,22 @@ describe('collectEtcd with an unreachable (paused) leader', () => {
       expect(etcd!.members.map((m) => m.id)).toContain(leaderId);
       expect(JSON.stringify({ etcd, partial })).not.toMatch(/circuit/i);
     }
+  });
+
+  it('diagnosis of that live state: etcd.leader-unreachable, move the leader to a reachable in-sync member', async () => {
+    // The leader is still paused (previous test).
+    const live = await probe();
+    const leaderId = live.etcd!.endpoints[0]!.leader!;
+    const { findings, errors } = diagnoseEtcdState(live);
+    expect(errors).toEqual([]);
+    const f = findings.find((x) => x.id === 'etcd.leader-unreachable');
+    expect(f?.severity).toBe('critical');
+    const leaderName = live.etcd!.members.find((m) => m.id === leaderId)!.name;
+    expect(f?.subject).toEqual({ kind: 'EtcdMember', name: leaderName });
+    expect(findings.map((x) => x.id)).not.toContain('etcd.no-leader');
+    const move = f!.remediations.find((r) => r.action === 'etcd.move-leader');
+    const followers = live.etcd!.endpoints.map((e) => e.memberId);
+    expect(followers).toContain(String(move?.params.targetMemberId));
+    expect(move?.params.targetMemberId).not.toBe(leaderId);
   });
 });

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { collectEtcd } from '../../../src/cluster/collect-etcd.js';
 import { createEtcdClient } from '../../../src/cluster/create-etcd-client.js';
+import { diagnoseEtcdState } from '../../support/diagnose-etcd-state.js';
 import { startEtcdCluster, type EtcdTestCluster } from '../../support/start-etcd-cluster.js';
 import { eventually } from './eventually.js';
 
@@ -50,6 +51,8 @@ describe('collectEtcd against a real 3-member etcd', () => {
     }
     expect(etcd!.health.map((h) => [h.endpoint, h.health])).toEqual(cluster.endpoints.map((e) => [e, true]));
     expect(etcd!.alarms).toEqual([]);
+    // Benign look-alike: a healthy 3-member etcd with one agreed leader gives no etcd finding.
+    expect(diagnoseEtcdState({ etcd, partial }).findings.filter((f) => f.id.startsWith('etcd.'))).toEqual([]);
   });
 
   it('2 of 3 killed: the survivor reports no leader, the dead are unhealthy, nothing throws', async () => {
@@ -63,6 +66,11 @@ describe('collectEtcd against a real 3-member etcd', () => {
     expect(survivor.endpoint).toBe(cluster.endpoints[0]);
     expect(survivor.leader).toBeUndefined();
     expect(survivor.errors).toEqual(['etcdserver: no leader']);
+    // What the bot says about this live state: quorum lost, no leader to move to (seed S1).
+    const diagnosis = diagnoseEtcdState({ etcd, partial });
+    expect(diagnosis.errors).toEqual([]);
+    expect(diagnosis.findings.find((f) => f.id === 'etcd.no-leader')).toMatchObject({ severity: 'critical', subject: { kind: 'EtcdCluster', name: 'live-etcd' } });
+    expect(diagnosis.findings.map((f) => f.id)).not.toContain('etcd.leader-unreachable');
     // member list is served locally, so it still comes back without quorum
     expect(etcd!.members).toHaveLength(3);
 
