@@ -85,6 +85,13 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     redis,
     slackAuthTest: () => (slackApp ? slackApp.client.auth.test() : Promise.reject(new Error('Slack app not started'))),
     metrics,
+    // `jobs` is assigned once the Slack app is up; until then the workers are "starting".
+    workers: opts.workers
+      ? async () => {
+          const set = await jobs;
+          return set ? set.ready() : { ready: false, workers: 'starting' };
+        }
+      : undefined,
   });
   let started: Awaited<ReturnType<typeof createSlackApp>>;
   try {

@@ -7,7 +7,8 @@ import type { ServeMetrics } from './create-metrics.js';
 const PROBE_TIMEOUT_MS = 900;
 
 /**
- * `/healthz` (the process is up), `/readyz` (Redis answers PING and Slack answers auth.test) and
+ * `/healthz` (the process is up), `/readyz` (Redis answers PING, Slack answers auth.test and, when
+ * this process runs them, the in-process workers are running) and
  * `/metrics` (Prometheus). Served by Bolt's HTTPReceiver as custom routes in HTTP mode, and by a
  * small http server on PORT in Socket Mode.
  */
@@ -16,6 +17,8 @@ export function createHealthRoutes(deps: {
   /** Calls Slack's auth.test (late-bound: the routes exist before the Bolt app that owns the client). */
   slackAuthTest: () => Promise<unknown>;
   metrics: ServeMetrics;
+  /** In-process workers, when this process runs them: part of readiness (late-bound, like Slack). */
+  workers?: () => Promise<{ ready: boolean; workers: string }>;
 }): CustomRoute[] {
   return [
     { path: '/healthz', method: ['GET'], handler: (_req, res) => send(res, 200, 'text/plain', 'ok\n') },
@@ -30,9 +33,15 @@ export function createHealthRoutes(deps: {
           probe(async () => {
             await deps.slackAuthTest();
           }),
-        ]).then(([redis, slack]) => {
-          const ok = redis === 'ok' && slack === 'ok';
-          send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify({ ready: ok, redis, slack })}\n`);
+          deps.workers
+            ? deps.workers().then(
+                (w) => (w.ready ? 'ok' : w.workers),
+                (err: unknown) => (err instanceof Error ? err.message : String(err)),
+              )
+            : Promise.resolve(undefined),
+        ]).then(([redis, slack, workers]) => {
+          const ok = redis === 'ok' && slack === 'ok' && (workers === undefined || workers === 'ok');
+          send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify({ ready: ok, redis, slack, ...(workers === undefined ? {} : { workers }) })}\n`);
         });
       },
     },

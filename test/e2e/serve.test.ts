@@ -143,7 +143,8 @@ describe('k8s-health serve (spawned, http mode)', () => {
   it('serves /healthz, /readyz and /metrics on PORT', async () => {
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-    expect(await ready.json()).toEqual({ ready: true, redis: 'ok', slack: 'ok' });
+    // serve runs its workers in-process (no --no-workers), so they are part of readiness.
+    expect(await ready.json()).toEqual({ ready: true, redis: 'ok', slack: 'ok', workers: 'ok' });
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toMatch(/k8s_health_commands_total\{outcome="scanning"\} 1/);
     expect(metrics).toMatch(/k8s_health_scans_total [1-9]/);
