@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { startFakeSocketMode, type FakeSocketMode } from '../support/fake-socket-mode.js';
-import { freePort, waitForPort } from '../support/free-port.js';
+import { spawnServe, type SpawnedServe } from '../support/spawn-serve.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 
 /**
@@ -22,9 +21,7 @@ let socket: FakeSocketMode;
 let slack: FakeSlackApi;
 let dir: string;
 let port: number;
-let child: ChildProcess;
-let output = '';
-let exit: Promise<number | null>;
+let serve: SpawnedServe;
 
 beforeAll(async () => {
   redisServer = await startRedis();
@@ -33,24 +30,12 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-socket-'));
   const configFile = path.join(dir, 'config.yaml');
   writeFileSync(configFile, `clusters:\n  - name: tkc-prod\n    dump: ${JSON.stringify(DUMP)}\n    slack: { channels: [C0SOCKET] }\n`);
-  port = await freePort();
-  child = spawn(process.execPath, ['bin/k8s-health.js', 'serve', '--config', configFile], {
-    env: { PATH: process.env.PATH ?? '', SLACK_BOT_TOKEN: TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisServer.url, PORT: String(port), LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  exit = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  await waitForPort(port, 30000).catch((err: Error) => {
-    throw new Error(`${err.message}\n${output}`);
-  });
+  serve = await spawnServe({ config: configFile, env: { SLACK_BOT_TOKEN: TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisServer.url, LOG_LEVEL: 'error' } });
+  port = serve.port;
 });
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    child.kill('SIGKILL');
-    await exit;
-  }
+  await serve?.kill();
   await socket?.close();
   await slack?.close();
   await redisServer?.stop();
@@ -86,8 +71,8 @@ describe('serve in Socket Mode', () => {
     );
     expect(JSON.stringify(answer.blocks)).toContain('tkc-prod');
     expect(slack.callsTo('chat.update').some((c) => c.body.channel === 'C0SOCKET' && String(c.body.text).startsWith('tkc-prod: critical'))).toBe(true);
-    expect(output).toContain('(socket mode)');
-    expect(output).not.toMatch(/error/i);
+    expect(serve.stdout).toContain('(socket mode)');
+    expect(serve.stdout + serve.stderr).not.toMatch(/error/i);
   });
 
   it('/healthz answers on PORT in Socket Mode too', async () => {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { createReportStore } from '../../src/store/report-store.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
-import { freePort, waitForPort } from '../support/free-port.js';
+import { freePort } from '../support/free-port.js';
 import { blockActionBody, signSlackRequest, slashCommandBody } from '../support/sign-slack-request.js';
+import { spawnServe, type SpawnedServe } from '../support/spawn-serve.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 
 /**
@@ -26,19 +27,15 @@ let slack: FakeSlackApi;
 let dir: string;
 let configFile: string;
 let port: number;
-let child: ChildProcess;
-let stdout = '';
-let stderr = '';
-let exit: Promise<number | null>;
+let serve: SpawnedServe;
 
-function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+/** The serve environment (spawnServe adds PATH and a free PORT). */
+function env(extra: Record<string, string> = {}): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? '',
     SLACK_BOT_TOKEN: TOKEN,
     SLACK_SIGNING_SECRET: SECRET,
     SLACK_API_URL: slack.apiUrl,
     REDIS_URL: redisServer.url,
-    PORT: String(port),
     LOG_LEVEL: 'error',
     ...extra,
   };
@@ -50,21 +47,12 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-serve-'));
   configFile = path.join(dir, 'config.yaml');
   writeFileSync(configFile, `clusters:\n  - name: tkc-prod\n    dump: ${JSON.stringify(DUMP)}\n    slack: { channels: [C0INCIDENT] }\nscan: { freshSeconds: 30 }\n`);
-  port = await freePort();
-  child = spawn(process.execPath, ['bin/k8s-health.js', 'serve', '--config', configFile], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  exit = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  await waitForPort(port, 30000).catch((err: Error) => {
-    throw new Error(`${err.message}\nstdout: ${stdout}\nstderr: ${stderr}`);
-  });
+  serve = await spawnServe({ config: configFile, env: env() });
+  port = serve.port;
 });
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    child.kill('SIGKILL');
-    await exit;
-  }
+  await serve?.kill();
   await slack?.close();
   await redisServer?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -84,7 +72,7 @@ const updatesOf = (ts: string) => slack.callsTo('chat.update').filter((c) => c.b
 
 describe('k8s-health serve (spawned, http mode)', () => {
   it('logs the listening line', () => {
-    expect(stdout).toContain(`k8s-health serve listening on :${port} (http mode)`);
+    expect(serve.stdout).toContain(`k8s-health serve listening on :${port} (http mode)`);
   });
 
   it('with no stored report answers "scanning…" at once, then the whole report in place', async () => {
@@ -151,14 +139,17 @@ describe('k8s-health serve (spawned, http mode)', () => {
   });
 
   it('stops gracefully on SIGTERM with exit code 0', async () => {
-    child.kill('SIGTERM');
-    expect(await exit).toBe(0);
-    expect(stderr).toBe('');
+    serve.child.kill('SIGTERM');
+    expect(await serve.exit).toBe(0);
+    expect(serve.stderr).toBe('');
   });
 
   it('exits 1 with one line naming SLACK_BOT_TOKEN when Slack rejects the token', async () => {
     // Async spawn: the fake Slack runs in this process, so a blocking spawnSync would starve it.
-    const bad = spawn(process.execPath, ['bin/k8s-health.js', 'serve', '--config', configFile], { env: env({ SLACK_BOT_TOKEN: 'xoxb-wrong' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const bad = spawn(process.execPath, ['bin/k8s-health.js', 'serve', '--config', configFile], {
+      env: { PATH: process.env.PATH ?? '', ...env({ SLACK_BOT_TOKEN: 'xoxb-wrong' }), PORT: String(await freePort()) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     bad.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((resolve) => bad.on('exit', resolve));

@@ -1,11 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
-import { freePort, waitForPort } from '../support/free-port.js';
+import { freePort } from '../support/free-port.js';
 import { signSlackRequest, slashCommandBody } from '../support/sign-slack-request.js';
+import { spawnServe, type SpawnedServe } from '../support/spawn-serve.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 import { recordFigure } from './figures.js';
 
@@ -24,9 +25,7 @@ let redisServer: RedisServer;
 let slack: FakeSlackApi;
 let dir: string;
 let port: number;
-let child: ChildProcess;
-let output = '';
-let exit: Promise<number | null>;
+let serve: SpawnedServe;
 
 beforeAll(async () => {
   redisServer = await startRedis();
@@ -48,27 +47,18 @@ beforeAll(async () => {
     'scan: { freshSeconds: 3600 }',
   ].join('\n');
   writeFileSync(path.join(dir, 'config.yaml'), `${config}\n`);
-  port = await freePort();
-  child = spawn(process.execPath, ['bin/k8s-health.js', 'serve', '--config', path.join(dir, 'config.yaml')], {
-    env: { PATH: process.env.PATH ?? '', SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisServer.url, PORT: String(port), LOG_LEVEL: 'debug' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  serve = await spawnServe({
+    config: path.join(dir, 'config.yaml'),
+    env: { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisServer.url, LOG_LEVEL: 'debug' },
   });
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  exit = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  await waitForPort(port, 30000).catch((err: Error) => {
-    throw new Error(`${err.message}\noutput: ${output}`);
-  });
+  port = serve.port;
   // Warm up: the first answer scans the dump; later commands answer from the stored (fresh) report.
   await command('tkc-prod', 'warm');
   await slack.waitFor('warm-up update', () => slack.callsTo('chat.update').length > 0, 30000);
 });
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    child.kill('SIGKILL');
-    await exit;
-  }
+  await serve?.kill();
   await slack?.close();
   await redisServer?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -143,6 +133,7 @@ describe('secrets never leak (spawned serve, LOG_LEVEL=debug)', () => {
     // The bot token travels as the credential of each Web API call (header or `token` field): that is its
     // purpose. Everything else the bot sent — messages, blocks, responses — is grepped.
     const slackBodies = JSON.stringify([slack.calls.map((c) => ({ method: c.method, body: { ...c.body, token: undefined } })), slack.responses]);
+    const output = serve.stdout + serve.stderr;
     const haystacks = { 'serve stdout+stderr': output, 'fake Slack bodies': slackBodies };
     let leaks = 0;
     const found: string[] = [];
