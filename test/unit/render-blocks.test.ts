@@ -4,23 +4,12 @@ import { proposalKey, renderBlocks } from '../../src/report/render-blocks.js';
 import type { Report } from '../../src/report/report.js';
 import { clampBlocks, SLACK_LIMITS } from '../../src/slack/clamp-blocks.js';
 import { PROPOSE_FIX_ACTION_PATTERN } from '../../src/slack/action-ids.js';
+import { webhookDownFinding } from '../support/webhook-down-finding.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyBlock = Record<string, any>;
 
-const webhookDown: Finding = {
-  id: 'webhook.unavailable-blocking',
-  severity: 'critical',
-  section: 'webhooks',
-  title: 'Webhook kyverno-resource-validating-webhook-cfg is down and refuses pods',
-  subject: { kind: 'ValidatingWebhookConfiguration', name: 'kyverno-resource-validating-webhook-cfg' },
-  evidence: ['DaemonSet kube-system/antrea-agent: failed calling webhook "validate.kyverno.svc": connect: connection refused (x14)'],
-  cause: 'its service kyverno/kyverno-svc has no ready endpoints',
-  remediations: [
-    { action: 'webhook.suspend', params: { kind: 'Validating', name: 'kyverno-resource-validating-webhook-cfg' }, label: 'Suspend webhook kyverno-resource-validating-webhook-cfg', risk: 'policies are not enforced while suspended' },
-  ],
-  fingerprint: 'fp-webhook',
-};
+const webhookDown = webhookDownFinding;
 
 const loop: Finding = {
   id: 'capi.recreation-loop',

@@ -20,6 +20,7 @@ import { createReportStore } from '../../../src/store/report-store.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
 import { blockActionBody, signSlackRequest, slashCommandBody } from '../../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
+import { webhookDownFinding } from '../../support/webhook-down-finding.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyBlock = Record<string, any>;
@@ -38,19 +39,7 @@ const config = parseConfig(
   '/tmp',
 );
 
-const webhookDown: Finding = {
-  id: 'webhook.unavailable-blocking',
-  severity: 'critical',
-  section: 'webhooks',
-  title: 'Webhook kyverno-resource-validating-webhook-cfg is down and refuses pods',
-  subject: { kind: 'ValidatingWebhookConfiguration', name: 'kyverno-resource-validating-webhook-cfg' },
-  evidence: ['DaemonSet kube-system/antrea-agent: failed calling webhook "validate.kyverno.svc": connection refused'],
-  cause: 'its service kyverno/kyverno-svc has no ready endpoints',
-  remediations: [
-    { action: 'webhook.suspend', params: { kind: 'Validating', name: 'kyverno-resource-validating-webhook-cfg' }, label: 'Suspend webhook kyverno-resource-validating-webhook-cfg', risk: 'policies are not enforced while suspended' },
-  ],
-  fingerprint: 'fp-webhook',
-};
+const webhookDown = webhookDownFinding;
 
 function makeReport(cluster: string, collectedAt: Date, status: Report['status'] = 'critical'): Report {
   return {
