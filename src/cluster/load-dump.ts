@@ -3,7 +3,7 @@ import path from 'node:path';
 import { addToSnapshot } from './add-to-snapshot.js';
 import { findKind } from './kinds.js';
 import { compareDecimal } from './compare-decimal.js';
-import { readDumpObjects } from './read-dump-objects.js';
+import { readDumpObjects, type DumpObjects } from './read-dump-objects.js';
 import { sortSnapshot } from './sort-snapshot.js';
 import { createEmptySnapshot, type KubeObject, type PartialEntry, type Snapshot } from './snapshot.js';
 
@@ -18,7 +18,16 @@ export async function loadDump(dir: string, opts: { cluster?: string } = {}): Pr
   const dump = await readDumpObjects(dir);
   const cluster = opts.cluster ?? dump.meta.cluster ?? path.basename(path.resolve(dir));
   const collectedAt = dump.meta.collectedAt ?? (await stat(dir)).mtime.toISOString();
-  const snapshot = createEmptySnapshot(cluster, collectedAt, 'dump');
+  return snapshotFromDumpObjects(dump, { cluster, collectedAt });
+}
+
+/**
+ * The objects of a dump as a Snapshot: each placed by its kind (pods and events projected, metadata
+ * sanitized), every array sorted, etcd and API server state attached, partial entries of `dump`
+ * first. Pure: loadDump reads the directory, this builds (fuzz tests feed it mutated objects).
+ */
+export function snapshotFromDumpObjects(dump: DumpObjects, opts: { cluster: string; collectedAt: string }): Snapshot {
+  const snapshot = createEmptySnapshot(opts.cluster, opts.collectedAt, 'dump');
   const add = (objects: KubeObject[], origin: 'workload' | 'management') => {
     for (const obj of objects) {
       // Objects of readDumpObjects always carry a kind we read; events.k8s.io Events map to Event.

@@ -1,10 +1,8 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { addToSnapshot } from '../../src/cluster/add-to-snapshot.js';
-import { findKind } from '../../src/cluster/kinds.js';
+import { snapshotFromDumpObjects } from '../../src/cluster/load-dump.js';
 import { readDumpObjects, type DumpObjects } from '../../src/cluster/read-dump-objects.js';
-import { createEmptySnapshot, type KubeObject, type Snapshot } from '../../src/cluster/snapshot.js';
-import { sortSnapshot } from '../../src/cluster/sort-snapshot.js';
+import type { Snapshot } from '../../src/cluster/snapshot.js';
 import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
 import { analyzeSnapshot } from '../../src/diagnose/analyze-snapshot.js';
 import { ANALYZERS } from '../../src/diagnose/analyzers/index.js';
@@ -106,19 +104,8 @@ function buildFuzzed(c: Case): Snapshot {
     const ps = paths(root).filter((p) => p[0] === 'status' || p[0] === 'spec' || (m.inMetadata && p[0] === 'metadata' && p[1] !== 'name'));
     if (ps.length) setPath(root, ps[m.path % ps.length]!, structuredClone(m.value)); // JSON data is never shared or circular
   }
-  const snapshot = createEmptySnapshot(base.name, raw.meta.collectedAt ?? '2025-01-01T00:00:00Z', 'dump');
-  const add = (objects: KubeObject[], origin: 'workload' | 'management') => {
-    for (const obj of objects) {
-      const spec = findKind(obj.kind, typeof obj.apiVersion === 'string' ? obj.apiVersion : undefined) ?? findKind(obj.kind);
-      if (spec) addToSnapshot(snapshot, spec, obj, origin);
-    }
-  };
-  add(raw.workload, 'workload');
-  add(raw.management ?? [], 'management');
-  sortSnapshot(snapshot);
-  if (raw.etcd) snapshot.etcd = raw.etcd;
-  if (raw.apiserver) snapshot.apiserver = raw.apiserver;
-  return snapshot;
+  // The same build as loadDump, on the mutated objects.
+  return snapshotFromDumpObjects(raw, { cluster: base.name, collectedAt: raw.meta.collectedAt ?? '2025-01-01T00:00:00Z' });
 }
 
 const thrown = new Map<string, { count: number; example: string }>();
