@@ -3,6 +3,7 @@ import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, waitForPort } from './free-port.js';
+import { signalPid } from './signal-pid.js';
 
 const ETCD_BIN = '/usr/bin/etcd';
 
@@ -105,13 +106,13 @@ export async function startEtcdCluster(opts: StartEtcdClusterOptions = {}): Prom
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     try {
-      process.kill(child.pid!, signal);
+      signalPid(child.pid ?? 0, signal);
     } catch {
       return;
     }
     // A stopped process only acts on SIGKILL; wake it so SIGTERM is handled too.
     if (signal !== 'SIGKILL') {
-      try { process.kill(child.pid!, 'SIGCONT'); } catch { /* already gone */ }
+      try { signalPid(child.pid ?? 0, 'SIGCONT'); } catch { /* already gone */ }
     }
     await exited;
   };
@@ -122,8 +123,8 @@ export async function startEtcdCluster(opts: StartEtcdClusterOptions = {}): Prom
     endpoints: members.map((m) => m.clientUrl),
     kill: (i, signal = 'SIGKILL') => waitExit(i, signal),
     stop: (i) => waitExit(i, 'SIGTERM'),
-    pause: (i) => process.kill(members[i]!.pid, 'SIGSTOP'),
-    resume: (i) => process.kill(members[i]!.pid, 'SIGCONT'),
+    pause: (i) => signalPid(members[i]!.pid, 'SIGSTOP'),
+    resume: (i) => signalPid(members[i]!.pid, 'SIGCONT'),
     restart: async (i) => {
       await waitExit(i, 'SIGKILL');
       launch(i);

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, waitForPort } from './free-port.js';
+import { pidAlive, signalPid } from './signal-pid.js';
 
 export interface RedisServer {
   port: number;
@@ -37,14 +38,21 @@ export async function startRedis(opts: { appendonly?: boolean } = {}): Promise<R
       '--daemonize', 'yes', '--pidfile', pidfile, '--logfile', path.join(dir, 'redis.log'),
     ]);
     await waitForPort(port, 10000);
-    for (let i = 0; i < 100 && !existsSync(pidfile); i++) await new Promise((r) => setTimeout(r, 20));
-    return Number(readFileSync(pidfile, 'utf8').trim());
+    // redis writes the pidfile after it starts listening: wait for a whole line, since a
+    // file that exists but is still empty would read as pid 0 (the whole process group).
+    for (let i = 0; i < 250; i++) {
+      const text = existsSync(pidfile) ? readFileSync(pidfile, 'utf8') : '';
+      const read = /^(\d+)\n/.exec(text);
+      if (read && Number(read[1]) > 0) return Number(read[1]);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`redis-server on port ${port} wrote no pid to ${pidfile} within 5 s (see ${path.join(dir, 'redis.log')})`);
   };
   let pid = await launch();
   const killPid = async (signal: NodeJS.Signals) => {
-    try { process.kill(pid, signal); } catch { return; }
+    try { signalPid(pid, signal); } catch { return; }
     for (let i = 0; i < 200; i++) {
-      try { process.kill(pid, 0); } catch { return; }
+      if (!pidAlive(pid)) return;
       await new Promise((r) => setTimeout(r, 25));
     }
   };

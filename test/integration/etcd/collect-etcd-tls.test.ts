@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { collectEtcd } from '../../../src/cluster/collect-etcd.js';
 import { freePort } from '../../support/free-port.js';
+import { signalPid } from '../../support/signal-pid.js';
 import { eventually } from './eventually.js';
 
 /**
@@ -51,7 +52,7 @@ describe('collectEtcd over TLS with client certificates', () => {
   afterAll(() => {
     if (child?.pid) {
       try {
-        process.kill(child.pid, 'SIGKILL');
+        signalPid(child.pid, 'SIGKILL');
       } catch {
         // already gone
       }
