@@ -3,8 +3,11 @@ import { collectEtcd } from './collect-etcd.js';
 import { collectKind, type KubeTarget } from './collect-kind.js';
 import { collectReadyz } from './collect-readyz.js';
 import { collectServedVersions } from './collect-served-versions.js';
-import { KINDS } from './kinds.js';
+import type { WatchCaches } from './create-watch-caches.js';
+import { KINDS, type KindSpec } from './kinds.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './request-kube.js';
 import { isUnreachable, KubeError } from './kube-error.js';
+import { isDistinctManagement } from './is-distinct-management.js';
 import { loadKubeConfig, type KubeContextRef } from './load-kube-config.js';
 import { createEmptySnapshot, type PartialEntry, type Snapshot } from './snapshot.js';
 import { sortSnapshot } from './sort-snapshot.js';
@@ -16,6 +19,13 @@ export interface CollectOptions {
   pageSize?: number;
   /** Deadline of each API request (default 15 s). */
   requestTimeoutMs?: number;
+  /**
+   * Watch caches of this process (`scan.watch`): kinds whose watch is current are read from the
+   * cache (no list request), the rest are listed as usual. Absent: every kind is listed.
+   */
+  watchCaches?: WatchCaches;
+  /** How the kinds were read, for the scan log and tests. */
+  onCollected?: (info: { cluster: string; cachedKinds: number; listedKinds: number }) => void;
 }
 
 /** Lists in flight at once per collection: quick on a healthy server, gentle on a struggling one. */
@@ -30,20 +40,39 @@ const CONCURRENCY = 4;
  */
 export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptions = {}): Promise<Snapshot> {
   const now = opts.now ?? (() => new Date());
-  const snapshot = createEmptySnapshot(cluster.name, now().toISOString(), 'live');
   const timeoutMs = opts.requestTimeoutMs;
   const pageSize = opts.pageSize ?? 500;
-
-  const workload = await connect('workload', cluster.workload ?? {}, snapshot, timeoutMs, true);
   const distinct = isDistinctManagement(cluster);
-  const management = distinct ? await connect('management', cluster.management ?? {}, snapshot, timeoutMs, false) : workload;
+  const cache = opts.watchCaches?.for(cluster);
+  // A new cache lists every kind once: wait for that instead of listing the same kinds twice.
+  if (cache) await cache.ready(timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  const kindsOf = (role: 'workload' | 'management') => KINDS.filter((k) => (k.cluster === 'both' ? true : k.cluster === 'workload' ? role === 'workload' : distinct ? role === 'management' : true));
+  const covered = (role: 'workload' | 'management', spec: KindSpec) => {
+    const w = cache?.find(role, spec);
+    return w !== undefined && (w.isCurrent() || w.state === 'absent');
+  };
+  // Discovery only when something must be listed (the cache discovered once, when it started).
+  const needsList = (role: 'workload' | 'management') => !kindsOf(role).every((k) => covered(role, k));
+  const snapshot = createEmptySnapshot(cluster.name, now().toISOString(), 'live');
+
+  const workload = await connect('workload', cluster.workload ?? {}, snapshot, timeoutMs, true, needsList('workload'));
+  const management = distinct ? await connect('management', cluster.management ?? {}, snapshot, timeoutMs, false, needsList('management')) : workload;
   const capiNamespace = cluster.management?.namespace;
 
   const jobs: (() => Promise<void>)[] = [];
   const skipped: Record<'workload' | 'management', string[]> = { workload: [], management: [] };
+  let cachedKinds = 0;
   for (const spec of KINDS) {
     const targets = spec.cluster === 'workload' ? [workload] : spec.cluster === 'management' ? [management] : distinct ? [workload, management] : [workload];
     for (const t of targets) {
+      // From the watch cache when its watch is open, unless this scan found the API server unreachable
+      // (then the kind is reported as not read, exactly as a list scan would).
+      const watched = t.error === undefined ? cache?.find(t.role, spec) : undefined;
+      if (watched && covered(t.role, spec)) {
+        watched.fill(snapshot);
+        cachedKinds += 1;
+        continue;
+      }
       if (!t.target) {
         skipped[t.role].push(spec.plural);
         continue;
@@ -55,6 +84,7 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
     }
   }
   await runPool(jobs, CONCURRENCY);
+  opts.onCollected?.({ cluster: cluster.name, cachedKinds, listedKinds: jobs.length });
   for (const t of distinct ? [workload, management] : [workload]) {
     if (!t.target) snapshot.partial.push({ source: `${t.role} API server`, error: `${t.error} — not read: ${skipped[t.role].join(', ')}` });
   }
@@ -82,7 +112,7 @@ interface Connection {
  * Load the kubeconfig and check the API server answers (workload: /readyz?verbose, recorded as
  * snapshot.apiserver; both: discovery). An unreachable server yields no target and an error.
  */
-async function connect(role: Connection['role'], ref: KubeContextRef, snapshot: Snapshot, timeoutMs: number | undefined, recordReadyz: boolean): Promise<Connection> {
+async function connect(role: Connection['role'], ref: KubeContextRef, snapshot: Snapshot, timeoutMs: number | undefined, recordReadyz: boolean, discover = true): Promise<Connection> {
   let kc;
   try {
     kc = loadKubeConfig(ref);
@@ -95,6 +125,7 @@ async function connect(role: Connection['role'], ref: KubeContextRef, snapshot: 
     snapshot.apiserver = await collectReadyz(kc, timeoutMs);
     if (!snapshot.apiserver.reachable) return { role, error: snapshot.apiserver.error ?? 'unreachable' };
   }
+  if (!discover) return { role, target: { role, kc } };
   try {
     return { role, target: { role, kc, served: await collectServedVersions(kc, timeoutMs) } };
   } catch (err) {
@@ -104,14 +135,6 @@ async function connect(role: Connection['role'], ref: KubeContextRef, snapshot: 
     snapshot.partial.push(entry);
     return { role, target: { role, kc } };
   }
-}
-
-/** A separate management cluster is configured when it names its own kubeconfig or context. */
-function isDistinctManagement(cluster: ClusterConfig): boolean {
-  const m = cluster.management;
-  if (!m || (!m.kubeconfig && !m.context)) return false;
-  const w = cluster.workload ?? {};
-  return (m.kubeconfig ?? '') !== (w.kubeconfig ?? '') || (m.context ?? '') !== (w.context ?? '');
 }
 
 async function runPool(jobs: (() => Promise<void>)[], size: number): Promise<void> {

@@ -7,7 +7,8 @@ export type KubeErrorCode =
   | 'E_KUBE_FORBIDDEN'
   | 'E_KUBE_NOT_FOUND'
   | 'E_KUBE_SERVER'
-  | 'E_KUBE_RESPONSE';
+  | 'E_KUBE_RESPONSE'
+  | 'E_KUBE_NOT_SERVED';
 
 /**
  * A failed Kubernetes API call, translated at the boundary (STYLE.md rule 5): one line a user can

@@ -5,6 +5,12 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from './request-kube.js';
 import { sendKube, serverOf } from './send-kube.js';
 import type { KubeObject } from './snapshot.js';
 
+/** What a complete list says about itself. */
+export interface ListResult {
+  /** The list's resourceVersion: a watch from here misses nothing (the watch cache starts there). */
+  resourceVersion?: string;
+}
+
 export interface ListAllOptions {
   /** Items per page (`limit`). */
   pageSize: number;
@@ -22,10 +28,11 @@ export interface ListAllOptions {
  * Pages are stream-parsed (createListSplitter): each item is parsed and handed over while the
  * rest of the page is still arriving, so a page is never held whole (issue 8, peak memory).
  */
-export async function listAll(kc: KubeConfig, path: string, opts: ListAllOptions): Promise<void> {
+export async function listAll(kc: KubeConfig, path: string, opts: ListAllOptions): Promise<ListResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const request = (cont?: string) => sendKube(kc, path, cont ? { limit: String(opts.pageSize), continue: cont } : { limit: String(opts.pageSize), resourceVersion: '0' }, timeoutMs);
   let resp = await request();
+  let resourceVersion: string | undefined;
   for (;;) {
     // The next page is requested as soon as this page's `continue` is read (it precedes the items),
     // so the API server prepares it while this one is parsed: server and collector work in parallel.
@@ -46,9 +53,11 @@ export async function listAll(kc: KubeConfig, path: string, opts: ListAllOptions
       if (err instanceof SyntaxError) throw new KubeError('E_KUBE_RESPONSE', `cannot ${opts.what}: the answer is not JSON`, resp.httpStatusCode, { cause: err });
       throw toTransportError(err, serverOf(kc), timeoutMs);
     }
+    // Every page of one paged list is served from the same snapshot: the first page's version holds.
+    resourceVersion ??= typeof page.metadata?.resourceVersion === 'string' ? page.metadata.resourceVersion : undefined;
     const cont = page.metadata?.continue || undefined;
     if (prefetch && prefetch.cont !== cont) discard(prefetch.resp);
-    if (!cont) return;
+    if (!cont) return { resourceVersion };
     resp = prefetch?.cont === cont ? await prefetch.resp : await request(cont);
   }
 }

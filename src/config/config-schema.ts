@@ -90,8 +90,14 @@ export const configSchema = z.strictObject({
       freshSeconds: z.number().min(0).default(30),
       /** A finding absent this many consecutive scans resolves its alert thread. */
       resolveAfterScans: z.number().int().min(1).default(3),
+      /**
+       * Live clusters are kept in a watch cache in each worker (list once, then watch with bookmarks):
+       * a scan reads current kinds from it and lists only what is not being watched. false: every
+       * scan lists every kind (resourceVersion=0). Dump clusters and `check --cluster` always read once.
+       */
+      watch: z.boolean().default(true),
     })
-    .default({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3 }),
+    .default({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, watch: true }),
   approvals: z
     .strictObject({
       required: z.number().int().min(1).max(10).default(2),

@@ -18,6 +18,7 @@ import { createQueuedScan } from './create-queued-scan.js';
 import { createRedisConnection } from './create-redis-connection.js';
 import { BULLMQ_PREFIX, NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
 import { startRemediateWorker } from './remediate-worker.js';
+import { createWatchCaches } from '../cluster/create-watch-caches.js';
 import { runScanJob, type ScanJobData } from './run-scan-job.js';
 import type { ScanDeps } from './scan-cluster.js';
 import { scheduleScans } from './schedule-scans.js';
@@ -94,6 +95,13 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
   const threads = createAlertThreadStore(connection, { keyPrefix });
   const history = new RedisHistory(connection, { keyPrefix });
   const workers: Worker[] = [];
+  // One watch cache per live cluster this process scans (scan.watch; see collectSnapshot).
+  const watchCaches = runWorkers && opts.config.scan.watch ? createWatchCaches({ idleMs: Math.max(10 * 60_000, 10 * opts.config.scan.intervalSeconds * 1000), timeoutMs: opts.collect?.requestTimeoutMs, log }) : undefined;
+  // A scan that still had to list (watch not open yet, or refused) says so in the log.
+  const onCollected = (i: { cluster: string; cachedKinds: number; listedKinds: number }) => {
+    if (i.listedKinds > 0) log(`scan cluster=${i.cluster} kinds from watch cache=${i.cachedKinds} listed=${i.listedKinds}`);
+  };
+  const collect = watchCaches ? { ...opts.collect, watchCaches, onCollected } : opts.collect;
 
   if (runWorkers) {
     const { scheduled, removed } = await scheduleScans(scanQueue, opts.config);
@@ -112,7 +120,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
           notifyQueue: token ? notifyQueue : undefined,
           flapWindowMinutes: opts.flapWindowMinutes,
           now: opts.now,
-          collect: opts.collect,
+          collect,
           log,
         }),
       { connection, prefix, concurrency: opts.scanConcurrency ?? 5, settings: { backoffStrategy } },
@@ -186,6 +194,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
     },
     async close() {
       await Promise.all(workers.map((w) => w.close()));
+      watchCaches?.close();
       await Promise.all([scanQueue.close(), notifyQueue.close(), events.close()]);
       await Promise.all([connection, eventsConnection].map((c) => c.quit().catch(() => c.disconnect())));
     },

@@ -119,7 +119,11 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     delayMs: 0,
     fail: (rule) => void rules.push({ ...rule }),
     clearFaults: () => void rules.splice(0),
-    setReadyz: (mode) => void (readyz = mode),
+    setReadyz: (mode) => {
+      readyz = mode;
+      // Down means gone: open watches are cut too, as when every kube-apiserver stops.
+      if (mode === 'down') for (const w of watchers) w.res.socket?.destroy();
+    },
     emit(type, obj) {
       if (type === 'BOOKMARK') return broadcast(store.bookmark());
       if (type === 'ERROR') return broadcast({ type, object: obj, resourceVersion: 0 });
@@ -269,6 +273,8 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
   function watch(res: http.ServerResponse, t: Target, query: Record<string, string>): void {
     const w: Watcher = { spec: t.spec, namespace: t.namespace, filter: createObjectFilter(query.labelSelector, query.fieldSelector), bookmarks: query.allowWatchBookmarks === 'true', res };
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+    // kube-apiserver sends the headers at once, before any event: a watch client knows it is open.
+    res.flushHeaders();
     const from = Number(query.resourceVersion);
     if (!query.resourceVersion || query.resourceVersion === '0' || query.sendInitialEvents === 'true') {
       for (const obj of store.list(t.spec, t.namespace).filter(w.filter)) writeEvent(w, { type: 'ADDED', object: obj, spec: t.spec, resourceVersion: 0 });
