@@ -1,4 +1,5 @@
 import { collectSnapshot } from '../src/cluster/collect-snapshot.js';
+import type { WatchCaches } from '../src/cluster/create-watch-caches.js';
 import type { Snapshot } from '../src/cluster/snapshot.js';
 import { parseConfig } from '../src/config/load-config.js';
 import type { Config } from '../src/config/config-schema.js';
@@ -13,10 +14,10 @@ export async function syntheticConfig(url: string): Promise<Config> {
   return parseConfig({ clusters: [{ name: 'fleet-synthetic', workload: { kubeconfig }, slack: { channels: ['C0INCIDENT'] } }], scan: { freshSeconds: 3600 } }, '/tmp');
 }
 
-/** One live scan as the bot runs it: collect (readyz, discovery, every kind) then diagnose. */
-export async function scanSynthetic(config: Config): Promise<{ snapshot: Snapshot; report: Report; collectMs: number; analyzeMs: number }> {
+/** One live scan as the bot runs it: collect (readyz, discovery, every kind; or from a watch cache) then diagnose. */
+export async function scanSynthetic(config: Config, watchCaches?: WatchCaches): Promise<{ snapshot: Snapshot; report: Report; collectMs: number; analyzeMs: number }> {
   const t0 = performance.now();
-  const snapshot = await collectSnapshot(config.clusters[0]!);
+  const snapshot = await collectSnapshot(config.clusters[0]!, { watchCaches });
   const t1 = performance.now();
   const report = await diagnoseSnapshot(snapshot, { history: new InMemoryHistory(), thresholds: config.thresholds });
   return { snapshot, report, collectMs: t1 - t0, analyzeMs: performance.now() - t1 };

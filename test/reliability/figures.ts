@@ -27,3 +27,6 @@ export function recordFigure(f: Figure): Figure {
   if (file) appendFileSync(file, `${JSON.stringify(f)}\n`);
   return f;
 }
+
+
+export { FUZZ_SEED } from '../support/fuzz-seed.js';

@@ -11,7 +11,9 @@ import { renderBlocks } from '../../src/report/render-blocks.js';
 import { renderJson } from '../../src/report/render-json.js';
 import { renderText } from '../../src/report/render-text.js';
 import { listScenarios } from '../support/scenarios.js';
-import { recordFigure, scaled } from './figures.js';
+import { recordFigure, scaled, FUZZ_SEED } from './figures.js';
+
+fc.configureGlobal({ seed: FUZZ_SEED });
 
 /**
  * Analyzers on fuzzed snapshots: real scenario dumps whose objects get wrong types in status/spec/
@@ -146,7 +148,7 @@ function fuzz(n: number, metadata: boolean): number {
   return crashes + [...thrown.values()].reduce((a, t) => a + t.count, 0);
 }
 
-describe('analyzers on fuzzed snapshots', () => {
+describe(`analyzers on fuzzed snapshots (seed ${FUZZ_SEED})`, () => {
   const n = scaled(2000);
   it(`${n} snapshots with wrong types in status/spec: 0 crashes, 0 analyzer errors`, () => {
     expect(dumps.length).toBeGreaterThan(5);

@@ -19,7 +19,9 @@ import type { ProposalStore } from '../../src/slack/proposal-store.js';
 import type { SlackDeps } from '../../src/slack/slack-deps.js';
 import type { StoredReport } from '../../src/store/report-store.js';
 import { listScenarios } from '../support/scenarios.js';
-import { recordFigure, scaled, SOAK } from './figures.js';
+import { recordFigure, scaled, SOAK, FUZZ_SEED } from './figures.js';
+
+fc.configureGlobal({ seed: FUZZ_SEED });
 
 /**
  * Bad input never crashes the bot (issue 9): slash-command text into parseCommand and the whole
@@ -53,7 +55,7 @@ function healthyReport(cluster: string): Report {
   return { cluster, generatedAt: at, collectedAt: at, status: 'healthy', sections: [{ id: 'nodes', status: 'healthy', summary: '3 of 3 nodes Ready' }], findings: [], partial: [] };
 }
 
-describe('fuzzed slash commands', () => {
+describe(`fuzzed slash commands (seed ${FUZZ_SEED})`, () => {
   const nParse = scaled(4000);
   it(`${nParse} argument strings into parseCommand: 0 crashes, every error one clear line`, () => {
     let crashes = 0;
@@ -194,7 +196,7 @@ afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-describe('fuzzed dump files', () => {
+describe(`fuzzed dump files (seed ${FUZZ_SEED})`, () => {
   const nDumps = scaled(1000);
   it(`${nDumps} dump directories into loadDump (+ analyze): 0 crashes, DumpError or named partial entries`, async () => {
     expect(realFiles.length).toBeGreaterThan(10);

@@ -14,7 +14,9 @@ import { createReportStore } from '../../src/store/report-store.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { signSlackRequest } from '../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
-import { recordFigure, scaled } from './figures.js';
+import { recordFigure, scaled, FUZZ_SEED } from './figures.js';
+
+fc.configureGlobal({ seed: FUZZ_SEED });
 
 /**
  * Correctly signed but malformed interaction payloads into the real Bolt receiver and every registered
@@ -77,7 +79,7 @@ const payload = fc.oneof(
   fc.string({ maxLength: 60 }),
 );
 
-describe('fuzzed interaction payloads over the real receiver', () => {
+describe(`fuzzed interaction payloads over the real receiver (seed ${FUZZ_SEED})`, () => {
   const n = scaled(100);
   it(`${n} signed malformed payloads: 0 crashes (no listener error, no unhandled rejection), the receiver keeps answering`, async () => {
     const bodies = fc.sample(payload, n);

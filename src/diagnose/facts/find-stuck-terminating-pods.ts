@@ -24,7 +24,10 @@ export function findStuckTerminatingPods(snapshot: Snapshot, opts: { graceMinute
     if (!pod.deletionTimestamp) continue;
     const deletion = Date.parse(pod.deletionTimestamp);
     if (Number.isNaN(deletion)) continue;
-    const overdueSinceMs = deletion + (pod.deletionGracePeriodSeconds ?? 0) * 1000;
+    const grace = typeof pod.deletionGracePeriodSeconds === 'number' && Number.isFinite(pod.deletionGracePeriodSeconds) ? pod.deletionGracePeriodSeconds : 0;
+    const overdueSinceMs = deletion + grace * 1000;
+    // Beyond what a Date can hold (a grace of 1e13 s): never overdue, and not a crash.
+    if (!(Math.abs(overdueSinceMs) <= 8.64e15)) continue;
     const overdueMinutes = Math.max(0, opts.now.getTime() - overdueSinceMs) / 60000;
     if (overdueMinutes <= opts.graceMinutes) continue;
     const node = pod.nodeName ? snapshot.nodes.find((n) => n.metadata?.name === pod.nodeName) : undefined;

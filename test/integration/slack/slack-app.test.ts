@@ -21,6 +21,9 @@ import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-a
 import { blockActionBody, signSlackRequest, slashCommandBody } from '../../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
 import { webhookDownFinding } from '../../support/webhook-down-finding.js';
+import { useFuzzSeed } from '../../support/fuzz-seed.js';
+
+useFuzzSeed();
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyBlock = Record<string, any>;

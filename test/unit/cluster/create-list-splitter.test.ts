@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { createListSplitter } from '../../../src/cluster/create-list-splitter.js';
+import { useFuzzSeed } from '../../support/fuzz-seed.js';
+
+useFuzzSeed();
 
 /** Split an answer into chunks at the given cut points (any position: inside strings, escapes, numbers). */
 function chunks(text: string, cuts: number[]): string[] {

@@ -5,6 +5,9 @@ import { podFromProjection } from '../../../src/cluster/pod-from-projection.js';
 import { projectEvent } from '../../../src/cluster/project-event.js';
 import { projectPod } from '../../../src/cluster/project-pod.js';
 import type { EventProjection, PodProjection } from '../../../src/cluster/snapshot.js';
+import { useFuzzSeed } from '../../support/fuzz-seed.js';
+
+useFuzzSeed();
 
 // The projectors drop empty strings, so projections never hold them.
 const str = fc.string({ minLength: 1, maxLength: 12 });
