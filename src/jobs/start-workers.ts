@@ -18,7 +18,7 @@ import { createQueuedScan } from './create-queued-scan.js';
 import { createRedisConnection } from './create-redis-connection.js';
 import { BULLMQ_PREFIX, NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
 import { startRemediateWorker } from './remediate-worker.js';
-import { createWatchCaches } from '../cluster/create-watch-caches.js';
+import { createWatchCaches, type WatchCaches } from '../cluster/create-watch-caches.js';
 import { runScanJob, type ScanJobData } from './run-scan-job.js';
 import type { ScanDeps } from './scan-cluster.js';
 import { scheduleScans } from './schedule-scans.js';
@@ -56,6 +56,8 @@ export interface WorkerSet {
   notifyQueue: Queue;
   /** A fresh scan through the scan queue (the path `/k8s-health` uses). */
   scan: ScanFn;
+  /** This process's watch caches (scan.watch with workers running), for metrics and probes. */
+  watchCaches?: WatchCaches;
   /** Redis reachable and workers running; `detail` names what is not. */
   ready(): Promise<{ ready: boolean; redis: string; workers: string }>;
   /** Graceful stop: workers finish their in-flight jobs, then connections close. */
@@ -181,6 +183,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
     scanQueue,
     notifyQueue,
     scan,
+    watchCaches,
     async ready() {
       let redis = 'ok';
       try {

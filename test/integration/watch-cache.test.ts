@@ -4,6 +4,9 @@ import { collectSnapshot } from '../../src/cluster/collect-snapshot.js';
 import { createWatchCaches, type WatchCaches } from '../../src/cluster/create-watch-caches.js';
 import type { Snapshot } from '../../src/cluster/snapshot.js';
 import { clusterSchema, type ClusterConfig } from '../../src/config/config-schema.js';
+import { parseConfig } from '../../src/config/load-config.js';
+import { diagnoseSnapshot } from '../../src/diagnose/diagnose-snapshot.js';
+import { InMemoryHistory } from '../../src/store/in-memory-history.js';
 import { writeTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi, type FakeKubeApi, type FakeKubeApiOptions } from '../support/fake-kube-api/start-fake-kube-api.js';
 
@@ -99,6 +102,29 @@ describe('watch cache: same snapshot as a list scan, without the lists', () => {
     expect(comparable(cached)).toEqual(comparable(listed));
     expect(cached.events.some((e) => e.origin === 'management')).toBe(true);
     expect(management.requests.length).toBe(from); // nothing asked of the management cluster
+  });
+});
+
+describe('watch cache: the analysis never changes the cached objects', () => {
+  it('every cached object deep-frozen: diagnosing the cached scan throws nothing and finds what the list scan finds', async () => {
+    const scenario = 's3-recreation-loop-webhook-down';
+    const api = await start({ dir: path.join(SCENARIOS, scenario) });
+    const cluster = await clusterFor(scenario, api);
+    const wc = newCaches();
+    await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
+    const cached = await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
+    const deepFreeze = (o: unknown): void => {
+      if (o === null || typeof o !== 'object' || Object.isFrozen(o)) return;
+      Object.freeze(o);
+      for (const v of Object.values(o)) deepFreeze(v);
+    };
+    const arrays = [cached.nodes, cached.pods, cached.events, cached.namespaces, cached.services, cached.endpoints, cached.deployments, cached.daemonSets, cached.statefulSets, cached.replicaSets, cached.validatingWebhooks, cached.mutatingWebhooks, cached.volumeAttachments, cached.persistentVolumeClaims, ...Object.values(cached.capi)];
+    for (const a of arrays) for (const o of a) deepFreeze(o);
+    const opts = { thresholds: parseConfig({}, '/tmp').thresholds, now: NOW() };
+    const fromCache = await diagnoseSnapshot(cached, { ...opts, history: new InMemoryHistory() });
+    const fromList = await diagnoseSnapshot(await collectSnapshot(cluster, { now: NOW }), { ...opts, history: new InMemoryHistory() });
+    expect(fromCache.findings.map((f) => f.fingerprint)).toEqual(fromList.findings.map((f) => f.fingerprint));
+    expect(fromCache.findings.length).toBeGreaterThan(0);
   });
 });
 
