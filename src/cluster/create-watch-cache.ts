@@ -6,7 +6,10 @@ import { KINDS, type KindSpec } from './kinds.js';
 import { loadKubeConfig } from './load-kube-config.js';
 import { startKindWatch, type KindWatch, type KindWatchOptions } from './watch-kind.js';
 
-export type WatchCacheOptions = Omit<KindWatchOptions, 'namespace'>;
+export type WatchCacheOptions = Omit<KindWatchOptions, 'namespace' | 'acquireList'>;
+
+/** Lists in flight at once per cache, as in a list scan (collect-snapshot.ts): a relisting cache never floods the API server. */
+const LIST_CONCURRENCY = 4;
 
 /** The watched kinds of one configured cluster (workload, and management when it is a separate cluster). */
 export interface WatchCache {
@@ -37,6 +40,7 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
   const capiNamespace = cluster.management?.namespace;
   const sides: KubeTarget['role'][] = distinct ? ['workload', 'management'] : ['workload'];
   const key = (role: KubeTarget['role'], spec: KindSpec) => `${role}/${spec.group}/${spec.plural}`;
+  const acquireList = createSlots(LIST_CONCURRENCY);
 
   /** One attempt to start a side: kubeconfig, discovery, then its kind watches. */
   const startSide = async (role: KubeTarget['role']): Promise<void> => {
@@ -47,7 +51,7 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
       if (sideOf !== role || stopped) continue;
       const onManagement = role === 'management' || spec.cluster === 'management';
       const namespace = onManagement && capiNamespace ? capiNamespace : undefined;
-      watches.set(key(role, spec), startKindWatch(target, spec, { ...opts, namespace }));
+      watches.set(key(role, spec), startKindWatch(target, spec, { ...opts, namespace, acquireList }));
     }
   };
   /** Start a side, retrying with backoff while it is unreachable (scans list as usual meanwhile). */
@@ -98,4 +102,28 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
       started();
     },
   };
+}
+
+/** A counting semaphore: `acquire()` resolves with its release function once one of `size` slots is free. */
+function createSlots(size: number): () => Promise<() => void> {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free += 1;
+  };
+  return () =>
+    new Promise<() => void>((resolve) => {
+      const grant = () => {
+        let done = false;
+        resolve(() => {
+          if (!done) (done = true), release();
+        });
+      };
+      if (free > 0) {
+        free -= 1;
+        grant();
+      } else waiting.push(grant);
+    });
 }

@@ -24,6 +24,8 @@ export interface KindWatchOptions {
   minBackoffMs: number;
   maxBackoffMs: number;
   log?: (line: string) => void;
+  /** Wait for a list slot (the cache's limit on lists in flight); call the returned function when done. */
+  acquireList?: () => Promise<() => void>;
 }
 
 /** Requests a kind watch made, for tests, the bench and the log. */
@@ -158,6 +160,11 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
       setState('listing', error);
       const fresh = new Map<string, ProjectedObject>();
       let listed;
+      const release = opts.acquireList ? await opts.acquireList() : () => undefined;
+      if (stopped) {
+        release();
+        return;
+      }
       try {
         stats.lists += 1;
         listed = await listKind(target, spec, { pageSize: opts.pageSize, timeoutMs: opts.timeoutMs, namespace: opts.namespace }, (item) => {
@@ -169,9 +176,11 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
         setState('failed', describeKindError(err, spec, opts.namespace));
         settle();
         opts.log?.(`watch ${where}: list failed (${error}); retrying`);
+        release();
         await sleep(backoff(failures));
         continue;
       }
+      release();
       if (listed === 'absent') {
         items = fresh;
         setState('absent');
