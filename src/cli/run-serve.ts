@@ -5,6 +5,7 @@ import type { App, CustomRoute } from '@slack/bolt';
 import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import type { History } from '../diagnose/history.js';
+import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { scanCluster } from '../jobs/scan-cluster.js';
 import { startWorkers, type WorkerSet } from '../jobs/start-workers.js';
 import { createHealthRoutes } from '../slack/create-health-routes.js';
@@ -113,7 +114,10 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   slackApp = app;
   registerListeners(app, slackDeps);
   if (!deps.scan) {
-    jobs = startWorkers({ config, redisUrl: env.redisUrl, runWorkers: opts.workers, scanFallback: opts.workers ? undefined : scanInProcess, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now });
+    // In-process workers record into serve's registry: one /metrics, no merge per scrape, and the
+    // names do not collide (command-requested scans are k8s_health_scans_total, jobs k8s_health_scan_jobs_total).
+    const workerMetrics = opts.workers ? createWorkerMetrics({ registry: metrics.registry }) : undefined;
+    jobs = startWorkers({ config, redisUrl: env.redisUrl, runWorkers: opts.workers, scanFallback: opts.workers ? undefined : scanInProcess, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics: workerMetrics });
     jobs.catch((err: unknown) => log(`workers failed to start: ${err instanceof Error ? err.message : String(err)}`));
   }
   // Approval flow (issue 6): Approve/Reject listeners, and the remediate worker unless --no-workers.

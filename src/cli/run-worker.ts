@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
+import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { startWorkers, type StartWorkersOptions, type WorkerSet } from '../jobs/start-workers.js';
 import { waitForSignal } from './wait-for-signal.js';
 
@@ -21,9 +22,10 @@ export interface WorkerDeps {
 
 /**
  * `k8s-health worker`: the BullMQ scan and notify workers only (add replicas to scale out), with
- * /healthz (process up) and /readyz (Redis answers and the workers run; 503 with the reason
- * otherwise) on PORT. The probe server starts first, so a Redis outage at startup shows on /readyz
- * instead of a silent hang. Resolves with the exit code: 1 on a startup error, 0 after a graceful
+ * /healthz (process up), /readyz (Redis answers and the workers run; 503 with the reason
+ * otherwise) and /metrics (Prometheus: jobs and watch cache, jobs/create-worker-metrics.ts) on PORT.
+ * The probe server starts first, so a Redis outage at startup shows on /readyz instead of a silent
+ * hang. Resolves with the exit code: 1 on a startup error, 0 after a graceful
  * stop (in-flight jobs finish first).
  */
 export async function runWorker(opts: { config: Config; env: EnvOptions }, io: WorkerIo, deps: WorkerDeps = {}): Promise<number> {
@@ -37,9 +39,18 @@ export async function runWorker(opts: { config: Config; env: EnvOptions }, io: W
   }
   let set: WorkerSet | undefined;
   let startError = '';
+  // Its own registry (default process metrics included): scan and notify jobs, watch-cache gauges.
+  const metrics = createWorkerMetrics();
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+    if (path === '/metrics') {
+      void metrics.registry.metrics().then(
+        (body) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body),
+        (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${String(err)}\n`),
+      );
+      return;
+    }
     if (path !== '/readyz') return void res.writeHead(404).end();
     const answer = set ? set.ready() : Promise.resolve({ ready: false, redis: startError || 'starting (waiting for Redis)', workers: 'not started' });
     void answer.then((r) => res.writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' }).end(`${JSON.stringify(r)}\n`));
@@ -53,9 +64,9 @@ export async function runWorker(opts: { config: Config; env: EnvOptions }, io: W
     io.stderr.write(`k8s-health worker: cannot listen on PORT ${env.port}: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
-  io.stdout.write(`k8s-health worker listening on :${(server.address() as AddressInfo).port} (probes)\n`);
+  io.stdout.write(`k8s-health worker listening on :${(server.address() as AddressInfo).port} (probes, metrics)\n`);
   const stop = deps.stopSignal ?? waitForSignal();
-  const starting = startWorkers({ config, redisUrl: env.redisUrl, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, ...deps.workers }).then(
+  const starting = startWorkers({ config, redisUrl: env.redisUrl, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, ...deps.workers }).then(
     (s) => {
       set = s;
       log(`workers running for ${config.clusters.length} cluster(s)`);

@@ -12,6 +12,9 @@ export const NOTIFY_QUEUE = 'k8s-health-notify';
 /** Approved remediations, executed exactly once. */
 export const REMEDIATE_QUEUE = 'k8s-health-remediate';
 
+/** Approval housekeeping: the expiry sweep (job scheduler `approvals-expiry`, jobs/start-approval-expiry.ts). */
+export const APPROVALS_QUEUE = 'k8s-health-approvals';
+
 /** Prefix for every Redis key the bot writes (BullMQ `prefix` option included). */
 export const REDIS_PREFIX = 'k8s-health:';
 

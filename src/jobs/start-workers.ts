@@ -16,12 +16,14 @@ import { createReportStore } from '../store/report-store.js';
 import { createChannelLimiter } from './create-channel-limiter.js';
 import { createQueuedScan } from './create-queued-scan.js';
 import { createRedisConnection } from './create-redis-connection.js';
+import type { WorkerMetrics } from './create-worker-metrics.js';
 import { BULLMQ_PREFIX, NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
 import { startRemediateWorker } from './remediate-worker.js';
 import { createWatchCaches, type WatchCaches } from '../cluster/create-watch-caches.js';
 import { runScanJob, type ScanJobData } from './run-scan-job.js';
 import type { ScanDeps } from './scan-cluster.js';
 import { scheduleScans } from './schedule-scans.js';
+import { startApprovalExpiry } from './start-approval-expiry.js';
 
 /** Options of {@link startWorkers}. */
 export interface StartWorkersOptions {
@@ -46,6 +48,8 @@ export interface StartWorkersOptions {
   now?: () => Date;
   collect?: ScanDeps['collect'];
   log?: (line: string) => void;
+  /** Job counters and watch-cache gauges (`/metrics`); absent = nothing is recorded. */
+  metrics?: WorkerMetrics;
 }
 
 /** Running queues and workers of one process. */
@@ -97,6 +101,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
   const threads = createAlertThreadStore(connection, { keyPrefix });
   const history = new RedisHistory(connection, { keyPrefix });
   const workers: Worker[] = [];
+  let approvalsQueue: Queue | undefined;
   // One watch cache per live cluster this process scans (scan.watch; see collectSnapshot).
   const watchCaches = runWorkers && opts.config.scan.watch ? createWatchCaches({ idleMs: Math.max(10 * 60_000, 10 * opts.config.scan.intervalSeconds * 1000), timeoutMs: opts.collect?.requestTimeoutMs, log }) : undefined;
   // A scan that still had to list (watch not open yet, or refused) says so in the log.
@@ -171,10 +176,16 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
       if (hasAlerts) log('warning: no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
       log('warning: no SLACK_BOT_TOKEN: approved remediations are not run by this process (results are reported in Slack)');
     }
+    // The approval expiry sweep (scheduler `approvals-expiry`) runs with or without a token: requests
+    // expire regardless; only updating their Slack messages needs one (see jobs/expire-approvals.ts).
+    const expiry = await startApprovalExpiry({ connection, prefix, slack: opts.slack, now: opts.now ?? (() => new Date()), log });
+    approvalsQueue = expiry.queue;
+    workers.push(expiry.worker);
     for (const w of workers) {
       w.on('error', (err: Error) => (lastRedisError = err.message));
       w.on('failed', (job, err) => log(`job failed queue=${w.name} id=${job?.id ?? '?'} attempt=${job?.attemptsMade ?? '?'}: ${err.message}`));
     }
+    opts.metrics?.attach({ workers, watchCaches, clusters: opts.config.clusters.map((c) => c.name) });
   }
 
   const scan = createQueuedScan(scanQueue, events, { timeoutMs: opts.scanTimeoutMs, fallback: opts.scanFallback });
@@ -198,7 +209,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
     async close() {
       await Promise.all(workers.map((w) => w.close()));
       watchCaches?.close();
-      await Promise.all([scanQueue.close(), notifyQueue.close(), events.close()]);
+      await Promise.all([scanQueue.close(), notifyQueue.close(), events.close(), approvalsQueue?.close()]);
       await Promise.all([connection, eventsConnection].map((c) => c.quit().catch(() => c.disconnect())));
     },
   };

@@ -14,31 +14,73 @@ export interface ApprovalStore {
    * one of many racing callers wins each transition. Returns the stored result and the change's extra.
    */
   update<T>(id: string, change: (req: ApprovalRequest) => { request?: ApprovalRequest; extra: T }): Promise<{ request: ApprovalRequest; changed: boolean; extra: T } | undefined>;
+  /**
+   * Ids of pending requests whose expiresAt is at or before `ms` (epoch milliseconds), soonest
+   * first, at most `limit`: the expiry sweep's work list (index `<prefix>approval:pending`).
+   */
+  pendingBefore(ms: number, limit: number): Promise<string[]>;
+  /** Remember that this request's Slack message still shows an older state (a failed or skipped chat.update). */
+  markMessageStale(id: string): Promise<void>;
+  /**
+   * Take (remove and return) up to `limit` ids marked stale. SPOP: concurrent callers get disjoint
+   * ids, so each stale message is re-rendered by one caller; one that fails marks it stale again.
+   */
+  takeStaleMessages(limit: number): Promise<string[]>;
 }
 
 /** Requests (and their audit trail in the request) are kept for 30 days after the last change. */
 const TTL_SECONDS = 30 * 24 * 3600;
 
-/** Set KEYS[1] to ARGV[2] only if it still holds exactly ARGV[1] (one atomic step in Redis). */
+/** Create KEYS[1] = ARGV[1] if absent and index it in the pending set KEYS[2] (score ARGV[3] = expiresAt ms) when pending (ARGV[4] = '1'). */
+const CREATE = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2], 'NX') then return 0 end
+if ARGV[4] == '1' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[5]) end
+return 1`;
+
+/**
+ * Set KEYS[1] to ARGV[2] only if it still holds exactly ARGV[1] (one atomic step in Redis), and in
+ * the same step keep the pending index KEYS[2] true: member ARGV[6] scored ARGV[5] (expiresAt ms)
+ * while the new value is pending (ARGV[4] = '1'), removed as soon as it is not.
+ */
 const CAS = `
 local cur = redis.call('GET', KEYS[1])
 if cur ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+if ARGV[4] == '1' then redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6]) else redis.call('ZREM', KEYS[2], ARGV[6]) end
 return 1`;
 
 /**
  * Optimistic concurrency on one key per request (`<prefix>approval:<id>`): read, apply the pure
  * change, write with a Lua compare-and-set. Safe on one shared connection (unlike WATCH/MULTI) and
  * across processes: fifty simultaneous clicks serialise into fifty clean transitions.
+ *
+ * Pending index: a sorted set `<prefix>approval:pending` of request ids scored by expiresAt (ms), so
+ * the expiry sweep (jobs/expire-approvals.ts) finds due requests without scanning keys. It is kept
+ * inside the same Lua step as the create and every compare-and-set, not "right after": a crash or a
+ * lost connection between two commands could otherwise leave an id indexed after it left pending
+ * (harmless but wasted work) or, worse, a pending request unindexed and never swept. Any write
+ * that keeps a request pending (re)adds it, so a request created before the index existed is
+ * indexed at its first counted vote; until then it is expired on click as before. Both keys share
+ * the prefix; on Redis Cluster they would need a common hash tag (the bot uses one Redis).
+ * The stale-message set `<prefix>approval:stale-messages` lists requests whose Slack message
+ * still shows an older state; it is tiny (ids whose chat.update failed) and drained by the sweep.
  */
 export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): ApprovalStore {
   const key = (id: string) => `${opts.keyPrefix}approval:${id}`;
+  const pendingKey = `${opts.keyPrefix}approval:pending`;
+  const staleKey = `${opts.keyPrefix}approval:stale-messages`;
   const valid = (id: string) => /^r_[A-Za-z0-9_-]{1,64}$/.test(id);
+  /** [pending flag, score, member] for the Lua scripts; an unparsable expiresAt (never expires on click either) is not indexed. */
+  const indexArgs = (req: ApprovalRequest, id: string): [string, string, string] => {
+    const ms = Date.parse(req.expiresAt);
+    return [req.status === 'pending' && Number.isFinite(ms) ? '1' : '0', Number.isFinite(ms) ? String(ms) : '0', id];
+  };
   return {
     newId: () => `r_${randomBytes(12).toString('base64url')}`,
     async create(req) {
-      const ok = await redis.set(key(req.id), JSON.stringify(req), 'EX', TTL_SECONDS, 'NX');
-      if (ok !== 'OK') throw new Error(`approval request ${req.id} already exists`);
+      const [pending, score] = indexArgs(req, req.id);
+      const ok = await redis.eval(CREATE, 2, key(req.id), pendingKey, JSON.stringify(req), String(TTL_SECONDS), score, pending, req.id);
+      if (ok !== 1) throw new Error(`approval request ${req.id} already exists`);
     },
     async get(id) {
       // Button values are untrusted: anything that is not one of our ids never reaches Redis.
@@ -50,14 +92,27 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
       if (!valid(id)) return undefined;
       for (let attempt = 0; attempt < 1000; attempt++) {
         const raw = await redis.get(key(id));
-        if (!raw) return undefined;
+        if (!raw) {
+          // Gone (its 30-day TTL): nothing to sweep either.
+          await redis.zrem(pendingKey, id);
+          return undefined;
+        }
         const current = JSON.parse(raw) as ApprovalRequest;
         const { request, extra } = change(current);
         if (!request || request === current) return { request: current, changed: false, extra };
         const next = JSON.stringify(request);
-        if ((await redis.eval(CAS, 1, key(id), raw, next, String(TTL_SECONDS))) === 1) return { request, changed: true, extra };
+        if ((await redis.eval(CAS, 2, key(id), pendingKey, raw, next, String(TTL_SECONDS), ...indexArgs(request, id))) === 1) return { request, changed: true, extra };
       }
       throw new Error(`approval request ${id}: too much contention, gave up`);
+    },
+    async pendingBefore(ms, limit) {
+      return redis.zrangebyscore(pendingKey, '-inf', String(ms), 'LIMIT', 0, limit);
+    },
+    async markMessageStale(id) {
+      await redis.sadd(staleKey, id);
+    },
+    async takeStaleMessages(limit) {
+      return (await redis.spop(staleKey, limit)) ?? [];
     },
   };
 }

@@ -12,7 +12,7 @@ import { createReplayCluster, REPLAY_DIR, type ReplayCluster } from '../integrat
 /**
  * The built `k8s-health worker` (dist/) as real processes: scheduled scans (1 s) of a dump cluster
  * whose symlink we re-point, alert thread in the fake Slack, a worker process replaced in the middle
- * of the open incident, probes on PORT, and a Redis outage reported on /readyz and survived.
+ * of the open incident, probes and /metrics on PORT, and a Redis outage reported on /readyz and survived.
  */
 describe('k8s-health worker (spawned): alert threads across process restarts', () => {
   let redis: RedisServer;
@@ -103,6 +103,15 @@ describe('k8s-health worker (spawned): alert threads across process restarts', (
         throw new Error(`${err.message}\nworker output:\n${first.out()}`);
       });
     expect(JSON.stringify(parent.body.blocks)).toContain('2 machine replacements');
+    // /metrics on the same port: this process's scans and alert post (jobs/create-worker-metrics.ts).
+    const metrics = await until('scan and notify jobs on /metrics', async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      const text = await res.text();
+      const counted = /^k8s_health_scan_jobs_total\{cluster="tkc-loop",outcome="ok"\} [1-9]/m.test(text) && /^k8s_health_notify_jobs_total\{outcome="ok"\} [1-9]/m.test(text);
+      return res.status === 200 && res.headers.get('content-type')?.startsWith('text/plain; version=0.0.4') && counted ? text : undefined;
+    });
+    expect(metrics).toMatch(/^k8s_health_scan_duration_seconds_count\{cluster="tkc-loop"\} [1-9]/m);
+    expect(metrics).toMatch(/^k8s_health_process_resident_memory_bytes \d/m);
     const parentTs = [...slack.messages.keys()].find((k) => k.startsWith('C0ALERTS/'))!.split('/')[1]!;
 
     // Replace the worker process in the middle of the open incident.

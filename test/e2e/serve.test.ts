@@ -136,6 +136,8 @@ describe('k8s-health serve (spawned, http mode)', () => {
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toMatch(/k8s_health_commands_total\{outcome="scanning"\} 1/);
     expect(metrics).toMatch(/k8s_health_scans_total [1-9]/);
+    // The in-process workers record into the same registry (jobs/create-worker-metrics.ts).
+    expect(metrics).toMatch(/k8s_health_scan_jobs_total\{cluster="tkc-prod",outcome="ok"\} \d/);
   });
 
   it('stops gracefully on SIGTERM with exit code 0', async () => {

@@ -191,6 +191,32 @@ describe('helm chart', () => {
     expect(byKind(split, 'PodDisruptionBudget').map((p) => p.spec.selector.matchLabels['app.kubernetes.io/component']).sort()).toEqual(['serve', 'worker']);
   });
 
+  it('scrapes the worker pods too: named port, headless Service, ServiceMonitor (worker.metrics)', () => {
+    const ms = render(['worker-values.yaml']);
+    const worker = container(ms, 'khb-k8s-health-bot-worker');
+    expect(worker.ports).toEqual([{ name: 'http', containerPort: 3000, protocol: 'TCP' }]);
+    expect(envOf(worker).PORT).toBe('3000');
+    const pod = one(ms, 'Deployment', 'khb-k8s-health-bot-worker').spec.template.metadata.labels;
+    const service = one(ms, 'Service', 'khb-k8s-health-bot-worker');
+    expect(service.spec).toMatchObject({ clusterIP: 'None', publishNotReadyAddresses: true, ports: [{ name: 'http', port: 3000, targetPort: 'http', protocol: 'TCP' }] });
+    expect(pod).toEqual(expect.objectContaining(service.spec.selector));
+    expect(service.spec.selector['app.kubernetes.io/component']).toBe('worker');
+    const monitor = one(ms, 'ServiceMonitor', 'khb-k8s-health-bot-worker');
+    expect(service.metadata.labels).toEqual(expect.objectContaining(monitor.spec.selector.matchLabels));
+    expect(monitor.spec.endpoints).toEqual([{ port: 'http', path: '/metrics', interval: '30s', scrapeTimeout: '10s' }]);
+    // serve's ServiceMonitor selects only serve's Service, the worker's only the worker's.
+    expect(one(ms, 'Service', 'khb-k8s-health-bot').metadata.labels).not.toEqual(expect.objectContaining(monitor.spec.selector.matchLabels));
+    expect(one(ms, 'ServiceMonitor', 'khb-k8s-health-bot').spec.selector.matchLabels['app.kubernetes.io/component']).toBe('serve');
+
+    // Off with worker.metrics.enabled=false or without the ServiceMonitor; the port stays (probes, manual scrapes).
+    for (const set of ['worker.metrics.enabled=false', 'metrics.serviceMonitor.enabled=false']) {
+      const off = render(['worker-values.yaml'], [set]);
+      expect(byKind(off, 'Service').map((s) => s.metadata.name)).toEqual(['khb-k8s-health-bot']);
+      expect(byKind(off, 'ServiceMonitor').map((s) => s.metadata.name)).toEqual(set.startsWith('worker') ? ['khb-k8s-health-bot'] : []);
+      expect(container(off, 'khb-k8s-health-bot-worker').ports).toEqual([{ name: 'http', containerPort: 3000, protocol: 'TCP' }]);
+    }
+  });
+
   it('HTTP mode: signing secret, no app token, Service and Ingress on /slack/events', () => {
     const ms = render(['external-redis-values.yaml']);
     const env = envOf(container(ms, 'khb-k8s-health-bot'));
@@ -299,6 +325,7 @@ describe('values.schema.json', () => {
     ['a string where a boolean goes', 'rbac:\n  remediation:\n    enabled: "yes"\n', 'rbac.remediation.enabled: Invalid type. Expected: boolean, given: string'],
     ['a typo in a nested key', 'worker:\n  replicas: 3\n', 'Additional property replicas is not allowed'],
     ['a negative worker replica count', 'worker:\n  replicaCount: -2\n', 'worker.replicaCount: Must be greater than or equal to 0'],
+    ['a typo under worker.metrics', 'worker:\n  metrics:\n    enable: true\n', 'Additional property enable is not allowed'],
     ['an unknown log level', 'logLevel: verbose\n', 'logLevel: logLevel must be one of the following'],
   ])('makes helm reject %s', (_what, yamlText, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'khb-bad-values-'));
