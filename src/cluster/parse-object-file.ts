@@ -76,7 +76,17 @@ function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * Deepest `[`/`{` nesting a YAML file may have. Kubernetes objects nest a few dozen levels; the
+ * yaml parser recurses per level, and near the stack limit V8 can die in its RegExp compiler
+ * ("RegExpCompiler Allocation failed", a fatal OOM, not a catchable error) — found by the dump
+ * fuzzer with `[` × 5000. So deeper flow nesting is refused before parsing.
+ */
+const MAX_YAML_FLOW_DEPTH = 256;
+
 function parseYamlDocuments(text: string): unknown[] {
+  const depth = flowDepth(text);
+  if (depth > MAX_YAML_FLOW_DEPTH) throw new Error(`invalid YAML: nested deeper than ${MAX_YAML_FLOW_DEPTH} levels of [ and { (${depth}); not a Kubernetes object`);
   const docs = parseAllDocuments(text);
   // parseAllDocuments returns an EmptyStream (not an array) for an empty file.
   if (!Array.isArray(docs)) return [];
@@ -85,6 +95,30 @@ function parseYamlDocuments(text: string): unknown[] {
     if (err) throw new Error(`invalid YAML${docs.length > 1 ? ` (document ${i + 1})` : ''}: ${firstLine(err)}`);
     return d.toJS({ maxAliasCount: 1000 });
   });
+}
+
+/** Deepest nesting of `[` and `{`, outside quoted strings and comments (an upper bound is enough: it only refuses). */
+function flowDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '#') {
+      const eol = text.indexOf('\n', i);
+      if (eol < 0) break;
+      i = eol;
+    } else if (c === '[' || c === '{') {
+      if (++depth > max) max = depth;
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
+  return max;
 }
 
 function firstLine(e: unknown): string {

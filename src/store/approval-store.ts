@@ -16,7 +16,7 @@ export interface ApprovalStore {
   update<T>(id: string, change: (req: ApprovalRequest) => { request?: ApprovalRequest; extra: T }): Promise<{ request: ApprovalRequest; changed: boolean; extra: T } | undefined>;
   /**
    * Ids of pending requests whose expiresAt is at or before `ms` (epoch milliseconds), soonest
-   * first, at most `limit`: the expiry sweep's work list (index `<prefix>approval:pending`).
+   * first, at most `limit`: the expiry sweep's work list (index `<prefix>approvals:pending`).
    */
   pendingBefore(ms: number, limit: number): Promise<string[]>;
   /** Remember that this request's Slack message still shows an older state (a failed or skipped chat.update). */
@@ -54,7 +54,7 @@ return 1`;
  * change, write with a Lua compare-and-set. Safe on one shared connection (unlike WATCH/MULTI) and
  * across processes: fifty simultaneous clicks serialise into fifty clean transitions.
  *
- * Pending index: a sorted set `<prefix>approval:pending` of request ids scored by expiresAt (ms), so
+ * Pending index: a sorted set `<prefix>approvals:pending` of request ids scored by expiresAt (ms), so
  * the expiry sweep (jobs/expire-approvals.ts) finds due requests without scanning keys. It is kept
  * inside the same Lua step as the create and every compare-and-set, not "right after": a crash or a
  * lost connection between two commands could otherwise leave an id indexed after it left pending
@@ -62,13 +62,15 @@ return 1`;
  * that keeps a request pending (re)adds it, so a request created before the index existed is
  * indexed at its first counted vote; until then it is expired on click as before. Both keys share
  * the prefix; on Redis Cluster they would need a common hash tag (the bot uses one Redis).
- * The stale-message set `<prefix>approval:stale-messages` lists requests whose Slack message
+ * Both live under `approvals:`, not `approval:`, so `approval:*` holds request records only (operators and
+ * tests list requests by that pattern).
+ * The stale-message set `<prefix>approvals:stale-messages` lists requests whose Slack message
  * still shows an older state; it is tiny (ids whose chat.update failed) and drained by the sweep.
  */
 export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): ApprovalStore {
   const key = (id: string) => `${opts.keyPrefix}approval:${id}`;
-  const pendingKey = `${opts.keyPrefix}approval:pending`;
-  const staleKey = `${opts.keyPrefix}approval:stale-messages`;
+  const pendingKey = `${opts.keyPrefix}approvals:pending`;
+  const staleKey = `${opts.keyPrefix}approvals:stale-messages`;
   const valid = (id: string) => /^r_[A-Za-z0-9_-]{1,64}$/.test(id);
   /** [pending flag, score, member] for the Lua scripts; an unparsable expiresAt (never expires on click either) is not indexed. */
   const indexArgs = (req: ApprovalRequest, id: string): [string, string, string] => {

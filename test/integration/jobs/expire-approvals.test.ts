@@ -161,7 +161,7 @@ describe('approval expiry sweep', () => {
     const done = await bot.waitStatus(req.id, ['succeeded', 'failed', 'aborted']);
     expect(await bot.approvals.pendingBefore(Number.MAX_SAFE_INTEGER, 1000)).not.toContain(req.id);
     // The sweep read the index just before the approval landed: the compare-and-set still refuses.
-    await bot.redis.zadd(`${REDIS_PREFIX}approval:pending`, Date.parse(req.expiresAt), req.id);
+    await bot.redis.zadd(`${REDIS_PREFIX}approvals:pending`, Date.parse(req.expiresAt), req.id);
     const updatesBefore = updatesOf(req).length;
     expect(await expireApprovals(sweeper(after(req, 60_000)))).toEqual({ expired: [], updated: [], stale: [] });
     expect(await bot.approvals.get(req.id)).toEqual(done);
