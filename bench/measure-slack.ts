@@ -47,8 +47,14 @@ registerListeners(app, {
 const server = (await app.start(0)) as Server;
 const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
 
-const scan = await scanSynthetic(config);
-await reports.save(scan.report);
+// Only the report and the scan's timings are kept: the setup scan's snapshot (138,000 objects at the
+// default scale) is let go before the load, so the measure is the command path's, not the major GCs
+// of a heap that a `serve` process never holds between scans (see docs/performance.md, target 1).
+const liveScanMs = await (async () => {
+  const scan = await scanSynthetic(config);
+  await reports.save(scan.report);
+  return scan.collectMs + scan.analyzeMs;
+})();
 
 async function command(): Promise<number> {
   const body = slashCommandBody({ text: 'fleet-synthetic', response_url: slack.responseUrl() });
@@ -91,4 +97,4 @@ await app.stop();
 redis.disconnect();
 await slack.close();
 await redisServer.stop();
-process.send!({ ackMs, bareAckMs, answerMs: summarize(answerMs), apiRequests, commands: answerMs.length, liveScanMs: scan.collectMs + scan.analyzeMs }, () => process.exit(0));
+process.send!({ ackMs, bareAckMs, answerMs: summarize(answerMs), apiRequests, commands: answerMs.length, liveScanMs }, () => process.exit(0));

@@ -9,6 +9,7 @@ import { diagnoseSnapshot } from '../../src/diagnose/diagnose-snapshot.js';
 import { InMemoryHistory } from '../../src/store/in-memory-history.js';
 import { writeTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi, type FakeKubeApi, type FakeKubeApiOptions } from '../support/fake-kube-api/start-fake-kube-api.js';
+import { eventually } from '../support/eventually.js';
 
 /**
  * The watch cache (scan.watch) against the fake API server through the real client-node Watch:
@@ -53,15 +54,6 @@ function lists(api: FakeKubeApi, from = 0) {
 function comparable(s: Snapshot) {
   const { collectedAt: _c, ...rest } = s;
   return rest;
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('watch cache: same snapshot as a list scan, without the lists', () => {
@@ -148,6 +140,8 @@ describe('watch cache: following the cluster', () => {
     const after = await eventually(
       () => collectSnapshot(cluster, { now: NOW, watchCaches: wc }),
       (s) => s.namespaces.some((m) => m.metadata.name === 'added-by-watch') && !s.pods.some((p) => p.name === pod.name && p.namespace === pod.namespace),
+      10_000,
+      50,
     );
     const changed = after.nodes.find((n) => n.metadata.name === node.metadata.name)!;
     expect((changed.status as { conditions: { status: string }[] }).conditions[0]!.status).toBe('False');
@@ -166,8 +160,8 @@ describe('watch cache: following the cluster', () => {
     const nodesWatch = wc.for(cluster).all().find((w) => w.spec.plural === 'nodes')!;
     expect(nodesWatch.stats).toMatchObject({ lists: 1, relists: 0 });
     api.emit('ERROR', { kind: 'Status', apiVersion: 'v1', metadata: { name: '' }, status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version' } as never);
-    await eventually(async () => nodesWatch.stats.relists, (n) => n >= 1);
-    await eventually(async () => nodesWatch.state, (s) => s === 'watching');
+    await eventually(async () => nodesWatch.stats.relists, (n) => n >= 1, 10_000, 50);
+    await eventually(async () => nodesWatch.state, (s) => s === 'watching', 10_000, 50);
     expect(nodesWatch.stats.lists).toBeGreaterThanOrEqual(2);
     const s = await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
     expect(comparable(s)).toEqual(comparable(await collectSnapshot(cluster, { now: NOW })));
@@ -210,6 +204,7 @@ describe('watch cache: following the cluster', () => {
       },
       (r) => r.listed === 0,
       15_000,
+      50,
     );
     expect(back.listed).toBe(0);
     expect(comparable(back.s)).toEqual(comparable(await collectSnapshot(cluster, { now: NOW })));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { collectEtcd } from '../../../src/cluster/collect-etcd.js';
 import { freePort } from '../../support/free-port.js';
 import { signalPid } from '../../support/signal-pid.js';
-import { eventually } from './eventually.js';
+import { eventually } from '../../support/eventually.js';
 
 /**
  * etcd with TLS and client-certificate auth, as in every kubeadm cluster: the probe must use the CA,

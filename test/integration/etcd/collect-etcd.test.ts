@@ -4,7 +4,7 @@ import { collectEtcd } from '../../../src/cluster/collect-etcd.js';
 import { createEtcdClient } from '../../../src/cluster/create-etcd-client.js';
 import { diagnoseEtcdState } from '../../support/diagnose-etcd-state.js';
 import { startEtcdCluster, type EtcdTestCluster } from '../../support/start-etcd-cluster.js';
-import { eventually } from './eventually.js';
+import { eventually } from '../../support/eventually.js';
 
 /** `etcdctl member list -w json` ids, read from the raw text: JSON.parse would round uint64 ids. */
 function etcdctlMemberIds(endpoints: string[]): Map<string, string> {

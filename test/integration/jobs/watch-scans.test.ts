@@ -7,6 +7,7 @@ import { createReportStore } from '../../../src/store/report-store.js';
 import { writeTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../../support/fake-kube-api/start-fake-kube-api.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
+import { eventually } from '../../support/eventually.js';
 import { randomPrefix } from './replay-cluster.js';
 
 /**
@@ -20,14 +21,11 @@ const HEALTHY = path.resolve('examples/scenarios/benign-healthy');
 /** GETs of a collection that are not watches: list requests. */
 const listCount = (api: FakeKubeApi) => api.requests.filter((r) => r.method === 'GET' && r.query.watch === undefined && (r.query.limit !== undefined || r.query.continue !== undefined)).length;
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Wait for a state (eventually), then fail naming it when it never came. */
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
+  const v = await eventually(read, ok, 30_000, 100);
+  if (!ok(v)) throw new Error(`timed out waiting for ${what}`);
+  return v;
 }
 
 describe('scheduled scans of a live cluster from the watch cache', () => {
