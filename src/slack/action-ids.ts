@@ -14,3 +14,12 @@ export const PROPOSE_FIX_ACTION_PATTERN = /^k8s-health\.propose-fix(\.\d+)?$/;
 export function proposeFixActionId(index: number): string {
   return `${PROPOSE_FIX_ACTION_PREFIX}.${index}`;
 }
+
+/**
+ * Every button id some listener of ours handles: the proposed fixes and the approval buttons
+ * (render-approval.ts). Anything else is answered by the catch-all in register-listeners.ts.
+ */
+export const OWN_ACTION_PATTERN = /^k8s-health\.(propose-fix(\.\d+)?|approval\.(approve|reject))$/;
+
+/** Button ids no listener of ours handles (a message from an older version, another app's block). */
+export const FOREIGN_ACTION_PATTERN = /^(?!k8s-health\.(propose-fix(\.\d+)?|approval\.(approve|reject))$)/;

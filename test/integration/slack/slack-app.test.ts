@@ -19,6 +19,7 @@ import { SlackStartupError } from '../../../src/slack/slack-startup-error.js';
 import { createReportStore } from '../../../src/store/report-store.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
 import { blockActionBody, signSlackRequest, slashCommandBody } from '../../support/sign-slack-request.js';
+import { FOREIGN_ACTION_PATTERN } from '../../../src/slack/action-ids.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
 import { webhookDownFinding } from '../../support/webhook-down-finding.js';
 import { useFuzzSeed } from '../../support/fuzz-seed.js';
@@ -258,6 +259,19 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     await post(blockActionBody({ actionId: button.action_id, value: 'forged{"name":"kube-system"}', response_url: slack.responseUrl('forged') }));
     const forged = await slack.waitFor('forged reply', () => slack.responses.find((x) => x.path === '/response/forged'));
     expect(forged.body.text).toContain('unknown or expired');
+  });
+
+  it('a button no listener handles (an older version\'s message) is acked at once and explained, not left to time out', async () => {
+    const before = slack.responses.length;
+    const res = await post(blockActionBody({ actionId: 'k8s-health.retired-button', value: 'x', response_url: slack.responseUrl('retired') }));
+    expect(res.status).toBe(200);
+    const r = await slack.waitFor('ephemeral reply', () => slack.responses.slice(before).find((x) => x.path === '/response/retired'));
+    expect(r.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    expect(r.body.text).toContain('run `/k8s-health` again');
+    // Our own ids are not caught by it: a proposed-fix click still gets its own answer only.
+    expect(FOREIGN_ACTION_PATTERN.test('k8s-health.propose-fix.3')).toBe(false);
+    expect(FOREIGN_ACTION_PATTERN.test('k8s-health.approval.approve')).toBe(false);
+    expect(FOREIGN_ACTION_PATTERN.test('k8s-health.approval.approved')).toBe(true);
   });
 
   it('rejects forged, stale and unsigned requests with 401 and never runs the command', async () => {
