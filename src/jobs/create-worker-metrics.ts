@@ -2,7 +2,7 @@ import type { Job, Worker } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { WatchCaches } from '../cluster/create-watch-caches.js';
 import type { KindWatchState } from '../cluster/watch-kind.js';
-import { NOTIFY_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from './queue-names.js';
+import { APPROVALS_QUEUE, NOTIFY_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from './queue-names.js';
 
 /** Every state a kind watch can be in: each is exported per cluster (0 included), so an alert on `state="failed"` has a series to compare. */
 const WATCH_STATES: readonly KindWatchState[] = ['listing', 'watching', 'reconnecting', 'failed', 'absent', 'stopped'];
@@ -20,6 +20,8 @@ export interface WorkerMetrics {
   scanSeconds: Histogram<'cluster'>;
   notifyJobs: Counter<'outcome'>;
   remediations: Counter<'outcome'>;
+  /** Approval requests the expiry sweep moved to `expired` (this process won their compare-and-set). */
+  approvalsExpired: Counter;
   /**
    * Count and time the jobs of these BullMQ workers (scan, notify, remediate; told apart by queue
    * name) from their `completed`/`failed` events, and read the watch gauges from `watchCaches` at
@@ -47,6 +49,8 @@ export function createWorkerMetrics(opts: { registry?: Registry; defaultMetrics?
   const scanSeconds = new Histogram({ name: 'k8s_health_scan_duration_seconds', help: 'Duration of scan jobs (collect, diagnose, store the report, queue alerts), by cluster', labelNames: ['cluster'] as const, buckets: SCAN_BUCKETS, registers });
   const notifyJobs = new Counter({ name: 'k8s_health_notify_jobs_total', help: 'Alert thread jobs (Slack posts) run by this process, by outcome (ok|error)', labelNames: ['outcome'] as const, registers });
   const remediations = new Counter({ name: 'k8s_health_remediations_total', help: 'Remediation jobs run by this process, by outcome (succeeded|failed|aborted|interrupted|skipped|error)', labelNames: ['outcome'] as const, registers });
+
+  const approvalsExpired = new Counter({ name: 'k8s_health_approvals_expired_total', help: 'Approval requests expired by the sweep in this process (untouched past expiresAt)', registers });
 
   const caches: WatchCaches[] = [];
   /** Per cluster, what its watch cache holds now (the cache of a cluster not scanned here for a while is dropped, and so are its series). */
@@ -120,6 +124,9 @@ export function createWorkerMetrics(opts: { registry?: Registry; defaultMetrics?
     } else if (queue === REMEDIATE_QUEUE) {
       const status = String((result as { status?: unknown } | undefined)?.status);
       remediations.inc({ outcome: !ok ? 'error' : REMEDIATION_OUTCOMES.has(status) ? status : 'skipped' });
+    } else if (queue === APPROVALS_QUEUE && ok) {
+      const expired = Number((result as { expired?: unknown } | undefined)?.expired);
+      if (Number.isFinite(expired) && expired > 0) approvalsExpired.inc(expired);
     }
   };
 
@@ -129,6 +136,7 @@ export function createWorkerMetrics(opts: { registry?: Registry; defaultMetrics?
     scanSeconds,
     notifyJobs,
     remediations,
+    approvalsExpired,
     attach({ workers, watchCaches, clusters = [] }) {
       if (watchCaches) caches.push(watchCaches);
       for (const name of clusters) {

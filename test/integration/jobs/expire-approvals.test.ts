@@ -7,6 +7,7 @@ import { configSchema } from '../../../src/config/config-schema.js';
 import type { RemediationProposal } from '../../../src/diagnose/finding.js';
 import { expireApprovals, type ExpireApprovalsDeps } from '../../../src/jobs/expire-approvals.js';
 import { APPROVALS_QUEUE, REDIS_PREFIX } from '../../../src/jobs/queue-names.js';
+import { createWorkerMetrics } from '../../../src/jobs/create-worker-metrics.js';
 import { startWorkers } from '../../../src/jobs/start-workers.js';
 import type { ApprovalRequest } from '../../../src/remediate/approval-request.js';
 import { APPROVE_ACTION_ID } from '../../../src/slack/render-approval.js';
@@ -179,7 +180,8 @@ describe('startWorkers schedules the sweep', () => {
     const template = await proposed();
     const due: ApprovalRequest = { ...template, id: approvals.newId(), expiresAt: new Date(Date.now() - 1000).toISOString(), thread: { channel: template.thread.channel, threadTs: template.thread.threadTs } };
     await approvals.create(due);
-    const set = await startWorkers({ config: configSchema.parse({}), redisUrl: bot.redisServer.url, prefix });
+    const metrics = createWorkerMetrics();
+    const set = await startWorkers({ config: configSchema.parse({}), redisUrl: bot.redisServer.url, prefix, metrics });
     const queue = new Queue(APPROVALS_QUEUE, { connection: { url: bot.redisServer.url }, prefix });
     try {
       const schedulers = await queue.getJobSchedulers(0, -1);
@@ -189,6 +191,12 @@ describe('startWorkers schedules the sweep', () => {
         if (i > 300) throw new Error('the scheduled sweep never expired the due request');
         await new Promise((r) => setTimeout(r, 50));
       }
+      // Counted on /metrics once the sweep job has completed.
+      for (let i = 0; (await metrics.approvalsExpired.get()).values[0]?.value !== 1; i++) {
+        if (i > 300) throw new Error(`k8s_health_approvals_expired_total never reached 1: ${JSON.stringify((await metrics.approvalsExpired.get()).values)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(await metrics.registry.metrics()).toContain('k8s_health_approvals_expired_total 1');
     } finally {
       await set.close();
       await queue.obliterate({ force: true });
