@@ -6,10 +6,16 @@ import { KINDS, type KindSpec } from './kinds.js';
 import { loadKubeConfig } from './load-kube-config.js';
 import { startKindWatch, type KindWatch, type KindWatchOptions } from './watch-kind.js';
 
-export type WatchCacheOptions = Omit<KindWatchOptions, 'namespace' | 'acquireList'>;
+export type WatchCacheOptions = Omit<KindWatchOptions, 'namespace' | 'acquireList'> & {
+  /** How often discovery is read again (default 5 min; tests shorten it). */
+  discoveryRefreshMs?: number;
+};
 
 /** Lists in flight at once per cache, as in a list scan (collect-snapshot.ts): a relisting cache never floods the API server. */
 const LIST_CONCURRENCY = 4;
+
+/** How often a cache re-reads discovery by default (once per cache start, then this often). */
+const DISCOVERY_REFRESH_MS = 5 * 60_000;
 
 /** The watched kinds of one configured cluster (workload, and management when it is a separate cluster). */
 export interface WatchCache {
@@ -34,6 +40,7 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
   const watches = new Map<string, KindWatch>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  const timers: NodeJS.Timeout[] = [];
   let started!: () => void;
   const discovered = new Promise<void>((resolve) => (started = resolve));
   const distinct = isDistinctManagement(cluster);
@@ -46,6 +53,16 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
   const startSide = async (role: KubeTarget['role']): Promise<void> => {
     const kc = loadKubeConfig((role === 'workload' ? cluster.workload : cluster.management) ?? {});
     const target: KubeTarget = { role, kc, served: await collectServedVersions(kc, opts.timeoutMs) };
+    // Discovery again every few minutes (a list scan does it every scan): a CRD installed later, or a
+    // version no longer served, is seen by the kind watches at their next list. A failure keeps the last.
+    const refresh = setInterval(() => {
+      collectServedVersions(kc, opts.timeoutMs).then(
+        (served) => (target.served = served),
+        () => undefined,
+      );
+    }, opts.discoveryRefreshMs ?? DISCOVERY_REFRESH_MS);
+    refresh.unref();
+    timers.push(refresh);
     for (const spec of KINDS) {
       const sideOf = spec.cluster === 'both' ? role : spec.cluster === 'management' && !distinct ? 'workload' : spec.cluster;
       if (sideOf !== role || stopped) continue;
@@ -98,6 +115,7 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
     stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      for (const t of timers) clearInterval(t);
       for (const w of watches.values()) w.stop();
       started();
     },

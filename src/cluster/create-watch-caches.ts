@@ -32,6 +32,7 @@ export function createWatchCaches(opts: WatchCachesOptions = {}): WatchCaches {
     watchSeconds: opts.watchSeconds ?? WATCH_DEFAULTS.watchSeconds,
     minBackoffMs: opts.minBackoffMs ?? WATCH_DEFAULTS.minBackoffMs,
     maxBackoffMs: opts.maxBackoffMs ?? WATCH_DEFAULTS.maxBackoffMs,
+    discoveryRefreshMs: opts.discoveryRefreshMs,
     log: opts.log,
   };
   const caches = new Map<string, { cache: WatchCache; signature: string }>();

@@ -135,7 +135,9 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
       };
       const onDone = (err: unknown) => {
         const status = (err as { statusCode?: number } | null)?.statusCode;
-        if (gone || status === 410) return resolve({ outcome: 'gone' });
+        // 410: the version is too old. 404: the collection went away (a CRD version no longer
+        // served after an upgrade). Both relist, which resolves the version from fresh discovery.
+        if (gone || status === 410 || status === 404) return resolve({ outcome: 'gone' });
         if (stopped) return resolve({ outcome: 'closed' });
         // A clean end is the server closing the watch window; one that ends at once, again and
         // again, must not become a tight loop of requests: treat it as a failure (backoff).
@@ -200,7 +202,7 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
         if (stopped) return;
         if (r.outcome === 'gone') {
           stats.relists += 1;
-          opts.log?.(`watch ${where}: resourceVersion ${from.rv} is too old (410 Gone); relisting`);
+          opts.log?.(`watch ${where}: resourceVersion ${from.rv} is too old (410 Gone) or the collection moved (404); relisting`);
           break;
         }
         if (r.outcome === 'closed') {

@@ -167,6 +167,36 @@ describe('watch cache: following the cluster', () => {
     expect(comparable(s)).toEqual(comparable(await collectSnapshot(cluster, { now: NOW })));
   });
 
+  it('a watch answered 404 (the collection moved, e.g. a CRD version dropped) relists instead of retrying the dead path', async () => {
+    const api = await start({ dir: path.join(SCENARIOS, 'benign-healthy') });
+    const cluster = await clusterFor('healthy', api);
+    const wc = newCaches();
+    await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
+    const nodesWatch = wc.for(cluster).all().find((w) => w.spec.plural === 'nodes')!;
+    // The next request to the nodes collection (the re-watch) gets 404; an ERROR in the stream ends every watch.
+    api.fail({ path: '/api/v1/nodes', status: 404, times: 1 });
+    api.emit('ERROR', { kind: 'Status', apiVersion: 'v1', metadata: { name: '' }, status: 'Failure', reason: 'InternalError', code: 500, message: 'watch ended' } as never);
+    await eventually(async () => nodesWatch.stats.relists, (n) => n >= 1, 10_000, 50);
+    await eventually(async () => nodesWatch.state, (st) => st === 'watching', 10_000, 50);
+    expect(nodesWatch.stats.relists).toBe(1);
+    const s = await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
+    expect(comparable(s)).toEqual(comparable(await collectSnapshot(cluster, { now: NOW })));
+  });
+
+  it('a CRD installed after the cache started is found by the periodic discovery and then watched', async () => {
+    const api = await start({ dir: path.join(SCENARIOS, 'benign-healthy') }); // no Cluster API CRDs served
+    const cluster = await clusterFor('healthy', api);
+    const wc = newCaches({ discoveryRefreshMs: 200 });
+    await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
+    const machines = wc.for(cluster).all().find((w) => w.spec.plural === 'machines')!;
+    expect(machines.state).toBe('absent');
+    // The first Machine makes the fake serve the CRD (as installing Cluster API would).
+    api.emit('ADDED', { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name: 'm-late', namespace: 'default', uid: 'u-late' }, spec: { clusterName: 'x' }, status: { phase: 'Running' } });
+    await eventually(async () => machines.state, (st) => st === 'watching', 10_000, 50);
+    const s = await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
+    expect(s.capi.machines.map((m) => m.metadata.name)).toEqual(['m-late']);
+  });
+
   it('a kind whose watch is refused is listed by the scan (and its 403 reported as a list scan would)', async () => {
     const api = await start({ dir: path.join(FIXTURES, 'self-managed') });
     const cluster = await clusterFor('self-managed', api);
