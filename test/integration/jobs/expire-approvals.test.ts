@@ -160,6 +160,9 @@ describe('approval expiry sweep', () => {
     await bot.vote(req.id, 'U0ANN');
     await bot.vote(req.id, 'U0BEN');
     const done = await bot.waitStatus(req.id, ['succeeded', 'failed', 'aborted']);
+    expect(done.status).toBe('succeeded');
+    // The worker posts "Executed" after storing the end state: count the updates only once it is in.
+    await bot.slack.waitFor('the Executed message update', () => updatesOf(req).some((c) => String(c.body.text).includes('Executed')));
     expect(await bot.approvals.pendingBefore(Number.MAX_SAFE_INTEGER, 1000)).not.toContain(req.id);
     // The sweep read the index just before the approval landed: the compare-and-set still refuses.
     await bot.redis.zadd(`${REDIS_PREFIX}approvals:pending`, Date.parse(req.expiresAt), req.id);
