@@ -8,6 +8,7 @@ import { KINDS, type KindSpec } from './kinds.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './request-kube.js';
 import { isUnreachable, KubeError } from './kube-error.js';
 import { isDistinctManagement } from './is-distinct-management.js';
+import { namespaceOfKind, sidesOfKind, type Side } from './kind-sides.js';
 import { loadKubeConfig, type KubeContextRef } from './load-kube-config.js';
 import { createEmptySnapshot, type PartialEntry, type Snapshot } from './snapshot.js';
 import { sortSnapshot } from './sort-snapshot.js';
@@ -46,13 +47,12 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
   const cache = opts.watchCaches?.for(cluster);
   // A new cache lists every kind once: wait for that instead of listing the same kinds twice.
   if (cache) await cache.ready(timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
-  const kindsOf = (role: 'workload' | 'management') => KINDS.filter((k) => (k.cluster === 'both' ? true : k.cluster === 'workload' ? role === 'workload' : distinct ? role === 'management' : true));
-  const covered = (role: 'workload' | 'management', spec: KindSpec) => {
+  const covered = (role: Side, spec: KindSpec) => {
     const w = cache?.find(role, spec);
     return w !== undefined && (w.isCurrent() || w.state === 'absent');
   };
   // Discovery only when something must be listed (the cache discovered once, when it started).
-  const needsList = (role: 'workload' | 'management') => !kindsOf(role).every((k) => covered(role, k));
+  const needsList = (role: Side) => KINDS.some((k) => sidesOfKind(k, distinct).includes(role) && !covered(role, k));
   const snapshot = createEmptySnapshot(cluster.name, now().toISOString(), 'live');
 
   const workload = await connect('workload', cluster.workload ?? {}, snapshot, timeoutMs, true, needsList('workload'));
@@ -63,7 +63,7 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
   const skipped: Record<'workload' | 'management', string[]> = { workload: [], management: [] };
   let cachedKinds = 0;
   for (const spec of KINDS) {
-    const targets = spec.cluster === 'workload' ? [workload] : spec.cluster === 'management' ? [management] : distinct ? [workload, management] : [workload];
+    const targets = sidesOfKind(spec, distinct).map((side) => (side === 'workload' ? workload : management));
     for (const t of targets) {
       // From the watch cache when its watch is open, unless this scan found the API server unreachable
       // (then the kind is reported as not read, exactly as a list scan would).
@@ -77,8 +77,7 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
         skipped[t.role].push(spec.plural);
         continue;
       }
-      const onManagement = t.role === 'management' || spec.cluster === 'management';
-      const namespace = onManagement && capiNamespace ? capiNamespace : undefined;
+      const namespace = namespaceOfKind(spec, t.role, capiNamespace);
       const target = t.target;
       jobs.push(() => collectKind(target, spec, snapshot, { pageSize, timeoutMs, namespace }));
     }

@@ -2,6 +2,7 @@ import type { ClusterConfig } from '../config/config-schema.js';
 import type { KubeTarget } from './collect-kind.js';
 import { collectServedVersions } from './collect-served-versions.js';
 import { isDistinctManagement } from './is-distinct-management.js';
+import { sidesOfKind, namespaceOfKind } from './kind-sides.js';
 import { KINDS, type KindSpec } from './kinds.js';
 import { loadKubeConfig } from './load-kube-config.js';
 import { startKindWatch, type KindWatch, type KindWatchOptions } from './watch-kind.js';
@@ -64,11 +65,8 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
     refresh.unref();
     timers.push(refresh);
     for (const spec of KINDS) {
-      const sideOf = spec.cluster === 'both' ? role : spec.cluster === 'management' && !distinct ? 'workload' : spec.cluster;
-      if (sideOf !== role || stopped) continue;
-      const onManagement = role === 'management' || spec.cluster === 'management';
-      const namespace = onManagement && capiNamespace ? capiNamespace : undefined;
-      watches.set(key(role, spec), startKindWatch(target, spec, { ...opts, namespace, acquireList }));
+      if (!sidesOfKind(spec, distinct).includes(role) || stopped) continue;
+      watches.set(key(role, spec), startKindWatch(target, spec, { ...opts, namespace: namespaceOfKind(spec, role, capiNamespace), acquireList }));
     }
   };
   /** Start a side, retrying with backoff while it is unreachable (scans list as usual meanwhile). */
