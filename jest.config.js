@@ -1,4 +1,4 @@
-/** Jest runs TypeScript through @swc/jest as native ESM (see ../shared/TOOLING.md); tsc type-checks separately. */
+/** Jest runs TypeScript through @swc/jest as native ESM (see docs/development.md); tsc type-checks separately. */
 export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],

@@ -6,6 +6,7 @@ import { createReportStore } from '../../src/store/report-store.js';
 import { RedisHistory } from '../../src/store/redis-history.js';
 import { startEtcdCluster, type EtcdTestCluster } from '../support/start-etcd-cluster.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
+import { startTogether } from '../support/start-together.js';
 import { recordFigure, scaled } from './figures.js';
 
 /**
@@ -17,7 +18,10 @@ let etcd: EtcdTestCluster;
 let redisServer: RedisServer;
 
 beforeAll(async () => {
-  [etcd, redisServer] = await Promise.all([startEtcdCluster({ size: 3 }), startRedis({ appendonly: true })]);
+  [etcd, redisServer] = await startTogether<[EtcdTestCluster, RedisServer]>(
+    [() => startEtcdCluster({ size: 3 }), () => startRedis({ appendonly: true })],
+    (s) => ('stopAll' in s ? s.stopAll() : s.stop()),
+  );
 });
 afterAll(async () => {
   await etcd?.stopAll();

@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, waitForPort } from './free-port.js';
@@ -48,7 +49,16 @@ export async function startRedis(opts: { appendonly?: boolean } = {}): Promise<R
     }
     throw new Error(`redis-server on port ${port} wrote no pid to ${pidfile} within 5 s (see ${path.join(dir, 'redis.log')})`);
   };
-  let pid = await launch();
+  let pid: number;
+  try {
+    pid = await launch();
+  } catch (err) {
+    // The daemon may be up without a readable pid: ask it to go over its own port, so a failed
+    // start never leaves a redis-server behind.
+    await shutdownByPort(port);
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const killPid = async (signal: NodeJS.Signals) => {
     try { signalPid(pid, signal); } catch { return; }
     for (let i = 0; i < 200; i++) {
@@ -66,4 +76,13 @@ export async function startRedis(opts: { appendonly?: boolean } = {}): Promise<R
     stop: async () => { await killPid('SIGTERM'); rmSync(dir, { recursive: true, force: true }); },
   };
   return server;
+}
+
+function shutdownByPort(port: number): Promise<void> {
+  return new Promise((resolve) => {
+    const sock = net.connect(port, '127.0.0.1', () => sock.end('SHUTDOWN NOSAVE\r\n'));
+    sock.setTimeout(2000, () => sock.destroy());
+    sock.on('error', () => resolve());
+    sock.on('close', () => resolve());
+  });
 }
