@@ -2,8 +2,6 @@ import { loadDump } from '../cluster/load-dump.js';
 import type { Snapshot } from '../cluster/snapshot.js';
 import { diagnoseSnapshot } from '../diagnose/diagnose-snapshot.js';
 import { SECTION_IDS, type SectionId } from '../diagnose/finding.js';
-import { scanCluster } from '../jobs/scan-cluster.js';
-import { renderBlocks } from '../report/render-blocks.js';
 import { renderJson } from '../report/render-json.js';
 import { renderText } from '../report/render-text.js';
 import type { Report } from '../report/report.js';
@@ -48,12 +46,16 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   } else {
     const { config, file } = await resolveConfig(opts.config, io.env, true);
     const cluster = pickCluster(config, opts.cluster, file);
+    // Live collection (client-node, etcd3) is loaded only for a live check.
+    const { scanCluster } = await import('../jobs/scan-cluster.js');
     report = await scanCluster(cluster, { history, thresholds: config.thresholds, now: clock, analysisTime: now });
   }
   const section = opts.section as SectionId | undefined;
   if (opts.output === 'json') io.stdout.write(renderJson(report));
-  else if (opts.output === 'blocks') io.stdout.write(JSON.stringify(renderBlocks(report, { now: clock(), section }), null, 2) + '\n');
-  else io.stdout.write(renderText(report, { now: clock(), section }));
+  else if (opts.output === 'blocks') {
+    const { renderBlocks } = await import('../report/render-blocks.js');
+    io.stdout.write(JSON.stringify(renderBlocks(report, { now: clock(), section }), null, 2) + '\n');
+  } else io.stdout.write(renderText(report, { now: clock(), section }));
   return report.findings.some((f) => f.severity === 'critical') ? 1 : 0;
 }
 

@@ -2,16 +2,14 @@ import { Command, CommanderError, Option } from 'commander';
 import { readEnvOptions } from '../config/read-env-options.js';
 import type { CliIo } from './cli-io.js';
 import { describeError } from './describe-error.js';
-import { resolveConfig } from './resolve-config.js';
-import { runCheck } from './run-check.js';
-import { runDump } from './run-dump.js';
-import { runAudit } from './run-audit.js';
-import { runServe } from './run-serve.js';
-import { runWorker } from './run-worker.js';
 
 export type { CliIo };
 
 /**
+ * Each command's module is imported when that command runs (issue 15): `--help` and `check --from`
+ * must not pay for Bolt, BullMQ, ioredis, client-node and etcd3. Keep this file's static imports to
+ * commander and small local modules (`npm run bench` holds the start-up ratios).
+ *
  * The `k8s-health` command line (composition root). Returns the exit status instead of exiting,
  * so tests run it in-process: 0 ok, 1 critical findings (check), 2 bad usage or unreadable input.
  */
@@ -31,10 +29,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml)')
     .option('--from <dir>', 'read a dump directory instead of a live cluster; repeat to replay successive scans', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--now <iso>', 'analysis time (default: the dump\'s collectedAt, else now)')
-    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json', 'blocks']).default('text'))
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json', 'blocks']).default('text'))
     .option('--section <id>', 'only this section: apiserver, etcd, controlplane, nodes, machines, upgrades, webhooks, workloads')
     .action(async (o) => {
-      status = await runCheck(o, io);
+      status = await (await import('./run-check.js')).runCheck(o, io);
     });
 
   program
@@ -44,7 +42,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml)')
     .requiredOption('--out <dir>', 'output directory (created; must be empty or a previous dump)')
     .action(async (o) => {
-      status = await runDump(o, io);
+      status = await (await import('./run-dump.js')).runDump(o, io);
     });
 
   program
@@ -54,7 +52,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('--limit <n>', 'at most this many events', '50')
     .option('--json', 'one JSON object per line')
     .action(async (o: { cluster?: string; limit?: string; json?: boolean }) => {
-      status = await runAudit(o, io);
+      status = await (await import('./run-audit.js')).runAudit(o, io);
     });
 
   program
@@ -64,8 +62,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('--no-workers', 'do not run scan/notify/remediate workers in this process')
     .action(async (o: { config?: string; workers: boolean }) => {
       const env = readEnvOptions(io.env);
+      const { resolveConfig } = await import('./resolve-config.js');
       const { config } = await resolveConfig(o.config ?? env.configFile, io.env, true);
-      status = await runServe({ config, env, workers: o.workers }, io);
+      status = await (await import('./run-serve.js')).runServe({ config, env, workers: o.workers }, io);
     });
 
   program
@@ -74,8 +73,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml)')
     .action(async (o: { config?: string }) => {
       const env = readEnvOptions(io.env);
+      const { resolveConfig } = await import('./resolve-config.js');
       const { config } = await resolveConfig(o.config ?? env.configFile, io.env, true);
-      status = await runWorker({ config, env }, io);
+      status = await (await import('./run-worker.js')).runWorker({ config, env }, io);
     });
 
   try {
