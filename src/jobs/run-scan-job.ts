@@ -44,7 +44,13 @@ export async function runScanJob(data: ScanJobData, deps: ScanJobDeps): Promise<
   // A scheduler left from an older config: retrying cannot help (schedulers are pruned at startup).
   if (!cluster) throw new UnrecoverableError(`cluster "${data.cluster}" is not in the config: its scan scheduler is stale and will be removed at the next worker start`);
   const report = await scanCluster(cluster, { history: deps.history, thresholds: deps.config.thresholds, now: deps.now, collect: deps.collect });
-  await deps.reports.save(report);
+  const stored = await deps.reports.save(report);
+  // A later scan of this cluster finished first (a slow collect): its report is stored and its alert
+  // transition applied; applying this older one would flap the threads. Answer with the newer report.
+  if (!stored.saved) {
+    deps.log?.(`scan cluster=${cluster.name} generatedAt=${report.generatedAt} is older than the stored report (${stored.report.generatedAt}): not stored, alerts untouched`);
+    return stored.report;
+  }
   const channel = cluster.slack.alertChannel;
   if (!channel) return report;
 

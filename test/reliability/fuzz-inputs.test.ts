@@ -89,7 +89,7 @@ describe(`fuzzed slash commands (seed ${FUZZ_SEED})`, () => {
     const proposals: ProposalStore = { save: async () => `p_${++seq}`, get: async () => undefined };
     const deps: SlackDeps = {
       config,
-      reports: { save: async (report) => { const s = { report, storedAt: new Date().toISOString() }; stored.set(report.cluster, s); return s; }, latest: async (c) => stored.get(c) },
+      reports: { save: async (report) => { const s = { report, storedAt: new Date().toISOString() }; stored.set(report.cluster, s); return { ...s, saved: true }; }, latest: async (c) => stored.get(c) },
       proposals,
       requestScan: async (cluster) => ({ report: healthyReport(cluster), storedAt: new Date().toISOString() }),
       metrics: createMetrics({ defaultMetrics: false }),
