@@ -34,7 +34,7 @@ export function analyzeSnapshot(
       continue;
     }
     for (const d of drafts) {
-      const f: Finding = { ...d, fingerprint: fingerprint(snapshot.cluster, d.id, d.subject) };
+      const f: Finding = { ...d, confidence: d.confidence ?? (d.missing?.length ? 'medium' : 'high'), fingerprint: fingerprint(snapshot.cluster, d.id, d.subject) };
       if (seen.has(f.fingerprint)) continue; // one finding per id and subject
       seen.add(f.fingerprint);
       findings.push(f);

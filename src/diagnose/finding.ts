@@ -42,6 +42,7 @@ export const ACTION_IDS = [
 export type ActionId = (typeof ACTION_IDS)[number];
 
 export type Severity = 'critical' | 'warning' | 'info';
+export type Confidence = 'high' | 'medium' | 'low';
 export const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
 /** Report sections, in display order. Slack's `/k8s-health CLUSTER SECTION` uses these ids. */
@@ -89,6 +90,17 @@ export interface Finding {
   causedBy?: string[];
   /** ISO time the problem started, when known (condition lastTransitionTime, creationTimestamp, first event). */
   since?: string;
+  /**
+   * Evidence the finding needed but could not see, one short line each ("leader not queried",
+   * "member list unavailable: no leader"). Empty or absent when everything it relies on was read.
+   */
+  missing?: string[];
+  /**
+   * How much the finding rests on: `high` when every piece of evidence it needs was read, `medium`
+   * when some is missing (see `missing`) but what was read points one way, `low` when it is mostly
+   * inference. Stamped by the engine: an analyzer may set it, else `missing` decides.
+   */
+  confidence: Confidence;
   remediations: RemediationProposal[];
   /** Stable hash of cluster + id + subject, used to thread alerts. */
   fingerprint: string;

@@ -111,6 +111,9 @@ function renderFinding(f: Finding, all: readonly Finding[], proposalIds: RenderB
   const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
   const lines = [`${SEVERITY_EMOJI[f.severity]} *${escapeMrkdwn(f.title)}*`, `\`${f.id}\` · ${escapeMrkdwn(subject)}`];
   if (f.cause) lines.push(`*Cause:* ${escapeMrkdwn(f.cause)}`);
+  if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) {
+    lines.push(`*Confidence:* ${f.confidence}${f.missing?.length ? ` — missing: ${escapeMrkdwn(truncate(f.missing.join('; '), 300))}` : ''}`);
+  }
   const chain = findRootCauses(f, all);
   if (chain.length) lines.push(`*Caused by:* ${escapeMrkdwn(describeCauseChain(chain))}`);
   for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${escapeMrkdwn(truncate(e, 400))}`);

@@ -55,6 +55,7 @@ function renderFinding(f: Finding, report: Report, opts: RenderTextOptions): str
   lines.push(`[${f.severity.toUpperCase()}] ${f.title}`);
   lines.push(`    id: ${f.id}   subject: ${subject}${f.since ? `   since: ${f.since}${since ? ` (${since} before collection)` : ''}` : ''}`);
   if (f.cause) lines.push(`    cause: ${f.cause}`);
+  if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) lines.push(`    confidence: ${f.confidence}${f.missing?.length ? ` (missing: ${f.missing.join('; ')})` : ''}`);
   const chain = findRootCauses(f, report.findings);
   if (chain.length) lines.push(`    caused by: ${describeCauseChain(chain)}`);
   const evidence = opts.maxEvidence === undefined ? f.evidence : f.evidence.slice(0, opts.maxEvidence);

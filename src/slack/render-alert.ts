@@ -29,6 +29,9 @@ export function renderAlertParent(inc: Incident, opts: { proposalIds?: Readonly<
     : `${SEVERITY_EMOJI[f.severity]} *${f.severity}* · open since ${inc.openedAt}${f.since ? ` · problem since ${f.since}` : ''} · last seen ${inc.lastSeenAt}`;
   const lines = [`\`${f.id}\` · ${escape(subject)}`, state];
   if (f.cause) lines.push(`*Cause:* ${escape(f.cause)}`);
+  if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) {
+    lines.push(`*Confidence:* ${f.confidence}${f.missing?.length ? ` — missing: ${escape(truncate(f.missing.join('; '), 300))}` : ''}`);
+  }
   for (const e of f.evidence.slice(0, EVIDENCE_HEAD)) lines.push(`> ${escape(truncate(e, 400))}`);
   if (f.evidence.length > EVIDENCE_HEAD) lines.push(`> _+${f.evidence.length - EVIDENCE_HEAD} more evidence lines in the thread and in \`/k8s-health ${inc.cluster}\`_`);
   const blocks: KnownBlock[] = [

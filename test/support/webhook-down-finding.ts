@@ -12,5 +12,6 @@ export const webhookDownFinding: Finding = {
   remediations: [
     { action: 'webhook.suspend', params: { kind: 'Validating', name: 'kyverno-resource-validating-webhook-cfg' }, label: 'Suspend webhook kyverno-resource-validating-webhook-cfg', risk: 'policies are not enforced while suspended' },
   ],
+  confidence: 'high',
   fingerprint: 'fp-webhook',
 };

@@ -10,7 +10,7 @@ function machine(name: string, extra: Partial<KubeObject['metadata']> = {}, stat
 }
 
 function finding(id: Finding['id'], severity: Finding['severity'], fingerprint: string): Finding {
-  return { id, severity, section: 'machines', title: id, subject: { kind: 'Machine', name: 'x' }, evidence: [], remediations: [], fingerprint };
+  return { id, severity, section: 'machines', title: id, subject: { kind: 'Machine', name: 'x' }, evidence: [], remediations: [], confidence: 'high', fingerprint };
 }
 
 describe('recordScan', () => {

@@ -18,6 +18,7 @@ const loop: Finding = {
   title: 'Machines of MachineSet tkg-system/workers-abc are recreated again and again',
   subject: { kind: 'MachineSet', namespace: 'tkg-system', name: 'workers-abc' },
   evidence: ['4 replacements in 90m'],
+  confidence: 'high',
   causedBy: ['fp-webhook'],
   remediations: [],
   fingerprint: 'fp-loop',

@@ -16,6 +16,7 @@ function finding(over: Partial<Finding> = {}): Finding {
     subject: { kind: 'EtcdMember', name: 'm1' },
     evidence: ['member m2 points at leader m1 (last seen 5m ago)'],
     remediations: [],
+    confidence: 'high',
     fingerprint: 'fp-leader',
     ...over,
   };
