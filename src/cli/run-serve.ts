@@ -7,6 +7,7 @@ import type { EnvOptions } from '../config/read-env-options.js';
 import type { History } from '../diagnose/history.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { scanCluster } from '../jobs/scan-cluster.js';
+import { RemediateError } from '../remediate/remediate-error.js';
 import { startWorkers, type WorkerSet } from '../jobs/start-workers.js';
 import { createHealthRoutes } from '../slack/create-health-routes.js';
 import { createMetrics } from '../slack/create-metrics.js';
@@ -43,9 +44,17 @@ export interface ServeDeps {
  * `k8s-health serve`: the Slack app plus /healthz, /readyz, /metrics on PORT. Resolves with the exit
  * code: 1 on a startup error (one line on stderr), 0 after a graceful stop on SIGTERM/SIGINT.
  * With `workers` (the default) the BullMQ scan and notify workers run in this process too.
+ *
+ * `clusterAccess: false` (`--no-cluster-access`, with --no-workers): this process never opens a
+ * connection to a cluster, so the internet-facing pod can run without any cluster credential
+ * (docs/security.md "The Helm chart"). Scans then happen only in worker replicas (none listening:
+ * the command says so instead of scanning here), and a proposed fix is refused with the reason,
+ * because planning it means reading the cluster and a server-side dry run, which Kubernetes
+ * authorizes exactly like the write itself.
  */
-export async function runServe(opts: { config: Config; env: EnvOptions; workers: boolean }, io: ServeIo, deps: ServeDeps = {}): Promise<number> {
+export async function runServe(opts: { config: Config; env: EnvOptions; workers: boolean; clusterAccess?: boolean }, io: ServeIo, deps: ServeDeps = {}): Promise<number> {
   const { config, env } = opts;
+  const clusterAccess = opts.clusterAccess ?? true;
   const now = io.now ?? (() => new Date());
   const log = (line: string) => io.stdout.write(`${now().toISOString()} ${line}\n`);
   const metrics = createMetrics();
@@ -56,6 +65,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const scanInProcess: ScanFn = async (name) => {
     const cluster = config.clusters.find((c) => c.name === name);
     if (!cluster) throw new Error(`cluster "${name}" is not configured`);
+    if (!clusterAccess) throw new Error(`this serve has no cluster access (--no-cluster-access) and no \`k8s-health worker\` took the scan of ${name}: are the worker pods and Redis up?`);
     return scanCluster(cluster, { history, thresholds: config.thresholds, now });
   };
   // Issue 5: scan and notify workers in-process unless --no-workers; `/k8s-health` scans go through
@@ -123,7 +133,18 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   // Approval flow (issue 6): Approve/Reject listeners, and the remediate worker unless --no-workers.
   // The remediate worker runs with the other workers (jobs/start-workers.ts), in this process unless
   // --no-workers, and in every `worker` replica: here only the listeners and the queue producer.
-  const approvals = setupApprovals(app, slackDeps, { redis, redisUrl: env.redisUrl, workers: false });
+  const approvals = setupApprovals(app, slackDeps, {
+    redis,
+    redisUrl: env.redisUrl,
+    workers: false,
+    ...(clusterAccess
+      ? {}
+      : {
+          createContext: async (cluster) => {
+            throw new RemediateError('E_REMEDIATE_NOT_ALLOWED', `this serve has no cluster access (--no-cluster-access), so it cannot plan and dry-run a fix for ${cluster.name} (docs/security.md, "The Helm chart")`);
+          },
+        }),
+  });
   redis.connect().catch(() => undefined);
 
   let healthServer: http.Server | undefined;

@@ -19,7 +19,11 @@ import type { SlackDeps } from './slack-deps.js';
  * remediate queue (producer) and — unless `workers` is false — the remediate worker in-process.
  * Mutates `slackDeps` to add `approval` (the proposed-fix listener reads it). Returns a closer.
  */
-export function setupApprovals(app: App, slackDeps: SlackDeps & { approval?: ApprovalDeps }, opts: { redis: Redis; redisUrl: string; workers: boolean }): { close(): Promise<void> } {
+export function setupApprovals(
+  app: App,
+  slackDeps: SlackDeps & { approval?: ApprovalDeps },
+  opts: { redis: Redis; redisUrl: string; workers: boolean; createContext?: ApprovalDeps['createContext'] },
+): { close(): Promise<void> } {
   const { redis } = opts;
   const bull = createRedisConnection(opts.redisUrl, { onError: () => undefined });
   const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: BULLMQ_PREFIX });
@@ -28,7 +32,8 @@ export function setupApprovals(app: App, slackDeps: SlackDeps & { approval?: App
     approvals: createApprovalStore(redis, { keyPrefix: REDIS_PREFIX }),
     audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log: slackDeps.log }),
     backups: createApprovalBackups(redis, { keyPrefix: REDIS_PREFIX, now: slackDeps.now }),
-    createContext: createActionContext,
+    // `serve --no-cluster-access` passes one that refuses: that process holds no cluster credential.
+    createContext: opts.createContext ?? createActionContext,
     enqueue: (id) => enqueueRemediation(queue, id),
     isAuthorized: createApprovalAuthorizer({ log: slackDeps.log }),
   };
