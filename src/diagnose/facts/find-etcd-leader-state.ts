@@ -114,11 +114,12 @@ export function findEtcdLeaderState(snapshot: Snapshot): EtcdLeaderState | undef
   if (leaderId) {
     const name = describeMember(leaderId, etcd.members);
     const s = statusOf.get(leaderId);
-    if (!leader) reasons.push(`leader ${name} is not in the member list`);
-    else if (!s && leaderQueried) reasons.push(`leader ${name} (${leader.clientURLs.join(', ') || 'no client URL'}) was asked and is absent from endpoint status`);
-    else if (s && failed.has(leaderId)) reasons.push(`leader ${name} endpoint ${s.endpoint} reports errors: ${s.errors.join('; ')}`);
     const why = failed.get(leaderId);
-    if (leader && why && !(s && why.startsWith('endpoint status errors'))) reasons.push(`leader ${name} ${why}`);
+    if (!leader) reasons.push(`leader ${name} is not in the member list`);
+    // Asked and did not answer (or answered unhealthy). Absent from status but healthy is fine:
+    // `endpoint health` committed a proposal through it.
+    else if (!s && why) reasons.push(`leader ${name} (${leader.clientURLs.join(', ') || 'no client URL'}) was asked and is absent from endpoint status; ${why}`);
+    else if (s && why) reasons.push(`leader ${name} endpoint ${s.endpoint}: ${why}`);
     if (leader) {
       // The leader's node or machine is gone (only judged when the snapshot has that data).
       const machines = snapshot.capi.machines.map(machineInfo);
