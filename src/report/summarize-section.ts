@@ -1,5 +1,6 @@
 import type { Snapshot } from '../cluster/snapshot.js';
 import { findEtcdLeaderState } from '../diagnose/facts/find-etcd-leader-state.js';
+import { findLogsOnEtcd } from '../diagnose/facts/find-logs-on-etcd.js';
 import { describeMember } from '../diagnose/facts/format-member-id.js';
 import { isControlPlaneNode } from '../diagnose/facts/is-control-plane-node.js';
 import { isNodeReady } from '../diagnose/facts/is-node-ready.js';
@@ -70,7 +71,16 @@ function summarizeApiServer(s: Snapshot) {
  */
 function summarizeEtcd(s: Snapshot) {
   const e = s.etcd;
-  if (!e) return { summary: 'not collected (configure etcd endpoints or add etcd/ to the dump)', hasData: false };
+  if (!e) {
+    // A `kubectl cluster-info dump` tree has no etcdctl output, but its etcd pod logs may speak.
+    const logs = findLogsOnEtcd(s);
+    const said = logs.leaderless.length
+      ? `; pod logs end without a leader (${logs.leaderless.map((l) => l.pod).join(', ')})`
+      : logs.withLeader.length
+        ? `; pod logs end with a leader elected (${logs.withLeader.join(', ')})`
+        : '';
+    return { summary: `not collected (configure etcd endpoints or add etcd/ to the dump)${said}`, hasData: false };
+  }
   const parts: string[] = [];
   const listError = (e.errors ?? []).find((x) => x.command === 'member list')?.error;
   const learners = e.members.filter((m) => m.isLearner).length;
