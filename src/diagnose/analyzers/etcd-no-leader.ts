@@ -121,8 +121,8 @@ function judgeWithoutMembers(snap: Snapshot): Verdict | undefined {
     ...etcd.endpoints.flatMap((s) => s.errors.filter((e) => /no leader/i.test(e)).map((e) => `endpoint status ${s.endpoint}: ${e}`)),
     ...(etcd.errors ?? []).filter((e) => /no leader/i.test(e.error)).map((e) => `${e.command}${e.endpoint ? ` ${e.endpoint}` : ''}: ${e.error}`),
   ];
-  const healthFalse = etcd.health.filter((h) => !h.health);
-  const allUnhealthy = etcd.health.length > 0 && healthFalse.length === etcd.health.length;
+  const healthFalse = etcd.health.filter((h) => !h.health && !/^Active Alarm\(s\)/.test(h.error ?? ''));
+  const allUnhealthy = healthFalse.length > 0 && healthFalse.length === etcd.health.length;
   const statusFailed = (etcd.errors ?? []).filter((e) => e.command === 'endpoint status' && e.endpoint);
   const noStatusAnswer = etcd.endpoints.length === 0 && statusFailed.length > 0;
   const leaderSeen = etcd.endpoints.some((s) => s.leader);

@@ -76,7 +76,9 @@ export function findEtcdLeaderState(snapshot: Snapshot): EtcdLeaderState | undef
     const m = memberOf(h.endpoint);
     if (!m) continue;
     queriedIds.add(m.id);
-    if (h.health) healthyIds.add(m.id);
+    // etcdctl 3.5+ (and our live probe) mark an endpoint unhealthy for an active alarm alone
+    // ("Active Alarm(s): NOSPACE"): it answered, the alarm is etcd.alarm's business.
+    if (h.health || /^Active Alarm\(s\)/.test(h.error ?? '')) healthyIds.add(m.id);
     else if (!failed.has(m.id)) failed.set(m.id, `endpoint health=false${h.error ? `: ${h.error}` : ''}`);
   }
   for (const e of etcd.errors ?? []) {
