@@ -27,7 +27,8 @@ export const etcdNoLeaderAnalyzer: Analyzer = {
     const snap = ctx.snapshot;
     // Members that still name a (dead) leader are the more precise etcd.leader-unreachable (seed S0).
     if (findLeaderUnreachableCause(snap)) return [];
-    const verdict = judgeEtcd(snap) ?? judgeApiServer(snap) ?? judgeLogs(snap);
+    // Pod logs are history: they speak only when the dump has no etcd data and no /readyz.
+    const verdict = judgeEtcd(snap) ?? judgeApiServer(snap) ?? (snap.etcd || snap.apiserver ? undefined : judgeLogs(snap));
     if (!verdict) return [];
     const evidence = [...verdict.evidence];
     // The API server's and the logs' words support any verdict.
