@@ -4,6 +4,7 @@ import { addToSnapshot } from './add-to-snapshot.js';
 import { findKind } from './kinds.js';
 import { compareDecimal } from './compare-decimal.js';
 import { readDumpObjects, type DumpObjects } from './read-dump-objects.js';
+import { sortEtcdErrors } from './sort-etcd-errors.js';
 import { sortSnapshot } from './sort-snapshot.js';
 import { createEmptySnapshot, type KubeObject, type PartialEntry, type Snapshot } from './snapshot.js';
 
@@ -46,8 +47,12 @@ export function snapshotFromDumpObjects(dump: DumpObjects, opts: { cluster: stri
       endpoints: [...dump.etcd.endpoints].sort((a, b) => cmp(a.endpoint, b.endpoint)),
       health: [...dump.etcd.health].sort((a, b) => cmp(a.endpoint, b.endpoint)),
     };
+    if (dump.etcd.errors?.length) snapshot.etcd.errors = sortEtcdErrors(dump.etcd.errors);
   }
   if (dump.apiserver) snapshot.apiserver = dump.apiserver;
+  if (dump.controlPlaneLogs?.length) {
+    snapshot.controlPlaneLogs = [...dump.controlPlaneLogs].sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.pod, b.pod));
+  }
   // Entries recorded by `dump` first, then files of this dump that could not be read.
   snapshot.partial = dedupePartial([...(dump.meta.partial ?? []), ...dump.partial]);
   return snapshot;

@@ -1,10 +1,12 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DumpError } from './dump-error.js';
+import { isEtcdctlErrorText, parseEtcdctlErrors } from './parse-etcdctl-errors.js';
 import { alarmsFromEndpoints, parseAlarmList, parseEndpointHealth, parseEndpointStatus, parseMemberList } from './parse-etcdctl-json.js';
 import { parseObjectFile } from './parse-object-file.js';
 import { parseReadyz } from './parse-readyz.js';
-import type { ApiServerState, EtcdState, KubeObject, PartialEntry, ReadyzCheck } from './snapshot.js';
+import { controlPlaneComponentOf, scanControlPlaneLog } from './scan-control-plane-log.js';
+import type { ApiServerState, ControlPlaneLog, EtcdCommand, EtcdCommandError, EtcdState, KubeObject, PartialEntry, ReadyzCheck } from './snapshot.js';
 
 /** Raw content of a dump directory, before it becomes a Snapshot (the fake API server serves these). */
 export interface DumpObjects {
@@ -14,6 +16,8 @@ export interface DumpObjects {
   management?: KubeObject[];
   etcd?: EtcdState;
   apiserver?: ApiServerState;
+  /** etcd / kube-apiserver pod logs found in the workload tree (`<ns>/<pod>/logs.txt`). */
+  controlPlaneLogs?: ControlPlaneLog[];
   meta: { cluster?: string; collectedAt?: string; partial?: PartialEntry[] };
   /** Files that could not be read, with the reason. */
   partial: PartialEntry[];
@@ -24,6 +28,8 @@ const RESERVED = new Set(['meta.json', 'etcd', 'apiserver', 'workload', 'managem
 const OBJECT_FILE = /\.(json|ya?ml)$/i;
 /** Guards against symlink loops. */
 const MAX_DEPTH = 16;
+/** Only the end of a pod log is read: what it says last is what matters, and logs can be huge. */
+const LOG_TAIL_BYTES = 4 * 1024 * 1024;
 
 /**
  * Read every object of a dump directory (DESIGN.md "Dump format"). Unparseable files become
@@ -40,14 +46,16 @@ export async function readDumpObjects(dir: string): Promise<DumpObjects> {
   const split = (await isDirectory(path.join(dir, 'workload'))) || (await isDirectory(path.join(dir, 'management')));
   const workloadRoot = split && (await isDirectory(path.join(dir, 'workload'))) ? path.join(dir, 'workload') : dir;
   if (workloadRoot !== dir) await reportIgnoredRootFiles(dir, partial);
-  const workload = await readTree(dir, workloadRoot, partial);
+  const logFiles: string[] = [];
+  const workload = await readTree(dir, workloadRoot, partial, logFiles);
   const management = split && (await isDirectory(path.join(dir, 'management'))) ? await readTree(dir, path.join(dir, 'management'), partial) : undefined;
   const meta = await readMeta(dir, partial);
   const etcd = await readEtcd(dir, partial);
   const apiserver = meta.apiserver ?? (await readReadyzFile(dir, partial));
+  const logs = await readControlPlaneLogs(dir, logFiles, partial);
 
   const objectCount = workload.length + (management?.length ?? 0);
-  if (objectCount === 0 && !etcd && !apiserver) {
+  if (objectCount === 0 && !etcd && !apiserver && logs.length === 0) {
     const unreadable = partial.length ? ` (${partial.length} file(s) could not be read; first: ${partial[0]?.source}: ${partial[0]?.error})` : '';
     throw new DumpError(`dump directory ${dir} contains no Kubernetes objects${unreadable}`);
   }
@@ -55,6 +63,7 @@ export async function readDumpObjects(dir: string): Promise<DumpObjects> {
   if (management) out.management = management;
   if (etcd) out.etcd = etcd;
   if (apiserver) out.apiserver = apiserver;
+  if (logs.length) out.controlPlaneLogs = logs;
   return out;
 }
 
@@ -78,10 +87,13 @@ async function isDirectory(p: string): Promise<boolean> {
   }
 }
 
-/** All objects below `root`, files in sorted path order, duplicates (same kind/namespace/name/uid) once. */
-async function readTree(dumpDir: string, root: string, partial: PartialEntry[]): Promise<KubeObject[]> {
+/**
+ * All objects below `root`, files in sorted path order, duplicates (same kind/namespace/name/uid)
+ * once. `logs`, when given, collects the etcd / kube-apiserver pod logs met on the way.
+ */
+async function readTree(dumpDir: string, root: string, partial: PartialEntry[], logs?: string[]): Promise<KubeObject[]> {
   const files: string[] = [];
-  await listFiles(root, root === dumpDir, 0, files, dumpDir, partial);
+  await listFiles(root, root === dumpDir, 0, files, dumpDir, partial, logs);
   files.sort();
   const seen = new Set<string>();
   const objects: KubeObject[] = [];
@@ -122,7 +134,15 @@ async function reportIgnoredRootFiles(dir: string, partial: PartialEntry[]): Pro
   }
 }
 
-async function listFiles(dir: string, isDumpRoot: boolean, depth: number, out: string[], dumpDir: string, partial: PartialEntry[]): Promise<void> {
+async function listFiles(
+  dir: string,
+  isDumpRoot: boolean,
+  depth: number,
+  out: string[],
+  dumpDir: string,
+  partial: PartialEntry[],
+  logs?: string[],
+): Promise<void> {
   if (depth > MAX_DEPTH) return;
   let entries;
   try {
@@ -142,8 +162,9 @@ async function listFiles(dir: string, isDumpRoot: boolean, depth: number, out: s
       isDir = st?.isDirectory() ?? false;
       isFile = st?.isFile() ?? false;
     }
-    if (isDir) await listFiles(full, false, depth + 1, out, dumpDir, partial);
+    if (isDir) await listFiles(full, false, depth + 1, out, dumpDir, partial, logs);
     else if (isFile && OBJECT_FILE.test(entry.name)) out.push(full);
+    else if (isFile && logs && entry.name === 'logs.txt' && controlPlaneComponentOf(path.basename(dir))) logs.push(full);
   }
 }
 
@@ -201,31 +222,102 @@ async function readReadyzFile(dir: string, partial: PartialEntry[]): Promise<Api
   }
 }
 
-/** DIR/etcd/*.json as etcdctl printed them; etcd is present when at least one file was read. */
+/** Commands of DIR/etcd/, in the order their files are read (errors are kept in this order too). */
+const ETCD_COMMANDS: { command: EtcdCommand; file: string }[] = [
+  { command: 'member list', file: 'member-list' },
+  { command: 'endpoint status', file: 'endpoint-status' },
+  { command: 'endpoint health', file: 'endpoint-health' },
+  { command: 'alarm list', file: 'alarm-list' },
+];
+
+/**
+ * DIR/etcd/ as etcdctl printed it; etcd is present when at least one file was read. Per command
+ * (`member-list`, `endpoint-status`, `endpoint-health`, `alarm-list`): `<command>.json` holds stdout of
+ * `-w json` (`.txt` the simple output, read for endpoint health and alarm list), `<command>.err` its
+ * stderr. A `.json` that holds etcdctl's error text instead of JSON (saved with `2>&1`) counts as
+ * stderr. Unhealthy endpoints that only stderr names become health entries (the simple output prints
+ * them there).
+ */
 async function readEtcd(dir: string, partial: PartialEntry[]): Promise<EtcdState | undefined> {
   const etcd: EtcdState = { source: 'etcdctl', members: [], endpoints: [], health: [], alarms: [] };
+  const errors: EtcdCommandError[] = [];
   let found = false;
-  const read = async <T>(file: string, parse: (text: string) => T): Promise<T | undefined> => {
-    let text: string | undefined;
-    try {
-      text = await readOptional(path.join(dir, 'etcd', file));
-      if (text === undefined) return undefined;
-      const value = parse(text);
-      found = true;
-      return value;
-    } catch (e) {
-      partial.push({ source: `etcd/${file}`, error: oneLine(e) });
-      return undefined;
+  const read = async <T>(command: EtcdCommand, base: string, parse: (text: string) => T): Promise<T | undefined> => {
+    let value: T | undefined;
+    for (const file of [`${base}.json`, `${base}.txt`]) {
+      let text: string | undefined;
+      try {
+        text = await readOptional(path.join(dir, 'etcd', file));
+        if (text === undefined) continue;
+        found = true;
+        value = parse(text);
+        break;
+      } catch (e) {
+        if (text !== undefined && isEtcdctlErrorText(text)) errors.push(...parseEtcdctlErrors(text, command));
+        else partial.push({ source: `etcd/${file}`, error: oneLine(e) });
+        break;
+      }
     }
+    try {
+      const err = await readOptional(path.join(dir, 'etcd', `${base}.err`));
+      if (err !== undefined) {
+        found = true;
+        errors.push(...parseEtcdctlErrors(err, command));
+      }
+    } catch (e) {
+      partial.push({ source: `etcd/${base}.err`, error: oneLine(e) });
+    }
+    return value;
   };
-  etcd.members = (await read('member-list.json', parseMemberList)) ?? [];
-  etcd.endpoints = (await read('endpoint-status.json', parseEndpointStatus)) ?? [];
-  etcd.health = (await read('endpoint-health.json', parseEndpointHealth)) ?? [];
-  const alarmList = await read('alarm-list.json', parseAlarmList);
+  const [members, status, health, alarms] = ETCD_COMMANDS;
+  etcd.members = (await read(members!.command, members!.file, parseMemberList)) ?? [];
+  etcd.endpoints = (await read(status!.command, status!.file, parseEndpointStatus)) ?? [];
+  etcd.health = (await read(health!.command, health!.file, parseEndpointHealth)) ?? [];
+  const alarmList = await read(alarms!.command, alarms!.file, parseAlarmList);
   if (!found) return undefined;
+  for (const e of errors) {
+    if (e.command === 'endpoint health' && e.endpoint && !etcd.health.some((h) => h.endpoint === e.endpoint)) {
+      etcd.health.push({ endpoint: e.endpoint, health: false, error: e.error });
+    }
+  }
   // `etcdctl alarm list` is authoritative when present; otherwise alarms come from status errors.
   etcd.alarms = alarmList ?? alarmsFromEndpoints(etcd.endpoints);
+  if (errors.length) etcd.errors = errors;
   return etcd;
+}
+
+/** The etcd / kube-apiserver pod logs: what they say about etcd, one entry per pod that says anything. */
+async function readControlPlaneLogs(dumpDir: string, files: string[], partial: PartialEntry[]): Promise<ControlPlaneLog[]> {
+  const out: ControlPlaneLog[] = [];
+  for (const file of [...files].sort()) {
+    const podDir = path.dirname(file);
+    const pod = path.basename(podDir);
+    const component = controlPlaneComponentOf(pod);
+    if (!component) continue;
+    try {
+      const signals = scanControlPlaneLog(await readTail(file, LOG_TAIL_BYTES), component);
+      // A pod whose log says nothing about etcd adds nothing: a healthy cluster's logs stay quiet.
+      if (signals.length) out.push({ namespace: path.basename(path.dirname(podDir)), pod, component, signals });
+    } catch (e) {
+      partial.push({ source: relative(dumpDir, file), error: oneLine(e) });
+    }
+  }
+  return out;
+}
+
+/** The last `max` bytes of a file (from the start of a line), decoded like every dump file. */
+async function readTail(file: string, max: number): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - max);
+    const buf = Buffer.alloc(size - start);
+    await handle.read(buf, 0, buf.length, start);
+    const text = decodeText(buf);
+    return start > 0 ? text.slice(text.indexOf('\n') + 1) : text;
+  } finally {
+    await handle.close();
+  }
 }
 
 async function readOptional(file: string): Promise<string | undefined> {

@@ -124,12 +124,64 @@ export interface EtcdEndpointHealth {
   error?: string;
 }
 
+/** An etcdctl command whose output a dump may hold (DIR/etcd/<command with dashes>.json|.txt|.err). */
+export type EtcdCommand = 'member list' | 'endpoint status' | 'endpoint health' | 'alarm list';
+
+/**
+ * What an etcd command said when it failed: a line of etcdctl's stderr (dump `etcd/<command>.err`,
+ * or error text saved instead of JSON) or a failed live probe. `endpoint` names the member's client
+ * URL when the error is about one endpoint: that endpoint was queried and did not answer, which is
+ * evidence (unlike an endpoint nobody asked).
+ */
+export interface EtcdCommandError {
+  command: EtcdCommand;
+  endpoint?: string;
+  error: string;
+}
+
 export interface EtcdState {
   source: 'etcdctl' | 'live';
   members: EtcdMember[];
   endpoints: EtcdEndpointStatus[];
   health: EtcdEndpointHealth[];
+  /** Active alarms; `alarm` is etcd's name (NOSPACE, CORRUPT). */
   alarms: { memberId: string; alarm: string }[];
+  /** Commands that failed, with etcdctl's words; absent when every command answered. */
+  errors?: EtcdCommandError[];
+}
+
+/** What a control-plane pod's log says about etcd (see cluster/scan-control-plane-log.ts). */
+export type LogSignalKind =
+  /** etcd: "serving /health false; no leader", "lost leader", "no leader at term", an election that never ends. */
+  | 'no-leader'
+  /** etcd: "elected leader", "became leader": a leader exists again from this line on. */
+  | 'leader'
+  /** etcd or apiserver: the space quota alarm ("database space exceeded", "alarm NOSPACE"). */
+  | 'nospace'
+  /** etcd: data corruption detected (CORRUPT alarm, hash mismatch). */
+  | 'corrupt'
+  /** kube-apiserver: etcd answered "no leader" or did not answer at all (deadline, connection refused). */
+  | 'etcd-unavailable'
+  /** kube-apiserver: its own /readyz or /healthz printed "[-]etcd failed". */
+  | 'readyz-etcd-failed';
+
+export interface LogSignal {
+  kind: LogSignalKind;
+  /** The log line, verbatim (runtime wrappers removed), at most 500 characters. */
+  line: string;
+  /** ISO time of the line when it carries one. */
+  time?: string;
+}
+
+/**
+ * Lines of one control-plane pod's `logs.txt` (kubectl cluster-info dump layout) that say something
+ * about etcd, in log order. Only recognised lines are kept, the last ones of each kind.
+ */
+export interface ControlPlaneLog {
+  namespace: string;
+  pod: string;
+  component: 'etcd' | 'kube-apiserver';
+  signals: LogSignal[];
 }
 
 export interface ReadyzCheck {
@@ -189,6 +241,8 @@ export interface Snapshot {
   capi: CapiObjects;
   etcd?: EtcdState;
   apiserver?: ApiServerState;
+  /** etcd and kube-apiserver pod logs of a `kubectl cluster-info dump` tree (dumps only; absent when none). */
+  controlPlaneLogs?: ControlPlaneLog[];
   /** Parts that could not be read and why (reported, never silently dropped). */
   partial: PartialEntry[];
 }

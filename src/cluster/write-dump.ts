@@ -7,7 +7,9 @@ import { KINDS, type KindSpec } from './kinds.js';
 import { podFromProjection } from './pod-from-projection.js';
 import type { KubeObject, Snapshot } from './snapshot.js';
 
-const ETCD_FILES = ['member-list.json', 'endpoint-status.json', 'endpoint-health.json', 'alarm-list.json'];
+const ETCD_FILES = [
+  ...['member-list', 'endpoint-status', 'endpoint-health', 'alarm-list'].flatMap((c) => [`${c}.json`, `${c}.err`]),
+];
 const CLUSTER_DIRS = ['workload', 'management'] as const;
 
 /**
@@ -18,7 +20,8 @@ const CLUSTER_DIRS = ['workload', 'management'] as const;
  * etcdctl's format, DIR/meta.json with cluster, collectedAt, apiserver and partial.
  *
  * Only `origin` (always 'dump' when read back) and `etcd.source` (always 'etcdctl') reflect where
- * the data is read from. Writes into a new or empty directory, or over a previous dump (only files
+ * the data is read from. Pod logs (`controlPlaneLogs`, read from a `kubectl cluster-info dump`
+ * tree) are not written: a live read never has them. Writes into a new or empty directory, or over a previous dump (only files
  * this writer creates); anything else is refused, and user files are never deleted.
  */
 export async function writeDump(snapshot: Snapshot, dir: string): Promise<void> {

@@ -118,6 +118,7 @@ function renderFinding(f: Finding, all: readonly Finding[], proposalIds: RenderB
   if (chain.length) lines.push(`*Caused by:* ${escapeMrkdwn(describeCauseChain(chain))}`);
   for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${escapeMrkdwn(truncate(e, 400))}`);
   if (f.evidence.length > MAX_EVIDENCE_LINES) lines.push(`> _+${f.evidence.length - MAX_EVIDENCE_LINES} more evidence lines_`);
+  if (f.steps?.length) lines.push(`*Steps (by hand):* ${f.steps.map((step, i) => `${i + 1}. ${escapeMrkdwn(truncate(step, 300))}`).join('\n')}`);
   const out: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } }];
 
   const buttons: types.Button[] = [];

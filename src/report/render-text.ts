@@ -1,5 +1,6 @@
 import { SECTION_IDS, SECTION_TITLES, SEVERITY_RANK, type Finding, type SectionId } from '../diagnose/finding.js';
 import { describeCauseChain, findRootCauses } from './find-root-causes.js';
+import { formatMemberId } from '../diagnose/facts/format-member-id.js';
 import { ageOf } from './format-age.js';
 import type { HealthStatus, Report } from './report.js';
 
@@ -64,8 +65,13 @@ function renderFinding(f: Finding, report: Report, opts: RenderTextOptions): str
     for (const e of evidence) lines.push(`      - ${e}`);
     if (evidence.length < f.evidence.length) lines.push(`      (+${f.evidence.length - evidence.length} more)`);
   }
+  if (f.steps?.length) {
+    lines.push('    steps (by hand, nothing runs automatically):');
+    f.steps.forEach((step, i) => lines.push(`      ${i + 1}. ${step}`));
+  }
   for (const r of f.remediations) {
-    const params = Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(' ');
+    // etcd member ids in hex, as etcdctl prints and takes them (`etcdctl member remove 8211f1d0f64f3269`).
+    const params = Object.entries(r.params).map(([k, v]) => `${k}=${/memberid$/i.test(k) ? formatMemberId(String(v)) : v}`).join(' ');
     lines.push(`    fix (needs 2 approvals): ${r.label} [${r.action}${params ? ` ${params}` : ''}]`);
     lines.push(`      risk: ${r.risk}`);
   }

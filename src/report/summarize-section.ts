@@ -1,4 +1,7 @@
 import type { Snapshot } from '../cluster/snapshot.js';
+import { findEtcdLeaderState } from '../diagnose/facts/find-etcd-leader-state.js';
+import { findLogsOnEtcd } from '../diagnose/facts/find-logs-on-etcd.js';
+import { describeMember } from '../diagnose/facts/format-member-id.js';
 import { isControlPlaneNode } from '../diagnose/facts/is-control-plane-node.js';
 import { isNodeReady } from '../diagnose/facts/is-node-ready.js';
 import type { SectionId } from '../diagnose/finding.js';
@@ -61,22 +64,52 @@ function summarizeApiServer(s: Snapshot) {
   return { summary: `ready${a.checks.length ? ` (${a.checks.length} /readyz checks passed)` : ''}`, hasData: true };
 }
 
+/**
+ * The etcd line (issue 13): members, health, leader by name and hex id (as etcdctl prints ids),
+ * alarms, and what was not seen. It has data only when it can see members and a leader: without
+ * either the section is unknown (or critical by its findings), never "healthy, 0 members".
+ */
 function summarizeEtcd(s: Snapshot) {
   const e = s.etcd;
-  if (!e) return { summary: 'not collected (configure etcd endpoints or add etcd/ to the dump)', hasData: false };
-  const healthy = e.health.filter((h) => h.health).length;
+  if (!e) {
+    // A `kubectl cluster-info dump` tree has no etcdctl output, but its etcd pod logs may speak.
+    const logs = findLogsOnEtcd(s);
+    const said = logs.leaderless.length
+      ? `; pod logs end without a leader (${logs.leaderless.map((l) => l.pod).join(', ')})`
+      : logs.withLeader.length
+        ? `; pod logs end with a leader elected (${logs.withLeader.join(', ')})`
+        : '';
+    return { summary: `not collected (configure etcd endpoints or add etcd/ to the dump)${said}`, hasData: false };
+  }
+  const parts: string[] = [];
+  const listError = (e.errors ?? []).find((x) => x.command === 'member list')?.error;
+  const learners = e.members.filter((m) => m.isLearner).length;
+  if (e.members.length) parts.push(`${e.members.length} members${learners ? ` (${learners} learner)` : ''}`);
+  else parts.push(listError ? `member list unavailable: ${listError}` : 'member list not read');
+  const state = findEtcdLeaderState(s);
+  if (e.health.length) {
+    const healthy = e.health.filter((h) => h.health).length;
+    parts.push(`${healthy} of ${e.health.length} queried endpoints healthy`);
+  }
   const leaders = new Set(e.endpoints.map((ep) => ep.leader).filter((l): l is string => !!l));
-  const nameOf = (id: string) => e.members.find((m) => m.id === id)?.name ?? id;
-  let leaderText: string;
-  if (leaders.size === 0) leaderText = 'no leader';
-  else if (leaders.size === 1) {
+  let leaderSeen = false;
+  if (leaders.size === 1) {
     const [id] = [...leaders];
     const agree = e.endpoints.filter((ep) => ep.leader === id).length;
-    leaderText = `leader ${nameOf(id!)} (agreed by ${agree} of ${e.endpoints.length} answering)`;
-  } else leaderText = `members disagree on the leader (${[...leaders].map(nameOf).join(', ')})`;
-  const learners = e.members.filter((m) => m.isLearner).length;
-  const health = e.health.length ? `, ${healthy} of ${e.health.length} healthy` : '';
-  return { summary: `${e.members.length} members${learners ? ` (${learners} learner)` : ''}${health}, ${leaderText}`, hasData: true };
+    parts.push(`leader ${describeMember(id!, e.members)} (named by ${agree} of ${e.endpoints.length} answering)`);
+    leaderSeen = true;
+    if (state && !state.leaderQueried) parts.push('leader not queried');
+  } else if (leaders.size > 1) {
+    parts.push(`members disagree on the leader (${[...leaders].map((l) => describeMember(l, e.members)).join(', ')})`);
+    leaderSeen = true;
+  } else {
+    const why = e.endpoints.flatMap((ep) => ep.errors).find((x) => /no leader/i.test(x));
+    parts.push(e.endpoints.length ? `no leader${why ? ` ("${why}")` : ''}` : 'no endpoint answered endpoint status: leader unknown');
+  }
+  if (state?.notQueried.length) parts.push(`${state.notQueried.length} not queried`);
+  const alarms = [...new Set(e.alarms.filter((a) => a.alarm !== 'NONE').map((a) => a.alarm))];
+  if (alarms.length) parts.push(`alarm ${alarms.join(', ')}`);
+  return { summary: parts.join(', '), hasData: e.members.length > 0 && leaderSeen };
 }
 
 function summarizeControlPlane(s: Snapshot) {
