@@ -4,6 +4,7 @@ import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { startWorkers, type StartWorkersOptions, type WorkerSet } from '../jobs/start-workers.js';
+import { createPlanSigner } from '../remediate/plan-signer.js';
 import { waitForSignal } from './wait-for-signal.js';
 
 export interface WorkerIo {
@@ -66,7 +67,9 @@ export async function runWorker(opts: { config: Config; env: EnvOptions }, io: W
   }
   io.stdout.write(`k8s-health worker listening on :${(server.address() as AddressInfo).port} (probes, metrics)\n`);
   const stop = deps.stopSignal ?? waitForSignal();
-  const starting = startWorkers({ config, redisUrl: env.redisUrl, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, ...deps.workers }).then(
+  // Without K8S_HEALTH_PLAN_SECRET this worker scans and alerts as before and refuses every approved fix.
+  const signer = createPlanSigner(env.planSecret);
+  const starting = startWorkers({ config, redisUrl: env.redisUrl, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, ...deps.workers }).then(
     (s) => {
       set = s;
       log(`workers running for ${config.clusters.length} cluster(s)`);

@@ -5,6 +5,7 @@ import type { Report } from '../report/report.js';
 import type { ScanFn } from '../slack/create-scan-requester.js';
 import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
 import { createActionContext } from '../remediate/create-action-context.js';
+import { createPlanSigner, type PlanSigner } from '../remediate/plan-signer.js';
 import { createProposalStore } from '../slack/proposal-store.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
@@ -50,6 +51,11 @@ export interface StartWorkersOptions {
   log?: (line: string) => void;
   /** Job counters and watch-cache gauges (`/metrics`); absent = nothing is recorded. */
   metrics?: WorkerMetrics;
+  /**
+   * K8S_HEALTH_PLAN_SECRET's signer: the remediate worker re-verifies plans and votes with it and
+   * refuses every request when it is missing or not ready; audit records get MACs.
+   */
+  signer?: PlanSigner;
 }
 
 /** Running queues and workers of one process. */
@@ -157,11 +163,14 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
       // Approved remediations run here too, so `worker` replicas alone (serve --no-workers) execute
       // them. Exactly-once is the approval store's compare-and-set, whichever process takes the job.
       const now = opts.now ?? (() => new Date());
+      const signer = opts.signer ?? createPlanSigner(undefined);
+      if (!signer.ready && opts.config.clusters.some((c) => c.remediation.enabled)) log(`warning: ${signer.problem}`);
       const remediate = startRemediateWorker({
         config: opts.config,
         approvals: createApprovalStore(connection, { keyPrefix }),
-        audit: createAuditLog(connection, { keyPrefix, log }),
+        audit: createAuditLog(connection, { keyPrefix, log, signer }),
         backups: createApprovalBackups(connection, { keyPrefix, now }),
+        signer,
         createContext: createActionContext,
         proposals: deps.proposals,
         // Results are few and must arrive: the Web API client's own retries, unlike the notify client.
@@ -178,7 +187,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
     }
     // The approval expiry sweep (scheduler `approvals-expiry`) runs with or without a token: requests
     // expire regardless; only updating their Slack messages needs one (see jobs/expire-approvals.ts).
-    const expiry = await startApprovalExpiry({ connection, prefix, slack: opts.slack, now: opts.now ?? (() => new Date()), log });
+    const expiry = await startApprovalExpiry({ connection, prefix, slack: opts.slack, now: opts.now ?? (() => new Date()), log, signer: opts.signer });
     approvalsQueue = expiry.queue;
     workers.push(expiry.worker);
     for (const w of workers) {
