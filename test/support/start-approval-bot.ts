@@ -67,6 +67,8 @@ export interface ApprovalBotOptions {
   workerPlanSecret?: string | null;
   /** Extra config (e.g. approvals.executionDeadlineMinutes) merged over the harness config's approvals. */
   approvals?: Record<string, unknown>;
+  /** A second remediation-enabled cluster on the same API server, approvers and channel. */
+  secondCluster?: string;
 }
 
 /** The result of a proposed-fix click: the posted request (id, message), or the ephemeral refusal. */
@@ -89,6 +91,9 @@ export interface ApprovalBot {
   config: ReturnType<typeof parseConfig>;
   /** Enqueue a remediate job as an attacker with Redis access would (any job id). */
   enqueue(requestId: string, jobId?: string): Promise<void>;
+  /** Stop taking remediate jobs (approved requests wait in the queue), and take them again. */
+  pauseWorker(): Promise<void>;
+  resumeWorker(): void;
   slack: FakeSlackApi;
   kube: FakeKubeApi;
   approvals: ReturnType<typeof createApprovalStore>;
@@ -131,6 +136,9 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
           approvers: { users: ['U0ANN', 'U0BEN', 'U0PAT'] },
           remediation: { enabled: true },
         },
+        ...(opts.secondCluster
+          ? [{ name: opts.secondCluster, workload: { kubeconfig }, slack: { channels: [APPROVAL_CHANNEL] }, approvers: { users: ['U0ANN', 'U0BEN', 'U0PAT'] }, remediation: { enabled: true } }]
+          : []),
       ],
       approvals: { required: 2, ttlMinutes: 30, confirmByTyping: opts.confirmByTyping ?? false, ...opts.approvals },
     },
@@ -176,6 +184,12 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     redisServer, redis, slack, kube, approvals, backups, audit, logs, config,
     async enqueue(requestId, jobId = requestId) {
       await queue.add('remediate', { requestId }, { jobId, attempts: 1 });
+    },
+    async pauseWorker() {
+      for (const w of 'workers' in worker ? worker.workers : [worker.worker]) await w.pause();
+    },
+    resumeWorker() {
+      for (const w of 'workers' in worker ? worker.workers : [worker.worker]) w.resume();
     },
     async propose(proposal, user = 'U0PAT') {
       const pid = await proposals.save({ cluster: clusterName, findingId: 'test', fingerprint: 'fp', proposal, createdAt: now().toISOString() });

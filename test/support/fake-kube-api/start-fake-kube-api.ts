@@ -68,6 +68,11 @@ export interface FakeKubeApi {
   writes: RecordedWrite[];
   /** Delay before every response. */
   delayMs: number;
+  /**
+   * Called with each write right after it is recorded and before it is applied: a test can change
+   * the store there (e.g. recreate the target under the same name) to race the write deterministically.
+   */
+  beforeWrite?: (w: RecordedWrite) => void;
   fail(rule: FailRule): void;
   /** Drop every fault rule not used up yet (the server heals). */
   clearFaults(): void;
@@ -310,7 +315,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     } catch {
       return send(res, 400, createKubeStatus(400, 'error decoding patch: invalid JSON'));
     }
-    api.writes.push({ method: 'PATCH', path: req.url?.split('?')[0] ?? '', kind: t.spec.kind, namespace: t.namespace, name: t.name!, dryRun, contentType, body: parsed, query });
+    recordWrite({ method: 'PATCH', path: req.url?.split('?')[0] ?? '', kind: t.spec.kind, namespace: t.namespace, name: t.name!, dryRun, contentType, body: parsed, query });
     const current = store.get(t.spec, t.namespace, t.name!);
     if (!current) return send(res, 404, notFound(t));
     const next = applyPatch(current, contentType, parsed) as KubeObject;
@@ -348,7 +353,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
       return send(res, 400, createKubeStatus(400, 'error decoding the request body: invalid JSON'));
     }
     const name = obj?.metadata?.name;
-    api.writes.push({ method: 'POST', path, kind: t.spec.kind, namespace: t.namespace, name: String(name ?? ''), dryRun, body: obj, query });
+    recordWrite({ method: 'POST', path, kind: t.spec.kind, namespace: t.namespace, name: String(name ?? ''), dryRun, body: obj, query });
     if (obj?.kind !== undefined && obj.kind !== t.spec.kind) return send(res, 400, createKubeStatus(400, `the kind of the object (${obj.kind}) does not match the resource ${t.spec.plural}`));
     if (typeof name !== 'string' || !name) return send(res, 422, createKubeStatus(422, `${t.spec.kind} is invalid: metadata.name: Required value: name or generateName is required`));
     if (t.spec.namespaced && obj.metadata.namespace !== undefined && obj.metadata.namespace !== t.namespace) {
@@ -377,7 +382,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     } catch {
       return send(res, 400, createKubeStatus(400, 'error decoding the request body: invalid JSON'));
     }
-    api.writes.push({ method: 'DELETE', path, kind: t.spec.kind, namespace: t.namespace, name: t.name!, dryRun, query, ...(options ? { body: options } : {}) });
+    recordWrite({ method: 'DELETE', path, kind: t.spec.kind, namespace: t.namespace, name: t.name!, dryRun, query, ...(options ? { body: options } : {}) });
     const current = store.get(t.spec, t.namespace, t.name!);
     if (!current) return send(res, 404, notFound(t));
     // DeleteOptions.preconditions, as kube-apiserver checks them before deleting (dry runs included):
@@ -400,6 +405,11 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     const ev = store.remove(t.spec, t.namespace, t.name!)!;
     broadcast(ev);
     send(res, 200, withType(ev.object, t.spec, t.version));
+  }
+
+  function recordWrite(w: RecordedWrite): void {
+    api.writes.push(w);
+    api.beforeWrite?.(w);
   }
 
   /** true/false for a dry run or not; undefined after answering 400 for a bad value. */
