@@ -69,6 +69,7 @@ export async function runWorker(opts: { config: Config; env: EnvOptions }, io: W
   const stop = deps.stopSignal ?? waitForSignal();
   // Without K8S_HEALTH_PLAN_SECRET this worker scans and alerts as before and refuses every approved fix.
   const signer = createPlanSigner(env.planSecret);
+  if (!signer.ready && config.clusters.some((c) => c.remediation.enabled)) log(`warning: ${signer.problem}`);
   const starting = startWorkers({ config, redisUrl: env.redisUrl, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, ...deps.workers }).then(
     (s) => {
       set = s;

@@ -163,8 +163,9 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
       // Approved remediations run here too, so `worker` replicas alone (serve --no-workers) execute
       // them. Exactly-once is the approval store's compare-and-set, whichever process takes the job.
       const now = opts.now ?? (() => new Date());
+      // Not ready (no K8S_HEALTH_PLAN_SECRET): every approved request is refused by the executor; the
+      // composition root (serve, worker) warns about it once at startup.
       const signer = opts.signer ?? createPlanSigner(undefined);
-      if (!signer.ready && opts.config.clusters.some((c) => c.remediation.enabled)) log(`warning: ${signer.problem}`);
       const remediate = startRemediateWorker({
         config: opts.config,
         approvals: createApprovalStore(connection, { keyPrefix }),

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
 import { createAuditLog, type AuditEvent } from '../../src/store/audit-log.js';
 import { verifyAuditLog } from '../../src/store/verify-audit-log.js';
-import { testSigner } from '../support/plan-secret.js';
+import { TEST_PLAN_SECRET, testSigner } from '../support/plan-secret.js';
 import { runCliInProcess } from '../support/run-cli-in-process.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 
@@ -49,7 +49,7 @@ describe('audit hash chain', () => {
     const plain = await runCliInProcess(['audit', 'verify'], env);
     expect(plain).toMatchObject({ code: 0, stderr: '' });
     expect(plain.stdout).toMatch(/^intact, 200 records \(head [0-9a-f]{12}\); MACs not checked: K8S_HEALTH_PLAN_SECRET is not set; 3 older unchained record\(s\) not checked\n$/);
-    const keyed = await runCliInProcess(['audit', 'verify', '--json'], { ...env, K8S_HEALTH_PLAN_SECRET: (await import('../support/plan-secret.js')).TEST_PLAN_SECRET });
+    const keyed = await runCliInProcess(['audit', 'verify', '--json'], { ...env, K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET });
     expect(keyed.code).toBe(0);
     expect(JSON.parse(keyed.stdout)).toMatchObject({ intact: true, records: 200, macsChecked: true });
     const short = await runCliInProcess(['audit', 'verify'], { ...env, K8S_HEALTH_PLAN_SECRET: 'short' });
