@@ -3,6 +3,7 @@ import type { KubeObject } from '../../src/cluster/snapshot.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
 import { hashPlan } from '../../src/remediate/hash-plan.js';
+import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
 import { startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
 
 /**
@@ -198,5 +199,24 @@ describe('an attacker with write access to Redis cannot make a plan run', () => 
       cluster.approvers.users = before;
     }
     expect(realWrites()).toBe(writes);
+  });
+
+  it('the secret itself never reaches Redis, the logs or Slack (after every flow above)', async () => {
+    const seen: string[] = [];
+    for (const key of await bot.redis.keys('*')) {
+      const type = await bot.redis.type(key);
+      if (type === 'string') seen.push((await bot.redis.get(key)) ?? '');
+      else if (type === 'hash') seen.push(JSON.stringify(await bot.redis.hgetall(key)));
+      else if (type === 'stream') seen.push(JSON.stringify(await bot.redis.xrange(key, '-', '+')));
+      else if (type === 'list') seen.push(JSON.stringify(await bot.redis.lrange(key, 0, -1)));
+      else if (type === 'set') seen.push(JSON.stringify(await bot.redis.smembers(key)));
+      else if (type === 'zset') seen.push(JSON.stringify(await bot.redis.zrange(key, 0, -1)));
+    }
+    expect(seen.length).toBeGreaterThan(20);
+    const everything = [...seen, ...bot.logs, JSON.stringify(bot.slack.callsTo('chat.postMessage')), JSON.stringify(bot.slack.callsTo('chat.update')), JSON.stringify(bot.slack.responses)].join('\n');
+    expect(everything).toContain('refused, nothing was changed');
+    expect(everything).not.toContain(TEST_PLAN_SECRET);
+    expect(everything).not.toContain(Buffer.from(TEST_PLAN_SECRET).toString('hex'));
+    expect(everything).not.toContain(Buffer.from(TEST_PLAN_SECRET).toString('base64'));
   });
 });
