@@ -48,14 +48,23 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       status = await (await import('./run-dump.js')).runDump(o, io);
     });
 
-  program
+  const audit = program
     .command('audit')
-    .description('print the approval audit trail (proposals, votes, executions, results), newest first')
+    .description('print the approval audit trail (proposals, votes, executions, results), newest first; `audit verify` checks its hash chain')
     .option('--cluster <name>', 'only this cluster')
     .option('--limit <n>', 'at most this many events', '50')
     .option('--json', 'one JSON object per line')
     .action(async (o: { cluster?: string; limit?: string; json?: boolean }) => {
       status = await (await import('./run-audit.js')).runAudit(o, io);
+    });
+  audit
+    .command('verify')
+    .description('walk the audit hash chain: "intact, N records" (exit 0) or the first broken link (exit 1); MACs too when K8S_HEALTH_PLAN_SECRET is set')
+    .option('--json', 'the result as one JSON object')
+    .action(async (o: { json?: boolean }) => {
+      // commander gives a parent's options to the parent wherever they appear: `audit verify --json`
+      // sets audit's --json, not verify's.
+      status = await (await import('./run-audit-verify.js')).runAuditVerify({ json: o.json || audit.opts().json }, io);
     });
 
   program

@@ -9,6 +9,7 @@ import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { scanCluster } from '../jobs/scan-cluster.js';
 import { RemediateError } from '../remediate/remediate-error.js';
 import { startWorkers, type WorkerSet } from '../jobs/start-workers.js';
+import { createPlanSigner } from '../remediate/plan-signer.js';
 import { createHealthRoutes } from '../slack/create-health-routes.js';
 import { createMetrics } from '../slack/create-metrics.js';
 import { createScanRequester, type ScanFn } from '../slack/create-scan-requester.js';
@@ -58,6 +59,10 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const now = io.now ?? (() => new Date());
   const log = (line: string) => io.stdout.write(`${now().toISOString()} ${line}\n`);
   const metrics = createMetrics();
+  // Plans, votes, backups and audit records are signed with K8S_HEALTH_PLAN_SECRET. Without it the
+  // read-only bot runs as before; proposing and executing fixes refuse with one line naming it.
+  const signer = createPlanSigner(env.planSecret);
+  if (!signer.ready && config.clusters.some((c) => c.remediation.enabled)) log(`warning: ${signer.problem}`);
   // Commands must not hang on a dead Redis: fail fast per command, keep reconnecting in the background.
   const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true });
   redis.on('error', () => undefined); // reported by /readyz and by the command that needed it
@@ -127,7 +132,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     // In-process workers record into serve's registry: one /metrics, no merge per scrape, and the
     // names do not collide (command-requested scans are k8s_health_scans_total, jobs k8s_health_scan_jobs_total).
     const workerMetrics = opts.workers ? createWorkerMetrics({ registry: metrics.registry }) : undefined;
-    jobs = startWorkers({ config, redisUrl: env.redisUrl, runWorkers: opts.workers, scanFallback: opts.workers ? undefined : scanInProcess, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics: workerMetrics });
+    jobs = startWorkers({ config, redisUrl: env.redisUrl, runWorkers: opts.workers, scanFallback: opts.workers ? undefined : scanInProcess, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics: workerMetrics, signer });
     jobs.catch((err: unknown) => log(`workers failed to start: ${err instanceof Error ? err.message : String(err)}`));
   }
   // Approval flow (issue 6): Approve/Reject listeners, and the remediate worker unless --no-workers.
@@ -137,6 +142,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     redis,
     redisUrl: env.redisUrl,
     workers: false,
+    signer,
     ...(clusterAccess
       ? {}
       : {

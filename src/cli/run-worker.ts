@@ -5,6 +5,7 @@ import type { EnvOptions } from '../config/read-env-options.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { startWorkers, type StartWorkersOptions, type WorkerSet } from '../jobs/start-workers.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
+import { createPlanSigner } from '../remediate/plan-signer.js';
 import { waitForSignal } from './wait-for-signal.js';
 
 export interface WorkerIo {
@@ -76,7 +77,10 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
   }
   io.stdout.write(`k8s-health worker listening on :${(server.address() as AddressInfo).port} (probes, metrics)\n`);
   const stop = deps.stopSignal ?? waitForSignal();
-  const starting = startWorkers({ config, redisUrl: env.redisUrl, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, ...deps.workers }).then(
+  // Without K8S_HEALTH_PLAN_SECRET this worker scans and alerts as before and refuses every approved fix.
+  const signer = createPlanSigner(env.planSecret);
+  if (!signer.ready && kinds.includes('remediate') && config.clusters.some((c) => c.remediation.enabled)) log(`warning: ${signer.problem}`);
+  const starting = startWorkers({ config, redisUrl: env.redisUrl, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, ...deps.workers }).then(
     (s) => {
       set = s;
       log(`workers running (${s.kinds.join(', ')}) for ${config.clusters.length} cluster(s)`);

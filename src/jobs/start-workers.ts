@@ -5,6 +5,7 @@ import type { Report } from '../report/report.js';
 import type { ScanFn } from '../slack/create-scan-requester.js';
 import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
 import { createActionContext } from '../remediate/create-action-context.js';
+import { createPlanSigner, type PlanSigner } from '../remediate/plan-signer.js';
 import { createProposalStore } from '../slack/proposal-store.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
@@ -56,6 +57,11 @@ export interface StartWorkersOptions {
   log?: (line: string) => void;
   /** Job counters and watch-cache gauges (`/metrics`); absent = nothing is recorded. */
   metrics?: WorkerMetrics;
+  /**
+   * K8S_HEALTH_PLAN_SECRET's signer: the remediate worker re-verifies plans and votes with it and
+   * refuses every request when it is missing or not ready; audit records get MACs.
+   */
+  signer?: PlanSigner;
 }
 
 /** Running queues and workers of one process. */
@@ -179,11 +185,15 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
         // Approved remediations run wherever this worker runs (`worker`, `worker --only remediate`, or
         // serve without --no-workers). Exactly-once is the approval store's compare-and-set, whichever
         // process takes the job.
+        // Not ready (no K8S_HEALTH_PLAN_SECRET): every approved request is refused by the executor; the
+        // composition root (serve, worker) warns about it once at startup.
+        const signer = opts.signer ?? createPlanSigner(undefined);
         const remediate = startRemediateWorker({
           config: opts.config,
           approvals: createApprovalStore(connection, { keyPrefix }),
-          audit: createAuditLog(connection, { keyPrefix, log }),
+          audit: createAuditLog(connection, { keyPrefix, log, signer }),
           backups: createApprovalBackups(connection, { keyPrefix, now }),
+          signer,
           createContext: createActionContext,
           proposals,
           // Results are few and must arrive: the Web API client's own retries, unlike the notify client.
@@ -201,7 +211,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
     if (runs('expiry')) {
       // The approval expiry sweep (scheduler `approvals-expiry`) runs with or without a token: requests
       // expire regardless; only updating their Slack messages needs one (see jobs/expire-approvals.ts).
-      const expiry = await startApprovalExpiry({ connection, prefix, slack: opts.slack, now, log });
+      const expiry = await startApprovalExpiry({ connection, prefix, slack: opts.slack, now, log, signer: opts.signer });
       approvalsQueue = expiry.queue;
       workers.push(expiry.worker);
     }

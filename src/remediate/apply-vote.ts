@@ -14,14 +14,17 @@ export interface Vote {
  * What a vote did. `counted`: one more approval, not yet enough. `approved`: the decisive approval
  * (enqueue the job). `needs-confirmation`: it would be decisive, but config wants the cluster name typed.
  * The rest change nothing but `expired` (the request is now expired) and `rejected` / `cancelled`.
+ * `dry-run-failed`: an approve on a plan whose server-side dry run failed (issue 14): never counted.
  */
-export type VoteOutcome = 'counted' | 'approved' | 'needs-confirmation' | 'rejected' | 'cancelled' | 'expired' | 'closed' | 'self-approval' | 'duplicate' | 'unauthorized';
+export type VoteOutcome = 'counted' | 'approved' | 'needs-confirmation' | 'rejected' | 'cancelled' | 'expired' | 'closed' | 'self-approval' | 'duplicate' | 'unauthorized' | 'dry-run-failed';
 
 /**
  * The two-person approval policy (DESIGN.md), pure with an injected clock: distinct authorized
  * approvers; the proposer never counts (but may withdraw); any authorized Reject cancels; a request
  * past its expiry, or already decided, ignores every click. Returns the request to store (unchanged
- * when nothing changed) and the outcome to tell the clicker.
+ * when nothing changed) and the outcome to tell the clicker. A plan whose dry run failed cannot be
+ * approved by anyone (its message has no Approve button; this refuses a forged or stale click too),
+ * but it can still be rejected or withdrawn.
  */
 export function applyVote(req: ApprovalRequest, vote: Vote, ctx: { now: Date; confirmByTyping: boolean }): { request: ApprovalRequest; outcome: VoteOutcome } {
   const now = ctx.now;
@@ -33,10 +36,11 @@ export function applyVote(req: ApprovalRequest, vote: Vote, ctx: { now: Date; co
     if (!vote.authorized) return { request: req, outcome: 'unauthorized' };
     return { request: { ...moveRequest(req, 'rejected', now)!, decidedBy: { user: vote.user, at } }, outcome: 'rejected' };
   }
+  if (req.dryRunOk === false) return { request: req, outcome: 'dry-run-failed' };
   if (vote.user === req.proposer) return { request: req, outcome: 'self-approval' };
   if (!vote.authorized) return { request: req, outcome: 'unauthorized' };
   if (req.approvals.some((a) => a.user === vote.user)) return { request: req, outcome: 'duplicate' };
-  const approvals = [...req.approvals, { user: vote.user, at }];
+  const approvals = [...req.approvals, { user: vote.user, at, ...(vote.confirmed ? { confirmed: true } : {}) }];
   if (approvals.length < req.required) return { request: { ...req, approvals }, outcome: 'counted' };
   if (ctx.confirmByTyping && !vote.confirmed) return { request: req, outcome: 'needs-confirmation' };
   return { request: { ...moveRequest(req, 'approved', now)!, approvals }, outcome: 'approved' };

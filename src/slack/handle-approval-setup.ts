@@ -6,6 +6,7 @@ import { enqueueRemediation } from '../jobs/enqueue-remediation.js';
 import { BULLMQ_PREFIX, REDIS_PREFIX, REMEDIATE_QUEUE } from '../jobs/queue-names.js';
 import { startRemediateWorker } from '../jobs/remediate-worker.js';
 import { createActionContext } from '../remediate/create-action-context.js';
+import type { PlanSigner } from '../remediate/plan-signer.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';
@@ -22,7 +23,7 @@ import type { SlackDeps } from './slack-deps.js';
 export function setupApprovals(
   app: App,
   slackDeps: SlackDeps & { approval?: ApprovalDeps },
-  opts: { redis: Redis; redisUrl: string; workers: boolean; createContext?: ApprovalDeps['createContext'] },
+  opts: { redis: Redis; redisUrl: string; workers: boolean; createContext?: ApprovalDeps['createContext']; signer: PlanSigner },
 ): { close(): Promise<void> } {
   const { redis } = opts;
   const bull = createRedisConnection(opts.redisUrl, { onError: () => undefined });
@@ -30,8 +31,9 @@ export function setupApprovals(
   queue.on('error', () => undefined);
   const approval: ApprovalDeps = {
     approvals: createApprovalStore(redis, { keyPrefix: REDIS_PREFIX }),
-    audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log: slackDeps.log }),
+    audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log: slackDeps.log, signer: opts.signer }),
     backups: createApprovalBackups(redis, { keyPrefix: REDIS_PREFIX, now: slackDeps.now }),
+    signer: opts.signer,
     // `serve --no-cluster-access` passes one that refuses: that process holds no cluster credential.
     createContext: opts.createContext ?? createActionContext,
     enqueue: (id) => enqueueRemediation(queue, id),
@@ -41,7 +43,7 @@ export function setupApprovals(
   slackDeps.approval = approval;
   registerApprovalListeners(app, deps);
   const worker = opts.workers
-    ? startRemediateWorker({ ...approval, config: slackDeps.config, proposals: slackDeps.proposals, connection: bull, slack: app.client, now: slackDeps.now, log: slackDeps.log })
+    ? startRemediateWorker({ ...approval, isAuthorized: undefined, config: slackDeps.config, proposals: slackDeps.proposals, connection: bull, slack: app.client, now: slackDeps.now, log: slackDeps.log })
     : undefined;
   return {
     async close() {

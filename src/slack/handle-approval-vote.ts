@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
 import { applyVote, type Vote, type VoteOutcome } from '../remediate/apply-vote.js';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
+import { signVote } from '../remediate/sign-vote.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, renderApproval } from './render-approval.js';
 import type { SlackDeps } from './slack-deps.js';
@@ -19,6 +20,7 @@ const TELL: Record<VoteOutcome, (r: ApprovalRequest) => string> = {
   'self-approval': () => 'You proposed this fix: your approval does not count. Two other authorized people must approve it.',
   duplicate: (r) => `You already approved this request (${r.approvals.length} of ${r.required}): each approver counts once.`,
   unauthorized: (r) => `You are not an authorized approver of cluster ${r.cluster} (config approvers.users / approvers.groups).`,
+  'dry-run-failed': () => 'The dry run of this plan failed: it cannot be approved. Fix the cause and propose it again (Reject still cancels it).',
 };
 
 /** Approve / Reject on an approval request message. The acting user is the verified payload's. */
@@ -58,12 +60,18 @@ export async function handleApprovalVote({ action, ack, respond, body, client }:
 export async function castVote(id: string, v: Omit<Vote, 'authorized'>, client: webApi.WebClient, deps: SlackDeps & { approval: ApprovalDeps }): Promise<{ outcome: VoteOutcome; request: ApprovalRequest }> {
   const stored = await deps.approval.approvals.get(id);
   if (!stored) throw new Error('approval request vanished');
+  // Votes are sealed with K8S_HEALTH_PLAN_SECRET; without it none can be recorded (the executor would refuse them).
+  const signer = deps.approval.signer;
+  if (!signer.ready) throw new Error(signer.problem);
   const cluster = deps.config.clusters.find((c) => c.name === stored.cluster);
   const authorized = !!cluster && (await deps.approval.isAuthorized(client, cluster, v.user));
   const now = deps.now();
   const res = await deps.approval.approvals.update(id, (req) => {
     const r = applyVote(req, { ...v, authorized }, { now, confirmByTyping: deps.config.approvals.confirmByTyping });
-    return { request: r.request, extra: r.outcome };
+    // Seal the vote this click added (the policy is pure; sealing needs the secret): only votes sealed
+    // by a process that verified the click count when the executor re-checks the request.
+    if (r.request === req || r.request.approvals.length === req.approvals.length) return { request: r.request, extra: r.outcome };
+    return { request: { ...r.request, approvals: r.request.approvals.map((a, i) => (i < req.approvals.length ? a : signVote(req, a, signer))) }, extra: r.outcome };
   });
   if (!res) throw new Error('approval request vanished');
   const { request, extra: outcome } = res;
