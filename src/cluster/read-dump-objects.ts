@@ -246,7 +246,7 @@ function noteCollectionErrors(rel: string, text: string, partial: PartialEntry[]
 /** One note per foreign kind: "noted and ignored" (issue 13 defect class 11). */
 function foreignNotes(foreign: Map<string, ForeignObjects>): PartialEntry[] {
   return [...foreign.values()]
-    .sort((a, b) => (a.kind + a.apiVersion < b.kind + b.apiVersion ? -1 : 1))
+    .sort((a, b) => (a.kind !== b.kind ? (a.kind < b.kind ? -1 : 1) : a.apiVersion < b.apiVersion ? -1 : 1))
     .map((f) => {
       const ours = KINDS.find((k) => k.kind === f.kind);
       const group = ours?.group ? ours.group : 'core';
