@@ -1,3 +1,4 @@
+import { KINDS } from '../cluster/kinds.js';
 import type { Snapshot } from '../cluster/snapshot.js';
 import { describePodTrouble, findPodTrouble } from '../diagnose/facts/find-pod-trouble.js';
 import { isControlPlaneNode } from '../diagnose/facts/is-control-plane-node.js';
@@ -77,8 +78,14 @@ function notCollected(s: Snapshot, kinds: string[]): SectionLine | undefined {
   const bad = kinds.map((k) => [k, s.coverage?.[k]] as const).filter(([, c]) => c !== undefined && c.state !== 'read');
   if (!bad.length) return undefined;
   const failed = bad.find(([, c]) => c?.state === 'failed');
-  if (failed) return { summary: `not collected: listing ${failed[0]}s failed: ${failed[1]?.why ?? 'unknown error'}`, hasData: false };
-  return { summary: `not collected: no ${bad.map(([k]) => `${k}s`).join(' or ')} in the capture`, hasData: false };
+  if (failed) return { summary: `not collected: listing ${plural(failed[0])} failed: ${failed[1]?.why ?? 'unknown error'}`, hasData: false };
+  return { summary: `not collected: no ${bad.map(([k]) => plural(k)).join(' or ')} in the capture`, hasData: false };
+}
+
+/** "Nodes", "Cluster API Machines" (a capture may hold OpenShift Machines, which are not these). */
+function plural(kind: string): string {
+  const capi = KINDS.find((k) => k.kind === kind)?.group.endsWith('cluster.x-k8s.io');
+  return `${capi ? 'Cluster API ' : ''}${kind}s`;
 }
 
 /**

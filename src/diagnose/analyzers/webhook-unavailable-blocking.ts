@@ -62,6 +62,9 @@ export const webhookUnavailableBlockingAnalyzer: Analyzer = {
         remediations: proposeWebhookFixes(snapshot, w),
       };
       if (since) draft.since = since;
+      // Refusals were seen but the service's state was not: say so rather than guess it is down or up.
+      const unseen = w.services.filter((s) => !s.down && s.readyEndpoints === undefined);
+      if (unseen.length) draft.missing = unseen.map((s) => `${s.detail}: whether its backends are down is not known`);
       out.push(draft);
     }
     return out;

@@ -103,4 +103,10 @@ describe('webhook.unavailable-blocking', () => {
     expect(f?.evidence.join('\n')).not.toContain('kyverno/other');
     expect(f?.title).toContain('service kyverno/kyverno-svc has no ready endpoints (its pod is in CrashLoopBackOff)');
   });
+
+  it('refusals seen but services not collected: critical on the refusals, and says what it could not see', () => {
+    const [f] = run(buildSnapshot({ validatingWebhooks: [kyverno()], events: [refused] }));
+    expect(f?.severity).toBe('critical');
+    expect(f?.missing).toEqual(['Service kyverno/kyverno-svc: not in snapshot: whether its backends are down is not known']);
+  });
 });
