@@ -3,10 +3,12 @@ import path from 'node:path';
 import { DumpError } from './dump-error.js';
 import { isEtcdctlErrorText, parseEtcdctlErrors } from './parse-etcdctl-errors.js';
 import { alarmsFromEndpoints, parseAlarmList, parseEndpointHealth, parseEndpointStatus, parseMemberList } from './parse-etcdctl-json.js';
-import { parseObjectFile } from './parse-object-file.js';
+import { kindFromPath } from './kind-from-path.js';
+import { KINDS } from './kinds.js';
+import { parseObjectFile, readObjectFile, type ForeignObjects } from './parse-object-file.js';
 import { parseReadyz } from './parse-readyz.js';
 import { controlPlaneComponentOf, scanControlPlaneLog } from './scan-control-plane-log.js';
-import type { ApiServerState, ControlPlaneLog, EtcdCommand, EtcdCommandError, EtcdState, KubeObject, PartialEntry, ReadyzCheck } from './snapshot.js';
+import type { ApiServerState, ControlPlaneLog, EtcdCommand, EtcdCommandError, EtcdState, KindCoverage, KubeObject, PartialEntry, ReadyzCheck } from './snapshot.js';
 
 /** Raw content of a dump directory, before it becomes a Snapshot (the fake API server serves these). */
 export interface DumpObjects {
@@ -18,14 +20,39 @@ export interface DumpObjects {
   apiserver?: ApiServerState;
   /** etcd / kube-apiserver pod logs found in the workload tree (`<ns>/<pod>/logs.txt`). */
   controlPlaneLogs?: ControlPlaneLog[];
-  meta: { cluster?: string; collectedAt?: string; partial?: PartialEntry[] };
-  /** Files that could not be read, with the reason. */
+  meta: {
+    cluster?: string;
+    collectedAt?: string;
+    /** How `dump` knew collectedAt (write-dump.ts); absent: recorded. */
+    collectedAtFrom?: 'recorded' | 'data' | 'unknown';
+    partial?: PartialEntry[];
+    /** Per-kind coverage recorded by `dump` (write-dump.ts): it writes every kind, failed ones as empty lists. */
+    coverage?: Record<string, KindCoverage>;
+  };
+  /** Files that could not be read, with the reason; foreign and kind-less objects noted. */
   partial: PartialEntry[];
+  /** Kinds (KindSpec.kind) the capture lists as a whole, even with no item: read, and "none" means none. */
+  listed?: string[];
+  /** Kinds whose collection the capture says failed (a support bundle's `pods-errors.json`), with the first error. */
+  failed?: Record<string, string>;
+  /**
+   * Newest time the cluster wrote into any object of the capture, of any kind, read before managedFields
+   * are dropped (ISO): the capture time of a dump without meta.json (issue 13 defect class 8).
+   */
+  newestTime?: string;
 }
 
 /** Entries of the dump root that are not Kubernetes objects of the single/workload cluster. */
 const RESERVED = new Set(['meta.json', 'etcd', 'apiserver', 'workload', 'management']);
 const OBJECT_FILE = /\.(json|ya?ml)$/i;
+/** A saved stdout of `kubectl cluster-info dump` may be a .txt; pod logs (logs.txt) never are objects. */
+const TEXT_FILE = /\.txt$/i;
+/** How much of a .txt is read to tell a kubectl cluster-info dump stdout from a log. */
+const SNIFF_BYTES = 64 * 1024;
+/** kubectl prints each List as `{` then `"kind": "NodeList"` (indented, or not when the copy lost it). */
+const CLUSTER_INFO_STDOUT = /(^|\n)\{\s*"kind"\s*:\s*"[A-Za-z]*List"/;
+/** Times beyond this from the wall clock are not a capture time (a corrupt or hand-edited year 9999). */
+const FUTURE_SLACK_MS = 24 * 3600 * 1000;
 /** Guards against symlink loops. */
 const MAX_DEPTH = 16;
 /** Only the end of a pod log is read: what it says last is what matters, and logs can be huge. */
@@ -47,23 +74,28 @@ export async function readDumpObjects(dir: string): Promise<DumpObjects> {
   const workloadRoot = split && (await isDirectory(path.join(dir, 'workload'))) ? path.join(dir, 'workload') : dir;
   if (workloadRoot !== dir) await reportIgnoredRootFiles(dir, partial);
   const logFiles: string[] = [];
-  const workload = await readTree(dir, workloadRoot, partial, logFiles);
-  const management = split && (await isDirectory(path.join(dir, 'management'))) ? await readTree(dir, path.join(dir, 'management'), partial) : undefined;
+  const found = newFound(Date.now() + FUTURE_SLACK_MS);
+  const workload = await readTree(dir, workloadRoot, partial, found, logFiles);
+  const management = split && (await isDirectory(path.join(dir, 'management'))) ? await readTree(dir, path.join(dir, 'management'), partial, found) : undefined;
   const meta = await readMeta(dir, partial);
   const etcd = await readEtcd(dir, partial);
   const apiserver = meta.apiserver ?? (await readReadyzFile(dir, partial));
   const logs = await readControlPlaneLogs(dir, logFiles, partial);
 
-  const objectCount = workload.length + (management?.length ?? 0);
-  if (objectCount === 0 && !etcd && !apiserver && logs.length === 0) {
+  // A capture of Kubernetes objects none of which we read (only OpenShift Machines, say) is still a
+  // capture: it is read, and the report says what was ignored and that nothing was checked (issue 13, 11).
+  if (!found.holdsObjects && !etcd && !apiserver && logs.length === 0) {
     const unreadable = partial.length ? ` (${partial.length} file(s) could not be read; first: ${partial[0]?.source}: ${partial[0]?.error})` : '';
     throw new DumpError(`dump directory ${dir} contains no Kubernetes objects${unreadable}`);
   }
-  const out: DumpObjects = { workload, meta: meta.fields, partial };
+  partial.push(...foreignNotes(found.foreign));
+  const out: DumpObjects = { workload, meta: meta.fields, partial, listed: [...found.listed].sort() };
   if (management) out.management = management;
   if (etcd) out.etcd = etcd;
   if (apiserver) out.apiserver = apiserver;
   if (logs.length) out.controlPlaneLogs = logs;
+  if (Object.keys(found.failed).length) out.failed = found.failed;
+  if (found.newestTime !== undefined) out.newestTime = new Date(found.newestTime).toISOString();
   return out;
 }
 
@@ -87,11 +119,25 @@ async function isDirectory(p: string): Promise<boolean> {
   }
 }
 
+/** What the files of a dump say beyond their objects (readObjectFile), summed over the dump. */
+interface Found {
+  listed: Set<string>;
+  foreign: Map<string, ForeignObjects>;
+  failed: Record<string, string>;
+  holdsObjects: boolean;
+  newestTime?: number;
+  notAfterMs: number;
+}
+
+function newFound(notAfterMs: number): Found {
+  return { listed: new Set(), foreign: new Map(), failed: {}, holdsObjects: false, notAfterMs };
+}
+
 /**
  * All objects below `root`, files in sorted path order, duplicates (same kind/namespace/name/uid)
  * once. `logs`, when given, collects the etcd / kube-apiserver pod logs met on the way.
  */
-async function readTree(dumpDir: string, root: string, partial: PartialEntry[], logs?: string[]): Promise<KubeObject[]> {
+async function readTree(dumpDir: string, root: string, partial: PartialEntry[], found: Found = newFound(Number.POSITIVE_INFINITY), logs?: string[]): Promise<KubeObject[]> {
   const files: string[] = [];
   await listFiles(root, root === dumpDir, 0, files, dumpDir, partial, logs);
   files.sort();
@@ -101,7 +147,24 @@ async function readTree(dumpDir: string, root: string, partial: PartialEntry[], 
     const rel = relative(dumpDir, file);
     let parsed: KubeObject[];
     try {
-      parsed = parseObjectFile(decodeText(await readFile(file)), file);
+      if (TEXT_FILE.test(file) && !CLUSTER_INFO_STDOUT.test(await readHead(file))) continue; // a log, not objects
+      const text = decodeText(await readFile(file));
+      if (/-errors\.json$/i.test(file)) {
+        noteCollectionErrors(rel, text, partial, found);
+        continue;
+      }
+      const read = readObjectFile(text, file, { notAfterMs: found.notAfterMs });
+      parsed = read.objects;
+      for (const spec of read.listed) found.listed.add(spec.kind);
+      for (const f of read.foreign) {
+        const key = `${f.kind}\u0000${f.apiVersion}`;
+        const prev = found.foreign.get(key);
+        found.foreign.set(key, { ...f, count: (prev?.count ?? 0) + f.count });
+      }
+      if (read.holdsObjects) found.holdsObjects = true;
+      if (read.newestTime !== undefined && (found.newestTime === undefined || read.newestTime > found.newestTime)) found.newestTime = read.newestTime;
+      // Only files that hold Kubernetes data are worth a note (analysis.json, version.yaml are not).
+      if (read.kindless) partial.push({ source: rel, error: `${read.kindless} object(s) without a kind, and the file name does not say which: not read` });
     } catch (e) {
       partial.push({ source: rel, error: oneLine(e) });
       continue;
@@ -163,9 +226,56 @@ async function listFiles(
       isFile = st?.isFile() ?? false;
     }
     if (isDir) await listFiles(full, false, depth + 1, out, dumpDir, partial, logs);
-    else if (isFile && OBJECT_FILE.test(entry.name)) out.push(full);
+    else if (isFile && (OBJECT_FILE.test(entry.name) || (TEXT_FILE.test(entry.name) && entry.name !== 'logs.txt'))) out.push(full);
     else if (isFile && logs && entry.name === 'logs.txt' && controlPlaneComponentOf(path.basename(dir))) logs.push(full);
   }
+}
+
+/** The first bytes of a file, to tell a kubectl cluster-info dump stdout from a log without reading the log whole. */
+async function readHead(file: string): Promise<string> {
+  const fh = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
+    return decodeText(buf.subarray(0, bytesRead));
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * A support bundle's `cluster-resources/<kind>-errors.json` (troubleshoot): the errors its collector
+ * met listing that kind, as a JSON array of strings or a map namespace → error. A non-empty one for
+ * a kind we read makes that kind "failed" (its section is then unknown, never healthy).
+ */
+function noteCollectionErrors(rel: string, text: string, partial: PartialEntry[], found: Found): void {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return; // not an errors list after all: nothing to say about any kind
+  }
+  const errors = (Array.isArray(raw) ? raw : isRecord(raw) ? Object.entries(raw).map(([ns, e]) => `${ns}: ${String(e)}`) : []).filter(
+    (e): e is string => typeof e === 'string' && e.length > 0,
+  );
+  const spec = kindFromPath(rel.replace(/-errors\.json$/i, '.json')).spec;
+  if (!errors.length || !spec) return;
+  found.failed[spec.kind] ??= errors[0]!;
+  partial.push({ source: rel, error: `${errors.length} collection error(s); first: ${errors[0]}` });
+}
+
+/** One note per foreign kind: "noted and ignored" (issue 13 defect class 11). */
+function foreignNotes(foreign: Map<string, ForeignObjects>): PartialEntry[] {
+  return [...foreign.values()]
+    .sort((a, b) => (a.kind !== b.kind ? (a.kind < b.kind ? -1 : 1) : a.apiVersion < b.apiVersion ? -1 : 1))
+    .map((f) => {
+      const ours = KINDS.find((k) => k.kind === f.kind);
+      const group = ours?.group ? ours.group : 'core';
+      return {
+        source: `${f.count} ${f.kind} object(s) of ${f.apiVersion}`,
+        error: `ignored: not the ${f.kind} this bot reads (${group}); ${f.apiVersion.startsWith('machine.openshift.io/') ? 'OpenShift machine-api objects are not Cluster API objects' : 'another API group'}`,
+      };
+    });
 }
 
 interface Meta {
@@ -187,6 +297,15 @@ async function readMeta(dir: string, partial: PartialEntry[]): Promise<Meta> {
   const fields: DumpObjects['meta'] = {};
   if (typeof raw.cluster === 'string' && raw.cluster) fields.cluster = raw.cluster;
   if (typeof raw.collectedAt === 'string' && raw.collectedAt) fields.collectedAt = raw.collectedAt;
+  if (raw.collectedAtFrom === 'recorded' || raw.collectedAtFrom === 'data' || raw.collectedAtFrom === 'unknown') fields.collectedAtFrom = raw.collectedAtFrom;
+  if (isRecord(raw.coverage)) {
+    const coverage: Record<string, KindCoverage> = {};
+    for (const [kind, c] of Object.entries(raw.coverage)) {
+      if (!isRecord(c) || (c.state !== 'read' && c.state !== 'failed' && c.state !== 'missing')) continue;
+      coverage[kind] = typeof c.why === 'string' ? { state: c.state, why: c.why } : { state: c.state };
+    }
+    fields.coverage = coverage;
+  }
   if (Array.isArray(raw.partial)) {
     fields.partial = raw.partial
       .filter((p): p is Record<string, unknown> => isRecord(p) && typeof p.source === 'string')

@@ -210,6 +210,18 @@ export interface CapiObjects {
   tanzuKubernetesClusters: KubeObject[];
 }
 
+/** Whether a kind's objects in a snapshot stand for the cluster (issue 13 defect class 9: green means checked). */
+export interface KindCoverage {
+  /**
+   * `read`: listed (possibly empty) from the API server, or present in the capture;
+   * `failed`: the list failed (forbidden, API server unreachable, a support bundle's `*-errors.json`);
+   * `missing`: the capture does not hold it (kubectl cluster-info dump has no webhook configurations).
+   */
+  state: 'read' | 'failed' | 'missing';
+  /** Why it was not read, one line: "forbidden — grant list …", "not in the capture". */
+  why?: string;
+}
+
 export interface PartialEntry {
   /** What could not be read: a file path, "list machines.cluster.x-k8s.io", "etcd 10.0.0.11:2379", ... */
   source: string;
@@ -218,8 +230,18 @@ export interface PartialEntry {
 
 export interface Snapshot {
   cluster: string;
-  /** ISO time the data was collected (dump meta.json collectedAt, or the live read time). */
+  /**
+   * ISO time the data was collected: the live read time, a dump's meta.json collectedAt, else the newest
+   * time the cluster wrote into the capture (see collectedAtFrom); '' when no time is known at all.
+   */
   collectedAt: string;
+  /**
+   * How collectedAt is known (issue 13 defect class 8): `recorded` by the collector (live read, meta.json);
+   * `data`: a capture without meta.json was taken at or after the newest time written in it (events,
+   * conditions, managedFields), which collectedAt is; `unknown`: no time anywhere, collectedAt is '' and
+   * age-based findings say so instead of guessing. Absent means `recorded`. Never the directory's mtime.
+   */
+  collectedAtFrom?: 'recorded' | 'data' | 'unknown';
   origin: 'dump' | 'live';
   // --- workload cluster ---
   nodes: KubeObject[];
@@ -245,6 +267,12 @@ export interface Snapshot {
   controlPlaneLogs?: ControlPlaneLog[];
   /** Parts that could not be read and why (reported, never silently dropped). */
   partial: PartialEntry[];
+  /**
+   * Per kind (KindSpec.kind, e.g. "ValidatingWebhookConfiguration"): was it read, did its list fail, or
+   * does the capture not hold it. A section whose kinds were not read is `unknown`, never healthy.
+   * Absent on snapshots built by hand (tests): a kind then counts as read when objects of it are present.
+   */
+  coverage?: Record<string, KindCoverage>;
 }
 
 /** An empty snapshot, the starting point for loaders and tests. */

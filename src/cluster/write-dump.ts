@@ -34,9 +34,14 @@ export async function writeDump(snapshot: Snapshot, dir: string): Promise<void> 
     }
   }
   if (snapshot.etcd) for (const [name, text] of Object.entries(formatEtcdctlJson(snapshot.etcd))) files.set(`etcd/${name}`, text);
-  const meta: Record<string, unknown> = { cluster: snapshot.cluster, collectedAt: snapshot.collectedAt };
+  const meta: Record<string, unknown> = { cluster: snapshot.cluster };
+  // An unknown capture time stays unknown when read back (never replaced by the dump's own time).
+  if (snapshot.collectedAt) meta.collectedAt = snapshot.collectedAt;
+  if (snapshot.collectedAtFrom && snapshot.collectedAtFrom !== 'recorded') meta.collectedAtFrom = snapshot.collectedAtFrom;
   if (snapshot.apiserver) meta.apiserver = snapshot.apiserver;
   meta.partial = snapshot.partial;
+  // Every kind is written, failed ones as empty lists: only this record tells "none" from "not read".
+  if (snapshot.coverage) meta.coverage = snapshot.coverage;
   // meta.json last: a dump interrupted half-way is not yet recognised as a previous dump.
   for (const [rel, text] of files) await writeAtomically(path.join(dir, rel), text);
   await removeStaleEtcdFiles(dir, files);

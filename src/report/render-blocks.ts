@@ -48,7 +48,10 @@ const MAX_EVIDENCE_LINES = 4;
  * section, the worst findings with cause, evidence and proposed fixes, clamped to Slack's limits.
  */
 export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMessage {
-  const age = formatAge(opts.now.getTime() - Date.parse(report.collectedAt));
+  const collected = Date.parse(report.collectedAt);
+  // An unknown capture time has no age: say so rather than print "NaN" (issue 13 defect class 8).
+  const age = Number.isNaN(collected) ? undefined : formatAge(opts.now.getTime() - collected);
+  const asOf = age === undefined ? 'capture time unknown' : `as of ${age} ago`;
   const sections = opts.section ? report.sections.filter((s) => s.id === opts.section) : report.sections;
   const shown = opts.section ? report.findings.filter((f) => f.section === opts.section) : report.findings;
   const sectionTitle = opts.section ? SECTION_TITLES[opts.section] : undefined;
@@ -61,7 +64,7 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
       elements: [
         {
           type: 'mrkdwn',
-          text: `${STATUS_EMOJI[status]} as of ${age} ago (collected ${report.collectedAt})${opts.stale ? ' · :hourglass_flowing_sand: *stale*, refreshing…' : ''}`,
+          text: `${STATUS_EMOJI[status]} ${asOf} (${age === undefined ? 'no meta.json and no timestamp in the data' : `${report.collectedAtFrom === 'data' ? 'inferred from the newest timestamp in the data: ' : 'collected '}${report.collectedAt}`})${opts.stale ? ' · :hourglass_flowing_sand: *stale*, refreshing…' : ''}`,
         },
       ],
     },
@@ -93,7 +96,7 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
   }
 
   const counts = countBySeverity(shown);
-  const text = `${report.cluster}${sectionTitle ? ` ${sectionTitle}` : ''}: ${status} — ${counts} (as of ${age} ago${opts.stale ? ', stale, refreshing' : ''})`;
+  const text = `${report.cluster}${sectionTitle ? ` ${sectionTitle}` : ''}: ${status} — ${counts} (${asOf}${opts.stale ? ', stale, refreshing' : ''})`;
   return clampBlocks({ text, blocks });
 }
 

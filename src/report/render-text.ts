@@ -1,6 +1,7 @@
 import { SECTION_IDS, SECTION_TITLES, SEVERITY_RANK, type Finding, type SectionId } from '../diagnose/finding.js';
 import { describeCauseChain, findRootCauses } from './find-root-causes.js';
 import { formatMemberId } from '../diagnose/facts/format-member-id.js';
+import { describeCaptureTime } from './describe-capture-time.js';
 import { ageOf } from './format-age.js';
 import type { HealthStatus, Report } from './report.js';
 
@@ -21,8 +22,7 @@ export interface RenderTextOptions {
  */
 export function renderText(report: Report, opts: RenderTextOptions): string {
   const out: string[] = [];
-  const age = ageOf(report.collectedAt, opts.now);
-  out.push(`${report.cluster}: ${report.status.toUpperCase()}  (data collected ${report.collectedAt}${age ? `, ${age} ago` : ''})`);
+  out.push(`${report.cluster}: ${report.status.toUpperCase()}  (${describeCaptureTime(report, opts.now)})`);
   out.push('');
   const sections = report.sections.filter((s) => !opts.section || s.id === opts.section);
   const width = Math.max(...sections.map((s) => SECTION_TITLES[s.id].length));
