@@ -2,6 +2,9 @@ import type { Snapshot } from '../cluster/snapshot.js';
 import { isControlPlaneNode } from '../diagnose/facts/is-control-plane-node.js';
 import { isNodeReady } from '../diagnose/facts/is-node-ready.js';
 import type { SectionId } from '../diagnose/finding.js';
+import { summarizeControlPlane } from './summarize-control-plane.js';
+import { summarizeMachines } from './summarize-machines.js';
+import { summarizeUpgrades } from './summarize-upgrades.js';
 
 /**
  * One line of counts per section ("2 of 3 control-plane nodes Ready"), from the snapshot alone:
@@ -23,14 +26,8 @@ export function summarizeSection(id: SectionId, s: Snapshot): { summary: string;
       const wReady = workers.filter(isNodeReady).length;
       return { summary: `${ready} of ${s.nodes.length} nodes Ready (workers ${wReady} of ${workers.length})`, hasData: true };
     }
-    case 'machines': {
-      const ms = s.capi.machines;
-      if (!ms.length) return { summary: 'no Cluster API machines read', hasData: false };
-      const phases = countBy(ms, (m) => (m.metadata.deletionTimestamp ? 'Deleting' : String(m.status?.phase ?? 'Unknown')));
-      const running = phases.get('Running') ?? 0;
-      const other = [...phases].filter(([p]) => p !== 'Running').map(([p, n]) => `${n} ${p}`);
-      return { summary: `${running} of ${ms.length} Machines Running${other.length ? ` (${other.join(', ')})` : ''}`, hasData: true };
-    }
+    case 'machines':
+      return summarizeMachines(s);
     case 'upgrades':
       return summarizeUpgrades(s);
     case 'webhooks': {
@@ -77,35 +74,6 @@ function summarizeEtcd(s: Snapshot) {
   const learners = e.members.filter((m) => m.isLearner).length;
   const health = e.health.length ? `, ${healthy} of ${e.health.length} healthy` : '';
   return { summary: `${e.members.length} members${learners ? ` (${learners} learner)` : ''}${health}, ${leaderText}`, hasData: true };
-}
-
-function summarizeControlPlane(s: Snapshot) {
-  const cp = s.nodes.filter(isControlPlaneNode);
-  const kcp = s.capi.kubeadmControlPlanes[0];
-  const want = typeof kcp?.spec?.replicas === 'number' ? kcp.spec.replicas : undefined;
-  if (!cp.length && !kcp) return { summary: 'no control-plane nodes read', hasData: false };
-  const ready = cp.filter(isNodeReady).length;
-  const of = want ?? cp.length;
-  return { summary: `${ready} of ${of} control-plane nodes Ready${want !== undefined && want !== cp.length ? ` (${cp.length} registered)` : ''}`, hasData: true };
-}
-
-function summarizeUpgrades(s: Snapshot) {
-  const parts: string[] = [];
-  for (const kcp of s.capi.kubeadmControlPlanes) {
-    const want = kcp.spec?.replicas;
-    const updated = kcp.status?.upToDateReplicas ?? kcp.status?.updatedReplicas;
-    const v = kcp.spec?.version;
-    if (typeof want === 'number' && typeof updated === 'number') parts.push(`KCP ${kcp.metadata.name}: ${updated} of ${want} at ${v ?? '?'}`);
-  }
-  const mds = s.capi.machineDeployments;
-  const behind = mds.filter((md) => {
-    const want = md.spec?.replicas;
-    const updated = md.status?.upToDateReplicas ?? md.status?.updatedReplicas;
-    return typeof want === 'number' && typeof updated === 'number' && updated < want;
-  });
-  if (mds.length) parts.push(`${mds.length - behind.length} of ${mds.length} MachineDeployments up to date`);
-  if (!parts.length) return { summary: 'no Cluster API rollouts read', hasData: false };
-  return { summary: parts.join('; '), hasData: true };
 }
 
 function countBy<T>(items: T[], key: (t: T) => string): Map<string, number> {

@@ -4,6 +4,7 @@ import { fingerprint } from '../fingerprint.js';
 import { findLeaderUnreachableCause } from '../facts/find-leader-unreachable-cause.js';
 import { findNotJoinedMachines } from '../facts/find-not-joined-machines.js';
 import { quorum } from '../facts/quorum.js';
+import { readCapiStatus } from '../facts/read-capi-status.js';
 
 /**
  * Fewer Ready control-plane nodes than KubeadmControlPlane spec.replicas. Critical at or below
@@ -18,13 +19,14 @@ export const controlplaneDegradedAnalyzer: Analyzer = {
       const replicas = kcp.spec?.replicas;
       if (typeof replicas !== 'number' || replicas < 1) continue;
       const r = countReadyControlPlane(ctx.snapshot, kcp);
-      if (r.ready >= replicas) continue;
+      // Nothing in the snapshot says how many are Ready: no claim (issue 13: never "0 of 3" by default).
+      if (r.ready === undefined || r.ready >= replicas) continue;
       const ns = kcp.metadata.namespace ?? 'default';
       const q = quorum(replicas);
       // At quorum one more loss stops etcd; below it etcd has already lost its leader.
       const severity = r.ready <= q ? 'critical' : 'warning';
       const evidence = [
-        `KubeadmControlPlane ${ns}/${kcp.metadata.name}: spec.replicas=${replicas}, status.readyReplicas=${kcp.status?.readyReplicas ?? '?'}`,
+        `KubeadmControlPlane ${ns}/${kcp.metadata.name}: spec.replicas=${replicas}, readyReplicas=${readCapiStatus(kcp).replicas.ready ?? '?'}`,
         `${r.ready} of ${replicas} control-plane nodes Ready (from ${r.source}; etcd quorum needs ${q})`,
       ];
       if (r.notReady.length) evidence.push(`not ready: ${r.notReady.join(', ')}`);
@@ -44,6 +46,7 @@ export const controlplaneDegradedAnalyzer: Analyzer = {
         evidence,
         cause: leader ? `the missing control-plane member cannot be replaced: ${leader.text}.` : notJoinedCause,
         causedBy: leader ? [leader.fingerprint] : notJoinedFps.length ? notJoinedFps : undefined,
+        missing: r.missing.length ? r.missing : undefined,
         remediations: [],
       });
     }
