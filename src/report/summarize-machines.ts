@@ -3,7 +3,8 @@ import { readMachineHealth } from '../diagnose/facts/read-machine-health.js';
 
 /**
  * The `machines` line: Machines by phase (a Machine being deleted counts as Deleting), and how many
- * report a healthy Node (v1beta2 NodeReady first, see readMachineHealth) when any reports one.
+ * are Ready (their Node, else their v1beta2 NodeReady / NodeHealthy / Ready condition: readMachineHealth)
+ * out of those that report it at all.
  */
 export function summarizeMachines(s: Snapshot): { summary: string; hasData: boolean } {
   const ms = s.capi.machines;
@@ -18,7 +19,7 @@ export function summarizeMachines(s: Snapshot): { summary: string; hasData: bool
   const other = [...phases].filter(([p]) => p !== 'Running').sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([p, n]) => `${n} ${p}`);
   const health = ms.map((m) => readMachineHealth(m, nodeOf(s, m.status?.nodeRef?.name)).status);
   const reported = health.filter((h) => h !== undefined).length;
-  const healthy = reported ? `, ${health.filter((h) => h === 'True').length} of ${reported} reporting a Ready Node` : '';
+  const healthy = reported ? `, ${health.filter((h) => h === 'True').length} of ${reported} Ready` : '';
   return { summary: `${running} of ${ms.length} Machines Running${other.length ? ` (${other.join(', ')})` : ''}${healthy}`, hasData: true };
 }
 
