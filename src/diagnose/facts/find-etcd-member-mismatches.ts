@@ -63,12 +63,14 @@ export function findEtcdMemberMismatches(snapshot: Snapshot, now: Date = new Dat
     const learner = m.isLearner || learnerIds.has(m.id);
     // etcdctl prints an unstarted member with no name and no client URLs (cluster-api#5509).
     const unstarted = !m.name && m.clientURLs.length === 0;
-    const shown = `member ${m.id} name=${m.name || '<unstarted>'} peerURLs=${m.peerURLs.join(',')}${learner ? ' isLearner=true' : ''}`;
+    // Text shows member ids as etcdctl prints them (hex); the exact decimal stays in the proposal params.
+    const hex = hexId(m.id);
+    const shown = `member ${hex} name=${m.name || '<unstarted>'} peerURLs=${m.peerURLs.join(',')}${learner ? ' isLearner=true' : ''}`;
     if (learner || unstarted) {
       const own = m.name ? current.find((c) => c.i.name === m.name || c.i.nodeName === m.name) : undefined;
       if (own) {
         // Seed S2: the new machine's own learner, never promoted (load / latency): not stale.
-        out.push({ kind: 'learner', name: m.name || m.id, member: m, detail: `${shown} (never promoted to voting member)`, removable: false });
+        out.push({ kind: 'learner', name: m.name || hex, member: m, detail: `${shown} (never promoted to voting member)`, removable: false });
         continue;
       }
       const hosts = new Set(m.peerURLs.map(hostOf));
@@ -80,7 +82,7 @@ export function findEtcdMemberMismatches(snapshot: Snapshot, now: Date = new Dat
         continue;
       }
       if (holder && joined && learner) {
-        out.push({ kind: 'learner', name: m.name || m.id, member: m, detail: `${shown} (never promoted to voting member)`, removable: false });
+        out.push({ kind: 'learner', name: m.name || hex, member: m, detail: `${shown} (never promoted to voting member)`, removable: false });
         continue;
       }
       // Left by a failed join: nothing runs it, and a learner or an unstarted member never counts
@@ -89,7 +91,7 @@ export function findEtcdMemberMismatches(snapshot: Snapshot, now: Date = new Dat
       const detail = blocks
         ? `${shown} ${unstarted ? 'was never started' : 'is a learner never promoted'} and holds the peer URL of control-plane Machine ${blocks}, created ${holderAge !== undefined ? `${formatAge(holderAge * 60000)} ago` : '?'} and not joined: its join cannot add a member ("Peer URLs already exists")`
         : `${shown} ${unstarted ? 'was never started' : 'is a learner never promoted'} and belongs to no current control-plane Machine or Node (left by a failed join)`;
-      const mm: EtcdMemberMismatch = { kind: 'stale', name: m.name || m.id, member: m, detail, removable: m.id !== state?.leaderId };
+      const mm: EtcdMemberMismatch = { kind: 'stale', name: m.name || hex, member: m, detail, removable: m.id !== state?.leaderId };
       if (blocks) mm.blocksJoinOf = blocks;
       out.push(mm);
     } else if (!matches(m)) {
@@ -97,7 +99,7 @@ export function findEtcdMemberMismatches(snapshot: Snapshot, now: Date = new Dat
       const healthyOthers = (state?.reachable ?? []).filter((r) => r.id !== m.id && voting.includes(r)).length;
       // Never the leader; never when the remaining healthy voters would fall below quorum.
       const removable = m.id !== state?.leaderId && healthyOthers >= quorum(voting.length - 1);
-      out.push({ kind: 'stale', name: m.name || m.id, member: m, detail: `${shown} matches no control-plane Machine or Node`, removable });
+      out.push({ kind: 'stale', name: m.name || hex, member: m, detail: `${shown} matches no control-plane Machine or Node`, removable });
     }
   }
   const memberNames = new Set(etcd.members.map((m) => m.name));
@@ -115,4 +117,13 @@ export function findEtcdMemberMismatches(snapshot: Snapshot, now: Date = new Dat
 /** A field a dump may hold with any JSON type (issue 9 fuzzing): only an array is iterated. */
 function arrayOrEmpty(v: unknown): { address?: string }[] {
   return Array.isArray(v) ? v : [];
+}
+
+/** A uint64 member id (exact decimal string) as etcdctl prints it in text: lower-case hex. */
+function hexId(id: string): string {
+  try {
+    return BigInt(id).toString(16);
+  } catch {
+    return id;
+  }
 }

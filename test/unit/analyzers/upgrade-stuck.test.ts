@@ -57,6 +57,6 @@ describe('upgrade.stuck', () => {
     expect(f!.remediations[0]!.params).toEqual({ memberId: UNSTARTED_ID });
     expect(f!.cause).toContain('Peer URLs already exists');
     expect(f!.cause).toContain('Do not delete existing control-plane machines');
-    expect(f!.causedBy).toEqual([fingerprint('it-tkg-mgmt', 'etcd.member-mismatch', { kind: 'EtcdMember', name: UNSTARTED_ID })]);
+    expect(f!.causedBy).toEqual([fingerprint('it-tkg-mgmt', 'etcd.member-mismatch', { kind: 'EtcdMember', name: 'e38f7103cfd379b6' })]);
   });
 });
