@@ -6,6 +6,12 @@ import { readMachineHealth } from './read-machine-health.js';
 
 /** Seed 003: machines were recreated "every 10–15 minutes"; without a measured interval, one cycle is the upper end. */
 export const DEFAULT_LOOP_CYCLE_MINUTES = 15;
+/**
+ * A cycle is never shorter than this: the MHC's default nodeStartupTimeout, the least time a new
+ * machine needs to be judged. KCP remediates one machine at a time, so creations of a fast churn can
+ * be a minute apart while each machine lives longer (the real CAPD quickstart churn: ~2 min apart).
+ */
+export const MIN_LOOP_CYCLE_MINUTES = 10;
 
 /**
  * Why a recreation loop has stopped, or undefined while it may still be going (issue 13, defect
@@ -14,8 +20,9 @@ export const DEFAULT_LOOP_CYCLE_MINUTES = 15;
  * - its owner is scaled to 0 and none of its Machines remain;
  * - every Machine it has now is Running with a Ready Node, none is being deleted, and the
  *   youngest has been Ready for longer than one cycle (the measured interval between creations,
- *   else 15 min) — a loop would have replaced one by now.
- * Judged from this snapshot alone, so a restarted bot reading the same data decides the same.
+ *   at least MIN_LOOP_CYCLE_MINUTES, else 15 min) — a loop would have replaced one by now.
+ * Judged from the snapshot (and the loop found with the history), so a restarted bot reading the
+ * same data decides the same.
  */
 export function findLoopStop(snapshot: Snapshot, loop: RecreationLoop, now: Date): string | undefined {
   const { kind, namespace, name } = loop.owner;
@@ -30,7 +37,7 @@ export function findLoopStop(snapshot: Snapshot, loop: RecreationLoop, now: Date
     return undefined;
   }
   if (owned.some((m) => m.metadata?.deletionTimestamp)) return undefined;
-  const cycle = Math.max(loop.intervalMinutes ?? DEFAULT_LOOP_CYCLE_MINUTES, 1);
+  const cycle = Math.max(loop.intervalMinutes ?? DEFAULT_LOOP_CYCLE_MINUTES, MIN_LOOP_CYCLE_MINUTES);
   let youngestReady = Infinity;
   for (const m of owned) {
     if (m.status?.phase !== undefined && m.status.phase !== 'Running') return undefined;
