@@ -86,7 +86,12 @@ export function readCapiStatus(obj: KubeObject): CapiStatus {
     ready: newReady ?? num(legacy.readyReplicas),
     available: newAvailable ?? oldAvailable,
     upToDate: newUpToDate ?? num(legacy.updatedReplicas),
-    from: newReady !== undefined || newAvailable !== undefined || newUpToDate !== undefined ? 'v1beta2' : legacy.readyReplicas !== undefined || legacy.updatedReplicas !== undefined ? 'v1beta1' : 'none',
+    from:
+      newReady !== undefined || newAvailable !== undefined || newUpToDate !== undefined
+        ? 'v1beta2'
+        : num(legacy.readyReplicas) !== undefined || num(legacy.updatedReplicas) !== undefined
+          ? 'v1beta1'
+          : 'none',
   };
 
   const out: CapiStatus = { apiVersion, replicas, condition: (type) => findCondition(obj, type) };
