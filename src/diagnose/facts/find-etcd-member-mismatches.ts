@@ -81,6 +81,11 @@ export function findEtcdMemberMismatches(snapshot: Snapshot, now: Date = new Dat
         // A join in progress: its member may not have started yet. Not stale (yet).
         continue;
       }
+      if (!holder && current.some((c) => c.i.addresses.length === 0 && (ageMinutes(c.m.metadata.creationTimestamp, now) ?? 0) < JOIN_GRACE_MINUTES)) {
+        // A young machine whose address is not known yet may be the one joining with this member:
+        // no claim until it can be told apart (never a removal on missing evidence).
+        continue;
+      }
       if (holder && joined && learner) {
         out.push({ kind: 'learner', name: m.name || hex, member: m, detail: `${shown} (never promoted to voting member)`, removable: false });
         continue;

@@ -70,5 +70,10 @@ describe('etcd.member-mismatch', () => {
       expect(fs.map((f) => f.remediations.map((r) => r.params.memberId))).toEqual([['99']]);
       expect(fs[0]!.evidence[0]).toContain('belongs to no current control-plane Machine or Node');
     });
+    it('an unnamed learner while a young machine has no address yet: maybe that join, left alone', () => {
+      const snap = buildSnapshot({ etcd: etcd([member('1', 'cp0', '10.0.0.1'), member('2', 'cp1', '10.0.0.2'), member('3', 'cp2', '10.0.0.3')]), capi: { machines: [...cps, machine({ name: 'cp3', controlPlane: true, phase: 'Provisioning', createdMinutesAgo: 2 })] } });
+      snap.etcd!.members.push({ id: '99', name: '', peerURLs: ['https://10.0.0.77:2380'], clientURLs: [], isLearner: true });
+      expect(etcdMemberMismatchAnalyzer.analyze(buildContext(snap))).toEqual([]);
+    });
   });
 });
