@@ -14,6 +14,8 @@ export const FINDING_IDS = [
   'controlplane.degraded',
   'controlplane.not-self-healing',
   'controlplane.node-not-joined',
+  // Issue 13: KCP's EtcdClusterHealthy as etcd evidence when etcd itself was not queried.
+  'controlplane.etcd-unhealthy',
   'node.not-ready',
   'node.cni-not-initialized',
   'cni.pod-not-running',

@@ -1,4 +1,5 @@
 import type { KubeObject, Snapshot } from '../cluster/snapshot.js';
+import { readRolloutStatus } from './facts/read-rollout-status.js';
 import type { Finding } from './finding.js';
 import type { MachineSighting, RolloutSighting, ScanRecord } from './history.js';
 
@@ -44,26 +45,15 @@ function toMachineSighting(m: KubeObject): MachineSighting {
   return sighting;
 }
 
-/**
- * v1beta1 reports `status.updatedReplicas`; v1beta2 renamed it `status.upToDateReplicas` and moved the
- * old counters under `status.deprecated.v1beta1` (CAPI 1.11+), so read the new name first.
- */
+/** Counters through readRolloutStatus (the one reader of CAPI status, v1beta2 first). */
 function toRolloutSighting(kind: RolloutSighting['kind'], o: KubeObject, version: unknown): RolloutSighting {
-  const status = o.status ?? {};
-  const old = status.deprecated?.v1beta1 ?? {};
+  const st = readRolloutStatus(o);
   const sighting: RolloutSighting = { kind, namespace: o.metadata.namespace ?? '', name: o.metadata.name };
   if (typeof version === 'string') sighting.version = version;
-  const replicas = num(o.spec?.replicas) ?? num(status.replicas);
-  const updated = num(status.upToDateReplicas) ?? num(status.updatedReplicas) ?? num(old.updatedReplicas);
-  const ready = num(status.readyReplicas) ?? num(old.readyReplicas);
-  if (replicas !== undefined) sighting.replicas = replicas;
-  if (updated !== undefined) sighting.updatedReplicas = updated;
-  if (ready !== undefined) sighting.readyReplicas = ready;
+  if (st.replicas !== undefined) sighting.replicas = st.replicas;
+  if (st.updatedReplicas !== undefined) sighting.updatedReplicas = st.updatedReplicas;
+  if (st.readyReplicas !== undefined) sighting.readyReplicas = st.readyReplicas;
   return sighting;
-}
-
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
 function byNamespaceName(a: { namespace: string; name: string }, b: { namespace: string; name: string }): number {

@@ -74,7 +74,10 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
       changed.set(f.fingerprint, inc);
       continue;
     }
-    if (existing.status === 'resolved' && !alerting) continue; // an info echo does not reopen a thread
+    // An info echo neither reopens a resolved thread nor keeps an open one alive: once a finding is
+    // only info (a stopped recreation loop, a node MHC is replacing) it counts as absent below, so
+    // the thread resolves after resolveAfterScans (issue 13, defect 12) instead of staying open.
+    if (!alerting) continue;
     const inc = existing;
     const kinds: AlertChangeKind[] = [];
     const lines: string[] = [];
@@ -120,8 +123,9 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
     if (kinds.length > 0) addChange(inc, kinds, lines);
   }
 
+  const alertingNow = new Set(report.findings.filter((f) => f.severity !== 'info').map((f) => f.fingerprint));
   for (const inc of Object.values(state.incidents)) {
-    if (byFp.has(inc.fingerprint)) continue;
+    if (alertingNow.has(inc.fingerprint)) continue;
     if (inc.status === 'open') {
       inc.missedScans += 1;
       if (inc.missedScans >= opts.resolveAfterScans) {

@@ -8,6 +8,9 @@ import { isControlPlaneNode } from '../diagnose/facts/is-control-plane-node.js';
 import { isControlPlanePod } from '../diagnose/facts/is-control-plane-pod.js';
 import { isNodeReady } from '../diagnose/facts/is-node-ready.js';
 import type { SectionId } from '../diagnose/finding.js';
+import { summarizeControlPlane } from './summarize-control-plane.js';
+import { summarizeMachines } from './summarize-machines.js';
+import { summarizeUpgrades } from './summarize-upgrades.js';
 
 /** One section's line and what it says about the section's status (build-report.ts decides the status). */
 export interface SectionLine {
@@ -36,7 +39,9 @@ export function summarizeSection(id: SectionId, s: Snapshot): SectionLine {
     case 'etcd':
       return summarizeEtcd(s);
     case 'controlplane':
-      return notCollected(s, ['Node']) ?? summarizeControlPlane(s);
+      // With a KubeadmControlPlane, readiness also comes from Machine conditions or KCP status (a
+      // management-side capture has no workload Nodes): summarizeControlPlane says when none reports it.
+      return (s.capi.kubeadmControlPlanes.length ? undefined : notCollected(s, ['Node'])) ?? withStaticPodTrouble(summarizeControlPlane(s), s);
     case 'nodes': {
       const missing = notCollected(s, ['Node']);
       if (missing) return missing;
@@ -46,16 +51,8 @@ export function summarizeSection(id: SectionId, s: Snapshot): SectionLine {
       const wReady = workers.filter(isNodeReady).length;
       return { summary: `${ready} of ${s.nodes.length} nodes Ready (workers ${wReady} of ${workers.length})`, hasData: true };
     }
-    case 'machines': {
-      const missing = notCollected(s, ['Machine']);
-      if (missing) return missing;
-      const ms = s.capi.machines;
-      if (!ms.length) return { summary: 'no Cluster API machines read', hasData: false };
-      const phases = countBy(ms, (m) => (m.metadata.deletionTimestamp ? 'Deleting' : String(m.status?.phase ?? 'Unknown')));
-      const running = phases.get('Running') ?? 0;
-      const other = [...phases].filter(([p]) => p !== 'Running').map(([p, n]) => `${n} ${p}`);
-      return { summary: `${running} of ${ms.length} Machines Running${other.length ? ` (${other.join(', ')})` : ''}`, hasData: true };
-    }
+    case 'machines':
+      return notCollected(s, ['Machine']) ?? summarizeMachines(s);
     case 'upgrades':
       return summarizeUpgrades(s);
     case 'webhooks': {
@@ -178,45 +175,19 @@ function summarizeEtcd(s: Snapshot) {
   return { summary: parts.join(', '), hasData: e.members.length > 0 && leaderSeen };
 }
 
-function summarizeControlPlane(s: Snapshot): SectionLine {
-  const cp = s.nodes.filter(isControlPlaneNode);
-  const kcp = s.capi.kubeadmControlPlanes[0];
-  const want = typeof kcp?.spec?.replicas === 'number' ? kcp.spec.replicas : undefined;
-  if (!cp.length && !kcp) return { summary: 'no control-plane nodes read', hasData: false };
-  const ready = cp.filter(isNodeReady).length;
-  const of = want ?? cp.length;
-  let summary = `${ready} of ${of} control-plane nodes Ready${want !== undefined && want !== cp.length ? ` (${cp.length} registered)` : ''}`;
-  // A static pod in CrashLoopBackOff on a Ready node: the node looks fine, the component is not (issue 13, 10).
-  const troubled = s.pods.filter(isControlPlanePod).flatMap((p) => {
-    const t = findPodTrouble(p);
-    return t ? [describePodTrouble(p, t)] : [];
-  });
-  if (troubled.length) summary += `; static pods not healthy: ${named(troubled)}`;
-  return { summary, hasData: true, degraded: troubled.length > 0 };
-}
-
-function summarizeUpgrades(s: Snapshot) {
-  const parts: string[] = [];
-  for (const kcp of s.capi.kubeadmControlPlanes) {
-    const want = kcp.spec?.replicas;
-    const updated = kcp.status?.upToDateReplicas ?? kcp.status?.updatedReplicas;
-    const v = kcp.spec?.version;
-    if (typeof want === 'number' && typeof updated === 'number') parts.push(`KCP ${kcp.metadata.name}: ${updated} of ${want} at ${v ?? '?'}`);
-  }
-  const mds = s.capi.machineDeployments;
-  const behind = mds.filter((md) => {
-    const want = md.spec?.replicas;
-    const updated = md.status?.upToDateReplicas ?? md.status?.updatedReplicas;
-    return typeof want === 'number' && typeof updated === 'number' && updated < want;
-  });
-  if (mds.length) parts.push(`${mds.length - behind.length} of ${mds.length} MachineDeployments up to date`);
-  if (!parts.length) return { summary: 'no Cluster API rollouts read', hasData: false };
-  return { summary: parts.join('; '), hasData: true };
-}
-
 function countBy<T>(items: T[], key: (t: T) => string): Map<string, number> {
   const m = new Map<string, number>();
   // String(): a dump's pod phase may be any JSON type (issue 9 fuzzing); a label must not throw.
   for (const i of items) m.set(String(key(i)), (m.get(String(key(i))) ?? 0) + 1);
   return new Map([...m].sort((a, b) => a[0].localeCompare(b[0])));
+}
+
+/** A static pod in CrashLoopBackOff on a Ready node: the node looks fine, the component is not (issue 13, 10). */
+function withStaticPodTrouble(line: { summary: string; hasData: boolean }, s: Snapshot): SectionLine {
+  const troubled = s.pods.filter(isControlPlanePod).flatMap((p) => {
+    const t = findPodTrouble(p);
+    return t ? [describePodTrouble(p, t)] : [];
+  });
+  if (!troubled.length) return line;
+  return { ...line, summary: `${line.summary}; static pods not healthy: ${named(troubled)}`, hasData: true, degraded: true };
 }

@@ -1,11 +1,17 @@
 import type { Analyzer, FindingDraft } from '../analyzer.js';
-import { findCondition } from '../facts/find-condition.js';
 import { findLeaderUnreachableCause } from '../facts/find-leader-unreachable-cause.js';
+import { findMhcTargets } from '../facts/find-mhc-targets.js';
 import { quorum } from '../facts/quorum.js';
+import { readMhcStatus } from '../facts/read-mhc-status.js';
 
 /**
  * Seed S0: the control-plane MHC shows CurrentHealthy 2 of 3. A worker MHC below expectations is
  * usually self-healing in progress (info) unless remediation is blocked (maxUnhealthy exceeded).
+ *
+ * Issue 13 (defect class 5): rollouts are not outages. The MHC controller counts neither a new
+ * Machine still inside nodeStartupTimeout nor a Machine being deleted as healthy, so during a
+ * KCP/MachineDeployment rollout currentHealthy < expectedMachines is normal. Only the gap those
+ * in-flight Machines do not explain is reported; when they explain all of it, nothing is.
  */
 export const capiMhcUnhealthyAnalyzer: Analyzer = {
   id: 'capi.mhc-unhealthy',
@@ -13,23 +19,27 @@ export const capiMhcUnhealthyAnalyzer: Analyzer = {
     const out: FindingDraft[] = [];
     const leader = findLeaderUnreachableCause(ctx.snapshot);
     for (const mhc of ctx.snapshot.capi.machineHealthChecks) {
-      const st = mhc.status ?? {};
+      const st = readMhcStatus(mhc);
       const healthy = st.currentHealthy;
       const expected = st.expectedMachines;
-      if (typeof healthy !== 'number' || typeof expected !== 'number' || healthy >= expected) continue;
-      // A matchLabels of the wrong type (hand-edited dump) is treated as empty rather than throwing (issue 9).
-      const rawSel = mhc.spec?.selector?.matchLabels;
-      const sel = rawSel && typeof rawSel === 'object' ? rawSel : {};
-      const cp = 'cluster.x-k8s.io/control-plane' in sel || 'cluster.x-k8s.io/control-plane-name' in sel;
-      const allowed = findCondition(mhc, 'RemediationAllowed');
-      const blocked = allowed?.status === 'False';
-      const severity = cp ? (healthy < quorum(expected) ? 'critical' : 'warning') : blocked ? 'warning' : 'info';
+      if (healthy === undefined || expected === undefined || healthy >= expected) continue;
+      const targets = findMhcTargets(ctx.snapshot, mhc, st, ctx.now);
+      const gap = expected - healthy;
+      const explained = Math.min(gap, targets.inFlight.length);
+      if (targets.machines.length > 0 && explained >= gap) continue;
+      const cp = st.controlPlane;
+      const blocked = st.remediationAllowed?.status === 'False';
+      // Machines starting or leaving are not failures: judge quorum on what has actually failed.
+      const notFailed = healthy + explained;
+      const severity = cp ? (notFailed < quorum(expected) ? 'critical' : 'warning') : blocked ? 'warning' : 'info';
       const ns = mhc.metadata.namespace ?? 'default';
       const evidence = [`MachineHealthCheck ${ns}/${mhc.metadata.name}: expectedMachines=${expected}, currentHealthy=${healthy}${st.remediationsAllowed !== undefined ? `, remediationsAllowed=${st.remediationsAllowed}` : ''}`];
+      const allowed = st.remediationAllowed;
       if (allowed) evidence.push(`condition RemediationAllowed=${allowed.status}${allowed.reason ? ` reason=${allowed.reason}` : ''}${allowed.message ? ` message="${allowed.message}"` : ''}`);
-      if (Array.isArray(st.targets) && st.targets.length) evidence.push(`targets: ${st.targets.join(', ')}`);
+      if (st.targets.length) evidence.push(`targets: ${st.targets.join(', ')}`);
+      for (const f of targets.inFlight) evidence.push(`${f.detail} (accounts for 1 of the ${gap} not healthy)`);
       const byLeader = cp && leader;
-      out.push({
+      const draft: FindingDraft = {
         id: 'capi.mhc-unhealthy',
         severity,
         section: 'machines',
@@ -45,7 +55,11 @@ export const capiMhcUnhealthyAnalyzer: Analyzer = {
               : 'CAPI is replacing the unhealthy machine (expected self-healing).',
         causedBy: byLeader ? [leader.fingerprint] : undefined,
         remediations: [],
-      });
+      };
+      if (targets.machines.length === 0) {
+        draft.missing = ['the Machines it checks were not read: a new Machine still starting up cannot be told from an unhealthy one'];
+      }
+      out.push(draft);
     }
     return out;
   },

@@ -1,6 +1,7 @@
 import type { Analyzer, FindingDraft } from '../analyzer.js';
 import { fingerprint } from '../fingerprint.js';
 import { findCondition } from '../facts/find-condition.js';
+import { findLoopStop } from '../facts/find-loop-stop.js';
 import { findRecreationLoops } from '../facts/find-recreation-loops.js';
 import { findWebhookCause } from '../facts/find-webhook-cause.js';
 import { formatAge } from '../facts/age.js';
@@ -13,7 +14,9 @@ const CNI_NOT_READY = /NetworkPluginNotReady|cni plugin not initialized/i;
  * loopWindowMinutes (machines created and deleted again every 10–15 min). Critical. The cause is
  * the blocking third-party webhook when present (via CNI not initialized on the new nodes), and
  * the remediations follow from that cause (suspend the webhook / scale its Deployment to 0).
- * A rolling upgrade (one create + one delete of an old machine each) is not a loop.
+ * A rolling upgrade (one create + one delete of an old machine each) is not a loop. A loop that
+ * has stopped (owner gone or scaled to 0, or all its machines Running/Ready for longer than one
+ * cycle: findLoopStop) is not reported, even while its churn is still inside the loop window.
  */
 export const capiRecreationLoopAnalyzer: Analyzer = {
   id: 'capi.recreation-loop',
@@ -26,6 +29,8 @@ export const capiRecreationLoopAnalyzer: Analyzer = {
       // but only on top of real replacements: one failing new machine alone is not a loop.
       const counted = loop.replacements + (loop.underway && loop.replacements > 0 ? 1 : 0);
       if (counted < thresholds.loopReplacements) continue;
+      // Issue 13 (defect 12): a loop that has stopped clears at once, not after the loop window.
+      if (findLoopStop(snapshot, loop, now)) continue;
       const ownerId = `${loop.owner.kind} ${loop.owner.namespace ? `${loop.owner.namespace}/` : ''}${loop.owner.name}`;
       const evidence = [...loop.evidence];
       const cniNodes = loop.nodeNames.filter((n) => {

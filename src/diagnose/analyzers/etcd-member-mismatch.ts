@@ -1,6 +1,6 @@
 import type { Analyzer, FindingDraft } from '../analyzer.js';
-import type { RemediationProposal } from '../finding.js';
 import { findEtcdMemberMismatches } from '../facts/find-etcd-member-mismatches.js';
+import { proposeRemoveMember } from '../facts/propose-remove-member.js';
 
 const NO_DELETE = 'Do not delete existing control-plane machines (data loss).';
 
@@ -8,21 +8,15 @@ const NO_DELETE = 'Do not delete existing control-plane machines (data loss).';
 export const etcdMemberMismatchAnalyzer: Analyzer = {
   id: 'etcd.member-mismatch',
   analyze(ctx): FindingDraft[] {
-    return findEtcdMemberMismatches(ctx.snapshot).map((mm) => {
-      const remediations: RemediationProposal[] = [];
-      if (mm.kind === 'stale' && mm.removable && mm.member) {
-        remediations.push({
-          action: 'etcd.remove-member',
-          params: { memberId: mm.member.id },
-          label: `Remove stale etcd member ${mm.name}`.slice(0, 75),
-          risk: 'Irreversible; safe only if no control-plane machine uses this member (quorum is kept).',
-        });
-      }
+    return findEtcdMemberMismatches(ctx.snapshot, ctx.now).map((mm) => {
+      const remediations = proposeRemoveMember(mm);
       const title =
         mm.kind === 'learner'
           ? `etcd member ${mm.name} is a learner that was never promoted`
           : mm.kind === 'stale'
-            ? `Stale etcd member ${mm.name} matches no control-plane machine`
+            ? mm.blocksJoinOf
+              ? `Stale etcd member ${mm.name} holds the peer URL of control-plane machine ${mm.blocksJoinOf} and blocks its join`
+              : `Stale etcd member ${mm.name} matches no control-plane machine`
             : `Control-plane node ${mm.name} has no etcd member`;
       const cause =
         mm.kind === 'learner'

@@ -8,6 +8,7 @@ import { etcdMembersNotQueriedAnalyzer } from './etcd-members-not-queried.js';
 import { controlplaneDegradedAnalyzer } from './controlplane-degraded.js';
 import { controlplaneNotSelfHealingAnalyzer } from './controlplane-not-self-healing.js';
 import { controlplaneNodeNotJoinedAnalyzer } from './controlplane-node-not-joined.js';
+import { controlplaneEtcdUnhealthyAnalyzer } from './controlplane-etcd-unhealthy.js';
 import { capiMachineStuckProvisioningAnalyzer } from './capi-machine-stuck-provisioning.js';
 import { capiMachineStuckDeletingAnalyzer } from './capi-machine-stuck-deleting.js';
 import { capiRemediationLoopingAnalyzer } from './capi-remediation-looping.js';
@@ -37,6 +38,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   controlplaneDegradedAnalyzer,
   controlplaneNotSelfHealingAnalyzer,
   controlplaneNodeNotJoinedAnalyzer,
+  controlplaneEtcdUnhealthyAnalyzer,
   capiMachineStuckProvisioningAnalyzer,
   capiMachineStuckDeletingAnalyzer,
   capiRemediationLoopingAnalyzer,

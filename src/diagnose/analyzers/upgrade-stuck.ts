@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../cluster/snapshot.js';
 import type { Analyzer, AnalysisContext, FindingDraft } from '../analyzer.js';
+import type { RemediationProposal } from '../finding.js';
 import { fingerprint } from '../fingerprint.js';
 import { ageMinutes, formatAge } from '../facts/age.js';
 import { findCondition } from '../facts/find-condition.js';
@@ -10,6 +11,7 @@ import { findNotJoinedMachines } from '../facts/find-not-joined-machines.js';
 import { isControlPlaneNode } from '../facts/is-control-plane-node.js';
 import { isNodeReady } from '../facts/is-node-ready.js';
 import { machineInfo } from '../facts/machine-info.js';
+import { proposeRemoveMember } from '../facts/propose-remove-member.js';
 import { readRolloutStatus } from '../facts/read-rollout-status.js';
 
 /** Minutes since this rollout's (version, updated replicas) last changed, from earlier scans. */
@@ -71,11 +73,22 @@ export const upgradeStuckAnalyzer: Analyzer = {
       if (fromHistory > 0) evidence.push(`updated replicas unchanged for ${formatAge(fromHistory * 60000)} across earlier scans`);
       let cause: string | undefined;
       const causedBy: string[] = [];
-      const remediations = [];
+      const remediations: RemediationProposal[] = [];
       if (kind === 'KubeadmControlPlane') {
         const notJoined = findNotJoinedMachines(snap).filter(({ machine }) => machineInfo(machine).kcpName === name);
-        if (notJoined.length) {
-          const mism = findEtcdMemberMismatches(snap);
+        // Issue 13 (defect 7): a stale member holding the new machine's peer URL blocks the join. The
+        // fix is removing that member — not scaling workloads (load is not the cause) and never
+        // deleting an existing control-plane machine.
+        const blockers = findEtcdMemberMismatches(snap, ctx.now).filter((mm) => mm.blocksJoinOf && own.some(({ i }) => `${i.namespace}/${i.name}` === mm.blocksJoinOf));
+        if (blockers.length) {
+          for (const mm of blockers) causedBy.push(fingerprint(snap.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: mm.name }));
+          evidence.push(...blockers.map((mm) => mm.detail));
+          cause =
+            `new control-plane machine ${blockers.map((mm) => mm.blocksJoinOf).join(', ')} cannot join etcd: stale member ${blockers.map((mm) => mm.name).join(', ')} left by a failed join holds its peer URL ("Peer URLs already exists"; KCP does not remove the member of a machine that never got a Node). ` +
+            'Remove that member so the join can proceed. Do not delete existing control-plane machines (data loss); scaling workloads does not help.';
+          remediations.push(...blockers.flatMap(proposeRemoveMember));
+        } else if (notJoined.length) {
+          const mism = findEtcdMemberMismatches(snap, ctx.now);
           for (const nj of notJoined) causedBy.push(fingerprint(snap.cluster, 'controlplane.node-not-joined', { kind: 'Machine', namespace: ns, name: nj.machine.metadata.name }));
           for (const mm of mism) causedBy.push(fingerprint(snap.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: mm.name }));
           cause =

@@ -1,6 +1,6 @@
 import type { KubeObject, Snapshot } from '../../cluster/snapshot.js';
-import { findCondition } from './find-condition.js';
 import { matchesLabelSelector } from './matches-label-selector.js';
+import { readMhcStatus } from './read-mhc-status.js';
 
 /** The MachineHealthCheck that covers a Machine, and what it will do about a NotReady node. */
 export interface MachineHealthCheckMatch {
@@ -25,15 +25,11 @@ export function findMachineHealthCheck(snapshot: Snapshot, machine: KubeObject, 
     if (mhc.metadata?.namespace !== ns) continue;
     if (cluster && mhc.spec?.clusterName && mhc.spec.clusterName !== cluster) continue;
     if (!mhc.spec?.selector || !matchesLabelSelector(mhc.spec.selector, machine.metadata?.labels)) continue;
-    const entries: { type?: string; status?: string; timeout?: unknown; timeoutSeconds?: unknown }[] = [
-      ...(Array.isArray(mhc.spec?.unhealthyConditions) ? mhc.spec.unhealthyConditions : []),
-      ...(Array.isArray(mhc.spec?.checks?.unhealthyNodeConditions) ? mhc.spec.checks.unhealthyNodeConditions : []),
-    ];
-    const hit = entries.find((e) => e?.type === 'Ready' && String(e.status) === readyStatus);
+    const checks = readMhcStatus(mhc);
+    const hit = checks.unhealthyNodeConditions.find((e) => e.type === 'Ready' && e.status === readyStatus);
     const out: MachineHealthCheckMatch = { mhc, remediationAllowed: true };
-    const seconds = hit ? (typeof hit.timeoutSeconds === 'number' ? hit.timeoutSeconds : parseGoDuration(hit.timeout)) : undefined;
-    if (seconds !== undefined) out.timeoutSeconds = seconds;
-    const allowed = findCondition(mhc, 'RemediationAllowed');
+    if (hit?.timeoutSeconds !== undefined) out.timeoutSeconds = hit.timeoutSeconds;
+    const allowed = checks.remediationAllowed;
     if (allowed && allowed.status === 'False') {
       out.remediationAllowed = false;
       out.blockedWhy = `condition RemediationAllowed=False reason=${allowed.reason ?? ''}${allowed.message ? ` "${allowed.message}"` : ''}`;
@@ -43,16 +39,3 @@ export function findMachineHealthCheck(snapshot: Snapshot, machine: KubeObject, 
   return undefined;
 }
 
-/** "5m", "5m0s", "300s", "1h30m" → seconds; numbers are seconds. */
-function parseGoDuration(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v !== 'string' || !v) return undefined;
-  const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
-  let total = 0;
-  let matched = '';
-  for (const m of v.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)) {
-    total += Number(m[1]) * (units[m[2] as string] ?? 0);
-    matched += m[0];
-  }
-  return matched === v ? total : undefined;
-}

@@ -90,6 +90,22 @@ describe('analyzeAlertChanges', () => {
     expect(later.changed[0]!.changes.map((c) => c.kinds)).toEqual([['opened']]);
   });
 
+  it('an open incident whose finding drops to info resolves like an absent one (issue 13: no thread kept open by an info echo)', () => {
+    let s = run(EMPTY_ALERT_STATE, '2025-01-01T10:00:00Z', [finding()]).state;
+    for (const at of ['2025-01-01T10:01:00Z', '2025-01-01T10:02:00Z']) {
+      const r = run(s, at, [finding({ severity: 'info' })]);
+      expect(r.changed).toEqual([]);
+      s = r.state;
+    }
+    expect(s.incidents['fp-leader']!.status).toBe('open');
+    const last = run(s, '2025-01-01T10:03:00Z', [finding({ severity: 'info' })]);
+    expect(last.state.incidents['fp-leader']!.status).toBe('resolved');
+    expect(last.changed[0]!.changes.at(-1)!.kinds).toEqual(['resolved']);
+    // Back as a warning within the flap window: the same thread reopens.
+    const back = run(last.state, '2025-01-01T10:05:00Z', [finding({ severity: 'warning' })]);
+    expect(back.changed[0]!.changes.at(-1)!.kinds).toContain('reopened');
+  });
+
   it('hands out strictly increasing sequence numbers across incidents', () => {
     const a = run(EMPTY_ALERT_STATE, '2025-01-01T10:00:00Z', [finding(), finding({ fingerprint: 'fp-2', subject: { kind: 'EtcdMember', name: 'm2' } })]);
     const seqs = Object.values(a.state.incidents).map((i) => i.seq);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { capiMhcUnhealthyAnalyzer } from '../../../src/diagnose/analyzers/capi-mhc-unhealthy.js';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
-import { buildContext, buildSnapshot, s0Snapshot } from '../../support/build-snapshot.js';
+import { buildContext, buildSnapshot, machine, s0Snapshot } from '../../support/build-snapshot.js';
 
 const mhc = (cp: boolean, healthy: number | undefined, expected: number | undefined, extra: Record<string, unknown> = {}): KubeObject => ({
   kind: 'MachineHealthCheck',
@@ -32,4 +32,62 @@ describe('capi.mhc-unhealthy', () => {
     ['no status yet', { ...mhc(true, 0, 0), status: undefined }],
     ['fields missing', mhc(true, undefined, 3)],
   ])('quiet: %s', (_n, o) => expect(run(o)).toEqual([]));
+
+  // Issue 13, defect class 5: rollouts are not outages.
+  describe('rollouts and new machines inside nodeStartupTimeout', () => {
+    const v2mhc = (healthy: number, expected: number, cp = false, startup?: number): KubeObject => ({
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'MachineHealthCheck',
+      metadata: { name: 'mhc', namespace: 'tkg-system' },
+      spec: {
+        clusterName: 'it-tkg-mgmt',
+        selector: { matchLabels: cp ? { 'cluster.x-k8s.io/control-plane': '' } : { 'cluster.x-k8s.io/deployment-name': 'md-0' } },
+        checks: { ...(startup !== undefined ? { nodeStartupTimeoutSeconds: startup } : {}), unhealthyNodeConditions: [{ type: 'Ready', status: 'False', timeoutSeconds: 300 }] },
+      },
+      status: { currentHealthy: healthy, expectedMachines: expected },
+    });
+    const cps = (extra: ReturnType<typeof machine>[]) => [
+      machine({ name: 'cp-a', controlPlane: true, nodeName: 'cp-a', v1beta2: true }),
+      machine({ name: 'cp-b', controlPlane: true, nodeName: 'cp-b', v1beta2: true }),
+      machine({ name: 'cp-c', controlPlane: true, nodeName: 'cp-c', v1beta2: true }),
+      ...extra,
+    ];
+    const runWith = (o: KubeObject, machines: ReturnType<typeof machine>[]) =>
+      capiMhcUnhealthyAnalyzer.analyze(buildContext(buildSnapshot({ capi: { machineHealthChecks: [o], machines } })));
+
+    it('KCP rollout: a 4th control-plane machine 3 min old without a Node explains 3 of 4 → nothing', () => {
+      expect(runWith(v2mhc(3, 4, true), cps([machine({ name: 'cp-new', controlPlane: true, phase: 'Provisioning', createdMinutesAgo: 3, v1beta2: true })]))).toEqual([]);
+    });
+    it('an old machine being deleted by the rollout is not a failure', () => {
+      expect(runWith(v2mhc(3, 4, true), cps([machine({ name: 'cp-old', controlPlane: true, nodeName: 'cp-old', deletingMinutesAgo: 1, v1beta2: true })]))).toEqual([]);
+    });
+    it('the same machine past nodeStartupTimeoutSeconds (600 default) is unhealthy → warning', () => {
+      const [f] = runWith(v2mhc(3, 4, true), cps([machine({ name: 'cp-new', controlPlane: true, phase: 'Provisioning', createdMinutesAgo: 25, v1beta2: true })]));
+      expect(f?.severity).toBe('warning');
+    });
+    it('a shorter nodeStartupTimeoutSeconds of the MHC is honoured', () => {
+      const [f] = runWith(v2mhc(3, 4, true, 120), cps([machine({ name: 'cp-new', controlPlane: true, phase: 'Provisioning', createdMinutesAgo: 3, v1beta2: true })]));
+      expect(f?.severity).toBe('warning');
+    });
+    it('one starting machine does not explain two missing: still reported, with the starting one in evidence', () => {
+      const [f] = runWith(v2mhc(2, 4, true), cps([machine({ name: 'cp-new', controlPlane: true, phase: 'Provisioning', createdMinutesAgo: 3, v1beta2: true })]));
+      expect(f?.severity).toBe('warning');
+      expect(f!.evidence.join('\n')).toMatch(/cp-new created 3m ago has no Node yet: within the MHC nodeStartupTimeout of 10m \(default\)/);
+    });
+    it('MachineDeployment rollout (v1beta1 MHC, nodeStartupTimeout "10m"): new worker without a Node → nothing', () => {
+      const v1: KubeObject = {
+        apiVersion: 'cluster.x-k8s.io/v1beta1',
+        kind: 'MachineHealthCheck',
+        metadata: { name: 'mhc-md', namespace: 'tkg-system' },
+        spec: { clusterName: 'it-tkg-mgmt', nodeStartupTimeout: '10m', selector: { matchLabels: { 'cluster.x-k8s.io/deployment-name': 'md-0' } } },
+        status: { currentHealthy: 3, expectedMachines: 4, targets: ['w1', 'w2', 'w3', 'w4'] },
+      };
+      const ws = ['w1', 'w2', 'w3'].map((n) => machine({ name: n, deployment: 'md-0', nodeName: n }));
+      expect(runWith(v1, [...ws, machine({ name: 'w4', deployment: 'md-0', phase: 'Provisioned', createdMinutesAgo: 6 })])).toEqual([]);
+    });
+    it('without the Machines it checks, it says so in missing', () => {
+      const [f] = run(mhc(true, 2, 3));
+      expect(f?.missing?.[0]).toContain('the Machines it checks were not read');
+    });
+  });
 });

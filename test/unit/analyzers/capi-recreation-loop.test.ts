@@ -93,4 +93,44 @@ describe('capi.recreation-loop', () => {
       expect(run(firstFailure)).toEqual([]);
     });
   });
+
+  // Issue 13, defect class 12: the finding clears once the loop has stopped.
+  describe('a loop that has stopped clears at once, not after the loop window', () => {
+    const sighting = (name: string, createdMin: number, atMin: number) => ({
+      at: ago(atMin),
+      rollouts: [],
+      findings: [],
+      machines: [{ namespace: 'ns1', name, owner: 'MachineSet/c1-md-0-7d9f8', controlPlane: false, deleting: false, creationTimestamp: ago(createdMin), phase: 'Running', nodeName: name }],
+    });
+    // Three machines created and gone every ~12 min within the last hour: a loop by history alone.
+    const history: HistoryView = { scans: [sighting('c1-md-0-7d9f8-aaaaa', 60, 55), sighting('c1-md-0-7d9f8-bbbbb', 48, 43), sighting('c1-md-0-7d9f8-ccccc', 36, 31)] };
+    const withCurrent = (createdMin: number, readyMin: number, ready: 'True' | 'False' = 'True') =>
+      buildSnapshot({
+        nodes: [node('c1-md-0-7d9f8-ddddd', { ready, sinceMin: readyMin })],
+        capi: { machineSets: [ms], machines: [workerMachine('c1-md-0-7d9f8-ddddd', { createdMin, node: 'c1-md-0-7d9f8-ddddd' })] },
+      });
+
+    it('still looping: the current machine is NotReady → critical', () => {
+      expect(run(withCurrent(20, 18, 'False'), history)[0]?.severity).toBe('critical');
+    });
+    it('the current machine Ready for 8 min, under one ~12 min cycle → still reported', () => {
+      expect(run(withCurrent(24, 8), history)[0]?.severity).toBe('critical');
+    });
+    it('the current machine Ready for 20 min, longer than one cycle → cleared', () => {
+      expect(run(withCurrent(24, 20), history)).toEqual([]);
+    });
+    it('owner gone (MachineSet deleted, no machines left) → cleared', () => {
+      expect(run(buildSnapshot({ capi: { machineSets: [] } }), history)).toEqual([]);
+    });
+    it('owner scaled to 0 with no machines left → cleared', () => {
+      expect(run(buildSnapshot({ capi: { machineSets: [{ ...ms, spec: { replicas: 0 } }] } }), history)).toEqual([]);
+    });
+    it('a machine still being deleted keeps it open', () => {
+      const s = buildSnapshot({
+        nodes: [node('c1-md-0-7d9f8-ddddd', { ready: 'True', sinceMin: 40 })],
+        capi: { machineSets: [ms], machines: [workerMachine('c1-md-0-7d9f8-ddddd', { createdMin: 45, node: 'c1-md-0-7d9f8-ddddd' }), workerMachine('c1-md-0-7d9f8-eeeee', { createdMin: 10, deletingMin: 1 })] },
+      });
+      expect(run(s, history)[0]?.severity).toBe('critical');
+    });
+  });
 });

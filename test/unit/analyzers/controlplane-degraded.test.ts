@@ -39,3 +39,42 @@ describe('controlplane.degraded, seed S2', () => {
     expect(f!.evidence.join('\n')).toMatch(/2 of 3 control-plane nodes Ready/);
   });
 });
+
+describe('controlplane.degraded, issue 13 (v1beta2 first, never "0 of N" by default)', () => {
+  const v2 = (name: string, o: { ready?: boolean; created?: number; noConditions?: boolean } = {}) => {
+    const m = machine({ name, controlPlane: true, nodeName: o.ready === false ? undefined : name, v1beta2: true, createdMinutesAgo: o.created ?? 600, phase: o.ready === false ? 'Provisioned' : 'Running' });
+    if (o.noConditions) {
+      m.status.conditions = [];
+      m.status.deprecated = { v1beta1: { conditions: [] } };
+    }
+    return m;
+  };
+  const kcp3 = (ready?: number) => kcp({ replicas: 3, ready, updated: 3, v1beta2: true });
+
+  it('no Nodes in the snapshot (management capture): Machine conditions decide → quiet when they say Ready', () => {
+    const snap = buildSnapshot({ capi: { kubeadmControlPlanes: [kcp3(3)], machines: [v2('a'), v2('b'), v2('c')] } });
+    expect(controlplaneDegradedAnalyzer.analyze(buildContext(snap))).toEqual([]);
+  });
+  it('Machines with no readiness condition: KCP status readyReplicas decides, and missing says so', () => {
+    const snap = buildSnapshot({ capi: { kubeadmControlPlanes: [kcp3(2)], machines: [v2('a', { noConditions: true }), v2('b', { noConditions: true }), v2('c', { noConditions: true })] } });
+    const [f] = controlplaneDegradedAnalyzer.analyze(buildContext(snap));
+    expect(f?.evidence.join('\n')).toContain('2 of 3 control-plane nodes Ready (from kcp-status');
+    expect(f?.missing?.[0]).toContain('count from KubeadmControlPlane status');
+  });
+  it('nothing reports readiness at all: no claim (unknown), never "0 of 3"', () => {
+    const snap = buildSnapshot({ capi: { kubeadmControlPlanes: [kcp3(undefined)], machines: [v2('a', { noConditions: true }), v2('b', { noConditions: true }), v2('c', { noConditions: true })] } });
+    expect(controlplaneDegradedAnalyzer.analyze(buildContext(snap))).toEqual([]);
+  });
+  it('Nodes of another cluster (the management cluster itself) are not this KCP\'s evidence', () => {
+    const snap = buildSnapshot({ nodes: [node('mgmt-control-plane', { controlPlane: true })], capi: { kubeadmControlPlanes: [kcp3(3)], machines: [v2('a'), v2('b'), v2('c')] } });
+    expect(controlplaneDegradedAnalyzer.analyze(buildContext(snap))).toEqual([]);
+  });
+  it('2 of 3 with the replacement starting inside nodeStartupTimeout → warning (self-healing), without it → critical', () => {
+    const healing = buildSnapshot({ capi: { kubeadmControlPlanes: [kcp3(2)], machines: [v2('a'), v2('b'), v2('new', { ready: false, created: 2 })] } });
+    const [h] = controlplaneDegradedAnalyzer.analyze(buildContext(healing));
+    expect(h?.severity).toBe('warning');
+    expect(h?.cause).toContain('KCP is replacing the missing member');
+    const stuck = buildSnapshot({ capi: { kubeadmControlPlanes: [kcp3(2)], machines: [v2('a'), v2('b'), v2('new', { ready: false, created: 45 })] } });
+    expect(controlplaneDegradedAnalyzer.analyze(buildContext(stuck))[0]?.severity).toBe('critical');
+  });
+});

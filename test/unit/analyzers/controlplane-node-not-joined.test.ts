@@ -3,6 +3,7 @@ import { controlplaneNodeNotJoinedAnalyzer } from '../../../src/diagnose/analyze
 import { fingerprint } from '../../../src/diagnose/fingerprint.js';
 import { buildContext } from '../../support/build-snapshot.js';
 import { s2Snapshot } from './s2-fixture.js';
+import { stuckJoinSnapshot, UNSTARTED_ID } from './stuck-join-fixture.js';
 
 describe('controlplane.node-not-joined', () => {
   it('seed S2: Running CP machine whose node has no role and no etcd pod; top memory user scaled, never system pods', () => {
@@ -23,5 +24,11 @@ describe('controlplane.node-not-joined', () => {
     snap.nodes = snap.nodes.map((n) => ({ ...n, metadata: { ...n.metadata, labels: { 'node-role.kubernetes.io/control-plane': '' } } }));
     snap.pods = [...snap.pods, { namespace: 'kube-system', name: 'etcd-cp3', pvcNames: [], conditions: [], containers: [] }];
     expect(controlplaneNodeNotJoinedAnalyzer.analyze(buildContext(snap))).toEqual([]);
+  });
+
+  it('issue 13 defect 7: a stale member blocking the join is the cause; proposes removing it, not scaling workloads', () => {
+    const [f] = controlplaneNodeNotJoinedAnalyzer.analyze(buildContext(stuckJoinSnapshot(40)));
+    expect(f!.remediations.map((r) => `${r.action} ${r.params.memberId ?? ''}`)).toEqual([`etcd.remove-member ${UNSTARTED_ID}`]);
+    expect(f!.cause).toContain('Peer URLs already exists');
   });
 });

@@ -4,6 +4,7 @@ import { fingerprint } from '../../../src/diagnose/fingerprint.js';
 import type { HistoryView } from '../../../src/diagnose/history.js';
 import { ago, buildContext, buildSnapshot, kcp, machine } from '../../support/build-snapshot.js';
 import { s2Snapshot } from './s2-fixture.js';
+import { stuckJoinSnapshot, UNSTARTED_ID } from './stuck-join-fixture.js';
 
 describe('upgrade.stuck', () => {
   it('seed S2 from one snapshot: newest machine 90m old, cause node-not-joined → member-mismatch, scale proposal', () => {
@@ -48,5 +49,14 @@ describe('upgrade.stuck', () => {
     const ms = [machine({ name: 'w', deployment: 'md-0', nodeName: 'w', version: 'v1.27.5', createdMinutesAgo: 300 })];
     expect(upgradeStuckAnalyzer.analyze(buildContext(buildSnapshot({ capi: { machineDeployments: [md(1)], machines: ms } })))[0]?.subject).toEqual({ kind: 'MachineDeployment', namespace: 'tkg-system', name: 'md-0' });
     expect(upgradeStuckAnalyzer.analyze(buildContext(buildSnapshot({ capi: { machineDeployments: [md(3)], machines: [] } })))).toEqual([]);
+  });
+
+  it('issue 13 defect 7: stuck because a stale member holds the new machine\'s peer URL → remove that member, never scale workloads', () => {
+    const [f] = upgradeStuckAnalyzer.analyze(buildContext(stuckJoinSnapshot(40)));
+    expect(f!.remediations.map((r) => r.action)).toEqual(['etcd.remove-member']);
+    expect(f!.remediations[0]!.params).toEqual({ memberId: UNSTARTED_ID });
+    expect(f!.cause).toContain('Peer URLs already exists');
+    expect(f!.cause).toContain('Do not delete existing control-plane machines');
+    expect(f!.causedBy).toEqual([fingerprint('it-tkg-mgmt', 'etcd.member-mismatch', { kind: 'EtcdMember', name: 'e38f7103cfd379b6' })]);
   });
 });

@@ -1,0 +1,29 @@
+import type { KubeObject, Snapshot } from '../cluster/snapshot.js';
+import { readCapiStatus } from '../diagnose/facts/read-capi-status.js';
+
+/**
+ * The `upgrades` line: per KubeadmControlPlane, machines up to date out of spec.replicas at its
+ * version (v1beta2 upToDateReplicas, v1beta1 updatedReplicas), and how many MachineDeployments are
+ * fully up to date; a rollout in progress (v1beta2 RollingOut=True) is named.
+ */
+export function summarizeUpgrades(s: Snapshot): { summary: string; hasData: boolean } {
+  const parts: string[] = [];
+  for (const kcp of s.capi.kubeadmControlPlanes) {
+    const r = readCapiStatus(kcp).replicas;
+    const v = typeof kcp.spec?.version === 'string' ? kcp.spec.version : '?';
+    if (r.desired !== undefined && r.upToDate !== undefined) parts.push(`KCP ${kcp.metadata.name}: ${r.upToDate} of ${r.desired} at ${v}${rollingOut(kcp)}`);
+  }
+  const mds = s.capi.machineDeployments;
+  const counted = mds.map((md) => readCapiStatus(md).replicas).filter((r) => r.desired !== undefined && r.upToDate !== undefined);
+  if (counted.length) {
+    const behind = counted.filter((r) => r.upToDate! < r.desired!).length;
+    const rolling = mds.filter((md) => rollingOut(md)).length;
+    parts.push(`${counted.length - behind} of ${counted.length} MachineDeployments up to date${rolling ? ` (${rolling} rolling out)` : ''}`);
+  }
+  if (!parts.length) return { summary: 'no Cluster API rollouts read', hasData: false };
+  return { summary: parts.join('; '), hasData: true };
+}
+
+function rollingOut(o: KubeObject): string {
+  return readCapiStatus(o).condition('RollingOut')?.status === 'True' ? ', rolling out' : '';
+}
