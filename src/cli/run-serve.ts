@@ -5,6 +5,7 @@ import type { App, CustomRoute } from '@slack/bolt';
 import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import type { History } from '../diagnose/history.js';
+import { neutralizePlainText } from '../report/neutralize-plain-text.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { scanCluster } from '../jobs/scan-cluster.js';
 import { startWorkers, type WorkerSet } from '../jobs/start-workers.js';
@@ -47,7 +48,8 @@ export interface ServeDeps {
 export async function runServe(opts: { config: Config; env: EnvOptions; workers: boolean }, io: ServeIo, deps: ServeDeps = {}): Promise<number> {
   const { config, env } = opts;
   const now = io.now ?? (() => new Date());
-  const log = (line: string) => io.stdout.write(`${now().toISOString()} ${line}\n`);
+  // Log lines carry cluster text and API errors: one line each, no terminal escapes (issue 14).
+  const log = (line: string) => io.stdout.write(`${now().toISOString()} ${neutralizePlainText(line)}\n`);
   const metrics = createMetrics();
   // Commands must not hang on a dead Redis: fail fast per command, keep reconnecting in the background.
   const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true });

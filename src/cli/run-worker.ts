@@ -4,6 +4,7 @@ import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { startWorkers, type StartWorkersOptions, type WorkerSet } from '../jobs/start-workers.js';
+import { neutralizePlainText } from '../report/neutralize-plain-text.js';
 import { waitForSignal } from './wait-for-signal.js';
 
 export interface WorkerIo {
@@ -31,7 +32,8 @@ export interface WorkerDeps {
 export async function runWorker(opts: { config: Config; env: EnvOptions }, io: WorkerIo, deps: WorkerDeps = {}): Promise<number> {
   const { config, env } = opts;
   const now = io.now ?? (() => new Date());
-  const log = (line: string) => io.stdout.write(`${now().toISOString()} ${line}\n`);
+  // Log lines carry cluster text and API errors: one line each, no terminal escapes (issue 14).
+  const log = (line: string) => io.stdout.write(`${now().toISOString()} ${neutralizePlainText(line)}\n`);
   const alerting = config.clusters.filter((c) => c.slack.alertChannel).map((c) => c.name);
   if (alerting.length > 0 && !env.slackBotToken) {
     io.stderr.write(`k8s-health worker: SLACK_BOT_TOKEN is not set but clusters ${alerting.join(', ')} have slack.alertChannel: set the bot token (xoxb-…) so alert threads can be posted\n`);

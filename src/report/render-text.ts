@@ -1,6 +1,7 @@
 import { SECTION_IDS, SECTION_TITLES, SEVERITY_RANK, type Finding, type SectionId } from '../diagnose/finding.js';
 import { describeCauseChain, findRootCauses } from './find-root-causes.js';
 import { ageOf } from './format-age.js';
+import { neutralizePlainText as t } from './neutralize-plain-text.js';
 import type { HealthStatus, Report } from './report.js';
 
 const MARK: Record<HealthStatus, string> = { critical: '✖', degraded: '▲', healthy: '✔', unknown: '?' };
@@ -17,15 +18,18 @@ export interface RenderTextOptions {
 /**
  * Terminal text: status line, one line per section, then findings grouped per section (worst
  * section first), each with cause, evidence and proposed fixes, then what could not be read.
+ * Values from the cluster or a dump go through `neutralizePlainText` (no ANSI sequence, control,
+ * bidi or zero-width character reaches the terminal, and none adds a line of its own); they are
+ * not shortened: the terminal is where the whole evidence is read.
  */
 export function renderText(report: Report, opts: RenderTextOptions): string {
   const out: string[] = [];
   const age = ageOf(report.collectedAt, opts.now);
-  out.push(`${report.cluster}: ${report.status.toUpperCase()}  (data collected ${report.collectedAt}${age ? `, ${age} ago` : ''})`);
+  out.push(`${t(report.cluster)}: ${report.status.toUpperCase()}  (data collected ${t(report.collectedAt)}${age ? `, ${age} ago` : ''})`);
   out.push('');
   const sections = report.sections.filter((s) => !opts.section || s.id === opts.section);
   const width = Math.max(...sections.map((s) => SECTION_TITLES[s.id].length));
-  for (const s of sections) out.push(`  ${MARK[s.status]} ${SECTION_TITLES[s.id].padEnd(width)}  ${s.summary}`);
+  for (const s of sections) out.push(`  ${MARK[s.status]} ${SECTION_TITLES[s.id].padEnd(width)}  ${t(s.summary)}`);
 
   const findings = report.findings.filter((f) => !opts.section || f.section === opts.section);
   out.push('');
@@ -43,7 +47,7 @@ export function renderText(report: Report, opts: RenderTextOptions): string {
   if (report.partial.length) {
     out.push('');
     out.push(`Not read (${report.partial.length}):`);
-    for (const p of report.partial) out.push(`  - ${p.source}: ${p.error}`);
+    for (const p of report.partial) out.push(`  - ${t(p.source)}: ${t(p.error)}`);
   }
   return out.join('\n') + '\n';
 }
@@ -51,23 +55,23 @@ export function renderText(report: Report, opts: RenderTextOptions): string {
 function renderFinding(f: Finding, report: Report, opts: RenderTextOptions): string[] {
   const lines: string[] = [];
   const since = f.since ? ageOf(f.since, new Date(report.collectedAt)) : undefined;
-  const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
-  lines.push(`[${f.severity.toUpperCase()}] ${f.title}`);
-  lines.push(`    id: ${f.id}   subject: ${subject}${f.since ? `   since: ${f.since}${since ? ` (${since} before collection)` : ''}` : ''}`);
-  if (f.cause) lines.push(`    cause: ${f.cause}`);
-  if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) lines.push(`    confidence: ${f.confidence}${f.missing?.length ? ` (missing: ${f.missing.join('; ')})` : ''}`);
+  const subject = t(`${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`);
+  lines.push(`[${f.severity.toUpperCase()}] ${t(f.title)}`);
+  lines.push(`    id: ${t(f.id)}   subject: ${subject}${f.since ? `   since: ${t(f.since)}${since ? ` (${since} before collection)` : ''}` : ''}`);
+  if (f.cause) lines.push(`    cause: ${t(f.cause)}`);
+  if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) lines.push(`    confidence: ${t(f.confidence ?? 'high')}${f.missing?.length ? ` (missing: ${t(f.missing.join('; '))})` : ''}`);
   const chain = findRootCauses(f, report.findings);
-  if (chain.length) lines.push(`    caused by: ${describeCauseChain(chain)}`);
+  if (chain.length) lines.push(`    caused by: ${t(describeCauseChain(chain))}`);
   const evidence = opts.maxEvidence === undefined ? f.evidence : f.evidence.slice(0, opts.maxEvidence);
   if (evidence.length) {
     lines.push('    evidence:');
-    for (const e of evidence) lines.push(`      - ${e}`);
+    for (const e of evidence) lines.push(`      - ${t(e)}`);
     if (evidence.length < f.evidence.length) lines.push(`      (+${f.evidence.length - evidence.length} more)`);
   }
   for (const r of f.remediations) {
     const params = Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(' ');
-    lines.push(`    fix (needs 2 approvals): ${r.label} [${r.action}${params ? ` ${params}` : ''}]`);
-    lines.push(`      risk: ${r.risk}`);
+    lines.push(`    fix (needs 2 approvals): ${t(r.label)} [${t(`${r.action}${params ? ` ${params}` : ''}`)}]`);
+    lines.push(`      risk: ${t(r.risk)}`);
   }
   return lines;
 }

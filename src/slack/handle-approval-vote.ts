@@ -1,24 +1,25 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
 import { applyVote, type Vote, type VoteOutcome } from '../remediate/apply-vote.js';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
+import { neutralizeMrkdwn as md } from '../report/neutralize-mrkdwn.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, renderApproval } from './render-approval.js';
 import type { SlackDeps } from './slack-deps.js';
 
 type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 'ack' | 'respond' | 'body'> & Pick<AllMiddlewareArgs, 'client'>;
 
-/** What the clicker is told, ephemerally, for each outcome. */
+/** What the clicker is told, ephemerally, for each outcome (stored values are untrusted text: neutralized). */
 const TELL: Record<VoteOutcome, (r: ApprovalRequest) => string> = {
   counted: (r) => `Your approval is counted: ${r.approvals.length} of ${r.required}.`,
   approved: () => 'Your approval was the last one needed: the fix is queued and will run once its preconditions are re-checked live.',
   'needs-confirmation': () => 'Confirm in the dialog by typing the cluster name.',
   rejected: () => 'You rejected this fix: it is cancelled and will not run.',
   cancelled: () => 'You withdrew your proposal: it will not run.',
-  expired: (r) => `This request expired at ${r.expiresAt}: nothing will run. Propose it again if it is still needed.`,
-  closed: (r) => `This request is already ${r.status}${r.result ? ` (${r.result})` : ''}: clicks are ignored.`,
+  expired: (r) => `This request expired at ${md(r.expiresAt, { max: 40 })}: nothing will run. Propose it again if it is still needed.`,
+  closed: (r) => `This request is already ${md(r.status, { max: 20 })}${r.result ? ` (${md(r.result, { max: 500 })})` : ''}: clicks are ignored.`,
   'self-approval': () => 'You proposed this fix: your approval does not count. Two other authorized people must approve it.',
   duplicate: (r) => `You already approved this request (${r.approvals.length} of ${r.required}): each approver counts once.`,
-  unauthorized: (r) => `You are not an authorized approver of cluster ${r.cluster} (config approvers.users / approvers.groups).`,
+  unauthorized: (r) => `You are not an authorized approver of cluster ${md(r.cluster, { max: 100 })} (config approvers.users / approvers.groups).`,
 };
 
 /** Approve / Reject on an approval request message. The acting user is the verified payload's. */
@@ -47,7 +48,7 @@ export async function handleApprovalVote({ action, ack, respond, body, client }:
     deps.metrics.errors.inc({ where: 'action' });
     const reason = err instanceof Error ? err.message : String(err);
     deps.log(`approval click failed: ${reason}`);
-    await tell(`Your click could not be recorded: ${reason}`).catch(() => undefined);
+    await tell(`Your click could not be recorded: ${md(reason, { max: 500 })}`).catch(() => undefined);
   }
 }
 
@@ -95,7 +96,7 @@ function confirmView(req: ApprovalRequest) {
     submit: { type: 'plain_text' as const, text: 'Approve and run' },
     close: { type: 'plain_text' as const, text: 'Cancel' },
     blocks: [
-      { type: 'section' as const, text: { type: 'mrkdwn' as const, text: `Yours is the last approval of *${req.plan.label}*. Type the cluster name to confirm.` } },
+      { type: 'section' as const, text: { type: 'mrkdwn' as const, text: `Yours is the last approval of *${md(req.plan.label, { max: 200 })}*. Type the cluster name to confirm.`, verbatim: true } },
       { type: 'input' as const, block_id: 'cluster', label: { type: 'plain_text' as const, text: 'Cluster name' }, element: { type: 'plain_text_input' as const, action_id: 'value' } },
     ],
   };
