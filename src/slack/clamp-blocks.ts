@@ -69,16 +69,16 @@ function clampBlock(block: KnownBlock): KnownBlock {
       return { ...block, text: { ...block.text, text: truncate(block.text.text, SLACK_LIMITS.headerText) } };
     case 'section': {
       const out = { ...block };
-      if (out.text) out.text = verbatim({ ...out.text, text: truncate(out.text.text, SLACK_LIMITS.sectionText) });
+      if (out.text) out.text = verbatim({ ...out.text, text: truncateMrkdwn(out.text.text, SLACK_LIMITS.sectionText) });
       if (out.fields) {
-        out.fields = out.fields.slice(0, SLACK_LIMITS.sectionFields).map((f) => verbatim({ ...f, text: truncate(f.text, SLACK_LIMITS.fieldText) }));
+        out.fields = out.fields.slice(0, SLACK_LIMITS.sectionFields).map((f) => verbatim({ ...f, text: truncateMrkdwn(f.text, SLACK_LIMITS.fieldText) }));
       }
       return out;
     }
     case 'context':
       return {
         ...block,
-        elements: block.elements.map((e) => ('text' in e && typeof e.text === 'string' ? verbatim({ ...e, text: truncate(e.text, SLACK_LIMITS.contextElementText) }) : e)),
+        elements: block.elements.map((e) => ('text' in e && typeof e.text === 'string' ? verbatim({ ...e, text: truncateMrkdwn(e.text, SLACK_LIMITS.contextElementText) }) : e)),
       };
     case 'actions':
       return {
@@ -93,6 +93,19 @@ function clampBlock(block: KnownBlock): KnownBlock {
     default:
       return block;
   }
+}
+
+/**
+ * {@link truncate} for mrkdwn: a cut inside a ``` code block closes the block, so the text after the
+ * message (or the next block's) is never swallowed into it. Untrusted text holds no backticks at all
+ * (neutralize-mrkdwn.ts): every fence here is ours.
+ */
+function truncateMrkdwn(s: string, max: number): string {
+  const even = (t: string) => (t.match(/```/g)?.length ?? 0) % 2 === 0;
+  const cut = truncate(s, max);
+  if (cut === s || even(cut)) return cut;
+  const shorter = truncate(s, max - 3);
+  return even(shorter) ? shorter : `${shorter}\`\`\``;
 }
 
 /** A mrkdwn text object with Slack's auto-linking off; plain_text is left as it is (it has no such option). */
