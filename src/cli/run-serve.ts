@@ -106,6 +106,11 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       logLevel: env.logLevel,
       customRoutes: routes,
       replayGuard: createReplayGuard(redis, { keyPrefix: KEY_PREFIX, onReplay: () => log('replayed Slack request ignored'), onError: () => log('replay check skipped: Redis unavailable') }),
+      requestPolicy: config.slack,
+      onRefused: (r) => {
+        metrics.errors.inc({ where: 'request-refused' });
+        log(`slack request refused status=${r.status} reason=${r.reason}: ${r.detail}`);
+      },
     });
   } catch (err) {
     redis.disconnect();

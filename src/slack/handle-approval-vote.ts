@@ -9,7 +9,7 @@ import type { SlackDeps } from './slack-deps.js';
 type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 'ack' | 'respond' | 'body'> & Pick<AllMiddlewareArgs, 'client'>;
 
 /** What the clicker is told, ephemerally, for each outcome (stored values are untrusted text: neutralized). */
-const TELL: Record<VoteOutcome, (r: ApprovalRequest) => string> = {
+const TELL: Record<VoteOutcome, (r: ApprovalRequest, why: string) => string> = {
   counted: (r) => `Your approval is counted: ${r.approvals.length} of ${r.required}.`,
   approved: () => 'Your approval was the last one needed: the fix is queued and will run once its preconditions are re-checked live.',
   'needs-confirmation': () => 'Confirm in the dialog by typing the cluster name.',
@@ -20,6 +20,8 @@ const TELL: Record<VoteOutcome, (r: ApprovalRequest) => string> = {
   'self-approval': () => 'You proposed this fix: your approval does not count. Two other authorized people must approve it.',
   duplicate: (r) => `You already approved this request (${r.approvals.length} of ${r.required}): each approver counts once.`,
   unauthorized: (r) => `You are not an authorized approver of cluster ${md(r.cluster, { max: 100 })} (config approvers.users / approvers.groups).`,
+  ineligible: (_r, why) => `Your vote was not recorded: your Slack account cannot approve fixes (${md(why, { max: 200 })}). Ask a workspace admin if this is wrong.`,
+  unverified: (_r, why) => `Your vote was not recorded: ${md(why, { max: 300 })}. Nothing changed; try again in a moment.`,
 };
 
 /** Approve / Reject on an approval request message. The acting user is the verified payload's. */
@@ -43,7 +45,7 @@ export async function handleApprovalVote({ action, ack, respond, body, client }:
       await client.views.open({ trigger_id: body.trigger_id, view: confirmView(outcome.request) });
       return;
     }
-    await tell(TELL[outcome.outcome](outcome.request));
+    await tell(TELL[outcome.outcome](outcome.request, outcome.why ?? ''));
   } catch (err) {
     deps.metrics.errors.inc({ where: 'action' });
     const reason = err instanceof Error ? err.message : String(err);
@@ -55,15 +57,20 @@ export async function handleApprovalVote({ action, ack, respond, body, client }:
 /**
  * Apply one vote atomically (compare-and-set over the pure policy), then: update the request
  * message, audit, and on the decisive approval enqueue the remediate job (job id = request id).
+ * An authorized user other than the proposer has their Slack account re-read with users.info first
+ * (check-approver-account.ts); `why` says what was wrong with it when it did not count.
  */
-export async function castVote(id: string, v: Omit<Vote, 'authorized'>, client: webApi.WebClient, deps: SlackDeps & { approval: ApprovalDeps }): Promise<{ outcome: VoteOutcome; request: ApprovalRequest }> {
+export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account'>, client: webApi.WebClient, deps: SlackDeps & { approval: ApprovalDeps }): Promise<{ outcome: VoteOutcome; request: ApprovalRequest; why?: string }> {
   const stored = await deps.approval.approvals.get(id);
   if (!stored) throw new Error('approval request vanished');
   const cluster = deps.config.clusters.find((c) => c.name === stored.cluster);
   const authorized = !!cluster && (await deps.approval.isAuthorized(client, cluster, v.user));
+  // The proposer's clicks never count (a Reject withdraws): no need to ask Slack about them.
+  const account = authorized && v.user !== stored.proposer ? await deps.approval.checkApprover(client, v.user) : undefined;
+  const why = account && account.status !== 'ok' ? account.reason : undefined;
   const now = deps.now();
   const res = await deps.approval.approvals.update(id, (req) => {
-    const r = applyVote(req, { ...v, authorized }, { now, confirmByTyping: deps.config.approvals.confirmByTyping });
+    const r = applyVote(req, { ...v, authorized, ...(account ? { account: account.status } : {}) }, { now, confirmByTyping: deps.config.approvals.confirmByTyping });
     return { request: r.request, extra: r.outcome };
   });
   if (!res) throw new Error('approval request vanished');
@@ -82,9 +89,10 @@ export async function castVote(id: string, v: Omit<Vote, 'authorized'>, client: 
       await client.chat.update({ channel: request.thread.channel, ts: request.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log(`approval message update failed: ${String(err)}`));
     }
   } else if (outcome !== 'closed') {
-    await deps.approval.audit.append({ at: now.toISOString(), cluster: request.cluster, requestId: id, event: 'refused', action: request.plan.action, user: v.user, detail: outcome });
+    const detail = (outcome === 'ineligible' || outcome === 'unverified') && why ? `${outcome}: ${why}` : outcome;
+    await deps.approval.audit.append({ at: now.toISOString(), cluster: request.cluster, requestId: id, event: 'refused', action: request.plan.action, user: v.user, detail });
   }
-  return { outcome, request };
+  return { outcome, request, ...(why ? { why } : {}) };
 }
 
 function confirmView(req: ApprovalRequest) {

@@ -5,6 +5,7 @@ import { WebClient } from '@slack/web-api';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
+import type { Config } from '../../src/config/config-schema.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import { enqueueRemediation } from '../../src/jobs/enqueue-remediation.js';
@@ -17,6 +18,9 @@ import { proposeFixActionId } from '../../src/slack/action-ids.js';
 import { createMetrics } from '../../src/slack/create-metrics.js';
 import { createScanRequester } from '../../src/slack/create-scan-requester.js';
 import { createSlackApp } from '../../src/slack/create-slack-app.js';
+import { createApproverAccountCheck } from '../../src/slack/check-approver-account.js';
+import type { SlackRequestPolicy } from '../../src/slack/check-slack-request.js';
+import { createReplayGuard } from '../../src/slack/create-replay-guard.js';
 import { createApprovalAuthorizer } from '../../src/slack/handle-approval-authorizer.js';
 import { registerApprovalListeners } from '../../src/slack/handle-approval-listeners.js';
 import { createProposalStore } from '../../src/slack/proposal-store.js';
@@ -57,6 +61,15 @@ export interface ApprovalBotOptions {
    * a bare remediate worker: proves a worker process alone executes them.
    */
   workerSet?: boolean;
+  /** Top-level config `slack` (teamId / enterpriseId): enforced by the receiver and the approver check. */
+  slackPolicy?: SlackRequestPolicy;
+  /** Wire the Redis replay guard as `serve` does. */
+  replayGuard?: boolean;
+  /**
+   * Register the configured approvers (and the proposer U0PAT) as active members of the fake
+   * workspace, so users.info confirms them at vote time (default true).
+   */
+  registerApprovers?: boolean;
 }
 
 /** The result of a proposed-fix click: the posted request (id, message), or the ephemeral refusal. */
@@ -81,6 +94,9 @@ export interface ApprovalBot {
   backups: ReturnType<typeof createApprovalBackups>;
   audit: ReturnType<typeof createAuditLog>;
   logs: string[];
+  config: Config;
+  /** POST a raw body to the receiver, signed with the app's secret (at `ts`, default now) unless `headers` are given. */
+  post(body: string, opts?: { ts?: number; headers?: Record<string, string> }): Promise<{ status: number; body: string }>;
   /** Store a proposal and click its button as `user` (default the proposer U0PAT). */
   propose(proposal: RemediationProposal, user?: string): Promise<Proposed>;
   /** Click a proposed-fix button whose value is an already stored proposal id (e.g. an undo button). */
@@ -119,9 +135,11 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
         },
       ],
       approvals: { required: 2, ttlMinutes: 30, confirmByTyping: opts.confirmByTyping ?? false },
+      ...(opts.slackPolicy ? { slack: opts.slackPolicy } : {}),
     },
     '/tmp',
   );
+  if (opts.registerApprovers ?? true) slack.addMember(['U0ANN', 'U0BEN', 'U0PAT']);
   const logs: string[] = [];
   const log = (l: string) => void logs.push(l);
   const approvals = createApprovalStore(redis, { keyPrefix: REDIS_PREFIX });
@@ -136,27 +154,35 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
         connection: bull, config, approvals, audit, backups, proposals, createContext: createActionContext,
         slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200,
       });
-  const { app } = await createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' });
+  const { app } = await createSlackApp({
+    botToken: TOKEN,
+    signingSecret: SECRET,
+    apiUrl: slack.apiUrl,
+    logLevel: 'error',
+    requestPolicy: config.slack,
+    onRefused: (r) => log(`slack request refused status=${r.status} reason=${r.reason}: ${r.detail}`),
+    ...(opts.replayGuard ? { replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log('replayed Slack request ignored') }) } : {}),
+  });
   const reports = createReportStore(redis, { keyPrefix: REDIS_PREFIX });
   const deps = {
     config, reports, proposals, now, log,
     requestScan: createScanRequester(async () => { throw new Error('no scans in approval tests'); }, reports),
     metrics: createMetrics({ defaultMetrics: false }),
-    approval: { approvals, audit, backups, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer() },
+    approval: { approvals, audit, backups, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer(), checkApprover: createApproverAccountCheck(config.slack) },
   };
   registerListeners(app as App, deps);
   registerApprovalListeners(app as App, deps);
   const server = (await app.start(0)) as Server;
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const post = async (body: string) => {
-    const res = await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) }, body });
+  const post = async (body: string, o: { ts?: number; headers?: Record<string, string> } = {}) => {
+    const res = await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(o.headers ?? signSlackRequest(SECRET, body, o.ts)) }, body });
     return { status: res.status, body: await res.text() };
   };
   let seq = 0;
 
   const bot: ApprovalBot = {
-    redisServer, redis, slack, kube, approvals, backups, audit, logs,
+    redisServer, redis, slack, kube, approvals, backups, audit, logs, config, post,
     async propose(proposal, user = 'U0PAT') {
       const pid = await proposals.save({ cluster: clusterName, findingId: 'test', fingerprint: 'fp', proposal, createdAt: now().toISOString() });
       return bot.clickProposal(pid, user);
