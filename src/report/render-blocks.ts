@@ -5,8 +5,7 @@ import { SECTION_TITLES, type Finding, type SectionId, type Severity } from '../
 import type { HealthStatus, Report } from './report.js';
 import { clampBlocks, type SlackMessage } from '../slack/clamp-blocks.js';
 import { proposeFixActionId } from '../slack/action-ids.js';
-import { neutralizeMrkdwn as md } from './neutralize-mrkdwn.js';
-import { neutralizePlainText } from './neutralize-plain-text.js';
+import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from './neutralize-mrkdwn.js';
 
 type KnownBlock = types.KnownBlock;
 
@@ -60,7 +59,7 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
   const status = opts.section ? (sections[0]?.status ?? 'unknown') : report.status;
 
   const blocks: KnownBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: `${neutralizePlainText(report.cluster, { max: 100 })}${sectionTitle ? ` · ${sectionTitle}` : ''}: ${status}`, emoji: true } },
+    { type: 'header', text: { type: 'plain_text', text: `${neutralizeSlackPlainText(report.cluster, { max: 100 })}${sectionTitle ? ` · ${sectionTitle}` : ''}: ${status}`, emoji: true } },
     {
       type: 'context',
       elements: [
@@ -129,7 +128,7 @@ function renderFinding(f: Finding, all: readonly Finding[], proposalIds: RenderB
   const asText: string[] = [];
   f.remediations.forEach((r, i) => {
     const id = proposalIds?.[proposalKey(f, i)];
-    if (id) buttons.push({ type: 'button', action_id: proposeFixActionId(i), text: { type: 'plain_text', text: neutralizePlainText(r.label, { max: 75 }), emoji: true }, value: id });
+    if (id) buttons.push({ type: 'button', action_id: proposeFixActionId(i), text: { type: 'plain_text', text: neutralizeSlackPlainText(r.label, { max: 75 }), emoji: true }, value: id });
     else asText.push(`:wrench: Proposed fix: ${md(r.label, { max: 200 })} — risk: ${md(r.risk, { max: 300 })}`);
   });
   if (buttons.length > 0) {

@@ -1,8 +1,7 @@
 import type { types } from '@slack/bolt';
 import { formatAge } from '../diagnose/facts/age.js';
 import type { Severity } from '../diagnose/finding.js';
-import { neutralizeMrkdwn as md, neutralizeMrkdwnId } from '../report/neutralize-mrkdwn.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../report/neutralize-mrkdwn.js';
 import { proposalKey } from '../report/render-blocks.js';
 import type { AlertChange, Incident } from '../store/alert-state-store.js';
 import { proposeFixActionId } from './action-ids.js';
@@ -26,7 +25,7 @@ export function renderAlertParent(inc: Incident, opts: { proposalIds?: Readonly<
   const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
   // How long the problem was seen: first to last sighting (the resolution itself waits resolveAfterScans more scans).
   const lasted = formatAge(Date.parse(inc.lastSeenAt) - Date.parse(inc.openedAt));
-  const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizePlainText(`${inc.cluster}: ${f.title}`, { max: 120 })}`;
+  const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizeSlackPlainText(`${inc.cluster}: ${f.title}`, { max: 120 })}`;
   const time = (v: unknown) => md(v, { max: 40 });
   const severity = SEVERITY_EMOJI[f.severity] ? `${SEVERITY_EMOJI[f.severity]} *${f.severity}*` : `*${md(f.severity, { max: 20 })}*`;
   const state = resolved
@@ -47,7 +46,7 @@ export function renderAlertParent(inc: Incident, opts: { proposalIds?: Readonly<
     const buttons: types.Button[] = [];
     f.remediations.forEach((r, i) => {
       const id = opts.proposalIds?.[proposalKey(f, i)];
-      if (id) buttons.push({ type: 'button', action_id: proposeFixActionId(i), text: { type: 'plain_text', text: neutralizePlainText(r.label, { max: 75 }), emoji: true }, value: id });
+      if (id) buttons.push({ type: 'button', action_id: proposeFixActionId(i), text: { type: 'plain_text', text: neutralizeSlackPlainText(r.label, { max: 75 }), emoji: true }, value: id });
     });
     if (buttons.length > 0) {
       blocks.push({ type: 'actions', block_id: `fix:${f.fingerprint}`.slice(0, 255), elements: buttons });

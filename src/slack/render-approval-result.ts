@@ -1,7 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
-import { neutralizeMrkdwn as md, neutralizeMrkdwnCode, neutralizeMrkdwnId } from '../report/neutralize-mrkdwn.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnCode, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../report/neutralize-mrkdwn.js';
 import { proposeFixActionId } from './action-ids.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 
@@ -19,7 +18,7 @@ export function renderApprovalResult(req: ApprovalRequest, extra: { backup?: { w
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*Backup of ${md(extra.backup.what, { max: 200 })}* (stored in Redis before the change):\n\`\`\`${neutralizeMrkdwnCode(extra.backup.json, { max: 2600 })}\`\`\`` } });
   }
   if (extra.undo) {
-    blocks.push({ type: 'actions', block_id: `undo:${req.id}`.slice(0, 255), elements: [{ type: 'button', action_id: proposeFixActionId(0), text: { type: 'plain_text', text: neutralizePlainText(extra.undo.label, { max: 75 }) }, value: extra.undo.proposalId }] });
+    blocks.push({ type: 'actions', block_id: `undo:${req.id}`.slice(0, 255), elements: [{ type: 'button', action_id: proposeFixActionId(0), text: { type: 'plain_text', text: neutralizeSlackPlainText(extra.undo.label, { max: 75 }) }, value: extra.undo.proposalId }] });
   }
   return clampBlocks({ text: `${md(`${req.cluster}: ${req.plan.label}`, { max: 300 })}: ${outcome}`, blocks });
 }

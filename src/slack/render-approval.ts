@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
 import type { RemediationPlan } from '../remediate/remediation-plan.js';
-import { neutralizeMrkdwn as md, neutralizeMrkdwnCode, neutralizeMrkdwnId } from '../report/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnCode, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../report/neutralize-mrkdwn.js';
 import { neutralizePlainText } from '../report/neutralize-plain-text.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 import { mentionUser } from './mention-user.js';
@@ -43,7 +43,7 @@ export function renderApproval(req: ApprovalRequest): SlackMessage {
   // <!date^…> is Slack's own markup: only ever built from a number and our ISO rendering of it.
   const expiry = Number.isFinite(expires) ? `<!date^${Math.floor(expires / 1000)}^{date_short_pretty} {time}|${new Date(expires).toISOString()}>` : md(req.expiresAt, { max: 40 });
   const blocks: KnownBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: `Fix proposed on ${neutralizePlainText(`${req.cluster}: ${p.label}`, { max: 120 })}`, emoji: true } },
+    { type: 'header', text: { type: 'plain_text', text: `Fix proposed on ${neutralizeSlackPlainText(`${req.cluster}: ${p.label}`, { max: 120 })}`, emoji: true } },
     ...renderPlanBlocks(p),
     { type: 'section', text: { type: 'mrkdwn', text: `*Dry run:* ${md(req.dryRun, { max: 1500 })}` } },
     {
@@ -72,7 +72,7 @@ export function renderApproval(req: ApprovalRequest): SlackMessage {
  */
 export function renderPlanBlocks(p: RemediationPlan): KnownBlock[] {
   const params = Object.entries(p.params).map(([k, v]) => `${k}=${v}`).join(' ');
-  const calls = p.apiCalls.map((c) => neutralizeMrkdwnCode(String(c).replace(/\s+/g, ' '), { max: 500 })).join('\n');
+  const calls = p.apiCalls.map((c) => neutralizeMrkdwnCode(neutralizePlainText(c), { max: 500 })).join('\n');
   return [
     { type: 'section', text: { type: 'mrkdwn', text: `*What:* \`${md(p.action, { max: 60 })}\` ${md(params, { max: 500 })}\n*API calls, in order:*\n\`\`\`${calls || ' '}\`\`\`` } },
     { type: 'section', text: { type: 'mrkdwn', text: `*Re-checked live right before executing:*\n${p.preconditions.map((c) => `• ${md(c.text, { max: 300 })}${c.recorded !== undefined ? ` (recorded: ${md(c.recorded, { max: 100 })})` : ''}`).join('\n')}` } },

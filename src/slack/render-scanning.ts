@@ -1,12 +1,11 @@
 import type { SectionId } from '../diagnose/finding.js';
 import { SECTION_TITLES } from '../diagnose/finding.js';
-import { neutralizeMrkdwn as md } from '../report/neutralize-mrkdwn.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../report/neutralize-mrkdwn.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 
 /** The first answer when a cluster was never scanned: updated in place when the report lands. */
 export function renderScanning(cluster: string, section?: SectionId): SlackMessage {
-  const title = `${neutralizePlainText(cluster, { max: 100 })}${section ? ` · ${SECTION_TITLES[section]}` : ''}: scanning…`;
+  const title = `${neutralizeSlackPlainText(cluster, { max: 100 })}${section ? ` · ${SECTION_TITLES[section]}` : ''}: scanning…`;
   return clampBlocks({
     text: `${md(cluster, { max: 100 })}: scanning…`,
     blocks: [
@@ -21,7 +20,7 @@ export function renderScanFailed(cluster: string, error: string): SlackMessage {
   return clampBlocks({
     text: `${md(cluster, { max: 100 })}: scan failed: ${md(error, { max: 1000 })}`,
     blocks: [
-      { type: 'header', text: { type: 'plain_text', text: `${neutralizePlainText(cluster, { max: 100 })}: unknown`, emoji: true } },
+      { type: 'header', text: { type: 'plain_text', text: `${neutralizeSlackPlainText(cluster, { max: 100 })}: unknown`, emoji: true } },
       { type: 'section', text: { type: 'mrkdwn', text: `:x: Scan failed and no earlier report is stored: ${md(error, { max: 1000 })}` } },
     ],
   });
