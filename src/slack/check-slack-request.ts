@@ -31,9 +31,9 @@ type Body = Record<string, unknown>;
  * 2. a payload that is neither a slash command, an interaction nor an event → 400;
  * 3. a command or interaction without a well-formed user id (`user_id`, `user.id`) → 400, instead
  *    of a listener failing on it (a 500);
- * 4. with `teamId` set: a payload whose team (`team_id`, `team.id`) or user's team (`user.team_id`)
- *    is another, or missing → 403; with `enterpriseId` set: the same for `enterprise_id`,
- *    `enterprise.id`, `team.enterprise_id`.
+ * 4. with `teamId` set: a payload whose team (`team_id`, `team.id`) is missing or another, or whose
+ *    user's team (`user.team_id`, when given) is another → 403; with `enterpriseId` set: an org
+ *    (`enterprise_id`, `enterprise.id`, `team.enterprise_id`) missing or another → 403.
  */
 export function checkSlackRequest(body: unknown, policy: SlackRequestPolicy, request: { timestamp?: unknown; nowSeconds: number }): SlackRequestRefusal | undefined {
   if (request.timestamp !== undefined) {
@@ -53,10 +53,12 @@ export function checkSlackRequest(body: unknown, policy: SlackRequestPolicy, req
 
   const team = isObject(body.team) ? body.team : undefined;
   if (policy.teamId) {
-    const teams = [kind === 'interaction' ? team?.id : body.team_id, isObject(body.user) ? body.user.team_id : undefined];
-    const named = teams.filter((t) => t !== undefined && t !== null);
-    if (named.length === 0 || named.some((t) => t !== policy.teamId)) {
-      return { status: 403, reason: 'other-team', detail: `team ${named.map(String).join('/') || '(none)'} is not the configured slack.teamId ${policy.teamId}` };
+    // The payload's own team must be named and be ours; the user's team, when given, too.
+    const payloadTeam = kind === 'interaction' ? team?.id : body.team_id;
+    const userTeam = isObject(body.user) ? body.user.team_id : undefined;
+    if (payloadTeam !== policy.teamId || (userTeam !== undefined && userTeam !== policy.teamId)) {
+      const seen = [payloadTeam, userTeam].filter((t) => t !== undefined).map((t) => String(t).slice(0, 20));
+      return { status: 403, reason: 'other-team', detail: `team ${seen.join('/') || '(none)'} is not the configured slack.teamId ${policy.teamId}` };
     }
   }
   if (policy.enterpriseId) {

@@ -65,9 +65,11 @@ export interface ApprovalBotOptions {
   slackPolicy?: SlackRequestPolicy;
   /** Wire the Redis replay guard as `serve` does. */
   replayGuard?: boolean;
+  /** approvers.users of the cluster (default U0ANN, U0BEN, U0PAT). */
+  approvers?: string[];
   /**
-   * Register the configured approvers (and the proposer U0PAT) as active members of the fake
-   * workspace, so users.info confirms them at vote time (default true).
+   * Register the configured approvers as active members of the fake workspace, so users.info
+   * confirms them at vote time (default true).
    */
   registerApprovers?: boolean;
 }
@@ -130,7 +132,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
           workload: { kubeconfig },
           ...(opts.etcdEndpoints ? { etcd: { endpoints: opts.etcdEndpoints } } : {}),
           slack: { channels: [APPROVAL_CHANNEL] },
-          approvers: { users: ['U0ANN', 'U0BEN', 'U0PAT'] },
+          approvers: { users: opts.approvers ?? ['U0ANN', 'U0BEN', 'U0PAT'] },
           remediation: { enabled: true },
         },
       ],
@@ -139,7 +141,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     },
     '/tmp',
   );
-  if (opts.registerApprovers ?? true) slack.addMember(['U0ANN', 'U0BEN', 'U0PAT']);
+  if (opts.registerApprovers ?? true) slack.addMember(opts.approvers ?? ['U0ANN', 'U0BEN', 'U0PAT']);
   const logs: string[] = [];
   const log = (l: string) => void logs.push(l);
   const approvals = createApprovalStore(redis, { keyPrefix: REDIS_PREFIX });
