@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { neutralizeMrkdwn, neutralizeMrkdwnCode, neutralizeMrkdwnId } from '../../src/report/neutralize-mrkdwn.js';
 import { LINE_BREAK_MARK, neutralizePlainText } from '../../src/report/neutralize-plain-text.js';
+import { describeError } from '../../src/cli/describe-error.js';
 import { FUZZ_SEED, useFuzzSeed } from '../support/fuzz-seed.js';
 import { FORGED, HOSTILE_ALL, HOSTILE_TEXTS } from '../support/hostile-text.js';
 
@@ -123,5 +124,12 @@ describe(`neutralizePlainText (seed ${FUZZ_SEED})`, () => {
     expect(neutralizePlainText('\u001b[1;31mred\u001b[0m \u001b]0;owned\u0007title \u009b2Jx')).toBe('red title x');
     expect(neutralizePlainText(`cause\n[CRITICAL] ${FORGED}`)).toBe(`cause${LINE_BREAK_MARK}[CRITICAL] ${FORGED}`);
     expect(neutralizePlainText('<!channel> *x*')).toBe('<!channel> *x*'); // plain text: nothing to escape
+  });
+});
+
+describe('what people read in a terminal or a log', () => {
+  it('a CLI error keeps its first line, without terminal escapes', () => {
+    expect(describeError(new Error('\u001b[2J\u001b]0;pwned\u0007cannot read dump\u202e: x\rforged\nsecond line'))).toBe(`cannot read dump: x${LINE_BREAK_MARK}forged`);
+    expect(describeError('plain \u0007string')).toBe('plain string');
   });
 });
