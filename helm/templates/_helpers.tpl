@@ -31,11 +31,16 @@ app.kubernetes.io/instance: {{ .ctx.Release.Name }}
 app.kubernetes.io/component: {{ .component }}
 {{- end }}
 
+{{/*
+  The ServiceAccount of one component (serve, worker, remediate): call with (dict "ctx" $ "component" "serve").
+  One per component so that each gets only its own permissions (docs/security.md "The Helm chart").
+*/}}
 {{- define "khb.serviceAccountName" -}}
-{{- if .Values.serviceAccount.create }}
-{{- default (include "khb.fullname" .) .Values.serviceAccount.name }}
+{{- $name := get .ctx.Values.serviceAccount.names .component }}
+{{- if .ctx.Values.serviceAccount.create }}
+{{- default (printf "%s-%s" (include "khb.fullname" .ctx) .component) $name }}
 {{- else }}
-{{- required "serviceAccount.name is required when serviceAccount.create is false" .Values.serviceAccount.name }}
+{{- required (printf "serviceAccount.names.%s is required when serviceAccount.create is false" .component) $name }}
 {{- end }}
 {{- end }}
 
@@ -49,6 +54,14 @@ app.kubernetes.io/component: {{ .component }}
 
 {{- define "khb.slackSecretName" -}}
 {{- default (printf "%s-slack" (include "khb.fullname" .)) .Values.slack.existingSecret }}
+{{- end }}
+
+{{- define "khb.planSecretName" -}}
+{{- default (printf "%s-plan-signing" (include "khb.fullname" .)) .Values.planSigning.existingSecret }}
+{{- end }}
+
+{{- define "khb.redisAuthSecretName" -}}
+{{- default (printf "%s-redis-auth" (include "khb.fullname" .)) .Values.redis.inCluster.auth.existingSecret }}
 {{- end }}
 
 {{/* The one Redis source, checked once: an existing Secret, a URL, or the in-cluster Redis. */}}
@@ -72,47 +85,73 @@ app.kubernetes.io/component: {{ .component }}
       name: {{ include "khb.fullname" . }}-redis-url
       key: REDIS_URL
 {{- else if .Values.redis.inCluster.enabled }}
+{{- /*
+  The in-cluster Redis always requires its password. Kubernetes expands $(REDIS_PASSWORD) in a later
+  env value, so the URL is built in the pod and the password never appears in the rendered manifest;
+  REDIS_PASSWORD must stay listed before REDIS_URL for that.
+*/}}
+- name: REDIS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "khb.redisAuthSecretName" . }}
+      key: {{ .Values.redis.inCluster.auth.existingSecretKey }}
 - name: REDIS_URL
-  value: {{ printf "redis://%s-redis:6379" (include "khb.fullname" .) | quote }}
+  value: {{ printf "redis://:$(REDIS_PASSWORD)@%s-redis:6379" (include "khb.fullname" .) | quote }}
 {{- else }}
 {{- fail "no Redis configured: set redis.url, redis.existingSecret, or redis.inCluster.enabled=true (see docs/helm.md)" }}
 {{- end }}
 {{- end }}
 
-{{/* Environment shared by serve and worker (DESIGN.md "Interfaces"; secrets only from Secrets). */}}
+{{/*
+  Environment of one bot component: call with (dict "ctx" $ "component" "serve"|"worker"|"remediate").
+  Each gets only the secrets it uses (DESIGN.md "Interfaces"; secrets only from Secrets):
+  - serve: the bot token, the signing secret (HTTP) or app token (Socket Mode), Redis, the plan secret (it signs plans);
+  - worker (scan, notify, expiry): the bot token and Redis;
+  - remediate: the bot token (results go to the thread), Redis, the plan secret (it verifies plans).
+*/}}
 {{- define "khb.env" -}}
+{{- $ := .ctx -}}
 - name: K8S_HEALTH_CONFIG
   value: /etc/k8s-health/config/config.yaml
 - name: PORT
-  value: {{ .Values.port | quote }}
+  value: {{ $.Values.port | quote }}
 - name: LOG_LEVEL
-  value: {{ .Values.logLevel | quote }}
+  value: {{ $.Values.logLevel | quote }}
 - name: SLACK_BOT_TOKEN
   valueFrom:
     secretKeyRef:
-      name: {{ include "khb.slackSecretName" . }}
-      key: {{ .Values.slack.secretKeys.botToken }}
-{{- if .Values.slack.socketMode }}
+      name: {{ include "khb.slackSecretName" $ }}
+      key: {{ $.Values.slack.secretKeys.botToken }}
+{{- if eq .component "serve" }}
+{{- if $.Values.slack.socketMode }}
 {{- /* Socket Mode is selected by SLACK_APP_TOKEN being set; the signing secret is then unused. */}}
 - name: SLACK_APP_TOKEN
   valueFrom:
     secretKeyRef:
-      name: {{ include "khb.slackSecretName" . }}
-      key: {{ .Values.slack.secretKeys.appToken }}
+      name: {{ include "khb.slackSecretName" $ }}
+      key: {{ $.Values.slack.secretKeys.appToken }}
 {{- else }}
 {{- /* HTTP mode: SLACK_APP_TOKEN must NOT be set, or serve would switch to Socket Mode. */}}
 - name: SLACK_SIGNING_SECRET
   valueFrom:
     secretKeyRef:
-      name: {{ include "khb.slackSecretName" . }}
-      key: {{ .Values.slack.secretKeys.signingSecret }}
+      name: {{ include "khb.slackSecretName" $ }}
+      key: {{ $.Values.slack.secretKeys.signingSecret }}
 {{- end }}
-{{- with .Values.slack.apiUrl }}
+{{- end }}
+{{- with $.Values.slack.apiUrl }}
 - name: SLACK_API_URL
   value: {{ . | quote }}
 {{- end }}
-{{ include "khb.redisEnv" . | trim }}
-{{- with .Values.extraEnv }}
+{{ include "khb.redisEnv" $ | trim }}
+{{- if has .component (list "serve" "remediate") }}
+- name: K8S_HEALTH_PLAN_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "khb.planSecretName" $ }}
+      key: {{ $.Values.planSigning.existingSecretKey }}
+{{- end }}
+{{- with $.Values.extraEnv }}
 {{ toYaml . }}
 {{- end }}
 {{- end }}
@@ -141,43 +180,60 @@ seccompProfile:
   type: RuntimeDefault
 {{- end }}
 
-{{/* Volumes of the bot pods: config, writable /tmp, and the optional read-only Secrets. */}}
+{{/*
+  Volumes of one bot component (dict "ctx" $ "component" …): the config and a writable /tmp for all;
+  the etcd client certificate and the kubeconfigs of remote clusters only for the workers, which talk to
+  clusters. serve gets neither: it holds no cluster credential. The remediation worker may get its own
+  kubeconfigs (remediation.kubeconfigs) so that remote clusters can give the scan worker a read-only user.
+*/}}
+{{- define "khb.kubeconfigsSecret" -}}
+{{- if eq .component "remediate" }}{{ default .ctx.Values.kubeconfigs.existingSecret .ctx.Values.remediation.kubeconfigs.existingSecret }}
+{{- else if eq .component "worker" }}{{ .ctx.Values.kubeconfigs.existingSecret }}
+{{- end }}
+{{- end }}
+
 {{- define "khb.volumes" -}}
+{{- $ := .ctx -}}
 - name: config
   configMap:
-    name: {{ include "khb.fullname" . }}-config
+    name: {{ include "khb.fullname" $ }}-config
 - name: tmp
   emptyDir:
     sizeLimit: 64Mi
-{{- with .Values.etcdTls.existingSecret }}
+{{- if ne .component "serve" }}
+{{- with $.Values.etcdTls.existingSecret }}
 - name: etcd-tls
   secret:
     secretName: {{ . }}
     defaultMode: 288 # 0440 in octal; decimal because YAML 1.1 and 1.2 parsers read 0440 differently
 {{- end }}
-{{- with .Values.kubeconfigs.existingSecret }}
+{{- with include "khb.kubeconfigsSecret" . }}
 - name: kubeconfigs
   secret:
     secretName: {{ . }}
     defaultMode: 288 # 0440 in octal; decimal because YAML 1.1 and 1.2 parsers read 0440 differently
 {{- end }}
 {{- end }}
+{{- end }}
 
 {{- define "khb.volumeMounts" -}}
+{{- $ := .ctx -}}
 - name: config
   mountPath: /etc/k8s-health/config
   readOnly: true
 - name: tmp
   mountPath: /tmp
-{{- if .Values.etcdTls.existingSecret }}
+{{- if ne .component "serve" }}
+{{- if $.Values.etcdTls.existingSecret }}
 - name: etcd-tls
-  mountPath: {{ .Values.etcdTls.mountPath }}
+  mountPath: {{ $.Values.etcdTls.mountPath }}
   readOnly: true
 {{- end }}
-{{- if .Values.kubeconfigs.existingSecret }}
+{{- if include "khb.kubeconfigsSecret" . }}
 - name: kubeconfigs
-  mountPath: {{ .Values.kubeconfigs.mountPath }}
+  mountPath: {{ $.Values.kubeconfigs.mountPath }}
   readOnly: true
+{{- end }}
 {{- end }}
 {{- end }}
 
@@ -211,4 +267,13 @@ affinity:
 {{- with .Values.priorityClassName }}
 priorityClassName: {{ . }}
 {{- end }}
+{{- end }}
+
+{{/* Selects every pod of the bot in this release (serve and both workers), never the Redis pod. */}}
+{{- define "khb.botPodSelector" -}}
+matchLabels:
+  app.kubernetes.io/name: {{ include "khb.name" . }}
+  app.kubernetes.io/instance: {{ .Release.Name }}
+matchExpressions:
+  - { key: app.kubernetes.io/component, operator: In, values: [serve, worker, remediate] }
 {{- end }}

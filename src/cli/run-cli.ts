@@ -1,7 +1,10 @@
 import { Command, CommanderError, Option } from 'commander';
 import { readEnvOptions } from '../config/read-env-options.js';
 import type { CliIo } from './cli-io.js';
+import { WORKER_KINDS } from '../jobs/worker-kinds.js';
 import { describeError } from './describe-error.js';
+import { parseWorkerKinds } from './parse-worker-kinds.js';
+import { UsageError } from './usage-error.js';
 
 export type { CliIo };
 
@@ -45,14 +48,23 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       status = await (await import('./run-dump.js')).runDump(o, io);
     });
 
-  program
+  const audit = program
     .command('audit')
-    .description('print the approval audit trail (proposals, votes, executions, results), newest first')
+    .description('print the approval audit trail (proposals, votes, executions, results), newest first; `audit verify` checks its hash chain')
     .option('--cluster <name>', 'only this cluster')
     .option('--limit <n>', 'at most this many events', '50')
     .option('--json', 'one JSON object per line')
     .action(async (o: { cluster?: string; limit?: string; json?: boolean }) => {
       status = await (await import('./run-audit.js')).runAudit(o, io);
+    });
+  audit
+    .command('verify')
+    .description('walk the audit hash chain: "intact, N records" (exit 0) or the first broken link (exit 1); MACs too when K8S_HEALTH_PLAN_SECRET is set')
+    .option('--json', 'the result as one JSON object')
+    .action(async (o: { json?: boolean }) => {
+      // commander gives a parent's options to the parent wherever they appear: `audit verify --json`
+      // sets audit's --json, not verify's.
+      status = await (await import('./run-audit-verify.js')).runAuditVerify({ json: o.json || audit.opts().json }, io);
     });
 
   program
@@ -60,22 +72,26 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .description('run the Slack app (Socket Mode when SLACK_APP_TOKEN is set, else HTTP on $PORT) and, unless --no-workers, the workers')
     .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml)')
     .option('--no-workers', 'do not run scan/notify/remediate workers in this process')
-    .action(async (o: { config?: string; workers: boolean }) => {
+    .option('--no-cluster-access', 'never talk to a cluster from this process: scans only through worker replicas, no fix is planned here (with --no-workers; docs/security.md)')
+    .action(async (o: { config?: string; workers: boolean; clusterAccess: boolean }) => {
+      if (!o.clusterAccess && o.workers) throw new UsageError('serve: --no-cluster-access needs --no-workers (in-process workers scan and remediate clusters)');
       const env = readEnvOptions(io.env);
       const { resolveConfig } = await import('./resolve-config.js');
       const { config } = await resolveConfig(o.config ?? env.configFile, io.env, true);
-      status = await (await import('./run-serve.js')).runServe({ config, env, workers: o.workers }, io);
+      status = await (await import('./run-serve.js')).runServe({ config, env, workers: o.workers, clusterAccess: o.clusterAccess }, io);
     });
 
   program
     .command('worker')
-    .description('run the BullMQ scan and notify workers only (add replicas to scale out), with /healthz and /readyz on $PORT')
+    .description('run the BullMQ workers only (add replicas to scale out), with /healthz, /readyz and /metrics on $PORT')
     .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml)')
-    .action(async (o: { config?: string }) => {
+    .option('--only <workers>', `run only these workers, comma-separated: ${WORKER_KINDS.join(', ')} (default all); e.g. scan,notify,expiry or remediate`)
+    .action(async (o: { config?: string; only?: string }) => {
+      const only = o.only === undefined ? undefined : parseWorkerKinds(o.only);
       const env = readEnvOptions(io.env);
       const { resolveConfig } = await import('./resolve-config.js');
       const { config } = await resolveConfig(o.config ?? env.configFile, io.env, true);
-      status = await (await import('./run-worker.js')).runWorker({ config, env }, io);
+      status = await (await import('./run-worker.js')).runWorker({ config, env, only }, io);
     });
 
   try {

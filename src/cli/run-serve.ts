@@ -8,7 +8,9 @@ import type { History } from '../diagnose/history.js';
 import { neutralizePlainText } from '../report/neutralize-plain-text.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { scanCluster } from '../jobs/scan-cluster.js';
+import { RemediateError } from '../remediate/remediate-error.js';
 import { startWorkers, type WorkerSet } from '../jobs/start-workers.js';
+import { createPlanSigner } from '../remediate/plan-signer.js';
 import { createHealthRoutes } from '../slack/create-health-routes.js';
 import { createMetrics } from '../slack/create-metrics.js';
 import { createScanRequester, type ScanFn } from '../slack/create-scan-requester.js';
@@ -44,13 +46,25 @@ export interface ServeDeps {
  * `k8s-health serve`: the Slack app plus /healthz, /readyz, /metrics on PORT. Resolves with the exit
  * code: 1 on a startup error (one line on stderr), 0 after a graceful stop on SIGTERM/SIGINT.
  * With `workers` (the default) the BullMQ scan and notify workers run in this process too.
+ *
+ * `clusterAccess: false` (`--no-cluster-access`, with --no-workers): this process never opens a
+ * connection to a cluster, so the internet-facing pod can run without any cluster credential
+ * (docs/security.md "The Helm chart"). Scans then happen only in worker replicas (none listening:
+ * the command says so instead of scanning here), and a proposed fix is refused with the reason,
+ * because planning it means reading the cluster and a server-side dry run, which Kubernetes
+ * authorizes exactly like the write itself.
  */
-export async function runServe(opts: { config: Config; env: EnvOptions; workers: boolean }, io: ServeIo, deps: ServeDeps = {}): Promise<number> {
+export async function runServe(opts: { config: Config; env: EnvOptions; workers: boolean; clusterAccess?: boolean }, io: ServeIo, deps: ServeDeps = {}): Promise<number> {
   const { config, env } = opts;
+  const clusterAccess = opts.clusterAccess ?? true;
   const now = io.now ?? (() => new Date());
   // Log lines carry cluster text and API errors: one line each, no terminal escapes (issue 14).
   const log = (line: string) => io.stdout.write(`${now().toISOString()} ${neutralizePlainText(line)}\n`);
   const metrics = createMetrics();
+  // Plans, votes, backups and audit records are signed with K8S_HEALTH_PLAN_SECRET. Without it the
+  // read-only bot runs as before; proposing and executing fixes refuse with one line naming it.
+  const signer = createPlanSigner(env.planSecret);
+  if (!signer.ready && config.clusters.some((c) => c.remediation.enabled)) log(`warning: ${signer.problem}`);
   // Commands must not hang on a dead Redis: fail fast per command, keep reconnecting in the background.
   const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true });
   redis.on('error', () => undefined); // reported by /readyz and by the command that needed it
@@ -58,6 +72,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const scanInProcess: ScanFn = async (name) => {
     const cluster = config.clusters.find((c) => c.name === name);
     if (!cluster) throw new Error(`cluster "${name}" is not configured`);
+    if (!clusterAccess) throw new Error(`this serve has no cluster access (--no-cluster-access) and no \`k8s-health worker\` took the scan of ${name}: are the worker pods and Redis up?`);
     return scanCluster(cluster, { history, thresholds: config.thresholds, now });
   };
   // Issue 5: scan and notify workers in-process unless --no-workers; `/k8s-health` scans go through
@@ -124,13 +139,25 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     // In-process workers record into serve's registry: one /metrics, no merge per scrape, and the
     // names do not collide (command-requested scans are k8s_health_scans_total, jobs k8s_health_scan_jobs_total).
     const workerMetrics = opts.workers ? createWorkerMetrics({ registry: metrics.registry }) : undefined;
-    jobs = startWorkers({ config, redisUrl: env.redisUrl, runWorkers: opts.workers, scanFallback: opts.workers ? undefined : scanInProcess, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics: workerMetrics });
+    jobs = startWorkers({ config, redisUrl: env.redisUrl, runWorkers: opts.workers, scanFallback: opts.workers ? undefined : scanInProcess, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics: workerMetrics, signer });
     jobs.catch((err: unknown) => log(`workers failed to start: ${err instanceof Error ? err.message : String(err)}`));
   }
   // Approval flow (issue 6): Approve/Reject listeners, and the remediate worker unless --no-workers.
   // The remediate worker runs with the other workers (jobs/start-workers.ts), in this process unless
   // --no-workers, and in every `worker` replica: here only the listeners and the queue producer.
-  const approvals = setupApprovals(app, slackDeps, { redis, redisUrl: env.redisUrl, workers: false });
+  const approvals = setupApprovals(app, slackDeps, {
+    redis,
+    redisUrl: env.redisUrl,
+    workers: false,
+    signer,
+    ...(clusterAccess
+      ? {}
+      : {
+          createContext: async (cluster) => {
+            throw new RemediateError('E_REMEDIATE_NOT_ALLOWED', `this serve has no cluster access (--no-cluster-access), so it cannot plan and dry-run a fix for ${cluster.name} (docs/security.md, "The Helm chart")`);
+          },
+        }),
+  });
   redis.connect().catch(() => undefined);
 
   let healthServer: http.Server | undefined;

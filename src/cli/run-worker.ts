@@ -4,6 +4,8 @@ import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { startWorkers, type StartWorkersOptions, type WorkerSet } from '../jobs/start-workers.js';
+import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
+import { createPlanSigner } from '../remediate/plan-signer.js';
 import { neutralizePlainText } from '../report/neutralize-plain-text.js';
 import { waitForSignal } from './wait-for-signal.js';
 
@@ -22,21 +24,30 @@ export interface WorkerDeps {
 }
 
 /**
- * `k8s-health worker`: the BullMQ scan and notify workers only (add replicas to scale out), with
+ * `k8s-health worker [--only KINDS]`: the BullMQ workers only (add replicas to scale out): all of
+ * WORKER_KINDS, or the subset `only` names (the Helm chart runs `--only scan,notify,expiry` under a
+ * read-only ServiceAccount and `--only remediate` under the one that may write), with
  * /healthz (process up), /readyz (Redis answers and the workers run; 503 with the reason
  * otherwise) and /metrics (Prometheus: jobs and watch cache, jobs/create-worker-metrics.ts) on PORT.
  * The probe server starts first, so a Redis outage at startup shows on /readyz instead of a silent
  * hang. Resolves with the exit code: 1 on a startup error, 0 after a graceful
  * stop (in-flight jobs finish first).
  */
-export async function runWorker(opts: { config: Config; env: EnvOptions }, io: WorkerIo, deps: WorkerDeps = {}): Promise<number> {
+export async function runWorker(opts: { config: Config; env: EnvOptions; only?: readonly WorkerKind[] }, io: WorkerIo, deps: WorkerDeps = {}): Promise<number> {
   const { config, env } = opts;
+  const kinds = opts.only ?? WORKER_KINDS;
   const now = io.now ?? (() => new Date());
   // Log lines carry cluster text and API errors: one line each, no terminal escapes (issue 14).
   const log = (line: string) => io.stdout.write(`${now().toISOString()} ${neutralizePlainText(line)}\n`);
   const alerting = config.clusters.filter((c) => c.slack.alertChannel).map((c) => c.name);
-  if (alerting.length > 0 && !env.slackBotToken) {
+  if (kinds.includes('notify') && alerting.length > 0 && !env.slackBotToken) {
     io.stderr.write(`k8s-health worker: SLACK_BOT_TOKEN is not set but clusters ${alerting.join(', ')} have slack.alertChannel: set the bot token (xoxb-…) so alert threads can be posted\n`);
+    return 1;
+  }
+  // Run with every worker, a missing token only skips remediation (with a warning); asked for by
+  // name, a remediation worker that cannot report its results would run nothing at all.
+  if (opts.only?.includes('remediate') && !env.slackBotToken) {
+    io.stderr.write('k8s-health worker: --only remediate needs SLACK_BOT_TOKEN (xoxb-…): every remediation result is reported in its Slack thread\n');
     return 1;
   }
   let set: WorkerSet | undefined;
@@ -68,10 +79,13 @@ export async function runWorker(opts: { config: Config; env: EnvOptions }, io: W
   }
   io.stdout.write(`k8s-health worker listening on :${(server.address() as AddressInfo).port} (probes, metrics)\n`);
   const stop = deps.stopSignal ?? waitForSignal();
-  const starting = startWorkers({ config, redisUrl: env.redisUrl, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, ...deps.workers }).then(
+  // Without K8S_HEALTH_PLAN_SECRET this worker scans and alerts as before and refuses every approved fix.
+  const signer = createPlanSigner(env.planSecret);
+  if (!signer.ready && kinds.includes('remediate') && config.clusters.some((c) => c.remediation.enabled)) log(`warning: ${signer.problem}`);
+  const starting = startWorkers({ config, redisUrl: env.redisUrl, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, ...deps.workers }).then(
     (s) => {
       set = s;
-      log(`workers running for ${config.clusters.length} cluster(s)`);
+      log(`workers running (${s.kinds.join(', ')}) for ${config.clusters.length} cluster(s)`);
     },
     (err: unknown) => {
       startError = err instanceof Error ? err.message : String(err);

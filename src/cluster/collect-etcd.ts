@@ -3,7 +3,9 @@ import type { ClusterConfig } from '../config/config-schema.js';
 import { createEtcdClient } from './create-etcd-client.js';
 import { describeEtcdError } from './describe-etcd-error.js';
 import { loadEtcdTls } from './load-etcd-tls.js';
-import type { EtcdEndpointHealth, EtcdEndpointStatus, EtcdMember, EtcdState, PartialEntry } from './snapshot.js';
+import { alarmName, alarmsFromEndpoints as alarmsFromStatus } from './parse-etcdctl-json.js';
+import { sortEtcdErrors } from './sort-etcd-errors.js';
+import type { EtcdCommandError, EtcdEndpointHealth, EtcdEndpointStatus, EtcdMember, EtcdState, PartialEntry } from './snapshot.js';
 
 type Outcome<T> = { ok: true; value: T; ms: number } | { ok: false; error: string; ms: number };
 
@@ -42,15 +44,24 @@ export async function collectEtcd(
   const probes = await Promise.all(cfg.endpoints.map((endpoint) => probeEndpoint(endpoint, cfg.timeoutMs, tls)));
   try {
     const endpoints: EtcdEndpointStatus[] = [];
+    // What failed, as etcdctl would have said it on stderr: `dump` writes these to etcd/<command>.err
+    // and the analyzers tell "asked and got no answer" from "never asked".
+    const errors: EtcdCommandError[] = [];
     for (const p of probes) {
       // As etcdctl does, an endpoint that does not answer status is left out of the status list.
       if (p.status.ok) endpoints.push(toEndpointStatus(p.endpoint, p.status.value));
-      else partial.push({ source: `etcd ${p.endpoint}`, error: p.status.error });
+      else {
+        partial.push({ source: `etcd ${p.endpoint}`, error: p.status.error });
+        errors.push({ command: 'endpoint status', endpoint: p.endpoint, error: p.status.error });
+      }
     }
 
     // The member list is served locally (no quorum needed in 3.4): take the first endpoint that answers.
     const listed = probes.map((p) => p.members).find((m) => m.ok);
-    if (!listed) partial.push({ source: 'etcd member list', error: 'no endpoint answered (see the etcd endpoint entries)' });
+    if (!listed) {
+      partial.push({ source: 'etcd member list', error: 'no endpoint answered (see the etcd endpoint entries)' });
+      for (const p of probes) if (!p.members.ok) errors.push({ command: 'member list', endpoint: p.endpoint, error: p.members.error });
+    }
 
     // The alarm list goes through raft, so only ask an endpoint that just served a linearizable read.
     const healthy = probes.find((p) => p.read.ok);
@@ -58,21 +69,27 @@ export async function collectEtcd(
     if (healthy) {
       const res = await attempt(() => healthy.client.maintenance.alarm({ action: AlarmAction.Get, memberID: 0, alarm: AlarmType.None }));
       if (res.ok) alarms = toAlarms(res.value);
-      else partial.push({ source: 'etcd alarm list', error: `${healthy.endpoint}: ${res.error}` });
+      else {
+        partial.push({ source: 'etcd alarm list', error: `${healthy.endpoint}: ${res.error}` });
+        errors.push({ command: 'alarm list', endpoint: healthy.endpoint, error: res.error });
+      }
     } else {
       partial.push({ source: 'etcd alarm list', error: 'no healthy endpoint to ask (the alarm list needs quorum)' });
+      errors.push({ command: 'alarm list', error: 'no healthy endpoint to ask (the alarm list needs quorum)' });
     }
+    // Alarms the alarm list could not give still show in each member's status errors
+    // ("memberID:… alarm:NOSPACE "), which need no quorum.
+    if (!healthy) alarms = alarmsFromStatus(endpoints);
 
-    return {
-      etcd: {
-        source: 'live',
-        members: listed?.ok ? toMembers(listed.value) : [],
-        endpoints,
-        health: probes.map((p) => toHealth(p, alarms)),
-        alarms,
-      },
-      partial,
+    const etcd: EtcdState = {
+      source: 'live',
+      members: listed?.ok ? toMembers(listed.value) : [],
+      endpoints,
+      health: probes.map((p) => toHealth(p, alarms)),
+      alarms,
     };
+    if (errors.length) etcd.errors = sortEtcdErrors(errors);
+    return { etcd, partial };
   } finally {
     for (const p of probes) p.client.close();
   }
@@ -120,7 +137,8 @@ function toMembers(res: IMemberListResponse): EtcdMember[] {
 }
 
 function toAlarms(res: IAlarmResponse): EtcdState['alarms'] {
-  return (res.alarms ?? []).map((a) => ({ memberId: a.memberID, alarm: String(a.alarm) }));
+  // etcd3 decodes the enum as its proto name ("NOSPACE"); alarmName also takes numbers and enum keys.
+  return (res.alarms ?? []).map((a) => ({ memberId: String(a.memberID), alarm: alarmName(a.alarm) }));
 }
 
 /** Same verdict as `etcdctl endpoint health`: a linearizable read succeeds and no alarm is raised. */

@@ -75,13 +75,17 @@ export function kindPath(spec: KindSpec, version: string, namespace?: string): s
 
 /**
  * List one kind from one cluster into the Snapshot. Never throws: a kind that cannot be read
- * becomes a partial entry saying what to do; an optional CRD that is not installed is skipped.
+ * becomes a partial entry saying what to do (and that text is returned, for the snapshot's coverage);
+ * an optional CRD that is not installed is skipped (read: there are none).
  */
-export async function collectKind(target: KubeTarget, spec: KindSpec, snapshot: Snapshot, opts: CollectKindOptions): Promise<void> {
+export async function collectKind(target: KubeTarget, spec: KindSpec, snapshot: Snapshot, opts: CollectKindOptions): Promise<string | undefined> {
   try {
     await listKind(target, spec, opts, (item) => addToSnapshot(snapshot, spec, item, target.role));
+    return undefined;
   } catch (err) {
-    snapshot.partial.push({ source: kindSource(target.role, spec, opts.namespace), error: describeKindError(err, spec, opts.namespace) });
+    const error = describeKindError(err, spec, opts.namespace);
+    snapshot.partial.push({ source: kindSource(target.role, spec, opts.namespace), error });
+    return error;
   }
 }
 

@@ -10,7 +10,7 @@ import { isUnreachable, KubeError } from './kube-error.js';
 import { isDistinctManagement } from './is-distinct-management.js';
 import { namespaceOfKind, sidesOfKind, type Side } from './kind-sides.js';
 import { loadKubeConfig, type KubeContextRef } from './load-kube-config.js';
-import { createEmptySnapshot, type PartialEntry, type Snapshot } from './snapshot.js';
+import { createEmptySnapshot, type KindCoverage, type PartialEntry, type Snapshot } from './snapshot.js';
 import { sortSnapshot } from './sort-snapshot.js';
 
 export interface CollectOptions {
@@ -61,12 +61,19 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
 
   const jobs: (() => Promise<void>)[] = [];
   const skipped: Record<'workload' | 'management', string[]> = { workload: [], management: [] };
+  // Green means checked (issue 13): every kind is read (listed, or from a watch that is open) or failed, with why.
+  const coverage: Record<string, KindCoverage> = {};
+  const fail = (spec: KindSpec, why: string) => {
+    if (coverage[spec.kind]?.state !== 'failed') coverage[spec.kind] = { state: 'failed', why };
+  };
   let cachedKinds = 0;
   for (const spec of KINDS) {
+    coverage[spec.kind] = { state: 'read' };
     const targets = sidesOfKind(spec, distinct).map((side) => (side === 'workload' ? workload : management));
     for (const t of targets) {
       // From the watch cache when its watch is open, unless this scan found the API server unreachable
-      // (then the kind is reported as not read, exactly as a list scan would).
+      // (then the kind is reported as not read, exactly as a list scan would). A watch that is not open
+      // (relisting, backing off) is not used: its kind is listed now, so no stale cache is ever reported.
       const watched = t.error === undefined ? cache?.find(t.role, spec) : undefined;
       if (watched && covered(t.role, spec)) {
         watched.fill(snapshot);
@@ -75,14 +82,19 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
       }
       if (!t.target) {
         skipped[t.role].push(spec.plural);
+        fail(spec, `${t.role} API server: ${t.error}`);
         continue;
       }
       const namespace = namespaceOfKind(spec, t.role, capiNamespace);
       const target = t.target;
-      jobs.push(() => collectKind(target, spec, snapshot, { pageSize, timeoutMs, namespace }));
+      jobs.push(async () => {
+        const error = await collectKind(target, spec, snapshot, { pageSize, timeoutMs, namespace });
+        if (error !== undefined) fail(spec, error);
+      });
     }
   }
   await runPool(jobs, CONCURRENCY);
+  snapshot.coverage = coverage;
   opts.onCollected?.({ cluster: cluster.name, cachedKinds, listedKinds: jobs.length });
   for (const t of distinct ? [workload, management] : [workload]) {
     if (!t.target) snapshot.partial.push({ source: `${t.role} API server`, error: `${t.error} — not read: ${skipped[t.role].join(', ')}` });

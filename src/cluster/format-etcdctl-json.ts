@@ -1,5 +1,14 @@
+import { formatEtcdctlErrors } from './parse-etcdctl-errors.js';
 import { alarmsFromEndpoints } from './parse-etcdctl-json.js';
-import type { EtcdState } from './snapshot.js';
+import type { EtcdCommand, EtcdState } from './snapshot.js';
+
+/** The DIR/etcd/ file name of each command. */
+const FILE_OF: Record<EtcdCommand, string> = {
+  'member list': 'member-list',
+  'endpoint status': 'endpoint-status',
+  'endpoint health': 'endpoint-health',
+  'alarm list': 'alarm-list',
+};
 
 /** Placeholder for a uint64 that must be printed as a bare JSON number, as etcdctl does. */
 const BARE = '__etcdctl_uint64__';
@@ -8,8 +17,10 @@ const BARE = '__etcdctl_uint64__';
  * The files of DIR/etcd/ for an EtcdState, in `etcdctl -w json` format: one compact line,
  * ids and raft counters as BARE uint64 numbers (never through Number, so they stay exact), fields
  * etcdctl omits when empty left out (isLearner false, no leader, no errors). `alarm-list.json`
- * is written only when the alarms cannot be derived from endpoint status errors again.
- * parse-etcdctl-json.ts reads every file back to the same EtcdState.
+ * is written only when the alarms cannot be derived from endpoint status errors again. Failed
+ * commands (`errors`, e.g. a live probe that found no leader) go to `<command>.err` in etcdctl's
+ * own stderr words, so a dump of a broken etcd says why, not just "0 members".
+ * parse-etcdctl-json.ts and parse-etcdctl-errors.ts read every file back to the same EtcdState.
  */
 export function formatEtcdctlJson(etcd: EtcdState): Record<string, string> {
   const files: Record<string, string> = {
@@ -53,6 +64,10 @@ export function formatEtcdctlJson(etcd: EtcdState): Record<string, string> {
       header: {},
       alarms: etcd.alarms.map((a) => ({ memberID: bare(a.memberId), alarm: codes[a.alarm] ?? a.alarm })),
     });
+  }
+  for (const [command, file] of Object.entries(FILE_OF) as [EtcdCommand, string][]) {
+    const text = formatEtcdctlErrors((etcd.errors ?? []).filter((e) => e.command === command));
+    if (text) files[`${file}.err`] = text;
   }
   return files;
 }

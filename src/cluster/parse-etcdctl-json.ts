@@ -65,9 +65,15 @@ export function parseEndpointStatus(text: string): EtcdEndpointStatus[] {
   });
 }
 
-/** `etcdctl endpoint health -w json` → one entry per endpoint; unhealthy ones carry `error`. */
+/**
+ * `etcdctl endpoint health -w json` → one entry per endpoint; unhealthy ones carry `error`. The
+ * simple output (`<ep> is healthy: successfully committed proposal: took = 2.09ms`, unhealthy lines
+ * `<ep> is unhealthy: failed to commit proposal: <error>`) is read too: it is what docs and issue
+ * reports show, and what an SRE pastes.
+ */
 export function parseEndpointHealth(text: string): EtcdEndpointHealth[] {
   if (text.trim() === '') return [];
+  if (!/^\s*[[{]/.test(text)) return parseEndpointHealthLines(text);
   const doc = parseEtcdctlJson(text);
   const list = Array.isArray(doc) ? doc : [doc];
   return list.map((raw, i) => {
@@ -80,12 +86,35 @@ export function parseEndpointHealth(text: string): EtcdEndpointHealth[] {
   });
 }
 
+function parseEndpointHealthLines(text: string): EtcdEndpointHealth[] {
+  const out: EtcdEndpointHealth[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    // "Error: unhealthy cluster" closes the output when any endpoint is unhealthy: the lines say which.
+    if (!line || /^Error:\s/.test(line)) continue;
+    let m = /^(\S+) is healthy: successfully committed proposal: took = (.+)$/.exec(line);
+    if (m) {
+      out.push({ endpoint: m[1]!, health: true, took: m[2]!.trim() });
+      continue;
+    }
+    m = /^(\S+) is unhealthy: (?:failed to commit proposal|failed to connect): (.*)$/.exec(line);
+    if (m) {
+      out.push({ endpoint: m[1]!, health: false, error: m[2]!.trim() });
+      continue;
+    }
+    throw new Error(`endpoint health: not etcdctl output (-w json or simple): "${line.slice(0, 80)}"`);
+  }
+  return out;
+}
+
 /**
  * `etcdctl alarm list -w json` → alarms. The alarm type is a number in etcdctl's output
- * (1 NOSPACE, 2 CORRUPT); a name is accepted too.
+ * (1 NOSPACE, 2 CORRUPT); a name is accepted too. The simple output, one
+ * `memberID:13803658152347727308 alarm:NOSPACE` per line (etcd maintenance guide), is read too.
  */
 export function parseAlarmList(text: string): EtcdState['alarms'] {
   if (text.trim() === '') return [];
+  if (!/^\s*[[{]/.test(text)) return parseAlarmLines(text);
   const doc = parseEtcdctlJson(text);
   if (!isRecord(doc)) throw new Error('alarm list: expected a JSON object with "alarms"');
   const alarms = doc.alarms === undefined ? [] : doc.alarms;
@@ -94,13 +123,36 @@ export function parseAlarmList(text: string): EtcdState['alarms'] {
     if (!isRecord(raw)) throw new Error(`alarm list: alarms[${i}] is not an object`);
     const memberId = toDecimal(raw.memberID);
     if (memberId === undefined) throw new Error(`alarm list: alarms[${i}] has no valid "memberID"`);
-    const alarm = typeof raw.alarm === 'number' ? (ALARM_NAMES[raw.alarm] ?? String(raw.alarm)) : String(raw.alarm ?? 'NONE');
+    const alarm = alarmName(raw.alarm);
     return { memberId, alarm };
   });
 }
 
+function parseAlarmLines(text: string): EtcdState['alarms'] {
+  const out: EtcdState['alarms'] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line) continue;
+    const m = /^memberID:(\d+)\s+alarm:([A-Z_]+)$/.exec(line);
+    const memberId = m ? toDecimal(m[1]) : undefined;
+    if (!m || memberId === undefined) throw new Error(`alarm list: not etcdctl output (-w json or simple): "${line.slice(0, 80)}"`);
+    out.push({ memberId, alarm: m[2]! });
+  }
+  return out;
+}
+
 /** etcd's AlarmType enum, as etcdctl prints it in JSON. */
 const ALARM_NAMES: Record<number, string> = { 0: 'NONE', 1: 'NOSPACE', 2: 'CORRUPT' };
+
+/**
+ * etcd's name of an alarm type, whatever form it came in: etcdctl JSON prints the enum number,
+ * the etcd3 client its proto name ("NOSPACE") or a TypeScript enum key ("Nospace").
+ */
+export function alarmName(v: unknown): string {
+  if (typeof v === 'number') return ALARM_NAMES[v] ?? String(v);
+  if (typeof v === 'string' && /^\d+$/.test(v)) return ALARM_NAMES[Number(v)] ?? v;
+  return typeof v === 'string' && v ? v.toUpperCase() : 'NONE';
+}
 
 /**
  * Alarms reported in endpoint status `errors` ("memberID:15300616325842721311 alarm:NOSPACE "),

@@ -124,12 +124,64 @@ export interface EtcdEndpointHealth {
   error?: string;
 }
 
+/** An etcdctl command whose output a dump may hold (DIR/etcd/<command with dashes>.json|.txt|.err). */
+export type EtcdCommand = 'member list' | 'endpoint status' | 'endpoint health' | 'alarm list';
+
+/**
+ * What an etcd command said when it failed: a line of etcdctl's stderr (dump `etcd/<command>.err`,
+ * or error text saved instead of JSON) or a failed live probe. `endpoint` names the member's client
+ * URL when the error is about one endpoint: that endpoint was queried and did not answer, which is
+ * evidence (unlike an endpoint nobody asked).
+ */
+export interface EtcdCommandError {
+  command: EtcdCommand;
+  endpoint?: string;
+  error: string;
+}
+
 export interface EtcdState {
   source: 'etcdctl' | 'live';
   members: EtcdMember[];
   endpoints: EtcdEndpointStatus[];
   health: EtcdEndpointHealth[];
+  /** Active alarms; `alarm` is etcd's name (NOSPACE, CORRUPT). */
   alarms: { memberId: string; alarm: string }[];
+  /** Commands that failed, with etcdctl's words; absent when every command answered. */
+  errors?: EtcdCommandError[];
+}
+
+/** What a control-plane pod's log says about etcd (see cluster/scan-control-plane-log.ts). */
+export type LogSignalKind =
+  /** etcd: "serving /health false; no leader", "lost leader", "no leader at term", an election that never ends. */
+  | 'no-leader'
+  /** etcd: "elected leader", "became leader": a leader exists again from this line on. */
+  | 'leader'
+  /** etcd or apiserver: the space quota alarm ("database space exceeded", "alarm NOSPACE"). */
+  | 'nospace'
+  /** etcd: data corruption detected (CORRUPT alarm, hash mismatch). */
+  | 'corrupt'
+  /** kube-apiserver: etcd answered "no leader" or did not answer at all (deadline, connection refused). */
+  | 'etcd-unavailable'
+  /** kube-apiserver: its own /readyz or /healthz printed "[-]etcd failed". */
+  | 'readyz-etcd-failed';
+
+export interface LogSignal {
+  kind: LogSignalKind;
+  /** The log line, verbatim (runtime wrappers removed), at most 500 characters. */
+  line: string;
+  /** ISO time of the line when it carries one. */
+  time?: string;
+}
+
+/**
+ * Lines of one control-plane pod's `logs.txt` (kubectl cluster-info dump layout) that say something
+ * about etcd, in log order. Only recognised lines are kept, the last ones of each kind.
+ */
+export interface ControlPlaneLog {
+  namespace: string;
+  pod: string;
+  component: 'etcd' | 'kube-apiserver';
+  signals: LogSignal[];
 }
 
 export interface ReadyzCheck {
@@ -158,6 +210,18 @@ export interface CapiObjects {
   tanzuKubernetesClusters: KubeObject[];
 }
 
+/** Whether a kind's objects in a snapshot stand for the cluster (issue 13 defect class 9: green means checked). */
+export interface KindCoverage {
+  /**
+   * `read`: listed (possibly empty) from the API server, or present in the capture;
+   * `failed`: the list failed (forbidden, API server unreachable, a support bundle's `*-errors.json`);
+   * `missing`: the capture does not hold it (kubectl cluster-info dump has no webhook configurations).
+   */
+  state: 'read' | 'failed' | 'missing';
+  /** Why it was not read, one line: "forbidden — grant list …", "not in the capture". */
+  why?: string;
+}
+
 export interface PartialEntry {
   /** What could not be read: a file path, "list machines.cluster.x-k8s.io", "etcd 10.0.0.11:2379", ... */
   source: string;
@@ -166,8 +230,18 @@ export interface PartialEntry {
 
 export interface Snapshot {
   cluster: string;
-  /** ISO time the data was collected (dump meta.json collectedAt, or the live read time). */
+  /**
+   * ISO time the data was collected: the live read time, a dump's meta.json collectedAt, else the newest
+   * time the cluster wrote into the capture (see collectedAtFrom); '' when no time is known at all.
+   */
   collectedAt: string;
+  /**
+   * How collectedAt is known (issue 13 defect class 8): `recorded` by the collector (live read, meta.json);
+   * `data`: a capture without meta.json was taken at or after the newest time written in it (events,
+   * conditions, managedFields), which collectedAt is; `unknown`: no time anywhere, collectedAt is '' and
+   * age-based findings say so instead of guessing. Absent means `recorded`. Never the directory's mtime.
+   */
+  collectedAtFrom?: 'recorded' | 'data' | 'unknown';
   origin: 'dump' | 'live';
   // --- workload cluster ---
   nodes: KubeObject[];
@@ -189,8 +263,16 @@ export interface Snapshot {
   capi: CapiObjects;
   etcd?: EtcdState;
   apiserver?: ApiServerState;
+  /** etcd and kube-apiserver pod logs of a `kubectl cluster-info dump` tree (dumps only; absent when none). */
+  controlPlaneLogs?: ControlPlaneLog[];
   /** Parts that could not be read and why (reported, never silently dropped). */
   partial: PartialEntry[];
+  /**
+   * Per kind (KindSpec.kind, e.g. "ValidatingWebhookConfiguration"): was it read, did its list fail, or
+   * does the capture not hold it. A section whose kinds were not read is `unknown`, never healthy.
+   * Absent on snapshots built by hand (tests): a kind then counts as read when objects of it are present.
+   */
+  coverage?: Record<string, KindCoverage>;
 }
 
 /** An empty snapshot, the starting point for loaders and tests. */

@@ -7,7 +7,9 @@ import { KINDS, type KindSpec } from './kinds.js';
 import { podFromProjection } from './pod-from-projection.js';
 import type { KubeObject, Snapshot } from './snapshot.js';
 
-const ETCD_FILES = ['member-list.json', 'endpoint-status.json', 'endpoint-health.json', 'alarm-list.json'];
+const ETCD_FILES = [
+  ...['member-list', 'endpoint-status', 'endpoint-health', 'alarm-list'].flatMap((c) => [`${c}.json`, `${c}.err`]),
+];
 const CLUSTER_DIRS = ['workload', 'management'] as const;
 
 /**
@@ -18,7 +20,8 @@ const CLUSTER_DIRS = ['workload', 'management'] as const;
  * etcdctl's format, DIR/meta.json with cluster, collectedAt, apiserver and partial.
  *
  * Only `origin` (always 'dump' when read back) and `etcd.source` (always 'etcdctl') reflect where
- * the data is read from. Writes into a new or empty directory, or over a previous dump (only files
+ * the data is read from. Pod logs (`controlPlaneLogs`, read from a `kubectl cluster-info dump`
+ * tree) are not written: a live read never has them. Writes into a new or empty directory, or over a previous dump (only files
  * this writer creates); anything else is refused, and user files are never deleted.
  */
 export async function writeDump(snapshot: Snapshot, dir: string): Promise<void> {
@@ -31,9 +34,14 @@ export async function writeDump(snapshot: Snapshot, dir: string): Promise<void> 
     }
   }
   if (snapshot.etcd) for (const [name, text] of Object.entries(formatEtcdctlJson(snapshot.etcd))) files.set(`etcd/${name}`, text);
-  const meta: Record<string, unknown> = { cluster: snapshot.cluster, collectedAt: snapshot.collectedAt };
+  const meta: Record<string, unknown> = { cluster: snapshot.cluster };
+  // An unknown capture time stays unknown when read back (never replaced by the dump's own time).
+  if (snapshot.collectedAt) meta.collectedAt = snapshot.collectedAt;
+  if (snapshot.collectedAtFrom && snapshot.collectedAtFrom !== 'recorded') meta.collectedAtFrom = snapshot.collectedAtFrom;
   if (snapshot.apiserver) meta.apiserver = snapshot.apiserver;
   meta.partial = snapshot.partial;
+  // Every kind is written, failed ones as empty lists: only this record tells "none" from "not read".
+  if (snapshot.coverage) meta.coverage = snapshot.coverage;
   // meta.json last: a dump interrupted half-way is not yet recognised as a previous dump.
   for (const [rel, text] of files) await writeAtomically(path.join(dir, rel), text);
   await removeStaleEtcdFiles(dir, files);

@@ -131,8 +131,14 @@ export const configSchema = z
          * which gives up the two-person rule. Off by default; say it explicitly to accept that risk.
          */
         allowSinglePerson: z.boolean().default(false),
+        /**
+         * An approved request must START executing within this many minutes of its decisive approval
+         * (the signed time of the last vote); later, the executor refuses it (issue 14: a queued job
+         * or a replayed request cannot run long after the people who approved it looked at it).
+         */
+        executionDeadlineMinutes: z.number().positive().max(24 * 60).default(10),
       })
-      .default({ required: 2, ttlMinutes: 30, confirmByTyping: false, allowSinglePerson: false }),
+      .default({ required: 2, ttlMinutes: 30, confirmByTyping: false, allowSinglePerson: false, executionDeadlineMinutes: 10 }),
     thresholds: thresholdsSchema.default(thresholdsSchema.parse({})),
   })
   .superRefine((c, ctx) => {

@@ -17,6 +17,12 @@ export interface EnvOptions {
   configFile?: string;
   port: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * K8S_HEALTH_PLAN_SECRET: HMAC key that signs approval requests and votes, seals backups and audit
+   * records (≥ 32 bytes; never stored in Redis, never logged). Without it the read-only bot works and
+   * approval-gated fixes are refused (remediate/plan-signer.ts).
+   */
+  planSecret?: string;
 }
 
 export function readEnvOptions(env: Record<string, string | undefined>): EnvOptions {
@@ -33,5 +39,6 @@ export function readEnvOptions(env: Record<string, string | undefined>): EnvOpti
     configFile: env.K8S_HEALTH_CONFIG || undefined,
     port,
     logLevel: level as EnvOptions['logLevel'],
+    planSecret: env.K8S_HEALTH_PLAN_SECRET || undefined,
   };
 }

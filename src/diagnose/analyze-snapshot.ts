@@ -1,6 +1,7 @@
 import type { Snapshot, PartialEntry } from '../cluster/snapshot.js';
 import type { Thresholds } from '../config/config-schema.js';
 import type { Analyzer, AnalysisContext } from './analyzer.js';
+import { applyUnknownTime } from './apply-unknown-time.js';
 import { SECTION_IDS, SEVERITY_RANK, type Finding } from './finding.js';
 import { fingerprint } from './fingerprint.js';
 import type { HistoryView } from './history.js';
@@ -19,9 +20,10 @@ export interface AnalysisResult {
 export function analyzeSnapshot(
   snapshot: Snapshot,
   analyzers: readonly Analyzer[],
-  opts: { history: HistoryView; thresholds: Thresholds; now: Date },
+  opts: { history: HistoryView; thresholds: Thresholds; now: Date; timeUnknown?: boolean },
 ): AnalysisResult {
   const ctx: AnalysisContext = { snapshot, history: opts.history, thresholds: opts.thresholds, now: opts.now };
+  if (opts.timeUnknown) ctx.timeUnknown = true;
   const findings: Finding[] = [];
   const errors: PartialEntry[] = [];
   const seen = new Set<string>();
@@ -33,7 +35,8 @@ export function analyzeSnapshot(
       errors.push({ source: `analyzer ${analyzer.id}`, error: err instanceof Error ? err.message : String(err) });
       continue;
     }
-    for (const d of drafts) {
+    for (const raw of drafts) {
+      const d = ctx.timeUnknown ? applyUnknownTime(raw) : raw;
       const f: Finding = { ...d, confidence: d.confidence ?? (d.missing?.length ? 'medium' : 'high'), fingerprint: fingerprint(snapshot.cluster, d.id, d.subject) };
       if (seen.has(f.fingerprint)) continue; // one finding per id and subject
       seen.add(f.fingerprint);

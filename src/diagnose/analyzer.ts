@@ -10,6 +10,12 @@ export interface AnalysisContext {
   thresholds: Thresholds;
   /** Analysis time (`--now`, else the snapshot's collectedAt, else the clock). */
   now: Date;
+  /**
+   * True when `now` is only the wall clock because the capture's time is unknown (no --now, no
+   * meta.json, no timestamp in the data: Snapshot.collectedAtFrom 'unknown'). Ages measured against
+   * it are guesses: the engine marks time-based findings (apply-unknown-time.ts).
+   */
+  timeUnknown?: boolean;
 }
 
 /** A finding before the engine stamps its fingerprint. */

@@ -23,9 +23,12 @@ export interface DiagnoseOptions {
  * The only I/O is through the injected History.
  */
 export async function diagnoseSnapshot(snapshot: Snapshot, opts: DiagnoseOptions): Promise<Report> {
-  const now = opts.now ?? validDate(snapshot.collectedAt) ?? new Date();
+  const captured = validDate(snapshot.collectedAt);
+  const now = opts.now ?? captured ?? new Date();
+  // Without --now and without any capture time, `now` is only the wall clock: say so (issue 13, 8).
+  const timeUnknown = !opts.now && !captured;
   const history = await opts.history.load(snapshot.cluster);
-  const result = analyzeSnapshot(snapshot, opts.analyzers ?? ANALYZERS, { history, thresholds: opts.thresholds, now });
+  const result = analyzeSnapshot(snapshot, opts.analyzers ?? ANALYZERS, { history, thresholds: opts.thresholds, now, timeUnknown });
   await opts.history.append(snapshot.cluster, recordScan(snapshot, result.findings, now));
   return buildReport(snapshot, result, { generatedAt: opts.generatedAt ?? new Date() });
 }

@@ -8,6 +8,9 @@ export const FINDING_IDS = [
   'etcd.no-leader',
   'etcd.leader-unreachable',
   'etcd.member-mismatch',
+  // Issue 13: a raised NOSPACE/CORRUPT alarm, and members the probe never asked (their state is unknown).
+  'etcd.alarm',
+  'etcd.members-not-queried',
   'controlplane.degraded',
   'controlplane.not-self-healing',
   'controlplane.node-not-joined',
@@ -102,6 +105,17 @@ export interface Finding {
    */
   confidence: Confidence;
   remediations: RemediationProposal[];
+  /**
+   * Steps for a person, in order, when the fix is not an action of the catalog (etcd.alarm: compact,
+   * defrag, disarm). Text only: nothing here is ever executed by the bot.
+   */
+  steps?: string[];
+  /**
+   * Exact identifiers the finding is about, for machines reading the JSON: e.g. { leaderMemberId:
+   * '18249187646912138824' }. etcd member ids are uint64 as decimal strings; text shows them in hex,
+   * as etcdctl does.
+   */
+  ids?: Record<string, string>;
   /** Stable hash of cluster + id + subject, used to thread alerts. */
   fingerprint: string;
 }

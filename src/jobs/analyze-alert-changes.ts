@@ -32,7 +32,8 @@ const MAX_REPLY_EVIDENCE = 6;
  * here (report/neutralize-mrkdwn.ts).
  */
 export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opts: AlertChangeOptions): { state: ClusterAlertState; changed: Incident[] } {
-  const at = report.collectedAt;
+  // A capture of unknown time (collectedAt '') is stamped with when it was scanned.
+  const at = report.collectedAt || report.generatedAt;
   const atMs = Date.parse(at);
   if (prev.lastScanAt && atMs < Date.parse(prev.lastScanAt)) return { state: prev, changed: [] };
   const state: ClusterAlertState = structuredClone(prev);

@@ -2,12 +2,18 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { webApi } from '@slack/bolt';
 import { runRemediation, type RunRemediationDeps } from '../remediate/run-remediation.js';
+import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
 import type { ProposalStore } from '../slack/proposal-store.js';
 import { renderApproval } from '../slack/render-approval.js';
 import { renderApprovalResult } from '../slack/render-approval-result.js';
 import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from './queue-names.js';
 
-export interface RemediateWorkerDeps extends RunRemediationDeps {
+export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthorized'> {
+  /**
+   * Approver check at execution time (default: approvers.users, or approvers.groups through
+   * usergroups.users.list on `slack`, cached 5 minutes as at vote time).
+   */
+  isAuthorized?: RunRemediationDeps['isAuthorized'];
   /** A connection with maxRetriesPerRequest: null (BullMQ requirement, TOOLING.md). */
   connection: Redis;
   slack: webApi.WebClient;
@@ -24,11 +30,13 @@ export interface RemediateWorkerDeps extends RunRemediationDeps {
  * `executing` and reports it `interrupted` instead of running it again.
  */
 export function startRemediateWorker(deps: RemediateWorkerDeps): { worker: Worker; close(): Promise<void> } {
+  const authorizer = createApprovalAuthorizer({ log: deps.log });
+  const runDeps: RunRemediationDeps = { ...deps, isAuthorized: deps.isAuthorized ?? ((cluster, user) => authorizer(deps.slack, cluster, user)) };
   const worker = new Worker(
     REMEDIATE_QUEUE,
     async (job) => {
       const requestId = String((job.data as { requestId?: unknown }).requestId ?? job.id);
-      const run = await runRemediation(requestId, deps);
+      const run = await runRemediation(requestId, runDeps);
       const req = run.request;
       if (!req || !['succeeded', 'failed', 'aborted', 'interrupted'].includes(req.status)) return { status: req?.status ?? 'unknown' };
       deps.log(JSON.stringify({ remediation: true, requestId, cluster: req.cluster, action: req.plan.action, status: req.status, result: req.result }));

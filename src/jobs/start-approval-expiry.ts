@@ -1,6 +1,7 @@
 import { WebClient } from '@slack/web-api';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { PlanSigner } from '../remediate/plan-signer.js';
 import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';
 import { expireApprovals } from './expire-approvals.js';
@@ -21,6 +22,8 @@ export interface StartApprovalExpiryOptions {
   slack?: { token?: string; apiUrl?: string };
   now: () => Date;
   log: (line: string) => void;
+  /** Gives the sweep's audit records their MAC (K8S_HEALTH_PLAN_SECRET); without it they are hash-chained only. */
+  signer?: PlanSigner;
 }
 
 /**
@@ -43,7 +46,7 @@ export async function startApprovalExpiry(opts: StartApprovalExpiryOptions): Pro
   });
   const deps = {
     approvals: createApprovalStore(opts.connection, { keyPrefix }),
-    audit: createAuditLog(opts.connection, { keyPrefix, log: opts.log }),
+    audit: createAuditLog(opts.connection, { keyPrefix, log: opts.log, signer: opts.signer }),
     // Failures are retried by the next sweep (the message is marked stale), so no client retries or
     // waiting out a 429 here: a tick stays short.
     slack: opts.slack?.token

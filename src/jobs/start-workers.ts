@@ -5,6 +5,7 @@ import type { Report } from '../report/report.js';
 import type { ScanFn } from '../slack/create-scan-requester.js';
 import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
 import { createActionContext } from '../remediate/create-action-context.js';
+import { createPlanSigner, type PlanSigner } from '../remediate/plan-signer.js';
 import { createProposalStore } from '../slack/proposal-store.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
@@ -24,6 +25,7 @@ import { runScanJob, type ScanJobData } from './run-scan-job.js';
 import type { ScanDeps } from './scan-cluster.js';
 import { scheduleScans } from './schedule-scans.js';
 import { startApprovalExpiry } from './start-approval-expiry.js';
+import { WORKER_KINDS, type WorkerKind } from './worker-kinds.js';
 
 /** Options of {@link startWorkers}. */
 export interface StartWorkersOptions {
@@ -33,6 +35,11 @@ export interface StartWorkersOptions {
   slack?: { token?: string; apiUrl?: string };
   /** Run scan/notify workers here (false: only queues, schedulers are left to the workers). */
   runWorkers?: boolean;
+  /**
+   * Which workers to run (`k8s-health worker --only`); default all of WORKER_KINDS. The scan
+   * schedulers and watch caches belong to `scan`: a process without it never touches them.
+   */
+  only?: readonly WorkerKind[];
   /** BullMQ prefix; every other key uses `<prefix>:`. Tests pass a random one. Default "k8s-health". */
   prefix?: string;
   /** Scans per process at once (default 5: scans wait on I/O, and a slow unreachable cluster must not hold up the others). */
@@ -50,12 +57,19 @@ export interface StartWorkersOptions {
   log?: (line: string) => void;
   /** Job counters and watch-cache gauges (`/metrics`); absent = nothing is recorded. */
   metrics?: WorkerMetrics;
+  /**
+   * K8S_HEALTH_PLAN_SECRET's signer: the remediate worker re-verifies plans and votes with it and
+   * refuses every request when it is missing or not ready; audit records get MACs.
+   */
+  signer?: PlanSigner;
 }
 
 /** Running queues and workers of one process. */
 export interface WorkerSet {
   /** The workers of this process (empty without runWorkers). */
   workers: Worker[];
+  /** Which kinds of worker run here (empty without runWorkers). */
+  kinds: WorkerKind[];
   scanQueue: Queue;
   notifyQueue: Queue;
   /** A fresh scan through the scan queue (the path `/k8s-health` uses). */
@@ -75,8 +89,8 @@ function backoffStrategy(attemptsMade: number): number {
 
 /**
  * Composition of the jobs side (used by `worker` and by `serve` unless --no-workers): queues,
- * per-cluster schedulers (stale ones removed), the scan, notify and remediate workers, and the
- * queued scan for `/k8s-health`. State lives in Redis only, so any number of these processes share
+ * per-cluster schedulers (stale ones removed), the scan, notify, remediate and expiry workers (all,
+ * or the subset `only` names), and the queued scan for `/k8s-health`. State lives in Redis only, so any number of these processes share
  * the work and any of them may restart.
  */
 export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet> {
@@ -86,6 +100,8 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
   let lastRedisError = '';
   const connection = createRedisConnection(opts.redisUrl, { onError: (err) => (lastRedisError = err.message) });
   const runWorkers = opts.runWorkers ?? true;
+  const kinds = runWorkers ? WORKER_KINDS.filter((k) => (opts.only ?? WORKER_KINDS).includes(k)) : [];
+  const runs = (kind: WorkerKind) => kinds.includes(kind);
   const scanQueue = new Queue(SCAN_QUEUE, { connection, prefix });
   const notifyQueue = new Queue(NOTIFY_QUEUE, { connection, prefix });
   // QueueEvents blocks on its connection: a connection of its own, closed by us (BullMQ leaves given connections open).
@@ -103,7 +119,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
   const workers: Worker[] = [];
   let approvalsQueue: Queue | undefined;
   // One watch cache per live cluster this process scans (scan.watch; see collectSnapshot).
-  const watchCaches = runWorkers && opts.config.scan.watch ? createWatchCaches({ idleMs: Math.max(10 * 60_000, 10 * opts.config.scan.intervalSeconds * 1000), timeoutMs: opts.collect?.requestTimeoutMs, log }) : undefined;
+  const watchCaches = runs('scan') && opts.config.scan.watch ? createWatchCaches({ idleMs: Math.max(10 * 60_000, 10 * opts.config.scan.intervalSeconds * 1000), timeoutMs: opts.collect?.requestTimeoutMs, log }) : undefined;
   // A scan that still had to list (watch not open yet, or refused) says so in the log.
   const onCollected = (i: { cluster: string; cachedKinds: number; listedKinds: number }) => {
     if (i.listedKinds > 0) log(`scan cluster=${i.cluster} kinds from watch cache=${i.cachedKinds} listed=${i.listedKinds}`);
@@ -111,76 +127,94 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
   const collect = watchCaches ? { ...opts.collect, watchCaches, onCollected } : opts.collect;
 
   if (runWorkers) {
-    const { scheduled, removed } = await scheduleScans(scanQueue, opts.config);
-    log(`scan schedulers: ${scheduled.join(', ') || '(none)'}${removed.length ? `; removed stale: ${removed.join(', ')}` : ''}`);
-    const hasAlerts = opts.config.clusters.some((c) => c.slack.alertChannel);
     const token = opts.slack?.token;
-    const scanWorker = new Worker<ScanJobData, Report>(
-      SCAN_QUEUE,
-      (job: Job<ScanJobData>) =>
-        runScanJob(job.data, {
-          config: opts.config,
-          history,
-          reports,
-          alerts,
-          threads,
-          notifyQueue: token ? notifyQueue : undefined,
-          flapWindowMinutes: opts.flapWindowMinutes,
-          now: opts.now,
-          collect,
-          log,
-        }),
-      { connection, prefix, concurrency: opts.scanConcurrency ?? 5, settings: { backoffStrategy } },
-    );
-    workers.push(scanWorker);
-    if (token) {
-      const client = new WebClient(token, {
-        ...(opts.slack?.apiUrl ? { slackApiUrl: opts.slack.apiUrl } : {}),
-        // 429s come back to us so the Redis limiter (shared by every worker) honours Retry-After;
-        // other retries are BullMQ's, visible in the queue.
-        rejectRateLimitedCalls: true,
-        retryConfig: { retries: 0 },
-        timeout: 10_000,
-      });
-      const deps = {
-        redis: connection,
-        keyPrefix,
-        client,
-        states: alerts,
-        threads,
-        limiter: createChannelLimiter(connection, { keyPrefix, intervalMs: opts.channelIntervalMs }),
-        proposals: createProposalStore(connection, { keyPrefix }),
-        now: opts.now ?? (() => new Date()),
-        log,
-      };
-      workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert(deps, job.data), { connection, prefix, concurrency: opts.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
-      // Approved remediations run here too, so `worker` replicas alone (serve --no-workers) execute
-      // them. Exactly-once is the approval store's compare-and-set, whichever process takes the job.
-      const now = opts.now ?? (() => new Date());
-      const remediate = startRemediateWorker({
-        config: opts.config,
-        approvals: createApprovalStore(connection, { keyPrefix }),
-        audit: createAuditLog(connection, { keyPrefix, log }),
-        backups: createApprovalBackups(connection, { keyPrefix, now }),
-        createContext: createActionContext,
-        proposals: deps.proposals,
-        // Results are few and must arrive: the Web API client's own retries, unlike the notify client.
-        slack: new WebClient(token, { ...(opts.slack?.apiUrl ? { slackApiUrl: opts.slack.apiUrl } : {}), retryConfig: { retries: 3 }, timeout: 10_000 }),
-        connection,
-        prefix,
-        now,
-        log,
-      });
-      workers.push(remediate.worker);
-    } else {
-      if (hasAlerts) log('warning: no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
-      log('warning: no SLACK_BOT_TOKEN: approved remediations are not run by this process (results are reported in Slack)');
+    const now = opts.now ?? (() => new Date());
+    const proposals = createProposalStore(connection, { keyPrefix });
+    if (runs('scan')) {
+      const { scheduled, removed } = await scheduleScans(scanQueue, opts.config);
+      log(`scan schedulers: ${scheduled.join(', ') || '(none)'}${removed.length ? `; removed stale: ${removed.join(', ')}` : ''}`);
+      // With a bot token, alert changes are queued for the notify workers (here or in another process).
+      workers.push(
+        new Worker<ScanJobData, Report>(
+          SCAN_QUEUE,
+          (job: Job<ScanJobData>) =>
+            runScanJob(job.data, {
+              config: opts.config,
+              history,
+              reports,
+              alerts,
+              threads,
+              notifyQueue: token ? notifyQueue : undefined,
+              flapWindowMinutes: opts.flapWindowMinutes,
+              now: opts.now,
+              collect,
+              log,
+            }),
+          { connection, prefix, concurrency: opts.scanConcurrency ?? 5, settings: { backoffStrategy } },
+        ),
+      );
     }
-    // The approval expiry sweep (scheduler `approvals-expiry`) runs with or without a token: requests
-    // expire regardless; only updating their Slack messages needs one (see jobs/expire-approvals.ts).
-    const expiry = await startApprovalExpiry({ connection, prefix, slack: opts.slack, now: opts.now ?? (() => new Date()), log });
-    approvalsQueue = expiry.queue;
-    workers.push(expiry.worker);
+    if (runs('notify')) {
+      if (token) {
+        const client = new WebClient(token, {
+          ...(opts.slack?.apiUrl ? { slackApiUrl: opts.slack.apiUrl } : {}),
+          // 429s come back to us so the Redis limiter (shared by every worker) honours Retry-After;
+          // other retries are BullMQ's, visible in the queue.
+          rejectRateLimitedCalls: true,
+          retryConfig: { retries: 0 },
+          timeout: 10_000,
+        });
+        const deps = {
+          redis: connection,
+          keyPrefix,
+          client,
+          states: alerts,
+          threads,
+          limiter: createChannelLimiter(connection, { keyPrefix, intervalMs: opts.channelIntervalMs }),
+          proposals,
+          now,
+          log,
+        };
+        workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert(deps, job.data), { connection, prefix, concurrency: opts.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
+      } else if (opts.config.clusters.some((c) => c.slack.alertChannel)) {
+        log('warning: no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
+      }
+    }
+    if (runs('remediate')) {
+      if (token) {
+        // Approved remediations run wherever this worker runs (`worker`, `worker --only remediate`, or
+        // serve without --no-workers). Exactly-once is the approval store's compare-and-set, whichever
+        // process takes the job.
+        // Not ready (no K8S_HEALTH_PLAN_SECRET): every approved request is refused by the executor; the
+        // composition root (serve, worker) warns about it once at startup.
+        const signer = opts.signer ?? createPlanSigner(undefined);
+        const remediate = startRemediateWorker({
+          config: opts.config,
+          approvals: createApprovalStore(connection, { keyPrefix }),
+          audit: createAuditLog(connection, { keyPrefix, log, signer }),
+          backups: createApprovalBackups(connection, { keyPrefix, now }),
+          signer,
+          createContext: createActionContext,
+          proposals,
+          // Results are few and must arrive: the Web API client's own retries, unlike the notify client.
+          slack: new WebClient(token, { ...(opts.slack?.apiUrl ? { slackApiUrl: opts.slack.apiUrl } : {}), retryConfig: { retries: 3 }, timeout: 10_000 }),
+          connection,
+          prefix,
+          now,
+          log,
+        });
+        workers.push(remediate.worker);
+      } else {
+        log('warning: no SLACK_BOT_TOKEN: approved remediations are not run by this process (results are reported in Slack)');
+      }
+    }
+    if (runs('expiry')) {
+      // The approval expiry sweep (scheduler `approvals-expiry`) runs with or without a token: requests
+      // expire regardless; only updating their Slack messages needs one (see jobs/expire-approvals.ts).
+      const expiry = await startApprovalExpiry({ connection, prefix, slack: opts.slack, now, log, signer: opts.signer });
+      approvalsQueue = expiry.queue;
+      workers.push(expiry.worker);
+    }
     for (const w of workers) {
       w.on('error', (err: Error) => (lastRedisError = err.message));
       w.on('failed', (job, err) => log(`job failed queue=${w.name} id=${job?.id ?? '?'} attempt=${job?.attemptsMade ?? '?'}: ${err.message}`));
@@ -191,6 +225,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
   const scan = createQueuedScan(scanQueue, events, { timeoutMs: opts.scanTimeoutMs, fallback: opts.scanFallback });
   return {
     workers,
+    kinds,
     scanQueue,
     notifyQueue,
     scan,

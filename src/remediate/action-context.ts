@@ -2,6 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { EtcdTlsMaterial } from '../cluster/create-etcd-client.js';
 import type { KubeObject } from '../cluster/snapshot.js';
 import type { ClusterConfig } from '../config/config-schema.js';
+import type { OpenedBackup } from './seal-backup.js';
 
 /** How remediate/ reaches one live cluster (built by createActionContext, or by a test). */
 export interface ActionContext {
@@ -13,8 +14,11 @@ export interface ActionContext {
   /** CAPI namespace on the management cluster (undefined: all namespaces). */
   capiNamespace?: string;
   etcd?: { endpoints: string[]; tls?: EtcdTlsMaterial; timeoutMs: number };
-  /** The backup stored by an earlier request (webhook.restore reads the one of the suspend it undoes). */
-  loadBackup?: (requestId: string) => Promise<KubeObject | undefined>;
+  /**
+   * The backup stored by an earlier request (webhook.restore reads the one of the suspend it undoes):
+   * undefined when there is none; throws E_REMEDIATE_BACKUP when its seal does not verify.
+   */
+  loadBackup?: (requestId: string) => Promise<OpenedBackup | undefined>;
 }
 
 /** What execute() may do besides calling the cluster. */

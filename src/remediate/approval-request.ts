@@ -23,18 +23,43 @@ export interface ApprovalRequest {
   /** approvals.required when proposed. */
   required: number;
   status: ApprovalStatus;
-  /** Distinct approvers in order (never the proposer). */
-  approvals: { user: string; at: string }[];
+  /** Distinct approvers in order (never the proposer), each vote sealed (see {@link ApprovalVote}). */
+  approvals: ApprovalVote[];
   /** Who rejected / cancelled, when. */
   decidedBy?: { user: string; at: string };
   /** The dry-run line shown to approvers. */
   dryRun: string;
+  /**
+   * The server-side dry run (or etcd read-only check) passed. A request whose dry run failed shows the
+   * failure and no Approve button, and every approve vote on it is refused (apply-vote.ts); signed.
+   * Absent on requests stored before issue 14 (they carry no signature either, so never run).
+   */
+  dryRunOk?: boolean;
+  /**
+   * HMAC-SHA256 (K8S_HEALTH_PLAN_SECRET) of the request's signed envelope (sign-request.ts): action,
+   * params, preconditions, hash, cluster, id, proposer, times, required count, dry-run outcome. The
+   * executor refuses a request whose signature does not verify. Absent on requests from before issue 14.
+   */
+  signature?: string;
   /** The thread the request lives in, and its own message (updated on every vote). */
   thread: { channel: string; threadTs: string; messageTs?: string };
   /** Final outcome line (executed, aborted: why, interrupted…). */
   result?: string;
   /** Each status change, in order. */
   transitions: { status: ApprovalStatus; at: string }[];
+}
+
+/**
+ * One approve vote. `sig` is the HMAC (K8S_HEALTH_PLAN_SECRET) of request id + plan signature + user +
+ * time + confirmation (sign-vote.ts), added by the process that verified the click: a vote written into
+ * Redis by anyone else does not verify, so it never counts at execution time.
+ */
+export interface ApprovalVote {
+  user: string;
+  at: string;
+  /** The voter typed the cluster name in the confirmation modal (approvals.confirmByTyping). */
+  confirmed?: boolean;
+  sig?: string;
 }
 
 /** The statuses that ignore every further click. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
 import type { RemediationPlan } from './remediation-plan.js';
 
 /**
@@ -7,13 +8,4 @@ import type { RemediationPlan } from './remediation-plan.js';
  */
 export function hashPlan(plan: Pick<RemediationPlan, 'action' | 'params' | 'preconditions'>): string {
   return createHash('sha256').update(canonicalJson({ action: plan.action, params: plan.params, preconditions: plan.preconditions })).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }

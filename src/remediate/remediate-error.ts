@@ -5,7 +5,13 @@ export type RemediateErrorCode =
   | 'E_REMEDIATE_PARAMS'
   | 'E_REMEDIATE_ETCD'
   | 'E_REMEDIATE_KUBE'
-  | 'E_REMEDIATE_UNKNOWN_ACTION';
+  | 'E_REMEDIATE_UNKNOWN_ACTION'
+  /** K8S_HEALTH_PLAN_SECRET missing or too short: nothing may be proposed, approved or executed. */
+  | 'E_REMEDIATE_NO_SECRET'
+  /** A backup whose seal does not verify, or that is not the object the plan relies on. */
+  | 'E_REMEDIATE_BACKUP'
+  /** A server-side dry run, or an etcd read-only check, that did not pass. */
+  | 'E_REMEDIATE_DRY_RUN';
 
 /** A failed plan / dry run / execution, translated at the remediate boundary (STYLE.md rule 5). */
 export class RemediateError extends Error {

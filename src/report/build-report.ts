@@ -2,7 +2,17 @@ import type { Snapshot } from '../cluster/snapshot.js';
 import type { AnalysisResult } from '../diagnose/analyze-snapshot.js';
 import { SECTION_IDS, type Finding, type SectionId } from '../diagnose/finding.js';
 import type { HealthStatus, Report, SectionSummary } from './report.js';
-import { summarizeSection } from './summarize-section.js';
+import { summarizeSection, type SectionLine } from './summarize-section.js';
+
+/**
+ * The sections without which "healthy" says nothing: the API server answered, its nodes were read, its
+ * pods were read. When one of them is unknown and nothing is wrong, the report is `unknown`, not
+ * `healthy` (issue 13 defect class 9; docs/diagnosis.md "Unknown sections"). etcd, Cluster API
+ * machines, upgrades and webhooks may be legitimately absent (a managed control plane, a cluster
+ * without Cluster API, a capture that holds no webhook configurations): their own line is grey and
+ * says why, and the overall status does not pretend they were checked — but does not hide the rest.
+ */
+export const KEY_SECTIONS: readonly SectionId[] = ['apiserver', 'nodes', 'workloads'];
 
 /**
  * The report model (like clusterctl describe's tree, separate from any printer): overall status,
@@ -11,10 +21,10 @@ import { summarizeSection } from './summarize-section.js';
 export function buildReport(snapshot: Snapshot, analysis: AnalysisResult, opts: { generatedAt: Date }): Report {
   const sections: SectionSummary[] = SECTION_IDS.map((id) => {
     const inSection = analysis.findings.filter((f) => f.section === id);
-    const { summary, hasData } = summarizeSection(id, snapshot);
-    return { id, status: sectionStatus(inSection, hasData), summary };
+    const line = summarizeSection(id, snapshot);
+    return { id, status: sectionStatus(inSection, line), summary: line.summary };
   });
-  return {
+  const report: Report = {
     cluster: snapshot.cluster,
     generatedAt: opts.generatedAt.toISOString(),
     collectedAt: snapshot.collectedAt,
@@ -23,19 +33,28 @@ export function buildReport(snapshot: Snapshot, analysis: AnalysisResult, opts: 
     findings: analysis.findings,
     partial: [...snapshot.partial, ...analysis.errors],
   };
+  if (snapshot.collectedAtFrom && snapshot.collectedAtFrom !== 'recorded') report.collectedAtFrom = snapshot.collectedAtFrom;
+  return report;
 }
 
-function sectionStatus(findings: Finding[], hasData: boolean): HealthStatus {
+/**
+ * A section is as bad as its worst finding; without warning or critical findings it is `unknown`
+ * when its data was not collected (never green by default), `degraded` when its own line counts
+ * something unhealthy (a pod in CrashLoopBackOff), else `healthy`.
+ */
+function sectionStatus(findings: Finding[], line: SectionLine): HealthStatus {
   if (findings.some((f) => f.severity === 'critical')) return 'critical';
   if (findings.some((f) => f.severity === 'warning')) return 'degraded';
-  return hasData ? 'healthy' : 'unknown';
+  if (!line.hasData) return 'unknown';
+  return line.degraded ? 'degraded' : 'healthy';
 }
 
+/** Worst of findings and sections; `unknown` rather than `healthy` when a key section is unknown. */
 function overallStatus(findings: Finding[], sections: SectionSummary[]): HealthStatus {
-  if (findings.some((f) => f.severity === 'critical')) return 'critical';
-  if (findings.some((f) => f.severity === 'warning')) return 'degraded';
-  // Nothing wrong found, but nothing read either: say so rather than "healthy".
-  return sections.every((s) => s.status === 'unknown') ? 'unknown' : 'healthy';
+  if (findings.some((f) => f.severity === 'critical') || sections.some((s) => s.status === 'critical')) return 'critical';
+  if (findings.some((f) => f.severity === 'warning') || sections.some((s) => s.status === 'degraded')) return 'degraded';
+  // Nothing wrong found, but not everything that matters was read: say so rather than "healthy".
+  return sections.some((s) => s.status === 'unknown' && KEY_SECTIONS.includes(s.id)) ? 'unknown' : 'healthy';
 }
 
 export type { SectionId };

@@ -4,5 +4,6 @@ import { formatAge } from '../diagnose/facts/age.js';
 export function ageOf(iso: string | undefined, now: Date): string | undefined {
   if (!iso) return undefined;
   const t = Date.parse(iso);
-  return Number.isNaN(t) ? undefined : formatAge(now.getTime() - t);
+  // An unknown capture time ('' collectedAt) makes an invalid `now`: no age rather than "NaN".
+  return Number.isNaN(t) || Number.isNaN(now.getTime()) ? undefined : formatAge(now.getTime() - t);
 }

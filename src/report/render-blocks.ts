@@ -52,7 +52,10 @@ const MAX_EVIDENCE_LINES = 4;
  * into plain_text, so it can never mention, link, restyle or add a line.
  */
 export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMessage {
-  const age = formatAge(opts.now.getTime() - Date.parse(report.collectedAt));
+  const collected = Date.parse(report.collectedAt);
+  // An unknown capture time has no age: say so rather than print "NaN" (issue 13 defect class 8).
+  const age = Number.isNaN(collected) ? undefined : formatAge(opts.now.getTime() - collected);
+  const asOf = age === undefined ? 'capture time unknown' : `as of ${age} ago`;
   const sections = opts.section ? report.sections.filter((s) => s.id === opts.section) : report.sections;
   const shown = opts.section ? report.findings.filter((f) => f.section === opts.section) : report.findings;
   const sectionTitle = opts.section ? SECTION_TITLES[opts.section] : undefined;
@@ -65,7 +68,8 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
       elements: [
         {
           type: 'mrkdwn',
-          text: `${STATUS_EMOJI[status]} as of ${age} ago (collected ${md(report.collectedAt, { max: 40 })})${opts.stale ? ' · :hourglass_flowing_sand: *stale*, refreshing…' : ''}`,
+          // collectedAt comes from meta.json or the newest timestamp in the data: untrusted text like the rest.
+          text: `${STATUS_EMOJI[status]} ${asOf} (${age === undefined ? 'no meta.json and no timestamp in the data' : `${report.collectedAtFrom === 'data' ? 'inferred from the newest timestamp in the data: ' : 'collected '}${md(report.collectedAt, { max: 40 })}`})${opts.stale ? ' · :hourglass_flowing_sand: *stale*, refreshing…' : ''}`,
         },
       ],
     },
@@ -97,7 +101,7 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
   }
 
   const counts = countBySeverity(shown);
-  const text = `${md(report.cluster, { max: 100 })}${sectionTitle ? ` ${sectionTitle}` : ''}: ${status} — ${counts} (as of ${age} ago${opts.stale ? ', stale, refreshing' : ''})`;
+  const text = `${md(report.cluster, { max: 100 })}${sectionTitle ? ` ${sectionTitle}` : ''}: ${status} — ${counts} (${asOf}${opts.stale ? ', stale, refreshing' : ''})`;
   return clampBlocks({ text, blocks });
 }
 
@@ -122,6 +126,7 @@ function renderFinding(f: Finding, all: readonly Finding[], proposalIds: RenderB
   if (chain.length) lines.push(`*Caused by:* ${md(describeCauseChain(chain), { max: 500 })}`);
   for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${md(e, { max: 400 })}`);
   if (f.evidence.length > MAX_EVIDENCE_LINES) lines.push(`> _+${f.evidence.length - MAX_EVIDENCE_LINES} more evidence lines_`);
+  if (f.steps?.length) lines.push(`*Steps (by hand):* ${f.steps.map((step, i) => `${i + 1}. ${md(step, { max: 300 })}`).join('\n')}`);
   const out: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } }];
 
   const buttons: types.Button[] = [];

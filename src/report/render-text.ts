@@ -1,5 +1,7 @@
 import { SECTION_IDS, SECTION_TITLES, SEVERITY_RANK, type Finding, type SectionId } from '../diagnose/finding.js';
 import { describeCauseChain, findRootCauses } from './find-root-causes.js';
+import { formatMemberId } from '../diagnose/facts/format-member-id.js';
+import { describeCaptureTime } from './describe-capture-time.js';
 import { ageOf } from './format-age.js';
 import { neutralizePlainText as t } from './neutralize-plain-text.js';
 import type { HealthStatus, Report } from './report.js';
@@ -24,8 +26,8 @@ export interface RenderTextOptions {
  */
 export function renderText(report: Report, opts: RenderTextOptions): string {
   const out: string[] = [];
-  const age = ageOf(report.collectedAt, opts.now);
-  out.push(`${t(report.cluster)}: ${report.status.toUpperCase()}  (data collected ${t(report.collectedAt)}${age ? `, ${age} ago` : ''})`);
+  // The capture time comes from meta.json or the newest timestamp in the data: untrusted, like the rest.
+  out.push(`${t(report.cluster)}: ${report.status.toUpperCase()}  (${t(describeCaptureTime(report, opts.now))})`);
   out.push('');
   const sections = report.sections.filter((s) => !opts.section || s.id === opts.section);
   const width = Math.max(...sections.map((s) => SECTION_TITLES[s.id].length));
@@ -68,8 +70,13 @@ function renderFinding(f: Finding, report: Report, opts: RenderTextOptions): str
     for (const e of evidence) lines.push(`      - ${t(e)}`);
     if (evidence.length < f.evidence.length) lines.push(`      (+${f.evidence.length - evidence.length} more)`);
   }
+  if (f.steps?.length) {
+    lines.push('    steps (by hand, nothing runs automatically):');
+    f.steps.forEach((step, i) => lines.push(`      ${i + 1}. ${t(step)}`));
+  }
   for (const r of f.remediations) {
-    const params = Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(' ');
+    // etcd member ids in hex, as etcdctl prints and takes them (`etcdctl member remove 8211f1d0f64f3269`).
+    const params = Object.entries(r.params).map(([k, v]) => `${k}=${/memberid$/i.test(k) ? formatMemberId(String(v)) : v}`).join(' ');
     lines.push(`    fix (needs 2 approvals): ${t(r.label)} [${t(`${r.action}${params ? ` ${params}` : ''}`)}]`);
     lines.push(`      risk: ${t(r.risk)}`);
   }

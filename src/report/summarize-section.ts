@@ -1,22 +1,45 @@
+import { KINDS } from '../cluster/kinds.js';
 import type { Snapshot } from '../cluster/snapshot.js';
+import { findEtcdLeaderState } from '../diagnose/facts/find-etcd-leader-state.js';
+import { findLogsOnEtcd } from '../diagnose/facts/find-logs-on-etcd.js';
+import { describeMember } from '../diagnose/facts/format-member-id.js';
+import { describePodTrouble, findPodTrouble } from '../diagnose/facts/find-pod-trouble.js';
 import { isControlPlaneNode } from '../diagnose/facts/is-control-plane-node.js';
+import { isControlPlanePod } from '../diagnose/facts/is-control-plane-pod.js';
 import { isNodeReady } from '../diagnose/facts/is-node-ready.js';
 import type { SectionId } from '../diagnose/finding.js';
 
+/** One section's line and what it says about the section's status (build-report.ts decides the status). */
+export interface SectionLine {
+  summary: string;
+  /**
+   * False when the section's source was not collected, failed, or is not in the capture: the section
+   * is then `unknown` (grey, "not collected: <why>"), never healthy (issue 13 defect class 9).
+   */
+  hasData: boolean;
+  /** The line itself counts something unhealthy that no finding covers (a pod in CrashLoopBackOff): not green. */
+  degraded?: boolean;
+}
+
+/** Pods named in a line, at most; the rest are counted. */
+const MAX_NAMED = 3;
+
 /**
  * One line of counts per section ("2 of 3 control-plane nodes Ready"), from the snapshot alone:
- * what the SRE would otherwise get from five kubectl commands. `hasData` is false when the
- * section's source was not collected at all (then its status is "unknown", not "healthy").
+ * what the SRE would otherwise get from five kubectl commands. A section whose kinds were not read
+ * (Snapshot.coverage: list failed, or not in the capture) says "not collected: <why>" and has no data.
  */
-export function summarizeSection(id: SectionId, s: Snapshot): { summary: string; hasData: boolean } {
+export function summarizeSection(id: SectionId, s: Snapshot): SectionLine {
   switch (id) {
     case 'apiserver':
       return summarizeApiServer(s);
     case 'etcd':
       return summarizeEtcd(s);
     case 'controlplane':
-      return summarizeControlPlane(s);
+      return notCollected(s, ['Node']) ?? summarizeControlPlane(s);
     case 'nodes': {
+      const missing = notCollected(s, ['Node']);
+      if (missing) return missing;
       if (!s.nodes.length) return { summary: 'no nodes read', hasData: false };
       const ready = s.nodes.filter(isNodeReady).length;
       const workers = s.nodes.filter((n) => !isControlPlaneNode(n));
@@ -24,6 +47,8 @@ export function summarizeSection(id: SectionId, s: Snapshot): { summary: string;
       return { summary: `${ready} of ${s.nodes.length} nodes Ready (workers ${wReady} of ${workers.length})`, hasData: true };
     }
     case 'machines': {
+      const missing = notCollected(s, ['Machine']);
+      if (missing) return missing;
       const ms = s.capi.machines;
       if (!ms.length) return { summary: 'no Cluster API machines read', hasData: false };
       const phases = countBy(ms, (m) => (m.metadata.deletionTimestamp ? 'Deleting' : String(m.status?.phase ?? 'Unknown')));
@@ -34,20 +59,64 @@ export function summarizeSection(id: SectionId, s: Snapshot): { summary: string;
     case 'upgrades':
       return summarizeUpgrades(s);
     case 'webhooks': {
+      const missing = notCollected(s, ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']);
+      if (missing) return missing;
       const all = [...s.validatingWebhooks, ...s.mutatingWebhooks];
-      if (!all.length) return { summary: 'no admission webhook configurations', hasData: s.nodes.length > 0 };
+      // With coverage, an empty list was really listed; without (hand-built snapshots) only a read cluster says so.
+      if (!all.length) return { summary: 'no admission webhook configurations', hasData: s.coverage ? true : s.nodes.length > 0 };
       const failClosed = all.filter((c) => (c.webhooks ?? []).some((w: { failurePolicy?: string }) => (w.failurePolicy ?? 'Fail') === 'Fail')).length;
       return { summary: `${all.length} webhook configurations (${failClosed} with failurePolicy Fail)`, hasData: true };
     }
-    case 'workloads': {
-      if (!s.pods.length) return { summary: 'no pods read', hasData: false };
-      const terminating = s.pods.filter((p) => p.deletionTimestamp).length;
-      const phases = countBy(s.pods.filter((p) => !p.deletionTimestamp), (p) => p.phase ?? 'Unknown');
-      const parts = [...phases].sort((a, b) => b[1] - a[1]).map(([p, n]) => `${n} ${p}`);
-      if (terminating) parts.push(`${terminating} Terminating`);
-      return { summary: `${s.pods.length} pods: ${parts.join(', ')}`, hasData: true };
-    }
+    case 'workloads':
+      return notCollected(s, ['Pod']) ?? summarizeWorkloads(s);
   }
+}
+
+/**
+ * "not collected: …" when a kind the section needs was not read. Snapshots without coverage (built
+ * by hand in tests) keep the older rule: a section with objects has data.
+ */
+function notCollected(s: Snapshot, kinds: string[]): SectionLine | undefined {
+  if (!s.coverage) return undefined;
+  const bad = kinds.map((k) => [k, s.coverage?.[k]] as const).filter(([, c]) => c !== undefined && c.state !== 'read');
+  if (!bad.length) return undefined;
+  const failed = bad.find(([, c]) => c?.state === 'failed');
+  if (failed) return { summary: `not collected: listing ${plural(failed[0])} failed: ${failed[1]?.why ?? 'unknown error'}`, hasData: false };
+  return { summary: `not collected: no ${bad.map(([k]) => plural(k)).join(' or ')} in the capture`, hasData: false };
+}
+
+/** "Nodes", "Cluster API Machines" (a capture may hold OpenShift Machines, which are not these). */
+function plural(kind: string): string {
+  const capi = KINDS.find((k) => k.kind === kind)?.group.endsWith('cluster.x-k8s.io');
+  return `${capi ? 'Cluster API ' : ''}${kind}s`;
+}
+
+/**
+ * Pods by phase; a pod whose container waits in CrashLoopBackOff / ImagePullBackOff is counted under
+ * that reason, not as Running, and named (issue 13 defect class 10).
+ */
+function summarizeWorkloads(s: Snapshot): SectionLine {
+  if (!s.pods.length) return { summary: 'no pods read', hasData: false };
+  const terminating = s.pods.filter((p) => p.deletionTimestamp).length;
+  const troubled = s.pods.flatMap((p) => {
+    const t = findPodTrouble(p);
+    return t ? [{ pod: p, t }] : [];
+  });
+  const troubledPods = new Set(troubled.map((x) => x.pod));
+  const phases = countBy(
+    s.pods.filter((p) => !p.deletionTimestamp && !troubledPods.has(p)),
+    (p) => p.phase ?? 'Unknown',
+  );
+  for (const [reason, n] of countBy(troubled, (x) => x.t.reason)) phases.set(reason, (phases.get(reason) ?? 0) + n);
+  const parts = [...phases].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([p, n]) => `${n} ${p}`);
+  if (terminating) parts.push(`${terminating} Terminating`);
+  let summary = `${s.pods.length} pods: ${parts.join(', ')}`;
+  if (troubled.length) summary += ` — not healthy: ${named(troubled.map((x) => describePodTrouble(x.pod, x.t)))}`;
+  return { summary, hasData: true, degraded: troubled.length > 0 };
+}
+
+function named(items: string[]): string {
+  return items.length > MAX_NAMED ? `${items.slice(0, MAX_NAMED).join('; ')} (+${items.length - MAX_NAMED} more)` : items.join('; ');
 }
 
 function summarizeApiServer(s: Snapshot) {
@@ -61,32 +130,69 @@ function summarizeApiServer(s: Snapshot) {
   return { summary: `ready${a.checks.length ? ` (${a.checks.length} /readyz checks passed)` : ''}`, hasData: true };
 }
 
+/**
+ * The etcd line (issue 13): members, health, leader by name and hex id (as etcdctl prints ids),
+ * alarms, and what was not seen. It has data only when it can see members and a leader: without
+ * either the section is unknown (or critical by its findings), never "healthy, 0 members".
+ */
 function summarizeEtcd(s: Snapshot) {
   const e = s.etcd;
-  if (!e) return { summary: 'not collected (configure etcd endpoints or add etcd/ to the dump)', hasData: false };
-  const healthy = e.health.filter((h) => h.health).length;
+  if (!e) {
+    // A `kubectl cluster-info dump` tree has no etcdctl output, but its etcd pod logs may speak.
+    const logs = findLogsOnEtcd(s);
+    const said = logs.leaderless.length
+      ? `; pod logs end without a leader (${logs.leaderless.map((l) => l.pod).join(', ')})`
+      : logs.withLeader.length
+        ? `; pod logs end with a leader elected (${logs.withLeader.join(', ')})`
+        : '';
+    return { summary: `not collected (configure etcd endpoints or add etcd/ to the dump)${said}`, hasData: false };
+  }
+  const parts: string[] = [];
+  const listError = (e.errors ?? []).find((x) => x.command === 'member list')?.error;
+  const learners = e.members.filter((m) => m.isLearner).length;
+  if (e.members.length) parts.push(`${e.members.length} members${learners ? ` (${learners} learner)` : ''}`);
+  else parts.push(listError ? `member list unavailable: ${listError}` : 'member list not read');
+  const state = findEtcdLeaderState(s);
+  if (e.health.length) {
+    const healthy = e.health.filter((h) => h.health).length;
+    parts.push(`${healthy} of ${e.health.length} queried endpoints healthy`);
+  }
   const leaders = new Set(e.endpoints.map((ep) => ep.leader).filter((l): l is string => !!l));
-  const nameOf = (id: string) => e.members.find((m) => m.id === id)?.name ?? id;
-  let leaderText: string;
-  if (leaders.size === 0) leaderText = 'no leader';
-  else if (leaders.size === 1) {
+  let leaderSeen = false;
+  if (leaders.size === 1) {
     const [id] = [...leaders];
     const agree = e.endpoints.filter((ep) => ep.leader === id).length;
-    leaderText = `leader ${nameOf(id!)} (agreed by ${agree} of ${e.endpoints.length} answering)`;
-  } else leaderText = `members disagree on the leader (${[...leaders].map(nameOf).join(', ')})`;
-  const learners = e.members.filter((m) => m.isLearner).length;
-  const health = e.health.length ? `, ${healthy} of ${e.health.length} healthy` : '';
-  return { summary: `${e.members.length} members${learners ? ` (${learners} learner)` : ''}${health}, ${leaderText}`, hasData: true };
+    parts.push(`leader ${describeMember(id!, e.members)} (named by ${agree} of ${e.endpoints.length} answering)`);
+    leaderSeen = true;
+    if (state && !state.leaderQueried) parts.push('leader not queried');
+  } else if (leaders.size > 1) {
+    parts.push(`members disagree on the leader (${[...leaders].map((l) => describeMember(l, e.members)).join(', ')})`);
+    leaderSeen = true;
+  } else {
+    const why = e.endpoints.flatMap((ep) => ep.errors).find((x) => /no leader/i.test(x));
+    parts.push(e.endpoints.length ? `no leader${why ? ` ("${why}")` : ''}` : 'no endpoint answered endpoint status: leader unknown');
+  }
+  if (state?.notQueried.length) parts.push(`${state.notQueried.length} not queried`);
+  const alarms = [...new Set(e.alarms.filter((a) => a.alarm !== 'NONE').map((a) => a.alarm))];
+  if (alarms.length) parts.push(`alarm ${alarms.join(', ')}`);
+  return { summary: parts.join(', '), hasData: e.members.length > 0 && leaderSeen };
 }
 
-function summarizeControlPlane(s: Snapshot) {
+function summarizeControlPlane(s: Snapshot): SectionLine {
   const cp = s.nodes.filter(isControlPlaneNode);
   const kcp = s.capi.kubeadmControlPlanes[0];
   const want = typeof kcp?.spec?.replicas === 'number' ? kcp.spec.replicas : undefined;
   if (!cp.length && !kcp) return { summary: 'no control-plane nodes read', hasData: false };
   const ready = cp.filter(isNodeReady).length;
   const of = want ?? cp.length;
-  return { summary: `${ready} of ${of} control-plane nodes Ready${want !== undefined && want !== cp.length ? ` (${cp.length} registered)` : ''}`, hasData: true };
+  let summary = `${ready} of ${of} control-plane nodes Ready${want !== undefined && want !== cp.length ? ` (${cp.length} registered)` : ''}`;
+  // A static pod in CrashLoopBackOff on a Ready node: the node looks fine, the component is not (issue 13, 10).
+  const troubled = s.pods.filter(isControlPlanePod).flatMap((p) => {
+    const t = findPodTrouble(p);
+    return t ? [describePodTrouble(p, t)] : [];
+  });
+  if (troubled.length) summary += `; static pods not healthy: ${named(troubled)}`;
+  return { summary, hasData: true, degraded: troubled.length > 0 };
 }
 
 function summarizeUpgrades(s: Snapshot) {

@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { ClusterConfig } from '../config/config-schema.js';
 import type { ActionContext } from '../remediate/action-context.js';
+import type { PlanSigner } from '../remediate/plan-signer.js';
 import type { ApprovalBackups } from '../store/approval-backups.js';
 import type { ApprovalStore } from '../store/approval-store.js';
 import type { AuditLog } from '../store/audit-log.js';
@@ -11,6 +12,8 @@ export interface ApprovalDeps {
   approvals: ApprovalStore;
   audit: AuditLog;
   backups: ApprovalBackups;
+  /** K8S_HEALTH_PLAN_SECRET: signs each request and seals each vote; not ready = nothing is proposed or approved. */
+  signer: PlanSigner;
   /** Live access to a cluster, for the plan and its dry run. */
   createContext: (cluster: ClusterConfig) => Promise<ActionContext>;
   /** Enqueue the remediate job of a request that just became approved (job id = request id). */

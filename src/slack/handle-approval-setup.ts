@@ -6,6 +6,7 @@ import { enqueueRemediation } from '../jobs/enqueue-remediation.js';
 import { BULLMQ_PREFIX, REDIS_PREFIX, REMEDIATE_QUEUE } from '../jobs/queue-names.js';
 import { startRemediateWorker } from '../jobs/remediate-worker.js';
 import { createActionContext } from '../remediate/create-action-context.js';
+import type { PlanSigner } from '../remediate/plan-signer.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';
@@ -20,16 +21,22 @@ import type { SlackDeps } from './slack-deps.js';
  * remediate queue (producer) and — unless `workers` is false — the remediate worker in-process.
  * Mutates `slackDeps` to add `approval` (the proposed-fix listener reads it). Returns a closer.
  */
-export function setupApprovals(app: App, slackDeps: SlackDeps & { approval?: ApprovalDeps }, opts: { redis: Redis; redisUrl: string; workers: boolean }): { close(): Promise<void> } {
+export function setupApprovals(
+  app: App,
+  slackDeps: SlackDeps & { approval?: ApprovalDeps },
+  opts: { redis: Redis; redisUrl: string; workers: boolean; createContext?: ApprovalDeps['createContext']; signer: PlanSigner },
+): { close(): Promise<void> } {
   const { redis } = opts;
   const bull = createRedisConnection(opts.redisUrl, { onError: () => undefined });
   const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: BULLMQ_PREFIX });
   queue.on('error', () => undefined);
   const approval: ApprovalDeps = {
     approvals: createApprovalStore(redis, { keyPrefix: REDIS_PREFIX }),
-    audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log: slackDeps.log }),
+    audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log: slackDeps.log, signer: opts.signer }),
     backups: createApprovalBackups(redis, { keyPrefix: REDIS_PREFIX, now: slackDeps.now }),
-    createContext: createActionContext,
+    signer: opts.signer,
+    // `serve --no-cluster-access` passes one that refuses: that process holds no cluster credential.
+    createContext: opts.createContext ?? createActionContext,
     enqueue: (id) => enqueueRemediation(queue, id),
     isAuthorized: createApprovalAuthorizer({ log: slackDeps.log }),
     checkApprover: createApproverAccountCheck(slackDeps.config.slack),
@@ -38,7 +45,7 @@ export function setupApprovals(app: App, slackDeps: SlackDeps & { approval?: App
   slackDeps.approval = approval;
   registerApprovalListeners(app, deps);
   const worker = opts.workers
-    ? startRemediateWorker({ ...approval, config: slackDeps.config, proposals: slackDeps.proposals, connection: bull, slack: app.client, now: slackDeps.now, log: slackDeps.log })
+    ? startRemediateWorker({ ...approval, isAuthorized: undefined, config: slackDeps.config, proposals: slackDeps.proposals, connection: bull, slack: app.client, now: slackDeps.now, log: slackDeps.log })
     : undefined;
   return {
     async close() {

@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
 import { applyVote, type Vote, type VoteOutcome } from '../remediate/apply-vote.js';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
+import { signVote } from '../remediate/sign-vote.js';
 import { neutralizeMrkdwn as md } from '../report/neutralize-mrkdwn.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, renderApproval } from './render-approval.js';
@@ -22,6 +23,7 @@ const TELL: Record<VoteOutcome, (r: ApprovalRequest, why: string) => string> = {
   unauthorized: (r) => `You are not an authorized approver of cluster ${md(r.cluster, { max: 100 })} (config approvers.users / approvers.groups).`,
   ineligible: (_r, why) => `Your vote was not recorded: your Slack account cannot approve fixes (${md(why, { max: 200 })}). Ask a workspace admin if this is wrong.`,
   unverified: (_r, why) => `Your vote was not recorded: ${md(why, { max: 300 })}. Nothing changed; try again in a moment.`,
+  'dry-run-failed': () => 'The dry run of this plan failed: it cannot be approved. Fix the cause and propose it again (Reject still cancels it).',
 };
 
 /** Approve / Reject on an approval request message. The acting user is the verified payload's. */
@@ -63,6 +65,9 @@ export async function handleApprovalVote({ action, ack, respond, body, client }:
 export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account'>, client: webApi.WebClient, deps: SlackDeps & { approval: ApprovalDeps }): Promise<{ outcome: VoteOutcome; request: ApprovalRequest; why?: string }> {
   const stored = await deps.approval.approvals.get(id);
   if (!stored) throw new Error('approval request vanished');
+  // Votes are sealed with K8S_HEALTH_PLAN_SECRET; without it none can be recorded (the executor would refuse them).
+  const signer = deps.approval.signer;
+  if (!signer.ready) throw new Error(signer.problem);
   const cluster = deps.config.clusters.find((c) => c.name === stored.cluster);
   const authorized = !!cluster && (await deps.approval.isAuthorized(client, cluster, v.user));
   // The proposer's clicks never count (a Reject withdraws): no need to ask Slack about them.
@@ -71,7 +76,10 @@ export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account
   const now = deps.now();
   const res = await deps.approval.approvals.update(id, (req) => {
     const r = applyVote(req, { ...v, authorized, ...(account ? { account: account.status } : {}) }, { now, confirmByTyping: deps.config.approvals.confirmByTyping });
-    return { request: r.request, extra: r.outcome };
+    // Seal the vote this click added (the policy is pure; sealing needs the secret): only votes sealed
+    // by a process that verified the click count when the executor re-checks the request.
+    if (r.request === req || r.request.approvals.length === req.approvals.length) return { request: r.request, extra: r.outcome };
+    return { request: { ...r.request, approvals: r.request.approvals.map((a, i) => (i < req.approvals.length ? a : signVote(req, a, signer))) }, extra: r.outcome };
   });
   if (!res) throw new Error('approval request vanished');
   const { request, extra: outcome } = res;

@@ -1,8 +1,10 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { findAction } from '../remediate/actions/index.js';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
+import { createBackupLoader } from '../remediate/create-backup-loader.js';
 import { hashPlan } from '../remediate/hash-plan.js';
 import type { RemediationPlan } from '../remediate/remediation-plan.js';
+import { signRequest } from '../remediate/sign-request.js';
 import { neutralizeMrkdwn as md } from '../report/neutralize-mrkdwn.js';
 import { clampBlocks } from './clamp-blocks.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
@@ -15,9 +17,11 @@ type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 
  * A click on a proposed-fix button (issue 6). Numbered flow:
  * 1. the button value is an opaque proposal id; unknown, or for a cluster this channel may not use → refused;
  * 2. a dump-backed cluster, or one without remediation.enabled, is refused ephemerally — showing the plan;
- * 3. the plan is frozen against the live cluster (recorded values, hash) and dry-run server-side;
- * 4. the approval request is stored in Redis and posted in the thread of the clicked message
- *    ("0 of N approvals", Approve / Reject), and audited. The proposer is the verified payload's user.
+ * 3. without K8S_HEALTH_PLAN_SECRET nothing is proposed (one line naming it);
+ * 4. the plan is frozen against the live cluster (recorded values, uids, hash) and dry-run server-side;
+ * 5. the approval request is signed (HMAC with K8S_HEALTH_PLAN_SECRET), stored in Redis and posted in
+ *    the thread of the clicked message ("0 of N approvals", Approve / Reject — no Approve when the dry
+ *    run failed), and audited. The proposer is the verified payload's user.
  * Labels, plan text and error messages in the ephemeral replies are untrusted text: neutralized.
  */
 export async function handleProposeFix({ action, ack, respond, body, client }: ButtonArgs, deps: SlackDeps & { approval?: ApprovalDeps }): Promise<void> {
@@ -48,8 +52,15 @@ export async function handleProposeFix({ action, ack, respond, body, client }: B
       return;
     }
 
+    // Every request is signed with K8S_HEALTH_PLAN_SECRET: without it nothing is proposed (one line,
+    // naming the variable); the preview above for dump-backed and disabled clusters needs no secret.
+    if (!approval.signer.ready) {
+      deps.log(`propose-fix refused user=${user} cluster=${cluster.name} action=${a.id} reason=no-plan-secret`);
+      await reply(`Not proposed: ${approval.signer.problem}`);
+      return;
+    }
     const ctx = await approval.createContext(cluster);
-    ctx.loadBackup ??= async (id) => (await approval.backups.load(id))?.object;
+    ctx.loadBackup ??= createBackupLoader(approval.backups, approval.signer);
     let plan: RemediationPlan;
     try {
       plan = await a.plan(cluster.name, stored.proposal.params, ctx);
@@ -58,9 +69,12 @@ export async function handleProposeFix({ action, ack, respond, body, client }: B
       return;
     }
     let dryRun: string;
+    let dryRunOk = true;
     try {
       dryRun = await a.dryRun(plan, ctx);
     } catch (err) {
+      // Shown, and recorded: a plan whose dry run failed gets no Approve button and no approve vote counts (issue 14).
+      dryRunOk = false;
       dryRun = `:x: dry run failed: ${err instanceof Error ? err.message : String(err)}`;
     }
     const now = deps.now();
@@ -77,9 +91,11 @@ export async function handleProposeFix({ action, ack, respond, body, client }: B
       status: 'pending',
       approvals: [],
       dryRun,
+      dryRunOk,
       thread: { channel, threadTs: String(threadTs ?? '') },
       transitions: [{ status: 'pending', at: now.toISOString() }],
     };
+    req.signature = signRequest(req, approval.signer);
     const message = renderApproval(req);
     const posted = await client.chat.postMessage({ channel, ...(threadTs ? { thread_ts: threadTs } : {}), text: message.text, blocks: message.blocks, unfurl_links: false });
     req.thread.messageTs = posted.ts;

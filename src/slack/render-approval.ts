@@ -53,11 +53,14 @@ export function renderApproval(req: ApprovalRequest): SlackMessage {
     { type: 'section', text: { type: 'mrkdwn', text: `${status} · *${tally}*${req.decidedBy ? ` · by ${mentionUser(req.decidedBy.user)}` : ''}${req.result ? `\n${md(req.result, { max: 1500 })}` : ''}` } },
   ];
   if (req.status === 'pending') {
+    // A plan whose dry run failed cannot be approved (issue 14): it keeps only Reject, and says why.
+    const approvable = req.dryRunOk !== false;
+    if (!approvable) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: ':no_entry: The dry run failed, so this plan cannot be approved: fix the cause and propose it again.' }] });
     blocks.push({
       type: 'actions',
       block_id: `approval:${req.id}`,
       elements: [
-        { type: 'button', action_id: APPROVE_ACTION_ID, style: 'primary', text: { type: 'plain_text', text: 'Approve' }, value: req.id },
+        ...(approvable ? [{ type: 'button' as const, action_id: APPROVE_ACTION_ID, style: 'primary' as const, text: { type: 'plain_text' as const, text: 'Approve' }, value: req.id }] : []),
         { type: 'button', action_id: REJECT_ACTION_ID, style: 'danger', text: { type: 'plain_text', text: 'Reject' }, value: req.id },
       ],
     });

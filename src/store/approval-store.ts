@@ -26,6 +26,13 @@ export interface ApprovalStore {
    * ids, so each stale message is re-rendered by one caller; one that fails marks it stale again.
    */
   takeStaleMessages(limit: number): Promise<string[]>;
+  /**
+   * Record that this request is being executed, once: SET NX of `<prefix>approvals:executed:<id>`.
+   * True for the first caller ever (within the 30-day retention), false afterwards: a request reset
+   * to `approved` in Redis and enqueued again finds the marker and is refused (issue 14, "not
+   * executed before"). Set after the claim and the re-verification, right before anything is sent.
+   */
+  markExecuted(id: string): Promise<boolean>;
 }
 
 /** Requests (and their audit trail in the request) are kept for 30 days after the last change. */
@@ -115,6 +122,10 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
     },
     async takeStaleMessages(limit) {
       return (await redis.spop(staleKey, limit)) ?? [];
+    },
+    async markExecuted(id) {
+      if (!valid(id)) return false;
+      return (await redis.set(`${opts.keyPrefix}approvals:executed:${id}`, new Date().toISOString(), 'EX', TTL_SECONDS, 'NX')) === 'OK';
     },
   };
 }

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { PlanSigner } from '../remediate/plan-signer.js';
 
 /** One audited step: who, when, what, result (DESIGN.md "Two-person approval policy"). */
 export interface AuditEvent {
@@ -6,6 +8,7 @@ export interface AuditEvent {
   at: string;
   cluster: string;
   requestId: string;
+  /** `refused`: a click that changed nothing, or (no user) the executor refusing a request it could not re-verify. */
   event: 'proposed' | 'refused' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'executing' | 'succeeded' | 'failed' | 'aborted' | 'interrupted';
   action: string;
   /** Slack user id of the actor, when a person acted. */
@@ -22,18 +25,58 @@ export interface AuditLog {
 }
 
 /** The stream is capped (approximately) so it cannot grow without bound. */
-const MAX_EVENTS = 100000;
+export const MAX_AUDIT_EVENTS = 100000;
+
+/** `prev` of the first chained record. */
+export const AUDIT_GENESIS = '';
 
 /**
- * Every step goes to the Redis stream `<prefix>audit` (XADD, one JSON field) AND to the structured
- * log as one JSON line, so a lost Redis still leaves a trail in the logs and vice versa.
+ * The chain link of one record: sha256 of the previous record's hash and this record's event JSON
+ * exactly as stored. Changing, inserting or removing any record breaks the link of the next one.
  */
-export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: (line: string) => void }): AuditLog {
+export function hashAuditRecord(prev: string, eventJson: string): string {
+  return createHash('sha256').update(`${prev}\n${eventJson}`).digest('hex');
+}
+
+/**
+ * Append only if the chain head is still ARGV[1] (KEYS[2] = head key; absent = genesis ''), then
+ * move the head, in one atomic step: two concurrent appends can never both link to the same record
+ * (a fork); the loser re-reads the head and tries again. Returns the new entry id, or nil.
+ */
+const APPEND = `
+local head = redis.call('GET', KEYS[2])
+if not head then head = '' end
+if head ~= ARGV[1] then return false end
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'event', ARGV[3], 'prev', ARGV[1], 'hash', ARGV[4], 'mac', ARGV[5])
+redis.call('SET', KEYS[2], ARGV[4])
+return id`;
+
+/**
+ * Every step goes to the Redis stream `<prefix>audit` AND to the structured log as one JSON line
+ * (with its chain hash), so a lost Redis still leaves a trail in the logs and vice versa.
+ *
+ * Tamper evidence (issue 14): each record carries `prev` (the hash of the record before it), `hash`
+ * ({@link hashAuditRecord}) and, when this process holds K8S_HEALTH_PLAN_SECRET, `mac` = HMAC of the
+ * hash. The chain head is kept in `<prefix>audit:head`. Anyone can recompute the hashes (so an edit or
+ * a deletion shows as the first broken link: `k8s-health audit verify`); only a holder of the secret
+ * can recompute the MACs, so someone who can write Redis but not read the secret cannot rewrite the
+ * chain from the edit onwards without `audit verify` (given the secret) noticing.
+ */
+export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: (line: string) => void; signer?: PlanSigner }): AuditLog {
   const stream = `${opts.keyPrefix}audit`;
+  const headKey = `${opts.keyPrefix}audit:head`;
   return {
     async append(e) {
+      // Logged first: a Redis that cannot be written still leaves the step in the logs.
       opts.log?.(JSON.stringify({ audit: true, ...e }));
-      await redis.xadd(stream, 'MAXLEN', '~', String(MAX_EVENTS), '*', 'event', JSON.stringify(e));
+      const json = JSON.stringify(e);
+      for (let attempt = 0; attempt < 1000; attempt++) {
+        const prev = (await redis.get(headKey)) ?? AUDIT_GENESIS;
+        const hash = hashAuditRecord(prev, json);
+        const mac = opts.signer?.ready ? opts.signer.sign('audit', { hash }) : '';
+        if (await redis.eval(APPEND, 2, stream, headKey, prev, String(MAX_AUDIT_EVENTS), json, hash, mac)) return;
+      }
+      throw new Error('audit append: too much contention on the chain head, gave up');
     },
     async list({ cluster, limit = 50 } = {}) {
       const out: (AuditEvent & { id: string })[] = [];
@@ -43,7 +86,7 @@ export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: (l
         const page = (await redis.xrevrange(stream, end, '-', 'COUNT', 500)) as [string, string[]][];
         for (const [id, fields] of page) {
           if (id === end) continue;
-          const raw = fields[fields.indexOf('event') + 1];
+          const raw = auditFields(fields).event;
           if (!raw) continue;
           const e = JSON.parse(raw) as AuditEvent;
           if (cluster && e.cluster !== cluster) continue;
@@ -55,4 +98,11 @@ export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: (l
       }
     },
   };
+}
+
+/** A stream entry's field list (`[name, value, name, value, …]`) as a record. */
+export function auditFields(fields: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) out[fields[i]!] = fields[i + 1]!;
+  return out;
 }

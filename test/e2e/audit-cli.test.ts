@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { freePort } from '../support/free-port.js';
+import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
 import { startApprovalBot } from '../support/start-approval-bot.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 
@@ -78,6 +79,19 @@ describe('k8s-health audit (spawned CLI)', () => {
     expect(none).toEqual({ code: 0, stdout: '', stderr: 'no audit events for cluster nowhere\n' });
   });
 
+  it('`audit verify` walks the hash chain of those real flows: intact, 7 records; MACs checked with K8S_HEALTH_PLAN_SECRET', () => {
+    const hashes = cli(['audit', 'verify'], { REDIS_URL: redis.url });
+    expect(hashes.stderr).toBe('');
+    expect(hashes.code).toBe(0);
+    expect(hashes.stdout).toMatch(/^intact, 7 records \(head [0-9a-f]{12}\); MACs not checked: K8S_HEALTH_PLAN_SECRET is not set\n$/);
+    const keyed = cli(['audit', 'verify', '--json'], { REDIS_URL: redis.url, K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET });
+    expect(keyed.code).toBe(0);
+    expect(JSON.parse(keyed.stdout)).toMatchObject({ intact: true, records: 7, unchained: 0, macsChecked: true, head: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const wrong = cli(['audit', 'verify'], { REDIS_URL: redis.url, K8S_HEALTH_PLAN_SECRET: `${TEST_PLAN_SECRET}-rotated` });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toMatch(/^broken at record \S+ \(#1 oldest first, after 0 intact\): its MAC does not verify with K8S_HEALTH_PLAN_SECRET/);
+  });
+
   it('an unreachable Redis: exit 2 with one line naming REDIS_URL', async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
     const r = cli(['audit'], { REDIS_URL: url });
@@ -85,5 +99,9 @@ describe('k8s-health audit (spawned CLI)', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(`k8s-health audit: cannot read the audit stream from REDIS_URL ${url}`);
+    const v = cli(['audit', 'verify'], { REDIS_URL: url });
+    expect(v.code).toBe(2);
+    expect(v.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(v.stderr).toContain(`k8s-health audit verify: cannot read the audit stream from REDIS_URL ${url}`);
   });
 });

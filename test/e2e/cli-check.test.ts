@@ -83,6 +83,14 @@ describe('k8s-health check (spawned CLI)', () => {
     expect(unknownCluster.stderr).toContain('unknown cluster "nope"');
   });
 
+  it('a capture of only OpenShift machine-api objects is read, not rejected: exit 0, unknown, the foreign kinds noted (issue 13)', () => {
+    const r = cli(['check', '--from', 'test/fixtures/real/openshift-machine-api-objects-not-capi/dump', '--output', 'json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const report = JSON.parse(r.stdout);
+    expect([report.status, report.collectedAt, report.collectedAtFrom]).toEqual(['unknown', null, 'unknown']);
+    expect(report.partial.map((p: { source: string }) => p.source)).toEqual(['1 Machine object(s) of machine.openshift.io/v1beta1', '1 MachineHealthCheck object(s) of machine.openshift.io/v1beta1']);
+  });
+
   it('--now sets the analysis time', () => {
     const r = cli(['check', '--from', critical.dir, '--now', '2099-01-01T00:00:00Z', '--output', 'json']);
     expect([0, 1]).toContain(r.code);

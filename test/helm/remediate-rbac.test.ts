@@ -1,22 +1,27 @@
 /**
- * The remediation ClusterRole is derived from the catalog, never a second hand-kept list: each action
- * declares every Kubernetes call it sends (`rbac`, checked against the real requests in
- * test/integration/remediate/), and the rendered role must grant exactly those calls that the read
- * ClusterRole does not already grant — no more, no less — per `rbac.remediation.actions` switch.
+ * The remediation worker's ServiceAccount is granted exactly what the ENABLED catalog actions declare,
+ * derived from the catalog, never a second hand-kept list: each action declares every Kubernetes call
+ * it sends (`rbac`, checked against the real requests in test/integration/remediate/), and everything
+ * bound to that ServiceAccount — reads included, since it has no other role — must equal the union of
+ * the enabled actions' declarations, no more, no less, per `remediation.actions` switch, with
+ * `resourceNames` exactly where `remediation.resourceNames` pins them.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { KINDS } from '../../src/cluster/kinds.js';
 import { ACTION_IDS } from '../../src/diagnose/finding.js';
 import { ACTIONS } from '../../src/remediate/actions/index.js';
 import type { CatalogActionId } from '../../src/remediate/remediation-plan.js';
+import { addGrant, grantedVerb, ruleGrants, rulesBySubject, type Grants } from './rbac-grants.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const chartDir = join(root, 'helm');
+const REMEDIATE_SA = 'ops/khb-k8s-health-bot-remediate';
 
-/** Which `rbac.remediation.actions` switch governs which catalog actions (docs/helm.md). */
+/** Which `remediation.actions` switch governs which catalog actions (docs/helm.md). */
 const SWITCHES: Record<string, CatalogActionId[]> = {
   webhookSuspend: ['webhook.suspend', 'webhook.restore'],
   deploymentScale: ['deployment.scale'],
@@ -25,8 +30,14 @@ const SWITCHES: Record<string, CatalogActionId[]> = {
   podForceDelete: ['pod.force-delete'],
 };
 
-interface Rule { apiGroups?: string[]; resources?: string[]; verbs: string[] }
-type Grants = Record<string, string[]>;
+/**
+ * What `remediation.resourceNames.<key>` may pin: these resources, these verbs. `create` never
+ * (RBAC cannot restrict it by name), nodes and pods never (their names are not known in advance).
+ */
+const PINNABLE: Record<string, { group: string; resources: string[]; verbs: string[] }> = {
+  webhooks: { group: 'admissionregistration.k8s.io', resources: ['validatingwebhookconfigurations', 'mutatingwebhookconfigurations'], verbs: ['get', 'delete'] },
+  deployments: { group: 'apps', resources: ['deployments'], verbs: ['get', 'patch'] },
+};
 
 let helmPath = '';
 
@@ -37,69 +48,76 @@ beforeAll(() => {
   helmPath = r.stdout.trim();
 }, 120_000);
 
-/** The rendered ClusterRoles of `helm template` with ci/remediation-values.yaml and `sets`, by name. */
-function renderRoles(sets: string[] = []): Record<string, Rule[]> {
+/** `helm template` with ci/remediation-values.yaml and `sets`: the grants per ServiceAccount subject. */
+function renderGrants(sets: string[] = []): Record<string, Grants> {
   const args = ['template', 'khb', chartDir, '--namespace', 'ops', '-f', join(chartDir, 'ci', 'remediation-values.yaml')];
   for (const s of sets) args.push('--set', s);
   const r = spawnSync(helmPath, args, { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`helm template failed: ${r.stderr.trim()}`);
-  const roles: Record<string, Rule[]> = {};
-  for (const d of parseAllDocuments(r.stdout)) {
-    const m = d.toJS() as { kind?: string; metadata?: { name: string }; rules?: Rule[] } | null;
-    if (m?.kind === 'ClusterRole') roles[m.metadata!.name] = m.rules ?? [];
-  }
-  return roles;
+  const ms = parseAllDocuments(r.stdout).map((d) => d.toJS()).filter(Boolean);
+  return Object.fromEntries(Object.entries(rulesBySubject(ms)).map(([sa, rules]) => [sa, ruleGrants(rules)]));
 }
 
-/** "group/resource" → sorted verbs. */
-function grantsOf(rules: { group: string; resource: string; verbs: readonly string[] }[]): Grants {
+/** The union of what the given actions declare, with the pins applied and (capi=false) the management-cluster kinds left out. */
+function expectedGrants(actionIds: CatalogActionId[], opts: { pins?: Record<string, string[]>; capi?: boolean } = {}): Grants {
+  const management = new Set(KINDS.filter((k) => k.cluster === 'management').map((k) => `${k.group}/${k.plural}`));
   const out: Grants = {};
-  for (const r of rules) out[`${r.group}/${r.resource}`] = [...new Set([...(out[`${r.group}/${r.resource}`] ?? []), ...r.verbs])].sort();
-  return out;
-}
-
-function roleGrants(rules: Rule[]): Grants {
-  return grantsOf(rules.flatMap((r) => (r.apiGroups ?? []).flatMap((group) => (r.resources ?? []).map((resource) => ({ group, resource, verbs: r.verbs })))));
-}
-
-/** What the given actions need that `read` does not grant. */
-function expectedRemediateGrants(actionIds: CatalogActionId[], read: Grants): Grants {
-  const needed = grantsOf(ACTIONS.filter((a) => actionIds.includes(a.id)).flatMap((a) => a.rbac));
-  const out: Grants = {};
-  for (const [key, verbs] of Object.entries(needed)) {
-    const missing = verbs.filter((v) => !(read[key] ?? []).includes(v));
-    if (missing.length) out[key] = missing;
+  for (const need of ACTIONS.filter((a) => actionIds.includes(a.id)).flatMap((a) => a.rbac)) {
+    if (opts.capi === false && management.has(`${need.group}/${need.resource}`)) continue;
+    for (const verb of need.verbs) {
+      const pin = Object.entries(PINNABLE).find(([key, p]) => opts.pins?.[key]?.length && p.group === need.group && p.resources.includes(need.resource) && p.verbs.includes(verb));
+      addGrant(out, need.group, need.resource, grantedVerb(verb, pin ? opts.pins![pin[0]] : undefined));
+    }
   }
   return out;
 }
 
-describe('the remediation ClusterRole equals what the catalog actions declare', () => {
+const ALL = Object.values(SWITCHES).flat();
+
+describe("the remediation worker's ServiceAccount is granted exactly what the enabled actions declare", () => {
   it('every catalog action is governed by one switch, or needs no Kubernetes RBAC (etcd)', () => {
-    const switched = Object.values(SWITCHES).flat();
     for (const a of ACTIONS) {
       if (a.id.startsWith('etcd.')) expect({ id: a.id, rbac: a.rbac }).toEqual({ id: a.id, rbac: [] });
-      else expect(switched).toContain(a.id);
+      else expect(ALL).toContain(a.id);
     }
     expect(ACTIONS.map((a) => a.id).sort()).toEqual([...ACTION_IDS].sort());
   });
 
-  it('with every action on: exactly the declared calls minus the read role, and all declared calls granted', () => {
-    const roles = renderRoles();
-    const read = roleGrants(roles['khb-k8s-health-bot-read']!);
-    const remediate = roleGrants(roles['khb-k8s-health-bot-remediate']!);
-    expect(remediate).toEqual(expectedRemediateGrants(Object.values(SWITCHES).flat(), read));
-    // Reads the actions need (backups, preconditions, Machines) come from the read role.
-    for (const [key, verbs] of Object.entries(grantsOf(ACTIONS.flatMap((a) => a.rbac)))) {
-      for (const v of verbs) expect(`${key} ${v}: ${[...(read[key] ?? []), ...(remediate[key] ?? [])].includes(v)}`).toBe(`${key} ${v}: true`);
-    }
-    // The remediation role only ever writes.
-    for (const verbs of Object.values(remediate)) for (const v of verbs) expect(['create', 'patch', 'delete']).toContain(v);
+  it('with every action on: exactly the union of the declared calls, reads included', () => {
+    const grants = renderGrants();
+    expect(grants[REMEDIATE_SA]).toEqual(expectedGrants(ALL));
+    // Nothing outside the catalog's declared verbs, and no watch (the worker reads objects by name).
+    for (const verbs of Object.values(grants[REMEDIATE_SA]!)) for (const v of verbs) expect(['get', 'list', 'create', 'patch', 'delete']).toContain(v);
   });
 
-  it.each(Object.keys(SWITCHES))('with rbac.remediation.actions.%s=false: exactly the other actions\' calls', (off) => {
-    const roles = renderRoles([`rbac.remediation.actions.${off}=false`]);
-    const read = roleGrants(roles['khb-k8s-health-bot-read']!);
+  it.each(Object.keys(SWITCHES))("with remediation.actions.%s=false: exactly the other actions' calls", (off) => {
     const on = Object.entries(SWITCHES).filter(([k]) => k !== off).flatMap(([, ids]) => ids);
-    expect(roleGrants(roles['khb-k8s-health-bot-remediate']!)).toEqual(expectedRemediateGrants(on, read));
+    expect(renderGrants([`remediation.actions.${off}=false`])[REMEDIATE_SA]).toEqual(expectedGrants(on));
+  });
+
+  it('with only one action on, only its calls (each switch alone)', () => {
+    for (const [only, ids] of Object.entries(SWITCHES)) {
+      const sets = Object.keys(SWITCHES).filter((k) => k !== only).map((k) => `remediation.actions.${k}=false`);
+      expect({ only, grants: renderGrants(sets)[REMEDIATE_SA] }).toEqual({ only, grants: expectedGrants(ids) });
+    }
+  });
+
+  it('pins get/delete of webhooks and get/patch of Deployments to the listed names; create, nodes and pods stay unpinned', () => {
+    const pins = { webhooks: ['kyverno-resource-validating-webhook-cfg', 'gatekeeper-validating-webhook-configuration'], deployments: ['kyverno-admission-controller'] };
+    const grants = renderGrants([`remediation.resourceNames.webhooks={${pins.webhooks.join(',')}}`, `remediation.resourceNames.deployments={${pins.deployments.join(',')}}`]);
+    expect(grants[REMEDIATE_SA]).toEqual(expectedGrants(ALL, { pins }));
+    // Spelled out once, so a reader sees what pinning means.
+    expect(grants[REMEDIATE_SA]!['admissionregistration.k8s.io/validatingwebhookconfigurations']).toEqual([
+      'create',
+      'delete[gatekeeper-validating-webhook-configuration,kyverno-resource-validating-webhook-cfg]',
+      'get[gatekeeper-validating-webhook-configuration,kyverno-resource-validating-webhook-cfg]',
+    ]);
+    expect(grants[REMEDIATE_SA]!['apps/deployments']).toEqual(['get[kyverno-admission-controller]', 'patch[kyverno-admission-controller]']);
+    expect(grants[REMEDIATE_SA]!['/nodes']).toEqual(['delete', 'get', 'patch']);
+  });
+
+  it('leaves out the Machine read with rbac.capi=false (Machines are then read through the management kubeconfig)', () => {
+    expect(renderGrants(['rbac.capi=false'])[REMEDIATE_SA]).toEqual(expectedGrants(ALL, { capi: false }));
+    expect(Object.keys(renderGrants(['rbac.capi=false'])[REMEDIATE_SA]!).some((k) => k.startsWith('cluster.x-k8s.io/'))).toBe(false);
   });
 });

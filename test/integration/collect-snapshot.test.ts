@@ -13,9 +13,13 @@ const FIXTURES = path.resolve('test/fixtures/live');
 const SCENARIOS = path.resolve('examples/scenarios');
 const NOW = () => new Date('2025-03-01T10:31:00Z');
 
-/** What a live read and a dump of the same cluster must share (origin, time and probes differ by nature). */
+/**
+ * What a live read and a dump of the same cluster must share (origin, time and probes differ by
+ * nature, and so does coverage: a live read lists every kind, a hand-made dump holds what it holds).
+ */
 function comparable(s: Snapshot) {
-  const { origin: _o, collectedAt: _c, apiserver: _a, etcd: _e, ...rest } = s;
+  // Pod logs come only from a dump's cluster-info-dump tree: a live list never reads them.
+  const { origin: _o, collectedAt: _c, collectedAtFrom: _f, apiserver: _a, etcd: _e, coverage: _v, controlPlaneLogs: _l, ...rest } = s;
   return rest;
 }
 
@@ -93,6 +97,11 @@ describe('collectSnapshot against the fake API server', () => {
     expect(live.capi.machines).toEqual([]);
     expect(live.capi.machineSets).toHaveLength(1);
     expect(live.nodes).toHaveLength(5);
+    // Issue 13 (green means checked): the failed kind is failed with why, the others read — even empty ones.
+    expect(live.coverage?.['Machine']).toEqual({ state: 'failed', why: expect.stringContaining('forbidden') });
+    expect(live.coverage?.['Node']).toEqual({ state: 'read' });
+    expect(live.coverage?.['ValidatingWebhookConfiguration']).toEqual({ state: 'read' });
+    expect(live.coverage?.['TanzuKubernetesCluster']).toEqual({ state: 'read' }); // CRD not installed: there are none
   });
 
   it('turns a 500 on one page into a partial entry, keeping what was read', async () => {
@@ -131,6 +140,7 @@ describe('collectSnapshot against the fake API server', () => {
     expect(live.partial[0]!.source).toBe('workload API server');
     expect(live.partial[0]!.error).toContain('not read: nodes, pods, events');
     expect(live.nodes).toEqual([]);
+    expect(live.coverage?.['Node']).toEqual({ state: 'failed', why: expect.stringMatching(/^workload API server: cannot reach API server/) });
   });
 
   it('still reads CAPI objects from the management cluster when the workload API server is down (seed S1)', async () => {

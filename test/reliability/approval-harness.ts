@@ -28,6 +28,7 @@ import { createReportStore } from '../../src/store/report-store.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../support/fake-kube-api/start-fake-kube-api.js';
 import { writeTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
+import { testSigner } from '../support/plan-secret.js';
 import { blockActionBody, signSlackRequest } from '../support/sign-slack-request.js';
 import type { RedisServer } from '../support/start-redis.js';
 
@@ -101,13 +102,14 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
   const logs: string[] = [];
   const log = (l: string) => void logs.push(l);
   const approvals = createApprovalStore(redis, { keyPrefix: PREFIX });
-  const audit = createAuditLog(redis, { keyPrefix: PREFIX, log });
+  const signer = testSigner();
+  const audit = createAuditLog(redis, { keyPrefix: PREFIX, log, signer });
   const backups = createApprovalBackups(redis, { keyPrefix: PREFIX });
   const proposals = createProposalStore(redis, { keyPrefix: PREFIX });
   const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: 'k8s-health' });
   queue.on('error', () => undefined);
   const worker = startRemediateWorker({
-    connection: bull, config, approvals, audit, backups, proposals, createContext: createActionContext,
+    connection: bull, config, approvals, audit, backups, proposals, createContext: createActionContext, signer,
     slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now: () => clock.now, log, verifyDelayMs: 50,
   });
   const { app } = await createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' });
@@ -118,7 +120,7 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
     metrics: createMetrics({ defaultMetrics: false }),
     now: () => clock.now,
     log,
-    approval: { approvals, audit, backups, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer({ ttlMs: 60_000 }), checkApprover: createApproverAccountCheck(config.slack) },
+    approval: { approvals, audit, backups, signer, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer({ ttlMs: 60_000 }), checkApprover: createApproverAccountCheck(config.slack) },
   };
   registerListeners(app, deps);
   registerApprovalListeners(app, deps);

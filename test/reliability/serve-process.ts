@@ -12,6 +12,7 @@ import { startFakeKubeApi, type FakeKubeApi } from '../support/fake-kube-api/sta
 import { writeTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { freePort, waitForPort } from '../support/free-port.js';
+import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
 import { blockActionBody, signSlackRequest } from '../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
@@ -98,7 +99,7 @@ export async function startServeUnderTest(objects: KubeObject[]): Promise<ServeU
     async start({ workers = true } = {}) {
       out += `--- start (workers: ${workers}) ---\n`;
       child = spawn(process.execPath, ['bin/k8s-health.js', 'serve', '--config', configFile, ...(workers ? [] : ['--no-workers'])], {
-        env: { PATH: process.env.PATH ?? '', SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisServer.url, PORT: String(port), LOG_LEVEL: 'error' },
+        env: { PATH: process.env.PATH ?? '', SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisServer.url, PORT: String(port), LOG_LEVEL: 'error', K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

@@ -5,7 +5,6 @@ import { WebClient } from '@slack/web-api';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
-import type { Config } from '../../src/config/config-schema.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import { enqueueRemediation } from '../../src/jobs/enqueue-remediation.js';
@@ -14,6 +13,7 @@ import { startRemediateWorker } from '../../src/jobs/remediate-worker.js';
 import { startWorkers } from '../../src/jobs/start-workers.js';
 import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
 import { createActionContext } from '../../src/remediate/create-action-context.js';
+import { createPlanSigner } from '../../src/remediate/plan-signer.js';
 import { proposeFixActionId } from '../../src/slack/action-ids.js';
 import { createMetrics } from '../../src/slack/create-metrics.js';
 import { createScanRequester } from '../../src/slack/create-scan-requester.js';
@@ -33,6 +33,7 @@ import { createReportStore } from '../../src/store/report-store.js';
 import { startFakeKubeApi, type FakeKubeApi } from './fake-kube-api/start-fake-kube-api.js';
 import { writeTestKubeConfig } from './fake-kube-api/create-test-kube-config.js';
 import { startFakeSlackApi, type FakeSlackApi } from './fake-slack-api.js';
+import { TEST_PLAN_SECRET } from './plan-secret.js';
 import { blockActionBody, signSlackRequest } from './sign-slack-request.js';
 import { startRedis, type RedisServer } from './start-redis.js';
 
@@ -72,6 +73,16 @@ export interface ApprovalBotOptions {
    * confirms them at vote time (default true).
    */
   registerApprovers?: boolean;
+  /**
+   * K8S_HEALTH_PLAN_SECRET of the bot's Slack side and of its worker (default TEST_PLAN_SECRET for
+   * both; `null`: unset). Separate values let a test run a worker whose secret differs.
+   */
+  planSecret?: string | null;
+  workerPlanSecret?: string | null;
+  /** Extra config (e.g. approvals.executionDeadlineMinutes) merged over the harness config's approvals. */
+  approvals?: Record<string, unknown>;
+  /** A second remediation-enabled cluster on the same API server, approvers and channel. */
+  secondCluster?: string;
 }
 
 /** The result of a proposed-fix click: the posted request (id, message), or the ephemeral refusal. */
@@ -90,13 +101,19 @@ export interface Proposed {
 export interface ApprovalBot {
   redisServer: RedisServer;
   redis: Redis;
+  /** The harness config (the worker reads this very object: a test may change approvers in place). */
+  config: ReturnType<typeof parseConfig>;
+  /** Enqueue a remediate job as an attacker with Redis access would (any job id). */
+  enqueue(requestId: string, jobId?: string): Promise<void>;
+  /** Stop taking remediate jobs (approved requests wait in the queue), and take them again. */
+  pauseWorker(): Promise<void>;
+  resumeWorker(): void;
   slack: FakeSlackApi;
   kube: FakeKubeApi;
   approvals: ReturnType<typeof createApprovalStore>;
   backups: ReturnType<typeof createApprovalBackups>;
   audit: ReturnType<typeof createAuditLog>;
   logs: string[];
-  config: Config;
   /** POST a raw body to the receiver, signed with the app's secret (at `ts`, default now) unless `headers` are given. */
   post(body: string, opts?: { ts?: number; headers?: Record<string, string> }): Promise<{ status: number; body: string }>;
   /** Store a proposal and click its button as `user` (default the proposer U0PAT). */
@@ -135,26 +152,34 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
           approvers: { users: opts.approvers ?? ['U0ANN', 'U0BEN', 'U0PAT'] },
           remediation: { enabled: true },
         },
+        ...(opts.secondCluster
+          ? [{ name: opts.secondCluster, workload: { kubeconfig }, slack: { channels: [APPROVAL_CHANNEL] }, approvers: { users: ['U0ANN', 'U0BEN', 'U0PAT'] }, remediation: { enabled: true } }]
+          : []),
       ],
-      approvals: { required: 2, ttlMinutes: 30, confirmByTyping: opts.confirmByTyping ?? false },
+      approvals: { required: 2, ttlMinutes: 30, confirmByTyping: opts.confirmByTyping ?? false, ...opts.approvals },
       ...(opts.slackPolicy ? { slack: opts.slackPolicy } : {}),
     },
     '/tmp',
   );
-  if (opts.registerApprovers ?? true) slack.addMember(opts.approvers ?? ['U0ANN', 'U0BEN', 'U0PAT']);
+  // Approvers are re-checked with users.info at vote time: the fake workspace must know them as
+  // active members, or every vote is refused as ineligible (the second cluster has the default approvers).
+  if (opts.registerApprovers ?? true) slack.addMember([...new Set([...(opts.approvers ?? ['U0ANN', 'U0BEN', 'U0PAT']), ...(opts.secondCluster ? ['U0ANN', 'U0BEN', 'U0PAT'] : [])])]);
+  const secretOf = (v: string | null | undefined) => (v === null ? undefined : (v ?? TEST_PLAN_SECRET));
+  const signer = createPlanSigner(secretOf(opts.planSecret));
+  const workerSigner = createPlanSigner(secretOf(opts.workerPlanSecret !== undefined ? opts.workerPlanSecret : opts.planSecret));
   const logs: string[] = [];
   const log = (l: string) => void logs.push(l);
   const approvals = createApprovalStore(redis, { keyPrefix: REDIS_PREFIX });
-  const audit = createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log });
+  const audit = createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer });
   const backups = createApprovalBackups(redis, { keyPrefix: REDIS_PREFIX });
   const proposals = createProposalStore(redis, { keyPrefix: REDIS_PREFIX });
   const now = () => new Date();
   const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: BULLMQ_PREFIX });
   const worker = opts.workerSet
-    ? await startWorkers({ config, redisUrl: redisServer.url, slack: { token: TOKEN, apiUrl: slack.apiUrl }, log, now })
+    ? await startWorkers({ config, redisUrl: redisServer.url, slack: { token: TOKEN, apiUrl: slack.apiUrl }, log, now, signer: workerSigner })
     : startRemediateWorker({
-        connection: bull, config, approvals, audit, backups, proposals, createContext: createActionContext,
-        slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200,
+        connection: bull, config, approvals, audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer: workerSigner }), backups, proposals, createContext: createActionContext,
+        slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200, signer: workerSigner,
       });
   const { app } = await createSlackApp({
     botToken: TOKEN,
@@ -170,7 +195,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     config, reports, proposals, now, log,
     requestScan: createScanRequester(async () => { throw new Error('no scans in approval tests'); }, reports),
     metrics: createMetrics({ defaultMetrics: false }),
-    approval: { approvals, audit, backups, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer(), checkApprover: createApproverAccountCheck(config.slack) },
+    approval: { approvals, audit, backups, signer, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer(), checkApprover: createApproverAccountCheck(config.slack) },
   };
   registerListeners(app as App, deps);
   registerApprovalListeners(app as App, deps);
@@ -185,6 +210,15 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
 
   const bot: ApprovalBot = {
     redisServer, redis, slack, kube, approvals, backups, audit, logs, config, post,
+    async enqueue(requestId, jobId = requestId) {
+      await queue.add('remediate', { requestId }, { jobId, attempts: 1 });
+    },
+    async pauseWorker() {
+      for (const w of 'workers' in worker ? worker.workers : [worker.worker]) await w.pause();
+    },
+    resumeWorker() {
+      for (const w of 'workers' in worker ? worker.workers : [worker.worker]) w.resume();
+    },
     async propose(proposal, user = 'U0PAT') {
       const pid = await proposals.save({ cluster: clusterName, findingId: 'test', fingerprint: 'fp', proposal, createdAt: now().toISOString() });
       return bot.clickProposal(pid, user);

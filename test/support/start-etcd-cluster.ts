@@ -48,6 +48,8 @@ export interface StartEtcdClusterOptions {
   electionTimeoutMs?: number;
   /** etcd --heartbeat-interval (ms). */
   heartbeatMs?: number;
+  /** etcd --quota-backend-bytes: a small quota lets a test raise a real NOSPACE alarm with a few writes. */
+  quotaBackendBytes?: number;
   /** How long to wait for a leader after start; default 30 s (the machine is shared and slow). */
   leaderTimeoutMs?: number;
 }
@@ -92,6 +94,7 @@ export async function startEtcdCluster(opts: StartEtcdClusterOptions = {}): Prom
     ];
     if (opts.electionTimeoutMs) args.push('--election-timeout', String(opts.electionTimeoutMs));
     if (opts.heartbeatMs) args.push('--heartbeat-interval', String(opts.heartbeatMs));
+    if (opts.quotaBackendBytes) args.push('--quota-backend-bytes', String(opts.quotaBackendBytes));
     const log = openSync(path.join(root, `${s.name}.log`), 'a');
     const child = spawn(ETCD_BIN, args, { stdio: ['ignore', log, log] });
     closeSync(log);

@@ -20,7 +20,7 @@ describe('config files', () => {
     const c = parseConfig({}, '/x');
     expect(c.clusters).toEqual([]);
     expect(c.scan).toEqual({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, watch: true });
-    expect(c.approvals).toEqual({ required: 2, ttlMinutes: 30, confirmByTyping: false, allowSinglePerson: false });
+    expect(c.approvals).toEqual({ required: 2, ttlMinutes: 30, confirmByTyping: false, allowSinglePerson: false, executionDeadlineMinutes: 10 });
     expect(c.slack).toEqual({});
     expect(c.thresholds).toEqual(DEFAULT_THRESHOLDS);
     expect(c.thresholds.provisioningMinutes).toBe(20);

@@ -2,16 +2,16 @@ import type { Analyzer, FindingDraft } from '../analyzer.js';
 import { formatAge } from '../facts/age.js';
 import { findCondition } from '../facts/find-condition.js';
 import { findWebhookCause } from '../facts/find-webhook-cause.js';
-import { isCniAgentPod } from '../facts/is-cni-agent-pod.js';
+import { FAILING_WAITING_REASONS } from '../facts/find-pod-trouble.js';
+import { CNI_DAEMONSETS, cniDaemonSetOf, isCniAgentPod } from '../facts/is-cni-agent-pod.js';
 import { quoteEvent } from '../facts/quote-event.js';
 
-const FAILING = /ImagePullBackOff|ErrImagePull|CrashLoopBackOff|CreateContainer|InvalidImageName|RunContainerError/;
-const CNI_DAEMONSETS = new Set(['antrea-agent', 'calico-node']);
 
 /**
- * cni.pod-not-running (seed 003): the antrea-agent / calico-node pod is missing on a node, or
- * failing there (ImagePullBackOff, CrashLoopBackOff, Pending past the grace). Subject: the node.
- * Only when the cluster visibly runs antrea or calico (a DaemonSet or agent pods exist), and not
+ * cni.pod-not-running (seed 003): the CNI agent pod (antrea-agent, calico-node, and the other CNIs
+ * of is-cni-agent-pod.ts) is missing on a node, or failing there (ImagePullBackOff, CrashLoopBackOff
+ * even while the pod is Running — issue 13 defect class 10 —, Pending past the grace). Subject: the
+ * node. Only when the cluster visibly runs such a CNI (a DaemonSet or agent pods exist), and not
  * for nodes whose kubelet stopped reporting (their pod status is stale: node.not-ready covers them).
  */
 export const cniPodNotRunningAnalyzer: Analyzer = {
@@ -39,7 +39,7 @@ export const cniPodNotRunningAnalyzer: Analyzer = {
       if (!mine.length) {
         const created = node.metadata?.creationTimestamp ? Date.parse(node.metadata.creationTimestamp) : NaN;
         if (!Number.isNaN(created) && now.getTime() - created < graceMs) continue; // just joined
-        const dsNames = [...new Set([...daemonSets.map((d) => d.metadata.name), ...agents.map((p) => (p.name.startsWith('calico') ? 'calico-node' : 'antrea-agent'))])];
+        const dsNames = [...new Set([...daemonSets.map((d) => d.metadata.name), ...agents.map((p) => cniDaemonSetOf(p) ?? 'CNI agent')])].sort();
         problem = `${dsNames.join('/')} pod missing`;
         evidence.push(`no ${dsNames.join(' / ')} pod scheduled on node ${name}${node.metadata?.creationTimestamp ? ` (node created ${node.metadata.creationTimestamp})` : ''}`);
         for (const d of daemonSets) {
@@ -49,7 +49,7 @@ export const cniPodNotRunningAnalyzer: Analyzer = {
         since = node.metadata?.creationTimestamp;
       } else {
         for (const p of mine) {
-          const waiting = p.containers.find((c) => c.waiting?.reason && FAILING.test(c.waiting.reason))?.waiting;
+          const waiting = p.containers.find((c) => c.waiting?.reason && FAILING_WAITING_REASONS.has(c.waiting.reason))?.waiting;
           const created = p.creationTimestamp ? Date.parse(p.creationTimestamp) : NaN;
           const oldEnough = Number.isNaN(created) || now.getTime() - created >= graceMs;
           const notRunning = p.phase === 'Failed' || (p.phase !== 'Running' && p.phase !== 'Succeeded' && oldEnough);

@@ -39,6 +39,7 @@ export const etcdMemberMismatchAnalyzer: Analyzer = {
         evidence: [mm.detail, ...(mm.kind === 'stale' && !mm.removable ? ['not offering removal: it is the leader or removal would lose quorum'] : [])],
         cause: cause + NO_DELETE,
         remediations,
+        ...(mm.member ? { ids: { memberId: mm.member.id } } : {}),
       };
     });
   },

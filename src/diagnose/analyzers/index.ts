@@ -3,6 +3,8 @@ import { apiserverUnreachableAnalyzer } from './apiserver-unreachable.js';
 import { etcdNoLeaderAnalyzer } from './etcd-no-leader.js';
 import { etcdLeaderUnreachableAnalyzer } from './etcd-leader-unreachable.js';
 import { etcdMemberMismatchAnalyzer } from './etcd-member-mismatch.js';
+import { etcdAlarmAnalyzer } from './etcd-alarm.js';
+import { etcdMembersNotQueriedAnalyzer } from './etcd-members-not-queried.js';
 import { controlplaneDegradedAnalyzer } from './controlplane-degraded.js';
 import { controlplaneNotSelfHealingAnalyzer } from './controlplane-not-self-healing.js';
 import { controlplaneNodeNotJoinedAnalyzer } from './controlplane-node-not-joined.js';
@@ -30,6 +32,8 @@ export const ANALYZERS: readonly Analyzer[] = [
   etcdNoLeaderAnalyzer,
   etcdLeaderUnreachableAnalyzer,
   etcdMemberMismatchAnalyzer,
+  etcdAlarmAnalyzer,
+  etcdMembersNotQueriedAnalyzer,
   controlplaneDegradedAnalyzer,
   controlplaneNotSelfHealingAnalyzer,
   controlplaneNodeNotJoinedAnalyzer,

@@ -2,6 +2,7 @@ import type { Analyzer, FindingDraft } from '../analyzer.js';
 import { formatAge } from '../facts/age.js';
 import { findCondition } from '../facts/find-condition.js';
 import { findWebhookCause } from '../facts/find-webhook-cause.js';
+import { findPodTrouble } from '../facts/find-pod-trouble.js';
 import { isCniAgentPod } from '../facts/is-cni-agent-pod.js';
 
 const CNI_NOT_READY = /NetworkPluginNotReady|cni plugin not initialized/i;
@@ -29,7 +30,10 @@ export const nodeCniNotInitializedAnalyzer: Analyzer = {
         `Node ${name}: condition Ready=${ready.status} reason=${ready.reason ?? '<none>'} "${ready.message}"${ready.lastTransitionTime ? ` (since ${ready.lastTransitionTime}, ${formatAge(ageMs ?? 0)} ago)` : ''}`,
       ];
       const cni = snapshot.pods.filter((p) => p.nodeName === name && isCniAgentPod(p));
-      if (!cni.length) evidence.push(`no antrea-agent / calico-node pod on node ${name}`);
+      if (!cni.length) evidence.push(`no CNI agent pod (antrea-agent, calico-node, …) on node ${name}`);
+      // The agent runs and is ready, yet the runtime has no CNI config (kindnet on kind, sonobuoy testdata):
+      // the fault is on the node (config files, the agent writing them), not a missing or refused pod.
+      const runningAgent = cni.find((p) => p.phase === 'Running' && !findPodTrouble(p) && p.containers.every((c) => c.ready));
       for (const p of cni) {
         const waiting = p.containers.find((c) => c.waiting?.reason)?.waiting;
         evidence.push(`Pod ${p.namespace}/${p.name}: phase=${p.phase ?? '<none>'}${waiting ? `, waiting ${waiting.reason}${waiting.message ? ` "${waiting.message}"` : ''}` : ''}`);
@@ -44,7 +48,9 @@ export const nodeCniNotInitializedAnalyzer: Analyzer = {
         evidence,
         cause: cause
           ? `The CNI agent cannot start on ${name}: ${cause.text}. Until it runs the node stays NotReady and the health check recreates it (seed 003).`
-          : `The CNI agent (antrea-agent / calico-node) is not running on ${name}; check its pod and DaemonSet events.`,
+          : runningAgent
+            ? `CNI agent pod ${runningAgent.namespace}/${runningAgent.name} is Running and ready, yet the kubelet on ${name} finds no network configuration: check the agent's logs and the CNI config files on the node (/etc/cni/net.d).`
+            : `The CNI agent is not running on ${name}; check its pod and DaemonSet events.`,
         remediations: [],
       };
       if (cause?.causedBy.length) draft.causedBy = cause.causedBy;

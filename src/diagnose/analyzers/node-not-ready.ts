@@ -99,6 +99,8 @@ export const nodeNotReadyAnalyzer: Analyzer = {
         remediations: severity === 'critical' && gone.gone ? [proposeNodeRelease(node)] : [],
       };
       if (ready.lastTransitionTime) draft.since = ready.lastTransitionTime;
+      // Without Cluster API objects nothing says whether a MachineHealthCheck will replace the node.
+      if (!machine && !snapshot.capi.machines.length) draft.missing = ['Cluster API Machines not read: whether a MachineHealthCheck will replace the node is not known'];
       out.push(draft);
     }
     return out;

@@ -62,6 +62,7 @@ export const volumeMultiAttachAnalyzer: Analyzer = {
       };
       if (causedBy.length) draft.causedBy = causedBy;
       if (since) draft.since = since;
+      if (!h.attachment && !snapshot.volumeAttachments.length) draft.missing = ['VolumeAttachments not read: which node holds the volume comes from events only'];
       out.push(draft);
     }
     return out;

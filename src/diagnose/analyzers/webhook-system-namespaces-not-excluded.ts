@@ -51,7 +51,10 @@ export const webhookSystemNamespacesNotExcludedAnalyzer: Analyzer = {
         }
         if (!exposed.size) continue;
         const list = [...exposed].sort();
+        // Without Namespace objects only the automatic kubernetes.io/metadata.name label is known.
+        const missing = snapshot.namespaces.length ? undefined : ['Namespaces not read: selectors were matched on kubernetes.io/metadata.name only'];
         out.push({
+          ...(missing ? { missing } : {}),
           id: 'webhook.system-namespaces-not-excluded',
           severity: 'warning',
           section: 'webhooks',

@@ -1,5 +1,7 @@
 import type { Analyzer, FindingDraft } from '../analyzer.js';
 import { findBlockingWebhooks } from '../facts/find-blocking-webhooks.js';
+import { describePodTrouble, findPodTrouble } from '../facts/find-pod-trouble.js';
+import { findServiceBackends } from '../facts/find-service-backends.js';
 import { proposeWebhookFixes } from '../facts/propose-webhook-fixes.js';
 import { quoteEvent } from '../facts/quote-event.js';
 
@@ -25,12 +27,21 @@ export const webhookUnavailableBlockingAnalyzer: Analyzer = {
         evidence.push(`${w.kind} ${w.name}: webhook ${h.name} failurePolicy=${h.failurePolicy}, ${h.service ? `service ${h.service.namespace}/${h.service.name}${h.service.port ? `:${h.service.port}` : ''}` : `url ${h.url ?? '<none>'}`}${h.coversPods ? ', intercepts pod CREATE' : ''}`);
       }
       for (const s of w.services) evidence.push(s.detail);
+      // Why the service is down, when its pods show it: a backend Running in CrashLoopBackOff (issue 13, 10).
+      const broken = w.services.flatMap((s) =>
+        findServiceBackends(snapshot, s).flatMap((pod) => {
+          const trouble = findPodTrouble(pod);
+          return trouble ? [{ pod, trouble }] : [];
+        }),
+      );
+      for (const b of broken.slice(0, 3)) evidence.push(`backend pod ${describePodTrouble(b.pod, b.trouble)}${b.pod.phase ? `, phase ${b.pod.phase}` : ''}`);
+      const brokenWhy = [...new Set(broken.map((b) => b.trouble.reason))].join('/');
       const events = [...w.refusals, ...w.denials].sort((a, b) => (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? ''));
       for (const e of events.slice(0, 4)) evidence.push(quoteEvent(e, now));
       const refusedCount = events.reduce((n, e) => n + e.count, 0);
       const dead = w.services.filter((s) => s.down);
       const what = dead.length
-        ? `service ${dead.map((s) => `${s.namespace}/${s.name}`).join(', ')} has no ready endpoints`
+        ? `service ${dead.map((s) => `${s.namespace}/${s.name}`).join(', ')} has no ready endpoints${broken.length ? ` (${broken.length === 1 ? 'its pod is' : 'its pods are'} in ${brokenWhy})` : ''}`
         : w.denials.length
           ? 'its service is up but denies the requests'
           : 'the API server cannot call it';
@@ -51,6 +62,9 @@ export const webhookUnavailableBlockingAnalyzer: Analyzer = {
         remediations: proposeWebhookFixes(snapshot, w),
       };
       if (since) draft.since = since;
+      // Refusals were seen but the service's state was not: say so rather than guess it is down or up.
+      const unseen = w.services.filter((s) => !s.down && s.readyEndpoints === undefined);
+      if (unseen.length) draft.missing = unseen.map((s) => `${s.detail}: whether its backends are down is not known`);
       out.push(draft);
     }
     return out;

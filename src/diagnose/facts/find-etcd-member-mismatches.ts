@@ -1,5 +1,6 @@
 import type { EtcdMember, Snapshot } from '../../cluster/snapshot.js';
 import { findEtcdLeaderState } from './find-etcd-leader-state.js';
+import { formatMemberId } from './format-member-id.js';
 import { hostOf } from './host-of.js';
 import { machineInfo } from './machine-info.js';
 import { quorum } from './quorum.js';
@@ -39,13 +40,13 @@ export function findEtcdMemberMismatches(snapshot: Snapshot): EtcdMemberMismatch
   const learnerIds = new Set(etcd.endpoints.filter((e) => e.isLearner && e.memberId).map((e) => e.memberId));
   for (const m of etcd.members) {
     if (m.isLearner || learnerIds.has(m.id)) {
-      out.push({ kind: 'learner', name: m.name || m.id, member: m, detail: `member ${m.id} name=${m.name || '<unstarted>'} peerURLs=${m.peerURLs.join(',')} isLearner=true (never promoted to voting member)`, removable: false });
+      out.push({ kind: 'learner', name: m.name || formatMemberId(m.id), member: m, detail: `member ${formatMemberId(m.id)} name=${m.name || '<unstarted>'} peerURLs=${m.peerURLs.join(',')} isLearner=true (never promoted to voting member)`, removable: false });
     } else if (!matches(m)) {
       const voting = state?.voting ?? [];
       const healthyOthers = (state?.reachable ?? []).filter((r) => r.id !== m.id && voting.includes(r)).length;
       // Never the leader; never when the remaining healthy voters would fall below quorum.
       const removable = m.id !== state?.leaderId && healthyOthers >= quorum(voting.length - 1);
-      out.push({ kind: 'stale', name: m.name || m.id, member: m, detail: `member ${m.id} name=${m.name || '<unstarted>'} peerURLs=${m.peerURLs.join(',')} matches no control-plane Machine or Node`, removable });
+      out.push({ kind: 'stale', name: m.name || formatMemberId(m.id), member: m, detail: `member ${formatMemberId(m.id)} name=${m.name || '<unstarted>'} peerURLs=${m.peerURLs.join(',')} matches no control-plane Machine or Node`, removable });
     }
   }
   const memberNames = new Set(etcd.members.map((m) => m.name));

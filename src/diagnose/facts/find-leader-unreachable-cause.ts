@@ -1,6 +1,7 @@
 import type { Snapshot } from '../../cluster/snapshot.js';
 import { fingerprint } from '../fingerprint.js';
 import { findEtcdLeaderState } from './find-etcd-leader-state.js';
+import { formatMemberId } from './format-member-id.js';
 import { hostOf } from './host-of.js';
 
 /** The etcd.leader-unreachable root cause, phrased for the findings it causes (seed S0). */
@@ -14,7 +15,8 @@ export interface LeaderUnreachableCause {
 export function findLeaderUnreachableCause(snapshot: Snapshot): LeaderUnreachableCause | undefined {
   const state = findEtcdLeaderState(snapshot);
   if (!state?.leaderId || state.leaderUnreachableReasons.length === 0) return undefined;
-  const leaderName = state.leader?.name ?? state.leaderId;
+  // A member added but never started has no name: name it by its hex id, as etcdctl does.
+  const leaderName = state.leader?.name || formatMemberId(state.leaderId);
   const ip = state.leader ? [...new Set([...state.leader.peerURLs, ...state.leader.clientURLs].map(hostOf))][0] : undefined;
   const followers = state.followersByLeader.get(state.leaderId) ?? [];
   const who = followers.length > 1 ? `members ${followers.slice(0, -1).join(', ')} and ${followers.at(-1)}` : `member ${followers[0] ?? '?'}`;

@@ -40,7 +40,9 @@ export const etcdMoveLeader: RemediationAction = {
     const view = await collectEtcdLeader(requireEtcd(ctx));
     try {
       const problems = check(plan, view);
-      return problems.length ? `read-only check FAILED: ${problems.join('; ')}` : `read-only check ok: leader is ${describe(view, view.leaderId)}, target ${describe(view, String(plan.params.targetMemberId))} is healthy and in sync`;
+      // A failed check is a failed dry run: the request shows it and cannot be approved (issue 14).
+      if (problems.length) throw new RemediateError('E_REMEDIATE_DRY_RUN', `read-only check failed: ${problems.join('; ')}`);
+      return `read-only check ok: leader is ${describe(view, view.leaderId)}, target ${describe(view, String(plan.params.targetMemberId))} is healthy and in sync`;
     } finally {
       view.close();
     }

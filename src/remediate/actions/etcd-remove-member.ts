@@ -1,5 +1,6 @@
 import { collectEtcdLeader, type EtcdLeaderView } from '../collect-etcd-leader.js';
 import type { RemediationAction } from '../remediation-action.js';
+import { RemediateError } from '../remediate-error.js';
 import type { RemediationPlan } from '../remediation-plan.js';
 import { memberIdParam, requireEtcd } from './etcd-move-leader.js';
 
@@ -35,7 +36,9 @@ export const etcdRemoveMember: RemediationAction = {
   },
   async dryRun(plan, ctx) {
     const problems = await etcdRemoveMember.checkPreconditions(plan, ctx);
-    return problems.length ? `read-only check FAILED: ${problems.join('; ')}` : `read-only check ok: member ${plan.params.memberId} can be removed with quorum kept`;
+    // A failed check is a failed dry run: the request shows it and cannot be approved (issue 14).
+    if (problems.length) throw new RemediateError('E_REMEDIATE_DRY_RUN', `read-only check failed: ${problems.join('; ')}`);
+    return `read-only check ok: member ${plan.params.memberId} can be removed with quorum kept`;
   },
   async checkPreconditions(plan, ctx) {
     const view = await collectEtcdLeader(requireEtcd(ctx));

@@ -1,22 +1,30 @@
 import { collectNodeGone, MACHINES_READ } from '../collect-node-gone.js';
+import { pinnedDelete, pinnedUid, replacedMessage, sameObjectPrecondition } from '../pin-object.js';
 import type { RemediationAction } from '../remediation-action.js';
 import { RemediateError } from '../remediate-error.js';
 import { describeKubeCall, isNotFound, sendKube } from '../send-kube.js';
-import { nodeName, nodePath } from './node-out-of-service.js';
+import { nodeName, nodePath, readNodeUid } from './node-out-of-service.js';
 
-/** node.delete `name` (seed 004, clusters older than 1.28): delete a Node object CONFIRMED gone. */
+/**
+ * node.delete `name` (seed 004, clusters older than 1.28): delete a Node object CONFIRMED gone. The
+ * DELETE is pinned (DeleteOptions.preconditions) to the uid recorded at proposal time and to the
+ * resourceVersion of the copy just backed up: a node that re-registered under the same name (a new
+ * VM, a new uid) is never deleted in its place.
+ */
 export const nodeDelete: RemediationAction = {
   id: 'node.delete',
   rbac: [{ group: '', resource: 'nodes', verbs: ['get', 'delete'] }, MACHINES_READ],
-  async plan(cluster, params) {
+  async plan(cluster, params, live) {
     const name = nodeName(params);
+    const uid = live ? await readNodeUid(live, name) : undefined;
     return {
       action: 'node.delete',
       cluster,
       params: { name },
       label: `Delete node ${name}`,
-      apiCalls: [`GET ${nodePath(name)} (full backup, stored before the delete)`, describeKubeCall({ method: 'DELETE', path: nodePath(name) })],
+      apiCalls: [`GET ${nodePath(name)} (full backup, stored before the delete)`, `${describeKubeCall({ method: 'DELETE', path: nodePath(name) })} (preconditions: uid ${uid ?? '<recorded at proposal>'} and the resourceVersion backed up)`],
       preconditions: [
+        sameObjectPrecondition(`node ${name}`, uid),
         { id: 'not-ready', text: `node ${name} is still NotReady/Unknown` },
         { id: 'machine-gone', text: `node ${name}'s Machine is gone or Deleting (or the VM is shut down)` },
       ],
@@ -25,18 +33,25 @@ export const nodeDelete: RemediationAction = {
   },
   async dryRun(plan, ctx) {
     const name = nodeName(plan.params);
-    await sendKube(ctx.workload, { method: 'DELETE', path: nodePath(name), query: { dryRun: 'All' } });
-    return `server-side dry run (dryRun=All) accepted: DELETE ${nodePath(name)}`;
+    const node = await sendKube(ctx.workload, { method: 'GET', path: nodePath(name) });
+    await sendKube(ctx.workload, pinnedDelete(nodePath(name), { uid: pinnedUid(plan, `node ${name}`), resourceVersion: String(node.metadata?.resourceVersion) }, { dryRun: 'All' }));
+    return `server-side dry run (dryRun=All) accepted: DELETE ${nodePath(name)} (pinned to uid ${pinnedUid(plan, name)})`;
   },
   async checkPreconditions(plan, ctx) {
-    return (await collectNodeGone(ctx, nodeName(plan.params))).problems;
+    const name = nodeName(plan.params);
+    const uid = pinnedUid(plan, `node ${name}`);
+    const { node, problems } = await collectNodeGone(ctx, name);
+    if (node && node.metadata?.uid !== uid) return [replacedMessage(`node ${name}`, uid, node.metadata?.uid)];
+    return problems;
   },
   async execute(plan, ctx, io) {
     const name = nodeName(plan.params);
+    const uid = pinnedUid(plan, `node ${name}`);
     const { node } = await collectNodeGone(ctx, name);
     if (!node) throw new RemediateError('E_REMEDIATE_NO_TARGET', `node ${name} vanished before the delete`);
+    if (node.metadata?.uid !== uid) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${replacedMessage(`node ${name}`, uid, node.metadata?.uid)}; nothing was deleted`);
     await io.saveBackup(`Node ${name}`, node);
-    await sendKube(ctx.workload, { method: 'DELETE', path: nodePath(name) });
+    await sendKube(ctx.workload, pinnedDelete(nodePath(name), { uid, resourceVersion: String(node.metadata?.resourceVersion) }));
     return { summary: `node ${name} backed up and deleted: its pods and volumes are released` };
   },
   async verify(plan, ctx) {

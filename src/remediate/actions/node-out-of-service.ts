@@ -1,25 +1,35 @@
+import type { KubeObject } from '../../cluster/snapshot.js';
+import type { ActionContext } from '../action-context.js';
 import { collectNodeGone, MACHINES_READ } from '../collect-node-gone.js';
+import { pinnedUid, replacedMessage, sameObjectPrecondition } from '../pin-object.js';
 import type { RemediationAction } from '../remediation-action.js';
 import { RemediateError } from '../remediate-error.js';
 import type { PlanParams } from '../remediation-plan.js';
-import { describeKubeCall, sendKube } from '../send-kube.js';
+import { describeKubeCall, isNotFound, sendKube } from '../send-kube.js';
 
 /** The non-graceful node shutdown taint (Kubernetes ≥ 1.28): pods are deleted, volumes detached. */
 export const OUT_OF_SERVICE_TAINT = { key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' } as const;
 
-/** node.out-of-service `name` (seed 004): taint a node CONFIRMED gone; the undo removes the taint. */
+/**
+ * node.out-of-service `name` (seed 004): taint a node CONFIRMED gone; the undo removes the taint.
+ * The json-patch starts with `test` ops on metadata.uid (recorded at proposal time) and on the
+ * resourceVersion just read: a node re-registered under the same name, or changed meanwhile, makes
+ * kube-apiserver refuse the whole patch (422) instead of tainting the wrong node or dropping a taint.
+ */
 export const nodeOutOfService: RemediationAction = {
   id: 'node.out-of-service',
   rbac: [{ group: '', resource: 'nodes', verbs: ['get', 'patch'] }, MACHINES_READ],
-  async plan(cluster, params) {
+  async plan(cluster, params, live) {
     const name = nodeName(params);
+    const uid = live ? await readNodeUid(live, name) : undefined;
     return {
       action: 'node.out-of-service',
       cluster,
       params: { name },
       label: `Mark node ${name} out-of-service`,
-      apiCalls: [`${describeKubeCall({ method: 'PATCH', path: nodePath(name) })} (json-patch: add taint ${OUT_OF_SERVICE_TAINT.key}=${OUT_OF_SERVICE_TAINT.value}:NoExecute)`],
+      apiCalls: [`${describeKubeCall({ method: 'PATCH', path: nodePath(name) })} (json-patch: test metadata.uid ${uid ?? '<recorded at proposal>'} and the resourceVersion read right before, then add taint ${OUT_OF_SERVICE_TAINT.key}=${OUT_OF_SERVICE_TAINT.value}:NoExecute)`],
       preconditions: [
+        sameObjectPrecondition(`node ${name}`, uid),
         { id: 'not-ready', text: `node ${name} is still NotReady/Unknown` },
         { id: 'machine-gone', text: `node ${name}'s Machine is gone or Deleting (or the VM is shut down)` },
       ],
@@ -30,20 +40,23 @@ export const nodeOutOfService: RemediationAction = {
     const name = nodeName(plan.params);
     const { node } = await collectNodeGone(ctx, name);
     if (!node) throw new RemediateError('E_REMEDIATE_NO_TARGET', `node ${name} does not exist`);
-    await sendKube(ctx.workload, { ...taintPatch(name, node), query: { dryRun: 'All' } });
-    return `server-side dry run (dryRun=All) accepted: PATCH ${nodePath(name)} (add the out-of-service taint)`;
+    await sendKube(ctx.workload, { ...taintPatch(name, pinnedUid(plan, `node ${name}`), node), query: { dryRun: 'All' } });
+    return `server-side dry run (dryRun=All) accepted: PATCH ${nodePath(name)} (add the out-of-service taint, pinned to uid ${pinnedUid(plan, name)})`;
   },
   async checkPreconditions(plan, ctx) {
     const name = nodeName(plan.params);
+    const uid = pinnedUid(plan, `node ${name}`);
     const { node, problems } = await collectNodeGone(ctx, name);
+    if (node && node.metadata?.uid !== uid) return [replacedMessage(`node ${name}`, uid, node.metadata?.uid)];
     if (node && hasTaint(node)) problems.push(`node ${name} already has the out-of-service taint`);
     return problems;
   },
   async execute(plan, ctx) {
     const name = nodeName(plan.params);
+    const uid = pinnedUid(plan, `node ${name}`);
     const { node } = await collectNodeGone(ctx, name);
     if (!node) throw new RemediateError('E_REMEDIATE_NO_TARGET', `node ${name} vanished before the taint`);
-    await sendKube(ctx.workload, taintPatch(name, node));
+    await sendKube(ctx.workload, taintPatch(name, uid, node));
     return {
       summary: `node ${name} tainted ${OUT_OF_SERVICE_TAINT.key}:NoExecute: its pods are deleted and volumes detached`,
       undo: { action: 'node.remove-out-of-service', params: { name }, label: `Remove out-of-service taint from ${name}`, risk: `Pods may schedule on ${name} again once it is Ready.` },
@@ -70,9 +83,25 @@ export function hasTaint(node: { spec?: { taints?: { key?: string; effect?: stri
   return (node.spec?.taints ?? []).some((t) => t.key === OUT_OF_SERVICE_TAINT.key && t.effect === OUT_OF_SERVICE_TAINT.effect);
 }
 
-/** json-patch guarded by `test` on resourceVersion: a node changed meanwhile fails instead of losing taints. */
-function taintPatch(name: string, node: { metadata?: { resourceVersion?: string }; spec?: { taints?: unknown[] } }) {
-  const ops: unknown[] = [{ op: 'test', path: '/metadata/resourceVersion', value: node.metadata?.resourceVersion }];
+/** The uid of the node a live plan is made for (a plan for a node that does not exist is refused). */
+export async function readNodeUid(ctx: ActionContext, name: string): Promise<string> {
+  let node: KubeObject;
+  try {
+    node = await sendKube(ctx.workload, { method: 'GET', path: nodePath(name) });
+  } catch (err) {
+    if (isNotFound(err)) throw new RemediateError('E_REMEDIATE_NO_TARGET', `node ${name} does not exist`);
+    throw err;
+  }
+  if (!node.metadata?.uid) throw new RemediateError('E_REMEDIATE_NO_TARGET', `node ${name} has no uid: it cannot be pinned`);
+  return node.metadata.uid;
+}
+
+/** json-patch guarded by `test` on uid and resourceVersion: another or a changed node fails instead of being tainted. */
+function taintPatch(name: string, uid: string, node: { metadata?: { resourceVersion?: string }; spec?: { taints?: unknown[] } }) {
+  const ops: unknown[] = [
+    { op: 'test', path: '/metadata/uid', value: uid },
+    { op: 'test', path: '/metadata/resourceVersion', value: node.metadata?.resourceVersion },
+  ];
   if (Array.isArray(node.spec?.taints)) ops.push({ op: 'add', path: '/spec/taints/-', value: OUT_OF_SERVICE_TAINT });
   else if (node.spec) ops.push({ op: 'add', path: '/spec/taints', value: [OUT_OF_SERVICE_TAINT] });
   else ops.push({ op: 'add', path: '/spec', value: { taints: [OUT_OF_SERVICE_TAINT] } });

@@ -1,4 +1,5 @@
 import type { ActionContext } from '../action-context.js';
+import { pinnedDelete, pinnedUid, replacedMessage, sameObjectPrecondition } from '../pin-object.js';
 import type { RemediationAction } from '../remediation-action.js';
 import { RemediateError } from '../remediate-error.js';
 import type { PlanParams } from '../remediation-plan.js';
@@ -7,6 +8,9 @@ import { describeKubeCall, isNotFound, sendKube } from '../send-kube.js';
 /**
  * pod.force-delete `namespace` `name` (seed 004: a pod stuck Terminating on a lost node, or holding a
  * RWO volume). gracePeriodSeconds=0 skips the kubelet, so it is only for pods whose node is not Ready.
+ * The DELETE is pinned (DeleteOptions.preconditions): the uid recorded at proposal time and the
+ * resourceVersion of the copy just backed up, so a pod recreated under the same name (a StatefulSet
+ * pod) is never force-deleted in its place.
  */
 export const podForceDelete: RemediationAction = {
   id: 'pod.force-delete',
@@ -24,9 +28,9 @@ export const podForceDelete: RemediationAction = {
       cluster,
       params: { namespace: t.namespace, name: t.name },
       label: `Force-delete pod ${t.key}`,
-      apiCalls: [`GET ${t.path} (full backup, stored before the delete)`, describeKubeCall(deleteCall(t.path))],
+      apiCalls: [`GET ${t.path} (full backup, stored before the delete)`, `${describeKubeCall(deleteCall(t.path))} (preconditions: uid ${uid ?? '<recorded at proposal>'} and the resourceVersion backed up)`],
       preconditions: [
-        { id: 'same-pod', text: `pod ${t.key} is the same pod as at proposal time (same uid)`, ...(uid ? { recorded: uid } : {}) },
+        sameObjectPrecondition(`pod ${t.key}`, uid),
         { id: 'node-not-ready', text: `pod ${t.key}'s node is NotReady, Unknown or gone` },
       ],
       risk: 'If its node is in fact running, the container keeps running unseen and may write to a volume attached elsewhere.',
@@ -34,16 +38,18 @@ export const podForceDelete: RemediationAction = {
   },
   async dryRun(plan, ctx) {
     const t = target(plan.params);
-    await sendKube(ctx.workload, { ...deleteCall(t.path), query: { gracePeriodSeconds: '0', dryRun: 'All' } });
-    return `server-side dry run (dryRun=All) accepted: DELETE ${t.path}?gracePeriodSeconds=0`;
+    const pod = await readPod(ctx, t.path);
+    if (!pod) throw new RemediateError('E_REMEDIATE_NO_TARGET', `pod ${t.key} does not exist`);
+    await sendKube(ctx.workload, pinnedDelete(t.path, { uid: pinnedUid(plan, `pod ${t.key}`), resourceVersion: String(pod.metadata?.resourceVersion) }, { gracePeriodSeconds: '0', dryRun: 'All' }));
+    return `server-side dry run (dryRun=All) accepted: DELETE ${t.path}?gracePeriodSeconds=0 (pinned to uid ${pinnedUid(plan, t.key)})`;
   },
   async checkPreconditions(plan, ctx) {
     const t = target(plan.params);
     const pod = await readPod(ctx, t.path);
     if (!pod) return [`pod ${t.key} no longer exists`];
     const problems: string[] = [];
-    const recorded = plan.preconditions.find((p) => p.id === 'same-pod')?.recorded;
-    if (recorded !== undefined && pod.metadata?.uid !== String(recorded)) problems.push(`pod ${t.key} was replaced since the proposal (uid ${recorded} → ${pod.metadata?.uid})`);
+    const uid = pinnedUid(plan, `pod ${t.key}`);
+    if (pod.metadata?.uid !== uid) return [replacedMessage(`pod ${t.key}`, uid, pod.metadata?.uid)];
     const nodeName = pod.spec?.nodeName;
     if (nodeName) {
       try {
@@ -58,10 +64,13 @@ export const podForceDelete: RemediationAction = {
   },
   async execute(plan, ctx, io) {
     const t = target(plan.params);
+    const uid = pinnedUid(plan, `pod ${t.key}`);
     const pod = await readPod(ctx, t.path);
     if (!pod) throw new RemediateError('E_REMEDIATE_NO_TARGET', `pod ${t.key} vanished before the delete`);
+    if (pod.metadata?.uid !== uid) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${replacedMessage(`pod ${t.key}`, uid, pod.metadata?.uid)}; nothing was deleted`);
     await io.saveBackup(`Pod ${t.key}`, pod);
-    await sendKube(ctx.workload, deleteCall(t.path));
+    // Pinned to the copy just backed up: the backup is exactly what was deleted.
+    await sendKube(ctx.workload, pinnedDelete(t.path, { uid, resourceVersion: String(pod.metadata?.resourceVersion) }, { gracePeriodSeconds: '0' }));
     return { summary: `pod ${t.key} backed up and force-deleted (gracePeriodSeconds=0)` };
   },
   async verify(plan, ctx) {

@@ -30,6 +30,7 @@ import { createReportStore } from '../../../src/store/report-store.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../../support/fake-kube-api/start-fake-kube-api.js';
 import { writeTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
+import { testSigner } from '../../support/plan-secret.js';
 import { blockActionBody, signSlackRequest } from '../../support/sign-slack-request.js';
 import { startEtcdCluster, type EtcdTestCluster } from '../../support/start-etcd-cluster.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
@@ -67,7 +68,8 @@ let config: ReturnType<typeof parseConfig>;
 const logs: string[] = [];
 
 const approvals = () => createApprovalStore(redis, { keyPrefix: PREFIX });
-const audit = () => createAuditLog(redis, { keyPrefix: PREFIX, log: (l) => logs.push(l) });
+const signer = testSigner();
+const audit = () => createAuditLog(redis, { keyPrefix: PREFIX, log: (l) => logs.push(l), signer });
 const backups = () => createApprovalBackups(redis, { keyPrefix: PREFIX });
 const proposals = () => createProposalStore(redis, { keyPrefix: PREFIX });
 
@@ -88,6 +90,7 @@ async function startBot(): Promise<void> {
       approvals: approvals(),
       audit: audit(),
       backups: backups(),
+      signer,
       createContext: createActionContext,
       enqueue: (id: string) => enqueueRemediation(queue, id),
       isAuthorized: createApprovalAuthorizer({ ttlMs: 60_000 }),
@@ -137,6 +140,7 @@ beforeAll(async () => {
     backups: backups(),
     proposals: proposals(),
     createContext: createActionContext,
+    signer,
     slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }),
     now: () => clock,
     log: (l) => logs.push(l),

@@ -103,6 +103,9 @@ describe('pod.force-delete', () => {
       ['DELETE', { gracePeriodSeconds: '0', dryRun: 'All' }],
       ['DELETE', { gracePeriodSeconds: '0' }],
     ]);
+    // Pinned to the pod that was backed up: its uid and resourceVersion.
+    const backedUp = (await bot.backups.load(requestId))!.object;
+    expect(deletes[1]!.body).toEqual({ apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: 'uid-db-0', resourceVersion: backedUp.metadata.resourceVersion } });
     expect(bot.kube.find('Pod', 'db-0', 'shop')).toBeUndefined();
     expect((await bot.backups.load(requestId))!.object.metadata.uid).toBe('uid-db-0');
   }, 60_000);
@@ -124,11 +127,13 @@ describe('deployment.scale and back', () => {
     expect((await bot.waitStatus(back.requestId!, ['succeeded', 'failed', 'aborted'])).status).toBe('succeeded');
     expect((bot.kube.find('Deployment', 'kyverno-admission-controller', 'kyverno') as Any).spec.replicas).toBe(3);
     const patches = bot.kube.writes.filter((w) => w.name === 'kyverno-admission-controller');
+    // Every PATCH is pinned: the uid recorded at proposal time and the resourceVersion just read.
+    const pinned = (replicas: number) => ({ metadata: { uid: 'uid-dep', resourceVersion: expect.any(String) }, spec: { replicas } });
     expect(patches.map((w) => [w.dryRun, w.body])).toEqual([
-      [true, { spec: { replicas: 0 } }],
-      [false, { spec: { replicas: 0 } }],
-      [true, { spec: { replicas: 3 } }],
-      [false, { spec: { replicas: 3 } }],
+      [true, pinned(0)],
+      [false, pinned(0)],
+      [true, pinned(3)],
+      [false, pinned(3)],
     ]);
   }, 60_000);
 });

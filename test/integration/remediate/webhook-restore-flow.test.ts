@@ -110,16 +110,22 @@ describe('webhook.suspend, then webhook.restore from the backup, both through tw
     expect(restored.metadata.uid).not.toBe('uid-kyverno');
   }, 60_000);
 
-  it('a second restore is refused: the dry run answers 409 AlreadyExists and the live re-check aborts', async () => {
+  it('a second restore is refused: the dry run answers 409 AlreadyExists, so it offers no Approve and approve votes are refused', async () => {
     bot.kube.writes.splice(0);
     const { requestId, message } = await bot.clickProposal(undoProposal);
-    expect(JSON.stringify(message!.body.blocks)).toContain('dry run failed');
-    await bot.vote(requestId!, 'U0ANN');
-    await bot.vote(requestId!, 'U0BEN');
-    const done = await bot.waitStatus(requestId!, ['succeeded', 'failed', 'aborted']);
-    expect(done.status).toBe('aborted');
-    expect(done.result).toContain(`${NAME} exists again`);
+    const blocks = message!.body.blocks as Any[];
+    expect(JSON.stringify(blocks)).toContain('dry run failed');
+    expect(JSON.stringify(blocks)).toContain('already exists');
+    const buttons = blocks.find((b) => b.type === 'actions')!.elements.map((e: Any) => e.text.text);
+    expect(buttons).toEqual(['Reject']);
+    expect(await bot.vote(requestId!, 'U0ANN')).toContain('dry run of this plan failed');
+    expect(await bot.vote(requestId!, 'U0BEN')).toContain('dry run of this plan failed');
+    const req = (await bot.approvals.get(requestId!))!;
+    expect(req.status).toBe('pending');
+    expect(req.approvals).toEqual([]);
     expect(bot.kube.writes.filter((w) => !w.dryRun)).toEqual([]);
+    const refused = (await bot.audit.list({ limit: 100 })).filter((e) => e.requestId === requestId && e.event === 'refused');
+    expect(refused.map((e) => `${e.user}:${e.detail}`).sort()).toEqual(['U0ANN:dry-run-failed', 'U0BEN:dry-run-failed']);
   }, 60_000);
 });
 

@@ -30,7 +30,12 @@ export interface RecordedRequest {
   query: Record<string, string>;
 }
 
-/** A POST (create), PATCH or DELETE the fake received (dry runs included, flagged, never applied). */
+/**
+ * A POST (create), PATCH or DELETE the fake received (dry runs included, flagged, never applied), with
+ * its body (a DELETE's DeleteOptions when it sent one). Pinned writes are enforced as kube-apiserver
+ * does: DeleteOptions.preconditions uid/resourceVersion → 409, a patch carrying another
+ * resourceVersion → 409, another metadata.uid → 422, a failed json-patch `test` → 422.
+ */
 export interface RecordedWrite {
   method: 'POST' | 'PATCH' | 'DELETE';
   path: string;
@@ -63,6 +68,11 @@ export interface FakeKubeApi {
   writes: RecordedWrite[];
   /** Delay before every response. */
   delayMs: number;
+  /**
+   * Called with each write right after it is recorded and before it is applied: a test can change
+   * the store there (e.g. recreate the target under the same name) to race the write deterministically.
+   */
+  beforeWrite?: (w: RecordedWrite) => void;
   fail(rule: FailRule): void;
   /** Drop every fault rule not used up yet (the server heals). */
   clearFaults(): void;
@@ -201,7 +211,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
       if (method === 'GET') return get(res, target);
       if (method === 'POST' && !target.name) return create(res, target, query, body, url.pathname);
       if (method === 'PATCH' && target.name) return patch(req, res, target, query, body);
-      if (method === 'DELETE' && target.name) return remove(res, target, query, url.pathname);
+      if (method === 'DELETE' && target.name) return remove(res, target, query, url.pathname, body);
       return send(res, 405, createKubeStatus(405, `the server does not allow this method on the requested resource`));
     } catch (err) {
       if (err instanceof SelectorError) return send(res, 400, createKubeStatus(400, err.message));
@@ -305,12 +315,22 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     } catch {
       return send(res, 400, createKubeStatus(400, 'error decoding patch: invalid JSON'));
     }
-    api.writes.push({ method: 'PATCH', path: req.url?.split('?')[0] ?? '', kind: t.spec.kind, namespace: t.namespace, name: t.name!, dryRun, contentType, body: parsed, query });
+    recordWrite({ method: 'PATCH', path: req.url?.split('?')[0] ?? '', kind: t.spec.kind, namespace: t.namespace, name: t.name!, dryRun, contentType, body: parsed, query });
     const current = store.get(t.spec, t.namespace, t.name!);
     if (!current) return send(res, 404, notFound(t));
     const next = applyPatch(current, contentType, parsed) as KubeObject;
     if (next?.metadata?.name !== t.name || (t.spec.namespaced && next.metadata.namespace !== t.namespace)) {
       return send(res, 400, createKubeStatus(400, `the name of the object (${next?.metadata?.name}) does not match the name on the URL (${t.name})`));
+    }
+    // As the generic registry's Update does (k8s.io/apiserver registry/generic/registry/store.go): a
+    // patched object whose resourceVersion differs from the stored one is an optimistic-lock conflict
+    // (409), checked before validation; then metadata.uid is immutable (rest.BeforeUpdate →
+    // ValidateObjectMetaUpdate, 422). A patch that sets neither leaves both as stored. Dry runs too.
+    if (String(next.metadata.resourceVersion) !== String(current.metadata.resourceVersion)) {
+      return send(res, 409, createKubeStatus(409, `Operation cannot be fulfilled on ${qualified(t)} "${t.name}": the object has been modified; please apply your changes to the latest version and try again`, details(t)));
+    }
+    if (next.metadata.uid !== current.metadata.uid) {
+      return send(res, 422, createKubeStatus(422, `${t.spec.kind}${t.spec.group ? `.${t.spec.group}` : ''} "${t.name}" is invalid: metadata.uid: Invalid value: "${next.metadata.uid}": field is immutable`, { name: t.name, group: t.spec.group, kind: t.spec.kind }));
     }
     if (dryRun) return send(res, 200, withType(next, t.spec, t.version));
     const ev = store.put(t.spec, next);
@@ -333,7 +353,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
       return send(res, 400, createKubeStatus(400, 'error decoding the request body: invalid JSON'));
     }
     const name = obj?.metadata?.name;
-    api.writes.push({ method: 'POST', path, kind: t.spec.kind, namespace: t.namespace, name: String(name ?? ''), dryRun, body: obj, query });
+    recordWrite({ method: 'POST', path, kind: t.spec.kind, namespace: t.namespace, name: String(name ?? ''), dryRun, body: obj, query });
     if (obj?.kind !== undefined && obj.kind !== t.spec.kind) return send(res, 400, createKubeStatus(400, `the kind of the object (${obj.kind}) does not match the resource ${t.spec.plural}`));
     if (typeof name !== 'string' || !name) return send(res, 422, createKubeStatus(422, `${t.spec.kind} is invalid: metadata.name: Required value: name or generateName is required`));
     if (t.spec.namespaced && obj.metadata.namespace !== undefined && obj.metadata.namespace !== t.namespace) {
@@ -353,12 +373,28 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     send(res, 201, withType(ev.object, t.spec, t.version));
   }
 
-  function remove(res: http.ServerResponse, t: Target, query: Record<string, string>, path: string): void {
+  function remove(res: http.ServerResponse, t: Target, query: Record<string, string>, path: string, body: string): void {
     const dryRun = checkDryRun(res, query);
     if (dryRun === undefined) return;
-    api.writes.push({ method: 'DELETE', path, kind: t.spec.kind, namespace: t.namespace, name: t.name!, dryRun, query });
+    let options: { preconditions?: { uid?: string; resourceVersion?: string } } | undefined;
+    try {
+      options = body ? JSON.parse(body) : undefined;
+    } catch {
+      return send(res, 400, createKubeStatus(400, 'error decoding the request body: invalid JSON'));
+    }
+    recordWrite({ method: 'DELETE', path, kind: t.spec.kind, namespace: t.namespace, name: t.name!, dryRun, query, ...(options ? { body: options } : {}) });
     const current = store.get(t.spec, t.namespace, t.name!);
     if (!current) return send(res, 404, notFound(t));
+    // DeleteOptions.preconditions, as kube-apiserver checks them before deleting (dry runs included):
+    // k8s.io/apiserver registry/rest/delete.go BeforeDelete, answered as 409 Conflict by the store.
+    const pre = options?.preconditions;
+    const conflict = (message: string) => send(res, 409, createKubeStatus(409, `Operation cannot be fulfilled on ${t.spec.kind}${t.spec.group ? `.${t.spec.group}` : ''} "${t.name}": ${message}`, { name: t.name, group: t.spec.group, kind: t.spec.kind }));
+    if (pre?.uid !== undefined && pre.uid !== current.metadata.uid) {
+      return conflict(`the UID in the precondition (${pre.uid}) does not match the UID in record (${current.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
+    }
+    if (pre?.resourceVersion !== undefined && pre.resourceVersion !== current.metadata.resourceVersion) {
+      return conflict(`the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion}). The object might have been modified`);
+    }
     if (dryRun) return send(res, 200, withType(current, t.spec, t.version));
     if (current.metadata.finalizers?.length) {
       // Finalizers keep the object, marked for deletion, until their controller removes them.
@@ -369,6 +405,11 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     const ev = store.remove(t.spec, t.namespace, t.name!)!;
     broadcast(ev);
     send(res, 200, withType(ev.object, t.spec, t.version));
+  }
+
+  function recordWrite(w: RecordedWrite): void {
+    api.writes.push(w);
+    api.beforeWrite?.(w);
   }
 
   /** true/false for a dry run or not; undefined after answering 400 for a bad value. */
@@ -414,8 +455,13 @@ function details(t: Target) {
   return { ...(t.name ? { name: t.name } : {}), group: t.spec.group, kind: t.spec.plural };
 }
 
+/** `deployments.apps`, `pods`: the group-qualified resource kube-apiserver names in conflicts and not-founds. */
+function qualified(t: Target): string {
+  return t.spec.group ? `${t.spec.plural}.${t.spec.group}` : t.spec.plural;
+}
+
 function notFound(t: Target) {
-  const what = t.spec.group ? `${t.spec.plural}.${t.spec.group}` : t.spec.plural;
+  const what = qualified(t);
   return createKubeStatus(404, `${what} "${t.name}" not found`, details(t));
 }
 

@@ -29,4 +29,19 @@ describe('cni.pod-not-running', () => {
     expect(f?.severity).toBe('warning');
     expect(f?.evidence[0]).toContain('reason=ImagePullBackOff');
   });
+
+  it('agent Running but its container in CrashLoopBackOff is not running (issue 13 defect class 10)', () => {
+    const crashing = agent('w1', { phase: 'Running', containers: [{ name: 'antrea-agent', ready: false, restartCount: 9, waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s restarting failed container' } }] });
+    const [f] = run(buildSnapshot({ nodes: [node('w1')], pods: [crashing] }));
+    expect(f?.title).toBe('CNI on node w1: antrea-agent-w1xxx CrashLoopBackOff');
+    expect(f?.evidence[0]).toContain('phase=Running, container waiting reason=CrashLoopBackOff');
+  });
+
+  it('other CNIs real captures show (weave-net on kURL, kindnet on kind): detected by label, missing agent reported', () => {
+    const weave = (n: string) => pod('kube-system', `weave-net-${n.padEnd(5, 'x').slice(0, 5)}`, { nodeName: n, labels: { name: 'weave-net' }, ownerReferences: [{ kind: 'DaemonSet', name: 'weave-net' }] });
+    const [f] = run(buildSnapshot({ nodes: [node('w1'), node('w2')], pods: [weave('w1')] }));
+    expect([f?.subject.name, f?.title]).toEqual(['w2', 'CNI on node w2: weave-net pod missing']);
+    const kindnet = (n: string) => pod('kube-system', `kindnet-${n}`, { nodeName: n, labels: { app: 'kindnet', 'k8s-app': 'kindnet' }, containers: [{ name: 'kindnet-cni', ready: true, restartCount: 0 }] });
+    expect(run(buildSnapshot({ nodes: [node('w1'), node('w2')], pods: [kindnet('w1'), kindnet('w2')] }))).toEqual([]);
+  });
 });

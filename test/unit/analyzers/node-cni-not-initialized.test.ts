@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { nodeCniNotInitializedAnalyzer } from '../../../src/diagnose/analyzers/node-cni-not-initialized.js';
 import { fingerprint } from '../../../src/diagnose/fingerprint.js';
 import { buildContext, buildSnapshot } from '../../support/build-snapshot.js';
-import { CNI_MSG, endpoints, event, node, service, webhookConfig } from '../../support/snapshot-b.js';
+import { CNI_MSG, endpoints, event, node, pod, service, webhookConfig } from '../../support/snapshot-b.js';
 
 const run = (s: ReturnType<typeof buildSnapshot>) => nodeCniNotInitializedAnalyzer.analyze(buildContext(s));
 
@@ -34,5 +34,11 @@ describe('node.cni-not-initialized', () => {
     const [f] = run(s);
     expect(f?.cause).toContain('ValidatingWebhookConfiguration kyverno-resource-validating-webhook-cfg');
     expect(f?.causedBy).toEqual([fingerprint(s.cluster, 'webhook.unavailable-blocking', { kind: 'ValidatingWebhookConfiguration', name: 'kyverno-resource-validating-webhook-cfg' })]);
+  });
+
+  it('an agent that runs and is ready points at the node\'s CNI config, not at a missing agent (sonobuoy kind capture)', () => {
+    const kindnet = pod('kube-system', 'kindnet-x9fsq', { nodeName: 'w1', labels: { app: 'kindnet' }, containers: [{ name: 'kindnet-cni', ready: true, restartCount: 0 }] });
+    const [f] = run(buildSnapshot({ nodes: [node('w1', { ready: 'False', message: CNI_MSG, sinceMin: 8 })], pods: [kindnet] }));
+    expect(f?.cause).toBe('CNI agent pod kube-system/kindnet-x9fsq is Running and ready, yet the kubelet on w1 finds no network configuration: check the agent\'s logs and the CNI config files on the node (/etc/cni/net.d).');
   });
 });

@@ -61,4 +61,9 @@ describe('node.not-ready', () => {
   it('clock skew: a transition time in the future reads as 0s and stays quiet (under grace)', () => {
     expect(run(buildSnapshot({ nodes: [node('w1', { ready: 'Unknown', sinceMin: -10 })] }))).toEqual([]);
   });
+
+  it('without any Cluster API data it says it cannot tell whether a MachineHealthCheck will replace the node', () => {
+    const [f] = run(buildSnapshot({ nodes: [node('kind-worker', { ready: 'False', sinceMin: 30 })] }));
+    expect([f?.severity, f?.missing]).toEqual(['warning', ['Cluster API Machines not read: whether a MachineHealthCheck will replace the node is not known']]);
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { webhookUnavailableBlockingAnalyzer } from '../../../src/diagnose/analyzers/webhook-unavailable-blocking.js';
 import { buildContext, buildSnapshot } from '../../support/build-snapshot.js';
-import { deployment, endpoints, event, service, webhookConfig } from '../../support/snapshot-b.js';
+import { deployment, endpoints, event, pod, service, webhookConfig } from '../../support/snapshot-b.js';
 
 const run = (s: ReturnType<typeof buildSnapshot>) => webhookUnavailableBlockingAnalyzer.analyze(buildContext(s));
 const KYV = 'kyverno-resource-validating-webhook-cfg';
@@ -83,5 +83,30 @@ describe('webhook.unavailable-blocking', () => {
       }),
     );
     expect(f?.severity).toBe('critical');
+  });
+
+  it('names a backend pod that is Running but in CrashLoopBackOff as why the service is down (issue 13 defect class 10)', () => {
+    const backend = pod('kyverno', 'kyverno-admission-controller-7b9d8c6f5-qm4zt', {
+      labels: { app: 'kyverno' },
+      containers: [{ name: 'kyverno', ready: false, restartCount: 17, waiting: { reason: 'CrashLoopBackOff' } }],
+    });
+    const [f] = run(
+      buildSnapshot({
+        validatingWebhooks: [kyverno()],
+        services: [service('kyverno', 'kyverno-svc', { app: 'kyverno' })],
+        endpoints: [endpoints('kyverno', 'kyverno-svc', 0, 1)],
+        pods: [backend, pod('kyverno', 'other', { labels: { app: 'other' }, containers: [{ name: 'x', ready: false, restartCount: 1, waiting: { reason: 'CrashLoopBackOff' } }] })],
+        events: [refused],
+      }),
+    );
+    expect(f?.evidence).toContain('backend pod kyverno/kyverno-admission-controller-7b9d8c6f5-qm4zt: container kyverno CrashLoopBackOff (17 restarts), phase Running');
+    expect(f?.evidence.join('\n')).not.toContain('kyverno/other');
+    expect(f?.title).toContain('service kyverno/kyverno-svc has no ready endpoints (its pod is in CrashLoopBackOff)');
+  });
+
+  it('refusals seen but services not collected: critical on the refusals, and says what it could not see', () => {
+    const [f] = run(buildSnapshot({ validatingWebhooks: [kyverno()], events: [refused] }));
+    expect(f?.severity).toBe('critical');
+    expect(f?.missing).toEqual(['Service kyverno/kyverno-svc: not in snapshot: whether its backends are down is not known']);
   });
 });

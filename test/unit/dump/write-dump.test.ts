@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DumpError } from '../../../src/cluster/dump-error.js';
 import { loadDump } from '../../../src/cluster/load-dump.js';
-import { createEmptySnapshot, type Snapshot } from '../../../src/cluster/snapshot.js';
+import { KINDS } from '../../../src/cluster/kinds.js';
+import { createEmptySnapshot, type KindCoverage, type Snapshot } from '../../../src/cluster/snapshot.js';
 import { writeDump } from '../../../src/cluster/write-dump.js';
 import { fixtureDir } from './fixture-dir.js';
 
@@ -47,9 +48,31 @@ describe('writeDump → loadDump round trip', () => {
     const s = createEmptySnapshot('down', '2025-05-05T05:05:05.000Z', 'dump');
     s.apiserver = { reachable: false, checks: [], error: 'connect ECONNREFUSED 10.0.0.10:6443' };
     s.partial = [{ source: 'list nodes', error: 'connect ECONNREFUSED 10.0.0.10:6443' }];
+    s.coverage = coverage(() => ({ state: 'failed', why: 'workload API server: connect ECONNREFUSED 10.0.0.10:6443' }));
     const out = freshDir();
     await writeDump(s, out);
     expect(await loadDump(out)).toStrictEqual(s);
+  });
+
+  it('keeps which kinds failed although it writes them as empty lists (issue 13: green means checked)', async () => {
+    const s = liveSnapshot();
+    delete s.coverage; // an older snapshot: the reader derives coverage from the lists and partial entries
+    const out = freshDir();
+    await writeDump(s, out);
+    const back = await loadDump(out);
+    expect(back.coverage?.['TanzuKubernetesCluster']).toStrictEqual({ state: 'failed', why: 'forbidden' });
+    expect(back.coverage?.['ValidatingWebhookConfiguration']).toStrictEqual({ state: 'read' });
+  });
+
+  it('keeps an unknown capture time unknown (never the time it was written)', async () => {
+    const s = liveSnapshot();
+    s.collectedAt = '';
+    s.collectedAtFrom = 'unknown';
+    s.events = [];
+    const out = freshDir();
+    await writeDump(s, out);
+    const back = await loadDump(out);
+    expect([back.collectedAt, back.collectedAtFrom]).toStrictEqual(['', 'unknown']);
   });
 });
 
@@ -138,5 +161,11 @@ function liveSnapshot(): Snapshot {
   };
   s.apiserver = { reachable: true, ready: true, checks: [{ name: 'etcd', ok: true }] };
   s.partial = [{ source: 'list tanzukubernetesclusters.run.tanzu.vmware.com', error: 'forbidden' }];
+  s.coverage = coverage((kind) => (kind === 'TanzuKubernetesCluster' ? { state: 'failed', why: 'forbidden' } : { state: 'read' }));
   return s;
+}
+
+/** Coverage of every kind, as collect-snapshot.ts records it. */
+function coverage(of: (kind: string) => KindCoverage): Record<string, KindCoverage> {
+  return Object.fromEntries(KINDS.map((k) => [k.kind, of(k.kind)]));
 }

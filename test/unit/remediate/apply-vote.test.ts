@@ -64,4 +64,13 @@ describe('applyVote (the approval state machine, injected clock)', () => {
     expect(hashPlan({ ...plan, params: { replicas: 0, name: 'd', namespace: 'k' } })).toBe(base.hash);
     expect(hashPlan({ ...plan, preconditions: [{ id: 'replicas-unchanged', text: 'x', recorded: 4 }] })).not.toBe(base.hash);
   });
+
+  it('a plan whose dry run failed: no approve counts (not even the would-be decisive one), Reject and withdrawal still work', () => {
+    const failed = { ...base, dryRunOk: false };
+    expect(applyVote(failed, yes('U1'), at(1))).toEqual({ request: failed, outcome: 'dry-run-failed' });
+    const one = applyVote({ ...base, dryRunOk: true }, yes('U1'), at(1)).request;
+    expect(applyVote({ ...one, dryRunOk: false }, yes('U2'), at(2)).outcome).toBe('dry-run-failed');
+    expect(applyVote(failed, { user: 'U1', kind: 'reject', authorized: true }, at(1)).request.status).toBe('rejected');
+    expect(applyVote(failed, { user: 'UP', kind: 'reject', authorized: false }, at(1)).request.status).toBe('cancelled');
+  });
 });

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { KubeObject } from '../../src/cluster/snapshot.js';
+import type { RemediationProposal } from '../../src/diagnose/finding.js';
+import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
+import { startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = Record<string, any>;
+
+/**
+ * Attack: approving a plan whose server-side dry run failed (issue 14, item 2). The request shows the
+ * failure and offers only Reject; an Approve click forged for it anyway (correctly signed by Slack, as
+ * a stale client or a crafted payload would send) is refused by the policy and audited; and flipping
+ * the dry-run flag in Redis does not help, because the flag is covered by the plan signature.
+ * Nothing is written to the cluster.
+ */
+const web: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' }, spec: { replicas: 3 } } as unknown as KubeObject;
+const scaleWeb: RemediationProposal = { action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, label: 'Scale shop/web to 0', risk: 'r' };
+const PATH = '/apis/apps/v1/namespaces/shop/deployments/web';
+
+let bot: ApprovalBot;
+beforeAll(async () => {
+  bot = await startApprovalBot({ objects: [web] });
+}, 60_000);
+afterAll(async () => {
+  await bot?.stop();
+});
+
+/** Propose while the API server refuses the dry-run PATCH (e.g. RBAC, an admission webhook). */
+async function proposeWithFailingDryRun(): Promise<{ id: string; message: Any }> {
+  bot.kube.fail({ method: 'PATCH', path: PATH, status: 403, times: 1 });
+  const { requestId, message } = await bot.propose(scaleWeb);
+  return { id: requestId!, message: message! };
+}
+const realWrites = () => bot.kube.writes.filter((w) => !w.dryRun).length;
+
+describe('a plan whose dry run failed cannot be approved', () => {
+  it('shows the failure and only Reject; forged Approve clicks are refused and audited; Reject still cancels', async () => {
+    const { id, message } = await proposeWithFailingDryRun();
+    const blocks = message.body.blocks as Any[];
+    const text = JSON.stringify(blocks);
+    expect(text).toContain(':x: dry run failed: cannot PATCH /apis/apps/v1/namespaces/shop/deployments/web (dry run): forbidden');
+    expect(text).toContain('The dry run failed, so this plan cannot be approved');
+    expect(blocks.find((b) => b.type === 'actions')!.elements.map((e: Any) => e.action_id)).toEqual(['k8s-health.approval.reject']);
+    expect((await bot.approvals.get(id))!.dryRunOk).toBe(false);
+
+    for (const user of ['U0ANN', 'U0BEN']) expect(await bot.vote(id, user)).toBe('The dry run of this plan failed: it cannot be approved. Fix the cause and propose it again (Reject still cancels it).');
+    const req = (await bot.approvals.get(id))!;
+    expect(req.status).toBe('pending');
+    expect(req.approvals).toEqual([]);
+    const refused = (await bot.audit.list({ limit: 100 })).filter((e) => e.requestId === id && e.event === 'refused');
+    expect(refused.map((e) => `${e.user} ${e.detail}`).sort()).toEqual(['U0ANN dry-run-failed', 'U0BEN dry-run-failed']);
+
+    expect(await bot.vote(id, 'U0ANN', 'reject')).toContain('rejected');
+    expect((await bot.approvals.get(id))!.status).toBe('rejected');
+    expect(realWrites()).toBe(0);
+  });
+
+  it('the dry-run flag flipped in Redis lets votes count, but the executor refuses: the flag is signed', async () => {
+    const { id } = await proposeWithFailingDryRun();
+    const key = `k8s-health:approval:${id}`;
+    for (let i = 0; i < 500 && !(await bot.redis.get(key)); i++) await new Promise((r) => setTimeout(r, 10));
+    const r = JSON.parse((await bot.redis.get(key))!) as ApprovalRequest;
+    r.dryRunOk = true;
+    r.dryRun = 'server-side dry run (dryRun=All) accepted';
+    await bot.redis.set(key, JSON.stringify(r), 'KEEPTTL');
+    await bot.vote(id, 'U0ANN');
+    expect(await bot.vote(id, 'U0BEN')).toContain('last one needed');
+    const done = await bot.waitStatus(id, ['aborted', 'succeeded', 'failed']);
+    expect(done.status).toBe('aborted');
+    expect(done.result).toMatch(/^refused, nothing was changed: the plan signature does not verify/);
+    expect(realWrites()).toBe(0);
+    expect((bot.kube.find('Deployment', 'web', 'shop') as Any).spec.replicas).toBe(3);
+  });
+});
