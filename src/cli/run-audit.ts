@@ -30,7 +30,7 @@ export async function runAudit(opts: { cluster?: string; limit?: string; json?: 
     if (!events.length) io.stderr.write(`no audit events${opts.cluster ? ` for cluster ${opts.cluster}` : ''}\n`);
     return 0;
   } catch (err) {
-    io.stderr.write(`k8s-health audit: cannot read the audit stream from REDIS_URL ${env.redisUrl}: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr.write(`k8s-health audit: cannot read the audit stream from REDIS_URL ${env.redisUrl}: ${neutralizePlainText(err instanceof Error ? err.message : String(err))}\n`);
     return 2;
   } finally {
     redis.disconnect();
