@@ -47,17 +47,23 @@ function hostileFinding(h: string, n: number, extra: Partial<Finding> = {}): Fin
     remediations: [
       { action: 'deployment.scale', params: { namespace: h, name: h, replicas: 0 }, label: h, risk: h },
       { action: 'webhook.suspend', params: { kind: 'Validating', name: h }, label: `Suspend ${h}`, risk: h },
+      // An etcd member named and numbered by the cluster: the text fix line shows memberId (in hex when it is a number).
+      { action: 'etcd.remove-member', params: { memberId: h }, label: `Remove stale etcd member ${h}`, risk: h },
     ],
+    // Steps for a person (etcd.alarm), built from member names and alarm text; ids are JSON-only.
+    steps: [h, `then ${h}`],
+    ids: { memberId: h },
     fingerprint: `fp-${n}`,
     ...extra,
   };
 }
 
-function hostileReport(h: string, findings: Finding[] = [hostileFinding(h, 0)], at = T0): Report {
+function hostileReport(h: string, findings: Finding[] = [hostileFinding(h, 0)], at = T0, time: Pick<Report, 'collectedAtFrom'> = {}): Report {
   return {
     cluster: h,
-    generatedAt: at,
+    generatedAt: T0,
     collectedAt: at,
+    ...time,
     status: 'critical',
     sections: [
       { id: 'webhooks', status: 'critical', summary: h },
@@ -144,12 +150,63 @@ describe('every message kind with a hostile value in every untrusted field', () 
     expectInert(renderBlocks(report, { now: NOW, section: 'etcd' }), 'empty section view');
   });
 
+  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('etcd findings: hand-run steps, member names and ids in evidence and fixes (corpus #%i)', (i, h) => {
+    // Only the etcd-specific fields are hostile here, so the section is not shortened before the steps.
+    const f: Finding = {
+      id: 'etcd.alarm',
+      severity: 'critical',
+      section: 'etcd',
+      title: 'etcd alarm NOSPACE',
+      subject: { kind: 'EtcdMember', name: 'infra1' },
+      evidence: [`alarm list: memberID:${h} alarm:NOSPACE`],
+      missing: [`${h} not queried`],
+      confidence: 'medium',
+      remediations: [{ action: 'etcd.remove-member', params: { memberId: h }, label: `Remove stale etcd member ${h}`, risk: 'r' }],
+      steps: [h, `then ${h}`],
+      ids: { alarmMemberIds: h },
+      fingerprint: `fp-etcd-${i}`,
+    };
+    const report = hostileReport('prod-east', [f]);
+    const message = renderBlocks(report, { now: NOW });
+    expectInert(message, 'etcd finding');
+    expectOnItsLine(message, '*Steps (by hand):* 1. HOSTILE-', 1);
+    expectOnItsLine(message, '2. then HOSTILE-', 1);
+    expectOnItsLine(message, '*Confidence:* medium — missing: HOSTILE-', 1);
+    expectInert(renderBlocks(report, { now: NOW, proposalIds: { [proposalKey(f, 0)]: 'p_1' } }), 'etcd finding with its fix button');
+  });
+
   it('the terminal report (check --output text): no escape, control or bidi character, no forged line', () => {
     for (const h of [...HOSTILE_TEXTS, HOSTILE_ALL]) {
       const out = renderText(hostileReport(h), { now: NOW });
       expect(out).not.toMatch(/[\p{Cf}\p{Cs}]|[^\P{Cc}\n]/u);
       for (const line of out.split('\n')) expect(line.trimStart().startsWith(FORGED)).toBe(false);
       expect(out.split('\n').filter((l) => l.startsWith('    cause: '))).toEqual([expect.stringMatching(/^ {4}cause: HOSTILE-/)]);
+      // Steps and the etcd fix line (memberId through formatMemberId) stay on their own lines.
+      expect(out.split('\n').filter((l) => /^ {6}[12]\. /.test(l))).toEqual([expect.stringMatching(/^ {6}1\. HOSTILE-/), expect.stringMatching(/^ {6}2\. then HOSTILE-/)]);
+      expect(out.split('\n').filter((l) => l.includes('etcd.remove-member'))).toEqual([expect.stringMatching(/^ {4}fix \(needs 2 approvals\): Remove stale etcd member HOSTILE-.* \[etcd\.remove-member memberId=HOSTILE-/)]);
+    }
+  });
+
+  /** A capture time an attacker wrote into meta.json, or into the newest timestamp of the data, that still parses as a date. */
+  const hostileTimes = () =>
+    // V8's Date.parse skips a parenthesized comment, line breaks included: the hostile part survives parsing.
+    [...HOSTILE_TEXTS, HOSTILE_ALL].map((h) => `1 Mar 2025 (${h.replace(/^HOSTILE-(\d+|ALL) /, '').replace(/[()]/g, '')})`);
+
+  it('a hostile capture time that parses as a date (recorded, or inferred from the data): inert in Slack and in the terminal', () => {
+    for (const at of hostileTimes()) {
+      expect(Number.isFinite(Date.parse(at))).toBe(true);
+      for (const collectedAtFrom of [undefined, 'data'] as const) {
+        const report = hostileReport('prod-east', [], at, collectedAtFrom ? { collectedAtFrom } : {});
+        const blocks = renderBlocks(report, { now: NOW });
+        expectInert(blocks, `capture time ${collectedAtFrom ?? 'recorded'}`);
+        // The age is computed, and the time shown, on the context line of the header, and nowhere else.
+        const asOf = linesOf(blocks).filter((l) => l.includes(' ago ('));
+        expect(asOf).toEqual([expect.stringMatching(collectedAtFrom ? /inferred from the newest timestamp in the data: 1 Mar 2025/ : /\(collected 1 Mar 2025/)]);
+        const out = renderText(report, { now: NOW });
+        expect(out).not.toMatch(/[\p{Cf}\p{Cs}]|[^\P{Cc}\n]/u);
+        for (const line of out.split('\n')) expect(line.trimStart().startsWith(FORGED)).toBe(false);
+        expect(out.split('\n')[0]).toMatch(collectedAtFrom ? /^prod-east: CRITICAL {2}\(capture time inferred from the newest timestamp in the data: 1 Mar 2025 / : /^prod-east: CRITICAL {2}\(data collected 1 Mar 2025 /);
+      }
     }
   });
 
