@@ -72,7 +72,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const scanInProcess: ScanFn = async (name) => {
     const cluster = config.clusters.find((c) => c.name === name);
     if (!cluster) throw new Error(`cluster "${name}" is not configured`);
-    if (!clusterAccess) throw new Error(`this serve has no cluster access (--no-cluster-access) and no \`k8s-health worker\` took the scan of ${name}: are the worker pods and Redis up?`);
+    if (!clusterAccess) throw new Error(`this serve has no cluster access (--no-cluster-access) and no k8s-health worker process took the scan of ${name}: are the worker pods and Redis up?`);
     return scanCluster(cluster, { history, thresholds: config.thresholds, now });
   };
   // Issue 5: scan and notify workers in-process unless --no-workers; `/k8s-health` scans go through
