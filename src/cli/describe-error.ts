@@ -1,11 +1,11 @@
+import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+
 /**
  * One line for a user: our coded errors carry an actionable message already; anything else is
- * reduced to its first line (never a stack trace, never a secret-bearing request dump).
+ * reduced to its first line (never a stack trace, never a secret-bearing request dump). Messages
+ * can quote a dump's file names or an API server's answer: no terminal escapes get through.
  */
 export function describeError(err: unknown): string {
-  if (err instanceof Error) {
-    const first = (err.message || err.name).split('\n')[0]!;
-    return first;
-  }
-  return String(err).split('\n')[0]!;
+  const message = err instanceof Error ? err.message || err.name : String(err);
+  return neutralizePlainText(message.split('\n')[0]!);
 }

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { readEnvOptions } from '../config/read-env-options.js';
 import { REDIS_PREFIX } from '../jobs/queue-names.js';
 import { createPlanSigner, PLAN_SECRET_ENV } from '../remediate/plan-signer.js';
+import { neutralizePlainText } from '../report/neutralize-plain-text.js';
 import { verifyAuditLog } from '../store/verify-audit-log.js';
 import type { CliIo } from './cli-io.js';
 
@@ -30,13 +31,15 @@ export async function runAuditVerify(opts: { json?: boolean }, io: CliIo): Promi
         ...(r.trimmedStart ? ['older records trimmed by the stream cap'] : []),
         ...(r.unchained ? [`${r.unchained} older unchained record(s) not checked`] : []),
       ];
-      io.stdout.write(`intact, ${r.records} records${r.head ? ` (head ${r.head.slice(0, 12)})` : ''}; ${notes.join('; ')}\n`);
+      io.stdout.write(`intact, ${r.records} records${r.head ? ` (head ${neutralizePlainText(r.head.slice(0, 12))})` : ''}; ${notes.join('; ')}\n`);
     } else {
-      io.stdout.write(`broken at record ${r.broken!.id} (#${r.broken!.index} oldest first, after ${r.records} intact): ${r.broken!.reason}\n`);
+      // The record id, and the hashes quoted in the reason, are read from Redis: whoever broke the
+      // chain wrote them, so they must not add lines or terminal escapes to this verdict (issue 14).
+      io.stdout.write(`${neutralizePlainText(`broken at record ${r.broken!.id} (#${r.broken!.index} oldest first, after ${r.records} intact): ${r.broken!.reason}`)}\n`);
     }
     return r.intact ? 0 : 1;
   } catch (err) {
-    io.stderr.write(`k8s-health audit verify: cannot read the audit stream from REDIS_URL ${env.redisUrl}: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr.write(`k8s-health audit verify: cannot read the audit stream from REDIS_URL ${env.redisUrl}: ${neutralizePlainText(err instanceof Error ? err.message : String(err))}\n`);
     return 2;
   } finally {
     redis.disconnect();

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { readEnvOptions } from '../config/read-env-options.js';
 import { REDIS_PREFIX } from '../jobs/queue-names.js';
+import { neutralizePlainText } from '../report/neutralize-plain-text.js';
 import { createAuditLog } from '../store/audit-log.js';
 import type { CliIo } from './cli-io.js';
 
@@ -23,12 +24,13 @@ export async function runAudit(opts: { cluster?: string; limit?: string; json?: 
     const events = await createAuditLog(redis, { keyPrefix: REDIS_PREFIX }).list({ cluster: opts.cluster, limit });
     for (const e of events) {
       if (opts.json) io.stdout.write(`${JSON.stringify(e)}\n`);
-      else io.stdout.write(`${e.at}  ${e.cluster}  ${e.requestId}  ${e.event.padEnd(11)} ${e.action}${e.user ? `  by ${e.user}` : ''}${e.detail ? `  — ${e.detail}` : ''}\n`);
+      // Details quote dry-run errors and plan labels from the cluster: one line, no terminal escapes.
+      else io.stdout.write(`${neutralizePlainText(`${e.at}  ${e.cluster}  ${e.requestId}  ${String(e.event).padEnd(11)} ${e.action}${e.user ? `  by ${e.user}` : ''}${e.detail ? `  — ${e.detail}` : ''}`)}\n`);
     }
     if (!events.length) io.stderr.write(`no audit events${opts.cluster ? ` for cluster ${opts.cluster}` : ''}\n`);
     return 0;
   } catch (err) {
-    io.stderr.write(`k8s-health audit: cannot read the audit stream from REDIS_URL ${env.redisUrl}: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr.write(`k8s-health audit: cannot read the audit stream from REDIS_URL ${env.redisUrl}: ${neutralizePlainText(err instanceof Error ? err.message : String(err))}\n`);
     return 2;
   } finally {
     redis.disconnect();

@@ -5,6 +5,7 @@ import type { App, CustomRoute } from '@slack/bolt';
 import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import type { History } from '../diagnose/history.js';
+import { neutralizePlainText } from '../report/neutralize-plain-text.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { scanCluster } from '../jobs/scan-cluster.js';
 import { RemediateError } from '../remediate/remediate-error.js';
@@ -57,7 +58,8 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const { config, env } = opts;
   const clusterAccess = opts.clusterAccess ?? true;
   const now = io.now ?? (() => new Date());
-  const log = (line: string) => io.stdout.write(`${now().toISOString()} ${line}\n`);
+  // Log lines carry cluster text and API errors: one line each, no terminal escapes (issue 14).
+  const log = (line: string) => io.stdout.write(`${now().toISOString()} ${neutralizePlainText(line)}\n`);
   const metrics = createMetrics();
   // Plans, votes, backups and audit records are signed with K8S_HEALTH_PLAN_SECRET. Without it the
   // read-only bot runs as before; proposing and executing fixes refuse with one line naming it.
@@ -70,7 +72,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const scanInProcess: ScanFn = async (name) => {
     const cluster = config.clusters.find((c) => c.name === name);
     if (!cluster) throw new Error(`cluster "${name}" is not configured`);
-    if (!clusterAccess) throw new Error(`this serve has no cluster access (--no-cluster-access) and no \`k8s-health worker\` took the scan of ${name}: are the worker pods and Redis up?`);
+    if (!clusterAccess) throw new Error(`this serve has no cluster access (--no-cluster-access) and no k8s-health worker process took the scan of ${name}: are the worker pods and Redis up?`);
     return scanCluster(cluster, { history, thresholds: config.thresholds, now });
   };
   // Issue 5: scan and notify workers in-process unless --no-workers; `/k8s-health` scans go through
@@ -119,6 +121,11 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       logLevel: env.logLevel,
       customRoutes: routes,
       replayGuard: createReplayGuard(redis, { keyPrefix: KEY_PREFIX, onReplay: () => log('replayed Slack request ignored'), onError: () => log('replay check skipped: Redis unavailable') }),
+      requestPolicy: config.slack,
+      onRefused: (r) => {
+        metrics.errors.inc({ where: 'request-refused' });
+        log(`slack request refused status=${r.status} reason=${r.reason}: ${r.detail}`);
+      },
     });
   } catch (err) {
     redis.disconnect();

@@ -6,6 +6,7 @@ import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { startWorkers, type StartWorkersOptions, type WorkerSet } from '../jobs/start-workers.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
+import { neutralizePlainText } from '../report/neutralize-plain-text.js';
 import { waitForSignal } from './wait-for-signal.js';
 
 export interface WorkerIo {
@@ -36,7 +37,8 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
   const { config, env } = opts;
   const kinds = opts.only ?? WORKER_KINDS;
   const now = io.now ?? (() => new Date());
-  const log = (line: string) => io.stdout.write(`${now().toISOString()} ${line}\n`);
+  // Log lines carry cluster text and API errors: one line each, no terminal escapes (issue 14).
+  const log = (line: string) => io.stdout.write(`${now().toISOString()} ${neutralizePlainText(line)}\n`);
   const alerting = config.clusters.filter((c) => c.slack.alertChannel).map((c) => c.name);
   if (kinds.includes('notify') && alerting.length > 0 && !env.slackBotToken) {
     io.stderr.write(`k8s-health worker: SLACK_BOT_TOKEN is not set but clusters ${alerting.join(', ')} have slack.alertChannel: set the bot token (xoxb-…) so alert threads can be posted\n`);

@@ -80,39 +80,76 @@ export const thresholdsSchema = z.strictObject({
   notReadyGraceSeconds: z.number().min(0).default(60),
 });
 
-export const configSchema = z.strictObject({
-  clusters: z.array(clusterSchema).default([]),
-  scan: z
-    .strictObject({
-      /** Seconds between scheduled scans of each cluster; any value ≥ 1 is accepted. */
-      intervalSeconds: z.number().min(1).default(60),
-      /** A stored report younger than this answers /k8s-health without a fresh scan. */
-      freshSeconds: z.number().min(0).default(30),
-      /** A finding absent this many consecutive scans resolves its alert thread. */
-      resolveAfterScans: z.number().int().min(1).default(3),
-      /**
-       * Live clusters are kept in a watch cache in each worker (list once, then watch with bookmarks):
-       * a scan reads current kinds from it and lists only what is not being watched. false: every
-       * scan lists every kind (resourceVersion=0). Dump clusters and `check --cluster` always read once.
-       */
-      watch: z.boolean().default(true),
-    })
-    .default({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, watch: true }),
-  approvals: z
-    .strictObject({
-      required: z.number().int().min(1).max(10).default(2),
-      ttlMinutes: z.number().positive().default(30),
-      confirmByTyping: z.boolean().default(false),
-      /**
-       * An approved request must START executing within this many minutes of its decisive approval
-       * (the signed time of the last vote); later, the executor refuses it (issue 14: a queued job
-       * or a replayed request cannot run long after the people who approved it looked at it).
-       */
-      executionDeadlineMinutes: z.number().positive().max(24 * 60).default(10),
-    })
-    .default({ required: 2, ttlMinutes: 30, confirmByTyping: false, executionDeadlineMinutes: 10 }),
-  thresholds: thresholdsSchema.default(thresholdsSchema.parse({})),
+/** The Slack workspace (and Enterprise Grid org) the bot serves; requests from any other are refused. */
+const slackWorkspace = z.strictObject({
+  /**
+   * The workspace id (T…, Slack "About this workspace" / auth.test team_id). When set, a request whose
+   * team (team_id, team.id, user.team_id) is another is refused with 403, and approvers must be members
+   * of it (users.info team_id). Unset: requests are not filtered by team, and approvers must belong to
+   * the bot's own workspace (auth.test).
+   */
+  teamId: z.string().regex(/^T[A-Z0-9]+$/, 'must be a Slack workspace id such as T0123ABCD').optional(),
+  /**
+   * The Enterprise Grid org id (E…). When set, requests must come from that org (enterprise_id,
+   * enterprise.id) and approvers must belong to it; set it instead of teamId for an org-wide install.
+   */
+  enterpriseId: z.string().regex(/^E[A-Z0-9]+$/, 'must be a Slack Enterprise Grid org id such as E0123ABCD').optional(),
 });
+
+/** Below this many approvals one person could run a fix; allowed only with approvals.allowSinglePerson. */
+export const MIN_APPROVALS = 2;
+
+export const configSchema = z
+  .strictObject({
+    clusters: z.array(clusterSchema).default([]),
+    /** Which Slack workspace/org may talk to the bot (issue 14); optional, enforced when set. */
+    slack: slackWorkspace.default({}),
+    scan: z
+      .strictObject({
+        /** Seconds between scheduled scans of each cluster; any value ≥ 1 is accepted. */
+        intervalSeconds: z.number().min(1).default(60),
+        /** A stored report younger than this answers /k8s-health without a fresh scan. */
+        freshSeconds: z.number().min(0).default(30),
+        /** A finding absent this many consecutive scans resolves its alert thread. */
+        resolveAfterScans: z.number().int().min(1).default(3),
+        /**
+         * Live clusters are kept in a watch cache in each worker (list once, then watch with bookmarks):
+         * a scan reads current kinds from it and lists only what is not being watched. false: every
+         * scan lists every kind (resourceVersion=0). Dump clusters and `check --cluster` always read once.
+         */
+        watch: z.boolean().default(true),
+      })
+      .default({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, watch: true }),
+    approvals: z
+      .strictObject({
+        /** Distinct authorized approvers a fix needs (the proposer never counts); below 2 only with allowSinglePerson. */
+        required: z.number().int().min(1).max(10).default(2),
+        ttlMinutes: z.number().positive().default(30),
+        confirmByTyping: z.boolean().default(false),
+        /**
+         * Accept `required: 1`: then a single approver decides alone (and anyone in the channel can propose),
+         * which gives up the two-person rule. Off by default; say it explicitly to accept that risk.
+         */
+        allowSinglePerson: z.boolean().default(false),
+        /**
+         * An approved request must START executing within this many minutes of its decisive approval
+         * (the signed time of the last vote); later, the executor refuses it (issue 14: a queued job
+         * or a replayed request cannot run long after the people who approved it looked at it).
+         */
+        executionDeadlineMinutes: z.number().positive().max(24 * 60).default(10),
+      })
+      .default({ required: 2, ttlMinutes: 30, confirmByTyping: false, allowSinglePerson: false, executionDeadlineMinutes: 10 }),
+    thresholds: thresholdsSchema.default(thresholdsSchema.parse({})),
+  })
+  .superRefine((c, ctx) => {
+    if (c.approvals.required < MIN_APPROVALS && !c.approvals.allowSinglePerson) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['approvals', 'required'],
+        message: `${c.approvals.required} lets a single approver run a fix on a cluster alone (two-person rule, docs/security.md): use at least ${MIN_APPROVALS}, or set approvals.allowSinglePerson: true to accept that risk`,
+      });
+    }
+  });
 
 export type Config = z.infer<typeof configSchema>;
 export type ClusterConfig = z.infer<typeof clusterSchema>;

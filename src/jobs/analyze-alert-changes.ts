@@ -1,5 +1,6 @@
 import { formatAge } from '../diagnose/facts/age.js';
 import { SEVERITY_RANK, type Finding } from '../diagnose/finding.js';
+import { neutralizeMrkdwn as md } from '../report/neutralize-mrkdwn.js';
 import type { Report } from '../report/report.js';
 import type { AlertChange, AlertChangeKind, ClusterAlertState, Incident } from '../store/alert-state-store.js';
 
@@ -26,7 +27,9 @@ const MAX_REPLY_EVIDENCE = 6;
  * The alert-thread transition of one scan (pure): previous state + report → next state and the
  * incidents that got a change. Scan time is the report's collectedAt (data time), so a replayed
  * incident ages as the data does. A report older than the last applied scan is ignored (a slow
- * scan finishing after a newer one must not roll threads back).
+ * scan finishing after a newer one must not roll threads back). A change's `lines` are Slack mrkdwn
+ * posted as they are (slack/render-alert.ts): every value from the cluster in them is neutralized
+ * here (report/neutralize-mrkdwn.ts).
  */
 export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opts: AlertChangeOptions): { state: ClusterAlertState; changed: Incident[] } {
   // A capture of unknown time (collectedAt '') is stamped with when it was scanned.
@@ -90,7 +93,7 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
     if (f.severity !== inc.finding.severity) {
       kinds.push('severity');
       const up = SEVERITY_RANK[f.severity] < SEVERITY_RANK[inc.finding.severity];
-      lines.push(`${up ? ':arrow_up: Severity raised' : ':arrow_down: Severity lowered'}: ${inc.finding.severity} → *${f.severity}*`);
+      lines.push(`${up ? ':arrow_up: Severity raised' : ':arrow_down: Severity lowered'}: ${md(inc.finding.severity, { max: 20 })} → *${md(f.severity, { max: 20 })}*`);
       if (SEVERITY_RANK[f.severity] < SEVERITY_RANK[inc.severity]) inc.severity = f.severity;
     }
     const n = recreationsOf(f);
@@ -104,7 +107,7 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
     if (fresh.length > 0) {
       kinds.push('evidence');
       lines.push(':mag: New evidence:');
-      for (const e of fresh.slice(0, MAX_REPLY_EVIDENCE)) lines.push(`> ${escape(truncate(e, 400))}`);
+      for (const e of fresh.slice(0, MAX_REPLY_EVIDENCE)) lines.push(`> ${md(e, { max: 400 })}`);
       if (fresh.length > MAX_REPLY_EVIDENCE) lines.push(`> _+${fresh.length - MAX_REPLY_EVIDENCE} more_`);
       inc.evidenceSeen = [...inc.evidenceSeen, ...fresh.map(normalise)].slice(-MAX_EVIDENCE_SEEN);
     }
@@ -113,7 +116,7 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
       kinds.push('related');
       for (const fp of related) {
         const r = byFp.get(fp)!;
-        lines.push(`:link: Related finding: ${r.severity} *${escape(r.title)}* (\`${r.id}\`)`);
+        lines.push(`:link: Related finding: ${md(r.severity, { max: 20 })} *${md(r.title, { max: 300 })}* (\`${md(r.id, { max: 80 })}\`)`);
       }
       inc.related = [...inc.related, ...related];
     }
@@ -133,7 +136,7 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
         inc.resolvedAt = at;
         const open = formatAge(Date.parse(inc.lastSeenAt) - Date.parse(inc.openedAt));
         addChange(inc, ['resolved'], [
-          `:white_check_mark: *Resolved*: not seen in ${inc.missedScans} consecutive scans (last seen ${inc.lastSeenAt}); it lasted ${open}.`,
+          `:white_check_mark: *Resolved*: not seen in ${inc.missedScans} consecutive scans (last seen ${md(inc.lastSeenAt, { max: 40 })}); it lasted ${open}.`,
         ]);
       }
     } else if (inc.resolvedAt && atMs - Date.parse(inc.resolvedAt) > (opts.forgetAfterMinutes ?? 24 * 60) * 60_000) {
@@ -170,12 +173,4 @@ function normalise(line: string): string {
 
 function normaliseAll(lines: string[]): string[] {
   return lines.map(normalise).slice(-MAX_EVIDENCE_SEEN);
-}
-
-function truncate(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
-}
-
-function escape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

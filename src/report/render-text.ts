@@ -3,6 +3,7 @@ import { describeCauseChain, findRootCauses } from './find-root-causes.js';
 import { formatMemberId } from '../diagnose/facts/format-member-id.js';
 import { describeCaptureTime } from './describe-capture-time.js';
 import { ageOf } from './format-age.js';
+import { neutralizePlainText as t } from './neutralize-plain-text.js';
 import type { HealthStatus, Report } from './report.js';
 
 const MARK: Record<HealthStatus, string> = { critical: '✖', degraded: '▲', healthy: '✔', unknown: '?' };
@@ -19,14 +20,18 @@ export interface RenderTextOptions {
 /**
  * Terminal text: status line, one line per section, then findings grouped per section (worst
  * section first), each with cause, evidence and proposed fixes, then what could not be read.
+ * Values from the cluster or a dump go through `neutralizePlainText` (no ANSI sequence, control,
+ * bidi or zero-width character reaches the terminal, and none adds a line of its own); they are
+ * not shortened: the terminal is where the whole evidence is read.
  */
 export function renderText(report: Report, opts: RenderTextOptions): string {
   const out: string[] = [];
-  out.push(`${report.cluster}: ${report.status.toUpperCase()}  (${describeCaptureTime(report, opts.now)})`);
+  // The capture time comes from meta.json or the newest timestamp in the data: untrusted, like the rest.
+  out.push(`${t(report.cluster)}: ${report.status.toUpperCase()}  (${t(describeCaptureTime(report, opts.now))})`);
   out.push('');
   const sections = report.sections.filter((s) => !opts.section || s.id === opts.section);
   const width = Math.max(...sections.map((s) => SECTION_TITLES[s.id].length));
-  for (const s of sections) out.push(`  ${MARK[s.status]} ${SECTION_TITLES[s.id].padEnd(width)}  ${s.summary}`);
+  for (const s of sections) out.push(`  ${MARK[s.status]} ${SECTION_TITLES[s.id].padEnd(width)}  ${t(s.summary)}`);
 
   const findings = report.findings.filter((f) => !opts.section || f.section === opts.section);
   out.push('');
@@ -44,7 +49,7 @@ export function renderText(report: Report, opts: RenderTextOptions): string {
   if (report.partial.length) {
     out.push('');
     out.push(`Not read (${report.partial.length}):`);
-    for (const p of report.partial) out.push(`  - ${p.source}: ${p.error}`);
+    for (const p of report.partial) out.push(`  - ${t(p.source)}: ${t(p.error)}`);
   }
   return out.join('\n') + '\n';
 }
@@ -52,28 +57,28 @@ export function renderText(report: Report, opts: RenderTextOptions): string {
 function renderFinding(f: Finding, report: Report, opts: RenderTextOptions): string[] {
   const lines: string[] = [];
   const since = f.since ? ageOf(f.since, new Date(report.collectedAt)) : undefined;
-  const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
-  lines.push(`[${f.severity.toUpperCase()}] ${f.title}`);
-  lines.push(`    id: ${f.id}   subject: ${subject}${f.since ? `   since: ${f.since}${since ? ` (${since} before collection)` : ''}` : ''}`);
-  if (f.cause) lines.push(`    cause: ${f.cause}`);
-  if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) lines.push(`    confidence: ${f.confidence}${f.missing?.length ? ` (missing: ${f.missing.join('; ')})` : ''}`);
+  const subject = t(`${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`);
+  lines.push(`[${f.severity.toUpperCase()}] ${t(f.title)}`);
+  lines.push(`    id: ${t(f.id)}   subject: ${subject}${f.since ? `   since: ${t(f.since)}${since ? ` (${since} before collection)` : ''}` : ''}`);
+  if (f.cause) lines.push(`    cause: ${t(f.cause)}`);
+  if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) lines.push(`    confidence: ${t(f.confidence ?? 'high')}${f.missing?.length ? ` (missing: ${t(f.missing.join('; '))})` : ''}`);
   const chain = findRootCauses(f, report.findings);
-  if (chain.length) lines.push(`    caused by: ${describeCauseChain(chain)}`);
+  if (chain.length) lines.push(`    caused by: ${t(describeCauseChain(chain))}`);
   const evidence = opts.maxEvidence === undefined ? f.evidence : f.evidence.slice(0, opts.maxEvidence);
   if (evidence.length) {
     lines.push('    evidence:');
-    for (const e of evidence) lines.push(`      - ${e}`);
+    for (const e of evidence) lines.push(`      - ${t(e)}`);
     if (evidence.length < f.evidence.length) lines.push(`      (+${f.evidence.length - evidence.length} more)`);
   }
   if (f.steps?.length) {
     lines.push('    steps (by hand, nothing runs automatically):');
-    f.steps.forEach((step, i) => lines.push(`      ${i + 1}. ${step}`));
+    f.steps.forEach((step, i) => lines.push(`      ${i + 1}. ${t(step)}`));
   }
   for (const r of f.remediations) {
     // etcd member ids in hex, as etcdctl prints and takes them (`etcdctl member remove 8211f1d0f64f3269`).
     const params = Object.entries(r.params).map(([k, v]) => `${k}=${/memberid$/i.test(k) ? formatMemberId(String(v)) : v}`).join(' ');
-    lines.push(`    fix (needs 2 approvals): ${r.label} [${r.action}${params ? ` ${params}` : ''}]`);
-    lines.push(`      risk: ${r.risk}`);
+    lines.push(`    fix (needs 2 approvals): ${t(r.label)} [${t(`${r.action}${params ? ` ${params}` : ''}`)}]`);
+    lines.push(`      risk: ${t(r.risk)}`);
   }
   return lines;
 }

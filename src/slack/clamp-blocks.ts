@@ -35,7 +35,10 @@ export function truncate(s: string, max: number): string {
 /**
  * Clamp a message to Slack's limits. Over-long texts are cut with "…"; when there are too many
  * blocks or too many characters, trailing blocks are dropped and replaced by one "+N more" line
- * so the message still posts instead of failing with an API error.
+ * so the message still posts instead of failing with an API error. Every message passes here, so
+ * here too every mrkdwn text gets `verbatim: true`: Slack then does not auto-link URLs, channel
+ * names or mention words in it (our own `<@U…>` still work). Untrusted text is neutralized by the
+ * renderers anyway (report/neutralize-mrkdwn.ts); this is the second layer.
  */
 export function clampBlocks(message: SlackMessage): SlackMessage {
   const blocks = message.blocks.map(clampBlock);
@@ -57,7 +60,7 @@ export function clampBlocks(message: SlackMessage): SlackMessage {
 function moreLine(dropped: KnownBlock[]): KnownBlock {
   // Count what a reader lost: dividers are not content.
   const n = dropped.filter((b) => b.type !== 'divider').length;
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: `+${n} more (message shortened to fit Slack's limits)` }] };
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: `+${n} more (message shortened to fit Slack's limits)`, verbatim: true }] };
 }
 
 function clampBlock(block: KnownBlock): KnownBlock {
@@ -66,16 +69,16 @@ function clampBlock(block: KnownBlock): KnownBlock {
       return { ...block, text: { ...block.text, text: truncate(block.text.text, SLACK_LIMITS.headerText) } };
     case 'section': {
       const out = { ...block };
-      if (out.text) out.text = { ...out.text, text: truncate(out.text.text, SLACK_LIMITS.sectionText) };
+      if (out.text) out.text = verbatim({ ...out.text, text: truncateMrkdwn(out.text.text, SLACK_LIMITS.sectionText) });
       if (out.fields) {
-        out.fields = out.fields.slice(0, SLACK_LIMITS.sectionFields).map((f) => ({ ...f, text: truncate(f.text, SLACK_LIMITS.fieldText) }));
+        out.fields = out.fields.slice(0, SLACK_LIMITS.sectionFields).map((f) => verbatim({ ...f, text: truncateMrkdwn(f.text, SLACK_LIMITS.fieldText) }));
       }
       return out;
     }
     case 'context':
       return {
         ...block,
-        elements: block.elements.map((e) => ('text' in e && typeof e.text === 'string' ? { ...e, text: truncate(e.text, SLACK_LIMITS.contextElementText) } : e)),
+        elements: block.elements.map((e) => ('text' in e && typeof e.text === 'string' ? verbatim({ ...e, text: truncateMrkdwn(e.text, SLACK_LIMITS.contextElementText) }) : e)),
       };
     case 'actions':
       return {
@@ -90,6 +93,24 @@ function clampBlock(block: KnownBlock): KnownBlock {
     default:
       return block;
   }
+}
+
+/**
+ * {@link truncate} for mrkdwn: a cut inside a ``` code block closes the block, so the text after the
+ * message (or the next block's) is never swallowed into it. Untrusted text holds no backticks at all
+ * (neutralize-mrkdwn.ts): every fence here is ours.
+ */
+function truncateMrkdwn(s: string, max: number): string {
+  const even = (t: string) => (t.match(/```/g)?.length ?? 0) % 2 === 0;
+  const cut = truncate(s, max);
+  if (cut === s || even(cut)) return cut;
+  const shorter = truncate(s, max - 3);
+  return even(shorter) ? shorter : `${shorter}\`\`\``;
+}
+
+/** A mrkdwn text object with Slack's auto-linking off; plain_text is left as it is (it has no such option). */
+function verbatim<T extends { type: string }>(t: T): T {
+  return t.type === 'mrkdwn' ? { ...t, verbatim: true } : t;
 }
 
 /** Characters a block contributes to the message (its JSON size: what Slack's limit is about). */

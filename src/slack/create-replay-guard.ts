@@ -1,19 +1,25 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { REPLAY_TTL_SECONDS, SIGNATURE_WINDOW_SECONDS } from './slack-request-window.js';
 
 /** Says whether a verified Slack request body was seen before (true = replay, drop it). */
 export type ReplayGuard = (body: unknown) => Promise<boolean>;
 
 /**
- * Bolt rejects forged signatures and timestamps older than 5 minutes, but accepts the same signed
- * request again within those 5 minutes (issue 9). A replayed body is byte-for-byte the original (any
- * change breaks the signature), and every real Slack request differs (trigger_id, action_ts), so a
- * Redis set of body hashes — SET NX, kept longer than Bolt's window — drops replays across replicas.
+ * Bolt rejects forged signatures and timestamps older than 5 minutes (create-checked-receiver.ts
+ * those more than 5 minutes ahead), but accepts the same signed request again inside that window
+ * (issue 9). A replayed body is byte-for-byte the original (any change breaks the signature), and
+ * every real Slack request differs (trigger_id, action_ts), so a Redis set of body hashes — SET NX,
+ * kept at least as long as the whole window accepts a request (slack-request-window.ts; a shorter
+ * `ttlSeconds` is refused, issue 14) — drops replays across replicas.
  * Fails open after `timeoutMs` when Redis is slow or down: the signature is still verified, and a
  * dead Redis must not cost the incident its answer (approvals are idempotent per user anyway).
  */
 export function createReplayGuard(redis: Redis, opts: { keyPrefix: string; ttlSeconds?: number; timeoutMs?: number; onError?: (err: unknown) => void; onReplay?: () => void }): ReplayGuard {
-  const ttl = opts.ttlSeconds ?? 600;
+  const ttl = opts.ttlSeconds ?? REPLAY_TTL_SECONDS;
+  if (!(ttl >= SIGNATURE_WINDOW_SECONDS)) {
+    throw new RangeError(`replay guard ttlSeconds ${ttl} is shorter than the ${SIGNATURE_WINDOW_SECONDS} s a signed Slack request is accepted: a replay could outlive it`);
+  }
   return async (body) => {
     const hash = createHash('sha256').update(JSON.stringify(body) ?? '').digest('base64url');
     const set = redis.set(`${opts.keyPrefix}slack-seen:${hash}`, '1', 'EX', ttl, 'NX');

@@ -1,5 +1,7 @@
 import { App, LogLevel, type CustomRoute } from '@slack/bolt';
 import { slackErrorCode } from './post-answer.js';
+import { checkSlackRequest, type SlackRequestPolicy, type SlackRequestRefusal } from './check-slack-request.js';
+import { createCheckedReceiver } from './create-checked-receiver.js';
 import type { ReplayGuard } from './create-replay-guard.js';
 import { SlackStartupError } from './slack-startup-error.js';
 
@@ -15,6 +17,12 @@ export interface SlackAppOptions {
   customRoutes?: CustomRoute[];
   /** Drops a verified request whose exact body was already handled (acked, never processed twice). */
   replayGuard?: ReplayGuard;
+  /** Which workspace/org may send requests (config `slack`); every request is checked (check-slack-request.ts). */
+  requestPolicy?: SlackRequestPolicy;
+  /** Told about every request refused by those checks (log line). */
+  onRefused?: (refusal: SlackRequestRefusal) => void;
+  /** HTTP mode: the clock the future-timestamp check reads, in seconds (tests). */
+  nowSeconds?: () => number;
 }
 
 const LEVELS = { debug: LogLevel.DEBUG, info: LogLevel.INFO, warn: LogLevel.WARN, error: LogLevel.ERROR } as const;
@@ -23,6 +31,9 @@ const LEVELS = { debug: LogLevel.DEBUG, info: LogLevel.INFO, warn: LogLevel.WARN
  * Build and initialise the Bolt app. Initialisation is deferred and awaited here (TOOLING.md: with a
  * token Bolt calls auth.test in its constructor, and a bad token then kills the process through an
  * unhandled rejection), so a bad token becomes one SlackStartupError naming SLACK_BOT_TOKEN.
+ * HTTP mode receives through createCheckedReceiver (Bolt's signature check, then ours: future
+ * timestamps, payloads without a user, other workspaces); Socket Mode has no signature and runs the
+ * same payload checks as the first global middleware (a refused payload is acked and dropped).
  */
 export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App; mode: 'http' | 'socket' }> {
   if (!opts.botToken) {
@@ -56,12 +67,27 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
         })
       : new App({
           token: opts.botToken,
-          signingSecret: opts.signingSecret,
-          customRoutes: opts.customRoutes,
+          receiver: createCheckedReceiver({
+            signingSecret: opts.signingSecret!,
+            logLevel: LEVELS[opts.logLevel],
+            customRoutes: opts.customRoutes,
+            policy: opts.requestPolicy ?? {},
+            onRefused: opts.onRefused,
+            nowSeconds: opts.nowSeconds,
+          }),
           deferInitialization: true,
           logLevel: LEVELS[opts.logLevel],
           clientOptions,
         });
+  if (mode === 'socket') {
+    // Registered first: runs before the replay guard and every listener.
+    app.use(async (args) => {
+      const refusal = checkSlackRequest(args.body, opts.requestPolicy ?? {}, { nowSeconds: Math.floor(Date.now() / 1000) });
+      if (!refusal) return args.next();
+      opts.onRefused?.(refusal);
+      await (args as { ack?: () => Promise<void> }).ack?.();
+    });
+  }
   const guard = opts.replayGuard;
   if (guard) {
     // Global middleware runs after Bolt verified the signature and before every listener.

@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs } from '@slack/bolt';
+import { neutralizeSlackPlainText } from '../report/neutralize-mrkdwn.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { castVote } from './handle-approval-vote.js';
 import type { SlackDeps } from './slack-deps.js';
@@ -18,7 +19,7 @@ export async function handleApprovalConfirm({ ack, body, view, client }: ViewArg
     return;
   }
   if (typed.trim() !== req.cluster) {
-    await ack({ response_action: 'errors', errors: { cluster: `Type the cluster name exactly: ${req.cluster}` } });
+    await ack({ response_action: 'errors', errors: { cluster: `Type the cluster name exactly: ${neutralizeSlackPlainText(req.cluster, { max: 100 })}` } });
     return;
   }
   await ack();

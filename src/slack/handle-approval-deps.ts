@@ -5,6 +5,7 @@ import type { PlanSigner } from '../remediate/plan-signer.js';
 import type { ApprovalBackups } from '../store/approval-backups.js';
 import type { ApprovalStore } from '../store/approval-store.js';
 import type { AuditLog } from '../store/audit-log.js';
+import type { CheckApproverAccount } from './check-approver-account.js';
 
 /** What the approval listeners need besides SlackDeps (built by cli/run-serve.ts or a test). */
 export interface ApprovalDeps {
@@ -19,4 +20,6 @@ export interface ApprovalDeps {
   enqueue: (requestId: string) => Promise<void>;
   /** Is this Slack user an approver of this cluster (user id or member of an approver group)? */
   isAuthorized: (client: webApi.WebClient, cluster: ClusterConfig, userId: string) => Promise<boolean>;
+  /** users.info at vote time for an authorized user: deactivated, guest, other-workspace accounts do not count. */
+  checkApprover: CheckApproverAccount;
 }

@@ -11,6 +11,7 @@ import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
+import { createApproverAccountCheck } from './check-approver-account.js';
 import { createApprovalAuthorizer } from './handle-approval-authorizer.js';
 import { registerApprovalListeners } from './handle-approval-listeners.js';
 import type { SlackDeps } from './slack-deps.js';
@@ -38,6 +39,7 @@ export function setupApprovals(
     createContext: opts.createContext ?? createActionContext,
     enqueue: (id) => enqueueRemediation(queue, id),
     isAuthorized: createApprovalAuthorizer({ log: slackDeps.log }),
+    checkApprover: createApproverAccountCheck(slackDeps.config.slack),
   };
   const deps = { ...slackDeps, approval };
   slackDeps.approval = approval;

@@ -2,24 +2,27 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs, w
 import { applyVote, type Vote, type VoteOutcome } from '../remediate/apply-vote.js';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
 import { signVote } from '../remediate/sign-vote.js';
+import { neutralizeMrkdwn as md } from '../report/neutralize-mrkdwn.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, renderApproval } from './render-approval.js';
 import type { SlackDeps } from './slack-deps.js';
 
 type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 'ack' | 'respond' | 'body'> & Pick<AllMiddlewareArgs, 'client'>;
 
-/** What the clicker is told, ephemerally, for each outcome. */
-const TELL: Record<VoteOutcome, (r: ApprovalRequest) => string> = {
+/** What the clicker is told, ephemerally, for each outcome (stored values are untrusted text: neutralized). */
+const TELL: Record<VoteOutcome, (r: ApprovalRequest, why: string) => string> = {
   counted: (r) => `Your approval is counted: ${r.approvals.length} of ${r.required}.`,
   approved: () => 'Your approval was the last one needed: the fix is queued and will run once its preconditions are re-checked live.',
   'needs-confirmation': () => 'Confirm in the dialog by typing the cluster name.',
   rejected: () => 'You rejected this fix: it is cancelled and will not run.',
   cancelled: () => 'You withdrew your proposal: it will not run.',
-  expired: (r) => `This request expired at ${r.expiresAt}: nothing will run. Propose it again if it is still needed.`,
-  closed: (r) => `This request is already ${r.status}${r.result ? ` (${r.result})` : ''}: clicks are ignored.`,
+  expired: (r) => `This request expired at ${md(r.expiresAt, { max: 40 })}: nothing will run. Propose it again if it is still needed.`,
+  closed: (r) => `This request is already ${md(r.status, { max: 20 })}${r.result ? ` (${md(r.result, { max: 500 })})` : ''}: clicks are ignored.`,
   'self-approval': () => 'You proposed this fix: your approval does not count. Two other authorized people must approve it.',
   duplicate: (r) => `You already approved this request (${r.approvals.length} of ${r.required}): each approver counts once.`,
-  unauthorized: (r) => `You are not an authorized approver of cluster ${r.cluster} (config approvers.users / approvers.groups).`,
+  unauthorized: (r) => `You are not an authorized approver of cluster ${md(r.cluster, { max: 100 })} (config approvers.users / approvers.groups).`,
+  ineligible: (_r, why) => `Your vote was not recorded: your Slack account cannot approve fixes (${md(why, { max: 200 })}). Ask a workspace admin if this is wrong.`,
+  unverified: (_r, why) => `Your vote was not recorded: ${md(why, { max: 300 })}. Nothing changed; try again in a moment.`,
   'dry-run-failed': () => 'The dry run of this plan failed: it cannot be approved. Fix the cause and propose it again (Reject still cancels it).',
 };
 
@@ -44,20 +47,22 @@ export async function handleApprovalVote({ action, ack, respond, body, client }:
       await client.views.open({ trigger_id: body.trigger_id, view: confirmView(outcome.request) });
       return;
     }
-    await tell(TELL[outcome.outcome](outcome.request));
+    await tell(TELL[outcome.outcome](outcome.request, outcome.why ?? ''));
   } catch (err) {
     deps.metrics.errors.inc({ where: 'action' });
     const reason = err instanceof Error ? err.message : String(err);
     deps.log(`approval click failed: ${reason}`);
-    await tell(`Your click could not be recorded: ${reason}`).catch(() => undefined);
+    await tell(`Your click could not be recorded: ${md(reason, { max: 500 })}`).catch(() => undefined);
   }
 }
 
 /**
  * Apply one vote atomically (compare-and-set over the pure policy), then: update the request
  * message, audit, and on the decisive approval enqueue the remediate job (job id = request id).
+ * An authorized user other than the proposer has their Slack account re-read with users.info first
+ * (check-approver-account.ts); `why` says what was wrong with it when it did not count.
  */
-export async function castVote(id: string, v: Omit<Vote, 'authorized'>, client: webApi.WebClient, deps: SlackDeps & { approval: ApprovalDeps }): Promise<{ outcome: VoteOutcome; request: ApprovalRequest }> {
+export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account'>, client: webApi.WebClient, deps: SlackDeps & { approval: ApprovalDeps }): Promise<{ outcome: VoteOutcome; request: ApprovalRequest; why?: string }> {
   const stored = await deps.approval.approvals.get(id);
   if (!stored) throw new Error('approval request vanished');
   // Votes are sealed with K8S_HEALTH_PLAN_SECRET; without it none can be recorded (the executor would refuse them).
@@ -65,9 +70,12 @@ export async function castVote(id: string, v: Omit<Vote, 'authorized'>, client: 
   if (!signer.ready) throw new Error(signer.problem);
   const cluster = deps.config.clusters.find((c) => c.name === stored.cluster);
   const authorized = !!cluster && (await deps.approval.isAuthorized(client, cluster, v.user));
+  // The proposer's clicks never count (a Reject withdraws): no need to ask Slack about them.
+  const account = authorized && v.user !== stored.proposer ? await deps.approval.checkApprover(client, v.user) : undefined;
+  const why = account && account.status !== 'ok' ? account.reason : undefined;
   const now = deps.now();
   const res = await deps.approval.approvals.update(id, (req) => {
-    const r = applyVote(req, { ...v, authorized }, { now, confirmByTyping: deps.config.approvals.confirmByTyping });
+    const r = applyVote(req, { ...v, authorized, ...(account ? { account: account.status } : {}) }, { now, confirmByTyping: deps.config.approvals.confirmByTyping });
     // Seal the vote this click added (the policy is pure; sealing needs the secret): only votes sealed
     // by a process that verified the click count when the executor re-checks the request.
     if (r.request === req || r.request.approvals.length === req.approvals.length) return { request: r.request, extra: r.outcome };
@@ -89,9 +97,10 @@ export async function castVote(id: string, v: Omit<Vote, 'authorized'>, client: 
       await client.chat.update({ channel: request.thread.channel, ts: request.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log(`approval message update failed: ${String(err)}`));
     }
   } else if (outcome !== 'closed') {
-    await deps.approval.audit.append({ at: now.toISOString(), cluster: request.cluster, requestId: id, event: 'refused', action: request.plan.action, user: v.user, detail: outcome });
+    const detail = (outcome === 'ineligible' || outcome === 'unverified') && why ? `${outcome}: ${why}` : outcome;
+    await deps.approval.audit.append({ at: now.toISOString(), cluster: request.cluster, requestId: id, event: 'refused', action: request.plan.action, user: v.user, detail });
   }
-  return { outcome, request };
+  return { outcome, request, ...(why ? { why } : {}) };
 }
 
 function confirmView(req: ApprovalRequest) {
@@ -103,7 +112,7 @@ function confirmView(req: ApprovalRequest) {
     submit: { type: 'plain_text' as const, text: 'Approve and run' },
     close: { type: 'plain_text' as const, text: 'Cancel' },
     blocks: [
-      { type: 'section' as const, text: { type: 'mrkdwn' as const, text: `Yours is the last approval of *${req.plan.label}*. Type the cluster name to confirm.` } },
+      { type: 'section' as const, text: { type: 'mrkdwn' as const, text: `Yours is the last approval of *${md(req.plan.label, { max: 200 })}*. Type the cluster name to confirm.`, verbatim: true } },
       { type: 'input' as const, block_id: 'cluster', label: { type: 'plain_text' as const, text: 'Cluster name' }, element: { type: 'plain_text_input' as const, action_id: 'value' } },
     ],
   };

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { SectionId } from '../diagnose/finding.js';
+import { neutralizeMrkdwn } from '../report/neutralize-mrkdwn.js';
 import { detailedFindings, proposalKey, renderBlocks } from '../report/render-blocks.js';
 import type { Report } from '../report/report.js';
 import type { SlackMessage } from './clamp-blocks.js';
@@ -7,6 +8,7 @@ import type { CommandOutcome } from './create-metrics.js';
 import { parseCommand } from './parse-command.js';
 import { postAnswer } from './post-answer.js';
 import { renderHelp } from './render-help.js';
+import { mentionUser } from './mention-user.js';
 import { renderScanFailed, renderScanning } from './render-scanning.js';
 import type { SlackDeps } from './slack-deps.js';
 
@@ -37,7 +39,8 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
 
   const cluster = parsed.cluster.name;
   const section = parsed.section;
-  const footer = `/k8s-health ${command.text?.trim() ?? ''} asked by <@${command.user_id}>`.replace(/\s+asked/, ' asked');
+  // The typed text is the user's: quoted back neutralized like everything else that is not ours.
+  const footer = `/k8s-health ${neutralizeMrkdwn(command.text?.trim() ?? '', { max: 100 })} asked by ${mentionUser(command.user_id)}`.replace(/\s+asked/, ' asked');
   try {
     const stored = await deps.reports.latest(cluster);
     const ageMs = stored ? deps.now().getTime() - Date.parse(stored.storedAt) : Infinity;
@@ -60,7 +63,7 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
       const reason = err instanceof Error ? err.message : String(err);
       deps.log(`scan failed cluster=${cluster}: ${reason}`);
       next = stored
-        ? await render(stored.report, { section, note: `:x: Fresh scan failed (${reason}); this is the last stored report.` }, deps)
+        ? await render(stored.report, { section, note: `:x: Fresh scan failed (${reason}); this is the last stored report.` }, deps) // the note is neutralized whole by renderBlocks
         : renderScanFailed(cluster, reason);
     }
     await answer.update(withFooter(next, footer));
@@ -69,7 +72,7 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
     deps.metrics.errors.inc({ where: 'command' });
     const reason = err instanceof Error ? err.message : String(err);
     deps.log(`command failed cluster=${cluster}: ${reason}`);
-    await respond({ response_type: 'ephemeral', text: `k8s-health could not answer for ${cluster}: ${reason}` }).catch(() => undefined);
+    await respond({ response_type: 'ephemeral', text: `k8s-health could not answer for ${neutralizeMrkdwn(cluster, { max: 100 })}: ${neutralizeMrkdwn(reason, { max: 500 })}` }).catch(() => undefined);
   }
 }
 

@@ -5,6 +5,7 @@ import { createBackupLoader } from '../remediate/create-backup-loader.js';
 import { hashPlan } from '../remediate/hash-plan.js';
 import type { RemediationPlan } from '../remediate/remediation-plan.js';
 import { signRequest } from '../remediate/sign-request.js';
+import { neutralizeMrkdwn as md } from '../report/neutralize-mrkdwn.js';
 import { clampBlocks } from './clamp-blocks.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { renderApproval, renderPlanBlocks } from './render-approval.js';
@@ -21,6 +22,7 @@ type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 
  * 5. the approval request is signed (HMAC with K8S_HEALTH_PLAN_SECRET), stored in Redis and posted in
  *    the thread of the clicked message ("0 of N approvals", Approve / Reject — no Approve when the dry
  *    run failed), and audited. The proposer is the verified payload's user.
+ * Labels, plan text and error messages in the ephemeral replies are untrusted text: neutralized.
  */
 export async function handleProposeFix({ action, ack, respond, body, client }: ButtonArgs, deps: SlackDeps & { approval?: ApprovalDeps }): Promise<void> {
   await ack();
@@ -39,13 +41,14 @@ export async function handleProposeFix({ action, ack, respond, body, client }: B
     const approval = deps.approval;
     if (cluster.dump || !cluster.remediation.enabled || !approval || !client) {
       const preview = await a.plan(cluster.name, stored.proposal.params);
+      const name = md(cluster.name, { max: 100 });
       const why = cluster.dump
-        ? `cluster \`${cluster.name}\` is dump-backed (read-only): it can never be remediated`
+        ? `cluster \`${name}\` is dump-backed (read-only): it can never be remediated`
         : !cluster.remediation.enabled
-          ? `remediation is not enabled for cluster \`${cluster.name}\` (set remediation.enabled: true for it in the config)`
+          ? `remediation is not enabled for cluster \`${name}\` (set remediation.enabled: true for it in the config)`
           : 'the approval flow is not running in this process';
       deps.log(`propose-fix refused user=${user} cluster=${cluster.name} action=${a.id} reason=${cluster.dump ? 'dump' : 'disabled'}`);
-      await reply(`Not proposed: ${why}. This is what *${stored.proposal.label}* would do:`, renderPlanBlocks(preview));
+      await reply(`Not proposed: ${why}. This is what *${md(stored.proposal.label, { max: 200 })}* would do:`, renderPlanBlocks(preview));
       return;
     }
 
@@ -62,7 +65,7 @@ export async function handleProposeFix({ action, ack, respond, body, client }: B
     try {
       plan = await a.plan(cluster.name, stored.proposal.params, ctx);
     } catch (err) {
-      await reply(`Cannot propose *${stored.proposal.label}*: ${err instanceof Error ? err.message : String(err)}`);
+      await reply(`Cannot propose *${md(stored.proposal.label, { max: 200 })}*: ${md(err instanceof Error ? err.message : String(err), { max: 1000 })}`);
       return;
     }
     let dryRun: string;
@@ -102,6 +105,6 @@ export async function handleProposeFix({ action, ack, respond, body, client }: B
     deps.metrics.errors.inc({ where: 'action' });
     const reason = err instanceof Error ? err.message : String(err);
     deps.log(`propose-fix click failed: ${reason}`);
-    await reply(`Could not propose this fix: ${reason}`).catch(() => undefined);
+    await reply(`Could not propose this fix: ${md(reason, { max: 1000 })}`).catch(() => undefined);
   }
 }

@@ -1,5 +1,6 @@
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import { SECTION_IDS, type SectionId } from '../diagnose/finding.js';
+import { neutralizeMrkdwn } from '../report/neutralize-mrkdwn.js';
 
 /** What `/k8s-health <text>` asks for. Errors are one line that says what is allowed. */
 export type ParsedCommand =
@@ -56,8 +57,7 @@ function isAllowed(cluster: ClusterConfig, channelId: string): boolean {
   return cluster.slack.channels.length === 0 || cluster.slack.channels.includes(channelId);
 }
 
-/** Quote user input back safely: short, and without Slack mrkdwn control characters. */
+/** Quote user input back safely: short, and inert in mrkdwn (report/neutralize-mrkdwn.ts). */
 function quote(s: string): string {
-  const short = s.length > 60 ? `${s.slice(0, 59)}…` : s;
-  return short.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/[`*_~]/g, '');
+  return neutralizeMrkdwn(s, { max: 60 });
 }

@@ -1,7 +1,10 @@
 import type { types } from '@slack/bolt';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
 import type { RemediationPlan } from '../remediate/remediation-plan.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnCode, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../report/neutralize-mrkdwn.js';
+import { neutralizePlainText } from '../report/neutralize-plain-text.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
+import { mentionUser } from './mention-user.js';
 
 type KnownBlock = types.KnownBlock;
 
@@ -27,20 +30,27 @@ const STATUS_LINE: Record<ApprovalRequest['status'], string> = {
  * The approval request message in the thread: what will be done, the exact API calls, the
  * preconditions, the dry-run result, risk, proposer, expiry, "N of M approvals: <@U…>", and
  * Approve / Reject while it is pending. Re-rendered (chat.update) on every vote and transition.
+ * The request is read back from Redis and its plan, dry run and result carry text from the cluster
+ * and from API errors: every such value is neutralized (report/neutralize-mrkdwn.ts) and user ids
+ * become mentions only when they are user ids (mention-user.ts).
  */
 export function renderApproval(req: ApprovalRequest): SlackMessage {
   const p = req.plan;
-  const who = req.approvals.map((a) => `<@${a.user}>`).join(', ');
+  const who = req.approvals.map((a) => mentionUser(a.user)).join(', ');
   const tally = `${req.approvals.length} of ${req.required} approvals${who ? `: ${who}` : ''}`;
+  const status = STATUS_LINE[req.status] ?? md(req.status, { max: 20 });
+  const expires = Date.parse(req.expiresAt);
+  // <!date^…> is Slack's own markup: only ever built from a number and our ISO rendering of it.
+  const expiry = Number.isFinite(expires) ? `<!date^${Math.floor(expires / 1000)}^{date_short_pretty} {time}|${new Date(expires).toISOString()}>` : md(req.expiresAt, { max: 40 });
   const blocks: KnownBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: `Fix proposed on ${req.cluster}: ${p.label}`, emoji: true } },
+    { type: 'header', text: { type: 'plain_text', text: `Fix proposed on ${neutralizeSlackPlainText(`${req.cluster}: ${p.label}`, { max: 120 })}`, emoji: true } },
     ...renderPlanBlocks(p),
-    { type: 'section', text: { type: 'mrkdwn', text: `*Dry run:* ${escape(req.dryRun)}` } },
+    { type: 'section', text: { type: 'mrkdwn', text: `*Dry run:* ${md(req.dryRun, { max: 1500 })}` } },
     {
       type: 'context',
-      elements: [{ type: 'mrkdwn', text: `Proposed by <@${req.proposer}> · expires <!date^${Math.floor(Date.parse(req.expiresAt) / 1000)}^{date_short_pretty} {time}|${req.expiresAt}> · plan ${req.hash.slice(0, 12)} · request ${req.id}` }],
+      elements: [{ type: 'mrkdwn', text: `Proposed by ${mentionUser(req.proposer)} · expires ${expiry} · plan ${neutralizeMrkdwnId(String(req.hash).slice(0, 12))} · request ${neutralizeMrkdwnId(req.id)}` }],
     },
-    { type: 'section', text: { type: 'mrkdwn', text: `${STATUS_LINE[req.status]} · *${tally}*${req.decidedBy ? ` · by <@${req.decidedBy.user}>` : ''}${req.result ? `\n${escape(req.result)}` : ''}` } },
+    { type: 'section', text: { type: 'mrkdwn', text: `${status} · *${tally}*${req.decidedBy ? ` · by ${mentionUser(req.decidedBy.user)}` : ''}${req.result ? `\n${md(req.result, { max: 1500 })}` : ''}` } },
   ];
   if (req.status === 'pending') {
     // A plan whose dry run failed cannot be approved (issue 14): it keeps only Reject, and says why.
@@ -55,19 +65,20 @@ export function renderApproval(req: ApprovalRequest): SlackMessage {
       ],
     });
   }
-  return clampBlocks({ text: `${req.cluster}: ${p.label} — ${STATUS_LINE[req.status].replace(/^:[a-z_]+: /, '')} (${tally})`, blocks });
+  return clampBlocks({ text: `${md(`${req.cluster}: ${p.label}`, { max: 300 })} — ${status.replace(/^:[a-z_]+: /, '')} (${tally})`, blocks });
 }
 
-/** What a plan does, its calls and preconditions, and its risk (also used for the refusal preview). */
+/**
+ * What a plan does, its calls and preconditions, and its risk (also used for the refusal preview).
+ * API calls go in a code block one per line, each neutralized on its own (a call cannot add a line
+ * or close the block); the rest is neutralized mrkdwn.
+ */
 export function renderPlanBlocks(p: RemediationPlan): KnownBlock[] {
   const params = Object.entries(p.params).map(([k, v]) => `${k}=${v}`).join(' ');
+  const calls = p.apiCalls.map((c) => neutralizeMrkdwnCode(neutralizePlainText(c), { max: 500 })).join('\n');
   return [
-    { type: 'section', text: { type: 'mrkdwn', text: `*What:* \`${p.action}\` ${escape(params)}\n*API calls, in order:*\n\`\`\`${p.apiCalls.join('\n')}\`\`\`` } },
-    { type: 'section', text: { type: 'mrkdwn', text: `*Re-checked live right before executing:*\n${p.preconditions.map((c) => `• ${escape(c.text)}${c.recorded !== undefined ? ` (recorded: ${escape(String(c.recorded))})` : ''}`).join('\n')}` } },
-    { type: 'section', text: { type: 'mrkdwn', text: `*Risk:* ${escape(p.risk)}` } },
+    { type: 'section', text: { type: 'mrkdwn', text: `*What:* \`${md(p.action, { max: 60 })}\` ${md(params, { max: 500 })}\n*API calls, in order:*\n\`\`\`${calls || ' '}\`\`\`` } },
+    { type: 'section', text: { type: 'mrkdwn', text: `*Re-checked live right before executing:*\n${p.preconditions.map((c) => `• ${md(c.text, { max: 300 })}${c.recorded !== undefined ? ` (recorded: ${md(c.recorded, { max: 100 })})` : ''}`).join('\n')}` } },
+    { type: 'section', text: { type: 'mrkdwn', text: `*Risk:* ${md(p.risk, { max: 500 })}` } },
   ];
-}
-
-function escape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

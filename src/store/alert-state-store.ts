@@ -11,7 +11,7 @@ export interface AlertChange {
   kinds: AlertChangeKind[];
   /** Scan time (the report's collectedAt) of the change. */
   at: string;
-  /** Reply lines (Slack mrkdwn, already escaped); empty for `opened`. */
+  /** Reply lines (Slack mrkdwn, every untrusted value already neutralized: report/neutralize-mrkdwn.ts); empty for `opened`. */
   lines: string[];
 }
 

@@ -82,7 +82,7 @@ describe('serve --no-workers --no-cluster-access (spawned)', () => {
     const [update] = await slack.waitFor('scan failure in place', () => slack.callsTo('chat.update').length === 1 && slack.callsTo('chat.update'), 30_000);
     const text = JSON.stringify(update!.body.blocks);
     expect(text).toContain('no cluster access (--no-cluster-access)');
-    expect(text).toContain('no `k8s-health worker` took the scan of prod-east');
+    expect(text).toContain('no k8s-health worker process took the scan of prod-east');
     expect(kube.requests).toEqual([]);
   });
 

@@ -15,6 +15,7 @@ import { proposeFixActionId } from '../../src/slack/action-ids.js';
 import { createMetrics } from '../../src/slack/create-metrics.js';
 import { createScanRequester } from '../../src/slack/create-scan-requester.js';
 import { createSlackApp } from '../../src/slack/create-slack-app.js';
+import { createApproverAccountCheck } from '../../src/slack/check-approver-account.js';
 import { createApprovalAuthorizer } from '../../src/slack/handle-approval-authorizer.js';
 import { registerApprovalListeners } from '../../src/slack/handle-approval-listeners.js';
 import { createProposalStore } from '../../src/slack/proposal-store.js';
@@ -80,6 +81,8 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
   slack.usergroups.set(EAST.group, EAST_GROUP);
   slack.usergroups.set(WEST.group, WEST_GROUP);
   slack.usergroups.set(OTHER_GROUP.id, OTHER_GROUP.members);
+  // Every account the config authorizes is an active member (users.info at vote time, issue 14).
+  slack.addMember([...EAST.users, ...EAST_GROUP, ...WEST.users, ...WEST_GROUP, ...OTHER_GROUP.members, 'U0PAT']);
   const kube = await startFakeKubeApi({ objects });
   const kubeconfig = await writeTestKubeConfig(kube.url);
   const config = parseConfig(
@@ -117,7 +120,7 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
     metrics: createMetrics({ defaultMetrics: false }),
     now: () => clock.now,
     log,
-    approval: { approvals, audit, backups, signer, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer({ ttlMs: 60_000 }) },
+    approval: { approvals, audit, backups, signer, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer({ ttlMs: 60_000 }), checkApprover: createApproverAccountCheck(config.slack) },
   };
   registerListeners(app, deps);
   registerApprovalListeners(app, deps);

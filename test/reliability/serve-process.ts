@@ -49,6 +49,7 @@ export async function startServeUnderTest(objects: KubeObject[]): Promise<ServeU
   const redisServer: RedisServer = await startRedis({ appendonly: true });
   const redis = new Redis(redisServer.url);
   const slack = await startFakeSlackApi({ validToken: TOKEN });
+  slack.addMember(['U0ANN', 'U0BEN', 'U0PAT']); // users.info confirms the approvers at vote time
   const kube = await startFakeKubeApi({ objects });
   const dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-rel-kill-'));
   const kubeconfig = await writeTestKubeConfig(kube.url);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { auditFields, hashAuditRecord } from '../../src/store/audit-log.js';
+import { FORGED } from '../support/hostile-text.js';
 import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
 import { runCliInProcess } from '../support/run-cli-in-process.js';
 import { startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
@@ -89,6 +90,39 @@ describe('audit verify names the first broken link of a tampered trail', () => {
       const r = await verify();
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(/^broken at record \(end\) \(#6 oldest first, after 5 intact\): the chain head [0-9a-f]{12}… is not the newest record's hash [0-9a-f]{12}…: records were removed from the end\n$/);
+    } finally {
+      await restore();
+    }
+  });
+
+  it('hostile chain fields (prev, head) written into Redis: the verdict stays one line without escapes', async () => {
+    // What audit verify quotes from Redis: a record's `prev` and the head key, cut to 12 characters —
+    // enough for a terminal escape and a line break that starts a forged verdict.
+    const hostile = `\u001b[2J\n${FORGED} intact, 7 records\r\u202e`;
+    const expectOneInertLine = (out: string) => {
+      expect(out.endsWith('\n')).toBe(true);
+      expect(out.slice(0, -1)).not.toMatch(/[\p{Cc}\p{Cf}]/u);
+      expect(out.split('\n').slice(1)).toEqual(['']);
+      expect(out).toMatch(/^broken at record /);
+    };
+    const i = 3;
+    const [id, fields] = entries[i]!;
+    const f = auditFields(fields);
+    await rewrite(entries.map((e, j) => (j === i ? [id, ['event', f.event!, 'prev', hostile, 'hash', f.hash!, 'mac', f.mac!]] : e)), head);
+    try {
+      const r = await verify(TEST_PLAN_SECRET);
+      expect(r.code).toBe(1);
+      expectOneInertLine(r.stdout);
+      expect(r.stdout).toContain(`broken at record ${id} (#${i + 1} oldest first, after ${i} intact): its prev `);
+    } finally {
+      await restore();
+    }
+    await bot.redis.set(HEAD, hostile);
+    try {
+      const r = await verify();
+      expect(r.code).toBe(1);
+      expectOneInertLine(r.stdout);
+      expect(r.stdout).toContain('broken at record (end) (#8 oldest first, after 7 intact): the chain head ');
     } finally {
       await restore();
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
+import { neutralizeMrkdwn } from '../../src/report/neutralize-mrkdwn.js';
 import type { StoredProposal } from '../../src/slack/proposal-store.js';
 import type { StoredBackup } from '../../src/store/approval-backups.js';
 import { startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
@@ -55,6 +56,12 @@ async function withSlot(change: (b: StoredBackup) => StoredBackup | Promise<Stor
     await bot.redis.set(backupKey(suspendA), genuine, 'KEEPTTL');
   }
 }
+/**
+ * A refusal reason as the ephemeral reply shows it: error text goes through the mrkdwn neutralizer,
+ * which turns an `_` that could open or close italics into `＿` — request ids are random, so one such
+ * as `r_-bzy…` comes out as `r＿-bzy…`.
+ */
+const shown = (reason: string) => neutralizeMrkdwn(reason, { max: 1000 });
 /** Click the undo button: the ephemeral refusal text (no request may be posted). */
 async function refusedProposal(proposalId = undoA): Promise<string> {
   const p = await bot.clickProposal(proposalId);
@@ -66,7 +73,7 @@ describe('webhook.restore only re-creates the exact object its suspend backed up
   it('an arbitrary configuration written into the backup slot (no seal): refused at proposal', async () => {
     const before = posts();
     await withSlot(() => ({ what: 'MutatingWebhookConfiguration kyverno-policy', object: evil as unknown as KubeObject, savedAt: new Date().toISOString() }), async () => {
-      expect(await refusedProposal()).toBe(`Cannot propose *Restore webhook kyverno-policy*: the backup stored for request ${suspendA} carries no seal (saved before backups were sealed, or written by something other than the executor): refusing to use it`);
+      expect(await refusedProposal()).toBe(`Cannot propose *Restore webhook kyverno-policy*: ${shown(`the backup stored for request ${suspendA} carries no seal (saved before backups were sealed, or written by something other than the executor): refusing to use it`)}`);
     });
     expect(posts()).toBe(before);
   });
@@ -77,7 +84,7 @@ describe('webhook.restore only re-creates the exact object its suspend backed up
       (b.object as Any).webhooks.push(evil.webhooks[0]);
       return b;
     }, async () => {
-      expect(await refusedProposal()).toContain(`the backup stored for request ${suspendA} was changed after it was saved (its object no longer matches the sealed hash): refusing to use it`);
+      expect(await refusedProposal()).toContain(shown(`the backup stored for request ${suspendA} was changed after it was saved (its object no longer matches the sealed hash): refusing to use it`));
     });
     expect(posts()).toBe(before);
   });
@@ -86,7 +93,7 @@ describe('webhook.restore only re-creates the exact object its suspend backed up
     const before = posts();
     const other = await readBackup(suspendB);
     await withSlot(() => other, async () => {
-      expect(await refusedProposal()).toContain(`the backup stored for request ${suspendA} was saved by request ${suspendB}, not by this one`);
+      expect(await refusedProposal()).toContain(shown(`the backup stored for request ${suspendA} was saved by request ${suspendB}, not by this one`));
     });
     expect(posts()).toBe(before);
   });

@@ -16,6 +16,24 @@ export interface RecordedResponse {
   body: Record<string, any>;
 }
 
+/** The workspace the fake is: auth.test's team_id, and the team of every member added with addMember. */
+export const FAKE_TEAM_ID = 'T0TEAM';
+
+/** A user as users.info returns it (the fields the bot reads; api.slack.com/methods/users.info). */
+export interface FakeSlackUser {
+  id: string;
+  name: string;
+  real_name?: string;
+  team_id?: string;
+  deleted?: boolean;
+  is_bot?: boolean;
+  is_app_user?: boolean;
+  is_restricted?: boolean;
+  is_ultra_restricted?: boolean;
+  is_stranger?: boolean;
+  enterprise_user?: { id?: string; enterprise_id?: string };
+}
+
 /** A canned failure for the next calls of a method (fault injection). */
 export type Fault = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 } | { error: string };
 
@@ -37,7 +55,10 @@ export interface FakeSlackApi {
   fail(method: string, fault: Fault, times?: number): void;
   /** chat.postMessage to this channel answers not_in_channel (a private channel the bot was not invited to). */
   notInChannel: Set<string>;
-  users: Map<string, { id: string; name: string; real_name?: string; deleted?: boolean }>;
+  /** users.info answers user_not_found for anyone not in here. */
+  users: Map<string, FakeSlackUser>;
+  /** Add active full members of the fake's workspace (users.info), with optional overrides for one-off accounts. */
+  addMember(ids: string | readonly string[], overrides?: Partial<FakeSlackUser>): void;
   usergroups: Map<string, string[]>;
   close(): Promise<void>;
 }
@@ -45,7 +66,8 @@ export interface FakeSlackApi {
 /**
  * A local fake of Slack's Web API over real HTTP: auth.test, chat.postMessage, chat.update,
  * chat.postEphemeral, users.info, usergroups.users.list, plus response_url endpoints. Every call is
- * recorded. `validToken` is the only bot token auth.test accepts.
+ * recorded. `validToken` is the only bot token auth.test accepts. users.info knows only the users
+ * added (addMember / users), as a real workspace knows only its members.
  */
 export async function startFakeSlackApi(opts: { validToken?: string; appToken?: string; socketModeUrl?: string } = {}): Promise<FakeSlackApi> {
   const validToken = opts.validToken ?? 'xoxb-test-token';
@@ -57,7 +79,7 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
   const messages = new Map<string, Record<string, unknown>>();
   const faults = new Map<string, { fault: Fault; left: number }>();
   const notInChannel = new Set<string>();
-  const users = new Map<string, { id: string; name: string; real_name?: string; deleted?: boolean }>();
+  const users = new Map<string, FakeSlackUser>();
   const usergroups = new Map<string, string[]>();
   let seq = 0;
 
@@ -101,7 +123,7 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
       if (token !== validToken) return json(200, { ok: false, error: 'invalid_auth' });
       switch (method) {
         case 'auth.test':
-          return json(200, { ok: true, url: 'https://example.slack.com/', team: 'Example', user: 'k8s-health', team_id: 'T0TEAM', user_id: 'U0BOT', bot_id: 'B0BOT' });
+          return json(200, { ok: true, url: 'https://example.slack.com/', team: 'Example', user: 'k8s-health', team_id: FAKE_TEAM_ID, user_id: 'U0BOT', bot_id: 'B0BOT' });
         case 'chat.postMessage': {
           const channel = String(body.channel ?? '');
           if (notInChannel.has(channel)) return json(200, { ok: false, error: 'not_in_channel' });
@@ -148,6 +170,11 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
     messages,
     notInChannel,
     users,
+    addMember(ids, overrides = {}) {
+      for (const id of typeof ids === 'string' ? [ids] : ids) {
+        users.set(id, { id, name: id.toLowerCase(), team_id: FAKE_TEAM_ID, deleted: false, is_bot: false, is_restricted: false, is_ultra_restricted: false, ...overrides });
+      }
+    },
     usergroups,
     responseUrl: (id) => `http://127.0.0.1:${port}/response/${id ?? `r${++responseSeq}`}`,
     callsTo: (method) => calls.filter((c) => c.method === method),

@@ -18,6 +18,9 @@ import { proposeFixActionId } from '../../src/slack/action-ids.js';
 import { createMetrics } from '../../src/slack/create-metrics.js';
 import { createScanRequester } from '../../src/slack/create-scan-requester.js';
 import { createSlackApp } from '../../src/slack/create-slack-app.js';
+import { createApproverAccountCheck } from '../../src/slack/check-approver-account.js';
+import type { SlackRequestPolicy } from '../../src/slack/check-slack-request.js';
+import { createReplayGuard } from '../../src/slack/create-replay-guard.js';
 import { createApprovalAuthorizer } from '../../src/slack/handle-approval-authorizer.js';
 import { registerApprovalListeners } from '../../src/slack/handle-approval-listeners.js';
 import { createProposalStore } from '../../src/slack/proposal-store.js';
@@ -59,6 +62,17 @@ export interface ApprovalBotOptions {
    * a bare remediate worker: proves a worker process alone executes them.
    */
   workerSet?: boolean;
+  /** Top-level config `slack` (teamId / enterpriseId): enforced by the receiver and the approver check. */
+  slackPolicy?: SlackRequestPolicy;
+  /** Wire the Redis replay guard as `serve` does. */
+  replayGuard?: boolean;
+  /** approvers.users of the cluster (default U0ANN, U0BEN, U0PAT). */
+  approvers?: string[];
+  /**
+   * Register the configured approvers as active members of the fake workspace, so users.info
+   * confirms them at vote time (default true).
+   */
+  registerApprovers?: boolean;
   /**
    * K8S_HEALTH_PLAN_SECRET of the bot's Slack side and of its worker (default TEST_PLAN_SECRET for
    * both; `null`: unset). Separate values let a test run a worker whose secret differs.
@@ -100,6 +114,8 @@ export interface ApprovalBot {
   backups: ReturnType<typeof createApprovalBackups>;
   audit: ReturnType<typeof createAuditLog>;
   logs: string[];
+  /** POST a raw body to the receiver, signed with the app's secret (at `ts`, default now) unless `headers` are given. */
+  post(body: string, opts?: { ts?: number; headers?: Record<string, string> }): Promise<{ status: number; body: string }>;
   /** Store a proposal and click its button as `user` (default the proposer U0PAT). */
   propose(proposal: RemediationProposal, user?: string): Promise<Proposed>;
   /** Click a proposed-fix button whose value is an already stored proposal id (e.g. an undo button). */
@@ -133,7 +149,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
           workload: { kubeconfig },
           ...(opts.etcdEndpoints ? { etcd: { endpoints: opts.etcdEndpoints } } : {}),
           slack: { channels: [APPROVAL_CHANNEL] },
-          approvers: { users: ['U0ANN', 'U0BEN', 'U0PAT'] },
+          approvers: { users: opts.approvers ?? ['U0ANN', 'U0BEN', 'U0PAT'] },
           remediation: { enabled: true },
         },
         ...(opts.secondCluster
@@ -141,9 +157,13 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
           : []),
       ],
       approvals: { required: 2, ttlMinutes: 30, confirmByTyping: opts.confirmByTyping ?? false, ...opts.approvals },
+      ...(opts.slackPolicy ? { slack: opts.slackPolicy } : {}),
     },
     '/tmp',
   );
+  // Approvers are re-checked with users.info at vote time: the fake workspace must know them as
+  // active members, or every vote is refused as ineligible (the second cluster has the default approvers).
+  if (opts.registerApprovers ?? true) slack.addMember([...new Set([...(opts.approvers ?? ['U0ANN', 'U0BEN', 'U0PAT']), ...(opts.secondCluster ? ['U0ANN', 'U0BEN', 'U0PAT'] : [])])]);
   const secretOf = (v: string | null | undefined) => (v === null ? undefined : (v ?? TEST_PLAN_SECRET));
   const signer = createPlanSigner(secretOf(opts.planSecret));
   const workerSigner = createPlanSigner(secretOf(opts.workerPlanSecret !== undefined ? opts.workerPlanSecret : opts.planSecret));
@@ -161,27 +181,35 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
         connection: bull, config, approvals, audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer: workerSigner }), backups, proposals, createContext: createActionContext,
         slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200, signer: workerSigner,
       });
-  const { app } = await createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' });
+  const { app } = await createSlackApp({
+    botToken: TOKEN,
+    signingSecret: SECRET,
+    apiUrl: slack.apiUrl,
+    logLevel: 'error',
+    requestPolicy: config.slack,
+    onRefused: (r) => log(`slack request refused status=${r.status} reason=${r.reason}: ${r.detail}`),
+    ...(opts.replayGuard ? { replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log('replayed Slack request ignored') }) } : {}),
+  });
   const reports = createReportStore(redis, { keyPrefix: REDIS_PREFIX });
   const deps = {
     config, reports, proposals, now, log,
     requestScan: createScanRequester(async () => { throw new Error('no scans in approval tests'); }, reports),
     metrics: createMetrics({ defaultMetrics: false }),
-    approval: { approvals, audit, backups, signer, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer() },
+    approval: { approvals, audit, backups, signer, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer(), checkApprover: createApproverAccountCheck(config.slack) },
   };
   registerListeners(app as App, deps);
   registerApprovalListeners(app as App, deps);
   const server = (await app.start(0)) as Server;
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const post = async (body: string) => {
-    const res = await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) }, body });
+  const post = async (body: string, o: { ts?: number; headers?: Record<string, string> } = {}) => {
+    const res = await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(o.headers ?? signSlackRequest(SECRET, body, o.ts)) }, body });
     return { status: res.status, body: await res.text() };
   };
   let seq = 0;
 
   const bot: ApprovalBot = {
-    redisServer, redis, slack, kube, approvals, backups, audit, logs, config,
+    redisServer, redis, slack, kube, approvals, backups, audit, logs, config, post,
     async enqueue(requestId, jobId = requestId) {
       await queue.add('remediate', { requestId }, { jobId, attempts: 1 });
     },

@@ -20,7 +20,8 @@ describe('config files', () => {
     const c = parseConfig({}, '/x');
     expect(c.clusters).toEqual([]);
     expect(c.scan).toEqual({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, watch: true });
-    expect(c.approvals).toEqual({ required: 2, ttlMinutes: 30, confirmByTyping: false, executionDeadlineMinutes: 10 });
+    expect(c.approvals).toEqual({ required: 2, ttlMinutes: 30, confirmByTyping: false, allowSinglePerson: false, executionDeadlineMinutes: 10 });
+    expect(c.slack).toEqual({});
     expect(c.thresholds).toEqual(DEFAULT_THRESHOLDS);
     expect(c.thresholds.provisioningMinutes).toBe(20);
     expect(c.thresholds.loopReplacements).toBe(3);
@@ -56,6 +57,29 @@ describe('config files', () => {
     expect(message).toContain('thresholds.provisioningMinutes');
     expect(message).toContain('surprise');
     expect(message.split('\n')).toHaveLength(1);
+  });
+
+  it('refuses approvals.required below 2 unless allowSinglePerson names the risk (issue 14)', () => {
+    let message = '';
+    try {
+      parseConfig({ approvals: { required: 1 } }, '/x', 'my.yaml');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      message = (e as Error).message;
+    }
+    expect(message).toBe(
+      'my.yaml: approvals.required: 1 lets a single approver run a fix on a cluster alone (two-person rule, docs/security.md): use at least 2, or set approvals.allowSinglePerson: true to accept that risk',
+    );
+    expect(parseConfig({ approvals: { required: 1, allowSinglePerson: true } }, '/x').approvals.required).toBe(1);
+    expect(() => parseConfig({ approvals: { required: 0, allowSinglePerson: true } }, '/x')).toThrow(/approvals\.required/);
+    expect(parseConfig({ approvals: { required: 3 } }, '/x').approvals.required).toBe(3);
+  });
+
+  it('takes the Slack workspace and org ids, and names a malformed one', () => {
+    expect(parseConfig({ slack: { teamId: 'T0TEAM', enterpriseId: 'E0ORG' } }, '/x').slack).toEqual({ teamId: 'T0TEAM', enterpriseId: 'E0ORG' });
+    expect(() => parseConfig({ slack: { teamId: 'U0NOTATEAM' } }, '/x')).toThrow('slack.teamId: must be a Slack workspace id such as T0123ABCD');
+    expect(() => parseConfig({ slack: { enterpriseId: 'T0TEAM' } }, '/x')).toThrow('slack.enterpriseId: must be a Slack Enterprise Grid org id');
+    expect(() => parseConfig({ slack: { team: 'T0TEAM' } }, '/x')).toThrow(/slack/);
   });
 
   it('rejects duplicate cluster names, unreadable files and bad YAML in one line', async () => {

@@ -134,9 +134,9 @@ describe('renderBlocks', () => {
 });
 
 describe('clampBlocks', () => {
-  it('keeps a small message unchanged', () => {
+  it('keeps a small message unchanged but for verbatim mrkdwn (no auto-linking by Slack)', () => {
     const msg = { text: 'hi', blocks: [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text: 'hello' } }] };
-    expect(clampBlocks(msg)).toEqual(msg);
+    expect(clampBlocks(msg)).toEqual({ text: 'hi', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'hello', verbatim: true } }] });
   });
 
   it('replaces blocks past 50 with one "+N more" line', () => {

@@ -17,6 +17,7 @@ import { proposeFixActionId } from '../../../src/slack/action-ids.js';
 import { createMetrics } from '../../../src/slack/create-metrics.js';
 import { createScanRequester } from '../../../src/slack/create-scan-requester.js';
 import { createSlackApp } from '../../../src/slack/create-slack-app.js';
+import { createApproverAccountCheck } from '../../../src/slack/check-approver-account.js';
 import { createApprovalAuthorizer } from '../../../src/slack/handle-approval-authorizer.js';
 import { registerApprovalListeners } from '../../../src/slack/handle-approval-listeners.js';
 import { createProposalStore } from '../../../src/slack/proposal-store.js';
@@ -93,6 +94,7 @@ async function startBot(): Promise<void> {
       createContext: createActionContext,
       enqueue: (id: string) => enqueueRemediation(queue, id),
       isAuthorized: createApprovalAuthorizer({ ttlMs: 60_000 }),
+      checkApprover: createApproverAccountCheck(config.slack),
     },
   };
   registerListeners(app, deps);
@@ -107,6 +109,7 @@ beforeAll(async () => {
   bullConnection = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   slack = await startFakeSlackApi({ validToken: TOKEN });
   slack.usergroups.set('S0SRE', GROUP_MEMBERS);
+  slack.addMember(['U0ANN', 'U0BEN', 'U0PAT', ...GROUP_MEMBERS]);
   kube = await startFakeKubeApi({ objects: [webhook, deployment(3)] });
   etcd = await startEtcdCluster();
   const kubeconfig = await writeTestKubeConfig(kube.url);

@@ -1,0 +1,270 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseConfig } from '../../src/config/load-config.js';
+import type { Finding } from '../../src/diagnose/finding.js';
+import { analyzeAlertChanges } from '../../src/jobs/analyze-alert-changes.js';
+import type { ApprovalRequest, ApprovalStatus } from '../../src/remediate/approval-request.js';
+import type { RemediationPlan } from '../../src/remediate/remediation-plan.js';
+import { proposalKey, renderBlocks } from '../../src/report/render-blocks.js';
+import { renderText } from '../../src/report/render-text.js';
+import type { Report } from '../../src/report/report.js';
+import { clampBlocks, type SlackMessage } from '../../src/slack/clamp-blocks.js';
+import { parseCommand } from '../../src/slack/parse-command.js';
+import { renderAlertParent, renderAlertReply } from '../../src/slack/render-alert.js';
+import { renderApproval, renderPlanBlocks } from '../../src/slack/render-approval.js';
+import { renderApprovalResult } from '../../src/slack/render-approval-result.js';
+import { renderScanFailed, renderScanning } from '../../src/slack/render-scanning.js';
+import { FORGED, HOSTILE_ALL, HOSTILE_TEXTS } from '../support/hostile-text.js';
+import { findInjections, linesOf } from '../support/inspect-slack-text.js';
+
+/**
+ * Issue 14, item 1: every kind of message the bot renders, with a hostile value in every field that
+ * did not come from our own code (test/support/hostile-text.ts: mentions, links, bare URLs and
+ * @-words, markers, code fences, forged lines behind every kind of line break, bidi, zero-width,
+ * ANSI and control characters, 5 000-character values). The produced mrkdwn is parsed
+ * (test/support/inspect-slack-text.ts): no `<` outside our own mentions and dates, balanced ```, no
+ * line that starts with the forged marker, no control/bidi character, no live mention word or URL
+ * scheme, verbatim mrkdwn — and each hostile value sits on the line of the label it belongs to.
+ */
+
+const NOW = new Date('2025-03-01T10:00:00Z');
+const T0 = '2025-03-01T09:00:00Z';
+const T1 = '2025-03-01T09:05:00Z';
+const T2 = '2025-03-01T09:10:00Z';
+
+/** A finding whose every free-text field is `h` (ids and enums stay ours: they come from the code). */
+function hostileFinding(h: string, n: number, extra: Partial<Finding> = {}): Finding {
+  return {
+    id: 'webhook.unavailable-blocking',
+    severity: 'critical',
+    section: 'webhooks',
+    title: h,
+    subject: { kind: h, namespace: h, name: h },
+    evidence: [h, `quoted ${h}`, h],
+    cause: h,
+    since: h,
+    missing: [h],
+    confidence: 'medium',
+    remediations: [
+      { action: 'deployment.scale', params: { namespace: h, name: h, replicas: 0 }, label: h, risk: h },
+      { action: 'webhook.suspend', params: { kind: 'Validating', name: h }, label: `Suspend ${h}`, risk: h },
+      // An etcd member named and numbered by the cluster: the text fix line shows memberId (in hex when it is a number).
+      { action: 'etcd.remove-member', params: { memberId: h }, label: `Remove stale etcd member ${h}`, risk: h },
+    ],
+    // Steps for a person (etcd.alarm), built from member names and alarm text; ids are JSON-only.
+    steps: [h, `then ${h}`],
+    ids: { memberId: h },
+    fingerprint: `fp-${n}`,
+    ...extra,
+  };
+}
+
+function hostileReport(h: string, findings: Finding[] = [hostileFinding(h, 0)], at = T0, time: Pick<Report, 'collectedAtFrom'> = {}): Report {
+  return {
+    cluster: h,
+    generatedAt: T0,
+    collectedAt: at,
+    ...time,
+    status: 'critical',
+    sections: [
+      { id: 'webhooks', status: 'critical', summary: h },
+      { id: 'nodes', status: 'degraded', summary: h },
+    ],
+    findings,
+    partial: [{ source: h, error: h }, { source: 'etcd', error: HOSTILE_ALL }],
+  };
+}
+
+function hostilePlan(h: string): RemediationPlan {
+  return {
+    action: 'deployment.scale',
+    cluster: h,
+    params: { namespace: h, name: h, replicas: 0 },
+    label: h,
+    apiCalls: [`PATCH /apis/apps/v1/namespaces/${h}/deployments/${h}`, h],
+    preconditions: [{ id: 'replicas-unchanged', text: h, recorded: h }],
+    risk: h,
+  };
+}
+
+const STATUSES: ApprovalStatus[] = ['pending', 'approved', 'executing', 'succeeded', 'failed', 'aborted', 'interrupted', 'rejected', 'cancelled', 'expired'];
+
+function hostileRequest(h: string, status: ApprovalStatus, tampered: boolean): ApprovalRequest {
+  // `tampered`: what someone with write access to Redis could store (issue 14): user ids that are
+  // markup, an expiry that is not a date, a hash and id that are text.
+  const user = (ok: string) => (tampered ? `${ok}> <!channel` : ok);
+  return {
+    id: tampered ? `r_${h}` : 'r_Ab-_9z',
+    cluster: h,
+    plan: hostilePlan(h),
+    hash: tampered ? h : 'a'.repeat(64),
+    proposer: user('U0PAT'),
+    createdAt: T0,
+    expiresAt: tampered ? h : '2025-03-01T10:30:00.000Z',
+    required: 2,
+    status,
+    approvals: [{ user: user('U0ANN'), at: T1 }],
+    ...(status === 'rejected' || status === 'cancelled' ? { decidedBy: { user: user('U0BEN'), at: T1 } } : {}),
+    dryRun: `:x: dry run failed: ${h}`,
+    thread: { channel: 'C0INCIDENT', threadTs: '1.1', messageTs: '1.2' },
+    ...(status === 'pending' || status === 'approved' ? {} : { result: `failed: ${h}` }),
+    transitions: [{ status: 'pending', at: T0 }],
+  };
+}
+
+const OUR_MENTIONS = ['U0PAT', 'U0ANN', 'U0BEN', 'U0ALICE'];
+
+/** The whole check for one message: nothing got through, and no line starts with what the attacker wrote. */
+function expectInert(message: { text?: unknown; blocks?: unknown }, what: string): void {
+  const problems = findInjections(message, { mentions: OUR_MENTIONS });
+  expect({ what, problems }).toEqual({ what, problems: [] });
+  for (const line of linesOf(message)) {
+    // Lines an attacker would like to forge: ours start with a label, never with these.
+    expect({ what, line: line.slice(0, 60) }).not.toEqual({ what, line: expect.stringMatching(/^\s*(Approved by|:white_check_mark: \*Approved\*)/) });
+  }
+}
+
+/**
+ * Lines that start with `label` each carry the hostile marker: the value stayed on its line. `count`
+ * of them, or fewer when the message had to be shortened to Slack's limits (5 000-character values).
+ */
+function expectOnItsLine(message: SlackMessage, label: string, count: number): void {
+  const lines = linesOf(message).filter((l) => l.startsWith(label));
+  const shortened = JSON.stringify(message.blocks).includes("message shortened to fit Slack's limits") || linesOf(message).some((l) => l.length > 300);
+  if (shortened) expect(lines.length).toBeLessThanOrEqual(count);
+  else expect(lines).toHaveLength(count);
+  expect(lines.length).toBeGreaterThan(0);
+  for (const l of lines) expect(l).toMatch(/HOSTILE-/);
+}
+
+describe('every message kind with a hostile value in every untrusted field', () => {
+  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('health answer, section view and fixes as text (corpus #%i)', (i, h) => {
+    const f = hostileFinding(h, i);
+    const report = hostileReport(h, [f, hostileFinding(h, 100 + i, { causedBy: [f.fingerprint], severity: 'warning' })]);
+    const withButtons = renderBlocks(report, { now: NOW, stale: true, note: `:x: Fresh scan failed (${h}); this is the last stored report.`, proposalIds: { [proposalKey(f, 0)]: 'p_1', [proposalKey(f, 1)]: 'p_2' } });
+    expectInert(withButtons, 'health answer');
+    expectOnItsLine(withButtons, '*Cause:*', 2);
+    expectOnItsLine(withButtons, '*Caused by:*', 1);
+    expectOnItsLine(withButtons, '> HOSTILE-', 4);
+    expect(linesOf(withButtons).filter((l) => l.startsWith('> quoted HOSTILE-'))).toHaveLength(2);
+    expectInert(renderBlocks(report, { now: NOW, section: 'webhooks' }), 'section view');
+    expectInert(renderBlocks(report, { now: NOW, section: 'etcd' }), 'empty section view');
+  });
+
+  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('etcd findings: hand-run steps, member names and ids in evidence and fixes (corpus #%i)', (i, h) => {
+    // Only the etcd-specific fields are hostile here, so the section is not shortened before the steps.
+    const f: Finding = {
+      id: 'etcd.alarm',
+      severity: 'critical',
+      section: 'etcd',
+      title: 'etcd alarm NOSPACE',
+      subject: { kind: 'EtcdMember', name: 'infra1' },
+      evidence: [`alarm list: memberID:${h} alarm:NOSPACE`],
+      missing: [`${h} not queried`],
+      confidence: 'medium',
+      remediations: [{ action: 'etcd.remove-member', params: { memberId: h }, label: `Remove stale etcd member ${h}`, risk: 'r' }],
+      steps: [h, `then ${h}`],
+      ids: { alarmMemberIds: h },
+      fingerprint: `fp-etcd-${i}`,
+    };
+    const report = hostileReport('prod-east', [f]);
+    const message = renderBlocks(report, { now: NOW });
+    expectInert(message, 'etcd finding');
+    expectOnItsLine(message, '*Steps (by hand):* 1. HOSTILE-', 1);
+    expectOnItsLine(message, '2. then HOSTILE-', 1);
+    expectOnItsLine(message, '*Confidence:* medium — missing: HOSTILE-', 1);
+    expectInert(renderBlocks(report, { now: NOW, proposalIds: { [proposalKey(f, 0)]: 'p_1' } }), 'etcd finding with its fix button');
+  });
+
+  it('the terminal report (check --output text): no escape, control or bidi character, no forged line', () => {
+    for (const h of [...HOSTILE_TEXTS, HOSTILE_ALL]) {
+      const out = renderText(hostileReport(h), { now: NOW });
+      expect(out).not.toMatch(/[\p{Cf}\p{Cs}]|[^\P{Cc}\n]/u);
+      for (const line of out.split('\n')) expect(line.trimStart().startsWith(FORGED)).toBe(false);
+      expect(out.split('\n').filter((l) => l.startsWith('    cause: '))).toEqual([expect.stringMatching(/^ {4}cause: HOSTILE-/)]);
+      // Steps and the etcd fix line (memberId through formatMemberId) stay on their own lines.
+      expect(out.split('\n').filter((l) => /^ {6}[12]\. /.test(l))).toEqual([expect.stringMatching(/^ {6}1\. HOSTILE-/), expect.stringMatching(/^ {6}2\. then HOSTILE-/)]);
+      expect(out.split('\n').filter((l) => l.includes('etcd.remove-member'))).toEqual([expect.stringMatching(/^ {4}fix \(needs 2 approvals\): Remove stale etcd member HOSTILE-.* \[etcd\.remove-member memberId=HOSTILE-/)]);
+    }
+  });
+
+  /** A capture time an attacker wrote into meta.json, or into the newest timestamp of the data, that still parses as a date. */
+  const hostileTimes = () =>
+    // V8's Date.parse skips a parenthesized comment, line breaks included: the hostile part survives parsing.
+    [...HOSTILE_TEXTS, HOSTILE_ALL].map((h) => `1 Mar 2025 (${h.replace(/^HOSTILE-(\d+|ALL) /, '').replace(/[()]/g, '')})`);
+
+  it('a hostile capture time that parses as a date (recorded, or inferred from the data): inert in Slack and in the terminal', () => {
+    for (const at of hostileTimes()) {
+      expect(Number.isFinite(Date.parse(at))).toBe(true);
+      for (const collectedAtFrom of [undefined, 'data'] as const) {
+        const report = hostileReport('prod-east', [], at, collectedAtFrom ? { collectedAtFrom } : {});
+        const blocks = renderBlocks(report, { now: NOW });
+        expectInert(blocks, `capture time ${collectedAtFrom ?? 'recorded'}`);
+        // The age is computed, and the time shown, on the context line of the header, and nowhere else.
+        const asOf = linesOf(blocks).filter((l) => l.includes(' ago ('));
+        expect(asOf).toEqual([expect.stringMatching(collectedAtFrom ? /inferred from the newest timestamp in the data: 1 Mar 2025/ : /\(collected 1 Mar 2025/)]);
+        const out = renderText(report, { now: NOW });
+        expect(out).not.toMatch(/[\p{Cf}\p{Cs}]|[^\P{Cc}\n]/u);
+        for (const line of out.split('\n')) expect(line.trimStart().startsWith(FORGED)).toBe(false);
+        expect(out.split('\n')[0]).toMatch(collectedAtFrom ? /^prod-east: CRITICAL {2}\(capture time inferred from the newest timestamp in the data: 1 Mar 2025 / : /^prod-east: CRITICAL {2}\(data collected 1 Mar 2025 /);
+      }
+    }
+  });
+
+  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('alert parent, replies and resolution (corpus #%i)', (i, h) => {
+    const root = hostileFinding(h, 0, { severity: 'warning' });
+    const opts = { channel: 'C0ALERTS', resolveAfterScans: 1, flapWindowMinutes: 30 };
+    const first = analyzeAlertChanges({ seq: 0, incidents: {} }, hostileReport('prod-east', [root], T0), opts);
+    // Next scan: the same finding, now critical, with new hostile evidence and a related hostile finding.
+    const related = hostileFinding(`${h} related`, 1, { causedBy: [root.fingerprint] });
+    const second = analyzeAlertChanges(first.state, hostileReport('prod-east', [{ ...root, severity: 'critical', evidence: [...root.evidence, `new ${h}`, HOSTILE_ALL] }, related], T1), opts);
+    const third = analyzeAlertChanges(second.state, hostileReport('prod-east', [], T2), opts);
+    const inc = second.state.incidents[root.fingerprint]!;
+    expectInert(renderAlertParent(first.state.incidents[root.fingerprint]!, { proposalIds: { [proposalKey(root, 0)]: 'p_1' } }), 'alert parent');
+    expectInert(renderAlertParent({ ...inc, cluster: h }), 'alert parent, hostile cluster name');
+    const change = inc.changes.at(-1)!;
+    expect(change.kinds).toEqual(expect.arrayContaining(['severity', 'evidence', 'related']));
+    const reply = renderAlertReply(inc, change);
+    expectInert(reply, 'alert reply');
+    expectOnItsLine(reply, '> new HOSTILE-', 1);
+    expectOnItsLine(reply, ':link: Related finding:', 1);
+    const resolved = third.state.incidents[root.fingerprint]!;
+    expect(resolved.status).toBe('resolved');
+    expectInert(renderAlertReply(resolved, resolved.changes.at(-1)!), 'resolution reply');
+    expectInert(renderAlertParent(resolved), 'resolved parent');
+  });
+
+  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('approval request in every state, stored as proposed or tampered with in Redis (corpus #%i)', (i, h) => {
+    for (const status of STATUSES) {
+      for (const tampered of [false, true]) {
+        const message = renderApproval(hostileRequest(h, status, tampered));
+        expectInert(message, `approval ${status}${tampered ? ' tampered' : ''}`);
+        expectOnItsLine(message, '*Dry run:*', 1);
+        expectOnItsLine(message, '*Risk:*', 1);
+        expectOnItsLine(message, '*What:*', 1);
+        if (!tampered) expect(JSON.stringify(message.blocks)).toContain('<@U0PAT>');
+      }
+    }
+    // As handle-propose-fix.ts sends it: the preview blocks behind one line, clamped.
+    expectInert(clampBlocks({ text: 'Not proposed', blocks: renderPlanBlocks(hostilePlan(h)) }), 'refusal preview');
+  });
+
+  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('approval result, remediation result with its backup and undo button (corpus #%i)', (i, h) => {
+    const backupObject = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: h, annotations: { note: h, fence: '```' } }, webhooks: [{ name: h, clientConfig: { url: 'https://evil.example/hook' } }] };
+    for (const status of ['succeeded', 'failed', 'aborted', 'interrupted'] as const) {
+      const message = renderApprovalResult(hostileRequest(h, status, false), { backup: { what: h, json: JSON.stringify(backupObject, null, 2) }, undo: { label: h, proposalId: 'p_undo' } });
+      expectInert(message, `result ${status}`);
+      const backup = JSON.stringify(message.blocks);
+      expect(backup).toContain('```'); // the code block is there, and balanced (checked above)
+    }
+  });
+
+  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('scanning, scan-failed and command errors (corpus #%i)', (i, h) => {
+    expectInert(renderScanning(h, 'nodes'), 'scanning');
+    expectInert(renderScanFailed(h, h), 'scan failed');
+    const config = parseConfig({ clusters: [{ name: 'prod-east', dump: './x', slack: { channels: ['C0OK'] } }] }, '/tmp');
+    for (const text of [h, `prod-east ${h}`, 'prod-east']) {
+      const parsed = parseCommand(text, { config, channelId: 'C0OTHER' });
+      if (parsed.kind === 'error') expectInert({ text: parsed.message.replace(/<#C0OK>/g, '') }, 'command error');
+    }
+  });
+});

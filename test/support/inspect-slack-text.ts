@@ -1,0 +1,92 @@
+import { FORGED } from './hostile-text.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+/** Every text of a message as Slack would parse it. */
+export interface MessageTexts {
+  /** Text objects of type mrkdwn, with their verbatim flag. */
+  mrkdwn: { text: string; verbatim: boolean }[];
+  /** plain_text objects (header, buttons, modal titles). */
+  plain: string[];
+  /** Top-level `text` (fallback / ephemeral reply): mrkdwn without a verbatim option. */
+  top?: string;
+}
+
+/** Walk a message (or a view) and collect its texts. */
+export function collectTexts(message: { text?: unknown; blocks?: unknown }): MessageTexts {
+  const out: MessageTexts = { mrkdwn: [], plain: [] };
+  if (typeof message.text === 'string') out.top = message.text;
+  const walk = (v: Any) => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (!v || typeof v !== 'object') return;
+    if (v.type === 'mrkdwn' && typeof v.text === 'string') out.mrkdwn.push({ text: v.text, verbatim: v.verbatim === true });
+    else if (v.type === 'plain_text' && typeof v.text === 'string') out.plain.push(v.text);
+    for (const [k, x] of Object.entries(v)) if (k !== 'text' || typeof x === 'object') walk(x);
+  };
+  walk(message.blocks);
+  return out;
+}
+
+/** Our own markup a message may contain: user mentions of these ids, and Slack's date token. */
+export interface InspectOptions {
+  mentions?: readonly string[];
+}
+
+const DATE_TOKEN = /^<!date\^\d+\^\{date_short_pretty\} \{time\}\|[0-9TZ:.-]+>/;
+
+/**
+ * What an attacker got through, as readable problems (empty = nothing). Parses the produced mrkdwn:
+ * every `<` must open a token of ours (a mention of an allowed id, a date), ``` must be balanced,
+ * no line may start with the forged marker, no control/bidi/zero-width character, no bare
+ * `@here`-style word, no `scheme://`, no hostile bold/italic/strike/code marker pair, and every
+ * mrkdwn block text must be verbatim (no auto-linking by Slack).
+ */
+export function findInjections(message: { text?: unknown; blocks?: unknown }, opts: InspectOptions = {}): string[] {
+  const problems: string[] = [];
+  const t = collectTexts(message);
+  const allowedMention = new Set((opts.mentions ?? []).map((id) => `<@${id}>`));
+  const checkMrkdwn = (text: string, where: string) => {
+    for (let i = text.indexOf('<'); i !== -1; i = text.indexOf('<', i + 1)) {
+      const rest = text.slice(i);
+      const mention = /^<@[A-Z0-9]+>/.exec(rest)?.[0];
+      if (mention && allowedMention.has(mention)) continue;
+      if (DATE_TOKEN.test(rest)) continue;
+      problems.push(`${where}: active markup ${JSON.stringify(rest.slice(0, 40))}`);
+    }
+    if ((text.match(/```/g)?.length ?? 0) % 2 !== 0) problems.push(`${where}: unbalanced \`\`\` in ${JSON.stringify(text.slice(0, 80))}`);
+    for (const line of text.split('\n')) {
+      if (line.replace(/^[\s>•]*/, '').startsWith(FORGED)) problems.push(`${where}: forged line ${JSON.stringify(line.slice(0, 60))}`);
+    }
+    checkCommon(text, where);
+    // Slack does not format inside a code block: only the text outside them can be restyled.
+    const outsideCode = text.split('```').filter((_, i) => i % 2 === 0).join(' ');
+    for (const marker of ['*EVIL-BOLD*', '_EVIL-ITALIC_', '~EVIL-STRIKE~', '`EVIL-CODE`']) {
+      if (outsideCode.includes(marker)) problems.push(`${where}: hostile formatting ${marker}`);
+    }
+  };
+  const checkCommon = (text: string, where: string) => {
+    const bad = /[\p{Cf}\p{Cs}]|[^\P{Cc}\n]/u.exec(text);
+    if (bad) problems.push(`${where}: invisible or control character U+${bad[0].codePointAt(0)!.toString(16).padStart(4, '0')}`);
+    const word = /(?:^|[^\p{L}\p{N}])@(here|channel|everyone|boss)\b/iu.exec(text);
+    if (word) problems.push(`${where}: bare mention word ${JSON.stringify(word[0])}`);
+    const url = text.indexOf('://');
+    if (url !== -1) problems.push(`${where}: live URL ${JSON.stringify(text.slice(Math.max(0, url - 10), url + 10))}`);
+  };
+  t.mrkdwn.forEach((m, i) => {
+    checkMrkdwn(m.text, `mrkdwn[${i}]`);
+    if (!m.verbatim) problems.push(`mrkdwn[${i}]: not verbatim`);
+  });
+  if (t.top !== undefined) checkMrkdwn(t.top, 'text');
+  t.plain.forEach((p, i) => {
+    if (p.includes('\n')) problems.push(`plain[${i}]: a line break`);
+    checkCommon(p, `plain[${i}]`);
+  });
+  return problems;
+}
+
+/** The lines of a message's mrkdwn texts (blocks and top-level text). */
+export function linesOf(message: { text?: unknown; blocks?: unknown }): string[] {
+  const t = collectTexts(message);
+  return [...t.mrkdwn.map((m) => m.text), ...(t.top !== undefined ? [t.top] : []), ...t.plain].flatMap((x) => x.split('\n'));
+}
