@@ -8,7 +8,6 @@ import type { History } from '../diagnose/history.js';
 import { neutralizePlainText } from '../report/neutralize-plain-text.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { scanCluster } from '../jobs/scan-cluster.js';
-import { RemediateError } from '../remediate/remediate-error.js';
 import { startWorkers, type WorkerSet } from '../jobs/start-workers.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
 import { createHealthRoutes } from '../slack/create-health-routes.js';
@@ -50,9 +49,8 @@ export interface ServeDeps {
  * `clusterAccess: false` (`--no-cluster-access`, with --no-workers): this process never opens a
  * connection to a cluster, so the internet-facing pod can run without any cluster credential
  * (docs/security.md "The Helm chart"). Scans then happen only in worker replicas (none listening:
- * the command says so instead of scanning here), and a proposed fix is refused with the reason,
- * because planning it means reading the cluster and a server-side dry run, which Kubernetes
- * authorizes exactly like the write itself.
+ * the command says so instead of scanning here). Fixes need nothing of a cluster here either in any
+ * mode: a fix-button click is planned and dry-run by the remediation worker (`worker --only remediate`).
  */
 export async function runServe(opts: { config: Config; env: EnvOptions; workers: boolean; clusterAccess?: boolean }, io: ServeIo, deps: ServeDeps = {}): Promise<number> {
   const { config, env } = opts;
@@ -150,13 +148,6 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     redisUrl: env.redisUrl,
     workers: false,
     signer,
-    ...(clusterAccess
-      ? {}
-      : {
-          createContext: async (cluster) => {
-            throw new RemediateError('E_REMEDIATE_NOT_ALLOWED', `this serve has no cluster access (--no-cluster-access), so it cannot plan and dry-run a fix for ${cluster.name} (docs/security.md, "The Helm chart")`);
-          },
-        }),
   });
   redis.connect().catch(() => undefined);
 

@@ -12,6 +12,13 @@ export const NOTIFY_QUEUE = 'k8s-health-notify';
 /** Approved remediations, executed exactly once. */
 export const REMEDIATE_QUEUE = 'k8s-health-remediate';
 
+/**
+ * Fix proposals: a click on a fix button in `serve` becomes a job here, taken by the `remediate`
+ * worker kind, which plans against the live cluster and dry-runs (a dry run is authorized like the
+ * write itself, so it belongs to the one process that may write).
+ */
+export const PROPOSE_QUEUE = 'k8s-health-propose';
+
 /** Approval housekeeping: the expiry sweep (job scheduler `approvals-expiry`, jobs/start-approval-expiry.ts). */
 export const APPROVALS_QUEUE = 'k8s-health-approvals';
 

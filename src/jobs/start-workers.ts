@@ -19,6 +19,7 @@ import { createQueuedScan } from './create-queued-scan.js';
 import { createRedisConnection } from './create-redis-connection.js';
 import type { WorkerMetrics } from './create-worker-metrics.js';
 import { BULLMQ_PREFIX, NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
+import { startProposeWorker } from './propose-worker.js';
 import { startRemediateWorker } from './remediate-worker.js';
 import { createWatchCaches, type WatchCaches } from '../cluster/create-watch-caches.js';
 import { runScanJob, type ScanJobData } from './run-scan-job.js';
@@ -188,7 +189,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
         // Not ready (no K8S_HEALTH_PLAN_SECRET): every approved request is refused by the executor; the
         // composition root (serve, worker) warns about it once at startup.
         const signer = opts.signer ?? createPlanSigner(undefined);
-        const remediate = startRemediateWorker({
+        const remediateDeps = {
           config: opts.config,
           approvals: createApprovalStore(connection, { keyPrefix }),
           audit: createAuditLog(connection, { keyPrefix, log, signer }),
@@ -202,8 +203,10 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
           prefix,
           now,
           log,
-        });
-        workers.push(remediate.worker);
+        };
+        workers.push(startRemediateWorker(remediateDeps).worker);
+        // Fix-button clicks are planned and dry-run here too (issue 15): the same credential.
+        workers.push(startProposeWorker(remediateDeps).worker);
       } else {
         log('warning: no SLACK_BOT_TOKEN: approved remediations are not run by this process (results are reported in Slack)');
       }

@@ -33,6 +33,14 @@ export interface ApprovalStore {
    * executed before"). Set after the claim and the re-verification, right before anything is sent.
    */
   markExecuted(id: string): Promise<boolean>;
+  /**
+   * Remember that the fix-button click `clickKey` (proposal, clicker, message: proposalClickKey) made
+   * request `id`, for `ttlSeconds` (the request's lifetime): a second click of the same button by
+   * the same person finds it instead of making another request while this one is pending.
+   */
+  linkClick(clickKey: string, id: string, ttlSeconds: number): Promise<void>;
+  /** The request the click `clickKey` made, when one is remembered. */
+  requestOfClick(clickKey: string): Promise<string | undefined>;
 }
 
 /** Requests (and their audit trail in the request) are kept for 30 days after the last change. */
@@ -73,6 +81,8 @@ return 1`;
  * tests list requests by that pattern).
  * The stale-message set `<prefix>approvals:stale-messages` lists requests whose Slack message
  * still shows an older state; it is tiny (ids whose chat.update failed) and drained by the sweep.
+ * `<prefix>approvals:click:<proposal>.<user>.<message>` maps a fix-button click to the request it
+ * made, for that request's lifetime (a repeated click finds the pending request).
  */
 export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): ApprovalStore {
   const key = (id: string) => `${opts.keyPrefix}approval:${id}`;
@@ -126,6 +136,13 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
     async markExecuted(id) {
       if (!valid(id)) return false;
       return (await redis.set(`${opts.keyPrefix}approvals:executed:${id}`, new Date().toISOString(), 'EX', TTL_SECONDS, 'NX')) === 'OK';
+    },
+    async linkClick(clickKey, id, ttlSeconds) {
+      await redis.set(`${opts.keyPrefix}approvals:click:${clickKey}`, id, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+    },
+    async requestOfClick(clickKey) {
+      const id = await redis.get(`${opts.keyPrefix}approvals:click:${clickKey}`);
+      return id && valid(id) ? id : undefined;
     },
   };
 }

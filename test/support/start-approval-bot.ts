@@ -2,13 +2,15 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import { enqueueRemediation } from '../../src/jobs/enqueue-remediation.js';
-import { BULLMQ_PREFIX, REDIS_PREFIX, REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
+import { createProposalRequester } from '../../src/jobs/create-proposal-requester.js';
+import { startProposeWorker } from '../../src/jobs/propose-worker.js';
+import { BULLMQ_PREFIX, PROPOSE_QUEUE, REDIS_PREFIX, REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
 import { startRemediateWorker } from '../../src/jobs/remediate-worker.js';
 import { startWorkers } from '../../src/jobs/start-workers.js';
 import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
@@ -83,6 +85,10 @@ export interface ApprovalBotOptions {
   approvals?: Record<string, unknown>;
   /** A second remediation-enabled cluster on the same API server, approvers and channel. */
   secondCluster?: string;
+  /** How long a fix-button click waits for the remediation worker (default: production's 30 s). */
+  proposeTimeoutMs?: number;
+  /** Run no propose worker: clicks wait for a remediation worker that never comes. */
+  withoutProposeWorker?: boolean;
 }
 
 /** The result of a proposed-fix click: the posted request (id, message), or the ephemeral refusal. */
@@ -105,12 +111,15 @@ export interface ApprovalBot {
   config: ReturnType<typeof parseConfig>;
   /** Enqueue a remediate job as an attacker with Redis access would (any job id). */
   enqueue(requestId: string, jobId?: string): Promise<void>;
-  /** Stop taking remediate jobs (approved requests wait in the queue), and take them again. */
+  /** The fix-proposal queue (`k8s-health-propose`) the clicks go to. */
+  proposeQueue: Queue;
+  /** Stop taking remediate jobs (approved requests wait in the queue; clicks are still planned), and take them again. */
   pauseWorker(): Promise<void>;
   resumeWorker(): void;
   slack: FakeSlackApi;
   kube: FakeKubeApi;
   approvals: ReturnType<typeof createApprovalStore>;
+  proposals: ReturnType<typeof createProposalStore>;
   backups: ReturnType<typeof createApprovalBackups>;
   audit: ReturnType<typeof createAuditLog>;
   logs: string[];
@@ -132,6 +141,8 @@ export interface ApprovalBot {
   runApproved(proposal: RemediationProposal): Promise<{ requestId: string; message: Any; request: ApprovalRequest }>;
   stop(): Promise<void>;
 }
+
+let botSeq = 0;
 
 export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<ApprovalBot> {
   const redisServer = opts.redisServer ?? (await startRedis());
@@ -174,13 +185,22 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
   const backups = createApprovalBackups(redis, { keyPrefix: REDIS_PREFIX });
   const proposals = createProposalStore(redis, { keyPrefix: REDIS_PREFIX });
   const now = () => new Date();
-  const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: BULLMQ_PREFIX });
+  // Bots sharing one Redis (opts.redisServer) get queues of their own: each one's worker must take
+  // its own bot's clicks and approvals (another bot's has another config, cluster and fake Slack).
+  const prefix = opts.redisServer ? `${BULLMQ_PREFIX}-bot${++botSeq}` : BULLMQ_PREFIX;
+  const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix });
+  const proposeQueue = new Queue(PROPOSE_QUEUE, { connection: bull, prefix });
+  const eventsConnection = new Redis(redisServer.url, { maxRetriesPerRequest: null });
+  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: eventsConnection, prefix });
+  // The remediate worker kind: approved fixes and fix-button clicks (plan + dry run), as `worker --only remediate` runs them.
+  const workerDeps = {
+    connection: bull, config, approvals, audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer: workerSigner }), backups, proposals, createContext: createActionContext,
+    slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200, signer: workerSigner, prefix,
+  };
   const worker = opts.workerSet
     ? await startWorkers({ config, redisUrl: redisServer.url, slack: { token: TOKEN, apiUrl: slack.apiUrl }, log, now, signer: workerSigner })
-    : startRemediateWorker({
-        connection: bull, config, approvals, audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer: workerSigner }), backups, proposals, createContext: createActionContext,
-        slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200, signer: workerSigner,
-      });
+    : { workers: [startRemediateWorker(workerDeps).worker, ...(opts.withoutProposeWorker ? [] : [startProposeWorker(workerDeps).worker])], close: async () => undefined };
+  if (!opts.workerSet) worker.close = async () => void (await Promise.all(worker.workers.map((w) => w.close())));
   const { app } = await createSlackApp({
     botToken: TOKEN,
     signingSecret: SECRET,
@@ -195,7 +215,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     config, reports, proposals, now, log,
     requestScan: createScanRequester(async () => { throw new Error('no scans in approval tests'); }, reports),
     metrics: createMetrics({ defaultMetrics: false }),
-    approval: { approvals, audit, backups, signer, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer(), checkApprover: createApproverAccountCheck(config.slack) },
+    approval: { approvals, audit, signer, requestProposal: createProposalRequester(proposeQueue, proposeEvents, { timeoutMs: opts.proposeTimeoutMs }), enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer(), checkApprover: createApproverAccountCheck(config.slack) },
   };
   registerListeners(app as App, deps);
   registerApprovalListeners(app as App, deps);
@@ -209,15 +229,15 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
   let seq = 0;
 
   const bot: ApprovalBot = {
-    redisServer, redis, slack, kube, approvals, backups, audit, logs, config, post,
+    redisServer, redis, slack, kube, approvals, proposals, backups, audit, logs, config, post, proposeQueue,
     async enqueue(requestId, jobId = requestId) {
       await queue.add('remediate', { requestId }, { jobId, attempts: 1 });
     },
     async pauseWorker() {
-      for (const w of 'workers' in worker ? worker.workers : [worker.worker]) await w.pause();
+      for (const w of worker.workers.filter((x) => x.name === REMEDIATE_QUEUE)) await w.pause();
     },
     resumeWorker() {
-      for (const w of 'workers' in worker ? worker.workers : [worker.worker]) w.resume();
+      for (const w of worker.workers.filter((x) => x.name === REMEDIATE_QUEUE)) w.resume();
     },
     async propose(proposal, user = 'U0PAT') {
       const pid = await proposals.save({ cluster: clusterName, findingId: 'test', fingerprint: 'fp', proposal, createdAt: now().toISOString() });
@@ -225,6 +245,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     },
     async clickProposal(pid, user = 'U0PAT') {
       const before = slack.callsTo('chat.postMessage').length;
+      const ephemeralBefore = slack.callsTo('chat.postEphemeral').length;
       const url = slack.responseUrl(`propose-${++seq}`);
       const r = await post(blockActionBody({ actionId: proposeFixActionId(0), value: pid, user_id: user, response_url: url, message_ts: '1700000000.000100' }));
       if (r.status !== 200) throw new Error(`propose click answered ${r.status}`);
@@ -233,8 +254,10 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
       const done = await slack.waitFor('proposal posted or refused', () => {
         const message = slack.callsTo('chat.postMessage').slice(before).find(approvalBlock);
         if (message) return { message };
-        const refused = slack.responses.find((x) => x.path === new URL(url).pathname);
-        return refused && { ephemeral: refused.body };
+        // Refused by serve (its response_url; "Preparing the plan…" is not an answer) or by the worker (chat.postEphemeral).
+        const refused = slack.responses.find((x) => x.path === new URL(url).pathname && !String(x.body.text).includes('Preparing the plan'))?.body
+          ?? slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === user)?.body;
+        return refused && { ephemeral: refused };
       }, 30000);
       if (done.message) return { requestId: approvalBlock(done.message)!.elements[0].value, message: done.message };
       return { ephemeral: done.ephemeral };
@@ -286,6 +309,9 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
       await app.stop().catch(() => undefined);
       await worker.close();
       await queue.close();
+      await proposeQueue.close();
+      await proposeEvents.close();
+      eventsConnection.disconnect();
       bull.disconnect();
       redis.disconnect();
       await kube.close();
