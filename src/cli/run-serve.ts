@@ -18,10 +18,10 @@ import { createSlackApp } from '../slack/create-slack-app.js';
 import { createProposalStore } from '../slack/proposal-store.js';
 import { setupApprovals } from '../slack/handle-approval-setup.js';
 import { registerListeners } from '../slack/register-listeners.js';
-import { SlackStartupError } from '../slack/slack-startup-error.js';
 import { RedisHistory } from '../store/redis-history.js';
 import { createReportStore } from '../store/report-store.js';
 import { waitForSignal } from './wait-for-signal.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** Key prefix of everything `serve` keeps in Redis. */
 const KEY_PREFIX = 'k8s-health:';
@@ -127,7 +127,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     });
   } catch (err) {
     redis.disconnect();
-    io.stderr.write(`k8s-health serve: ${err instanceof SlackStartupError ? err.message : String(err)}\n`);
+    io.stderr.write(`k8s-health serve: ${describeError(err)}\n`);
     return 1;
   }
   const { app, mode } = started;
@@ -138,7 +138,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     // names do not collide (command-requested scans are k8s_health_scans_total, jobs k8s_health_scan_jobs_total).
     const workerMetrics = opts.workers ? createWorkerMetrics({ registry: metrics.registry }) : undefined;
     jobs = startWorkers({ config, redisUrl: env.redisUrl, runWorkers: opts.workers, scanFallback: opts.workers ? undefined : scanInProcess, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics: workerMetrics, signer });
-    jobs.catch((err: unknown) => log(`workers failed to start: ${err instanceof Error ? err.message : String(err)}`));
+    jobs.catch((err: unknown) => log(`workers failed to start: ${describeError(err)}`));
   }
   // Approval flow (issue 6): Approve/Reject listeners, and the remediate worker unless --no-workers.
   // The remediate worker runs with the other workers (jobs/start-workers.ts), in this process unless
@@ -168,7 +168,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     healthServer?.close();
     await approvals.close();
     await (await jobs?.catch(() => undefined))?.close();
-    io.stderr.write(`k8s-health serve: cannot start on PORT ${env.port}: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr.write(`k8s-health serve: cannot start on PORT ${env.port}: ${describeError(err)}\n`);
     return 1;
   }
   io.stdout.write(`k8s-health serve listening on :${port} (${mode} mode)\n`);

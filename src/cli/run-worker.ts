@@ -8,6 +8,7 @@ import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
 import { neutralizePlainText } from '../report/neutralize-plain-text.js';
 import { waitForSignal } from './wait-for-signal.js';
+import { describeError } from '../errors/describe-error.js';
 
 export interface WorkerIo {
   stdout: NodeJS.WritableStream;
@@ -60,7 +61,7 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
     if (path === '/metrics') {
       void metrics.registry.metrics().then(
         (body) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body),
-        (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${String(err)}\n`),
+        (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${describeError(err)}\n`),
       );
       return;
     }
@@ -74,7 +75,7 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
       server.listen(env.port, resolve);
     });
   } catch (err) {
-    io.stderr.write(`k8s-health worker: cannot listen on PORT ${env.port}: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr.write(`k8s-health worker: cannot listen on PORT ${env.port}: ${describeError(err)}\n`);
     return 1;
   }
   io.stdout.write(`k8s-health worker listening on :${(server.address() as AddressInfo).port} (probes, metrics)\n`);
@@ -88,7 +89,7 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
       log(`workers running (${s.kinds.join(', ')}) for ${config.clusters.length} cluster(s)`);
     },
     (err: unknown) => {
-      startError = err instanceof Error ? err.message : String(err);
+      startError = describeError(err);
       log(`workers failed to start: ${startError}`);
     },
   );

@@ -5,6 +5,7 @@ import type { KindSpec } from './kinds.js';
 import { KubeError } from './kube-error.js';
 import { listAll } from './list-all.js';
 import type { KubeObject, Snapshot } from './snapshot.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** One cluster the collector talks to. */
 export interface KubeTarget {
@@ -104,5 +105,5 @@ export function describeKindError(err: unknown, spec: KindSpec, namespace?: stri
     const helmValue = spec.group.includes('cluster.x-k8s.io') || spec.group === 'run.tanzu.vmware.com' ? 'rbac.capi' : 'rbac';
     return `cannot list ${resource}${where}: forbidden — grant list on it to the bot's ServiceAccount (helm value ${helmValue})`;
   }
-  return err instanceof Error ? err.message : String(err);
+  return describeError(err);
 }

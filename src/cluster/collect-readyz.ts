@@ -1,8 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { KubeError } from './kube-error.js';
 import { parseReadyz } from './parse-readyz.js';
 import { requestKube } from './request-kube.js';
 import type { ApiServerState } from './snapshot.js';
+import { describeError } from '../errors/describe-error.js';
 
 /**
  * `GET /readyz?verbose` on the cluster. No answer at all is `reachable: false` with the reason
@@ -13,6 +13,6 @@ export async function collectReadyz(kc: KubeConfig, timeoutMs?: number): Promise
     const resp = await requestKube(kc, '/readyz', { verbose: '' }, timeoutMs);
     return parseReadyz(resp.body, resp.status);
   } catch (err) {
-    return { reachable: false, checks: [], error: err instanceof KubeError ? err.message : String(err) };
+    return { reachable: false, checks: [], error: describeError(err) };
   }
 }

@@ -12,6 +12,7 @@ import { namespaceOfKind, sidesOfKind, type Side } from './kind-sides.js';
 import { loadKubeConfig, type KubeContextRef } from './load-kube-config.js';
 import { createEmptySnapshot, type KindCoverage, type PartialEntry, type Snapshot } from './snapshot.js';
 import { sortSnapshot } from './sort-snapshot.js';
+import { describeError } from '../errors/describe-error.js';
 
 export interface CollectOptions {
   /** Clock, for collectedAt. */
@@ -106,7 +107,7 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
       if (r.etcd) snapshot.etcd = r.etcd;
       snapshot.partial.push(...r.partial);
     } catch (err) {
-      snapshot.partial.push({ source: `etcd ${cluster.etcd.endpoints.join(',')}`, error: err instanceof Error ? err.message : String(err) });
+      snapshot.partial.push({ source: `etcd ${cluster.etcd.endpoints.join(',')}`, error: describeError(err) });
     }
   }
   sortSnapshot(snapshot);
@@ -128,7 +129,7 @@ async function connect(role: Connection['role'], ref: KubeContextRef, snapshot: 
   try {
     kc = loadKubeConfig(ref);
   } catch (err) {
-    const error = (err as Error).message;
+    const error = describeError(err);
     if (recordReadyz) snapshot.apiserver = { reachable: false, checks: [], error };
     return { role, error };
   }
@@ -142,7 +143,7 @@ async function connect(role: Connection['role'], ref: KubeContextRef, snapshot: 
   } catch (err) {
     if (isUnreachable(err)) return { role, error: (err as KubeError).message };
     // Discovery refused or garbled but the server answers: try each kind's versions in turn.
-    const entry: PartialEntry = { source: `${role} API discovery`, error: err instanceof Error ? err.message : String(err) };
+    const entry: PartialEntry = { source: `${role} API discovery`, error: describeError(err) };
     snapshot.partial.push(entry);
     return { role, target: { role, kc } };
   }

@@ -6,6 +6,7 @@ import { sidesOfKind, namespaceOfKind } from './kind-sides.js';
 import { KINDS, type KindSpec } from './kinds.js';
 import { loadKubeConfig } from './load-kube-config.js';
 import { startKindWatch, type KindWatch, type KindWatchOptions } from './watch-kind.js';
+import { describeError } from '../errors/describe-error.js';
 
 export type WatchCacheOptions = Omit<KindWatchOptions, 'namespace' | 'acquireList'> & {
   /** How often discovery is read again (default 5 min; tests shorten it). */
@@ -76,7 +77,7 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
         await startSide(role);
         return;
       } catch (err) {
-        opts.log?.(`watch cluster=${cluster.name} ${role}: cannot start (${err instanceof Error ? err.message : String(err)}); retrying`);
+        opts.log?.(`watch cluster=${cluster.name} ${role}: cannot start (${describeError(err)}); retrying`);
       } finally {
         afterFirstAttempt();
       }

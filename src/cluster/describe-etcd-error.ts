@@ -1,3 +1,5 @@
+import { describeError } from '../errors/describe-error.js';
+
 /**
  * One short line for an etcd3/gRPC error, as an SRE would read it in a report:
  * "deadline exceeded", "unavailable: connect ECONNREFUSED 127.0.0.1:2379", "etcdserver: no leader".
@@ -5,7 +7,7 @@
  * noise in a report line.
  */
 export function describeEtcdError(err: unknown): string {
-  const raw = (err instanceof Error ? err.message : String(err)).trim();
+  const raw = describeError(err).trim();
   if (/DEADLINE_EXCEEDED|deadline exceeded/i.test(raw)) return 'deadline exceeded';
   const m = /^\d+ ([A-Z_]+): (.*)$/s.exec(raw);
   if (!m) return raw;

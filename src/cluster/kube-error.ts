@@ -1,3 +1,5 @@
+import { K8sHealthError } from '../errors/k8s-health-error.js';
+
 /** What went wrong talking to a Kubernetes API server; decides partial-entry wording and retries. */
 export type KubeErrorCode =
   | 'E_KUBE_CONFIG'
@@ -14,15 +16,16 @@ export type KubeErrorCode =
  * A failed Kubernetes API call, translated at the boundary (STYLE.md rule 5): one line a user can
  * act on, the HTTP status when there was one, and the original error as `cause`.
  */
-export class KubeError extends Error {
+export class KubeError extends K8sHealthError {
   override readonly name = 'KubeError';
+  declare readonly code: KubeErrorCode;
   constructor(
-    readonly code: KubeErrorCode,
+    code: KubeErrorCode,
     message: string,
     readonly status?: number,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 }
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { ClusterConfig } from '../config/config-schema.js';
 import type { EtcdTlsMaterial } from './create-etcd-client.js';
 import type { PartialEntry } from './snapshot.js';
+import { describeError } from '../errors/describe-error.js';
 
 const FILE_KEYS = [
   ['caFile', 'ca'],
@@ -25,7 +26,7 @@ export async function loadEtcdTls(
     try {
       tls[field] = await readFile(file);
     } catch (err) {
-      const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      const reason = (err as NodeJS.ErrnoException).code ?? describeError(err);
       partial.push({ source: `etcd ${cfgKey} ${file}`, error: `cannot read ${file} (${reason}): fix etcd.${cfgKey} in the config` });
     }
   }

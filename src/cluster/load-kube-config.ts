@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeError } from './kube-error.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** Where to find a cluster: a kubeconfig file and a context in it (both optional). */
 export interface KubeContextRef {
@@ -20,7 +21,7 @@ export function loadKubeConfig(ref: KubeContextRef = {}): KubeConfig {
     if (file) kc.loadFromFile(file);
     else kc.loadFromDefault();
   } catch (err) {
-    throw new KubeError('E_KUBE_CONFIG', `cannot load kubeconfig ${file ?? '(default lookup)'}: ${(err as Error).message}`, undefined, { cause: err });
+    throw new KubeError('E_KUBE_CONFIG', `cannot load kubeconfig ${file ?? '(default lookup)'}: ${describeError(err)}`, undefined, { cause: err });
   }
   if (ref.context) {
     if (!kc.getContextObject(ref.context)) {

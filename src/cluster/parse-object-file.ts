@@ -4,6 +4,7 @@ import { kindFromPath } from './kind-from-path.js';
 import { findKind, type KindSpec } from './kinds.js';
 import type { KubeObject } from './snapshot.js';
 import { splitJsonDocuments } from './split-json-documents.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** Objects of a kind we read, but of another API group (OpenShift machine.openshift.io Machines): noted, never read. */
 export interface ForeignObjects {
@@ -210,7 +211,7 @@ function flowDepth(text: string): number {
 }
 
 function firstLine(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
+  const msg = describeError(e);
   return (msg.split('\n')[0] ?? msg).trim();
 }
 

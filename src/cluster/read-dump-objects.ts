@@ -9,6 +9,7 @@ import { parseObjectFile, readObjectFile, type ForeignObjects } from './parse-ob
 import { parseReadyz } from './parse-readyz.js';
 import { controlPlaneComponentOf, scanControlPlaneLog } from './scan-control-plane-log.js';
 import type { ApiServerState, ControlPlaneLog, EtcdCommand, EtcdCommandError, EtcdState, KindCoverage, KubeObject, PartialEntry, ReadyzCheck } from './snapshot.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** Raw content of a dump directory, before it becomes a Snapshot (the fake API server serves these). */
 export interface DumpObjects {
@@ -463,7 +464,7 @@ function relative(dumpDir: string, file: string): string {
 }
 
 function oneLine(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
+  const msg = describeError(e);
   return (msg.split('\n')[0] ?? msg).trim();
 }
 

@@ -1,5 +1,6 @@
 import { HttpMethod, IsomorphicFetchHttpLibrary, RequestContext, type KubeConfig, type ResponseContext } from '@kubernetes/client-node';
 import { KubeError, toTransportError } from './kube-error.js';
+import { describeError } from '../errors/describe-error.js';
 
 /**
  * GET a path on the kubeconfig's current cluster through @kubernetes/client-node's own HTTP stack
@@ -17,7 +18,7 @@ export async function sendKube(kc: KubeConfig, path: string, query: Record<strin
   try {
     await kc.applySecurityAuthentication(ctx);
   } catch (err) {
-    throw new KubeError('E_KUBE_CONFIG', `cannot authenticate to ${server}: ${(err as Error).message} — check the kubeconfig user`, undefined, { cause: err });
+    throw new KubeError('E_KUBE_CONFIG', `cannot authenticate to ${server}: ${describeError(err)} — check the kubeconfig user`, undefined, { cause: err });
   }
   ctx.setSignal(AbortSignal.timeout(timeoutMs));
   try {

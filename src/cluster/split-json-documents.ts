@@ -1,3 +1,5 @@
+import { describeError } from '../errors/describe-error.js';
+
 /**
  * The JSON documents of a saved *stdout* of `kubectl cluster-info dump` (without --output-directory):
  * one List per resource and namespace printed one after the other with nothing between them, then
@@ -35,7 +37,7 @@ export function splitJsonDocuments(text: string): unknown[] {
         i = end;
         continue;
       } catch (e) {
-        firstError ??= e instanceof Error ? e.message : String(e);
+        firstError ??= describeError(e);
         // Each failed value is rescanned from the next line: bound the work on garbage input.
         if (++failures > 100) break;
       }

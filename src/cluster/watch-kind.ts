@@ -3,6 +3,7 @@ import { placeInSnapshot, projectObject, type ProjectedObject } from './add-to-s
 import { describeKindError, listKind, type KubeTarget } from './collect-kind.js';
 import type { KindSpec } from './kinds.js';
 import type { KubeObject, Snapshot } from './snapshot.js';
+import { describeError } from '../errors/describe-error.js';
 
 /**
  * - `listing`: the first list (or a relist after 410 Gone) is under way.
@@ -142,7 +143,7 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
         // A clean end is the server closing the watch window; one that ends at once, again and
         // again, must not become a tight loop of requests: treat it as a failure (backoff).
         if (!err) return resolve(Date.now() - startedAt >= 1000 ? { outcome: 'closed' } : { outcome: 'error', error: 'the watch was closed as soon as it opened' });
-        return resolve({ outcome: 'error', error: err instanceof Error ? err.message : String(err) });
+        return resolve({ outcome: 'error', error: describeError(err) });
       };
       w.watch(path, query, onEvent, onDone).then(
         (controller) => {
@@ -151,7 +152,7 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
           else if (!controller.signal.aborted) setState('watching');
           settle(); // the first scan waits for this: listed and watching (or the watch refused)
         },
-        (err: unknown) => resolve({ outcome: 'error', error: err instanceof Error ? err.message : String(err) }),
+        (err: unknown) => resolve({ outcome: 'error', error: describeError(err) }),
       );
     });
 
@@ -217,7 +218,7 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
     }
   };
   void run().catch((err: unknown) => {
-    setState('failed', err instanceof Error ? err.message : String(err));
+    setState('failed', describeError(err));
     settle();
   });
 

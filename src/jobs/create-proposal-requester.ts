@@ -2,6 +2,7 @@ import type { Queue, QueueEvents } from 'bullmq';
 import { proposalClickKey } from '../remediate/sign-proposal-click.js';
 import type { RequestProposal } from '../slack/handle-approval-deps.js';
 import type { ProposeJobData } from './propose-worker.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** Options of {@link createProposalRequester}. */
 export interface ProposalRequesterOptions {
@@ -35,7 +36,7 @@ export function createProposalRequester(queue: Queue, events: QueueEvents, opts:
       await job.waitUntilFinished(events, timeoutMs);
       return { status: 'finished' };
     } catch (err) {
-      if (!/timed out/i.test(err instanceof Error ? err.message : String(err))) throw err;
+      if (!/timed out/i.test(describeError(err))) throw err;
       const state = await queue.getJobState(job.id!).catch(() => 'unknown');
       if (state === 'completed') return { status: 'finished' };
       if (NOT_STARTED.has(state)) {

@@ -4,6 +4,7 @@ import { moveRequest } from '../remediate/move-request.js';
 import { renderApproval } from '../slack/render-approval.js';
 import type { ApprovalStore } from '../store/approval-store.js';
 import type { AuditLog } from '../store/audit-log.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** What {@link expireApprovals} needs (built by jobs/start-approval-expiry.ts or a test). */
 export interface ExpireApprovalsDeps {
@@ -109,7 +110,7 @@ async function postRendered(req: ApprovalRequest, deps: ExpireApprovalsDeps, res
       deps.log(`approval message update dropped request=${req.id}: ${code}`);
       return;
     }
-    deps.log(`approval message update failed request=${req.id} (retried next sweep): ${err instanceof Error ? err.message : String(err)}`);
+    deps.log(`approval message update failed request=${req.id} (retried next sweep): ${describeError(err)}`);
     await deps.approvals.markMessageStale(req.id);
     result.stale.push(req.id);
   }

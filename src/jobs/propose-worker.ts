@@ -7,6 +7,7 @@ import { postApprovalRequest, postProposalReply } from '../slack/post-approval-r
 import type { ProposalStore } from '../slack/proposal-store.js';
 import { renderProposalRefusal } from '../slack/render-proposal-refusal.js';
 import { BULLMQ_PREFIX, PROPOSE_QUEUE } from './queue-names.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** Data of a `propose` job: the click as `serve` verified and sealed it, and when it stops waiting. */
 export interface ProposeJobData {
@@ -66,7 +67,7 @@ export function startProposeWorker(deps: ProposeWorkerDeps): { worker: Worker; c
         await tell(click, renderProposalRefusal(r.refusal));
         return { outcome: 'refused', reason: r.refusal.reason };
       } catch (err) {
-        const reason = err instanceof Error ? err.message : String(err);
+        const reason = describeError(err);
         deps.log(`propose-fix failed user=${click.user} cluster=${stored.cluster}: ${reason}`);
         await tell(click, renderProposalRefusal({ reason: 'error', detail: reason }));
         return { outcome: 'refused', reason: 'error' };

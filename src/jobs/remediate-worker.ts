@@ -7,6 +7,7 @@ import type { ProposalStore } from '../slack/proposal-store.js';
 import { renderApproval } from '../slack/render-approval.js';
 import { renderApprovalResult } from '../slack/render-approval-result.js';
 import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from './queue-names.js';
+import { describeError } from '../errors/describe-error.js';
 
 export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthorized'> {
   /**
@@ -56,7 +57,7 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): { worker: Worke
       await deps.slack.chat.postMessage({ channel: req.thread.channel, ...thread, text: result.text, blocks: result.blocks, unfurl_links: false });
       if (req.thread.messageTs) {
         const m = renderApproval(req);
-        await deps.slack.chat.update({ channel: req.thread.channel, ts: req.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log(`approval message update failed: ${String(err)}`));
+        await deps.slack.chat.update({ channel: req.thread.channel, ts: req.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log(`approval message update failed: ${describeError(err)}`));
       }
       return { status: req.status };
     },

@@ -27,6 +27,7 @@ import type { ScanDeps } from './scan-cluster.js';
 import { scheduleScans } from './schedule-scans.js';
 import { startApprovalExpiry } from './start-approval-expiry.js';
 import { WORKER_KINDS, type WorkerKind } from './worker-kinds.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** Options of {@link startWorkers}. */
 export interface StartWorkersOptions {
@@ -238,7 +239,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
       try {
         await withTimeout(connection.ping(), 900);
       } catch (err) {
-        redis = lastRedisError || (err instanceof Error ? err.message : String(err));
+        redis = lastRedisError || describeError(err);
       }
       const down = workers.filter((w) => !w.isRunning()).map((w) => w.name);
       const state = !runWorkers ? 'none in this process' : down.length ? `not running: ${down.join(', ')}` : workers.map((w) => w.name).join(', ');

@@ -12,6 +12,7 @@ import type { PlanSigner } from './plan-signer.js';
 import type { RemediationPlan } from './remediation-plan.js';
 import { signRequest } from './sign-request.js';
 import { proposalClickKey, type ProposalClick } from './sign-proposal-click.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** What {@link proposeFix} needs (built by the remediation worker's composition, or a test). */
 export interface ProposeFixDeps {
@@ -88,7 +89,7 @@ export async function proposeFix(click: ProposalClick, proposal: { cluster: stri
   try {
     plan = await action.plan(cluster.name, proposal.proposal.params, ctx);
   } catch (err) {
-    return refuse({ reason: 'plan-failed', label: proposal.proposal.label, detail: err instanceof Error ? err.message : String(err) });
+    return refuse({ reason: 'plan-failed', label: proposal.proposal.label, detail: describeError(err) });
   }
   let dryRun: string;
   let dryRunOk = true;
@@ -97,7 +98,7 @@ export async function proposeFix(click: ProposalClick, proposal: { cluster: stri
   } catch (err) {
     // Shown, and recorded: a plan whose dry run failed gets no Approve button and no approve vote counts (issue 14).
     dryRunOk = false;
-    dryRun = `:x: dry run failed: ${err instanceof Error ? err.message : String(err)}`;
+    dryRun = `:x: dry run failed: ${describeError(err)}`;
   }
   const now = deps.now();
   const request: ApprovalRequest = {

@@ -13,6 +13,7 @@ import type { UndoProposal } from './remediation-plan.js';
 import { sealBackup } from './seal-backup.js';
 import { KubeCallError } from './send-kube.js';
 import { verifyApproval } from './verify-approval.js';
+import { describeError } from '../errors/describe-error.js';
 
 export interface RunRemediationDeps {
   config: Config;
@@ -111,7 +112,7 @@ export async function runRemediation(requestId: string, deps: RunRemediationDeps
     if (failing.length) return finish('failed', `executed, but verification failed: ${failing.join('; ')} (${result.summary})`, { undo: result.undo, backup });
     return finish('succeeded', `done and verified: ${result.summary}`, { undo: result.undo, backup });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = describeError(err);
     // The object was replaced or changed under the plan: the pinned write was refused (409 precondition
     // or optimistic-lock conflict, 422 failed json-patch test or immutable uid), or the action's own
     // re-read found another object. Nothing reached the cluster: fail closed, and say so.

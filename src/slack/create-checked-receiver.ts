@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { HTTPModuleFunctions, HTTPReceiver, type App, type CustomRoute, type LogLevel, type Receiver, type ReceiverEvent, type ReceiverProcessEventErrorHandlerArgs } from '@slack/bolt';
+import { K8sHealthError } from '../errors/k8s-health-error.js';
 import { checkSlackRequest, type SlackRequestPolicy, type SlackRequestRefusal } from './check-slack-request.js';
 
 /** Options of {@link createCheckedReceiver}. */
@@ -15,10 +16,10 @@ export interface CheckedReceiverOptions {
 }
 
 /** The refusal travels from our check to the receiver's error handler as this error. */
-class SlackRequestRefused extends Error {
+class SlackRequestRefused extends K8sHealthError {
   override readonly name = 'SlackRequestRefused';
   constructor(readonly refusal: SlackRequestRefusal) {
-    super(`Slack request refused (${refusal.status} ${refusal.reason}): ${refusal.detail}`);
+    super('E_SLACK_REQUEST_REFUSED', `Slack request refused (${refusal.status} ${refusal.reason}): ${refusal.detail}`);
   }
 }
 

@@ -4,6 +4,7 @@ import { checkSlackRequest, type SlackRequestPolicy, type SlackRequestRefusal } 
 import { createCheckedReceiver } from './create-checked-receiver.js';
 import type { ReplayGuard } from './create-replay-guard.js';
 import { SlackStartupError } from './slack-startup-error.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** How to reach Slack. Socket Mode when `appToken` is set, else HTTP with request signing. */
 export interface SlackAppOptions {
@@ -100,7 +101,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
   try {
     await app.init();
   } catch (err) {
-    const code = slackErrorCode(err) || (err instanceof Error ? err.message : String(err));
+    const code = slackErrorCode(err) || describeError(err);
     throw new SlackStartupError('E_SLACK_AUTH', `Slack rejected SLACK_BOT_TOKEN (auth.test: ${code}): check the bot token and SLACK_API_URL`, { cause: err });
   }
   return { app, mode };

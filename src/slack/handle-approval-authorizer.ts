@@ -1,5 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { ClusterConfig } from '../config/config-schema.js';
+import { describeError } from '../errors/describe-error.js';
 
 /**
  * Approvers are bound by Slack id, never by name (DESIGN.md): a user id in approvers.users, or a
@@ -20,7 +21,7 @@ export function createApprovalAuthorizer(opts: { ttlMs?: number; now?: () => num
           hit = { users: new Set(res.users ?? []), until: now() + ttlMs };
           cache.set(group, hit);
         } catch (err) {
-          opts.log?.(`approvers: cannot resolve group ${group}: ${err instanceof Error ? err.message : String(err)}`);
+          opts.log?.(`approvers: cannot resolve group ${group}: ${describeError(err)}`);
           continue;
         }
       }

@@ -6,6 +6,7 @@ import { neutralizeMrkdwn as md } from '../report/neutralize-mrkdwn.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, renderApproval } from './render-approval.js';
 import type { SlackDeps } from './slack-deps.js';
+import { describeError } from '../errors/describe-error.js';
 
 type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 'ack' | 'respond' | 'body'> & Pick<AllMiddlewareArgs, 'client'>;
 
@@ -50,7 +51,7 @@ export async function handleApprovalVote({ action, ack, respond, body, client }:
     await tell(TELL[outcome.outcome](outcome.request, outcome.why ?? ''));
   } catch (err) {
     deps.metrics.errors.inc({ where: 'action' });
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = describeError(err);
     deps.log(`approval click failed: ${reason}`);
     await tell(`Your click could not be recorded: ${md(reason, { max: 500 })}`).catch(() => undefined);
   }
@@ -94,7 +95,7 @@ export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account
     if (outcome === 'approved') await deps.approval.enqueue(id);
     if (request.thread.messageTs) {
       const m = renderApproval(request);
-      await client.chat.update({ channel: request.thread.channel, ts: request.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log(`approval message update failed: ${String(err)}`));
+      await client.chat.update({ channel: request.thread.channel, ts: request.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log(`approval message update failed: ${describeError(err)}`));
     }
   } else if (outcome !== 'closed') {
     const detail = (outcome === 'ineligible' || outcome === 'unverified') && why ? `${outcome}: ${why}` : outcome;

@@ -11,6 +11,7 @@ import { renderHelp } from './render-help.js';
 import { mentionUser } from './mention-user.js';
 import { renderScanFailed, renderScanning } from './render-scanning.js';
 import type { SlackDeps } from './slack-deps.js';
+import { describeError } from '../errors/describe-error.js';
 
 type CommandArgs = Pick<SlackCommandMiddlewareArgs, 'command' | 'ack' | 'respond'> & Pick<AllMiddlewareArgs, 'client'>;
 
@@ -60,7 +61,7 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
       next = await render(scanned.report, { section }, deps);
     } catch (err) {
       deps.metrics.errors.inc({ where: 'scan' });
-      const reason = err instanceof Error ? err.message : String(err);
+      const reason = describeError(err);
       deps.log(`scan failed cluster=${cluster}: ${reason}`);
       next = stored
         ? await render(stored.report, { section, note: `:x: Fresh scan failed (${reason}); this is the last stored report.` }, deps) // the note is neutralized whole by renderBlocks
@@ -70,7 +71,7 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
   } catch (err) {
     count('error');
     deps.metrics.errors.inc({ where: 'command' });
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = describeError(err);
     deps.log(`command failed cluster=${cluster}: ${reason}`);
     await respond({ response_type: 'ephemeral', text: `k8s-health could not answer for ${neutralizeMrkdwn(cluster, { max: 100 })}: ${neutralizeMrkdwn(reason, { max: 500 })}` }).catch(() => undefined);
   }

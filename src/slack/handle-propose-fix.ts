@@ -7,6 +7,7 @@ import type { ApprovalDeps } from './handle-approval-deps.js';
 import { renderPlanBlocks } from './render-approval.js';
 import { renderProposalRefusal } from './render-proposal-refusal.js';
 import type { SlackDeps } from './slack-deps.js';
+import { describeError } from '../errors/describe-error.js';
 
 type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 'ack' | 'respond' | 'body'>;
 
@@ -82,7 +83,7 @@ export async function handleProposeFix({ action, ack, respond, body }: ButtonArg
     }
   } catch (err) {
     deps.metrics.errors.inc({ where: 'action' });
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = describeError(err);
     deps.log(`propose-fix click failed: ${reason}`);
     await reply(renderProposalRefusal({ reason: 'error', detail: reason })).catch(() => undefined);
   }
