@@ -1,5 +1,5 @@
 import { describeError } from '../errors/describe-error.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 
 /**
  * One line for a user on stderr: our coded errors carry an actionable message already; anything else

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { readEnvOptions } from '../config/read-env-options.js';
 import { REDIS_PREFIX } from '../jobs/queue-names.js';
 import { createPlanSigner, PLAN_SECRET_ENV } from '../remediate/plan-signer.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import { verifyAuditLog } from '../store/verify-audit-log.js';
 import type { CliIo } from './cli-io.js';
 import { describeError } from '../errors/describe-error.js';

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { readEnvOptions } from '../config/read-env-options.js';
 import { REDIS_PREFIX } from '../jobs/queue-names.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import { createAuditLog } from '../store/audit-log.js';
 import type { CliIo } from './cli-io.js';
 import { describeError } from '../errors/describe-error.js';

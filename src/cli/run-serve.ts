@@ -5,7 +5,7 @@ import type { App, CustomRoute } from '@slack/bolt';
 import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import type { History } from '../diagnose/history.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { scanCluster } from '../jobs/scan-cluster.js';
 import { startWorkers, type WorkerSet } from '../jobs/start-workers.js';
@@ -19,12 +19,11 @@ import { createProposalStore } from '../slack/proposal-store.js';
 import { setupApprovals } from '../slack/handle-approval-setup.js';
 import { registerListeners } from '../slack/register-listeners.js';
 import { RedisHistory } from '../store/redis-history.js';
+import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { createReportStore } from '../store/report-store.js';
 import { waitForSignal } from './wait-for-signal.js';
 import { describeError } from '../errors/describe-error.js';
 
-/** Key prefix of everything `serve` keeps in Redis. */
-const KEY_PREFIX = 'k8s-health:';
 
 export interface ServeIo {
   stdout: NodeJS.WritableStream;
@@ -32,7 +31,7 @@ export interface ServeIo {
   now?: () => Date;
 }
 
-/** Replaceable parts (tests, and the later BullMQ issue which swaps the in-process scan). */
+/** Replaceable parts (tests). */
 export interface ServeDeps {
   /** Scan one cluster (default: scanCluster in-process). */
   scan?: ScanFn;
@@ -66,7 +65,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   // Commands must not hang on a dead Redis: fail fast per command, keep reconnecting in the background.
   const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true });
   redis.on('error', () => undefined); // reported by /readyz and by the command that needed it
-  const history = deps.history ?? new RedisHistory(redis, { keyPrefix: KEY_PREFIX });
+  const history = deps.history ?? new RedisHistory(redis, { keyPrefix: REDIS_PREFIX });
   const scanInProcess: ScanFn = async (name) => {
     const cluster = config.clusters.find((c) => c.name === name);
     if (!cluster) throw new Error(`cluster "${name}" is not configured`);
@@ -85,11 +84,11 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       const set = await Promise.race([(jobs ?? Promise.resolve(undefined)).catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 5000).unref())]);
       return set ? set.scan(name) : scanInProcess(name);
     });
-  const reports = createReportStore(redis, { keyPrefix: KEY_PREFIX, now });
+  const reports = createReportStore(redis, { keyPrefix: REDIS_PREFIX, now });
   const slackDeps = {
     config,
     reports,
-    proposals: createProposalStore(redis, { keyPrefix: KEY_PREFIX }),
+    proposals: createProposalStore(redis, { keyPrefix: REDIS_PREFIX }),
     requestScan: createScanRequester(scan, reports, { onScan: (ok) => (ok ? metrics.scans.inc() : (metrics.scans.inc(), metrics.scanErrors.inc())) }),
     metrics,
     now,
@@ -118,7 +117,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       apiUrl: env.slackApiUrl,
       logLevel: env.logLevel,
       customRoutes: routes,
-      replayGuard: createReplayGuard(redis, { keyPrefix: KEY_PREFIX, onReplay: () => log('replayed Slack request ignored'), onError: () => log('replay check skipped: Redis unavailable') }),
+      replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log('replayed Slack request ignored'), onError: () => log('replay check skipped: Redis unavailable') }),
       requestPolicy: config.slack,
       onRefused: (r) => {
         metrics.errors.inc({ where: 'request-refused' });

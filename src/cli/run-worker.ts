@@ -6,7 +6,7 @@ import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { startWorkers, type StartWorkersOptions, type WorkerSet } from '../jobs/start-workers.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import { waitForSignal } from './wait-for-signal.js';
 import { describeError } from '../errors/describe-error.js';
 

@@ -1,6 +1,6 @@
 import { formatAge } from '../diagnose/facts/age.js';
 import { SEVERITY_RANK, type Finding } from '../diagnose/finding.js';
-import { neutralizeMrkdwn as md } from '../report/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md } from '../text/neutralize-mrkdwn.js';
 import type { Report } from '../report/report.js';
 import type { AlertChange, AlertChangeKind, ClusterAlertState, Incident } from '../store/alert-state-store.js';
 

@@ -5,7 +5,7 @@ import { SECTION_TITLES, type Finding, type SectionId, type Severity } from '../
 import type { HealthStatus, Report } from './report.js';
 import { clampBlocks, type SlackMessage } from '../slack/clamp-blocks.js';
 import { proposeFixActionId } from '../slack/action-ids.js';
-import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from './neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
 
 type KnownBlock = types.KnownBlock;
 

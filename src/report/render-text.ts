@@ -3,7 +3,7 @@ import { describeCauseChain, findRootCauses } from './find-root-causes.js';
 import { formatMemberId } from '../diagnose/facts/format-member-id.js';
 import { describeCaptureTime } from './describe-capture-time.js';
 import { ageOf } from './format-age.js';
-import { neutralizePlainText as t } from './neutralize-plain-text.js';
+import { neutralizePlainText as t } from '../text/neutralize-plain-text.js';
 import type { HealthStatus, Report } from './report.js';
 
 const MARK: Record<HealthStatus, string> = { critical: '✖', degraded: '▲', healthy: '✔', unknown: '?' };

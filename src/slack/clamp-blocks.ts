@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { truncate } from '../text/truncate.js';
 
 type KnownBlock = types.KnownBlock;
 
@@ -26,11 +27,6 @@ export const SLACK_LIMITS = {
   /** Slack documents no hard total for blocks, but messages past ~13k characters get truncated or rejected. */
   messageChars: 13000,
 } as const;
-
-/** Cut `s` to `max` characters, ending with an ellipsis when something was cut. */
-export function truncate(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, Math.max(0, max - 1))}…`;
-}
 
 /**
  * Clamp a message to Slack's limits. Over-long texts are cut with "…"; when there are too many

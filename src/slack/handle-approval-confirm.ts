@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs } from '@slack/bolt';
-import { neutralizeSlackPlainText } from '../report/neutralize-mrkdwn.js';
+import { neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { castVote } from './handle-approval-vote.js';
 import type { SlackDeps } from './slack-deps.js';

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs, w
 import { applyVote, type Vote, type VoteOutcome } from '../remediate/apply-vote.js';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
 import { signVote } from '../remediate/sign-vote.js';
-import { neutralizeMrkdwn as md } from '../report/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md } from '../text/neutralize-mrkdwn.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, renderApproval } from './render-approval.js';
 import type { SlackDeps } from './slack-deps.js';

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { SectionId } from '../diagnose/finding.js';
-import { neutralizeMrkdwn } from '../report/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn } from '../text/neutralize-mrkdwn.js';
 import { detailedFindings, proposalKey, renderBlocks } from '../report/render-blocks.js';
 import type { Report } from '../report/report.js';
 import type { SlackMessage } from './clamp-blocks.js';

@@ -1,7 +1,7 @@
 import type { BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { findAction } from '../remediate/actions/index.js';
 import { signProposalClick, type ProposalClick } from '../remediate/sign-proposal-click.js';
-import { neutralizeMrkdwn as md } from '../report/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md } from '../text/neutralize-mrkdwn.js';
 import { clampBlocks } from './clamp-blocks.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { renderPlanBlocks } from './render-approval.js';

@@ -1,6 +1,6 @@
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import { SECTION_IDS, type SectionId } from '../diagnose/finding.js';
-import { neutralizeMrkdwn } from '../report/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn } from '../text/neutralize-mrkdwn.js';
 
 /** What `/k8s-health <text>` asks for. Errors are one line that says what is allowed. */
 export type ParsedCommand =

@@ -103,7 +103,7 @@ function byProposalKey(inc: Incident, ids: Record<string, string>): Record<strin
   return out;
 }
 
-/** Store each fix of the finding once (the button carries only the opaque id; W6's approval flow reads it). */
+/** Store each fix of the finding once (the button carries only the opaque id; a click on it reads the proposal back). */
 async function saveProposals(deps: PostAlertDeps, inc: Incident, known: Record<string, string>): Promise<Record<string, string>> {
   if (inc.status === 'resolved') return known;
   const out = { ...known };

@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
 import { formatAge } from '../diagnose/facts/age.js';
 import type { Severity } from '../diagnose/finding.js';
-import { neutralizeMrkdwn as md, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../report/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
 import { proposalKey } from '../report/render-blocks.js';
 import type { AlertChange, Incident } from '../store/alert-state-store.js';
 import { proposeFixActionId } from './action-ids.js';

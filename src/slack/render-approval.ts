@@ -1,8 +1,8 @@
 import type { types } from '@slack/bolt';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
 import type { RemediationPlan } from '../remediate/remediation-plan.js';
-import { neutralizeMrkdwn as md, neutralizeMrkdwnCode, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../report/neutralize-mrkdwn.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnCode, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
+import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 import { mentionUser } from './mention-user.js';
 

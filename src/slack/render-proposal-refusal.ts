@@ -1,5 +1,5 @@
 import type { ProposeRefusal } from '../remediate/propose-fix.js';
-import { neutralizeMrkdwn as md, neutralizeMrkdwnId } from '../report/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnId } from '../text/neutralize-mrkdwn.js';
 
 /**
  * What the clicker of a fix button is told when the remediation worker did not propose it (an

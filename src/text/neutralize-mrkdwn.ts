@@ -1,4 +1,5 @@
-import { capChars, flattenUntrusted } from './neutralize-plain-text.js';
+import { flattenUntrusted } from './neutralize-plain-text.js';
+import { truncate } from './truncate.js';
 
 /**
  * The one neutralizer for untrusted text in Slack mrkdwn (issue 14, item 1; docs/security.md
@@ -140,5 +141,5 @@ export function neutralizeMrkdwnId(value: unknown): string {
 export function neutralizeSlackPlainText(value: unknown, opts: NeutralizeMrkdwnOptions = {}): string {
   const raw = opts.max === undefined ? value : rawString(value, opts.max);
   const flat = flattenUntrusted(raw).replace(SCHEME_SEPARATOR, DEFANGED_SEPARATOR).replace(/(^|[^\p{L}\p{N}])@/gu, '$1＠');
-  return capChars(flat, opts.max);
+  return truncate(flat, opts.max);
 }

@@ -1,3 +1,5 @@
+import { truncate } from './truncate.js';
+
 /**
  * Untrusted text made inert for places that show it as plain characters: a terminal, a log line a
  * person reads, a Slack `plain_text` element (issue 14, item 1). Text from a cluster or an API error
@@ -55,17 +57,5 @@ export function flattenUntrusted(value: unknown): string {
  * characters with an ellipsis. Pure; never throws, whatever the input's type.
  */
 export function neutralizePlainText(value: unknown, opts: NeutralizePlainTextOptions = {}): string {
-  return capChars(flattenUntrusted(value), opts.max);
-}
-
-/**
- * Cut `s` to at most `max` UTF-16 units (Slack's and JavaScript's length), ending with "…" when
- * something was cut, and never splitting a surrogate pair.
- */
-export function capChars(s: string, max: number | undefined): string {
-  if (max === undefined || s.length <= max) return s;
-  if (max < 1) return '';
-  let end = max - 1;
-  if (end > 0 && /[\uD800-\uDBFF]/.test(s[end - 1]!)) end -= 1;
-  return `${s.slice(0, end)}…`;
+  return truncate(flattenUntrusted(value), opts.max);
 }
