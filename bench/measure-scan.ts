@@ -1,5 +1,5 @@
 import { diagnoseSnapshot } from '../src/diagnose/diagnose-snapshot.js';
-import { createWatchCaches } from '../src/cluster/create-watch-caches.js';
+import { createWatchCaches } from '../src/cluster/live/create-watch-caches.js';
 import { InMemoryHistory } from '../src/store/in-memory-history.js';
 import { summarize } from './bench-stats.js';
 import { fetchFloor } from './fetch-floor.js';

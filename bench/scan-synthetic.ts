@@ -1,5 +1,5 @@
-import { collectSnapshot } from '../src/cluster/collect-snapshot.js';
-import type { WatchCaches } from '../src/cluster/create-watch-caches.js';
+import { collectSnapshot } from '../src/cluster/live/collect-snapshot.js';
+import type { WatchCaches } from '../src/cluster/live/create-watch-caches.js';
 import type { Snapshot } from '../src/cluster/snapshot.js';
 import { parseConfig } from '../src/config/load-config.js';
 import type { Config } from '../src/config/config-schema.js';

@@ -1,4 +1,4 @@
-import { loadDump } from '../cluster/load-dump.js';
+import { loadDump } from '../cluster/dump/load-dump.js';
 import type { Snapshot } from '../cluster/snapshot.js';
 import { diagnoseSnapshot } from '../diagnose/diagnose-snapshot.js';
 import { SECTION_IDS, type SectionId } from '../diagnose/finding.js';

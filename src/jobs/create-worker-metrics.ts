@@ -1,7 +1,7 @@
 import type { Job, Worker } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { WatchCaches } from '../cluster/create-watch-caches.js';
-import type { KindWatchState } from '../cluster/watch-kind.js';
+import type { WatchCaches } from '../cluster/live/create-watch-caches.js';
+import type { KindWatchState } from '../cluster/live/watch-kind.js';
 import { APPROVALS_QUEUE, NOTIFY_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from './queue-names.js';
 
 /** Every state a kind watch can be in: each is exported per cluster (0 included), so an alert on `state="failed"` has a series to compare. */

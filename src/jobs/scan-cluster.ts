@@ -1,4 +1,4 @@
-import type { CollectOptions } from '../cluster/collect-snapshot.js';
+import type { CollectOptions } from '../cluster/live/collect-snapshot.js';
 import { readSnapshot } from '../cluster/read-snapshot.js';
 import type { ClusterConfig, Thresholds } from '../config/config-schema.js';
 import { diagnoseSnapshot } from '../diagnose/diagnose-snapshot.js';

@@ -21,7 +21,7 @@ import type { WorkerMetrics } from './create-worker-metrics.js';
 import { BULLMQ_PREFIX, NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
 import { startProposeWorker } from './propose-worker.js';
 import { startRemediateWorker } from './remediate-worker.js';
-import { createWatchCaches, type WatchCaches } from '../cluster/create-watch-caches.js';
+import { createWatchCaches, type WatchCaches } from '../cluster/live/create-watch-caches.js';
 import { runScanJob, type ScanJobData } from './run-scan-job.js';
 import type { ScanDeps } from './scan-cluster.js';
 import { scheduleScans } from './schedule-scans.js';

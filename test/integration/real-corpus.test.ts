@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadDump } from '../../src/cluster/load-dump.js';
+import { loadDump } from '../../src/cluster/dump/load-dump.js';
 import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
 import { diagnoseSnapshot } from '../../src/diagnose/diagnose-snapshot.js';
 import { SEVERITY_RANK, type Finding } from '../../src/diagnose/finding.js';

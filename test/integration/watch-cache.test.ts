@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { collectSnapshot } from '../../src/cluster/collect-snapshot.js';
-import { createWatchCaches, type WatchCaches } from '../../src/cluster/create-watch-caches.js';
+import { collectSnapshot } from '../../src/cluster/live/collect-snapshot.js';
+import { createWatchCaches, type WatchCaches } from '../../src/cluster/live/create-watch-caches.js';
 import type { Snapshot } from '../../src/cluster/snapshot.js';
 import { clusterSchema, type ClusterConfig } from '../../src/config/config-schema.js';
 import { parseConfig } from '../../src/config/load-config.js';

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { snapshotFromDumpObjects } from '../../src/cluster/load-dump.js';
-import { readDumpObjects, type DumpObjects } from '../../src/cluster/read-dump-objects.js';
+import { snapshotFromDumpObjects } from '../../src/cluster/dump/load-dump.js';
+import { readDumpObjects, type DumpObjects } from '../../src/cluster/dump/read-dump-objects.js';
 import type { Snapshot } from '../../src/cluster/snapshot.js';
 import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
 import { analyzeSnapshot } from '../../src/diagnose/analyze-snapshot.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { UsageError } from '../../src/cli/usage-error.js';
-import { DumpError } from '../../src/cluster/dump-error.js';
-import { KubeError, toStatusError } from '../../src/cluster/kube-error.js';
+import { DumpError } from '../../src/cluster/dump/dump-error.js';
+import { KubeError, toStatusError } from '../../src/cluster/live/kube-error.js';
 import { ConfigError } from '../../src/config/config-error.js';
 import { describeError } from '../../src/errors/describe-error.js';
 import { isK8sHealthError, K8sHealthError } from '../../src/errors/k8s-health-error.js';

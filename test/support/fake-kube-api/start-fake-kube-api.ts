@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { findKind, type KindSpec } from '../../../src/cluster/kinds.js';
-import { readDumpObjects } from '../../../src/cluster/read-dump-objects.js';
+import { readDumpObjects } from '../../../src/cluster/dump/read-dump-objects.js';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
 import { applyPatch, PatchError } from './apply-patch.js';
 import { createDiscovery } from './create-discovery.js';
