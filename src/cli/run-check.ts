@@ -1,6 +1,6 @@
 import { loadDump } from '../cluster/dump/load-dump.js';
 import type { Snapshot } from '../cluster/snapshot.js';
-import { diagnoseSnapshot } from '../diagnose/diagnose-snapshot.js';
+import { scanSnapshot } from '../scan/scan-snapshot.js';
 import { SECTION_IDS, type SectionId } from '../diagnose/finding.js';
 import { renderJson } from '../report/render-json.js';
 import { renderText } from '../report/render-text.js';
@@ -40,20 +40,20 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     let last: Report | undefined;
     for (const [i, snap] of snapshots.entries()) {
       const isLast = i === snapshots.length - 1;
-      last = await diagnoseSnapshot({ ...snap, cluster }, { history, thresholds: config.thresholds, now: isLast ? now : undefined, generatedAt: clock() });
+      last = await scanSnapshot({ ...snap, cluster }, { history, thresholds: config.thresholds, now: isLast ? now : undefined, generatedAt: clock() });
     }
     report = last!;
   } else {
     const { config, file } = await resolveConfig(opts.config, io.env, true);
     const cluster = pickCluster(config, opts.cluster, file);
     // Live collection (client-node, etcd3) is loaded only for a live check.
-    const { scanCluster } = await import('../jobs/scan-cluster.js');
+    const { scanCluster } = await import('../scan/scan-cluster.js');
     report = await scanCluster(cluster, { history, thresholds: config.thresholds, now: clock, analysisTime: now });
   }
   const section = opts.section as SectionId | undefined;
   if (opts.output === 'json') io.stdout.write(renderJson(report));
   else if (opts.output === 'blocks') {
-    const { renderBlocks } = await import('../report/render-blocks.js');
+    const { renderBlocks } = await import('../slack/render-blocks.js');
     io.stdout.write(JSON.stringify(renderBlocks(report, { now: clock(), section }), null, 2) + '\n');
   } else io.stdout.write(renderText(report, { now: clock(), section }));
   return report.findings.some((f) => f.severity === 'critical') ? 1 : 0;

@@ -4,7 +4,7 @@ import type { webApi } from '@slack/bolt';
 import { proposeFix, type ProposeFixDeps } from '../remediate/propose-fix.js';
 import { isProposalClickSignatureValid, type ProposalClick } from '../remediate/sign-proposal-click.js';
 import { postApprovalRequest, postProposalReply } from '../slack/post-approval-request.js';
-import type { ProposalStore } from '../slack/proposal-store.js';
+import type { ProposalStore } from '../store/proposal-store.js';
 import { renderProposalRefusal } from '../slack/render-proposal-refusal.js';
 import { BULLMQ_PREFIX, PROPOSE_QUEUE } from './queue-names.js';
 import { describeError } from '../errors/describe-error.js';

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { webApi } from '@slack/bolt';
 import { runRemediation, type RunRemediationDeps } from '../remediate/run-remediation.js';
 import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
-import type { ProposalStore } from '../slack/proposal-store.js';
+import type { ProposalStore } from '../store/proposal-store.js';
 import { renderApproval } from '../slack/render-approval.js';
 import { renderApprovalResult } from '../slack/render-approval-result.js';
 import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from './queue-names.js';

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { SectionId } from '../diagnose/finding.js';
 import { neutralizeMrkdwn } from '../text/neutralize-mrkdwn.js';
-import { detailedFindings, proposalKey, renderBlocks } from '../report/render-blocks.js';
+import { detailedFindings, proposalKey, renderBlocks } from './render-blocks.js';
 import type { Report } from '../report/report.js';
 import type { SlackMessage } from './clamp-blocks.js';
 import type { CommandOutcome } from './create-metrics.js';

@@ -1,11 +1,12 @@
 import type { WebClient } from '@slack/web-api';
 import type { Redis } from 'ioredis';
-import { proposalKey } from '../report/render-blocks.js';
-import type { ChannelLimiter } from '../jobs/create-channel-limiter.js';
+import { proposalKey } from './render-blocks.js';
+import type { ChannelLimiter } from './create-channel-limiter.js';
 import { withAlertLock } from '../store/alert-lock.js';
-import type { AlertStateStore, Incident } from '../store/alert-state-store.js';
+import type { AlertStateStore } from '../alerts/alert-state-store.js';
+import type { Incident } from '../alerts/incident.js';
 import type { AlertThread, AlertThreadStore } from '../store/alert-thread-store.js';
-import type { ProposalStore } from './proposal-store.js';
+import type { ProposalStore } from '../store/proposal-store.js';
 import { renderAlertParent, renderAlertReply } from './render-alert.js';
 import type { SlackMessage } from './clamp-blocks.js';
 
@@ -63,7 +64,8 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
         // The parent already shows the current state: an "opened" change needs no reply.
         if (change.kinds.every((k) => k === 'opened')) continue;
       }
-      if (change.lines.length === 0) {
+      // An `opened` change is the parent itself: nothing to reply.
+      if (change.kinds.every((k) => k === 'opened')) {
         thread = { ...thread, postedSeq: change.seq };
         await deps.threads.set(req.cluster, inc.key, thread);
         continue;

@@ -2,7 +2,7 @@ import type { Config } from '../config/config-schema.js';
 import type { ReportStore } from '../store/report-store.js';
 import type { RequestScan } from './create-scan-requester.js';
 import type { ServeMetrics } from './create-metrics.js';
-import type { ProposalStore } from './proposal-store.js';
+import type { ProposalStore } from '../store/proposal-store.js';
 
 /** What the Slack listeners need; built once by the composition root (cli/run-serve.ts) or a test. */
 export interface SlackDeps {

@@ -9,7 +9,7 @@ import { createMetrics } from '../../src/slack/create-metrics.js';
 import { createReplayGuard } from '../../src/slack/create-replay-guard.js';
 import { createScanRequester } from '../../src/slack/create-scan-requester.js';
 import { createSlackApp } from '../../src/slack/create-slack-app.js';
-import { createProposalStore } from '../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../src/store/proposal-store.js';
 import { registerListeners } from '../../src/slack/register-listeners.js';
 import { createReportStore } from '../../src/store/report-store.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';

@@ -15,7 +15,7 @@ import type { Report } from '../../src/report/report.js';
 import { createMetrics } from '../../src/slack/create-metrics.js';
 import { handleHealthCommand } from '../../src/slack/handle-health-command.js';
 import { parseCommand } from '../../src/slack/parse-command.js';
-import type { ProposalStore } from '../../src/slack/proposal-store.js';
+import type { ProposalStore } from '../../src/store/proposal-store.js';
 import type { SlackDeps } from '../../src/slack/slack-deps.js';
 import type { StoredReport } from '../../src/store/report-store.js';
 import { listScenarios } from '../support/scenarios.js';

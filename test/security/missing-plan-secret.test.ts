@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import { proposeFixActionId } from '../../src/slack/action-ids.js';
-import { createProposalStore } from '../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../src/store/proposal-store.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../support/fake-kube-api/start-fake-kube-api.js';
 import { writeTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';

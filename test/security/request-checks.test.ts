@@ -3,7 +3,7 @@ import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
 import { proposeFixActionId } from '../../src/slack/action-ids.js';
 import { createReplayGuard } from '../../src/slack/create-replay-guard.js';
-import { createProposalStore } from '../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../src/store/proposal-store.js';
 import { MAX_FUTURE_SKEW_SECONDS, SIGNATURE_WINDOW_SECONDS } from '../../src/slack/slack-request-window.js';
 import { blockActionBody, slashCommandBody } from '../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';

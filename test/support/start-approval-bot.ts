@@ -25,7 +25,7 @@ import type { SlackRequestPolicy } from '../../src/slack/check-slack-request.js'
 import { createReplayGuard } from '../../src/slack/create-replay-guard.js';
 import { createApprovalAuthorizer } from '../../src/slack/handle-approval-authorizer.js';
 import { registerApprovalListeners } from '../../src/slack/handle-approval-listeners.js';
-import { createProposalStore } from '../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../src/store/proposal-store.js';
 import { registerListeners } from '../../src/slack/register-listeners.js';
 import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, REJECT_ACTION_ID } from '../../src/slack/render-approval.js';
 import { createApprovalBackups } from '../../src/store/approval-backups.js';

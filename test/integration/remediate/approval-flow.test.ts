@@ -22,7 +22,7 @@ import { createSlackApp } from '../../../src/slack/create-slack-app.js';
 import { createApproverAccountCheck } from '../../../src/slack/check-approver-account.js';
 import { createApprovalAuthorizer } from '../../../src/slack/handle-approval-authorizer.js';
 import { registerApprovalListeners } from '../../../src/slack/handle-approval-listeners.js';
-import { createProposalStore } from '../../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../../src/store/proposal-store.js';
 import { registerListeners } from '../../../src/slack/register-listeners.js';
 import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../../../src/slack/render-approval.js';
 import { createApprovalBackups } from '../../../src/store/approval-backups.js';

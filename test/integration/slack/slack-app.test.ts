@@ -13,7 +13,7 @@ import { createMetrics } from '../../../src/slack/create-metrics.js';
 import { createScanRequester } from '../../../src/slack/create-scan-requester.js';
 import { createSlackApp } from '../../../src/slack/create-slack-app.js';
 import { parseCommand } from '../../../src/slack/parse-command.js';
-import { createProposalStore } from '../../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../../src/store/proposal-store.js';
 import { registerListeners } from '../../../src/slack/register-listeners.js';
 import { SlackStartupError } from '../../../src/slack/slack-startup-error.js';
 import { createReportStore } from '../../../src/store/report-store.js';

@@ -1,10 +1,10 @@
 import type { types } from '@slack/bolt';
 import { formatAge } from '../diagnose/facts/age.js';
-import { describeCauseChain, findRootCauses } from './find-root-causes.js';
+import { describeCauseChain, findRootCauses } from '../report/find-root-causes.js';
 import { SECTION_TITLES, type Finding, type SectionId, type Severity } from '../diagnose/finding.js';
-import type { HealthStatus, Report } from './report.js';
-import { clampBlocks, type SlackMessage } from '../slack/clamp-blocks.js';
-import { proposeFixActionId } from '../slack/action-ids.js';
+import type { HealthStatus, Report } from '../report/report.js';
+import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
+import { proposeFixActionId } from './action-ids.js';
 import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
 
 type KnownBlock = types.KnownBlock;

@@ -1,8 +1,6 @@
-import { formatAge } from '../diagnose/facts/age.js';
 import { SEVERITY_RANK, type Finding } from '../diagnose/finding.js';
-import { neutralizeMrkdwn as md } from '../text/neutralize-mrkdwn.js';
 import type { Report } from '../report/report.js';
-import type { AlertChange, AlertChangeKind, ClusterAlertState, Incident } from '../store/alert-state-store.js';
+import type { AlertChange, AlertChangeDetail, ClusterAlertState, Incident, RelatedFinding } from './incident.js';
 
 /** Options of {@link analyzeAlertChanges}. */
 export interface AlertChangeOptions {
@@ -24,12 +22,11 @@ const MAX_EVIDENCE_SEEN = 200;
 const MAX_REPLY_EVIDENCE = 6;
 
 /**
- * The alert-thread transition of one scan (pure): previous state + report → next state and the
- * incidents that got a change. Scan time is the report's collectedAt (data time), so a replayed
- * incident ages as the data does. A report older than the last applied scan is ignored (a slow
- * scan finishing after a newer one must not roll threads back). A change's `lines` are Slack mrkdwn
- * posted as they are (slack/render-alert.ts): every value from the cluster in them is neutralized
- * here (report/neutralize-mrkdwn.ts).
+ * The alert transition of one scan (pure): previous state + report → next state and the incidents
+ * that got a change. Scan time is the report's collectedAt (data time), so a replayed incident ages
+ * as the data does. A report older than the last applied scan is ignored (a slow scan finishing after
+ * a newer one must not roll threads back). Changes are data (alerts/incident.ts): the values from the
+ * cluster in them stay raw, for the adapter that shows them to neutralize (slack/render-alert.ts).
  */
 export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opts: AlertChangeOptions): { state: ClusterAlertState; changed: Incident[] } {
   // A capture of unknown time (collectedAt '') is stamped with when it was scanned.
@@ -40,9 +37,9 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
   state.lastScanAt = at;
   const changed = new Map<string, Incident>();
   const byFp = new Map(report.findings.map((f) => [f.fingerprint, f]));
-  const addChange = (inc: Incident, kinds: AlertChangeKind[], lines: string[]) => {
+  const addChange = (inc: Incident, details: AlertChangeDetail[]) => {
     state.seq += 1;
-    const change: AlertChange = { seq: state.seq, kinds, at, lines };
+    const change: AlertChange = { seq: state.seq, kinds: details.map((d) => d.kind), at, details };
     inc.seq = state.seq;
     inc.changes = [...inc.changes, change].slice(-MAX_CHANGES);
     changed.set(inc.fingerprint, inc);
@@ -69,7 +66,7 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
         evidenceSeen: normaliseAll(f.evidence),
         related: relatedOf(f, report.findings),
         seq: state.seq,
-        changes: [{ seq: state.seq, kinds: ['opened'], at, lines: [] }],
+        changes: [{ seq: state.seq, kinds: ['opened'], at, details: [] }],
       };
       const n = recreationsOf(f);
       if (n !== undefined) inc.recreations = n;
@@ -82,48 +79,34 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
     // the thread resolves after resolveAfterScans (issue 13, defect 12) instead of staying open.
     if (!alerting) continue;
     const inc = existing;
-    const kinds: AlertChangeKind[] = [];
-    const lines: string[] = [];
+    const details: AlertChangeDetail[] = [];
     if (inc.status === 'resolved') {
-      kinds.push('reopened');
-      lines.push(`:repeat: *Back again* ${formatAge(atMs - Date.parse(inc.resolvedAt!))} after it was resolved — this thread is open again.`);
+      details.push({ kind: 'reopened', resolvedForMs: atMs - Date.parse(inc.resolvedAt!) });
       inc.status = 'open';
       delete inc.resolvedAt;
     }
     if (f.severity !== inc.finding.severity) {
-      kinds.push('severity');
-      const up = SEVERITY_RANK[f.severity] < SEVERITY_RANK[inc.finding.severity];
-      lines.push(`${up ? ':arrow_up: Severity raised' : ':arrow_down: Severity lowered'}: ${md(inc.finding.severity, { max: 20 })} → *${md(f.severity, { max: 20 })}*`);
+      details.push({ kind: 'severity', from: inc.finding.severity, to: f.severity });
       if (SEVERITY_RANK[f.severity] < SEVERITY_RANK[inc.severity]) inc.severity = f.severity;
     }
     const n = recreationsOf(f);
-    if (n !== undefined && inc.recreations !== undefined && n > inc.recreations) {
-      kinds.push('recreation');
-      lines.push(`:recycle: Recreation counted again: ${inc.recreations} → *${n}* machine replacements`);
-    }
+    if (n !== undefined && inc.recreations !== undefined && n > inc.recreations) details.push({ kind: 'recreation', from: inc.recreations, to: n });
     if (n !== undefined) inc.recreations = Math.max(n, inc.recreations ?? 0);
     const seen = new Set(inc.evidenceSeen);
     const fresh = f.evidence.filter((e) => !seen.has(normalise(e)));
     if (fresh.length > 0) {
-      kinds.push('evidence');
-      lines.push(':mag: New evidence:');
-      for (const e of fresh.slice(0, MAX_REPLY_EVIDENCE)) lines.push(`> ${md(e, { max: 400 })}`);
-      if (fresh.length > MAX_REPLY_EVIDENCE) lines.push(`> _+${fresh.length - MAX_REPLY_EVIDENCE} more_`);
+      details.push({ kind: 'evidence', lines: fresh.slice(0, MAX_REPLY_EVIDENCE), more: Math.max(0, fresh.length - MAX_REPLY_EVIDENCE) });
       inc.evidenceSeen = [...inc.evidenceSeen, ...fresh.map(normalise)].slice(-MAX_EVIDENCE_SEEN);
     }
     const related = relatedOf(f, report.findings).filter((fp) => !inc.related.includes(fp));
     if (related.length > 0) {
-      kinds.push('related');
-      for (const fp of related) {
-        const r = byFp.get(fp)!;
-        lines.push(`:link: Related finding: ${md(r.severity, { max: 20 })} *${md(r.title, { max: 300 })}* (\`${md(r.id, { max: 80 })}\`)`);
-      }
+      details.push({ kind: 'related', findings: related.map((fp) => relatedFinding(f, byFp.get(fp)!)) });
       inc.related = [...inc.related, ...related];
     }
     inc.finding = f;
     inc.lastSeenAt = at;
     inc.missedScans = 0;
-    if (kinds.length > 0) addChange(inc, kinds, lines);
+    if (details.length > 0) addChange(inc, details);
   }
 
   const alertingNow = new Set(report.findings.filter((f) => f.severity !== 'info').map((f) => f.fingerprint));
@@ -134,10 +117,7 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
       if (inc.missedScans >= opts.resolveAfterScans) {
         inc.status = 'resolved';
         inc.resolvedAt = at;
-        const open = formatAge(Date.parse(inc.lastSeenAt) - Date.parse(inc.openedAt));
-        addChange(inc, ['resolved'], [
-          `:white_check_mark: *Resolved*: not seen in ${inc.missedScans} consecutive scans (last seen ${md(inc.lastSeenAt, { max: 40 })}); it lasted ${open}.`,
-        ]);
+        addChange(inc, [{ kind: 'resolved', missedScans: inc.missedScans, lastSeenAt: inc.lastSeenAt, lastedMs: Date.parse(inc.lastSeenAt) - Date.parse(inc.openedAt) }]);
       }
     } else if (inc.resolvedAt && atMs - Date.parse(inc.resolvedAt) > (opts.forgetAfterMinutes ?? 24 * 60) * 60_000) {
       delete state.incidents[inc.fingerprint];
@@ -154,6 +134,11 @@ function relatedOf(f: Finding, all: Finding[]): string[] {
     if (o.causedBy?.includes(f.fingerprint) || f.causedBy?.includes(o.fingerprint)) out.add(o.fingerprint);
   }
   return [...out].sort();
+}
+
+/** A related finding as data: what it is, and which way the cause runs. */
+function relatedFinding(f: Finding, r: Finding): RelatedFinding {
+  return { fingerprint: r.fingerprint, id: r.id, title: r.title, severity: r.severity, relation: r.causedBy?.includes(f.fingerprint) ? 'symptom' : 'cause' };
 }
 
 /** capi.recreation-loop titles say "N machine replacements"; the count going up is a reply of its own. */

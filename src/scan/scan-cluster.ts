@@ -1,9 +1,9 @@
 import type { CollectOptions } from '../cluster/live/collect-snapshot.js';
 import { readSnapshot } from '../cluster/read-snapshot.js';
 import type { ClusterConfig, Thresholds } from '../config/config-schema.js';
-import { diagnoseSnapshot } from '../diagnose/diagnose-snapshot.js';
 import type { History } from '../diagnose/history.js';
 import type { Report } from '../report/report.js';
+import { scanSnapshot } from './scan-snapshot.js';
 
 export interface ScanDeps {
   history: History;
@@ -16,12 +16,13 @@ export interface ScanDeps {
 }
 
 /**
- * One scan of one configured cluster: read it (dump re-read every time, or live), diagnose with
- * history, return the report. Storing and notifying are the caller's job (CLI prints, the bot stores).
+ * One scan of one configured cluster: read it (cluster/read-snapshot.ts: a dump re-read every time,
+ * or live), then scanSnapshot (history, analysis, report). Storing and alerting are the caller's job
+ * (the CLI prints, the scan job stores and hands the report to alerts/).
  */
 export async function scanCluster(cluster: ClusterConfig, deps: ScanDeps): Promise<Report> {
   const clock = deps.now ?? (() => new Date());
   const snapshot = await readSnapshot(cluster, { ...deps.collect, now: clock });
   // A live snapshot is analyzed at the time it was read; a dump at the time it was taken.
-  return diagnoseSnapshot(snapshot, { history: deps.history, thresholds: deps.thresholds, now: deps.analysisTime, generatedAt: clock() });
+  return scanSnapshot(snapshot, { history: deps.history, thresholds: deps.thresholds, now: deps.analysisTime, generatedAt: clock() });
 }
