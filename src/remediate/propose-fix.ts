@@ -1,8 +1,8 @@
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import type { RemediationProposal } from '../diagnose/finding.js';
-import type { ApprovalBackups } from '../store/approval-backups.js';
-import type { ApprovalStore } from '../store/approval-store.js';
-import type { AuditLog } from '../store/audit-log.js';
+import type { ApprovalBackups } from './approval-stores.js';
+import type { ApprovalStore } from './approval-stores.js';
+import type { AuditLog } from './approval-stores.js';
 import type { ActionContext } from './action-context.js';
 import { findAction } from './actions/index.js';
 import type { ApprovalRequest } from './approval-request.js';

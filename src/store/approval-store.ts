@@ -1,47 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
+import type { ApprovalStore } from '../remediate/approval-stores.js';
 
-/** Approval requests in Redis: created once, then changed only through compare-and-set. */
-export interface ApprovalStore {
-  /** A fresh opaque request id (`r_…`). */
-  newId(): string;
-  create(req: ApprovalRequest): Promise<void>;
-  get(id: string): Promise<ApprovalRequest | undefined>;
-  /**
-   * Atomically change a request: `change` gets the stored request and returns the next one (or
-   * undefined for "no change"). On a concurrent change it is re-run on the newer value, so exactly
-   * one of many racing callers wins each transition. Returns the stored result and the change's extra.
-   */
-  update<T>(id: string, change: (req: ApprovalRequest) => { request?: ApprovalRequest; extra: T }): Promise<{ request: ApprovalRequest; changed: boolean; extra: T } | undefined>;
-  /**
-   * Ids of pending requests whose expiresAt is at or before `ms` (epoch milliseconds), soonest
-   * first, at most `limit`: the expiry sweep's work list (index `<prefix>approvals:pending`).
-   */
-  pendingBefore(ms: number, limit: number): Promise<string[]>;
-  /** Remember that this request's Slack message still shows an older state (a failed or skipped chat.update). */
-  markMessageStale(id: string): Promise<void>;
-  /**
-   * Take (remove and return) up to `limit` ids marked stale. SPOP: concurrent callers get disjoint
-   * ids, so each stale message is re-rendered by one caller; one that fails marks it stale again.
-   */
-  takeStaleMessages(limit: number): Promise<string[]>;
-  /**
-   * Record that this request is being executed, once: SET NX of `<prefix>approvals:executed:<id>`.
-   * True for the first caller ever (within the 30-day retention), false afterwards: a request reset
-   * to `approved` in Redis and enqueued again finds the marker and is refused (issue 14, "not
-   * executed before"). Set after the claim and the re-verification, right before anything is sent.
-   */
-  markExecuted(id: string): Promise<boolean>;
-  /**
-   * Remember that the fix-button click `clickKey` (proposal, clicker, message: proposalClickKey) made
-   * request `id`, for `ttlSeconds` (the request's lifetime): a second click of the same button by
-   * the same person finds it instead of making another request while this one is pending.
-   */
-  linkClick(clickKey: string, id: string, ttlSeconds: number): Promise<void>;
-  /** The request the click `clickKey` made, when one is remembered. */
-  requestOfClick(clickKey: string): Promise<string | undefined>;
-}
+export type { ApprovalStore };
 
 /** Requests (and their audit trail in the request) are kept for 30 days after the last change. */
 const TTL_SECONDS = 30 * 24 * 3600;

@@ -1,28 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { AuditEvent, AuditLog } from '../remediate/approval-stores.js';
 import type { PlanSigner } from '../remediate/plan-signer.js';
 
-/** One audited step: who, when, what, result (DESIGN.md "Two-person approval policy"). */
-export interface AuditEvent {
-  /** ISO time. */
-  at: string;
-  cluster: string;
-  requestId: string;
-  /** `refused`: a click that changed nothing, or (no user) the executor refusing a request it could not re-verify. */
-  event: 'proposed' | 'refused' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'executing' | 'succeeded' | 'failed' | 'aborted' | 'interrupted';
-  action: string;
-  /** Slack user id of the actor, when a person acted. */
-  user?: string;
-  /** The plan hash, so a trail can be matched to exactly what was approved. */
-  hash?: string;
-  detail?: string;
-}
-
-export interface AuditLog {
-  append(e: AuditEvent): Promise<void>;
-  /** Newest first. */
-  list(opts?: { cluster?: string; limit?: number }): Promise<(AuditEvent & { id: string })[]>;
-}
+export type { AuditEvent, AuditLog };
 
 /** The stream is capped (approximately) so it cannot grow without bound. */
 export const MAX_AUDIT_EVENTS = 100000;
