@@ -8,7 +8,6 @@ import type { History } from '../diagnose/history.js';
 import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { scanCluster } from '../scan/scan-cluster.js';
-import { startWorkers, type WorkerSet } from '../jobs/start-workers.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
 import { createHealthRoutes } from '../slack/create-health-routes.js';
 import { createMetrics } from '../slack/create-metrics.js';
@@ -16,11 +15,16 @@ import { createScanRequester, type ScanFn } from '../slack/create-scan-requester
 import { createReplayGuard } from '../slack/create-replay-guard.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
 import { createProposalStore } from '../store/proposal-store.js';
-import { setupApprovals } from '../slack/handle-approval-setup.js';
+import { createApproverAccountCheck } from '../slack/check-approver-account.js';
+import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
+import { registerApprovalListeners } from '../slack/handle-approval-listeners.js';
 import { registerListeners } from '../slack/register-listeners.js';
 import { RedisHistory } from '../store/redis-history.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
+import { createApprovalStore } from '../store/approval-store.js';
+import { createAuditLog } from '../store/audit-log.js';
 import { createReportStore } from '../store/report-store.js';
+import { composeJobs, type WorkerSet } from './compose-jobs.js';
 import { waitForSignal } from './wait-for-signal.js';
 import { describeError } from '../errors/describe-error.js';
 
@@ -72,11 +76,25 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     if (!clusterAccess) throw new Error(`this serve has no cluster access (--no-cluster-access) and no k8s-health worker process took the scan of ${name}: are the worker pods and Redis up?`);
     return scanCluster(cluster, { history, thresholds: config.thresholds, now });
   };
-  // Issue 5: scan and notify workers in-process unless --no-workers; `/k8s-health` scans go through
-  // the scan queue (one path with the schedules). Started in the background so a Redis outage at
-  // startup does not keep the Slack app from answering; until then (and with --no-workers and no
-  // worker replica listening) scans run in-process.
-  // Assigned once the Slack app is up (a startup error must not leave workers running).
+  // The jobs side, composed once here (cli/compose-jobs.ts): queues and producers work at once; the
+  // workers (scan, notify, remediate with proposals, expiry; unless --no-workers) start in the
+  // background once the Slack app is up, so a Redis outage at startup does not keep the Slack app
+  // from answering, and a startup error leaves no worker running. In-process workers record into
+  // serve's registry: one /metrics (command-requested scans are k8s_health_scans_total, jobs
+  // k8s_health_scan_jobs_total).
+  const composed = composeJobs({
+    config,
+    redisUrl: env.redisUrl,
+    runWorkers: opts.workers,
+    scanFallback: opts.workers ? undefined : scanInProcess,
+    slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl },
+    log,
+    now: io.now,
+    metrics: opts.workers ? createWorkerMetrics({ registry: metrics.registry }) : undefined,
+    signer,
+  });
+  // Assigned once the Slack app is up. Until the workers run (and with --no-workers and no worker
+  // replica listening) `/k8s-health` scans run in-process.
   let jobs: Promise<WorkerSet> | undefined;
   const scan: ScanFn =
     deps.scan ??
@@ -93,6 +111,17 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     metrics,
     now,
     log,
+    // Approval flow (issue 6): votes are sealed and audited here; a fix-button click is handed to the
+    // remediation worker (queue k8s-health-propose), the decisive vote enqueues k8s-health-remediate.
+    approval: {
+      approvals: createApprovalStore(redis, { keyPrefix: REDIS_PREFIX }),
+      audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer }),
+      signer,
+      requestProposal: composed.requestProposal,
+      enqueue: composed.enqueueRemediation,
+      isAuthorized: createApprovalAuthorizer({ log }),
+      checkApprover: createApproverAccountCheck(config.slack),
+    },
   };
 
   let slackApp: App | undefined;
@@ -126,29 +155,25 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     });
   } catch (err) {
     redis.disconnect();
+    await composed.close().catch(() => undefined);
     io.stderr.write(`k8s-health serve: ${describeError(err)}\n`);
     return 1;
   }
   const { app, mode } = started;
   slackApp = app;
   registerListeners(app, slackDeps);
+  registerApprovalListeners(app, slackDeps);
   if (!deps.scan) {
-    // In-process workers record into serve's registry: one /metrics, no merge per scrape, and the
-    // names do not collide (command-requested scans are k8s_health_scans_total, jobs k8s_health_scan_jobs_total).
-    const workerMetrics = opts.workers ? createWorkerMetrics({ registry: metrics.registry }) : undefined;
-    jobs = startWorkers({ config, redisUrl: env.redisUrl, runWorkers: opts.workers, scanFallback: opts.workers ? undefined : scanInProcess, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics: workerMetrics, signer });
+    jobs = composed.start();
     jobs.catch((err: unknown) => log(`workers failed to start: ${describeError(err)}`));
   }
-  // Approval flow (issue 6): Approve/Reject listeners, and the remediate worker unless --no-workers.
-  // The remediate worker runs with the other workers (jobs/start-workers.ts), in this process unless
-  // --no-workers, and in every `worker` replica: here only the listeners and the queue producer.
-  const approvals = setupApprovals(app, slackDeps, {
-    redis,
-    redisUrl: env.redisUrl,
-    workers: false,
-    signer,
-  });
   redis.connect().catch(() => undefined);
+  // Workers finish their in-flight jobs before the connections close; never started (or Redis down
+  // since startup: not waited for forever), only the queues close.
+  const closeJobs = async () => {
+    const set = await Promise.race([jobs?.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 10_000).unref())]);
+    await (set ? set.close() : composed.close()).catch(() => undefined);
+  };
 
   let healthServer: http.Server | undefined;
   let port: number;
@@ -165,8 +190,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   } catch (err) {
     redis.disconnect();
     healthServer?.close();
-    await approvals.close();
-    await (await jobs?.catch(() => undefined))?.close();
+    await closeJobs();
     io.stderr.write(`k8s-health serve: cannot start on PORT ${env.port}: ${describeError(err)}\n`);
     return 1;
   }
@@ -175,9 +199,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   await (deps.stopSignal ?? waitForSignal());
   log('stopping');
   await app.stop().catch(() => undefined);
-  await approvals.close();
-  // Workers finish their in-flight jobs before the connections close.
-  await (await Promise.race([jobs?.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 10_000).unref())]))?.close();
+  await closeJobs();
   if (healthServer) await new Promise<void>((resolve) => healthServer!.close(() => resolve()));
   await redis.quit().catch(() => redis.disconnect());
   log('stopped');

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
-import { startWorkers, type StartWorkersOptions, type WorkerSet } from '../jobs/start-workers.js';
+import { startJobs, type JobsOptions, type WorkerSet } from './compose-jobs.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
 import { neutralizePlainText } from '../text/neutralize-plain-text.js';
@@ -21,7 +21,7 @@ export interface WorkerDeps {
   /** Resolves when the process should stop (default: the first SIGTERM or SIGINT). */
   stopSignal?: Promise<unknown>;
   /** Extra startWorkers options (tests: a random prefix, a faster channel limiter). */
-  workers?: Partial<StartWorkersOptions>;
+  workers?: Partial<JobsOptions>;
 }
 
 /**
@@ -83,7 +83,7 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
   // Without K8S_HEALTH_PLAN_SECRET this worker scans and alerts as before and refuses every approved fix.
   const signer = createPlanSigner(env.planSecret);
   if (!signer.ready && kinds.includes('remediate') && config.clusters.some((c) => c.remediation.enabled)) log(`warning: ${signer.problem}`);
-  const starting = startWorkers({ config, redisUrl: env.redisUrl, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, ...deps.workers }).then(
+  const starting = startJobs({ config, redisUrl: env.redisUrl, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, ...deps.workers }).then(
     (s) => {
       set = s;
       log(`workers running (${s.kinds.join(', ')}) for ${config.clusters.length} cluster(s)`);

@@ -12,7 +12,7 @@ import { createProposalRequester } from '../../src/jobs/create-proposal-requeste
 import { startProposeWorker } from '../../src/jobs/propose-worker.js';
 import { BULLMQ_PREFIX, PROPOSE_QUEUE, REDIS_PREFIX, REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
 import { startRemediateWorker } from '../../src/jobs/remediate-worker.js';
-import { startWorkers } from '../../src/jobs/start-workers.js';
+import { startJobs } from '../../src/cli/compose-jobs.js';
 import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
 import { createActionContext } from '../../src/remediate/create-action-context.js';
 import { createPlanSigner } from '../../src/remediate/plan-signer.js';
@@ -198,7 +198,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200, signer: workerSigner, prefix,
   };
   const worker = opts.workerSet
-    ? await startWorkers({ config, redisUrl: redisServer.url, slack: { token: TOKEN, apiUrl: slack.apiUrl }, log, now, signer: workerSigner })
+    ? await startJobs({ config, redisUrl: redisServer.url, slack: { token: TOKEN, apiUrl: slack.apiUrl }, log, now, signer: workerSigner })
     : { workers: [startRemediateWorker(workerDeps).worker, ...(opts.withoutProposeWorker ? [] : [startProposeWorker(workerDeps).worker])], close: async () => undefined };
   if (!opts.workerSet) worker.close = async () => void (await Promise.all(worker.workers.map((w) => w.close())));
   const { app } = await createSlackApp({

@@ -8,7 +8,7 @@ import type { RemediationProposal } from '../../../src/diagnose/finding.js';
 import { expireApprovals, type ExpireApprovalsDeps } from '../../../src/jobs/expire-approvals.js';
 import { APPROVALS_QUEUE, REDIS_PREFIX } from '../../../src/jobs/queue-names.js';
 import { createWorkerMetrics } from '../../../src/jobs/create-worker-metrics.js';
-import { startWorkers } from '../../../src/jobs/start-workers.js';
+import { startJobs } from '../../../src/cli/compose-jobs.js';
 import type { ApprovalRequest } from '../../../src/remediate/approval-request.js';
 import { APPROVE_ACTION_ID } from '../../../src/slack/render-approval.js';
 import { createApprovalStore } from '../../../src/store/approval-store.js';
@@ -184,7 +184,7 @@ describe('startWorkers schedules the sweep', () => {
     const due: ApprovalRequest = { ...template, id: approvals.newId(), expiresAt: new Date(Date.now() - 1000).toISOString(), thread: { channel: template.thread.channel, threadTs: template.thread.threadTs } };
     await approvals.create(due);
     const metrics = createWorkerMetrics();
-    const set = await startWorkers({ config: configSchema.parse({}), redisUrl: bot.redisServer.url, prefix, metrics });
+    const set = await startJobs({ config: configSchema.parse({}), redisUrl: bot.redisServer.url, prefix, metrics });
     const queue = new Queue(APPROVALS_QUEUE, { connection: { url: bot.redisServer.url }, prefix });
     try {
       const schedulers = await queue.getJobSchedulers(0, -1);

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { enqueueRemediation } from '../../../src/jobs/enqueue-remediation.js';
 import { APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
-import { startWorkers, type WorkerSet } from '../../../src/jobs/start-workers.js';
+import { startJobs, type WorkerSet } from '../../../src/cli/compose-jobs.js';
 import { eventually } from '../../support/eventually.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
@@ -48,8 +48,8 @@ describe('worker --only: a worker set runs only the workers it was given', () =>
     await redis?.stop();
   });
 
-  const start = async (only: Parameters<typeof startWorkers>[0]['only']) => {
-    const set = await startWorkers({ config, redisUrl: redis.url, prefix, only, slack: { token: TOKEN, apiUrl: slack.apiUrl } });
+  const start = async (only: Parameters<typeof startJobs>[0]['only']) => {
+    const set = await startJobs({ config, redisUrl: redis.url, prefix, only, slack: { token: TOKEN, apiUrl: slack.apiUrl } });
     sets.push(set);
     return set;
   };
