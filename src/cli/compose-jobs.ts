@@ -4,6 +4,7 @@ import { createAlertStateStore } from '../alerts/alert-state-store.js';
 import { createWatchCaches, type WatchCaches } from '../cluster/live/create-watch-caches.js';
 import type { Config } from '../config/config-schema.js';
 import { describeError } from '../errors/describe-error.js';
+import { silentLogger, type Logger } from '../log/logger.js';
 import { createProposalRequester } from '../jobs/create-proposal-requester.js';
 import { createQueuedScan } from '../jobs/create-queued-scan.js';
 import { createRedisConnection } from '../jobs/create-redis-connection.js';
@@ -56,7 +57,7 @@ export interface JobsOptions {
   proposeTimeoutMs?: number;
   now?: () => Date;
   collect?: ScanDeps['collect'];
-  log?: (line: string) => void;
+  log?: Logger;
   /** Job counters and watch-cache gauges (`/metrics`); absent = nothing is recorded. */
   metrics?: WorkerMetrics;
   /**
@@ -110,7 +111,7 @@ export interface Jobs {
 export function composeJobs(opts: JobsOptions): Jobs {
   const prefix = opts.prefix ?? BULLMQ_PREFIX;
   const keyPrefix = `${prefix}:`;
-  const log = opts.log ?? (() => undefined);
+  const log = opts.log ?? silentLogger;
   const now = opts.now ?? (() => new Date());
   let lastRedisError = '';
   const onError = (err: Error) => (lastRedisError = err.message);
@@ -179,7 +180,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
       }
       for (const w of workers) {
         w.on('error', onError);
-        w.on('failed', (job, err) => log(`job failed queue=${w.name} id=${job?.id ?? '?'} attempt=${job?.attemptsMade ?? '?'}: ${err.message}`));
+        w.on('failed', (job, err) => log.warn({ queue: w.name, jobId: job?.id, attempt: job?.attemptsMade, error: err.message }, 'job failed'));
       }
       return {
         workers,

@@ -6,6 +6,7 @@ import { renderJson } from '../report/render-json.js';
 import { renderText } from '../report/render-text.js';
 import type { Report } from '../report/report.js';
 import { InMemoryHistory } from '../store/in-memory-history.js';
+import { silentLogger } from '../log/logger.js';
 import type { CliIo } from './cli-io.js';
 import { pickCluster, resolveConfig } from './resolve-config.js';
 import { UsageError } from './usage-error.js';
@@ -28,13 +29,20 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   if (!['text', 'json', 'blocks'].includes(opts.output)) throw new UsageError(`--output must be text, json or blocks, got "${opts.output}"`);
   if (opts.section && !SECTION_IDS.includes(opts.section as SectionId)) throw new UsageError(`--section must be one of ${SECTION_IDS.join(', ')}, got "${opts.section}"`);
   const now = opts.now === undefined ? undefined : parseNow(opts.now);
+  // check logs only at debug, and only to stderr: stdout is the report, exactly as it always was.
+  // The logger (pino) is loaded only then: a plain `check` pays nothing for it.
+  const log = io.env.LOG_LEVEL?.toLowerCase() === 'debug' ? (await (await import('../log/create-logger.js')).createProcessLogger({ level: 'debug', destination: io.stderr, base: { process: 'check' } })).log : silentLogger;
   const clock = io.now ?? (() => new Date());
   const history = new InMemoryHistory();
   let report: Report;
   if (opts.from.length) {
     const { config } = await resolveConfig(opts.config, io.env, false);
     const snapshots: Snapshot[] = [];
-    for (const dir of opts.from) snapshots.push(await loadDump(dir, opts.cluster ? { cluster: opts.cluster } : {}));
+    for (const dir of opts.from) {
+      const snap = await loadDump(dir, opts.cluster ? { cluster: opts.cluster } : {});
+      log.debug({ dump: dir, cluster: snap.cluster, collectedAt: snap.collectedAt, partial: snap.partial.length }, 'dump read');
+      snapshots.push(snap);
+    }
     // Replay: every dump is one scan of the same cluster (the last one's name wins), in the given order.
     const cluster = snapshots[snapshots.length - 1]!.cluster;
     let last: Report | undefined;
@@ -48,8 +56,10 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     const cluster = pickCluster(config, opts.cluster, file);
     // Live collection (client-node, etcd3) is loaded only for a live check.
     const { scanCluster } = await import('../scan/scan-cluster.js');
+    log.debug({ cluster: cluster.name, live: !cluster.dump }, 'scanning');
     report = await scanCluster(cluster, { history, thresholds: config.thresholds, now: clock, analysisTime: now });
   }
+  log.debug({ cluster: report.cluster, status: report.status, findings: report.findings.length, partial: report.partial.length }, 'report built');
   const section = opts.section as SectionId | undefined;
   if (opts.output === 'json') io.stdout.write(renderJson(report));
   else if (opts.output === 'blocks') {

@@ -5,7 +5,7 @@ import type { App, CustomRoute } from '@slack/bolt';
 import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import type { History } from '../diagnose/history.js';
-import { neutralizePlainText } from '../text/neutralize-plain-text.js';
+import { createProcessLogger } from '../log/create-logger.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { scanCluster } from '../scan/scan-cluster.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
@@ -59,13 +59,13 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const { config, env } = opts;
   const clusterAccess = opts.clusterAccess ?? true;
   const now = io.now ?? (() => new Date());
-  // Log lines carry cluster text and API errors: one line each, no terminal escapes (issue 14).
-  const log = (line: string) => io.stdout.write(`${now().toISOString()} ${neutralizePlainText(line)}\n`);
+  // Structured logs on stdout at LOG_LEVEL: JSON lines, pretty (and neutralized) on a terminal.
+  const { log, announce } = await createProcessLogger({ level: env.logLevel, destination: io.stdout, base: { process: 'serve' } });
   const metrics = createMetrics();
   // Plans, votes, backups and audit records are signed with K8S_HEALTH_PLAN_SECRET. Without it the
   // read-only bot runs as before; proposing and executing fixes refuse with one line naming it.
   const signer = createPlanSigner(env.planSecret);
-  if (!signer.ready && config.clusters.some((c) => c.remediation.enabled)) log(`warning: ${signer.problem}`);
+  if (!signer.ready && config.clusters.some((c) => c.remediation.enabled)) announce.warn(signer.problem!);
   // Commands must not hang on a dead Redis: fail fast per command, keep reconnecting in the background.
   const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true });
   redis.on('error', () => undefined); // reported by /readyz and by the command that needed it
@@ -145,12 +145,13 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       appToken: env.slackAppToken,
       apiUrl: env.slackApiUrl,
       logLevel: env.logLevel,
+      logger: log,
       customRoutes: routes,
-      replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log('replayed Slack request ignored'), onError: () => log('replay check skipped: Redis unavailable') }),
+      replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log.warn('replayed Slack request ignored'), onError: () => log.warn('replay check skipped: Redis unavailable') }),
       requestPolicy: config.slack,
       onRefused: (r) => {
         metrics.errors.inc({ where: 'request-refused' });
-        log(`slack request refused status=${r.status} reason=${r.reason}: ${r.detail}`);
+        log.warn({ status: r.status, reason: r.reason, detail: r.detail }, 'slack request refused');
       },
     });
   } catch (err) {
@@ -165,7 +166,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   registerApprovalListeners(app, slackDeps);
   if (!deps.scan) {
     jobs = composed.start();
-    jobs.catch((err: unknown) => log(`workers failed to start: ${describeError(err)}`));
+    jobs.catch((err: unknown) => announce.error({ error: describeError(err) }, 'workers failed to start'));
   }
   redis.connect().catch(() => undefined);
   // Workers finish their in-flight jobs before the connections close; never started (or Redis down
@@ -194,15 +195,15 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     io.stderr.write(`k8s-health serve: cannot start on PORT ${env.port}: ${describeError(err)}\n`);
     return 1;
   }
-  io.stdout.write(`k8s-health serve listening on :${port} (${mode} mode)\n`);
+  announce.info({ port, mode }, `k8s-health serve listening on :${port} (${mode} mode)`);
 
   await (deps.stopSignal ?? waitForSignal());
-  log('stopping');
+  announce.info('stopping');
   await app.stop().catch(() => undefined);
   await closeJobs();
   if (healthServer) await new Promise<void>((resolve) => healthServer!.close(() => resolve()));
   await redis.quit().catch(() => redis.disconnect());
-  log('stopped');
+  announce.info('stopped');
   return 0;
 }
 

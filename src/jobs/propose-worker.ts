@@ -47,12 +47,14 @@ export function startProposeWorker(deps: ProposeWorkerDeps): { worker: Worker; c
     PROPOSE_QUEUE,
     async (job) => {
       const { click, sig, deadline } = job.data;
+      // One child logger per job: every line of this click carries its ids.
+      const log = deps.log.child({ queue: PROPOSE_QUEUE, jobId: job.id, user: click.user, proposal: click.proposalId });
       if (Date.parse(deadline) < deps.now().getTime()) {
-        deps.log(`propose-fix dropped user=${click.user} proposal=${click.proposalId}: taken after its deadline ${deadline}`);
+        log.info({ deadline }, 'propose-fix dropped: taken after its deadline');
         return { outcome: 'dropped', reason: 'late' };
       }
       if (!isProposalClickSignatureValid(click, sig, deps.signer)) {
-        deps.log(`propose-fix refused user=${click.user} proposal=${click.proposalId} reason=unverified-click`);
+        log.warn({ reason: 'unverified-click' }, 'propose-fix refused');
         await tell(click, renderProposalRefusal(deps.signer.ready ? { reason: 'unverified-click' } : { reason: 'no-secret', detail: deps.signer.problem! }));
         return { outcome: 'refused', reason: deps.signer.ready ? 'unverified-click' : 'no-secret' };
       }
@@ -62,19 +64,20 @@ export function startProposeWorker(deps: ProposeWorkerDeps): { worker: Worker; c
         return { outcome: 'refused', reason: 'unknown-proposal' };
       }
       try {
-        const r = await proposeFix(click, stored, { ...deps, publish: (req) => postApprovalRequest(deps.slack, req) });
+        const r = await proposeFix(click, stored, { ...deps, log: log.child({ cluster: stored.cluster }), publish: (req) => postApprovalRequest(deps.slack, req) });
+        if (r.outcome === 'proposed') log.info({ requestId: r.request.id, cluster: stored.cluster }, 'fix proposed');
         if (r.outcome === 'proposed') return { outcome: 'proposed', requestId: r.request.id };
         await tell(click, renderProposalRefusal(r.refusal));
         return { outcome: 'refused', reason: r.refusal.reason };
       } catch (err) {
         const reason = describeError(err);
-        deps.log(`propose-fix failed user=${click.user} cluster=${stored.cluster}: ${reason}`);
+        log.error({ cluster: stored.cluster, error: reason }, 'propose-fix failed');
         await tell(click, renderProposalRefusal({ reason: 'error', detail: reason }));
         return { outcome: 'refused', reason: 'error' };
       }
     },
     { connection: deps.connection, prefix: deps.prefix ?? BULLMQ_PREFIX, concurrency: 4 },
   );
-  worker.on('error', (err) => deps.log(`propose worker error: ${err.message}`));
+  worker.on('error', (err) => deps.log.error({ queue: PROPOSE_QUEUE, error: err.message }, 'propose worker error'));
   return { worker, close: () => worker.close() };
 }

@@ -37,10 +37,12 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): { worker: Worke
     REMEDIATE_QUEUE,
     async (job) => {
       const requestId = String((job.data as { requestId?: unknown }).requestId ?? job.id);
-      const run = await runRemediation(requestId, runDeps);
+      // One child logger per job: every line of this run carries its request id.
+      const log = deps.log.child({ queue: REMEDIATE_QUEUE, jobId: job.id, requestId });
+      const run = await runRemediation(requestId, { ...runDeps, log });
       const req = run.request;
       if (!req || !['succeeded', 'failed', 'aborted', 'interrupted'].includes(req.status)) return { status: req?.status ?? 'unknown' };
-      deps.log(JSON.stringify({ remediation: true, requestId, cluster: req.cluster, action: req.plan.action, status: req.status, result: req.result }));
+      log.info({ remediation: true, cluster: req.cluster, action: req.plan.action, status: req.status, result: req.result }, `remediation ${req.status}`);
       let undo: { label: string; proposalId: string } | undefined;
       if (run.undo && req.status === 'succeeded') {
         const proposalId = await deps.proposals.save({
@@ -57,12 +59,12 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): { worker: Worke
       await deps.slack.chat.postMessage({ channel: req.thread.channel, ...thread, text: result.text, blocks: result.blocks, unfurl_links: false });
       if (req.thread.messageTs) {
         const m = renderApproval(req);
-        await deps.slack.chat.update({ channel: req.thread.channel, ts: req.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log(`approval message update failed: ${describeError(err)}`));
+        await deps.slack.chat.update({ channel: req.thread.channel, ts: req.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => log.warn({ error: describeError(err) }, 'approval message update failed'));
       }
       return { status: req.status };
     },
     { connection: deps.connection, prefix: deps.prefix ?? BULLMQ_PREFIX, concurrency: 4 },
   );
-  worker.on('error', (err) => deps.log(`remediate worker error: ${err.message}`));
+  worker.on('error', (err) => deps.log.error({ queue: REMEDIATE_QUEUE, error: err.message }, 'remediate worker error'));
   return { worker, close: () => worker.close() };
 }

@@ -9,6 +9,7 @@ import { DEFAULT_FLAP_WINDOW_MINUTES } from '../alerts/analyze-alert-changes.js'
 import { recordAlertChanges } from '../alerts/record-alert-changes.js';
 import { enqueueNotify } from './enqueue-notify.js';
 import { scanCluster, type ScanDeps } from '../scan/scan-cluster.js';
+import type { Logger } from '../log/logger.js';
 
 /** Data of a scan job (scheduled per cluster, or requested by `/k8s-health`). */
 export interface ScanJobData {
@@ -27,7 +28,7 @@ export interface ScanJobDeps {
   flapWindowMinutes?: number;
   now?: () => Date;
   collect?: ScanDeps['collect'];
-  log?: (line: string) => void;
+  log?: Logger;
 }
 
 /**
@@ -46,7 +47,7 @@ export async function runScanJob(data: ScanJobData, deps: ScanJobDeps): Promise<
   // A later scan of this cluster finished first (a slow collect): its report is stored and its alert
   // transition applied; applying this older one would flap the threads. Answer with the newer report.
   if (!stored.saved) {
-    deps.log?.(`scan cluster=${cluster.name} generatedAt=${report.generatedAt} is older than the stored report (${stored.report.generatedAt}): not stored, alerts untouched`);
+    deps.log?.info({ cluster: cluster.name, generatedAt: report.generatedAt, stored: stored.report.generatedAt }, 'scan older than the stored report: not stored, alerts untouched');
     return stored.report;
   }
   const channel = cluster.slack.alertChannel;
@@ -65,6 +66,6 @@ export async function runScanJob(data: ScanJobData, deps: ScanJobDeps): Promise<
       if (inc.seq > (thread?.postedSeq ?? 0)) await enqueueNotify(deps.notifyQueue, { cluster: cluster.name, fingerprint: fp, seq: inc.seq });
     }
   }
-  if (next.changed.length > 0) deps.log?.(`alerts cluster=${cluster.name} changed=${next.changed.map((i) => `${i.finding.id}#${i.seq}`).join(',')}`);
+  if (next.changed.length > 0) deps.log?.info({ cluster: cluster.name, changed: next.changed.map((i) => `${i.finding.id}#${i.seq}`) }, 'alerts changed');
   return report;
 }

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { ApprovalStore, AuditLog } from '../remediate/approval-stores.js';
 import { expireApprovals } from './expire-approvals.js';
 import { APPROVALS_QUEUE } from './queue-names.js';
+import type { Logger } from '../log/logger.js';
 
 /** Job scheduler id of the approval expiry sweep (the same in every replica: upserting it twice keeps one). */
 export const APPROVAL_EXPIRY_SCHEDULER_ID = 'approvals-expiry';
@@ -24,7 +25,7 @@ export interface StartApprovalExpiryOptions {
   /** Without a client (no bot token) requests are expired but messages not updated here. */
   slack?: webApi.WebClient;
   now: () => Date;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 /**

@@ -23,6 +23,7 @@ import { runScanJob, type ScanJobData } from './run-scan-job.js';
 import { scheduleScans } from './schedule-scans.js';
 import { startApprovalExpiry } from './start-approval-expiry.js';
 import type { WorkerKind } from './worker-kinds.js';
+import type { Logger } from '../log/logger.js';
 
 /** The queues of the bot (created by the composition root on one connection). */
 export interface JobQueues {
@@ -82,7 +83,7 @@ export interface WorkerDeps {
   flapWindowMinutes?: number;
   collect?: ScanDeps['collect'];
   now: () => Date;
-  log: (line: string) => void;
+  log: Logger;
   metrics?: WorkerMetrics;
 }
 
@@ -104,10 +105,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
   const workers: Worker[] = [];
   if (runs('scan')) {
     const { scheduled, removed } = await scheduleScans(deps.queues.scan, deps.config);
-    log(`scan schedulers: ${scheduled.join(', ') || '(none)'}${removed.length ? `; removed stale: ${removed.join(', ')}` : ''}`);
+    log.info({ scheduled, removed }, 'scan schedulers');
     // A scan that still had to list (watch not open yet, or refused) says so in the log.
     const onCollected = (i: { cluster: string; cachedKinds: number; listedKinds: number }) => {
-      if (i.listedKinds > 0) log(`scan cluster=${i.cluster} kinds from watch cache=${i.cachedKinds} listed=${i.listedKinds}`);
+      if (i.listedKinds > 0) log.info({ cluster: i.cluster, cachedKinds: i.cachedKinds, listedKinds: i.listedKinds }, 'scan listed kinds the watch cache does not hold yet');
     };
     const collect = deps.watchCaches ? { ...deps.collect, watchCaches: deps.watchCaches, onCollected } : deps.collect;
     // With a bot token, alert changes are queued for the notify workers (here or in another process).
@@ -116,6 +117,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
         SCAN_QUEUE,
         (job: Job<ScanJobData>) =>
           runScanJob(job.data, {
+            // One child logger per job: its lines carry the job and the cluster.
+            log: log.child({ queue: SCAN_QUEUE, jobId: job.id, cluster: job.data.cluster }),
             config: deps.config,
             history: stores.history,
             reports: stores.reports,
@@ -125,7 +128,6 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
             flapWindowMinutes: deps.flapWindowMinutes,
             now,
             collect,
-            log,
           }),
         { connection, prefix, concurrency: deps.scanConcurrency ?? 5, settings: { backoffStrategy } },
       ),
@@ -134,9 +136,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
   if (runs('notify')) {
     if (deps.slack) {
       const notify = { redis: connection, keyPrefix: `${prefix}:`, client: deps.slack.notify, states: stores.alerts, threads: stores.threads, limiter: deps.limiter, proposals: stores.proposals, now, log };
-      workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert(notify, job.data), { connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
+      workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert({ ...notify, log: log.child({ queue: NOTIFY_QUEUE, jobId: job.id, cluster: job.data.cluster }) }, job.data), { connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
-      log('warning: no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
+      log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
     }
   }
   if (runs('remediate')) {
@@ -150,7 +152,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
       // Fix-button clicks are planned and dry-run here too (issue 15): the same credential.
       workers.push(startProposeWorker(remediate).worker);
     } else {
-      log('warning: no SLACK_BOT_TOKEN: approved remediations are not run by this process (results are reported in Slack)');
+      log.warn('no SLACK_BOT_TOKEN: approved remediations are not run by this process (results are reported in Slack)');
     }
   }
   if (runs('expiry')) {

@@ -13,6 +13,7 @@ import type { RemediationPlan } from './remediation-plan.js';
 import { signRequest } from './sign-request.js';
 import { proposalClickKey, type ProposalClick } from './sign-proposal-click.js';
 import { describeError } from '../errors/describe-error.js';
+import type { Logger } from '../log/logger.js';
 
 /** What {@link proposeFix} needs (built by the remediation worker's composition, or a test). */
 export interface ProposeFixDeps {
@@ -30,7 +31,7 @@ export interface ProposeFixDeps {
    */
   publish: (request: ApprovalRequest) => Promise<string | undefined>;
   now: () => Date;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 /** Why a click did not become a request (the adapter words it for the clicker). */
@@ -62,7 +63,7 @@ export type ProposeOutcome = { outcome: 'proposed'; request: ApprovalRequest } |
  */
 export async function proposeFix(click: ProposalClick, proposal: { cluster: string; proposal: RemediationProposal }, deps: ProposeFixDeps): Promise<ProposeOutcome> {
   const refuse = (refusal: ProposeRefusal): ProposeOutcome => {
-    deps.log(`propose-fix refused user=${click.user} cluster=${proposal.cluster} action=${proposal.proposal.action} reason=${refusal.reason}`);
+    deps.log.info({ user: click.user, cluster: proposal.cluster, action: proposal.proposal.action, reason: refusal.reason }, 'propose-fix refused');
     return { outcome: 'refused', refusal };
   };
   const cluster = deps.config.clusters.find((c) => c.name === proposal.cluster);

@@ -14,6 +14,7 @@ import { sealBackup } from './seal-backup.js';
 import { KubeCallError } from './send-kube.js';
 import { verifyApproval } from './verify-approval.js';
 import { describeError } from '../errors/describe-error.js';
+import type { Logger } from '../log/logger.js';
 
 export interface RunRemediationDeps {
   config: Config;
@@ -27,7 +28,7 @@ export interface RunRemediationDeps {
   /** Live access to a cluster (createActionContext in production). */
   createContext: (cluster: Config['clusters'][number]) => Promise<ActionContext>;
   now: () => Date;
-  log: (line: string) => void;
+  log: Logger;
   /** Pause between verification attempts (a leader election or a delete can take a moment). */
   verifyDelayMs?: number;
 }
@@ -78,7 +79,7 @@ export async function runRemediation(requestId: string, deps: RunRemediationDeps
   // 2. Re-verify before anything else: a status of `approved` proves nothing (issue 14).
   const refused = await verifyApproval(req, { config: deps.config, signer: deps.signer, now: deps.now(), isAuthorized: deps.isAuthorized });
   if (refused.length) {
-    deps.log(`remediation refused request=${req.id} cluster=${req.cluster}: ${refused.join('; ')}`);
+    deps.log.warn({ requestId: req.id, cluster: req.cluster, problems: refused }, 'remediation refused');
     return finish('aborted', `refused, nothing was changed: ${refused.join('; ')}`, {}, 'refused');
   }
   // 3. Exactly once across resets: the claim above is once per `approved`, this is once per request.

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { HTTPModuleFunctions, HTTPReceiver, type App, type CustomRoute, type LogLevel, type Receiver, type ReceiverEvent, type ReceiverProcessEventErrorHandlerArgs } from '@slack/bolt';
+import { HTTPModuleFunctions, HTTPReceiver, type App, type CustomRoute, type LogLevel, type Receiver, type ReceiverEvent, type ReceiverProcessEventErrorHandlerArgs, type Logger as BoltLogger } from '@slack/bolt';
 import { K8sHealthError } from '../errors/k8s-health-error.js';
 import { checkSlackRequest, type SlackRequestPolicy, type SlackRequestRefusal } from './check-slack-request.js';
 
@@ -7,6 +7,8 @@ import { checkSlackRequest, type SlackRequestPolicy, type SlackRequestRefusal } 
 export interface CheckedReceiverOptions {
   signingSecret: string;
   logLevel: LogLevel;
+  /** Bolt's logger (create-bolt-logger.ts); absent: the receiver's own console logger. */
+  logger?: BoltLogger;
   customRoutes?: CustomRoute[];
   policy: SlackRequestPolicy;
   /** Told about every refused request (one log line, a metric). */
@@ -39,6 +41,7 @@ export function createCheckedReceiver(opts: CheckedReceiverOptions): Receiver {
   const inner = new HTTPReceiver({
     signingSecret: opts.signingSecret,
     logLevel: opts.logLevel,
+    ...(opts.logger ? { logger: opts.logger } : {}),
     customRoutes: opts.customRoutes ?? [],
     customPropertiesExtractor: (req: IncomingMessage) => ({ [TIMESTAMP_PROPERTY]: req.headers['x-slack-request-timestamp'] }),
     processEventErrorHandler: async (args: ReceiverProcessEventErrorHandlerArgs) => {

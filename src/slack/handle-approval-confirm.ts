@@ -28,6 +28,6 @@ export async function handleApprovalConfirm({ ack, body, view, client }: ViewArg
     await castVote(id, { user: body.user.id, kind: 'approve', confirmed: true }, client, deps);
   } catch (err) {
     deps.metrics.errors.inc({ where: 'action' });
-    deps.log(`approval confirm failed: ${describeError(err)}`);
+    deps.log.error({ user: body.user.id, requestId: id, error: describeError(err) }, 'approval confirm failed');
   }
 }

@@ -12,6 +12,7 @@ import { mentionUser } from './mention-user.js';
 import { renderScanFailed, renderScanning } from './render-scanning.js';
 import type { SlackDeps } from './slack-deps.js';
 import { describeError } from '../errors/describe-error.js';
+import { createRequestLogger } from './create-request-logger.js';
 
 type CommandArgs = Pick<SlackCommandMiddlewareArgs, 'command' | 'ack' | 'respond'> & Pick<AllMiddlewareArgs, 'client'>;
 
@@ -25,6 +26,7 @@ type CommandArgs = Pick<SlackCommandMiddlewareArgs, 'command' | 'ack' | 'respond
 export async function handleHealthCommand({ command, ack, respond, client }: CommandArgs, deps: SlackDeps): Promise<void> {
   const started = process.hrtime.bigint();
   const count = (outcome: CommandOutcome) => deps.metrics.commands.inc({ outcome });
+  const log = createRequestLogger(deps.log, { triggerId: command.trigger_id, user: command.user_id, channel: command.channel_id });
   const parsed = parseCommand(command.text ?? '', { config: deps.config, channelId: command.channel_id });
   if (parsed.kind === 'help') {
     await ack({ response_type: 'ephemeral', text: renderHelp(deps.config) });
@@ -52,7 +54,7 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
     const answer = await postAnswer(client, respond, command.channel_id, withFooter(first, footer));
     deps.metrics.commandSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     count(fresh ? 'answered' : stored ? 'stale' : 'scanning');
-    deps.log(`command cluster=${cluster} section=${section ?? '-'} answer=${fresh ? 'fresh' : stored ? 'stale' : 'scanning'} via=${answer.via}`);
+    log.info({ cluster, section: section ?? null, answer: fresh ? 'fresh' : stored ? 'stale' : 'scanning', via: answer.via }, 'command answered');
     if (fresh) return;
 
     let next: SlackMessage;
@@ -62,7 +64,7 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
     } catch (err) {
       deps.metrics.errors.inc({ where: 'scan' });
       const reason = describeError(err);
-      deps.log(`scan failed cluster=${cluster}: ${reason}`);
+      log.warn({ cluster, error: reason }, 'scan failed');
       next = stored
         ? await render(stored.report, { section, note: `:x: Fresh scan failed (${reason}); this is the last stored report.` }, deps) // the note is neutralized whole by renderBlocks
         : renderScanFailed(cluster, reason);
@@ -72,7 +74,7 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
     count('error');
     deps.metrics.errors.inc({ where: 'command' });
     const reason = describeError(err);
-    deps.log(`command failed cluster=${cluster}: ${reason}`);
+    log.error({ cluster, error: reason }, 'command failed');
     await respond({ response_type: 'ephemeral', text: `k8s-health could not answer for ${neutralizeMrkdwn(cluster, { max: 100 })}: ${neutralizeMrkdwn(reason, { max: 500 })}` }).catch(() => undefined);
   }
 }

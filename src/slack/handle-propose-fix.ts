@@ -8,6 +8,7 @@ import { renderPlanBlocks } from './render-approval.js';
 import { renderProposalRefusal } from './render-proposal-refusal.js';
 import type { SlackDeps } from './slack-deps.js';
 import { describeError } from '../errors/describe-error.js';
+import { createRequestLogger } from './create-request-logger.js';
 
 type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 'ack' | 'respond' | 'body'>;
 
@@ -28,13 +29,14 @@ type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 
 export async function handleProposeFix({ action, ack, respond, body }: ButtonArgs, deps: SlackDeps & { approval?: ApprovalDeps }): Promise<void> {
   await ack();
   const user = body.user?.id ?? '';
+  const log = createRequestLogger(deps.log, { triggerId: body.trigger_id, user, channel: body.channel?.id ?? body.container?.channel_id });
   const reply = (text: string, blocks?: ReturnType<typeof renderPlanBlocks>) => respond({ response_type: 'ephemeral', replace_original: false, text, ...(blocks ? clampBlocks({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }, ...blocks] }) : {}) });
   try {
     const stored = action.value ? await deps.proposals.get(action.value) : undefined;
     const cluster = stored && deps.config.clusters.find((c) => c.name === stored.cluster);
     const channel = body.channel?.id ?? body.container?.channel_id ?? '';
     if (!user || !stored || !cluster || (cluster.slack.channels.length > 0 && !cluster.slack.channels.includes(channel))) {
-      deps.log(`propose-fix refused user=${user} reason=unknown-proposal`);
+      log.info({ reason: 'unknown-proposal' }, 'propose-fix refused');
       await reply(renderProposalRefusal({ reason: 'unknown-proposal' }));
       return;
     }
@@ -48,7 +50,7 @@ export async function handleProposeFix({ action, ack, respond, body }: ButtonArg
         : !cluster.remediation.enabled
           ? `remediation is not enabled for cluster \`${name}\` (set remediation.enabled: true for it in the config)`
           : 'the approval flow is not running in this process';
-      deps.log(`propose-fix refused user=${user} cluster=${cluster.name} action=${a.id} reason=${cluster.dump ? 'dump' : 'disabled'}`);
+      log.info({ cluster: cluster.name, action: a.id, reason: cluster.dump ? 'dump' : 'disabled' }, 'propose-fix refused');
       await reply(`Not proposed: ${why}. This is what *${md(stored.proposal.label, { max: 200 })}* would do:`, renderPlanBlocks(preview));
       return;
     }
@@ -56,7 +58,7 @@ export async function handleProposeFix({ action, ack, respond, body }: ButtonArg
     // The click is sealed with K8S_HEALTH_PLAN_SECRET: without it nothing is proposed (one line,
     // naming the variable); the preview above for dump-backed and disabled clusters needs no secret.
     if (!approval.signer.ready) {
-      deps.log(`propose-fix refused user=${user} cluster=${cluster.name} action=${a.id} reason=no-plan-secret`);
+      log.warn({ cluster: cluster.name, action: a.id, reason: 'no-plan-secret' }, 'propose-fix refused');
       await reply(renderProposalRefusal({ reason: 'no-secret', detail: approval.signer.problem! }));
       return;
     }
@@ -74,7 +76,7 @@ export async function handleProposeFix({ action, ack, respond, body }: ButtonArg
     const result = await approval.requestProposal({ click, sig: signProposalClick(click, approval.signer) });
     if (result.status === 'timeout') {
       const seconds = Math.round(result.waitedMs / 1000);
-      deps.log(`propose-fix timed out user=${user} cluster=${cluster.name} action=${a.id} started=${result.started}`);
+      log.warn({ cluster: cluster.name, action: a.id, started: result.started }, 'propose-fix timed out');
       await reply(
         result.started
           ? `The remediation worker is still preparing *${md(stored.proposal.label, { max: 200 })}* after ${seconds} s: the approval request will appear in this thread when it is ready.`
@@ -84,7 +86,7 @@ export async function handleProposeFix({ action, ack, respond, body }: ButtonArg
   } catch (err) {
     deps.metrics.errors.inc({ where: 'action' });
     const reason = describeError(err);
-    deps.log(`propose-fix click failed: ${reason}`);
+    log.error({ error: reason }, 'propose-fix click failed');
     await reply(renderProposalRefusal({ reason: 'error', detail: reason })).catch(() => undefined);
   }
 }

@@ -9,6 +9,7 @@ import type { AlertThread, AlertThreadStore } from '../store/alert-thread-store.
 import type { ProposalStore } from '../store/proposal-store.js';
 import { renderAlertParent, renderAlertReply } from './render-alert.js';
 import type { SlackMessage } from './clamp-blocks.js';
+import type { Logger } from '../log/logger.js';
 
 /** What {@link postAlert} needs. */
 export interface PostAlertDeps {
@@ -21,7 +22,7 @@ export interface PostAlertDeps {
   limiter: ChannelLimiter;
   proposals: ProposalStore;
   now: () => Date;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 /** What one notify job asks for: bring the thread of this finding up to this change. */
@@ -60,7 +61,7 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
         thread = { channel: (res.channel as string | undefined) ?? inc.channel, ts: res.ts as string, postedSeq: change.seq, proposalIds };
         await deps.threads.set(req.cluster, inc.key, thread);
         posted += 1;
-        deps.log(`alert thread opened cluster=${inc.cluster} finding=${inc.finding.id} fingerprint=${inc.fingerprint} ts=${thread.ts}`);
+        deps.log.info({ cluster: inc.cluster, finding: inc.finding.id, fingerprint: inc.fingerprint, ts: thread.ts }, 'alert thread opened');
         // The parent already shows the current state: an "opened" change needs no reply.
         if (change.kinds.every((k) => k === 'opened')) continue;
       }
@@ -130,7 +131,7 @@ async function call<T>(deps: PostAlertDeps, channel: string, fn: () => Promise<T
     } catch (err) {
       const retryAfter = (err as { code?: string; retryAfter?: number }).code === 'slack_webapi_rate_limited_error' ? (err as { retryAfter?: number }).retryAfter : undefined;
       if (retryAfter === undefined || attempt >= MAX_RATE_LIMITED_TRIES) throw err;
-      deps.log(`slack rate limited channel=${channel} retry-after=${retryAfter}s`);
+      deps.log.warn({ channel, retryAfterSeconds: retryAfter }, 'slack rate limited');
       await deps.limiter.pause(channel, retryAfter * 1000);
     }
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { AuditEvent, AuditLog } from '../remediate/approval-stores.js';
 import type { PlanSigner } from '../remediate/plan-signer.js';
+import type { Logger } from '../log/logger.js';
 
 export type { AuditEvent, AuditLog };
 
@@ -43,13 +44,13 @@ return id`;
  * can recompute the MACs, so someone who can write Redis but not read the secret cannot rewrite the
  * chain from the edit onwards without `audit verify` (given the secret) noticing.
  */
-export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: (line: string) => void; signer?: PlanSigner }): AuditLog {
+export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: Logger; signer?: PlanSigner }): AuditLog {
   const stream = `${opts.keyPrefix}audit`;
   const headKey = `${opts.keyPrefix}audit:head`;
   return {
     async append(e) {
       // Logged first: a Redis that cannot be written still leaves the step in the logs.
-      opts.log?.(JSON.stringify({ audit: true, ...e }));
+      opts.log?.info({ audit: true, ...e }, `audit ${e.event}`);
       const json = JSON.stringify(e);
       for (let attempt = 0; attempt < 1000; attempt++) {
         const prev = (await redis.get(headKey)) ?? AUDIT_GENESIS;

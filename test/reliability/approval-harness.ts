@@ -33,6 +33,7 @@ import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.
 import { testSigner } from '../support/plan-secret.js';
 import { blockActionBody, signSlackRequest } from '../support/sign-slack-request.js';
 import type { RedisServer } from '../support/start-redis.js';
+import { captureLogs } from '../support/capture-logs.js';
 
 const SECRET = 'rel-approval-signing-secret';
 const TOKEN = 'xoxb-rel-approval-token';
@@ -101,8 +102,7 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
     '/tmp',
   );
   const clock = { now: new Date('2025-03-01T10:00:00Z') };
-  const logs: string[] = [];
-  const log = (l: string) => void logs.push(l);
+  const { log, lines: logs } = captureLogs();
   const approvals = createApprovalStore(redis, { keyPrefix: PREFIX });
   const signer = testSigner();
   const audit = createAuditLog(redis, { keyPrefix: PREFIX, log, signer });

@@ -16,6 +16,7 @@ import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.
 import { blockActionBody, signSlackRequest, slashCommandBody } from '../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 import { recordFigure, scaled } from './figures.js';
+import { captureLogs } from '../support/capture-logs.js';
 
 /**
  * Hostile requests against the real Bolt HTTP receiver, wired as `serve` wires it (replay guard on
@@ -60,7 +61,7 @@ beforeAll(async () => {
     }, reports),
     metrics: createMetrics({ defaultMetrics: false }),
     now: () => new Date(),
-    log: (l) => logs.push(l),
+    log: captureLogs().log,
   });
   const server = (await app.start(0)) as Server;
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;

@@ -20,6 +20,7 @@ import type { SlackDeps } from '../../src/slack/slack-deps.js';
 import type { StoredReport } from '../../src/store/report-store.js';
 import { listScenarios } from '../support/scenarios.js';
 import { recordFigure, scaled, SOAK, FUZZ_SEED } from './figures.js';
+import { silentLogger } from '../../src/log/logger.js';
 
 fc.configureGlobal({ seed: FUZZ_SEED });
 
@@ -94,7 +95,7 @@ describe(`fuzzed slash commands (seed ${FUZZ_SEED})`, () => {
       requestScan: async (cluster) => ({ report: healthyReport(cluster), storedAt: new Date().toISOString() }),
       metrics: createMetrics({ defaultMetrics: false }),
       now: () => new Date(),
-      log: () => undefined,
+      log: silentLogger,
     };
     let crashes = 0;
     let errors = 0;

@@ -15,6 +15,7 @@ import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.
 import { signSlackRequest } from '../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 import { recordFigure, scaled, FUZZ_SEED } from './figures.js';
+import { silentLogger } from '../../src/log/logger.js';
 
 fc.configureGlobal({ seed: FUZZ_SEED });
 
@@ -51,7 +52,7 @@ beforeAll(async () => {
     }, reports),
     metrics,
     now: () => new Date(),
-    log: () => undefined,
+    log: silentLogger,
   });
   const server = (await app.start(0)) as Server;
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;

@@ -78,7 +78,7 @@ async function expectRefused(b: ApprovalBot, bodies: { body: string; ts?: number
   await new Promise((r) => setTimeout(r, 300));
   expect(await traces(b)).toEqual(before);
   expect(b.kube.writes).toEqual([]);
-  expect(b.logs.filter((l) => l.includes(`refused status=${status} reason=${reason}`)).length).toBeGreaterThanOrEqual(bodies.length);
+  expect(b.logRecords.filter((r) => r.msg === 'slack request refused' && r.status === status && r.reason === reason).length).toBeGreaterThanOrEqual(bodies.length);
 }
 
 describe('signed requests refused before any listener', () => {
@@ -146,7 +146,7 @@ describe('replays within the whole signature window', () => {
     for (let i = 0; i < 3; i++) expect(await bot.post(body, { ts })).toEqual({ status: 200, body: '' });
     await new Promise((r) => setTimeout(r, 300));
     expect(bot.slack.callsTo('chat.postMessage').length).toBe(before + 1);
-    expect(bot.logs.filter((l) => l === 'replayed Slack request ignored').length).toBeGreaterThanOrEqual(3);
+    expect(bot.logMessages.filter((m) => m === 'replayed Slack request ignored').length).toBeGreaterThanOrEqual(3);
     // Only the dry run of the one accepted proposal reached the cluster.
     expect(bot.kube.writes.every((w) => w.dryRun)).toBe(true);
   });

@@ -38,6 +38,7 @@ import { startFakeSlackApi, type FakeSlackApi } from './fake-slack-api.js';
 import { TEST_PLAN_SECRET } from './plan-secret.js';
 import { blockActionBody, signSlackRequest } from './sign-slack-request.js';
 import { startRedis, type RedisServer } from './start-redis.js';
+import { captureLogs } from './capture-logs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -122,7 +123,10 @@ export interface ApprovalBot {
   proposals: ReturnType<typeof createProposalStore>;
   backups: ReturnType<typeof createApprovalBackups>;
   audit: ReturnType<typeof createAuditLog>;
+  /** Every log line (JSON) the bot's parts wrote, their records and messages. */
   logs: string[];
+  logRecords: Record<string, unknown>[];
+  logMessages: string[];
   /** POST a raw body to the receiver, signed with the app's secret (at `ts`, default now) unless `headers` are given. */
   post(body: string, opts?: { ts?: number; headers?: Record<string, string> }): Promise<{ status: number; body: string }>;
   /** Store a proposal and click its button as `user` (default the proposer U0PAT). */
@@ -178,8 +182,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
   const secretOf = (v: string | null | undefined) => (v === null ? undefined : (v ?? TEST_PLAN_SECRET));
   const signer = createPlanSigner(secretOf(opts.planSecret));
   const workerSigner = createPlanSigner(secretOf(opts.workerPlanSecret !== undefined ? opts.workerPlanSecret : opts.planSecret));
-  const logs: string[] = [];
-  const log = (l: string) => void logs.push(l);
+  const { log, lines: logs, records: logRecords, messages: logMessages } = captureLogs();
   const approvals = createApprovalStore(redis, { keyPrefix: REDIS_PREFIX });
   const audit = createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer });
   const backups = createApprovalBackups(redis, { keyPrefix: REDIS_PREFIX });
@@ -207,8 +210,8 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     apiUrl: slack.apiUrl,
     logLevel: 'error',
     requestPolicy: config.slack,
-    onRefused: (r) => log(`slack request refused status=${r.status} reason=${r.reason}: ${r.detail}`),
-    ...(opts.replayGuard ? { replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log('replayed Slack request ignored') }) } : {}),
+    onRefused: (r) => log.warn({ status: r.status, reason: r.reason, detail: r.detail }, 'slack request refused'),
+    ...(opts.replayGuard ? { replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log.warn('replayed Slack request ignored') }) } : {}),
   });
   const reports = createReportStore(redis, { keyPrefix: REDIS_PREFIX });
   const deps = {
@@ -229,7 +232,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
   let seq = 0;
 
   const bot: ApprovalBot = {
-    redisServer, redis, slack, kube, approvals, proposals, backups, audit, logs, config, post, proposeQueue,
+    redisServer, redis, slack, kube, approvals, proposals, backups, audit, logs, logRecords, logMessages, config, post, proposeQueue,
     async enqueue(requestId, jobId = requestId) {
       await queue.add('remediate', { requestId }, { jobId, attempts: 1 });
     },

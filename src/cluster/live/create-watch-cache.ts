@@ -77,7 +77,7 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
         await startSide(role);
         return;
       } catch (err) {
-        opts.log?.(`watch cluster=${cluster.name} ${role}: cannot start (${describeError(err)}); retrying`);
+        opts.log?.warn({ cluster: cluster.name, side: role, error: describeError(err) }, 'watch cache cannot start; retrying');
       } finally {
         afterFirstAttempt();
       }

@@ -42,7 +42,7 @@ export function createWatchCaches(opts: WatchCachesOptions = {}): WatchCaches {
       if (now - entry.cache.lastUsed > idleMs) {
         entry.cache.stop();
         caches.delete(name);
-        settings.log?.(`watch cluster=${name}: not scanned here for ${Math.round(idleMs / 1000)} s; watches closed`);
+        settings.log?.info({ cluster: name, idleSeconds: Math.round(idleMs / 1000) }, 'watch cache: cluster not scanned here lately; watches closed');
       }
     }
   };

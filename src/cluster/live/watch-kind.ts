@@ -4,6 +4,7 @@ import { describeKindError, listKind, type KubeTarget } from './collect-kind.js'
 import type { KindSpec } from '../kinds.js';
 import type { KubeObject, Snapshot } from '../snapshot.js';
 import { describeError } from '../../errors/describe-error.js';
+import type { Logger } from '../../log/logger.js';
 
 /**
  * - `listing`: the first list (or a relist after 410 Gone) is under way.
@@ -24,7 +25,7 @@ export interface KindWatchOptions {
   /** Backoff between failed attempts (doubles up to maxBackoffMs, with jitter). */
   minBackoffMs: number;
   maxBackoffMs: number;
-  log?: (line: string) => void;
+  log?: Logger;
   /** Wait for a list slot (the cache's limit on lists in flight); call the returned function when done. */
   acquireList?: () => Promise<() => void>;
 }
@@ -178,7 +179,7 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
         failures += 1;
         setState('failed', describeKindError(err, spec, opts.namespace));
         settle();
-        opts.log?.(`watch ${where}: list failed (${error}); retrying`);
+        opts.log?.warn({ watch: where, error }, 'watch: list failed; retrying');
         release();
         await sleep(backoff(failures));
         continue;
@@ -203,7 +204,7 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
         if (stopped) return;
         if (r.outcome === 'gone') {
           stats.relists += 1;
-          opts.log?.(`watch ${where}: resourceVersion ${from.rv} is too old (410 Gone) or the collection moved (404); relisting`);
+          opts.log?.info({ watch: where, resourceVersion: from.rv }, 'watch: resourceVersion too old (410 Gone) or the collection moved (404); relisting');
           break;
         }
         if (r.outcome === 'closed') {
@@ -212,7 +213,7 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
         }
         watchFailures += 1;
         setState('reconnecting', r.error);
-        opts.log?.(`watch ${where}: ${r.error}; reconnecting`);
+        opts.log?.info({ watch: where, error: r.error }, 'watch: reconnecting');
         await sleep(backoff(watchFailures));
       }
     }

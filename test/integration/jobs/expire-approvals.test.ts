@@ -15,6 +15,7 @@ import { createApprovalStore } from '../../../src/store/approval-store.js';
 import { createAuditLog } from '../../../src/store/audit-log.js';
 import { startApprovalBot, type ApprovalBot } from '../../support/start-approval-bot.js';
 import { randomPrefix } from './replay-cluster.js';
+import { captureLogs } from '../../support/capture-logs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -40,15 +41,18 @@ afterAll(async () => {
   await bot?.stop();
 });
 
+/** What the sweeps log (real pino, read by nobody here). */
+const captured = captureLogs();
+
 /** Sweep deps on the bot's Redis and fake Slack, at a chosen time; `connection` lets two sweeps use two connections like two processes. */
 function sweeper(at: Date, opts: { connection?: Redis; slack?: boolean } = {}): ExpireApprovalsDeps {
   const redis = opts.connection ?? bot.redis;
   return {
     approvals: opts.connection ? createApprovalStore(redis, { keyPrefix: REDIS_PREFIX }) : bot.approvals,
-    audit: opts.connection ? createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log: (l) => bot.logs.push(l) }) : bot.audit,
+    audit: opts.connection ? createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log: captured.log }) : bot.audit,
     slack: opts.slack === false ? undefined : new WebClient(TOKEN, { slackApiUrl: bot.slack.apiUrl, retryConfig: { retries: 0 } }),
     now: () => at,
-    log: (l) => bot.logs.push(l),
+    log: captured.log,
   };
 }
 

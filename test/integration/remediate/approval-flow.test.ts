@@ -36,6 +36,7 @@ import { testSigner } from '../../support/plan-secret.js';
 import { blockActionBody, signSlackRequest } from '../../support/sign-slack-request.js';
 import { startEtcdCluster, type EtcdTestCluster } from '../../support/start-etcd-cluster.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
+import { captureLogs } from '../../support/capture-logs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -71,11 +72,11 @@ let worker: ReturnType<typeof startRemediateWorker>;
 let proposer: ReturnType<typeof startProposeWorker>;
 let clock = new Date('2025-03-01T10:00:00Z');
 let config: ReturnType<typeof parseConfig>;
-const logs: string[] = [];
+const { log, lines: logs } = captureLogs();
 
 const approvals = () => createApprovalStore(redis, { keyPrefix: PREFIX });
 const signer = testSigner();
-const audit = () => createAuditLog(redis, { keyPrefix: PREFIX, log: (l) => logs.push(l), signer });
+const audit = () => createAuditLog(redis, { keyPrefix: PREFIX, log, signer });
 const backups = () => createApprovalBackups(redis, { keyPrefix: PREFIX });
 const proposals = () => createProposalStore(redis, { keyPrefix: PREFIX });
 
@@ -91,7 +92,7 @@ async function startBot(): Promise<void> {
     requestScan: createScanRequester(async () => { throw new Error('no scans in this test'); }, reports),
     metrics: createMetrics({ defaultMetrics: false }),
     now: () => clock,
-    log: (l: string) => logs.push(l),
+    log,
     approval: {
       approvals: approvals(),
       audit: audit(),
@@ -152,7 +153,7 @@ beforeAll(async () => {
     signer,
     slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }),
     now: () => clock,
-    log: (l: string) => void logs.push(l),
+    log,
     verifyDelayMs: 200,
   };
   worker = startRemediateWorker(workerDeps);
