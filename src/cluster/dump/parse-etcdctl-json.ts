@@ -16,12 +16,7 @@ export function parseEtcdctlJson(text: string): unknown {
 /** `etcdctl member list -w json` → members (ids as decimal strings; 3.4 omits `isLearner` when false). */
 export function parseMemberList(text: string): EtcdMember[] {
   if (text.trim() === '') return [];
-  const doc = parseEtcdctlJson(text);
-  if (!isRecord(doc)) throw new Error('member list: expected a JSON object with "members"');
-  const members = doc.members === undefined ? [] : doc.members;
-  if (!Array.isArray(members)) throw new Error('member list: "members" is not an array');
-  return members.map((raw, i) => {
-    if (!isRecord(raw)) throw new Error(`member list: members[${i}] is not an object`);
+  return listOf(text, 'member list', 'members').map((raw, i) => {
     const id = toDecimal(raw.ID);
     if (id === undefined) throw new Error(`member list: members[${i}] has no valid "ID"`);
     return {
@@ -115,12 +110,7 @@ function parseEndpointHealthLines(text: string): EtcdEndpointHealth[] {
 export function parseAlarmList(text: string): EtcdState['alarms'] {
   if (text.trim() === '') return [];
   if (!/^\s*[[{]/.test(text)) return parseAlarmLines(text);
-  const doc = parseEtcdctlJson(text);
-  if (!isRecord(doc)) throw new Error('alarm list: expected a JSON object with "alarms"');
-  const alarms = doc.alarms === undefined ? [] : doc.alarms;
-  if (!Array.isArray(alarms)) throw new Error('alarm list: "alarms" is not an array');
-  return alarms.map((raw, i) => {
-    if (!isRecord(raw)) throw new Error(`alarm list: alarms[${i}] is not an object`);
+  return listOf(text, 'alarm list', 'alarms').map((raw, i) => {
     const memberId = toDecimal(raw.memberID);
     if (memberId === undefined) throw new Error(`alarm list: alarms[${i}] has no valid "memberID"`);
     const alarm = alarmName(raw.alarm);
@@ -224,6 +214,18 @@ function setDecimal(target: EtcdEndpointStatus, key: 'memberId' | 'raftTerm' | '
 
 function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
+}
+
+/** The objects of the array at `key` of etcdctl's JSON object (absent: none); one line naming what is wrong otherwise. */
+function listOf(text: string, what: string, key: string): Record<string, unknown>[] {
+  const doc = parseEtcdctlJson(text);
+  if (!isRecord(doc)) throw new Error(`${what}: expected a JSON object with "${key}"`);
+  const list = doc[key] === undefined ? [] : doc[key];
+  if (!Array.isArray(list)) throw new Error(`${what}: "${key}" is not an array`);
+  return list.map((raw, i) => {
+    if (!isRecord(raw)) throw new Error(`${what}: ${key}[${i}] is not an object`);
+    return raw;
+  });
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
