@@ -13,7 +13,7 @@ const REMEDIATION_OUTCOMES = new Set(['succeeded', 'failed', 'aborted', 'interru
 /** Scans take milliseconds from a warm watch cache and up to the request timeouts on an unreachable cluster. */
 const SCAN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
-/** The `/metrics` of the jobs side (`worker`, and `serve` running workers): see docs/ARCHITECTURE.md "Metrics". */
+/** The `/metrics` of the jobs side (`worker`, and `serve` running workers): see docs/architecture.md "Metrics". */
 export interface WorkerMetrics {
   registry: Registry;
   scanJobs: Counter<'cluster' | 'outcome'>;

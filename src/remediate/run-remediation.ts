@@ -42,7 +42,7 @@ export interface RemediationRun {
 }
 
 /**
- * Execute one approved request exactly once (ARCHITECTURE.md §4), never on the word of Redis alone:
+ * Execute one approved request exactly once (docs/architecture.md, "An approval"), never on the word of Redis alone:
  * 1. approved → executing by compare-and-set: of any number of concurrent runs only one wins;
  *    a request found already `executing` means a worker died mid-run: it becomes `interrupted`
  *    and is NEVER re-executed blindly;

@@ -34,7 +34,7 @@ export const SLACK_LIMITS = {
  * so the message still posts instead of failing with an API error. Every message passes here, so
  * here too every mrkdwn text gets `verbatim: true`: Slack then does not auto-link URLs, channel
  * names or mention words in it (our own `<@U…>` still work). Untrusted text is neutralized by the
- * renderers anyway (report/neutralize-mrkdwn.ts); this is the second layer.
+ * renderers anyway (text/neutralize-mrkdwn.ts); this is the second layer.
  */
 export function clampBlocks(message: SlackMessage): SlackMessage {
   const blocks = message.blocks.map(clampBlock);

@@ -57,7 +57,7 @@ function isAllowed(cluster: ClusterConfig, channelId: string): boolean {
   return cluster.slack.channels.length === 0 || cluster.slack.channels.includes(channelId);
 }
 
-/** Quote user input back safely: short, and inert in mrkdwn (report/neutralize-mrkdwn.ts). */
+/** Quote user input back safely: short, and inert in mrkdwn (text/neutralize-mrkdwn.ts). */
 function quote(s: string): string {
   return neutralizeMrkdwn(s, { max: 60 });
 }
