@@ -84,7 +84,7 @@ describe('machine.skip-drain and its undo machine.wait-for-drain', () => {
   it('aborts with nothing changed when the drain finished between proposal and approval', async () => {
     const { requestId } = await bot.propose({ action: 'machine.skip-drain', params: { namespace: 'ns1', name: 'md-0-drain-b' }, label: 'Skip drain: md-0-drain-b', risk: 'r' });
     const now = bot.kube.find('Machine', 'md-0-drain-b', 'ns1') as Any;
-    bot.kube.emit('MODIFIED', { ...now, status: { ...now.status, conditions: [{ type: 'Deleting', status: 'True', reason: 'WaitingForInfrastructureDeletion', message: 'Waiting for DockerMachine to be deleted' }] } });
+    bot.kube.emit('MODIFIED', { ...now, status: { ...now.status, conditions: [{ type: 'Deleting', status: 'True', reason: 'WaitingForInfrastructureDeletion', message: 'Waiting for DockerMachine to be deleted' }] } } as KubeObject);
     const done = await approveBoth(requestId!);
     expect(done.status).toBe('aborted');
     expect(done.result).toBe('aborted, nothing was changed: Machine ns1/md-0-drain-b is no longer draining (stage WaitingForInfrastructureDeletion): nothing to skip');
@@ -134,7 +134,7 @@ describe('mhc.pause-remediation and mhc.resume-remediation (the loop breaker)', 
     const back = await bot.clickProposal(undo.value);
     // Meanwhile an operator re-pauses it for clusterctl move (their own value).
     const now = bot.kube.find('MachineHealthCheck', 'md-0-mhc-b', 'ns1') as Any;
-    bot.kube.emit('MODIFIED', { ...now, metadata: { ...now.metadata, annotations: { [PAUSED]: 'true' } } });
+    bot.kube.emit('MODIFIED', { ...now, metadata: { ...now.metadata, annotations: { [PAUSED]: 'true' } } } as KubeObject);
     const done = await approveBoth(back.requestId!);
     expect(done.status).toBe('aborted');
     expect(done.result).toContain(`carries ${PAUSED}="true", not the value the bot wrote`);
