@@ -54,7 +54,12 @@ export function findDeletionBlocker(snapshot: Snapshot, machine: KubeObject, now
     const minutes = ageMinutes(s, now);
     return { ...(s ? { since: s } : {}), ...(minutes !== undefined ? { minutes } : {}) };
   };
-  const quote = (m: string | undefined) => (m ? `condition message: "${m.length > MESSAGE_CHARS ? `${m.slice(0, MESSAGE_CHARS)}…` : m}"` : undefined);
+  // One evidence line per fact: the condition's lines are joined with " · " (its pod lists are parsed below anyway).
+  const quote = (m: string | undefined) => {
+    if (!m) return undefined;
+    const flat = m.replace(/\s*\n\s*/g, ' · ');
+    return `condition message: "${flat.length > MESSAGE_CHARS ? `${flat.slice(0, MESSAGE_CHARS)}…` : flat}"`;
+  };
 
   switch (deletion.stage) {
     case 'WaitingForPreDrainHook':
@@ -95,11 +100,11 @@ export function findDeletionBlocker(snapshot: Snapshot, machine: KubeObject, now
       const pdbs = node ? findBlockingPdbs(snapshot, node) : [];
       for (const r of drain.refusals) {
         const known = pdbs.find((p) => p.name === r.budget);
-        const detail = r.needs !== undefined ? ` needs ${r.needs} healthy pods and has ${r.has}` : '';
+        const detail = r.needs !== undefined ? ` (needs ${r.needs} healthy pods, has ${r.has})` : '';
         evidence.push(`eviction refused by PodDisruptionBudget ${known ? `${known.namespace}/` : ''}${r.budget}${detail}: ${r.pods.join(', ')}${r.morePods ? ` (+${r.morePods} more)` : ''}`);
       }
       for (const p of pdbs) evidence.push(describeBlockingPdb(p, node!));
-      if (drain.terminating.length) evidence.push(`evicted but still on the node (not terminating): ${drain.terminating.join(', ')}`);
+      if (drain.terminating.length) evidence.push(`evicted (deletionTimestamp set) but still on the node: ${drain.terminating.join(', ')}`);
       for (const e of drain.evictionErrors) evidence.push(`eviction failed for ${e.pods.join(', ')}: ${e.error}`);
       if (drain.waitCompleted.length) evidence.push(`waiting for pods to complete (drain=wait-completed): ${drain.waitCompleted.join(', ')}`);
       const pdbRead = isKindRead(snapshot, 'PodDisruptionBudget', snapshot.podDisruptionBudgets);

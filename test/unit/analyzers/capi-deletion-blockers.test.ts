@@ -38,7 +38,7 @@ describe('capi.drain-blocked', () => {
       expect.arrayContaining([
         expect.stringContaining('condition Deleting reason=DrainingNode'),
         `node ${NODE} is cordoned (spec.unschedulable: true)`,
-        'eviction refused by PodDisruptionBudget shop/db needs 2 healthy pods and has 2: shop/db-0',
+        'eviction refused by PodDisruptionBudget shop/db (needs 2 healthy pods, has 2): shop/db-0',
         `PodDisruptionBudget shop/db: minAvailable=2, status.disruptionsAllowed=0 (currentHealthy 2, desiredHealthy 2, expectedPods 2); covers shop/db-0 on node ${NODE}`,
         'no nodeDrainTimeout on the Machine: Cluster API waits for this drain without limit',
       ]),
