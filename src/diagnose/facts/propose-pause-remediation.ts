@@ -1,6 +1,7 @@
 import type { KubeObject, Snapshot } from '../../cluster/snapshot.js';
 import type { RemediationProposal } from '../finding.js';
 import { findMachineHealthCheck } from './find-machine-health-check.js';
+import { findClusterOf } from './find-rollout-scope.js';
 import { labelOf } from './label-of.js';
 import { readPaused } from './read-paused.js';
 
@@ -13,13 +14,15 @@ import { readPaused } from './read-paused.js';
  * controller honours too, because the loop's next replacement is a new Machine without that annotation:
  * only the MHC-wide pause stops the loop, and it is one object to resume. A remediation KCP or the
  * MachineSet already started finishes; no new one starts. No proposal when no MHC covers the owner's
- * machines, or it is already paused.
+ * machines, or it (or its Cluster) is already paused.
  */
 export function proposePauseRemediation(snapshot: Snapshot, machines: KubeObject[], why: string): RemediationProposal[] {
   for (const m of machines) {
     const match = findMachineHealthCheck(snapshot, m, 'Unknown');
     if (!match) continue;
-    if (readPaused(match.mhc).paused) return [];
+    // Already paused, itself or through its Cluster (a paused Cluster pauses its MachineHealthChecks too).
+    const cluster = findClusterOf(snapshot, match.mhc);
+    if (readPaused(match.mhc).paused || (cluster && readPaused(cluster).paused)) return [];
     const ns = match.mhc.metadata.namespace ?? 'default';
     return [
       {
