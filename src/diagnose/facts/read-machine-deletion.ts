@@ -102,19 +102,22 @@ export function readMachineDeletion(m: KubeObject): MachineDeletion {
   set('volumeDetachTimeoutSeconds', positive(parseGoDuration(spec.deletion?.nodeVolumeDetachTimeoutSeconds ?? spec.nodeVolumeDetachTimeout)));
   if (!out.since) return out;
 
+  // Conditions come from the cluster (or a hand-edited dump): only string reasons and messages count.
+  const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
   const deleting = findCondition(m, 'Deleting');
-  if (deleting?.status === 'True' && deleting.reason && deleting.reason !== 'Deleting') {
-    out.stage = KNOWN.includes(deleting.reason) ? (deleting.reason as DeletionStage) : 'Other';
-    out.stageSource = `condition Deleting reason=${deleting.reason}`;
-    if (deleting.message) out.message = deleting.message;
+  const reason = text(deleting?.reason);
+  if (deleting?.status === 'True' && reason && reason !== 'Deleting') {
+    out.stage = KNOWN.includes(reason) ? (reason as DeletionStage) : 'Other';
+    out.stageSource = `condition Deleting reason=${reason}`;
+    set('message', text(deleting.message));
     return out;
   }
   for (const [type, stage] of V1BETA1_STAGES) {
     const c: Condition | undefined = findCondition(m, type);
     if (c?.status === 'False') {
       out.stage = stage;
-      out.stageSource = `condition ${type}=False${c.reason ? ` reason=${c.reason}` : ''}`;
-      if (c.message) out.message = c.message;
+      out.stageSource = `condition ${type}=False${text(c.reason) ? ` reason=${c.reason}` : ''}`;
+      set('message', text(c.message));
       return out;
     }
   }
