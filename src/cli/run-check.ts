@@ -5,6 +5,8 @@ import { SECTION_IDS, type SectionId } from '../diagnose/finding.js';
 import { renderJson } from '../report/render-json.js';
 import { renderText } from '../report/render-text.js';
 import type { Report } from '../report/report.js';
+import { attachChanges } from '../jobs/attach-changes.js';
+import { createMemoryBaselineStore } from '../store/baseline-store.js';
 import { InMemoryHistory } from '../store/in-memory-history.js';
 import type { CliIo } from './cli-io.js';
 import { pickCluster, resolveConfig } from './resolve-config.js';
@@ -30,6 +32,8 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   const now = opts.now === undefined ? undefined : parseNow(opts.now);
   const clock = io.now ?? (() => new Date());
   const history = new InMemoryHistory();
+  // Issue 18: a replay keeps the last healthy dump's fingerprint, so a later dump says what changed since.
+  const baselines = createMemoryBaselineStore();
   let report: Report;
   if (opts.from.length) {
     const { config } = await resolveConfig(opts.config, io.env, false);
@@ -40,7 +44,8 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     let last: Report | undefined;
     for (const [i, snap] of snapshots.entries()) {
       const isLast = i === snapshots.length - 1;
-      last = await diagnoseSnapshot({ ...snap, cluster }, { history, thresholds: config.thresholds, now: isLast ? now : undefined, generatedAt: clock() });
+      const scan = { ...snap, cluster };
+      last = await attachChanges(await diagnoseSnapshot(scan, { history, thresholds: config.thresholds, now: isLast ? now : undefined, generatedAt: clock() }), scan, baselines);
     }
     report = last!;
   } else {
@@ -48,7 +53,7 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     const cluster = pickCluster(config, opts.cluster, file);
     // Live collection (client-node, etcd3) is loaded only for a live check.
     const { scanCluster } = await import('../jobs/scan-cluster.js');
-    report = await scanCluster(cluster, { history, thresholds: config.thresholds, now: clock, analysisTime: now });
+    report = await scanCluster(cluster, { history, baselines, thresholds: config.thresholds, now: clock, analysisTime: now });
   }
   const section = opts.section as SectionId | undefined;
   if (opts.output === 'json') io.stdout.write(renderJson(report));

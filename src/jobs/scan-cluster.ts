@@ -4,9 +4,13 @@ import type { ClusterConfig, Thresholds } from '../config/config-schema.js';
 import { diagnoseSnapshot } from '../diagnose/diagnose-snapshot.js';
 import type { History } from '../diagnose/history.js';
 import type { Report } from '../report/report.js';
+import type { BaselineStore } from '../store/baseline-store.js';
+import { attachChanges } from './attach-changes.js';
 
 export interface ScanDeps {
   history: History;
+  /** Issue 18: keep the last healthy fingerprint and add "changed since last healthy" (absent: not tracked). */
+  baselines?: BaselineStore;
   thresholds: Thresholds;
   /** Wall clock (report generatedAt, live collectedAt). */
   now?: () => Date;
@@ -23,5 +27,6 @@ export async function scanCluster(cluster: ClusterConfig, deps: ScanDeps): Promi
   const clock = deps.now ?? (() => new Date());
   const snapshot = await readSnapshot(cluster, { ...deps.collect, now: clock });
   // A live snapshot is analyzed at the time it was read; a dump at the time it was taken.
-  return diagnoseSnapshot(snapshot, { history: deps.history, thresholds: deps.thresholds, now: deps.analysisTime, generatedAt: clock() });
+  const report = await diagnoseSnapshot(snapshot, { history: deps.history, thresholds: deps.thresholds, now: deps.analysisTime, generatedAt: clock() });
+  return deps.baselines ? attachChanges(report, snapshot, deps.baselines) : report;
 }

@@ -12,6 +12,7 @@ import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';
 import { createAlertStateStore } from '../store/alert-state-store.js';
 import { createAlertThreadStore } from '../store/alert-thread-store.js';
+import { createRedisBaselineStore } from '../store/baseline-store.js';
 import { RedisHistory } from '../store/redis-history.js';
 import { createReportStore } from '../store/report-store.js';
 import { createChannelLimiter } from './create-channel-limiter.js';
@@ -116,6 +117,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
   const alerts = createAlertStateStore(connection, { keyPrefix });
   const threads = createAlertThreadStore(connection, { keyPrefix });
   const history = new RedisHistory(connection, { keyPrefix });
+  const baselines = createRedisBaselineStore(connection, { keyPrefix, log });
   const workers: Worker[] = [];
   let approvalsQueue: Queue | undefined;
   // One watch cache per live cluster this process scans (scan.watch; see collectSnapshot).
@@ -141,6 +143,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet
             runScanJob(job.data, {
               config: opts.config,
               history,
+              baselines,
               reports,
               alerts,
               threads,
