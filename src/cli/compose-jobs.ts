@@ -23,6 +23,7 @@ import { createAlertThreadStore } from '../store/alert-thread-store.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';
+import { createRedisBaselineStore } from '../store/baseline-store.js';
 import { createProposalStore } from '../store/proposal-store.js';
 import { RedisHistory } from '../store/redis-history.js';
 import { BULLMQ_PREFIX } from '../store/redis-prefix.js';
@@ -145,6 +146,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
         alerts: createAlertStateStore(connection, { keyPrefix }),
         threads: createAlertThreadStore(connection, { keyPrefix }),
         history: new RedisHistory(connection, { keyPrefix }),
+        baselines: createRedisBaselineStore(connection, { keyPrefix, log }),
         approvals: createApprovalStore(connection, { keyPrefix }),
         audit: createAuditLog(connection, { keyPrefix, log, signer }),
         backups: createApprovalBackups(connection, { keyPrefix, now }),

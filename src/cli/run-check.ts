@@ -5,6 +5,8 @@ import { SECTION_IDS, type SectionId } from '../diagnose/finding.js';
 import { renderJson } from '../report/render-json.js';
 import { renderText } from '../report/render-text.js';
 import type { Report } from '../report/report.js';
+import { attachChanges } from '../scan/attach-changes.js';
+import { createMemoryBaselineStore } from '../store/baseline-store.js';
 import { InMemoryHistory } from '../store/in-memory-history.js';
 import { silentLogger } from '../log/logger.js';
 import type { CliIo } from './cli-io.js';
@@ -34,6 +36,8 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   const log = io.env.LOG_LEVEL?.toLowerCase() === 'debug' ? (await (await import('../log/create-logger.js')).createProcessLogger({ level: 'debug', destination: io.stderr, base: { process: 'check' } })).log : silentLogger;
   const clock = io.now ?? (() => new Date());
   const history = new InMemoryHistory();
+  // Issue 18: a replay keeps the last healthy dump's fingerprint, so a later dump says what changed since.
+  const baselines = createMemoryBaselineStore();
   let report: Report;
   if (opts.from.length) {
     const { config } = await resolveConfig(opts.config, io.env, false);
@@ -48,7 +52,8 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     let last: Report | undefined;
     for (const [i, snap] of snapshots.entries()) {
       const isLast = i === snapshots.length - 1;
-      last = await scanSnapshot({ ...snap, cluster }, { history, thresholds: config.thresholds, now: isLast ? now : undefined, generatedAt: clock() });
+      const scan = { ...snap, cluster };
+      last = await attachChanges(await scanSnapshot(scan, { history, thresholds: config.thresholds, now: isLast ? now : undefined, generatedAt: clock() }), scan, baselines);
     }
     report = last!;
   } else {
@@ -57,7 +62,7 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     // Live collection (client-node, etcd3) is loaded only for a live check.
     const { scanCluster } = await import('../scan/scan-cluster.js');
     log.debug({ cluster: cluster.name, live: !cluster.dump }, 'scanning');
-    report = await scanCluster(cluster, { history, thresholds: config.thresholds, now: clock, analysisTime: now });
+    report = await scanCluster(cluster, { history, baselines, thresholds: config.thresholds, now: clock, analysisTime: now });
   }
   log.debug({ cluster: report.cluster, status: report.status, findings: report.findings.length, partial: report.partial.length }, 'report built');
   const section = opts.section as SectionId | undefined;

@@ -68,6 +68,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     });
 
   program
+    .command('timeline')
+    .description('a Markdown incident timeline of one cluster from Redis: findings first seen / changed / resolved, what changed since last healthy, who proposed, approved and ran which fix')
+    .argument('<cluster>', 'cluster name (as in the config file)')
+    .option('--since <when>', 'only what happened since: a duration (90m, 6h, 2d) or an ISO time')
+    .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml); when there is one the cluster must be in it')
+    .action(async (cluster: string, o: { since?: string; config?: string }) => {
+      status = await (await import('./run-timeline.js')).runTimeline(cluster, o, io);
+    });
+
+  program
     .command('serve')
     .description('run the Slack app (Socket Mode when SLACK_APP_TOKEN is set, else HTTP on $PORT) and, unless --no-workers, the workers')
     .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml)')

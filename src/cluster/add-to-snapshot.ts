@@ -1,10 +1,11 @@
 import type { KindSpec } from './kinds.js';
+import { projectCrd } from './project-crd.js';
 import { projectEvent } from './project-event.js';
 import { projectPod } from './project-pod.js';
 import { sanitizeMetadata } from './sanitize-metadata.js';
 import type { EventProjection, KubeObject, PodProjection, Snapshot } from './snapshot.js';
 
-/** What the Snapshot keeps of one object: a compact projection for pods and events, else the object without managedFields. */
+/** What the Snapshot keeps of one object: a compact projection for pods, events and CRDs, else the object without managedFields. */
 export type ProjectedObject = KubeObject | PodProjection | EventProjection;
 
 /**
@@ -30,6 +31,8 @@ export function projectObject(spec: KindSpec, obj: KubeObject, origin: 'workload
       return projectPod(obj);
     case 'events':
       return projectEvent(obj, origin);
+    case 'customResourceDefinitions':
+      return projectCrd(obj);
     default: {
       const clean = stripManagedFields(obj);
       if (!clean.kind) clean.kind = spec.kind;

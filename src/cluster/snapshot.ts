@@ -259,6 +259,13 @@ export interface Snapshot {
   mutatingWebhooks: KubeObject[];
   volumeAttachments: KubeObject[];
   persistentVolumeClaims: KubeObject[];
+  /** policy/v1 PodDisruptionBudgets (issue 18: the budget that refuses a drain's evictions). */
+  podDisruptionBudgets: KubeObject[];
+  /**
+   * CustomResourceDefinitions as a compact projection (metadata, spec.group, spec.names.kind, spec.scope,
+   * version names): enough to tell which CRDs were installed or changed, never their schemas.
+   */
+  customResourceDefinitions: KubeObject[];
   // --- Cluster API (management) ---
   capi: CapiObjects;
   etcd?: EtcdState;
@@ -295,6 +302,8 @@ export function createEmptySnapshot(cluster: string, collectedAt: string, origin
     mutatingWebhooks: [],
     volumeAttachments: [],
     persistentVolumeClaims: [],
+    podDisruptionBudgets: [],
+    customResourceDefinitions: [],
     capi: {
       clusters: [],
       machines: [],

@@ -16,6 +16,12 @@ export const TIME_BASED_IDS: ReadonlySet<FindingId> = new Set<FindingId>([
   'capi.recreation-loop',
   'capi.mhc-unhealthy',
   'upgrade.stuck',
+  // Issue 18: a blocker is named only once its stage has lasted deletingMinutes / provisioningMinutes; on a
+  // capture of unknown time that is a guess, and skip-drain / skip-volume-detach must then not be proposed.
+  'capi.drain-blocked',
+  'capi.deletion-hook-pending',
+  'capi.volume-detach-pending',
+  'capi.rollout-blocked',
 ]);
 
 export const UNKNOWN_TIME_MISSING = 'capture time unknown (no meta.json and no timestamp in the data): how long this has lasted is not known';

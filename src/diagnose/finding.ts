@@ -27,6 +27,16 @@ export const FINDING_IDS = [
   'capi.mhc-unhealthy',
   'capi.recreation-loop',
   'upgrade.stuck',
+  // Issue 18: what holds a Machine deletion or a rollout, named (the cause of capi.machine-stuck-deleting
+  // and upgrade.stuck), and remediation that stopped or was paused.
+  'capi.drain-blocked',
+  'capi.deletion-hook-pending',
+  'capi.volume-detach-pending',
+  'capi.drain-timeout-unset',
+  'capi.rollout-paused',
+  'capi.rollout-blocked',
+  'capi.remediation-exhausted',
+  'capi.remediation-paused',
   'pod.stuck-terminating',
   'volume.multi-attach',
 ] as const;
@@ -43,6 +53,14 @@ export const ACTION_IDS = [
   'pod.force-delete',
   // The undo of node.out-of-service (issue 6): only ever proposed by the undo button, never by an analyzer.
   'node.remove-out-of-service',
+  // Issue 18: skip a blocked drain / volume-detach wait of one Machine being deleted (Cluster API's exclude
+  // annotations), and their undos; pause a MachineHealthCheck's remediation while a loop runs, and resume.
+  'machine.skip-drain',
+  'machine.wait-for-drain',
+  'machine.skip-volume-detach',
+  'machine.wait-for-volume-detach',
+  'mhc.pause-remediation',
+  'mhc.resume-remediation',
 ] as const;
 export type ActionId = (typeof ACTION_IDS)[number];
 

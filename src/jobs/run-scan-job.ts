@@ -3,6 +3,7 @@ import type { Config } from '../config/config-schema.js';
 import type { History } from '../diagnose/history.js';
 import type { Report } from '../report/report.js';
 import type { AlertStateStore } from '../alerts/alert-state-store.js';
+import type { BaselineStore } from '../store/baseline-store.js';
 import type { AlertThreadStore } from '../store/alert-thread-store.js';
 import type { ReportStore } from '../store/report-store.js';
 import { DEFAULT_FLAP_WINDOW_MINUTES } from '../alerts/analyze-alert-changes.js';
@@ -20,6 +21,8 @@ export interface ScanJobData {
 export interface ScanJobDeps {
   config: Config;
   history: History;
+  /** Last healthy fingerprint per cluster and the changes seen since (issue 18); absent: no "what changed". */
+  baselines?: BaselineStore;
   reports: ReportStore;
   alerts: AlertStateStore;
   threads: AlertThreadStore;
@@ -42,7 +45,7 @@ export async function runScanJob(data: ScanJobData, deps: ScanJobDeps): Promise<
   const cluster = deps.config.clusters.find((c) => c.name === data.cluster);
   // A scheduler left from an older config: retrying cannot help (schedulers are pruned at startup).
   if (!cluster) throw new UnrecoverableError(`cluster "${data.cluster}" is not in the config: its scan scheduler is stale and will be removed at the next worker start`);
-  const report = await scanCluster(cluster, { history: deps.history, thresholds: deps.config.thresholds, now: deps.now, collect: deps.collect });
+  const report = await scanCluster(cluster, { history: deps.history, baselines: deps.baselines, thresholds: deps.config.thresholds, now: deps.now, collect: deps.collect });
   const stored = await deps.reports.save(report);
   // A later scan of this cluster finished first (a slow collect): its report is stored and its alert
   // transition applied; applying this older one would flap the threads. Answer with the newer report.

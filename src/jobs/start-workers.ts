@@ -13,6 +13,7 @@ import type { ScanDeps } from '../scan/scan-cluster.js';
 import type { ChannelLimiter } from '../slack/create-channel-limiter.js';
 import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
 import type { AlertThreadStore } from '../store/alert-thread-store.js';
+import type { BaselineStore } from '../store/baseline-store.js';
 import type { ProposalStore } from '../store/proposal-store.js';
 import type { ReportStore } from '../store/report-store.js';
 import type { WorkerMetrics } from './create-worker-metrics.js';
@@ -40,6 +41,8 @@ export interface JobStores {
   alerts: AlertStateStore;
   threads: AlertThreadStore;
   history: History;
+  /** Last healthy fingerprint per cluster and the changes since (issue 18, "what changed"). */
+  baselines: BaselineStore;
   approvals: ApprovalStore;
   audit: AuditLog;
   backups: ApprovalBackups;
@@ -121,6 +124,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
             log: log.child({ queue: SCAN_QUEUE, jobId: job.id, cluster: job.data.cluster }),
             config: deps.config,
             history: stores.history,
+            baselines: stores.baselines,
             reports: stores.reports,
             alerts: stores.alerts,
             threads: stores.threads,

@@ -4,6 +4,7 @@ import { formatMemberId } from '../diagnose/facts/format-member-id.js';
 import { describeCaptureTime } from './describe-capture-time.js';
 import { ageOf } from './age-of.js';
 import { neutralizePlainText as t } from '../text/neutralize-plain-text.js';
+import type { ChangesSinceHealthy } from '../diagnose/changes/cluster-fingerprint.js';
 import type { HealthStatus, Report } from './report.js';
 
 const MARK: Record<HealthStatus, string> = { critical: '✖', degraded: '▲', healthy: '✔', unknown: '?' };
@@ -46,6 +47,7 @@ export function renderText(report: Report, opts: RenderTextOptions): string {
       for (const f of findings.filter((x) => x.section === id)) out.push(...renderFinding(f, report, opts));
     }
   }
+  if (report.changedSinceHealthy && !opts.section) out.push('', ...renderChanges(report.changedSinceHealthy));
   if (report.partial.length) {
     out.push('');
     out.push(`Not read (${report.partial.length}):`);
@@ -88,4 +90,19 @@ function orderSections(findings: Finding[]): SectionId[] {
   const worst = new Map<SectionId, number>();
   for (const f of findings) worst.set(f.section, Math.min(worst.get(f.section) ?? 9, SEVERITY_RANK[f.severity]));
   return SECTION_IDS.filter((id) => worst.has(id)).sort((a, b) => worst.get(a)! - worst.get(b)! || SECTION_IDS.indexOf(a) - SECTION_IDS.indexOf(b));
+}
+
+const RANK_MARK = ['on the failing path', 'same area', 'elsewhere'] as const;
+
+/** "Changed since last healthy at <time>": one line per change, closest to the failing path first (issue 18). */
+export function renderChanges(c: ChangesSinceHealthy): string[] {
+  const lines = [`Changed since last healthy at ${t(c.baselineAt)} (closest to what fails now first):`];
+  if (!c.changes.length) lines.push('  nothing the bot follows changed (webhooks, CRDs, workloads, budgets, Cluster API objects, nodes)');
+  for (const ch of c.changes) {
+    const obj = `${ch.kind} ${ch.namespace ? `${ch.namespace}/` : ''}${ch.name}`;
+    // Names and details come from the cluster: untrusted terminal text.
+    lines.push(`  - [${RANK_MARK[ch.rank]}] ${t(obj)}: ${t(ch.detail)}${ch.why ? ` — ${t(ch.why)}` : ''}`);
+  }
+  if (c.more) lines.push(`  (+${c.more} more)`);
+  return lines;
 }

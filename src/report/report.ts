@@ -1,5 +1,6 @@
 import type { Finding, SectionId } from '../diagnose/finding.js';
 import type { PartialEntry } from '../cluster/snapshot.js';
+import type { ChangesSinceHealthy } from '../diagnose/changes/cluster-fingerprint.js';
 
 export type HealthStatus = 'healthy' | 'degraded' | 'critical' | 'unknown';
 
@@ -25,4 +26,10 @@ export interface Report {
   sections: SectionSummary[];
   findings: Finding[];
   partial: PartialEntry[];
+  /**
+   * Issue 18: what changed since the last healthy scan of this cluster (webhook configurations, CRDs,
+   * workload images and replicas, Nodes and Machines replaced, …), ranked by closeness to what fails now.
+   * Set by the scan caller (jobs/attach-changes.ts) on a report that is not healthy when a baseline exists.
+   */
+  changedSinceHealthy?: ChangesSinceHealthy;
 }

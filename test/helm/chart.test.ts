@@ -38,7 +38,7 @@ const SA = { serve: 'ops/khb-k8s-health-bot-serve', worker: 'ops/khb-k8s-health-
 /** Verbs that change something; no ServiceAccount but the remediation worker's may hold one. */
 const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection', 'escalate', 'bind', 'impersonate', '*'];
 /** The `remediation.actions` switches (remediate-rbac.test.ts maps them to catalog actions). */
-const ACTION_SWITCHES = ['webhookSuspend', 'deploymentScale', 'nodeOutOfService', 'nodeDelete', 'podForceDelete'];
+const ACTION_SWITCHES = ['webhookSuspend', 'deploymentScale', 'nodeOutOfService', 'nodeDelete', 'podForceDelete', 'machineDeletion', 'remediationPause'];
 
 /** Every kind the chart may render, with the model that validates it against the Kubernetes schema. */
 const MODELS: Record<string, new (data: any) => { validate(): void }> = {
@@ -576,8 +576,11 @@ describe('RBAC', () => {
       '/nodes': ['delete', 'get', 'patch'],
       // pod.force-delete.
       '/pods': ['delete', 'get'],
-      // The node actions re-check the node's Machine.
-      'cluster.x-k8s.io/machines': ['list'],
+      // The node actions re-check the node's Machine (list); machine.skip-drain / skip-volume-detach and
+      // their undos read the Machine and set or remove an exclude annotation (get, patch).
+      'cluster.x-k8s.io/machines': ['get', 'list', 'patch'],
+      // mhc.pause-remediation / mhc.resume-remediation set or remove cluster.x-k8s.io/paused.
+      'cluster.x-k8s.io/machinehealthchecks': ['get', 'patch'],
     });
   });
 

@@ -28,6 +28,8 @@ const SWITCHES: Record<string, CatalogActionId[]> = {
   nodeOutOfService: ['node.out-of-service', 'node.remove-out-of-service'],
   nodeDelete: ['node.delete'],
   podForceDelete: ['pod.force-delete'],
+  machineDeletion: ['machine.skip-drain', 'machine.wait-for-drain', 'machine.skip-volume-detach', 'machine.wait-for-volume-detach'],
+  remediationPause: ['mhc.pause-remediation', 'mhc.resume-remediation'],
 };
 
 /**

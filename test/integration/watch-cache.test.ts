@@ -110,7 +110,7 @@ describe('watch cache: the analysis never changes the cached objects', () => {
       Object.freeze(o);
       for (const v of Object.values(o)) deepFreeze(v);
     };
-    const arrays = [cached.nodes, cached.pods, cached.events, cached.namespaces, cached.services, cached.endpoints, cached.deployments, cached.daemonSets, cached.statefulSets, cached.replicaSets, cached.validatingWebhooks, cached.mutatingWebhooks, cached.volumeAttachments, cached.persistentVolumeClaims, ...Object.values(cached.capi)];
+    const arrays = [cached.nodes, cached.pods, cached.events, cached.namespaces, cached.services, cached.endpoints, cached.deployments, cached.daemonSets, cached.statefulSets, cached.replicaSets, cached.validatingWebhooks, cached.mutatingWebhooks, cached.volumeAttachments, cached.persistentVolumeClaims, cached.podDisruptionBudgets, cached.customResourceDefinitions, ...Object.values(cached.capi)];
     for (const a of arrays) for (const o of a) deepFreeze(o);
     const opts = { thresholds: parseConfig({}, '/tmp').thresholds, now: NOW() };
     const fromCache = await scanSnapshot(cached, { ...opts, history: new InMemoryHistory() });

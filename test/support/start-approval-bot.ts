@@ -6,6 +6,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { parseConfig } from '../../src/config/load-config.js';
+import { eventually } from './eventually.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import { enqueueRemediation } from '../../src/jobs/enqueue-remediation.js';
 import { createProposalRequester } from '../../src/jobs/create-proposal-requester.js';
@@ -262,7 +263,13 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
           ?? slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === user)?.body;
         return refused && { ephemeral: refused };
       }, 30000);
-      if (done.message) return { requestId: approvalBlock(done.message)!.elements[0].value, message: done.message };
+      if (done.message) {
+        const requestId = approvalBlock(done.message)!.elements[0].value as string;
+        // The request is posted first (its message ts goes into it), then stored and audited: return
+        // once it is stored, so a test reading Redis right away sees it.
+        await eventually(() => redis.get(`${REDIS_PREFIX}approval:${requestId}`), (v) => v !== null, 30000, 20);
+        return { requestId, message: done.message };
+      }
       return { ephemeral: done.ephemeral };
     },
     async vote(requestId, user, kind = 'approve') {

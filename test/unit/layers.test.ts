@@ -6,7 +6,7 @@ import path from 'node:path';
  * Layers point one way (issue 15; docs/architecture.md "Layers"): every import between two folders of
  * src/ must be an edge listed here. Type-only imports count too — a reader follows them all the same.
  * The order, bottom up: errors, text → log → config → cluster → diagnose → report → alerts →
- * remediate → store → scan → slack → jobs → cli. `cluster/` is the only reader of the outside world,
+ * remediate → store → timeline → scan → slack → jobs → cli. `cluster/` is the only reader of the outside world,
  * `diagnose/` is pure, `report/` never imports `slack/`, `slack/` never imports `jobs/`, and
  * `remediate/` (the only writer) imports no store, Slack or job code.
  */
@@ -21,10 +21,11 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   alerts: ['diagnose', 'report', 'errors', 'log'],
   remediate: ['cluster', 'config', 'diagnose', 'errors', 'log'],
   store: ['cluster', 'diagnose', 'report', 'remediate', 'errors', 'log'],
-  scan: ['cluster', 'config', 'diagnose', 'report'],
+  timeline: ['alerts', 'diagnose', 'store', 'text'],
+  scan: ['cluster', 'config', 'diagnose', 'report', 'store'],
   slack: ['alerts', 'config', 'diagnose', 'report', 'remediate', 'store', 'errors', 'log', 'text'],
   jobs: ['alerts', 'cluster', 'config', 'diagnose', 'report', 'remediate', 'scan', 'slack', 'store', 'errors', 'log', 'text'],
-  cli: ['alerts', 'cluster', 'config', 'diagnose', 'report', 'remediate', 'scan', 'slack', 'jobs', 'store', 'errors', 'log', 'text'],
+  cli: ['alerts', 'cluster', 'config', 'diagnose', 'report', 'remediate', 'scan', 'slack', 'jobs', 'store', 'timeline', 'errors', 'log', 'text'],
 };
 
 /** Every import of src/ that crosses folders: `from`, `to` (layers) and where. */

@@ -5,6 +5,7 @@ import { findLoopStop } from '../facts/find-loop-stop.js';
 import { findRecreationLoops } from '../facts/find-recreation-loops.js';
 import { findWebhookCause } from '../facts/find-webhook-cause.js';
 import { formatAge } from '../facts/age.js';
+import { proposePauseRemediation } from '../facts/propose-pause-remediation.js';
 import { proposeWebhookFixes } from '../facts/propose-webhook-fixes.js';
 
 const CNI_NOT_READY = /NetworkPluginNotReady|cni plugin not initialized/i;
@@ -67,6 +68,14 @@ export const capiRecreationLoopAnalyzer: Analyzer = {
         cause,
         remediations: webhook ? webhook.webhooks.flatMap((w) => proposeWebhookFixes(snapshot, w)) : [],
       };
+      // Issue 18, the loop breaker: replacements cannot fix a refused or uninitialized CNI, so offer to
+      // pause the MachineHealthCheck that keeps remediating (its undo resumes it).
+      if (webhook || cniShown.length) {
+        const owned = snapshot.capi.machines.filter(
+          (m) => (m.metadata.namespace ?? '') === (loop.owner.namespace ?? '') && (m.metadata.ownerReferences ?? []).some((r) => r.kind === loop.owner.kind && r.name === loop.owner.name),
+        );
+        draft.remediations.push(...proposePauseRemediation(snapshot, owned, webhook ? `a CNI refused by webhook ${webhook.webhooks[0]?.name ?? ''}`.trim() : 'a CNI that never initializes'));
+      }
       if (causedBy.length) draft.causedBy = causedBy;
       if (loop.since) draft.since = loop.since;
       out.push(draft);

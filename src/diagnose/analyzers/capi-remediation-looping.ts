@@ -6,6 +6,7 @@ import { findLeaderUnreachableCause } from '../facts/find-leader-unreachable-cau
 import { findMachineHealthCheck } from '../facts/find-machine-health-check.js';
 import { machineInfo } from '../facts/machine-info.js';
 import { parseRemediationFor, REMEDIATION_FOR_ANNOTATION } from '../facts/parse-remediation-for.js';
+import { proposePauseRemediation } from '../facts/propose-pause-remediation.js';
 import { DEFAULT_MIN_HEALTHY_PERIOD_SECONDS, readCapiStatus } from '../facts/read-capi-status.js';
 import { readMachineHealth } from '../facts/read-machine-health.js';
 import { DEFAULT_NODE_STARTUP_TIMEOUT_SECONDS, readMhcStatus } from '../facts/read-mhc-status.js';
@@ -89,7 +90,9 @@ export const capiRemediationLoopingAnalyzer: Analyzer = {
         causedBy: byLeader ? [leader.fingerprint] : undefined,
         since: rf.timestamp,
         missing: missing.length ? missing : undefined,
-        remediations: [],
+        // Issue 18, the loop breaker: a replacement cannot fix an unreachable etcd leader; pausing the
+        // MachineHealthCheck stops the churn while people fix etcd (never on missing evidence).
+        remediations: byLeader && !missing.length ? proposePauseRemediation(snap, [m], `an etcd leader that does not answer (${leader.leaderName})`) : [],
       });
     }
     return out;

@@ -22,6 +22,14 @@ import { webhookSystemNamespacesNotExcludedAnalyzer } from './webhook-system-nam
 import { capiRecreationLoopAnalyzer } from './capi-recreation-loop.js';
 import { podStuckTerminatingAnalyzer } from './pod-stuck-terminating.js';
 import { volumeMultiAttachAnalyzer } from './volume-multi-attach.js';
+import { capiDrainBlockedAnalyzer } from './capi-drain-blocked.js';
+import { capiDeletionHookPendingAnalyzer } from './capi-deletion-hook-pending.js';
+import { capiVolumeDetachPendingAnalyzer } from './capi-volume-detach-pending.js';
+import { capiDrainTimeoutUnsetAnalyzer } from './capi-drain-timeout-unset.js';
+import { capiRolloutPausedAnalyzer } from './capi-rollout-paused.js';
+import { capiRolloutBlockedAnalyzer } from './capi-rollout-blocked.js';
+import { capiRemediationExhaustedAnalyzer } from './capi-remediation-exhausted.js';
+import { capiRemediationPausedAnalyzer } from './capi-remediation-paused.js';
 
 /**
  * The explicit registry of analyzers (STYLE.md: no import-time self-registration).
@@ -53,4 +61,13 @@ export const ANALYZERS: readonly Analyzer[] = [
   capiRecreationLoopAnalyzer,
   podStuckTerminatingAnalyzer,
   volumeMultiAttachAnalyzer,
+  // issue 18: what blocks a deletion or a rollout, and remediation stopped or paused
+  capiDrainBlockedAnalyzer,
+  capiDeletionHookPendingAnalyzer,
+  capiVolumeDetachPendingAnalyzer,
+  capiDrainTimeoutUnsetAnalyzer,
+  capiRolloutPausedAnalyzer,
+  capiRolloutBlockedAnalyzer,
+  capiRemediationExhaustedAnalyzer,
+  capiRemediationPausedAnalyzer,
 ];

@@ -8,6 +8,7 @@ import { describeMemoryHogs } from '../facts/describe-memory-hogs.js';
 import { findControlPlaneMemoryHogs } from '../facts/find-control-plane-memory-hogs.js';
 import { findEtcdMemberMismatches } from '../facts/find-etcd-member-mismatches.js';
 import { findNotJoinedMachines } from '../facts/find-not-joined-machines.js';
+import { findRolloutBlockers } from '../facts/find-rollout-blockers.js';
 import { isControlPlaneNode } from '../facts/is-control-plane-node.js';
 import { isNodeReady } from '../facts/is-node-ready.js';
 import { machineInfo } from '../facts/machine-info.js';
@@ -74,6 +75,10 @@ export const upgradeStuckAnalyzer: Analyzer = {
       let cause: string | undefined;
       const causedBy: string[] = [];
       const remediations: RemediationProposal[] = [];
+      // Issue 18: the object that holds the rollout (a pause, an old machine that cannot be deleted, a new
+      // one that gets no VM, remediation given up), named with its own finding.
+      const held = findRolloutBlockers(ctx, kind, obj);
+      const heldCause = held.causes.length ? `the rollout is held: ${held.causes.join('; ')}.` : undefined;
       if (kind === 'KubeadmControlPlane') {
         const notJoined = findNotJoinedMachines(snap).filter(({ machine }) => machineInfo(machine).kcpName === name);
         // Issue 13 (defect 7): a stale member holding the new machine's peer URL blocks the join. The
@@ -87,6 +92,9 @@ export const upgradeStuckAnalyzer: Analyzer = {
             `new control-plane machine ${blockers.map((mm) => mm.blocksJoinOf).join(', ')} cannot join etcd: stale member ${blockers.map((mm) => mm.name).join(', ')} left by a failed join holds its peer URL ("Peer URLs already exists"; KCP does not remove the member of a machine that never got a Node). ` +
             'Remove that member so the join can proceed. Do not delete existing control-plane machines (data loss); scaling workloads does not help.';
           remediations.push(...blockers.flatMap(proposeRemoveMember));
+        } else if (heldCause) {
+          causedBy.push(...held.causedBy);
+          cause = `${heldCause} Do not delete existing control-plane machines to push the rollout (data loss).`;
         } else if (notJoined.length) {
           const mism = findEtcdMemberMismatches(snap, ctx.now);
           for (const nj of notJoined) causedBy.push(fingerprint(snap.cluster, 'controlplane.node-not-joined', { kind: 'Machine', namespace: ns, name: nj.machine.metadata.name }));
@@ -101,6 +109,9 @@ export const upgradeStuckAnalyzer: Analyzer = {
         } else {
           cause = 'Do not delete existing control-plane machines to push the rollout (data loss); find why the newest machine does not become ready.';
         }
+      } else if (heldCause) {
+        causedBy.push(...held.causedBy);
+        cause = heldCause;
       }
       out.push({
         id: 'upgrade.stuck',

@@ -4,6 +4,12 @@ import type { CatalogActionId } from '../remediation-plan.js';
 import { deploymentScale } from './deployment-scale.js';
 import { etcdMoveLeader } from './etcd-move-leader.js';
 import { etcdRemoveMember } from './etcd-remove-member.js';
+import { machineSkipDrain } from './machine-skip-drain.js';
+import { machineSkipVolumeDetach } from './machine-skip-volume-detach.js';
+import { machineWaitForDrain } from './machine-wait-for-drain.js';
+import { machineWaitForVolumeDetach } from './machine-wait-for-volume-detach.js';
+import { mhcPauseRemediation } from './mhc-pause-remediation.js';
+import { mhcResumeRemediation } from './mhc-resume-remediation.js';
 import { nodeDelete } from './node-delete.js';
 import { nodeOutOfService } from './node-out-of-service.js';
 import { nodeRemoveOutOfService } from './node-remove-out-of-service.js';
@@ -22,6 +28,13 @@ export const ACTIONS: readonly RemediationAction[] = [
   nodeRemoveOutOfService,
   nodeDelete,
   podForceDelete,
+  // issue 18: Cluster API annotations, each with its undo
+  machineSkipDrain,
+  machineWaitForDrain,
+  machineSkipVolumeDetach,
+  machineWaitForVolumeDetach,
+  mhcPauseRemediation,
+  mhcResumeRemediation,
 ];
 
 /** The catalog entry for an action id; an unknown id is a plan nobody may run. */

@@ -152,6 +152,9 @@ function liveSnapshot(): Snapshot {
     { origin: 'management', namespace: 'ns-prod', name: 'm.1', reason: 'MachineDeleting', count: 1, lastTimestamp: '2025-06-01T09:30:00Z', involvedObject: {} },
   ];
   s.capi.machines = [{ apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name: 'm', namespace: 'ns-prod' }, status: { phase: 'Deleting' } }];
+  // Issue 18 kinds: a budget as read, and a CRD as its compact projection (no schemas).
+  s.podDisruptionBudgets = [{ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'db', namespace: 'default', uid: 'u-pdb' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'db' } } }, status: { disruptionsAllowed: 0 } }];
+  s.customResourceDefinitions = [{ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'policies.kyverno.io', uid: 'u-crd', generation: 2 }, spec: { versions: [{ name: 'v1', served: true, storage: true }], group: 'kyverno.io' } }];
   s.etcd = {
     source: 'live',
     members: [{ id: '18249187646912138824', name: 'cp-1', peerURLs: ['https://10.0.0.1:2380'], clientURLs: ['https://10.0.0.1:2379'], isLearner: false }],

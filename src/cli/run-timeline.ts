@@ -1,0 +1,46 @@
+import { Redis } from 'ioredis';
+import { readEnvOptions } from '../config/read-env-options.js';
+import { REDIS_PREFIX } from '../store/redis-prefix.js';
+import { renderTimeline } from '../timeline/render-timeline.js';
+import { createAlertStateStore } from '../alerts/alert-state-store.js';
+import { createAuditLog } from '../store/audit-log.js';
+import { createRedisBaselineStore } from '../store/baseline-store.js';
+import { describeError } from '../errors/describe-error.js';
+import { neutralizePlainText } from '../text/neutralize-plain-text.js';
+import type { CliIo } from './cli-io.js';
+import { parseSince } from './parse-since.js';
+import { pickCluster, resolveConfig } from './resolve-config.js';
+
+/** Audit events read for one timeline at most (the stream is capped at 100,000 for all clusters). */
+const MAX_AUDIT_EVENTS = 5000;
+
+/**
+ * `k8s-health timeline <cluster> [--since DURATION|ISO] [--config FILE]` (issue 18): a Markdown incident
+ * timeline of one cluster from what the bot keeps in Redis ($REDIS_URL) — the alert state (findings first
+ * seen, changed, resolved), the "what changed since last healthy" log, and the approval audit trail (who
+ * proposed, approved, ran what, with results) — rendered by report/render-timeline.ts. With a config file
+ * (--config, $K8S_HEALTH_CONFIG or config/config.yaml) the cluster must be one of its clusters.
+ * Exit 0; 2 on bad usage or when Redis cannot be read (one line naming REDIS_URL).
+ */
+export async function runTimeline(cluster: string, opts: { since?: string; config?: string }, io: CliIo): Promise<number> {
+  const now = (io.now ?? (() => new Date()))();
+  const since = opts.since === undefined ? undefined : parseSince(opts.since, now);
+  const { config, file } = await resolveConfig(opts.config, io.env, false);
+  if (file) pickCluster(config, cluster, file);
+  const env = readEnvOptions(io.env);
+  const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    const { state } = await createAlertStateStore(redis, { keyPrefix: REDIS_PREFIX }).load(cluster);
+    const changes = await createRedisBaselineStore(redis, { keyPrefix: REDIS_PREFIX }).listChanges(cluster, since);
+    const audit = await createAuditLog(redis, { keyPrefix: REDIS_PREFIX }).list({ cluster, limit: MAX_AUDIT_EVENTS });
+    io.stdout.write(renderTimeline({ cluster, generatedAt: now.toISOString(), ...(since ? { since } : {}), incidents: Object.values(state.incidents), audit, changes }));
+    return 0;
+  } catch (err) {
+    io.stderr.write(`k8s-health timeline: cannot read the bot's records from REDIS_URL ${env.redisUrl}: ${neutralizePlainText(describeError(err))}\n`);
+    return 2;
+  } finally {
+    redis.disconnect();
+  }
+}
