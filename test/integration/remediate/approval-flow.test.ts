@@ -203,7 +203,10 @@ async function propose(proposal: RemediationProposal, user = 'U0PAT', cluster = 
   if (done === true) {
     const message = slack.callsTo('chat.postMessage')[before]!;
     const actions = (message.body.blocks as Any[]).find((b) => b.type === 'actions');
-    return { requestId: actions?.elements[0].value, message };
+    const requestId = actions?.elements[0].value as string | undefined;
+    // The request is stored right after its message is posted (remediate/propose-fix.ts): wait for it.
+    for (let i = 0; requestId && i < 500 && !(await approvals().get(requestId)); i++) await new Promise((r) => setTimeout(r, 10));
+    return { requestId, message };
   }
   return { ephemeral: (done as { body: Any }).body };
 }
