@@ -63,6 +63,8 @@ export interface SandboxSlack {
   newTriggerId(user: string): string;
   /** Show `text` to `user` only (an ack with a body, an error of the sandbox itself). */
   postEphemeral(user: string, channel: string, text: string, opts?: { blocks?: unknown[]; threadTs?: string }): void;
+  /** Tell the page something changed besides the channel (a scan started or ended, a reset). */
+  touch(): void;
   /** Web API methods the bot called that the sandbox does not know (the page lists them). */
   unknownCalls: string[];
   /** Forget every message, modal and response_url (reset). */
@@ -101,7 +103,7 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
   const handleApi = (method: string, body: Record<string, unknown>, authToken: string | undefined): Record<string, unknown> => {
     if (authToken !== token) return { ok: false, error: 'invalid_auth' };
     const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
-    const blocksOf = (v: unknown) => (Array.isArray(v) ? v : []);
+    const blocksOf = (v: unknown) => withBlockIds(Array.isArray(v) ? v : []);
     switch (method) {
       case 'auth.test':
         return { ok: true, url: 'https://sandbox.invalid/', team: 'Sandbox', user: SANDBOX_BOT.name, team_id: SANDBOX_TEAM_ID, user_id: SANDBOX_BOT.id, bot_id: SANDBOX_BOT.botId };
@@ -158,7 +160,7 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
   const handleResponse = (target: ResponseTarget, body: Record<string, unknown>) => {
     const original = target.messageTs ? messages.find((m) => m.ts === target.messageTs) : undefined;
     const text = typeof body.text === 'string' ? body.text : '';
-    const blocks = Array.isArray(body.blocks) ? body.blocks : [];
+    const blocks = withBlockIds(Array.isArray(body.blocks) ? body.blocks : []);
     if (body.delete_original === true || body.delete_original === 'true') {
       messages = messages.filter((m) => m !== original);
       bump();
@@ -248,8 +250,9 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
       return id;
     },
     postEphemeral(user, _channel, text, o = {}) {
-      post({ user: SANDBOX_BOT.id, text, blocks: o.blocks ?? [], ephemeralFor: user, ...(o.threadTs ? { threadTs: o.threadTs } : {}) });
+      post({ user: SANDBOX_BOT.id, text, blocks: withBlockIds(o.blocks ?? []), ephemeralFor: user, ...(o.threadTs ? { threadTs: o.threadTs } : {}) });
     },
+    touch: bump,
     unknownCalls,
     clear() {
       messages = [];
@@ -266,6 +269,11 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
         server.close(() => resolve());
       }),
   };
+}
+
+/** Slack gives every block without a block_id one of its own; clicks then carry it (the page names the block by it). */
+function withBlockIds(blocks: unknown[]): unknown[] {
+  return blocks.map((b, i) => (typeof b === 'object' && b !== null && !('block_id' in b) ? { ...b, block_id: `b${i}-${randomBytes(3).toString('hex')}` } : b));
 }
 
 /** A Web API body: JSON, or form fields where the JSON-valued ones (blocks, view) are decoded as WebClient encodes them. */
