@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { Redis } from 'ioredis';
+// The incident is shared with `npm run screenshots` (plain JS, no types).
+// @ts-expect-error scripts/ is JavaScript
+import { launchBrowser, playIncident, startSandboxProcess } from '../../scripts/sandbox-tour.js';
+import { freePort } from '../support/free-port.js';
+import { signalPid } from '../support/signal-pid.js';
+import { startRedis, type RedisServer } from '../support/start-redis.js';
+
+type Sandbox = { url: string; child: { pid: number; exitCode: number | null }; exit: Promise<number | null>; stdout: string; stderr: string };
+type Browser = { page: import('playwright-core').Page; close(): Promise<void> };
+
+/**
+ * Issue 19: `k8s-health sandbox` (the built CLI) driven by headless Debian Chromium through a whole
+ * incident — the real Bolt app behind signed requests, the real workers and approval flow, the
+ * sandbox's Slack and simulated cluster — and its page checked for what the issue asks of it.
+ */
+describe('k8s-health sandbox in a real browser', () => {
+  let sandbox: Sandbox;
+  let browser: Browser;
+  const requests: string[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    sandbox = await startSandboxProcess({ env: { PORT: String(await freePort()) } });
+    browser = await launchBrowser({ timezoneId: 'Asia/Tokyo' });
+    browser.page.on('request', (r) => void requests.push(r.url()));
+    browser.page.on('pageerror', (e) => void pageErrors.push(String(e)));
+    browser.page.on('console', (m) => void (m.type() === 'error' && pageErrors.push(m.text())));
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (sandbox && sandbox.child.exitCode === null) signalPid(sandbox.child.pid, 'SIGTERM');
+    // A graceful stop: exit 0 after the bot, the workers and its private redis-server stopped.
+    expect(await sandbox?.exit).toBe(0);
+  }, 60_000);
+
+  it('prints its URL on 127.0.0.1 and serves the page only there', async () => {
+    expect(sandbox.stdout).toMatch(/^k8s-health sandbox: open http:\/\/127\.0\.0\.1:\d+\/ \(loopback only; Redis: a private redis-server; /);
+    const port = new URL(sandbox.url).port;
+    // Another Host (a DNS-rebinding page) is refused, and so is a POST that is not JSON (a cross-site form).
+    // fetch drops a Host header it is given: node:http sends it as written.
+    const wrongHost = await new Promise<number | undefined>((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: Number(port), path: '/', headers: { host: `evil.example:${port}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      }).on('error', reject);
+    });
+    expect(wrongHost).toBe(421);
+    const form = await fetch(new URL('/api/reset', sandbox.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'x=1' });
+    expect(form.status).toBe(415);
+    const page = await fetch(sandbox.url);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+  });
+
+  it('plays a whole incident: command, answer card, alert thread, proposal, self-approval refused, two approvals, execution, resolution', async () => {
+    const seen = await playIncident(browser.page, sandbox.url);
+    // Alert threads opened from the first scan of the live cluster, one per finding, root cause included.
+    expect(seen.alerts.some((h: string) => h.includes('Webhook kyverno-resource-validating-webhook-cfg refuses pods'))).toBe(true);
+    // The answer card of /k8s-health prod-east, asked by Pat.
+    expect(seen.answer).toContain('prod-east');
+    expect(seen.answer).toMatch(/critical/i);
+    // The proposal: a frozen plan with its API calls, the server-side dry run, 0 of 2.
+    expect(seen.proposal).toContain('Fix proposed on prod-east: Suspend webhook kyverno-resource-validating-webhook-cfg');
+    expect(seen.proposal).toContain('dryRun=All');
+    expect(seen.proposal).toContain('0 of 2 approvals');
+    // Refusals are ephemeral: only the clicker sees them.
+    expect(seen.selfApproval).toContain('Only visible to you');
+    expect(seen.unauthorized).toContain('You are not an authorized approver of cluster prod-east');
+    expect(seen.firstApproval).toContain('1 of 2 approvals: @ann');
+    expect(seen.modalError).toBe('Type the cluster name exactly: prod-east');
+    // Executed against the simulated API server, the request message edited in place, the backup in the thread.
+    expect(seen.executed).toContain('Executed');
+    expect(seen.executed).toContain('2 of 2 approvals: @ann, @ben');
+    expect(seen.executed).toContain('(edited)');
+    expect(seen.result).toContain('"kind": "ValidatingWebhookConfiguration"');
+    expect(seen.thread).toContain('Restore webhook kyverno-resource-validating-webhook-cfg');
+    // Resolved: the parent says so and the thread's last reply too.
+    expect(seen.resolved).toMatch(/Resolved/);
+    expect(seen.thread).toMatch(/Resolved: not seen in 2 consecutive scans/);
+  }, 240_000);
+
+  it('shows date tokens in the viewer\'s time zone', async () => {
+    // The approval request's expiry is a <!date^…> token; this browser runs in Asia/Tokyo (UTC+9).
+    const date = browser.page.locator('#thread-messages time.bk-date').first();
+    const iso = await date.getAttribute('datetime');
+    const tokyo = new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Tokyo', hour: 'numeric', minute: '2-digit' }).format(new Date(iso!));
+    expect(await date.innerText()).toContain(tokyo);
+  });
+
+  it('asked nothing of any other host, and the page raised no error', () => {
+    expect(requests.length).toBeGreaterThan(10);
+    expect(requests.filter((u) => !u.startsWith(sandbox.url))).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('renders untrusted text as text, buttons with their confirm dialogs, and mrkdwn as Slack does', async () => {
+    const page = browser.page;
+    const out = await page.evaluate(async () => {
+      // The page's own renderer, on blocks the bot could post (and text a cluster could carry).
+      const rendererUrl = '/assets/block-kit.js';
+      const { renderBlock, renderMrkdwn } = await import(rendererUrl);
+      // This runs in the page (tsc here has no DOM types).
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const doc = (globalThis as any).document;
+      const host = doc.createElement('div');
+      doc.body.append(host);
+      const clicks: string[] = [];
+      let asked = '';
+      const ctx = {
+        people: { U0ANN: { name: 'ann' } },
+        channel: { id: 'C0INCIDENT', name: 'incident' },
+        now: new Date('2025-02-17T10:00:00Z'),
+        messageTs: 'test',
+        onClick: (e: { action_id: string }) => clicks.push(e.action_id),
+        confirm: async (c: { title: { text: string } }) => ((asked = c.title.text), true),
+      };
+      host.append(...renderMrkdwn('*bold* _italic_ ~gone~ `code` <@U0ANN> <!here> <https://example.com|a link> &lt;img src=x onerror=alert(1)&gt; <script>x</script>\n> quoted\n```pre *not bold*```', ctx));
+      const button = renderBlock({ type: 'actions', block_id: 'b1', elements: [{ type: 'button', action_id: 'go', style: 'danger', text: { type: 'plain_text', text: 'Delete :x:' }, confirm: { title: { type: 'plain_text', text: 'Really?' }, text: { type: 'mrkdwn', text: 'sure' }, confirm: { type: 'plain_text', text: 'Yes' }, deny: { type: 'plain_text', text: 'No' } } }] }, ctx);
+      host.append(button);
+      button.querySelector('button').click();
+      await new Promise((r) => setTimeout(r, 10));
+      const result = {
+        html: host.innerHTML,
+        text: host.innerText,
+        tags: [...host.querySelectorAll('*')].map((e: { tagName: string }) => e.tagName.toLowerCase()),
+        danger: button.querySelector('button').className,
+        buttonText: button.querySelector('button').textContent,
+        clicks,
+        asked,
+      };
+      host.remove();
+      return result;
+    });
+    expect(out.tags).not.toContain('img');
+    expect(out.tags).not.toContain('script');
+    expect(out.tags).not.toContain('a'); // links are shown, never followed
+    expect(out.tags).toEqual(expect.arrayContaining(['strong', 'em', 'del', 'code', 'blockquote', 'pre', 'button']));
+    expect(out.text).toContain('@ann');
+    expect(out.text).toContain('@here');
+    expect(out.text).toContain('<img src=x onerror=alert(1)>');
+    expect(out.text).toContain('pre *not bold*');
+    expect(out.danger).toContain('bk-button-danger');
+    expect(out.buttonText).toBe('Delete ❌');
+    expect(out.asked).toBe('Really?');
+    expect(out.clicks).toEqual(['go']);
+  });
+
+  it('plays every bundled scenario from the picker, and a replay moves on with "next scan"', async () => {
+    const page = browser.page;
+    const names = await page.locator('#scenario option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
+    const bundled = spawnSync('ls', ['examples/scenarios'], { encoding: 'utf8' }).stdout.split('\n').filter((n) => /^[a-z0-9-]+$/.test(n));
+    expect(names).toEqual(['prod-east', ...bundled]);
+    await page.selectOption('#scenario', 'replay-s3-recreation-loop');
+    await page.getByRole('button', { name: 'Play scenario' }).click();
+    await page.locator('#step', { hasText: 'step 1 of 4' }).waitFor({ timeout: 60_000 });
+    await page.locator('#scenario-title', { hasText: 'replay-s3-recreation-loop' }).waitFor();
+    for (const step of [2, 3, 4]) {
+      await page.getByRole('button', { name: 'Next scan' }).click();
+      await page.locator('#step', { hasText: `step ${step} of 4` }).waitFor({ timeout: 60_000 });
+    }
+    // The loop is only visible across scans: by the last step its alert thread is open.
+    await page.locator('#messages .bk-header', { hasText: 'replay-s3-recreation-loop: KubeadmControlPlane' }).first().waitFor({ timeout: 60_000 });
+    // Reset empties the channel and starts the scenario again.
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await page.locator('#step', { hasText: 'step 1 of 4' }).waitFor({ timeout: 60_000 });
+    expect(await page.locator('#messages .msg-edited').count()).toBe(0);
+  }, 180_000);
+});
+
+describe('k8s-health sandbox without Redis to be had', () => {
+  let redis: RedisServer | undefined;
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('exits 2 with one line naming how to get one, when no redis-server is on PATH and REDIS_URL is unset', () => {
+    const r = spawnSync(process.execPath, ['bin/k8s-health.js', 'sandbox'], { env: { PATH: '/nonexistent' }, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('found no redis-server on PATH');
+    expect(lines[0]).toContain('REDIS_URL');
+  });
+
+  it('refuses a REDIS_URL database that holds someone else\'s keys (it wipes its database on reset)', async () => {
+    redis = await startRedis();
+    const client = new Redis(redis.url);
+    await client.set('k8s-health:report:prod', 'not the sandbox');
+    client.disconnect();
+    const r = spawnSync(process.execPath, ['bin/k8s-health.js', 'sandbox'], { env: { PATH: process.env.PATH ?? '', REDIS_URL: redis.url }, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('holds 1 keys that are not the sandbox\'s');
+    const check = new Redis(redis.url);
+    expect(await check.get('k8s-health:report:prod')).toBe('not the sandbox');
+    check.disconnect();
+  });
+});
