@@ -144,7 +144,7 @@ export async function playIncident(page, url, shot = async () => undefined) {
   const result = threadMessage(page, 'Backup of');
   await result.first().waitFor(t);
   seen.result = await result.first().innerText();
-  await page.locator('#thread-messages > li.msg').last().scrollIntoViewIfNeeded();
+  await request.getByText('Executed').first().scrollIntoViewIfNeeded();
   await shot('sandbox-executed');
 
   // 8. Resolution: scans without the finding (scan.resolveAfterScans = 2 in the sandbox).
