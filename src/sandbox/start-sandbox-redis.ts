@@ -78,9 +78,13 @@ async function startPrivate(binary: string): Promise<SandboxRedis> {
   // --port 0: no TCP listener, only the socket in our own 0700 directory; nothing is saved to disk.
   const child: ChildProcess = spawn(binary, ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // If the sandbox exits without stop() (an uncaught error), its redis-server goes with it.
+  const killOnExit = () => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'));
+  process.once('exit', killOnExit);
   const redis = new Redis(socket, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
   redis.on('error', () => undefined);
   const stop = async () => {
+    process.off('exit', killOnExit);
     redis.disconnect();
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 3000).unref())]);

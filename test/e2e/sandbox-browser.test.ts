@@ -56,6 +56,59 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
   });
 
+  it('is usable by keyboard: the skip link leads to the message box, Enter sends, the answer is only for the sender', async () => {
+    const page = browser.page;
+    await page.goto(sandbox.url);
+    await page.locator('#messages > li.msg').first().waitFor({ timeout: 45_000 });
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } } }).document.activeElement.className)).toBe('skip');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id)).toBe('composer-input');
+    await page.keyboard.type('help');
+    await page.keyboard.press('Enter');
+    const help = page.locator('#messages > li.msg-is-ephemeral', { hasText: '/k8s-health' });
+    await help.first().waitFor({ timeout: 30_000 });
+    expect(await help.first().innerText()).toContain('Only visible to you');
+  }, 90_000);
+
+  it('labels every control and keeps text at 4.5:1 contrast or more', async () => {
+    await browser.page.goto(sandbox.url);
+    await browser.page.locator('#messages .bk-code').first().waitFor({ timeout: 45_000 });
+    const report = await browser.page.evaluate(() => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const doc = (globalThis as any).document;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const win = globalThis as any;
+      const unlabelled = [...doc.querySelectorAll('select, input, textarea')].filter((e: { labels: unknown[] }) => !e.labels?.length).map((e: { id: string }) => e.id);
+      // Buttons of a closed dialog are not shown (and get their text when it opens).
+      const nameless = [...doc.querySelectorAll('button')].filter((b: { textContent: string; getAttribute(n: string): string | null; checkVisibility(): boolean }) => b.checkVisibility() && !b.textContent.trim() && !b.getAttribute('aria-label')).length;
+      const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+      const lum = (c: number[]) => {
+        const [r, g, b] = c.map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      };
+      const bgOf = (e: { parentElement: unknown }): number[] => {
+        for (let x = e as { parentElement: unknown } | null; x; x = x.parentElement as typeof x) {
+          const c = win.getComputedStyle(x).backgroundColor;
+          if (!/rgba\(0, 0, 0, 0\)|transparent/.test(c)) return rgb(c);
+        }
+        return [255, 255, 255];
+      };
+      const worst: Array<{ what: string; ratio: number }> = [];
+      for (const sel of ['.bk-button-primary', '.bk-button-danger', '.msg-time', '.bk-context', '.bk-mention', '.bk-code', '.msg-author', '.bar-title', '.channel-topic', '.composer-hint', '.msg-replies']) {
+        const e = doc.querySelector(sel);
+        if (!e) continue;
+        const [a, b] = [lum(rgb(win.getComputedStyle(e).color)), lum(bgOf(e))];
+        worst.push({ what: sel, ratio: Math.round(((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)) * 100) / 100 });
+      }
+      return { unlabelled, nameless, worst };
+    });
+    expect(report.unlabelled).toEqual([]);
+    expect(report.nameless).toBe(0);
+    expect(report.worst.length).toBeGreaterThan(6);
+    expect(report.worst.filter((w) => w.ratio < 4.5)).toEqual([]);
+  });
+
   it('plays a whole incident: command, answer card, alert thread, proposal, self-approval refused, two approvals, execution, resolution', async () => {
     const seen = await playIncident(browser.page, sandbox.url);
     // Alert threads opened from the first scan of the live cluster, one per finding, root cause included.
