@@ -7,7 +7,7 @@ ARG NODE_IMAGE=node:22-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm install, not npm ci (../shared/TOOLING.md: the lockfile omits optional binaries some registries lack).
+# npm install, not npm ci (docs/development.md: the lockfile omits optional binaries some registries lack).
 # --ignore-scripts: `prepare` would build before the sources are copied; no dependency needs its install script.
 RUN npm install --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./

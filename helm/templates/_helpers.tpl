@@ -104,7 +104,7 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/*
   Environment of one bot component: call with (dict "ctx" $ "component" "serve"|"worker"|"remediate").
-  Each gets only the secrets it uses (DESIGN.md "Interfaces"; secrets only from Secrets):
+  Each gets only the secrets it uses (docs/design.md "Interfaces"; secrets only from Secrets):
   - serve: the bot token, the signing secret (HTTP) or app token (Socket Mode), Redis, the plan secret (it signs plans);
   - worker (scan, notify, expiry): the bot token and Redis;
   - remediate: the bot token (results go to the thread), Redis, the plan secret (it verifies plans).

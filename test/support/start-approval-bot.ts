@@ -6,6 +6,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { parseConfig } from '../../src/config/load-config.js';
+import { eventually } from './eventually.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import { enqueueRemediation } from '../../src/jobs/enqueue-remediation.js';
 import { BULLMQ_PREFIX, REDIS_PREFIX, REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
@@ -236,7 +237,13 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
         const refused = slack.responses.find((x) => x.path === new URL(url).pathname);
         return refused && { ephemeral: refused.body };
       }, 30000);
-      if (done.message) return { requestId: approvalBlock(done.message)!.elements[0].value, message: done.message };
+      if (done.message) {
+        const requestId = approvalBlock(done.message)!.elements[0].value as string;
+        // The request is posted first (its message ts goes into it), then stored and audited: return
+        // once it is stored, so a test reading Redis right away sees it.
+        await eventually(() => redis.get(`${REDIS_PREFIX}approval:${requestId}`), (v) => v !== null, 30000, 20);
+        return { requestId, message: done.message };
+      }
       return { ephemeral: done.ephemeral };
     },
     async vote(requestId, user, kind = 'approve') {
