@@ -16,8 +16,8 @@ const SCENARIOS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)),
 /**
  * `k8s-health sandbox` (issue 19): a local web page that plays an incident channel, with no Slack
  * account, no cluster and no Redis to set up (docs/sandbox.md). Prints the page's URL and runs until
- * SIGINT/SIGTERM (exit 0); exit 2 with one line when it cannot start (no Redis to be had, a bad
- * scenario, PORT taken).
+ * SIGINT/SIGTERM (exit 0); exit 2 with one line when it cannot start (a REDIS_URL it must not
+ * use, a bad scenario, PORT taken); exit 1 with one line if its embedded store dies under it.
  */
 export async function runSandbox(
   opts: { env: EnvOptions; portSet: boolean; redisUrlSet: boolean; scenario?: string },
@@ -32,7 +32,7 @@ export async function runSandbox(
   };
   let redis;
   try {
-    redis = await startSandboxRedis({ redisUrl: opts.redisUrlSet ? opts.env.redisUrl : undefined });
+    redis = await startSandboxRedis({ redisUrl: opts.redisUrlSet ? opts.env.redisUrl : undefined, log });
   } catch (err) {
     if (err instanceof SandboxRedisError) throw new UsageError(`sandbox: ${err.message}`);
     throw err;
@@ -47,9 +47,15 @@ export async function runSandbox(
     await redis.stop();
     throw new UsageError(`sandbox: cannot start${opts.portSet ? ` on PORT ${opts.env.port}` : ''}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  io.stdout.write(`k8s-health sandbox: open ${page.url} (loopback only; Redis: ${redis.kind === 'private' ? 'a private redis-server' : 'REDIS_URL'}; Ctrl-C stops it)\n`);
+  io.stdout.write(`k8s-health sandbox: open ${page.url} (loopback only; Redis: ${redis.kind === 'embedded' ? 'embedded Valkey' : 'REDIS_URL'}; Ctrl-C stops it)\n`);
   deps.onStarted?.(page.url);
-  await (deps.stopSignal ?? waitForSignal());
+  const lost = await Promise.race([(deps.stopSignal ?? waitForSignal()).then(() => undefined), redis.lost]);
+  if (lost) {
+    // Nothing works without the store, and a graceful stop would wait on it (BullMQ workers
+    // reconnect forever): say why in one line and end the process.
+    io.stderr.write(`k8s-health sandbox: ${neutralizePlainText(lost)}\n`);
+    process.exit(1);
+  }
   await page.stop();
   await slack.close();
   await redis.stop();
