@@ -18,6 +18,7 @@ import { setupApprovals } from '../slack/handle-approval-setup.js';
 import { createProposalStore } from '../slack/proposal-store.js';
 import { registerListeners } from '../slack/register-listeners.js';
 import { createReportStore } from '../store/report-store.js';
+import { createSimulatedControllers, type SimulatedControllers } from './create-simulated-controllers.js';
 import { signSlackBody } from './create-slack-request.js';
 import { startFakeKubeApi, type FakeKubeApi } from './kube-api/start-fake-kube-api.js';
 import type { SandboxScenario } from './list-sandbox-scenarios.js';
@@ -51,7 +52,10 @@ export interface SandboxSession {
   readonly step: number;
   /** POST a raw Slack request body to the bot's request URL, signed as Slack signs it. */
   send(body: string): Promise<{ status: number; body: string }>;
-  /** Move time (and a replay to its next step), then scan through the scan queue as a scheduled tick does. */
+  /**
+   * Move time (and a replay to its next step; the live cluster's controllers one step), then scan
+   * through the scan queue as a scheduled tick does.
+   */
   nextScan(): Promise<void>;
   /** The simulated Kubernetes API servers of a live scenario (workload, then management when split). */
   kube: FakeKubeApi[];
@@ -82,10 +86,12 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
   const kube: FakeKubeApi[] = [];
   const current = path.join(dir, 'current');
   let cluster: Record<string, unknown>;
+  let controllers: SimulatedControllers | undefined;
   if (scenario.live) {
     const split = (await readdir(scenario.steps[0]!)).includes('management');
     kube.push(await startFakeKubeApi({ dir: scenario.steps[0], cluster: 'workload' }));
     if (split) kube.push(await startFakeKubeApi({ dir: scenario.steps[0], cluster: 'management' }));
+    controllers = createSimulatedControllers({ workload: kube[0]!, management: kube[1] ?? kube[0]! });
     const kubeconfigs = await Promise.all(kube.map((k, i) => writeKubeconfig(dir, i === 0 ? 'workload' : 'management', k.url)));
     cluster = { workload: { kubeconfig: kubeconfigs[0] }, ...(kubeconfigs[1] ? { management: { kubeconfig: kubeconfigs[1] } } : {}), remediation: { enabled: true } };
   } else {
@@ -176,6 +182,9 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
         target = Math.max(target, Date.parse(scenario.collectedAt[step] ?? '') || 0);
       }
       skippedMs += target - now().getTime();
+      // The live cluster's controllers take their step in the time that passed (they move only once
+      // the approved fix unblocked them: create-simulated-controllers.ts).
+      for (const line of controllers?.reconcile(now()) ?? []) log(`prod cluster: ${line}`);
       await scan();
     },
     async stop() {

@@ -81,6 +81,8 @@ export interface FakeKubeApi {
   emit(type: StoreEvent['type'], obj: KubeObject): void;
   /** The stored object, for assertions. */
   find(kind: string, name: string, namespace?: string): KubeObject | undefined;
+  /** The stored objects of a kind (all namespaces, or one), sorted by namespace/name; shared: clone before changing. */
+  list(kind: string, namespace?: string): KubeObject[];
   close(): Promise<void>;
 }
 
@@ -145,6 +147,10 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     find(kind, name, namespace) {
       const spec = findKind(kind);
       return spec ? store.get(spec, namespace, name) : undefined;
+    },
+    list(kind, namespace) {
+      const spec = findKind(kind);
+      return spec ? store.list(spec, namespace) : [];
     },
     async close() {
       for (const t of delayed) clearTimeout(t);
