@@ -53,12 +53,48 @@ export async function startSandboxProcess(opts = {}) {
   }
 }
 
-const WEBHOOK_ALERT = 'prod-east: Webhook kyverno-resource-validating-webhook-cfg refuses pods';
+const CLUSTER = 'prod-east';
+const WEBHOOK_ALERT = `${CLUSTER}: Webhook kyverno-resource-validating-webhook-cfg refuses pods`;
+/** "Next scan" clicks after the fix within which every alert thread must have resolved. */
+export const MAX_RESOLUTION_STEPS = 10;
 const FIX = 'Suspend webhook kyverno-resource-validating-webhook-cfg';
 
 /** The channel's top-level message containing `text` (a Playwright locator). */
 const message = (page, text) => page.locator('#messages > li.msg', { hasText: text });
 const threadMessage = (page, text) => page.locator('#thread-messages > li.msg', { hasText: text });
+
+/** Runs in the page: true once the channel's version has not changed for `ms` (long polling keeps it current). */
+function isChannelQuiet(ms) {
+  const v = document.body.dataset.version;
+  if (globalThis.quietVersion !== v) {
+    globalThis.quietVersion = v;
+    globalThis.quietSince = Date.now();
+    return false;
+  }
+  return Date.now() - globalThis.quietSince >= ms;
+}
+
+/**
+ * Headers of the channel's alert messages of the cluster: top-level messages whose header names it
+ * (resolved ones start with "✅ Resolved · "), not answers to a command (those say who asked).
+ */
+async function alertHeaders(page) {
+  return page.locator('#messages > li.msg').evaluateAll(
+    (lis, cluster) =>
+      lis
+        .filter((li) => {
+          const h = li.querySelector('.bk-header')?.textContent ?? '';
+          return (h.startsWith(`${cluster}: `) || h.includes(` · ${cluster}: `)) && !li.textContent.includes('asked by');
+        })
+        .map((li) => li.querySelector('.bk-header').textContent),
+    CLUSTER,
+  );
+}
+
+/** Alert threads not resolved yet (their headers). */
+async function openAlerts(page) {
+  return (await alertHeaders(page)).filter((h) => !h.includes('Resolved'));
+}
 
 async function actAs(page, id) {
   await page.selectOption('#person', id);
@@ -69,8 +105,9 @@ async function actAs(page, id) {
  * The incident: alert threads open from the first scan; Pat asks /k8s-health and gets the answer
  * card; Pat proposes the fix from the webhook's alert; Pat's own approval is refused; Uma (not an
  * approver) is refused; Ann approves; Ben approves, is asked to type the cluster name, types it
- * wrong and then right; the fix runs against the simulated API server; two more scans and the
- * webhook's alert thread resolves. `shot(name)` is called at each picture-worthy moment.
+ * wrong and then right; the fix runs against the simulated API server; "next scan" until every
+ * alert thread of the incident resolved (the simulated cluster heals once the webhook is gone), at
+ * most MAX_RESOLUTION_STEPS times. `shot(name)` is called at each picture-worthy moment.
  * Returns what each step showed, for the test's assertions.
  */
 export async function playIncident(page, url, shot = async () => undefined) {
@@ -147,16 +184,35 @@ export async function playIncident(page, url, shot = async () => undefined) {
   await request.getByText('Executed').first().scrollIntoViewIfNeeded();
   await shot('sandbox-executed');
 
-  // 8. Resolution: scans without the finding (scan.resolveAfterScans = 2 in the sandbox).
-  for (let i = 0; i < 4 && !(await alert.filter({ hasText: 'Resolved' }).count()); i++) {
+  // 8. Resolution: the live cluster's controllers catch up once the webhook is gone (the node gets
+  // its CNI, the rollout completes: src/sandbox/create-simulated-controllers.ts), and each thread
+  // resolves after scans without its finding (scan.resolveAfterScans = 2 in the sandbox). Every
+  // alert thread of the incident resolves, the root cause's first.
+  seen.openBeforeScans = await openAlerts(page);
+  seen.resolutionSteps = 0;
+  for (; seen.resolutionSteps < MAX_RESOLUTION_STEPS && (await openAlerts(page)).length; seen.resolutionSteps++) {
     await page.getByRole('button', { name: 'Next scan' }).click();
     await page.waitForFunction(() => !document.getElementById('next-scan').disabled, undefined, t);
-    await page.waitForTimeout(1500); // the notify worker posts at its own pace
+    // The notify worker posts at its own pace (one message per 250 ms in the sandbox): wait until
+    // the channel has been quiet for a second.
+    await page.evaluate(() => void (globalThis.quietVersion = undefined));
+    await page.waitForFunction(isChannelQuiet, 1000, { timeout: 30_000, polling: 100 });
   }
+  seen.openAfterScans = await openAlerts(page);
+  seen.alertThreads = await alertHeaders(page);
   await alert.filter({ hasText: 'Resolved' }).waitFor(t);
   seen.resolved = await alert.innerText();
   seen.thread = await page.locator('#thread-messages').innerText();
   await alert.scrollIntoViewIfNeeded();
+  await page.locator('#thread-messages > li.msg').last().scrollIntoViewIfNeeded();
   await shot('sandbox-resolved');
+  // The symptom that resolved last, once the cluster had healed: the recreation loop, with its thread.
+  const loop = page.locator('#messages > li.msg', { hasText: 'machine replacements' }).first();
+  await loop.locator('.msg-replies').click();
+  await threadMessage(page, 'Resolved').last().waitFor(t);
+  seen.loopThread = await page.locator('#thread-messages').innerText();
+  await loop.scrollIntoViewIfNeeded();
+  await page.locator('#thread-messages > li.msg').last().scrollIntoViewIfNeeded();
+  await shot('sandbox-loop-resolved');
   return seen;
 }

@@ -1,13 +1,42 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 // The incident is shared with `npm run screenshots` (plain JS, no types).
 // @ts-expect-error scripts/ is JavaScript
-import { launchBrowser, playIncident, startSandboxProcess } from '../../scripts/sandbox-tour.js';
+import { launchBrowser, MAX_RESOLUTION_STEPS, playIncident, startSandboxProcess } from '../../scripts/sandbox-tour.js';
 import { freePort } from '../support/free-port.js';
 import { signalPid } from '../support/signal-pid.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
+
+/**
+ * A PATH with nothing on it but `node` (a directory holding one symlink): no redis-server, no
+ * kubectl, no etcd — "no Redis installed" as a newcomer's laptop has it.
+ */
+function createNodeOnlyPath(): { path: string; remove(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-node-only-'));
+  symlinkSync(process.execPath, path.join(dir, 'node'));
+  return { path: dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Child process ids of `pid` (Linux /proc). */
+function childPids(pid: number): number[] {
+  const file = `/proc/${pid}/task/${pid}/children`;
+  return existsSync(file) ? readFileSync(file, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number) : [];
+}
+
+/** Wait until none of `pids` runs any more (or the deadline passed); returns those still running. */
+async function waitGone(pids: number[], deadlineMs = 20_000): Promise<number[]> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const left = pids.filter((p) => existsSync(`/proc/${p}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${p}/status`, 'utf8')));
+    if (!left.length || Date.now() > until) return left;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 type Sandbox = { url: string; child: { pid: number; exitCode: number | null }; exit: Promise<number | null>; stdout: string; stderr: string };
 type Browser = { page: import('playwright-core').Page; close(): Promise<void> };
@@ -20,11 +49,18 @@ type Browser = { page: import('playwright-core').Page; close(): Promise<void> };
 describe('k8s-health sandbox in a real browser', () => {
   let sandbox: Sandbox;
   let browser: Browser;
+  let nodeOnly: ReturnType<typeof createNodeOnlyPath>;
+  let store: number[] = [];
   const requests: string[] = [];
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    sandbox = await startSandboxProcess({ env: { PORT: String(await freePort()) } });
+    // No Redis to be had: PATH holds node alone and REDIS_URL is unset (startSandboxProcess passes
+    // only PATH, LOG_LEVEL and what is given here).
+    nodeOnly = createNodeOnlyPath();
+    expect(spawnSync('redis-server', ['--version'], { env: { PATH: nodeOnly.path } }).error).toBeDefined();
+    sandbox = await startSandboxProcess({ env: { PATH: nodeOnly.path, PORT: String(await freePort()) } });
+    store = childPids(sandbox.child.pid);
     browser = await launchBrowser({ timezoneId: 'Asia/Tokyo' });
     browser.page.on('request', (r) => void requests.push(r.url()));
     browser.page.on('pageerror', (e) => void pageErrors.push(String(e)));
@@ -34,12 +70,20 @@ describe('k8s-health sandbox in a real browser', () => {
   afterAll(async () => {
     await browser?.close();
     if (sandbox && sandbox.child.exitCode === null) signalPid(sandbox.child.pid, 'SIGTERM');
-    // A graceful stop: exit 0 after the bot, the workers and its private redis-server stopped.
+    // A graceful stop: exit 0 after the bot, the workers and its embedded Valkey stopped.
     expect(await sandbox?.exit).toBe(0);
+    expect(await waitGone(store)).toEqual([]);
+    nodeOnly?.remove();
   }, 60_000);
 
-  it('prints its URL on 127.0.0.1 and serves the page only there', async () => {
-    expect(sandbox.stdout).toMatch(/^k8s-health sandbox: open http:\/\/127\.0\.0\.1:\d+\/ \(loopback only; Redis: a private redis-server; /);
+  it('runs on its embedded Valkey without any redis-server, and prints its URL on 127.0.0.1 as the first line', async () => {
+    expect(sandbox.stdout).toMatch(/^k8s-health sandbox: open http:\/\/127\.0\.0\.1:\d+\/ \(loopback only; Redis: embedded Valkey; /);
+    // The store is a child process of the sandbox (node running the Valkey engine compiled to WebAssembly).
+    expect(store).toHaveLength(1);
+    expect(readFileSync(`/proc/${store[0]}/cmdline`, 'utf8')).toContain('run-embedded-valkey.js');
+  });
+
+  it('serves the page only on 127.0.0.1', async () => {
     const port = new URL(sandbox.url).port;
     // Another Host (a DNS-rebinding page) is refused, and so is a POST that is not JSON (a cross-site form).
     // fetch drops a Host header it is given: node:http sends it as written.
@@ -134,10 +178,27 @@ describe('k8s-health sandbox in a real browser', () => {
     // Resolved: the parent says so and the thread's last reply too.
     expect(seen.resolved).toMatch(/Resolved/);
     expect(seen.thread).toMatch(/Resolved: not seen in 2 consecutive scans/);
+    // The symptoms heal too once the webhook is gone (the simulated cluster's controllers: the node
+    // gets its CNI, the rollout completes), so every alert thread of the incident resolves within a
+    // few "next scan" steps — the recreation loop's last, after one loop cycle without a recreation.
+    expect(seen.openBeforeScans).toEqual(expect.arrayContaining([
+      expect.stringContaining('machine replacements'),
+      expect.stringContaining('CNI on node tkc-prod-control-plane-k2v4d'),
+      expect.stringContaining('Node tkc-prod-control-plane-k2v4d: CNI not initialized'),
+      expect.stringContaining('Control-plane rollout ns-prod/tkc-prod-control-plane'),
+    ]));
+    expect(seen.openAfterScans).toEqual([]);
+    expect(seen.alertThreads.length).toBeGreaterThanOrEqual(5);
+    expect(seen.alertThreads.every((h: string) => h.startsWith('✅ Resolved · prod-east: '))).toBe(true);
+    expect(seen.resolutionSteps).toBeLessThanOrEqual(MAX_RESOLUTION_STEPS);
+    // The loop's thread says it resolved (no recreation for a loop cycle), not that it was muted.
+    expect(seen.loopThread).toMatch(/Resolved: not seen in 2 consecutive scans/);
   }, 240_000);
 
   it('shows date tokens in the viewer\'s time zone', async () => {
     // The approval request's expiry is a <!date^…> token; this browser runs in Asia/Tokyo (UTC+9).
+    const webhookAlert = browser.page.locator('#messages > li.msg', { hasText: 'Webhook kyverno-resource-validating-webhook-cfg refuses pods' }).first();
+    await webhookAlert.locator('.msg-replies').click();
     const date = browser.page.locator('#thread-messages time.bk-date').first();
     const iso = await date.getAttribute('datetime');
     const tokyo = new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Tokyo', hour: 'numeric', minute: '2-digit' }).format(new Date(iso!));
@@ -148,6 +209,11 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(requests.length).toBeGreaterThan(10);
     expect(requests.filter((u) => !u.startsWith(sandbox.url))).toEqual([]);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('kept its terminal clean: the URL line alone on stdout, no Valkey log or WASI warning on stderr', () => {
+    expect(sandbox.stdout.trim().split('\n')).toHaveLength(1);
+    expect(sandbox.stderr).not.toMatch(/ExperimentalWarning|WASI|Valkey|valkey|ECONNREFUSED/);
   });
 
   it('renders untrusted text as text, buttons with their confirm dialogs, and mrkdwn as Slack does', async () => {
@@ -224,20 +290,36 @@ describe('k8s-health sandbox in a real browser', () => {
   }, 180_000);
 });
 
-describe('k8s-health sandbox without Redis to be had', () => {
+describe('k8s-health sandbox and its store', () => {
   let redis: RedisServer | undefined;
   afterAll(async () => {
     await redis?.stop();
   });
 
-  it('exits 2 with one line naming how to get one, when no redis-server is on PATH and REDIS_URL is unset', () => {
-    const r = spawnSync(process.execPath, ['bin/k8s-health.js', 'sandbox'], { env: { PATH: '/nonexistent' }, encoding: 'utf8', timeout: 30_000 });
-    expect(r.status).toBe(2);
-    const lines = r.stderr.trim().split('\n');
+  it('leaves no store behind when it is killed (SIGKILL): the embedded Valkey ends with it', async () => {
+    const nodeOnly = createNodeOnlyPath();
+    try {
+      const sandbox: Sandbox = await startSandboxProcess({ env: { PATH: nodeOnly.path } });
+      const store = childPids(sandbox.child.pid);
+      expect(store).toHaveLength(1);
+      signalPid(sandbox.child.pid, 'SIGKILL');
+      await sandbox.exit;
+      // Its IPC channel ends with the sandbox: the store stops on its own.
+      expect(await waitGone(store)).toEqual([]);
+    } finally {
+      nodeOnly.remove();
+    }
+  }, 90_000);
+
+  it('exits 1 with one line when its store dies under it (nothing works without it)', async () => {
+    const sandbox: Sandbox = await startSandboxProcess();
+    const [store] = childPids(sandbox.child.pid);
+    signalPid(store!, 'SIGKILL');
+    expect(await sandbox.exit).toBe(1);
+    const lines = sandbox.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('found no redis-server on PATH');
-    expect(lines[0]).toContain('REDIS_URL');
-  });
+    expect(lines[0]).toContain('k8s-health sandbox: the embedded Valkey stopped (signal SIGKILL)');
+  }, 90_000);
 
   it('refuses a REDIS_URL database that holds someone else\'s keys (it wipes its database on reset)', async () => {
     redis = await startRedis();
