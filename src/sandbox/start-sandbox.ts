@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdtemp, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -74,6 +75,9 @@ export interface SandboxSession {
 export async function startSandbox(opts: SandboxSessionOptions): Promise<SandboxSession> {
   const { scenario, slack } = opts;
   const dir = await mkdtemp(path.join(tmpdir(), 'k8s-health-sandbox-'));
+  // Also when the process ends without stop() (run-sandbox.ts exits at once if its store dies).
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', removeDir);
   const started = Date.now();
   const base = Date.parse(scenario.collectedAt[0] ?? '') || started;
   let skippedMs = 0;
@@ -193,6 +197,7 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
       await jobs?.close();
       await Promise.all(kube.map((k) => k.close()));
       await redis.quit().catch(() => redis.disconnect());
+      process.off('exit', removeDir);
       await rm(dir, { recursive: true, force: true });
     },
   };

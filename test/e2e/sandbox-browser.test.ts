@@ -298,8 +298,10 @@ describe('k8s-health sandbox and its store', () => {
 
   it('leaves no store behind when it is killed (SIGKILL): the embedded Valkey ends with it', async () => {
     const nodeOnly = createNodeOnlyPath();
+    // A killed sandbox cannot remove its session directory: give it a TMPDIR of its own to remove.
+    const tmp = mkdtempSync(path.join(tmpdir(), 'k8s-health-killed-sandbox-'));
     try {
-      const sandbox: Sandbox = await startSandboxProcess({ env: { PATH: nodeOnly.path } });
+      const sandbox: Sandbox = await startSandboxProcess({ env: { PATH: nodeOnly.path, TMPDIR: tmp } });
       const store = childPids(sandbox.child.pid);
       expect(store).toHaveLength(1);
       signalPid(sandbox.child.pid, 'SIGKILL');
@@ -308,6 +310,7 @@ describe('k8s-health sandbox and its store', () => {
       expect(await waitGone(store)).toEqual([]);
     } finally {
       nodeOnly.remove();
+      rmSync(tmp, { recursive: true, force: true });
     }
   }, 90_000);
 
