@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../src/cluster/snapshot.js';
+import type { KubeObject } from '../../cluster/snapshot.js';
 
 /** Thrown for a selector kube-apiserver would reject with 400 BadRequest. */
 export class SelectorError extends Error {
