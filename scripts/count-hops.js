@@ -25,7 +25,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const BEFORE_REV = '7100f0a';
-const LAYERS = ['errors', 'text', 'log', 'config', 'cluster', 'diagnose', 'report', 'alerts', 'remediate', 'store', 'timeline', 'scan', 'slack', 'jobs', 'cli'];
+const LAYERS = ['errors', 'text', 'log', 'config', 'cluster', 'diagnose', 'report', 'alerts', 'remediate', 'store', 'timeline', 'scan', 'slack', 'jobs', 'compose', 'sandbox', 'cli'];
 
 /**
  * [file under src/, function, caller]: `caller` is the file whose code calls this step (it imports

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Preflight of `npm test`: the tests start a real redis-server and a real 3-member etcd, use etcdctl
- * and kubectl as peers and openssl for the etcd TLS certificates. When a command is missing it is
+ * and kubectl as peers, openssl for the etcd TLS certificates, and drive the sandbox page in the
+ * system's headless Chromium (issue 19; playwright-core never downloads a browser of its own here). When a command is missing it is
  * installed with the system package manager where that is possible without asking (root, or
  * passwordless sudo, on a Debian/Ubuntu machine); otherwise the run stops with one line naming the
  * exact command to run. Only the packages whose command is missing are installed: a machine may
@@ -17,6 +18,7 @@ const NEEDED = [
   ['etcdctl', 'etcd-client'],
   ['kubectl', 'kubernetes-client'],
   ['openssl', 'openssl'],
+  ['chromium', 'chromium'],
 ];
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;

@@ -104,6 +104,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       status = await (await import('./run-worker.js')).runWorker({ config, env, only }, io);
     });
 
+  program
+    .command('sandbox')
+    .description('a local web page that plays an incident channel: the real bot on the bundled scenarios, no Slack, cluster or Redis to set up (URL on stdout; PORT, else a free port)')
+    .option('--scenario <name>', 'scenario to start with (default: the live incident)')
+    .action(async (o: { scenario?: string }) => {
+      const env = readEnvOptions(io.env);
+      status = await (await import('./run-sandbox.js')).runSandbox({ env, portSet: Boolean(io.env.PORT), redisUrlSet: Boolean(io.env.REDIS_URL), scenario: o.scenario }, io);
+    });
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return status;

@@ -15,16 +15,13 @@ import { createScanRequester, type ScanFn } from '../slack/create-scan-requester
 import { createReplayGuard } from '../slack/create-replay-guard.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
 import { createProposalStore } from '../store/proposal-store.js';
-import { createApproverAccountCheck } from '../slack/check-approver-account.js';
-import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
 import { registerApprovalListeners } from '../slack/handle-approval-listeners.js';
 import { registerListeners } from '../slack/register-listeners.js';
 import { RedisHistory } from '../store/redis-history.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
-import { createApprovalStore } from '../store/approval-store.js';
-import { createAuditLog } from '../store/audit-log.js';
 import { createReportStore } from '../store/report-store.js';
-import { composeJobs, type WorkerSet } from './compose-jobs.js';
+import { composeApprovalDeps } from '../compose/compose-approval-deps.js';
+import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
 import { waitForSignal } from './wait-for-signal.js';
 import { describeError } from '../errors/describe-error.js';
 
@@ -76,7 +73,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     if (!clusterAccess) throw new Error(`this serve has no cluster access (--no-cluster-access) and no k8s-health worker process took the scan of ${name}: are the worker pods and Redis up?`);
     return scanCluster(cluster, { history, thresholds: config.thresholds, now });
   };
-  // The jobs side, composed once here (cli/compose-jobs.ts): queues and producers work at once; the
+  // The jobs side, composed once here (compose/compose-jobs.ts): queues and producers work at once; the
   // workers (scan, notify, remediate with proposals, expiry; unless --no-workers) start in the
   // background once the Slack app is up, so a Redis outage at startup does not keep the Slack app
   // from answering, and a startup error leaves no worker running. In-process workers record into
@@ -111,17 +108,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     metrics,
     now,
     log,
-    // Approval flow (issue 6): votes are sealed and audited here; a fix-button click is handed to the
-    // remediation worker (queue k8s-health-propose), the decisive vote enqueues k8s-health-remediate.
-    approval: {
-      approvals: createApprovalStore(redis, { keyPrefix: REDIS_PREFIX }),
-      audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer }),
-      signer,
-      requestProposal: composed.requestProposal,
-      enqueue: composed.enqueueRemediation,
-      isAuthorized: createApprovalAuthorizer({ log }),
-      checkApprover: createApproverAccountCheck(config.slack),
-    },
+    approval: composeApprovalDeps({ redis, keyPrefix: REDIS_PREFIX, config, signer, jobs: composed, log }),
   };
 
   let slackApp: App | undefined;

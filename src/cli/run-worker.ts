@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
-import { startJobs, type JobsOptions, type WorkerSet } from './compose-jobs.js';
+import { startJobs, type JobsOptions, type WorkerSet } from '../compose/compose-jobs.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
 import { createProcessLogger } from '../log/create-logger.js';
@@ -20,7 +20,7 @@ export interface WorkerIo {
 export interface WorkerDeps {
   /** Resolves when the process should stop (default: the first SIGTERM or SIGINT). */
   stopSignal?: Promise<unknown>;
-  /** Extra startWorkers options (tests: a random prefix, a faster channel limiter). */
+  /** Extra composeJobs options (tests: a random prefix, a faster channel limiter). */
   workers?: Partial<JobsOptions>;
 }
 

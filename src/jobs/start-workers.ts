@@ -99,7 +99,7 @@ function backoffStrategy(attemptsMade: number): number {
  * The BullMQ workers of one process (used by `worker` and by `serve` unless --no-workers), the ones
  * `kinds` names: scan (with the per-cluster schedulers, stale ones removed), notify, remediate (with
  * fix proposals) and expiry. Nothing is created here but the Workers themselves: connections, queues,
- * stores and Slack clients come from the composition root (cli/compose-jobs.ts). State lives in Redis
+ * stores and Slack clients come from the composition root (compose/compose-jobs.ts). State lives in Redis
  * only, so any number of these processes share the work and any of them may restart.
  */
 export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../src/config/config-schema.js';
-import { startJobs, type WorkerSet } from '../../src/cli/compose-jobs.js';
+import { startJobs, type WorkerSet } from '../../src/compose/compose-jobs.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 import { createReplayCluster, randomPrefix, REPLAY_DIR, type ReplayCluster } from '../integration/jobs/replay-cluster.js';

@@ -13,7 +13,7 @@ import { createProposalRequester } from '../../src/jobs/create-proposal-requeste
 import { startProposeWorker } from '../../src/jobs/propose-worker.js';
 import { BULLMQ_PREFIX, PROPOSE_QUEUE, REDIS_PREFIX, REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
 import { startRemediateWorker } from '../../src/jobs/remediate-worker.js';
-import { startJobs } from '../../src/cli/compose-jobs.js';
+import { startJobs } from '../../src/compose/compose-jobs.js';
 import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
 import { createActionContext } from '../../src/remediate/create-action-context.js';
 import { createPlanSigner } from '../../src/remediate/plan-signer.js';

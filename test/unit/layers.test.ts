@@ -6,7 +6,8 @@ import path from 'node:path';
  * Layers point one way (issue 15; docs/architecture.md "Layers"): every import between two folders of
  * src/ must be an edge listed here. Type-only imports count too — a reader follows them all the same.
  * The order, bottom up: errors, text → log → config → cluster → diagnose → report → alerts →
- * remediate → store → timeline → scan → slack → jobs → cli. `cluster/` is the only reader of the outside world,
+ * remediate → store → timeline → scan → slack → jobs → compose → sandbox → cli. `compose/` is the
+ * jobs side's composition shared by the roots (cli/run-serve.ts, cli/run-worker.ts, the sandbox's). `cluster/` is the only reader of the outside world,
  * `diagnose/` is pure, `report/` never imports `slack/`, `slack/` never imports `jobs/`, and
  * `remediate/` (the only writer) imports no store, Slack or job code.
  */
@@ -25,7 +26,9 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   scan: ['cluster', 'config', 'diagnose', 'report', 'store'],
   slack: ['alerts', 'config', 'diagnose', 'report', 'remediate', 'store', 'errors', 'log', 'text'],
   jobs: ['alerts', 'cluster', 'config', 'diagnose', 'report', 'remediate', 'scan', 'slack', 'store', 'errors', 'log', 'text'],
-  cli: ['alerts', 'cluster', 'config', 'diagnose', 'report', 'remediate', 'scan', 'slack', 'jobs', 'store', 'timeline', 'errors', 'log', 'text'],
+  compose: ['alerts', 'cluster', 'config', 'jobs', 'remediate', 'scan', 'slack', 'store', 'errors', 'log'],
+  sandbox: ['cluster', 'compose', 'config', 'remediate', 'slack', 'store', 'errors', 'log', 'text'],
+  cli: ['alerts', 'cluster', 'compose', 'config', 'diagnose', 'report', 'remediate', 'sandbox', 'scan', 'slack', 'jobs', 'store', 'timeline', 'errors', 'log', 'text'],
 };
 
 /** Every import of src/ that crosses folders: `from`, `to` (layers) and where. */

@@ -8,7 +8,7 @@ import type { RemediationProposal } from '../../../src/diagnose/finding.js';
 import { expireApprovals, type ExpireApprovalsDeps } from '../../../src/jobs/expire-approvals.js';
 import { APPROVALS_QUEUE, REDIS_PREFIX } from '../../../src/jobs/queue-names.js';
 import { createWorkerMetrics } from '../../../src/jobs/create-worker-metrics.js';
-import { startJobs } from '../../../src/cli/compose-jobs.js';
+import { startJobs } from '../../../src/compose/compose-jobs.js';
 import type { ApprovalRequest } from '../../../src/remediate/approval-request.js';
 import { APPROVE_ACTION_ID } from '../../../src/slack/render-approval.js';
 import { createApprovalStore } from '../../../src/store/approval-store.js';

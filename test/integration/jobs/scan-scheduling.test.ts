@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
 import { scheduleScans } from '../../../src/jobs/schedule-scans.js';
-import { startJobs, type WorkerSet } from '../../../src/cli/compose-jobs.js';
+import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
 import { randomPrefix } from './replay-cluster.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
-import { startJobs } from '../../../src/cli/compose-jobs.js';
+import { startJobs } from '../../../src/compose/compose-jobs.js';
 import { createReportStore } from '../../../src/store/report-store.js';
 import { writeTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../../support/fake-kube-api/start-fake-kube-api.js';

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { createWorkerMetrics, type WorkerMetrics } from '../../../src/jobs/create-worker-metrics.js';
 import { NOTIFY_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
-import { startJobs, type WorkerSet } from '../../../src/cli/compose-jobs.js';
+import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
 import { writeTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../../support/fake-kube-api/start-fake-kube-api.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { enqueueRemediation } from '../../../src/jobs/enqueue-remediation.js';
 import { APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
-import { startJobs, type WorkerSet } from '../../../src/cli/compose-jobs.js';
+import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
 import { eventually } from '../../support/eventually.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';

@@ -1,4 +1,4 @@
-import type { ReadyzCheck } from '../../../src/cluster/snapshot.js';
+import type { ReadyzCheck } from '../../cluster/snapshot.js';
 
 /** How the fake answers `/readyz`: healthy, etcd check failing (seed S1: no leader), custom checks, or down. */
 export type ReadyzMode = 'healthy' | 'etcd-failing' | 'down' | ReadyzCheck[];

@@ -1,5 +1,5 @@
-import { findKind, KINDS, type KindSpec } from '../../../src/cluster/kinds.js';
-import type { KubeObject } from '../../../src/cluster/snapshot.js';
+import { findKind, KINDS, type KindSpec } from '../../cluster/kinds.js';
+import type { KubeObject } from '../../cluster/snapshot.js';
 
 /** One watch event as the API server streams it. */
 export interface StoreEvent {

@@ -1,4 +1,4 @@
-import { KINDS, type KindSpec } from '../../../src/cluster/kinds.js';
+import { KINDS, type KindSpec } from '../../cluster/kinds.js';
 import type { KubeStore } from './kube-store.js';
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

@@ -1,0 +1,218 @@
+// A whole incident played in the sandbox page by a real (headless) Chromium: used by the browser test
+// (test/e2e/sandbox-browser.test.ts, which asserts on what each step returns) and by
+// `npm run screenshots` (scripts/screenshots.js, which saves a picture at each step for docs/slack.md).
+// Each step waits for what the page must show next and throws, naming it, when it never shows.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+/** Debian's Chromium (scripts/preflight.js installs the `chromium` package). */
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** Headless Chromium with a fresh profile, nothing phoning home. Returns { context, page, close }. */
+export async function launchBrowser(opts = {}) {
+  const profile = mkdtempSync(path.join(tmpdir(), 'k8s-health-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    viewport: opts.viewport ?? { width: 1360, height: 900 },
+    timezoneId: opts.timezoneId ?? 'UTC',
+    locale: opts.locale ?? 'en-US',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Spawn the built `k8s-health sandbox` and resolve once it printed its URL. */
+export async function startSandboxProcess(opts = {}) {
+  const child = spawn(process.execPath, ['bin/k8s-health.js', 'sandbox', ...(opts.args ?? [])], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...(opts.env ?? {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exit = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const m = /open (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout);
+    if (m) return { url: m[1], child, exit, get stdout() { return stdout; }, get stderr() { return stderr; } };
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`k8s-health sandbox did not start (exit ${child.exitCode})\nstdout: ${stdout}\nstderr: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const CLUSTER = 'prod-east';
+const WEBHOOK_ALERT = `${CLUSTER}: Webhook kyverno-resource-validating-webhook-cfg refuses pods`;
+/** "Next scan" clicks after the fix within which every alert thread must have resolved. */
+export const MAX_RESOLUTION_STEPS = 10;
+const FIX = 'Suspend webhook kyverno-resource-validating-webhook-cfg';
+
+/** The channel's top-level message containing `text` (a Playwright locator). */
+const message = (page, text) => page.locator('#messages > li.msg', { hasText: text });
+const threadMessage = (page, text) => page.locator('#thread-messages > li.msg', { hasText: text });
+
+/** Runs in the page: true once the channel's version has not changed for `ms` (long polling keeps it current). */
+function isChannelQuiet(ms) {
+  const v = document.body.dataset.version;
+  if (globalThis.quietVersion !== v) {
+    globalThis.quietVersion = v;
+    globalThis.quietSince = Date.now();
+    return false;
+  }
+  return Date.now() - globalThis.quietSince >= ms;
+}
+
+/**
+ * Headers of the channel's alert messages of the cluster: top-level messages whose header names it
+ * (resolved ones start with "✅ Resolved · "), not answers to a command (those say who asked).
+ */
+async function alertHeaders(page) {
+  return page.locator('#messages > li.msg').evaluateAll(
+    (lis, cluster) =>
+      lis
+        .filter((li) => {
+          const h = li.querySelector('.bk-header')?.textContent ?? '';
+          return (h.startsWith(`${cluster}: `) || h.includes(` · ${cluster}: `)) && !li.textContent.includes('asked by');
+        })
+        .map((li) => li.querySelector('.bk-header').textContent),
+    CLUSTER,
+  );
+}
+
+/** Alert threads not resolved yet (their headers). */
+async function openAlerts(page) {
+  return (await alertHeaders(page)).filter((h) => !h.includes('Resolved'));
+}
+
+async function actAs(page, id) {
+  await page.selectOption('#person', id);
+  await page.locator('#person').evaluate((s, v) => s.value === v, id);
+}
+
+/**
+ * The incident: alert threads open from the first scan; Pat asks /k8s-health and gets the answer
+ * card; Pat proposes the fix from the webhook's alert; Pat's own approval is refused; Uma (not an
+ * approver) is refused; Ann approves; Ben approves, is asked to type the cluster name, types it
+ * wrong and then right; the fix runs against the simulated API server; "next scan" until every
+ * alert thread of the incident resolved (the simulated cluster heals once the webhook is gone), at
+ * most MAX_RESOLUTION_STEPS times. `shot(name)` is called at each picture-worthy moment.
+ * Returns what each step showed, for the test's assertions.
+ */
+export async function playIncident(page, url, shot = async () => undefined) {
+  const seen = {};
+  const t = { timeout: 45_000 };
+  await page.goto(url);
+  await actAs(page, 'U0PAT');
+  await message(page, WEBHOOK_ALERT).first().waitFor(t);
+  seen.alerts = await page.locator('#messages > li.msg .bk-header').allInnerTexts();
+  await shot('sandbox-alerts');
+
+  // 1. The command, typed with the keyboard.
+  await page.focus('#composer-input');
+  await page.keyboard.type('prod-east');
+  await page.keyboard.press('Enter');
+  const answer = message(page, '/k8s-health prod-east asked by @pat');
+  await answer.waitFor(t);
+  seen.answer = await answer.innerText();
+  await page.locator('#messages > li.msg').last().scrollIntoViewIfNeeded();
+  await shot('sandbox-answer');
+
+  // 2. The proposal, from the alert's fix button: posted in that alert's thread.
+  const alert = message(page, WEBHOOK_ALERT).first();
+  await alert.getByRole('button', { name: FIX }).first().click();
+  await alert.locator('.msg-replies').waitFor(t);
+  await alert.locator('.msg-replies').click();
+  const request = threadMessage(page, 'Fix proposed on prod-east');
+  await request.getByRole('button', { name: 'Approve' }).waitFor(t);
+  seen.proposal = await request.innerText();
+
+  // 3. Pat approves their own proposal: refused, only Pat sees why.
+  await request.getByRole('button', { name: 'Approve' }).click();
+  const selfRefusal = threadMessage(page, 'You proposed this fix: your approval does not count');
+  await selfRefusal.waitFor(t);
+  seen.selfApproval = await selfRefusal.innerText();
+  await shot('sandbox-self-approval');
+
+  // 4. Uma, who is not an approver.
+  await actAs(page, 'U0UMA');
+  await threadMessage(page, 'You proposed this fix').waitFor({ state: 'detached', ...t });
+  await request.getByRole('button', { name: 'Approve' }).click();
+  const unauthorized = threadMessage(page, 'You are not an authorized approver');
+  await unauthorized.waitFor(t);
+  seen.unauthorized = await unauthorized.innerText();
+
+  // 5. Ann approves: 1 of 2.
+  await actAs(page, 'U0ANN');
+  await request.getByRole('button', { name: 'Approve' }).click();
+  await threadMessage(page, 'Your approval is counted: 1 of 2').waitFor(t);
+  await request.filter({ hasText: '1 of 2 approvals: @ann' }).waitFor(t);
+  seen.firstApproval = await request.innerText();
+  await shot('sandbox-first-approval');
+
+  // 6. Ben's approval is the last one: confirm by typing the cluster name (a wrong one first).
+  await actAs(page, 'U0BEN');
+  await request.getByRole('button', { name: 'Approve' }).click();
+  const modal = page.locator('#modal');
+  await modal.waitFor({ state: 'visible', ...t });
+  await page.getByLabel('Cluster name').fill('prod-west');
+  await modal.getByRole('button', { name: 'Approve and run' }).click();
+  await modal.locator('.bk-error').waitFor(t);
+  seen.modalError = await modal.locator('.bk-error').innerText();
+  await shot('sandbox-confirm-modal');
+  await page.getByLabel('Cluster name').fill('prod-east');
+  await modal.getByRole('button', { name: 'Approve and run' }).click();
+  await modal.waitFor({ state: 'hidden', ...t });
+
+  // 7. Execution: the request says so in place, the worker reports in the thread.
+  await request.filter({ hasText: 'Executed' }).waitFor({ timeout: 60_000 });
+  seen.executed = await request.innerText();
+  const result = threadMessage(page, 'Backup of');
+  await result.first().waitFor(t);
+  seen.result = await result.first().innerText();
+  await request.getByText('Executed').first().scrollIntoViewIfNeeded();
+  await shot('sandbox-executed');
+
+  // 8. Resolution: the live cluster's controllers catch up once the webhook is gone (the node gets
+  // its CNI, the rollout completes: src/sandbox/create-simulated-controllers.ts), and each thread
+  // resolves after scans without its finding (scan.resolveAfterScans = 2 in the sandbox). Every
+  // alert thread of the incident resolves, the root cause's first.
+  seen.openBeforeScans = await openAlerts(page);
+  seen.resolutionSteps = 0;
+  for (; seen.resolutionSteps < MAX_RESOLUTION_STEPS && (await openAlerts(page)).length; seen.resolutionSteps++) {
+    await page.getByRole('button', { name: 'Next scan' }).click();
+    await page.waitForFunction(() => !document.getElementById('next-scan').disabled, undefined, t);
+    // The notify worker posts at its own pace (one message per 250 ms in the sandbox): wait until
+    // the channel has been quiet for a second.
+    await page.evaluate(() => void (globalThis.quietVersion = undefined));
+    await page.waitForFunction(isChannelQuiet, 1000, { timeout: 30_000, polling: 100 });
+  }
+  seen.openAfterScans = await openAlerts(page);
+  seen.alertThreads = await alertHeaders(page);
+  await alert.filter({ hasText: 'Resolved' }).waitFor(t);
+  seen.resolved = await alert.innerText();
+  seen.thread = await page.locator('#thread-messages').innerText();
+  await alert.scrollIntoViewIfNeeded();
+  await page.locator('#thread-messages > li.msg').last().scrollIntoViewIfNeeded();
+  await shot('sandbox-resolved');
+  // The symptom that resolved last, once the cluster had healed: the recreation loop, with its thread.
+  const loop = page.locator('#messages > li.msg', { hasText: 'machine replacements' }).first();
+  await loop.locator('.msg-replies').click();
+  await threadMessage(page, 'Resolved').last().waitFor(t);
+  seen.loopThread = await page.locator('#thread-messages').innerText();
+  await loop.scrollIntoViewIfNeeded();
+  await page.locator('#thread-messages > li.msg').last().scrollIntoViewIfNeeded();
+  await shot('sandbox-loop-resolved');
+  return seen;
+}

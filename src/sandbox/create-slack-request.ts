@@ -1,0 +1,110 @@
+import { createHmac } from 'node:crypto';
+import { SANDBOX_CHANNEL, SANDBOX_PEOPLE, SANDBOX_TEAM_ID, type SandboxPerson } from './sandbox-people.js';
+
+/** A request as Slack would send it to the app's request URL: the raw body and its signature headers. */
+export interface SlackRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** The app id Slack puts in every payload (ours is simulated). */
+const APP_ID = 'A0SANDBOX';
+
+/**
+ * Sign a body exactly as Slack does ("Verifying requests from Slack"): `v0=` + HMAC-SHA256 of
+ * `v0:<timestamp>:<raw body>` with the signing secret. Bolt's receiver verifies it like any other.
+ */
+export function signSlackBody(secret: string, body: string, nowSeconds = Math.floor(Date.now() / 1000)): SlackRequest {
+  const signature = `v0=${createHmac('sha256', secret).update(`v0:${nowSeconds}:${body}`).digest('hex')}`;
+  return { body, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-signature': signature, 'x-slack-request-timestamp': String(nowSeconds) } };
+}
+
+function person(id: string): SandboxPerson {
+  const p = SANDBOX_PEOPLE.find((x) => x.id === id);
+  if (!p) throw new Error(`unknown sandbox user ${id}`);
+  return p;
+}
+
+/** `/k8s-health <text>` typed by `user` in the incident channel: the form fields of a slash command. */
+export function createCommandBody(o: { user: string; text: string; responseUrl: string; triggerId: string }): string {
+  const p = person(o.user);
+  return new URLSearchParams({
+    token: 'sandbox-verification-token',
+    team_id: SANDBOX_TEAM_ID,
+    team_domain: 'sandbox',
+    channel_id: SANDBOX_CHANNEL.id,
+    channel_name: SANDBOX_CHANNEL.name,
+    user_id: p.id,
+    user_name: p.name,
+    command: '/k8s-health',
+    text: o.text,
+    api_app_id: APP_ID,
+    is_enterprise_install: 'false',
+    response_url: o.responseUrl,
+    trigger_id: o.triggerId,
+  }).toString();
+}
+
+/** A button click on a message (public or ephemeral): a `block_actions` interaction payload. */
+export function createBlockActionBody(o: {
+  user: string;
+  message: { ts: string; threadTs?: string; text: string; blocks: unknown[]; ephemeral: boolean };
+  action: { actionId: string; blockId: string; value?: string; text: string; style?: string };
+  responseUrl: string;
+  triggerId: string;
+}): string {
+  const p = person(o.user);
+  const nowTs = `${(Date.now() / 1000).toFixed(6)}`;
+  const payload = {
+    type: 'block_actions',
+    ...interactionEnvelope(p),
+    container: { type: 'message', message_ts: o.message.ts, channel_id: SANDBOX_CHANNEL.id, is_ephemeral: o.message.ephemeral, ...(o.message.threadTs ? { thread_ts: o.message.threadTs } : {}) },
+    trigger_id: o.triggerId,
+    channel: { id: SANDBOX_CHANNEL.id, name: SANDBOX_CHANNEL.name },
+    // Slack leaves `message` out of clicks on ephemeral messages.
+    ...(o.message.ephemeral ? {} : { message: { type: 'message', user: 'U0BOT', ts: o.message.ts, text: o.message.text, blocks: o.message.blocks, ...(o.message.threadTs ? { thread_ts: o.message.threadTs } : {}) } }),
+    state: { values: {} },
+    response_url: o.responseUrl,
+    actions: [
+      {
+        type: 'button',
+        action_id: o.action.actionId,
+        block_id: o.action.blockId,
+        text: { type: 'plain_text', text: o.action.text, emoji: true },
+        ...(o.action.value !== undefined ? { value: o.action.value } : {}),
+        ...(o.action.style ? { style: o.action.style } : {}),
+        action_ts: nowTs,
+      },
+    ],
+  };
+  return `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+/**
+ * A modal submitted by `user`: a `view_submission` payload whose `state.values` hold what was typed
+ * into its inputs, keyed by block id and action id as Slack keys them.
+ */
+export function createViewSubmissionBody(o: { user: string; viewId: string; view: Record<string, unknown>; values: Record<string, Record<string, string>>; triggerId: string }): string {
+  const p = person(o.user);
+  const values: Record<string, Record<string, { type: string; value: string }>> = {};
+  for (const [blockId, byAction] of Object.entries(o.values)) {
+    values[blockId] = Object.fromEntries(Object.entries(byAction).map(([actionId, value]) => [actionId, { type: 'plain_text_input', value }]));
+  }
+  const payload = {
+    type: 'view_submission',
+    ...interactionEnvelope(p),
+    trigger_id: o.triggerId,
+    view: { ...o.view, id: o.viewId, team_id: SANDBOX_TEAM_ID, type: 'modal', state: { values }, hash: `${Date.now()}.sandbox` },
+  };
+  return `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+/** What every interaction payload of the sandbox's workspace carries: team, user, app and the legacy token. */
+function interactionEnvelope(p: { id: string; name: string }) {
+  return {
+    team: { id: SANDBOX_TEAM_ID, domain: 'sandbox' },
+    user: { id: p.id, username: p.name, name: p.name, team_id: SANDBOX_TEAM_ID },
+    api_app_id: APP_ID,
+    token: 'sandbox-verification-token',
+  };
+}
