@@ -78,6 +78,9 @@ export function startProposeWorker(deps: ProposeWorkerDeps): { worker: Worker; c
     },
     { connection: deps.connection, prefix: deps.prefix ?? BULLMQ_PREFIX, concurrency: 4 },
   );
-  worker.on('error', (err) => deps.log.error({ queue: PROPOSE_QUEUE, error: err.message }, 'propose worker error'));
+  // A worker's 'error' events are its connection's (every reconnect attempt during a Redis outage
+  // repeats one): /readyz reports them; the log keeps them at debug. A job's own failure is a
+  // 'failed' event, logged at warn by the composition (compose/compose-jobs.ts).
+  worker.on('error', (err) => deps.log.debug({ queue: PROPOSE_QUEUE, error: err.message }, 'propose worker error'));
   return { worker, close: () => worker.close() };
 }

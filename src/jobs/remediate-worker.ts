@@ -65,6 +65,9 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): { worker: Worke
     },
     { connection: deps.connection, prefix: deps.prefix ?? BULLMQ_PREFIX, concurrency: 4 },
   );
-  worker.on('error', (err) => deps.log.error({ queue: REMEDIATE_QUEUE, error: err.message }, 'remediate worker error'));
+  // A worker's 'error' events are its connection's (every reconnect attempt during a Redis outage
+  // repeats one): /readyz reports them; the log keeps them at debug. A job's own failure is a
+  // 'failed' event, logged at warn by the composition (compose/compose-jobs.ts).
+  worker.on('error', (err) => deps.log.debug({ queue: REMEDIATE_QUEUE, error: err.message }, 'remediate worker error'));
   return { worker, close: () => worker.close() };
 }
