@@ -13,6 +13,7 @@ import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.
 import { blockActionBody, signSlackRequest, slashCommandBody } from '../support/sign-slack-request.js';
 import { spawnServe, type SpawnedServe } from '../support/spawn-serve.js';
 import { spawnWorker, type SpawnedWorker } from '../support/spawn-worker.js';
+import { eventually } from '../support/eventually.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 
 /**
@@ -123,7 +124,8 @@ describe('serve --no-workers --no-cluster-access (spawned)', () => {
       expect(posted.body).toMatchObject({ channel: CHANNEL, thread_ts: '1700000000.000777' });
       expect(JSON.stringify(posted.body.blocks)).toContain('server-side dry run (dryRun=All) accepted');
       expect(String(posted.body.text)).toContain('Scale shop/noisy to 0 (was 4)');
-      const keys = await redis.keys(`${REDIS_PREFIX}approval:*`);
+      // The request is stored right after its message is posted (remediate/propose-fix.ts).
+      const keys = await eventually(() => redis.keys(`${REDIS_PREFIX}approval:*`), (k) => k.length > 0, 30_000);
       expect(keys).toHaveLength(1);
       const stored = JSON.parse((await redis.get(keys[0]!))!);
       expect(stored).toMatchObject({ cluster: 'prod-east', proposer: 'U0PAT', status: 'pending', dryRunOk: true, thread: { channel: CHANNEL, threadTs: '1700000000.000777' } });

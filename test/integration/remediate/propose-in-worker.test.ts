@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
 import type { RemediationProposal } from '../../../src/diagnose/finding.js';
 import { proposeFixActionId } from '../../../src/slack/action-ids.js';
+import { eventually } from '../../support/eventually.js';
 import { blockActionBody } from '../../support/sign-slack-request.js';
 import { startApprovalBot, type ApprovalBot } from '../../support/start-approval-bot.js';
 
@@ -32,7 +33,9 @@ describe('proposing a fix in the remediation worker', () => {
       }, 30_000);
       for (const r of preparing) expect(r.body).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('Preparing the plan for *Scale shop/web to 0*') });
       await bot.slack.waitFor('the request posted', () => bot.slack.callsTo('chat.postMessage').some((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_')), 30_000);
-      // Both clicks have been handled (the second waited for the first's job): still one request.
+      // Both clicks have been handled (the second waited for the first's job): still one request
+      // (stored right after its message is posted).
+      await eventually(() => bot.redis.keys('k8s-health:approval:*'), (k) => k.length > 0, 30_000);
       await new Promise((r) => setTimeout(r, 500));
       expect(await bot.redis.keys('k8s-health:approval:*')).toHaveLength(1);
       expect(bot.slack.callsTo('chat.postMessage').filter((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_'))).toHaveLength(1);
