@@ -1,4 +1,4 @@
-import { createWatchCaches } from '../src/cluster/create-watch-caches.js';
+import { createWatchCaches } from '../src/cluster/live/create-watch-caches.js';
 import { fetchFloor } from './fetch-floor.js';
 import { scanSynthetic, syntheticConfig } from './scan-synthetic.js';
 

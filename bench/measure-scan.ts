@@ -1,5 +1,5 @@
-import { diagnoseSnapshot } from '../src/diagnose/diagnose-snapshot.js';
-import { createWatchCaches } from '../src/cluster/create-watch-caches.js';
+import { scanSnapshot } from '../src/scan/scan-snapshot.js';
+import { createWatchCaches } from '../src/cluster/live/create-watch-caches.js';
 import { InMemoryHistory } from '../src/store/in-memory-history.js';
 import { summarize } from './bench-stats.js';
 import { fetchFloor } from './fetch-floor.js';
@@ -34,7 +34,7 @@ for (let i = 0; i <= iterations; i++) {
 const analyzeMs: number[] = [];
 for (let i = 0; i < Math.max(3, iterations); i++) {
   const t = performance.now();
-  await diagnoseSnapshot(last!.snapshot, { history: new InMemoryHistory(), thresholds: config.thresholds });
+  await scanSnapshot(last!.snapshot, { history: new InMemoryHistory(), thresholds: config.thresholds });
   analyzeMs.push(performance.now() - t);
 }
 // Target 8: a warm watch cache. The first scan lists every kind and opens the watches (untimed);

@@ -6,12 +6,13 @@ import { Redis } from 'ioredis';
 import { createMetrics } from '../src/slack/create-metrics.js';
 import { createScanRequester } from '../src/slack/create-scan-requester.js';
 import { createSlackApp } from '../src/slack/create-slack-app.js';
-import { createProposalStore } from '../src/slack/proposal-store.js';
+import { createProposalStore } from '../src/store/proposal-store.js';
 import { registerListeners } from '../src/slack/register-listeners.js';
 import { createReportStore } from '../src/store/report-store.js';
 import { startFakeSlackApi } from '../test/support/fake-slack-api.js';
 import { signSlackRequest, slashCommandBody } from '../test/support/sign-slack-request.js';
 import { startRedis } from '../test/support/start-redis.js';
+import { createLogger } from '../src/log/create-logger.js';
 import { summarize } from './bench-stats.js';
 import { scanSynthetic, syntheticConfig } from './scan-synthetic.js';
 
@@ -41,8 +42,8 @@ registerListeners(app, {
   requestScan: createScanRequester(async () => (await scanSynthetic(config)).report, reports),
   metrics: createMetrics({ defaultMetrics: false }),
   now: () => new Date(),
-  // handleHealthCommand logs "command ..." right after the answer is posted: that is our stopwatch.
-  log: (line) => void (line.startsWith('command ') && answered?.()),
+  // handleHealthCommand logs "command answered" right after the answer is posted: that is our stopwatch.
+  log: createLogger({ level: 'info', destination: { write: (line: string) => void (line.includes('"msg":"command answered"') && answered?.()) } }),
 });
 const server = (await app.start(0)) as Server;
 const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;

@@ -1,9 +1,9 @@
-import { collectSnapshot } from '../src/cluster/collect-snapshot.js';
-import type { WatchCaches } from '../src/cluster/create-watch-caches.js';
+import { collectSnapshot } from '../src/cluster/live/collect-snapshot.js';
+import type { WatchCaches } from '../src/cluster/live/create-watch-caches.js';
 import type { Snapshot } from '../src/cluster/snapshot.js';
 import { parseConfig } from '../src/config/load-config.js';
 import type { Config } from '../src/config/config-schema.js';
-import { diagnoseSnapshot } from '../src/diagnose/diagnose-snapshot.js';
+import { scanSnapshot } from '../src/scan/scan-snapshot.js';
 import type { Report } from '../src/report/report.js';
 import { InMemoryHistory } from '../src/store/in-memory-history.js';
 import { writeTestKubeConfig } from '../test/support/fake-kube-api/create-test-kube-config.js';
@@ -19,6 +19,6 @@ export async function scanSynthetic(config: Config, watchCaches?: WatchCaches): 
   const t0 = performance.now();
   const snapshot = await collectSnapshot(config.clusters[0]!, { watchCaches });
   const t1 = performance.now();
-  const report = await diagnoseSnapshot(snapshot, { history: new InMemoryHistory(), thresholds: config.thresholds });
+  const report = await scanSnapshot(snapshot, { history: new InMemoryHistory(), thresholds: config.thresholds });
   return { snapshot, report, collectMs: t1 - t0, analyzeMs: performance.now() - t1 };
 }

@@ -2,9 +2,10 @@ import { Redis } from 'ioredis';
 import { readEnvOptions } from '../config/read-env-options.js';
 import { REDIS_PREFIX } from '../jobs/queue-names.js';
 import { createPlanSigner, PLAN_SECRET_ENV } from '../remediate/plan-signer.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import { verifyAuditLog } from '../store/verify-audit-log.js';
 import type { CliIo } from './cli-io.js';
+import { describeError } from '../errors/describe-error.js';
 
 /**
  * `k8s-health audit verify [--json]`: walk the audit chain (store/verify-audit-log.ts). Exit 0 with
@@ -39,7 +40,7 @@ export async function runAuditVerify(opts: { json?: boolean }, io: CliIo): Promi
     }
     return r.intact ? 0 : 1;
   } catch (err) {
-    io.stderr.write(`k8s-health audit verify: cannot read the audit stream from REDIS_URL ${env.redisUrl}: ${neutralizePlainText(err instanceof Error ? err.message : String(err))}\n`);
+    io.stderr.write(`k8s-health audit verify: cannot read the audit stream from REDIS_URL ${env.redisUrl}: ${neutralizePlainText(describeError(err))}\n`);
     return 2;
   } finally {
     redis.disconnect();

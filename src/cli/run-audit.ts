@@ -1,9 +1,10 @@
 import { Redis } from 'ioredis';
 import { readEnvOptions } from '../config/read-env-options.js';
 import { REDIS_PREFIX } from '../jobs/queue-names.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import { createAuditLog } from '../store/audit-log.js';
 import type { CliIo } from './cli-io.js';
+import { describeError } from '../errors/describe-error.js';
 
 /**
  * `k8s-health audit [--cluster NAME] [--limit N] [--json]`: the approval audit trail from the Redis
@@ -30,7 +31,7 @@ export async function runAudit(opts: { cluster?: string; limit?: string; json?: 
     if (!events.length) io.stderr.write(`no audit events${opts.cluster ? ` for cluster ${opts.cluster}` : ''}\n`);
     return 0;
   } catch (err) {
-    io.stderr.write(`k8s-health audit: cannot read the audit stream from REDIS_URL ${env.redisUrl}: ${neutralizePlainText(err instanceof Error ? err.message : String(err))}\n`);
+    io.stderr.write(`k8s-health audit: cannot read the audit stream from REDIS_URL ${env.redisUrl}: ${neutralizePlainText(describeError(err))}\n`);
     return 2;
   } finally {
     redis.disconnect();

@@ -1,13 +1,14 @@
-import { loadDump } from '../cluster/load-dump.js';
+import { loadDump } from '../cluster/dump/load-dump.js';
 import type { Snapshot } from '../cluster/snapshot.js';
-import { diagnoseSnapshot } from '../diagnose/diagnose-snapshot.js';
+import { scanSnapshot } from '../scan/scan-snapshot.js';
 import { SECTION_IDS, type SectionId } from '../diagnose/finding.js';
 import { renderJson } from '../report/render-json.js';
 import { renderText } from '../report/render-text.js';
 import type { Report } from '../report/report.js';
-import { attachChanges } from '../jobs/attach-changes.js';
+import { attachChanges } from '../scan/attach-changes.js';
 import { createMemoryBaselineStore } from '../store/baseline-store.js';
 import { InMemoryHistory } from '../store/in-memory-history.js';
+import { silentLogger } from '../log/logger.js';
 import type { CliIo } from './cli-io.js';
 import { pickCluster, resolveConfig } from './resolve-config.js';
 import { UsageError } from './usage-error.js';
@@ -30,6 +31,9 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   if (!['text', 'json', 'blocks'].includes(opts.output)) throw new UsageError(`--output must be text, json or blocks, got "${opts.output}"`);
   if (opts.section && !SECTION_IDS.includes(opts.section as SectionId)) throw new UsageError(`--section must be one of ${SECTION_IDS.join(', ')}, got "${opts.section}"`);
   const now = opts.now === undefined ? undefined : parseNow(opts.now);
+  // check logs only at debug, and only to stderr: stdout is the report, exactly as it always was.
+  // The logger (pino) is loaded only then: a plain `check` pays nothing for it.
+  const log = io.env.LOG_LEVEL?.toLowerCase() === 'debug' ? (await (await import('../log/create-logger.js')).createProcessLogger({ level: 'debug', destination: io.stderr, base: { process: 'check' } })).log : silentLogger;
   const clock = io.now ?? (() => new Date());
   const history = new InMemoryHistory();
   // Issue 18: a replay keeps the last healthy dump's fingerprint, so a later dump says what changed since.
@@ -38,27 +42,33 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   if (opts.from.length) {
     const { config } = await resolveConfig(opts.config, io.env, false);
     const snapshots: Snapshot[] = [];
-    for (const dir of opts.from) snapshots.push(await loadDump(dir, opts.cluster ? { cluster: opts.cluster } : {}));
+    for (const dir of opts.from) {
+      const snap = await loadDump(dir, opts.cluster ? { cluster: opts.cluster } : {});
+      log.debug({ dump: dir, cluster: snap.cluster, collectedAt: snap.collectedAt, partial: snap.partial.length }, 'dump read');
+      snapshots.push(snap);
+    }
     // Replay: every dump is one scan of the same cluster (the last one's name wins), in the given order.
     const cluster = snapshots[snapshots.length - 1]!.cluster;
     let last: Report | undefined;
     for (const [i, snap] of snapshots.entries()) {
       const isLast = i === snapshots.length - 1;
       const scan = { ...snap, cluster };
-      last = await attachChanges(await diagnoseSnapshot(scan, { history, thresholds: config.thresholds, now: isLast ? now : undefined, generatedAt: clock() }), scan, baselines);
+      last = await attachChanges(await scanSnapshot(scan, { history, thresholds: config.thresholds, now: isLast ? now : undefined, generatedAt: clock() }), scan, baselines);
     }
     report = last!;
   } else {
     const { config, file } = await resolveConfig(opts.config, io.env, true);
     const cluster = pickCluster(config, opts.cluster, file);
     // Live collection (client-node, etcd3) is loaded only for a live check.
-    const { scanCluster } = await import('../jobs/scan-cluster.js');
+    const { scanCluster } = await import('../scan/scan-cluster.js');
+    log.debug({ cluster: cluster.name, live: !cluster.dump }, 'scanning');
     report = await scanCluster(cluster, { history, baselines, thresholds: config.thresholds, now: clock, analysisTime: now });
   }
+  log.debug({ cluster: report.cluster, status: report.status, findings: report.findings.length, partial: report.partial.length }, 'report built');
   const section = opts.section as SectionId | undefined;
   if (opts.output === 'json') io.stdout.write(renderJson(report));
   else if (opts.output === 'blocks') {
-    const { renderBlocks } = await import('../report/render-blocks.js');
+    const { renderBlocks } = await import('../slack/render-blocks.js');
     io.stdout.write(JSON.stringify(renderBlocks(report, { now: clock(), section }), null, 2) + '\n');
   } else io.stdout.write(renderText(report, { now: clock(), section }));
   return report.findings.some((f) => f.severity === 'critical') ? 1 : 0;

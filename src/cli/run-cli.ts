@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { readEnvOptions } from '../config/read-env-options.js';
 import type { CliIo } from './cli-io.js';
 import { WORKER_KINDS } from '../jobs/worker-kinds.js';
-import { describeError } from './describe-error.js';
+import { formatCliError } from './format-cli-error.js';
 import { parseWorkerKinds } from './parse-worker-kinds.js';
 import { UsageError } from './usage-error.js';
 
@@ -121,7 +121,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       // Help and version are not errors; commander already printed its one-line message otherwise.
       return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.help' ? 0 : 2;
     }
-    io.stderr.write(`k8s-health: ${describeError(err)}\n`);
+    io.stderr.write(`k8s-health: ${formatCliError(err)}\n`);
     return 2;
   }
 }

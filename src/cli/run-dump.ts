@@ -1,5 +1,5 @@
 import { readSnapshot } from '../cluster/read-snapshot.js';
-import { writeDump } from '../cluster/write-dump.js';
+import { writeDump } from '../cluster/dump/write-dump.js';
 import type { CliIo } from './cli-io.js';
 import { pickCluster, resolveConfig } from './resolve-config.js';
 

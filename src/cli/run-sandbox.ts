@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EnvOptions } from '../config/read-env-options.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { describeError } from '../errors/describe-error.js';
+import { neutralizePlainText } from '../text/neutralize-plain-text.js';
+import { createProcessLogger } from '../log/create-logger.js';
 import { listSandboxScenarios } from '../sandbox/list-sandbox-scenarios.js';
 import { startSandboxPage } from '../sandbox/start-sandbox-page.js';
 import { SandboxRedisError, startSandboxRedis } from '../sandbox/start-sandbox-redis.js';
@@ -27,9 +29,9 @@ export async function runSandbox(
   const scenarios = listSandboxScenarios(SCENARIOS_DIR);
   const first = opts.scenario ? scenarios.find((s) => s.name === opts.scenario) : scenarios[0];
   if (!first) throw new UsageError(`sandbox: unknown scenario "${opts.scenario}": one of ${scenarios.map((s) => s.name).join(', ')}`);
-  const log = (line: string) => {
-    if (opts.env.logLevel === 'debug' || opts.env.logLevel === 'info') io.stderr.write(`${new Date().toISOString()} ${neutralizePlainText(line)}\n`);
-  };
+  // Logs on stderr at LOG_LEVEL (stdout is the one line with the page's URL): JSON lines, pretty and
+  // neutralized on a terminal (log/create-logger.ts).
+  const { log } = await createProcessLogger({ level: opts.env.logLevel, destination: io.stderr, base: { process: 'sandbox' } });
   let redis;
   try {
     redis = await startSandboxRedis({ redisUrl: opts.redisUrlSet ? opts.env.redisUrl : undefined, log });
@@ -45,7 +47,7 @@ export async function runSandbox(
   } catch (err) {
     await slack.close();
     await redis.stop();
-    throw new UsageError(`sandbox: cannot start${opts.portSet ? ` on PORT ${opts.env.port}` : ''}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new UsageError(`sandbox: cannot start${opts.portSet ? ` on PORT ${opts.env.port}` : ''}: ${describeError(err)}`);
   }
   io.stdout.write(`k8s-health sandbox: open ${page.url} (loopback only; Redis: ${redis.kind === 'embedded' ? 'embedded Valkey' : 'REDIS_URL'}; Ctrl-C stops it)\n`);
   deps.onStarted?.(page.url);

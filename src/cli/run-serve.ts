@@ -5,27 +5,26 @@ import type { App, CustomRoute } from '@slack/bolt';
 import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import type { History } from '../diagnose/history.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { createProcessLogger } from '../log/create-logger.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
-import { scanCluster } from '../jobs/scan-cluster.js';
-import { RemediateError } from '../remediate/remediate-error.js';
-import { startWorkers, type WorkerSet } from '../jobs/start-workers.js';
+import { scanCluster } from '../scan/scan-cluster.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
 import { createHealthRoutes } from '../slack/create-health-routes.js';
 import { createMetrics } from '../slack/create-metrics.js';
 import { createScanRequester, type ScanFn } from '../slack/create-scan-requester.js';
 import { createReplayGuard } from '../slack/create-replay-guard.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
-import { createProposalStore } from '../slack/proposal-store.js';
-import { setupApprovals } from '../slack/handle-approval-setup.js';
+import { createProposalStore } from '../store/proposal-store.js';
+import { registerApprovalListeners } from '../slack/handle-approval-listeners.js';
 import { registerListeners } from '../slack/register-listeners.js';
-import { SlackStartupError } from '../slack/slack-startup-error.js';
 import { RedisHistory } from '../store/redis-history.js';
+import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { createReportStore } from '../store/report-store.js';
+import { composeApprovalDeps } from '../compose/compose-approval-deps.js';
+import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
 import { waitForSignal } from './wait-for-signal.js';
+import { describeError } from '../errors/describe-error.js';
 
-/** Key prefix of everything `serve` keeps in Redis. */
-const KEY_PREFIX = 'k8s-health:';
 
 export interface ServeIo {
   stdout: NodeJS.WritableStream;
@@ -33,7 +32,7 @@ export interface ServeIo {
   now?: () => Date;
 }
 
-/** Replaceable parts (tests, and the later BullMQ issue which swaps the in-process scan). */
+/** Replaceable parts (tests). */
 export interface ServeDeps {
   /** Scan one cluster (default: scanCluster in-process). */
   scan?: ScanFn;
@@ -50,36 +49,49 @@ export interface ServeDeps {
  * `clusterAccess: false` (`--no-cluster-access`, with --no-workers): this process never opens a
  * connection to a cluster, so the internet-facing pod can run without any cluster credential
  * (docs/security.md "The Helm chart"). Scans then happen only in worker replicas (none listening:
- * the command says so instead of scanning here), and a proposed fix is refused with the reason,
- * because planning it means reading the cluster and a server-side dry run, which Kubernetes
- * authorizes exactly like the write itself.
+ * the command says so instead of scanning here). Fixes need nothing of a cluster here either in any
+ * mode: a fix-button click is planned and dry-run by the remediation worker (`worker --only remediate`).
  */
 export async function runServe(opts: { config: Config; env: EnvOptions; workers: boolean; clusterAccess?: boolean }, io: ServeIo, deps: ServeDeps = {}): Promise<number> {
   const { config, env } = opts;
   const clusterAccess = opts.clusterAccess ?? true;
   const now = io.now ?? (() => new Date());
-  // Log lines carry cluster text and API errors: one line each, no terminal escapes (issue 14).
-  const log = (line: string) => io.stdout.write(`${now().toISOString()} ${neutralizePlainText(line)}\n`);
+  // Structured logs on stdout at LOG_LEVEL: JSON lines, pretty (and neutralized) on a terminal.
+  const { log, announce } = await createProcessLogger({ level: env.logLevel, destination: io.stdout, base: { process: 'serve' } });
   const metrics = createMetrics();
   // Plans, votes, backups and audit records are signed with K8S_HEALTH_PLAN_SECRET. Without it the
   // read-only bot runs as before; proposing and executing fixes refuse with one line naming it.
   const signer = createPlanSigner(env.planSecret);
-  if (!signer.ready && config.clusters.some((c) => c.remediation.enabled)) log(`warning: ${signer.problem}`);
+  if (!signer.ready && config.clusters.some((c) => c.remediation.enabled)) announce.warn(signer.problem!);
   // Commands must not hang on a dead Redis: fail fast per command, keep reconnecting in the background.
   const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true });
   redis.on('error', () => undefined); // reported by /readyz and by the command that needed it
-  const history = deps.history ?? new RedisHistory(redis, { keyPrefix: KEY_PREFIX });
+  const history = deps.history ?? new RedisHistory(redis, { keyPrefix: REDIS_PREFIX });
   const scanInProcess: ScanFn = async (name) => {
     const cluster = config.clusters.find((c) => c.name === name);
     if (!cluster) throw new Error(`cluster "${name}" is not configured`);
     if (!clusterAccess) throw new Error(`this serve has no cluster access (--no-cluster-access) and no k8s-health worker process took the scan of ${name}: are the worker pods and Redis up?`);
     return scanCluster(cluster, { history, thresholds: config.thresholds, now });
   };
-  // Issue 5: scan and notify workers in-process unless --no-workers; `/k8s-health` scans go through
-  // the scan queue (one path with the schedules). Started in the background so a Redis outage at
-  // startup does not keep the Slack app from answering; until then (and with --no-workers and no
-  // worker replica listening) scans run in-process.
-  // Assigned once the Slack app is up (a startup error must not leave workers running).
+  // The jobs side, composed once here (compose/compose-jobs.ts): queues and producers work at once; the
+  // workers (scan, notify, remediate with proposals, expiry; unless --no-workers) start in the
+  // background once the Slack app is up, so a Redis outage at startup does not keep the Slack app
+  // from answering, and a startup error leaves no worker running. In-process workers record into
+  // serve's registry: one /metrics (command-requested scans are k8s_health_scans_total, jobs
+  // k8s_health_scan_jobs_total).
+  const composed = composeJobs({
+    config,
+    redisUrl: env.redisUrl,
+    runWorkers: opts.workers,
+    scanFallback: opts.workers ? undefined : scanInProcess,
+    slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl },
+    log,
+    now: io.now,
+    metrics: opts.workers ? createWorkerMetrics({ registry: metrics.registry }) : undefined,
+    signer,
+  });
+  // Assigned once the Slack app is up. Until the workers run (and with --no-workers and no worker
+  // replica listening) `/k8s-health` scans run in-process.
   let jobs: Promise<WorkerSet> | undefined;
   const scan: ScanFn =
     deps.scan ??
@@ -87,15 +99,16 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       const set = await Promise.race([(jobs ?? Promise.resolve(undefined)).catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 5000).unref())]);
       return set ? set.scan(name) : scanInProcess(name);
     });
-  const reports = createReportStore(redis, { keyPrefix: KEY_PREFIX, now });
+  const reports = createReportStore(redis, { keyPrefix: REDIS_PREFIX, now });
   const slackDeps = {
     config,
     reports,
-    proposals: createProposalStore(redis, { keyPrefix: KEY_PREFIX }),
+    proposals: createProposalStore(redis, { keyPrefix: REDIS_PREFIX }),
     requestScan: createScanRequester(scan, reports, { onScan: (ok) => (ok ? metrics.scans.inc() : (metrics.scans.inc(), metrics.scanErrors.inc())) }),
     metrics,
     now,
     log,
+    approval: composeApprovalDeps({ redis, keyPrefix: REDIS_PREFIX, config, signer, jobs: composed, log }),
   };
 
   let slackApp: App | undefined;
@@ -119,46 +132,36 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       appToken: env.slackAppToken,
       apiUrl: env.slackApiUrl,
       logLevel: env.logLevel,
+      logger: log,
       customRoutes: routes,
-      replayGuard: createReplayGuard(redis, { keyPrefix: KEY_PREFIX, onReplay: () => log('replayed Slack request ignored'), onError: () => log('replay check skipped: Redis unavailable') }),
+      replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log.warn('replayed Slack request ignored'), onError: () => log.warn('replay check skipped: Redis unavailable') }),
       requestPolicy: config.slack,
       onRefused: (r) => {
         metrics.errors.inc({ where: 'request-refused' });
-        log(`slack request refused status=${r.status} reason=${r.reason}: ${r.detail}`);
+        log.warn({ status: r.status, reason: r.reason, detail: r.detail }, 'slack request refused');
       },
     });
   } catch (err) {
     redis.disconnect();
-    io.stderr.write(`k8s-health serve: ${err instanceof SlackStartupError ? err.message : String(err)}\n`);
+    await composed.close().catch(() => undefined);
+    io.stderr.write(`k8s-health serve: ${describeError(err)}\n`);
     return 1;
   }
   const { app, mode } = started;
   slackApp = app;
   registerListeners(app, slackDeps);
+  registerApprovalListeners(app, slackDeps);
   if (!deps.scan) {
-    // In-process workers record into serve's registry: one /metrics, no merge per scrape, and the
-    // names do not collide (command-requested scans are k8s_health_scans_total, jobs k8s_health_scan_jobs_total).
-    const workerMetrics = opts.workers ? createWorkerMetrics({ registry: metrics.registry }) : undefined;
-    jobs = startWorkers({ config, redisUrl: env.redisUrl, runWorkers: opts.workers, scanFallback: opts.workers ? undefined : scanInProcess, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics: workerMetrics, signer });
-    jobs.catch((err: unknown) => log(`workers failed to start: ${err instanceof Error ? err.message : String(err)}`));
+    jobs = composed.start();
+    jobs.catch((err: unknown) => announce.error({ error: describeError(err) }, 'workers failed to start'));
   }
-  // Approval flow (issue 6): Approve/Reject listeners, and the remediate worker unless --no-workers.
-  // The remediate worker runs with the other workers (jobs/start-workers.ts), in this process unless
-  // --no-workers, and in every `worker` replica: here only the listeners and the queue producer.
-  const approvals = setupApprovals(app, slackDeps, {
-    redis,
-    redisUrl: env.redisUrl,
-    workers: false,
-    signer,
-    ...(clusterAccess
-      ? {}
-      : {
-          createContext: async (cluster) => {
-            throw new RemediateError('E_REMEDIATE_NOT_ALLOWED', `this serve has no cluster access (--no-cluster-access), so it cannot plan and dry-run a fix for ${cluster.name} (docs/security.md, "The Helm chart")`);
-          },
-        }),
-  });
   redis.connect().catch(() => undefined);
+  // Workers finish their in-flight jobs before the connections close; never started (or Redis down
+  // since startup: not waited for forever), only the queues close.
+  const closeJobs = async () => {
+    const set = await Promise.race([jobs?.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 10_000).unref())]);
+    await (set ? set.close() : composed.close()).catch(() => undefined);
+  };
 
   let healthServer: http.Server | undefined;
   let port: number;
@@ -175,22 +178,19 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   } catch (err) {
     redis.disconnect();
     healthServer?.close();
-    await approvals.close();
-    await (await jobs?.catch(() => undefined))?.close();
-    io.stderr.write(`k8s-health serve: cannot start on PORT ${env.port}: ${err instanceof Error ? err.message : String(err)}\n`);
+    await closeJobs();
+    io.stderr.write(`k8s-health serve: cannot start on PORT ${env.port}: ${describeError(err)}\n`);
     return 1;
   }
-  io.stdout.write(`k8s-health serve listening on :${port} (${mode} mode)\n`);
+  announce.info({ port, mode }, `k8s-health serve listening on :${port} (${mode} mode)`);
 
   await (deps.stopSignal ?? waitForSignal());
-  log('stopping');
+  announce.info('stopping');
   await app.stop().catch(() => undefined);
-  await approvals.close();
-  // Workers finish their in-flight jobs before the connections close.
-  await (await Promise.race([jobs?.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 10_000).unref())]))?.close();
+  await closeJobs();
   if (healthServer) await new Promise<void>((resolve) => healthServer!.close(() => resolve()));
   await redis.quit().catch(() => redis.disconnect());
-  log('stopped');
+  announce.info('stopped');
   return 0;
 }
 

@@ -1,10 +1,12 @@
 import { Redis } from 'ioredis';
 import { readEnvOptions } from '../config/read-env-options.js';
-import { REDIS_PREFIX } from '../jobs/queue-names.js';
-import { renderTimeline } from '../report/render-timeline.js';
-import { createAlertStateStore } from '../store/alert-state-store.js';
+import { REDIS_PREFIX } from '../store/redis-prefix.js';
+import { renderTimeline } from '../timeline/render-timeline.js';
+import { createAlertStateStore } from '../alerts/alert-state-store.js';
 import { createAuditLog } from '../store/audit-log.js';
 import { createRedisBaselineStore } from '../store/baseline-store.js';
+import { describeError } from '../errors/describe-error.js';
+import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import type { CliIo } from './cli-io.js';
 import { parseSince } from './parse-since.js';
 import { pickCluster, resolveConfig } from './resolve-config.js';
@@ -36,7 +38,7 @@ export async function runTimeline(cluster: string, opts: { since?: string; confi
     io.stdout.write(renderTimeline({ cluster, generatedAt: now.toISOString(), ...(since ? { since } : {}), incidents: Object.values(state.incidents), audit, changes }));
     return 0;
   } catch (err) {
-    io.stderr.write(`k8s-health timeline: cannot read the bot's records from REDIS_URL ${env.redisUrl}: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr.write(`k8s-health timeline: cannot read the bot's records from REDIS_URL ${env.redisUrl}: ${neutralizePlainText(describeError(err))}\n`);
     return 2;
   } finally {
     redis.disconnect();

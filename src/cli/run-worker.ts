@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
-import { startWorkers, type StartWorkersOptions, type WorkerSet } from '../jobs/start-workers.js';
+import { startJobs, type JobsOptions, type WorkerSet } from '../compose/compose-jobs.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { createProcessLogger } from '../log/create-logger.js';
 import { waitForSignal } from './wait-for-signal.js';
+import { describeError } from '../errors/describe-error.js';
 
 export interface WorkerIo {
   stdout: NodeJS.WritableStream;
@@ -19,8 +20,8 @@ export interface WorkerIo {
 export interface WorkerDeps {
   /** Resolves when the process should stop (default: the first SIGTERM or SIGINT). */
   stopSignal?: Promise<unknown>;
-  /** Extra startWorkers options (tests: a random prefix, a faster channel limiter). */
-  workers?: Partial<StartWorkersOptions>;
+  /** Extra composeJobs options (tests: a random prefix, a faster channel limiter). */
+  workers?: Partial<JobsOptions>;
 }
 
 /**
@@ -36,9 +37,8 @@ export interface WorkerDeps {
 export async function runWorker(opts: { config: Config; env: EnvOptions; only?: readonly WorkerKind[] }, io: WorkerIo, deps: WorkerDeps = {}): Promise<number> {
   const { config, env } = opts;
   const kinds = opts.only ?? WORKER_KINDS;
-  const now = io.now ?? (() => new Date());
-  // Log lines carry cluster text and API errors: one line each, no terminal escapes (issue 14).
-  const log = (line: string) => io.stdout.write(`${now().toISOString()} ${neutralizePlainText(line)}\n`);
+  // Structured logs on stdout at LOG_LEVEL: JSON lines, pretty (and neutralized) on a terminal.
+  const { log, announce } = await createProcessLogger({ level: env.logLevel, destination: io.stdout, base: { process: 'worker' } });
   const alerting = config.clusters.filter((c) => c.slack.alertChannel).map((c) => c.name);
   if (kinds.includes('notify') && alerting.length > 0 && !env.slackBotToken) {
     io.stderr.write(`k8s-health worker: SLACK_BOT_TOKEN is not set but clusters ${alerting.join(', ')} have slack.alertChannel: set the bot token (xoxb-…) so alert threads can be posted\n`);
@@ -60,7 +60,7 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
     if (path === '/metrics') {
       void metrics.registry.metrics().then(
         (body) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body),
-        (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${String(err)}\n`),
+        (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${describeError(err)}\n`),
       );
       return;
     }
@@ -74,31 +74,32 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
       server.listen(env.port, resolve);
     });
   } catch (err) {
-    io.stderr.write(`k8s-health worker: cannot listen on PORT ${env.port}: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr.write(`k8s-health worker: cannot listen on PORT ${env.port}: ${describeError(err)}\n`);
     return 1;
   }
-  io.stdout.write(`k8s-health worker listening on :${(server.address() as AddressInfo).port} (probes, metrics)\n`);
+  const port = (server.address() as AddressInfo).port;
+  announce.info({ port }, `k8s-health worker listening on :${port} (probes, metrics)`);
   const stop = deps.stopSignal ?? waitForSignal();
   // Without K8S_HEALTH_PLAN_SECRET this worker scans and alerts as before and refuses every approved fix.
   const signer = createPlanSigner(env.planSecret);
-  if (!signer.ready && kinds.includes('remediate') && config.clusters.some((c) => c.remediation.enabled)) log(`warning: ${signer.problem}`);
-  const starting = startWorkers({ config, redisUrl: env.redisUrl, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, ...deps.workers }).then(
+  if (!signer.ready && kinds.includes('remediate') && config.clusters.some((c) => c.remediation.enabled)) announce.warn(signer.problem!);
+  const starting = startJobs({ config, redisUrl: env.redisUrl, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, ...deps.workers }).then(
     (s) => {
       set = s;
-      log(`workers running (${s.kinds.join(', ')}) for ${config.clusters.length} cluster(s)`);
+      announce.info({ kinds: s.kinds, clusters: config.clusters.length }, `workers running (${s.kinds.join(', ')}) for ${config.clusters.length} cluster(s)`);
     },
     (err: unknown) => {
-      startError = err instanceof Error ? err.message : String(err);
-      log(`workers failed to start: ${startError}`);
+      startError = describeError(err);
+      announce.error({ error: startError }, 'workers failed to start');
     },
   );
   await stop;
-  log('stopping (finishing in-flight jobs)');
+  announce.info('stopping (finishing in-flight jobs)');
   // Redis down since startup: do not wait for it forever on the way out.
   await Promise.race([starting, new Promise((r) => setTimeout(r, 10_000).unref())]);
   await set?.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  log('stopped');
+  announce.info('stopped');
   return startError ? 1 : 0;
 }
 

@@ -1,6 +1,6 @@
 import type { ClusterConfig } from '../config/config-schema.js';
-import { collectSnapshot, type CollectOptions } from './collect-snapshot.js';
-import { loadDump } from './load-dump.js';
+import { collectSnapshot, type CollectOptions } from './live/collect-snapshot.js';
+import { loadDump } from './dump/load-dump.js';
 import type { Snapshot } from './snapshot.js';
 
 /**

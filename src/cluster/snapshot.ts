@@ -150,7 +150,7 @@ export interface EtcdState {
   errors?: EtcdCommandError[];
 }
 
-/** What a control-plane pod's log says about etcd (see cluster/scan-control-plane-log.ts). */
+/** What a control-plane pod's log says about etcd (see cluster/dump/scan-control-plane-log.ts). */
 export type LogSignalKind =
   /** etcd: "serving /health false; no leader", "lost leader", "no leader at term", an election that never ends. */
   | 'no-leader'

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { configSchema, type Config } from './config-schema.js';
 import { ConfigError } from './config-error.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** Validate an already-parsed config object; every issue is reported as `key.path: message`. */
 export function parseConfig(raw: unknown, baseDir: string, source = 'config'): Config {
@@ -36,13 +37,13 @@ export async function loadConfig(file: string): Promise<Config> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new ConfigError(`cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
+    throw new ConfigError(`cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? describeError(err)}`, { cause: err });
   }
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (err) {
-    throw new ConfigError(`${file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+    throw new ConfigError(`${file}: not valid YAML: ${describeError(err).split('\n')[0]}`, { cause: err });
   }
   return parseConfig(raw, path.dirname(path.resolve(file)), file);
 }

@@ -6,6 +6,7 @@ import { SECTION_IDS, SEVERITY_RANK, type Finding } from './finding.js';
 import { fingerprint } from './fingerprint.js';
 import type { HistoryView } from './history.js';
 import { linkCauses } from './link-causes.js';
+import { describeError } from '../errors/describe-error.js';
 
 export interface AnalysisResult {
   findings: Finding[];
@@ -32,7 +33,7 @@ export function analyzeSnapshot(
     try {
       drafts = analyzer.analyze(ctx);
     } catch (err) {
-      errors.push({ source: `analyzer ${analyzer.id}`, error: err instanceof Error ? err.message : String(err) });
+      errors.push({ source: `analyzer ${analyzer.id}`, error: describeError(err) });
       continue;
     }
     for (const raw of drafts) {

@@ -1,6 +1,8 @@
+import { K8sHealthError } from '../errors/k8s-health-error.js';
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Report } from '../report/report.js';
 import type { ScanFn } from '../slack/create-scan-requester.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** Options of {@link createQueuedScan}. */
 export interface QueuedScanOptions {
@@ -14,9 +16,12 @@ export interface QueuedScanOptions {
 }
 
 /** A scan that did not finish in time: the command keeps its stale answer and says why. */
-export class QueuedScanTimeoutError extends Error {
+export class QueuedScanTimeoutError extends K8sHealthError {
   override readonly name = 'QueuedScanTimeoutError';
-  readonly code = 'E_SCAN_TIMEOUT';
+  declare readonly code: 'E_SCAN_TIMEOUT';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_SCAN_TIMEOUT', message, options);
+  }
 }
 
 /**
@@ -44,7 +49,7 @@ export function createQueuedScan(queue: Queue, events: QueueEvents, opts: Queued
     try {
       return (await job.waitUntilFinished(events, timeoutMs)) as Report;
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = describeError(err);
       if (/timed out/i.test(message)) throw new QueuedScanTimeoutError(`no worker finished the scan of ${cluster} within ${Math.round(timeoutMs / 1000)} s`, { cause: err });
       throw err;
     }

@@ -1,7 +1,7 @@
 import type { Job, Worker } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { WatchCaches } from '../cluster/create-watch-caches.js';
-import type { KindWatchState } from '../cluster/watch-kind.js';
+import type { WatchCaches } from '../cluster/live/create-watch-caches.js';
+import type { KindWatchState } from '../cluster/live/watch-kind.js';
 import { APPROVALS_QUEUE, NOTIFY_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from './queue-names.js';
 
 /** Every state a kind watch can be in: each is exported per cluster (0 included), so an alert on `state="failed"` has a series to compare. */
@@ -13,7 +13,7 @@ const REMEDIATION_OUTCOMES = new Set(['succeeded', 'failed', 'aborted', 'interru
 /** Scans take milliseconds from a warm watch cache and up to the request timeouts on an unreachable cluster. */
 const SCAN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
-/** The `/metrics` of the jobs side (`worker`, and `serve` running workers): see docs/ARCHITECTURE.md "Metrics". */
+/** The `/metrics` of the jobs side (`worker`, and `serve` running workers): see docs/architecture.md "Metrics". */
 export interface WorkerMetrics {
   registry: Registry;
   scanJobs: Counter<'cluster' | 'outcome'>;
@@ -71,46 +71,29 @@ export function createWorkerMetrics(opts: { registry?: Registry; defaultMetrics?
       }
       return { cluster: cache.cluster, states, objects, requests, events };
     });
-  new Gauge({
-    name: 'k8s_health_watch_kinds',
-    help: 'Kind watches of the watch cache by cluster and state (listing|watching|reconnecting|failed|absent|stopped)',
-    labelNames: ['cluster', 'state'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const c of perCluster()) for (const [state, n] of c.states) this.set({ cluster: c.cluster, state }, n);
-    },
-  });
-  new Gauge({
-    name: 'k8s_health_watch_objects',
-    help: 'Objects kept by the watch cache (compact projections), by cluster',
-    labelNames: ['cluster'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const c of perCluster()) this.set({ cluster: c.cluster }, c.objects);
-    },
-  });
-  new Gauge({
-    name: 'k8s_health_watch_requests',
-    help: 'Requests made by the watch cache since it started, by cluster and type (list: every list incl. relists; watch; relist: lists after 410 Gone); restarts at 0 when the cache is recreated',
-    labelNames: ['cluster', 'type'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const c of perCluster()) for (const [type, n] of Object.entries(c.requests)) this.set({ cluster: c.cluster, type }, n);
-    },
-  });
-  new Gauge({
-    name: 'k8s_health_watch_events',
-    help: 'Watch events received by the watch cache since it started, by cluster; restarts at 0 when the cache is recreated',
-    labelNames: ['cluster'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const c of perCluster()) this.set({ cluster: c.cluster }, c.events);
-    },
-  });
+  // Read from the watch caches at scrape time: one series per cluster (and state / request type).
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[], values: (c: ReturnType<typeof perCluster>[number]) => [Partial<Record<L, string>>, number][]) =>
+    new Gauge<L>({
+      name,
+      help,
+      labelNames,
+      registers,
+      collect() {
+        this.reset();
+        for (const c of perCluster()) for (const [labels, n] of values(c)) this.set({ cluster: c.cluster, ...labels } as Partial<Record<L, string>>, n);
+      },
+    });
+  gauge('k8s_health_watch_kinds', 'Kind watches of the watch cache by cluster and state (listing|watching|reconnecting|failed|absent|stopped)', ['cluster', 'state'] as const, (c) =>
+    [...c.states].map(([state, n]) => [{ state }, n]),
+  );
+  gauge('k8s_health_watch_objects', 'Objects kept by the watch cache (compact projections), by cluster', ['cluster'] as const, (c) => [[{}, c.objects]]);
+  gauge(
+    'k8s_health_watch_requests',
+    'Requests made by the watch cache since it started, by cluster and type (list: every list incl. relists; watch; relist: lists after 410 Gone); restarts at 0 when the cache is recreated',
+    ['cluster', 'type'] as const,
+    (c) => Object.entries(c.requests).map(([type, n]) => [{ type }, n]),
+  );
+  gauge('k8s_health_watch_events', 'Watch events received by the watch cache since it started, by cluster; restarts at 0 when the cache is recreated', ['cluster'] as const, (c) => [[{}, c.events]]);
 
   const seconds = (job: Job) => (job.processedOn ? Math.max(0, Date.now() - job.processedOn) / 1000 : undefined);
   const cluster = (job: Job) => String((job.data as { cluster?: unknown } | undefined)?.cluster ?? 'unknown');

@@ -4,6 +4,8 @@ import { moveRequest } from '../remediate/move-request.js';
 import { renderApproval } from '../slack/render-approval.js';
 import type { ApprovalStore } from '../store/approval-store.js';
 import type { AuditLog } from '../store/audit-log.js';
+import { describeError } from '../errors/describe-error.js';
+import type { Logger } from '../log/logger.js';
 
 /** What {@link expireApprovals} needs (built by jobs/start-approval-expiry.ts or a test). */
 export interface ExpireApprovalsDeps {
@@ -12,7 +14,7 @@ export interface ExpireApprovalsDeps {
   /** Posts the re-rendered request messages; without one (no bot token) requests are still expired, and their messages marked stale for a process that has one. */
   slack?: webApi.WebClient;
   now: () => Date;
-  log: (line: string) => void;
+  log: Logger;
   /** Most requests handled per sweep (default 500); the rest are due at the next tick. */
   limit?: number;
 }
@@ -72,7 +74,7 @@ export async function expireApprovals(deps: ExpireApprovalsDeps): Promise<Expire
     if (!res?.changed) continue; // gone, decided meanwhile, or another sweep won
     const req = res.request;
     result.expired.push(id);
-    deps.log(`approval expired request=${id} cluster=${req.cluster} by=sweep`);
+    deps.log.info({ requestId: id, cluster: req.cluster, by: 'sweep' }, 'approval expired');
     await deps.audit.append({
       at: now.toISOString(), cluster: req.cluster, requestId: id, event: 'expired', action: req.plan.action, hash: req.hash,
       detail: `${req.approvals.length} of ${req.required} approvals`,
@@ -85,7 +87,7 @@ export async function expireApprovals(deps: ExpireApprovalsDeps): Promise<Expire
     }
   }
   if (result.expired.length || result.updated.length || result.stale.length) {
-    deps.log(`approval expiry sweep: expired=${result.expired.length} updated=${result.updated.length} stale=${result.stale.length}`);
+    deps.log.info({ expired: result.expired.length, updated: result.updated.length, stale: result.stale.length }, 'approval expiry sweep');
   }
   return result;
 }
@@ -106,10 +108,10 @@ async function postRendered(req: ApprovalRequest, deps: ExpireApprovalsDeps, res
   } catch (err) {
     const code = (err as { data?: { error?: string } }).data?.error;
     if (code && PERMANENT.has(code)) {
-      deps.log(`approval message update dropped request=${req.id}: ${code}`);
+      deps.log.warn({ requestId: req.id, error: code }, 'approval message update dropped');
       return;
     }
-    deps.log(`approval message update failed request=${req.id} (retried next sweep): ${err instanceof Error ? err.message : String(err)}`);
+    deps.log.warn({ requestId: req.id, error: describeError(err) }, 'approval message update failed (retried next sweep)');
     await deps.approvals.markMessageStale(req.id);
     result.stale.push(req.id);
   }

@@ -3,10 +3,11 @@ import type { Redis } from 'ioredis';
 import type { webApi } from '@slack/bolt';
 import { runRemediation, type RunRemediationDeps } from '../remediate/run-remediation.js';
 import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
-import type { ProposalStore } from '../slack/proposal-store.js';
+import type { ProposalStore } from '../store/proposal-store.js';
 import { renderApproval } from '../slack/render-approval.js';
 import { renderApprovalResult } from '../slack/render-approval-result.js';
 import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from './queue-names.js';
+import { describeError } from '../errors/describe-error.js';
 
 export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthorized'> {
   /**
@@ -36,10 +37,12 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): { worker: Worke
     REMEDIATE_QUEUE,
     async (job) => {
       const requestId = String((job.data as { requestId?: unknown }).requestId ?? job.id);
-      const run = await runRemediation(requestId, runDeps);
+      // One child logger per job: every line of this run carries its request id.
+      const log = deps.log.child({ queue: REMEDIATE_QUEUE, jobId: job.id, requestId });
+      const run = await runRemediation(requestId, { ...runDeps, log });
       const req = run.request;
       if (!req || !['succeeded', 'failed', 'aborted', 'interrupted'].includes(req.status)) return { status: req?.status ?? 'unknown' };
-      deps.log(JSON.stringify({ remediation: true, requestId, cluster: req.cluster, action: req.plan.action, status: req.status, result: req.result }));
+      log.info({ remediation: true, cluster: req.cluster, action: req.plan.action, status: req.status, result: req.result }, `remediation ${req.status}`);
       let undo: { label: string; proposalId: string } | undefined;
       if (run.undo && req.status === 'succeeded') {
         const proposalId = await deps.proposals.save({
@@ -56,12 +59,15 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): { worker: Worke
       await deps.slack.chat.postMessage({ channel: req.thread.channel, ...thread, text: result.text, blocks: result.blocks, unfurl_links: false });
       if (req.thread.messageTs) {
         const m = renderApproval(req);
-        await deps.slack.chat.update({ channel: req.thread.channel, ts: req.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log(`approval message update failed: ${String(err)}`));
+        await deps.slack.chat.update({ channel: req.thread.channel, ts: req.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => log.warn({ error: describeError(err) }, 'approval message update failed'));
       }
       return { status: req.status };
     },
     { connection: deps.connection, prefix: deps.prefix ?? BULLMQ_PREFIX, concurrency: 4 },
   );
-  worker.on('error', (err) => deps.log(`remediate worker error: ${err.message}`));
+  // A worker's 'error' events are its connection's (every reconnect attempt during a Redis outage
+  // repeats one): /readyz reports them; the log keeps them at debug. A job's own failure is a
+  // 'failed' event, logged at warn by the composition (compose/compose-jobs.ts).
+  worker.on('error', (err) => deps.log.debug({ queue: REMEDIATE_QUEUE, error: err.message }, 'remediate worker error'));
   return { worker, close: () => worker.close() };
 }

@@ -2,13 +2,15 @@ import { UnrecoverableError, type Queue } from 'bullmq';
 import type { Config } from '../config/config-schema.js';
 import type { History } from '../diagnose/history.js';
 import type { Report } from '../report/report.js';
-import type { AlertStateStore } from '../store/alert-state-store.js';
+import type { AlertStateStore } from '../alerts/alert-state-store.js';
 import type { BaselineStore } from '../store/baseline-store.js';
 import type { AlertThreadStore } from '../store/alert-thread-store.js';
 import type { ReportStore } from '../store/report-store.js';
-import { analyzeAlertChanges, DEFAULT_FLAP_WINDOW_MINUTES } from './analyze-alert-changes.js';
+import { DEFAULT_FLAP_WINDOW_MINUTES } from '../alerts/analyze-alert-changes.js';
+import { recordAlertChanges } from '../alerts/record-alert-changes.js';
 import { enqueueNotify } from './enqueue-notify.js';
-import { scanCluster, type ScanDeps } from './scan-cluster.js';
+import { scanCluster, type ScanDeps } from '../scan/scan-cluster.js';
+import type { Logger } from '../log/logger.js';
 
 /** Data of a scan job (scheduled per cluster, or requested by `/k8s-health`). */
 export interface ScanJobData {
@@ -29,16 +31,13 @@ export interface ScanJobDeps {
   flapWindowMinutes?: number;
   now?: () => Date;
   collect?: ScanDeps['collect'];
-  log?: (line: string) => void;
+  log?: Logger;
 }
 
-/** Compare-and-set retries when scans of one cluster race (scheduled tick + a `/k8s-health` request). */
-const MAX_CAS_TRIES = 20;
-
 /**
- * One scan job (numbered flow): 1. collect + analyze with the Redis History (scanCluster);
- * 2. store the report `/k8s-health` answers from; 3. apply the alert transition to the cluster's
- * alert state (compare-and-set); 4. hand every incident with unposted changes to the notify queue
+ * One scan job (numbered flow): 1. collect + analyze with the Redis History (scan/scan-cluster.ts);
+ * 2. store the report `/k8s-health` answers from; 3. turn it into alert changes against the cluster's
+ * alert state (alerts/record-alert-changes.ts); 4. hand every incident with unposted changes to the notify queue
  * (idempotent job ids). Returns the report (the job's return value, read by queued `/k8s-health` scans).
  * Clusters without `slack.alertChannel` get reports but no alerts (docs/alerts.md).
  */
@@ -51,35 +50,25 @@ export async function runScanJob(data: ScanJobData, deps: ScanJobDeps): Promise<
   // A later scan of this cluster finished first (a slow collect): its report is stored and its alert
   // transition applied; applying this older one would flap the threads. Answer with the newer report.
   if (!stored.saved) {
-    deps.log?.(`scan cluster=${cluster.name} generatedAt=${report.generatedAt} is older than the stored report (${stored.report.generatedAt}): not stored, alerts untouched`);
+    deps.log?.info({ cluster: cluster.name, generatedAt: report.generatedAt, stored: stored.report.generatedAt }, 'scan older than the stored report: not stored, alerts untouched');
     return stored.report;
   }
   const channel = cluster.slack.alertChannel;
   if (!channel) return report;
 
-  let incidents: string[] = [];
-  for (let tries = 1; ; tries++) {
-    const { state, version } = await deps.alerts.load(cluster.name);
-    const next = analyzeAlertChanges(state, report, {
-      channel,
-      resolveAfterScans: deps.config.scan.resolveAfterScans,
-      flapWindowMinutes: deps.flapWindowMinutes ?? DEFAULT_FLAP_WINDOW_MINUTES,
-    });
-    if (next.state === state || (await deps.alerts.save(cluster.name, next.state, version))) {
-      incidents = Object.keys(next.state.incidents);
-      // Hand over what is not posted yet: this scan's changes and any left over by a crash or a
-      // Slack outage (the thread record says how far each thread was posted).
-      if (deps.notifyQueue) {
-        for (const fp of incidents) {
-          const inc = next.state.incidents[fp]!;
-          const thread = await deps.threads.get(cluster.name, inc.key);
-          if (inc.seq > (thread?.postedSeq ?? 0)) await enqueueNotify(deps.notifyQueue, { cluster: cluster.name, fingerprint: fp, seq: inc.seq });
-        }
-      }
-      if (next.changed.length > 0) deps.log?.(`alerts cluster=${cluster.name} changed=${next.changed.map((i) => `${i.finding.id}#${i.seq}`).join(',')}`);
-      break;
+  const next = await recordAlertChanges(deps.alerts, report, {
+    channel,
+    resolveAfterScans: deps.config.scan.resolveAfterScans,
+    flapWindowMinutes: deps.flapWindowMinutes ?? DEFAULT_FLAP_WINDOW_MINUTES,
+  });
+  // Hand over what is not posted yet: this scan's changes and any left over by a crash or a Slack
+  // outage (the thread record says how far each thread was posted).
+  if (deps.notifyQueue) {
+    for (const [fp, inc] of Object.entries(next.state.incidents)) {
+      const thread = await deps.threads.get(cluster.name, inc.key);
+      if (inc.seq > (thread?.postedSeq ?? 0)) await enqueueNotify(deps.notifyQueue, { cluster: cluster.name, fingerprint: fp, seq: inc.seq });
     }
-    if (tries >= MAX_CAS_TRIES) throw new Error(`alert state of ${cluster.name} kept changing under this scan (${tries} tries); the scan job will be retried`);
   }
+  if (next.changed.length > 0) deps.log?.info({ cluster: cluster.name, changed: next.changed.map((i) => `${i.finding.id}#${i.seq}`) }, 'alerts changed');
   return report;
 }

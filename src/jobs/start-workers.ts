@@ -1,86 +1,93 @@
-import { WebClient } from '@slack/web-api';
-import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
-import type { Config } from '../config/config-schema.js';
+import type { WebClient } from '@slack/web-api';
+import { Worker, type Job, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AlertStateStore } from '../alerts/alert-state-store.js';
+import type { WatchCaches } from '../cluster/live/create-watch-caches.js';
+import type { ClusterConfig, Config } from '../config/config-schema.js';
+import type { History } from '../diagnose/history.js';
+import type { ActionContext } from '../remediate/action-context.js';
+import type { ApprovalBackups, ApprovalStore, AuditLog } from '../remediate/approval-stores.js';
+import type { PlanSigner } from '../remediate/plan-signer.js';
 import type { Report } from '../report/report.js';
-import type { ScanFn } from '../slack/create-scan-requester.js';
+import type { ScanDeps } from '../scan/scan-cluster.js';
+import type { ChannelLimiter } from '../slack/create-channel-limiter.js';
 import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
-import { createActionContext } from '../remediate/create-action-context.js';
-import { createPlanSigner, type PlanSigner } from '../remediate/plan-signer.js';
-import { createProposalStore } from '../slack/proposal-store.js';
-import { createApprovalBackups } from '../store/approval-backups.js';
-import { createApprovalStore } from '../store/approval-store.js';
-import { createAuditLog } from '../store/audit-log.js';
-import { createAlertStateStore } from '../store/alert-state-store.js';
-import { createAlertThreadStore } from '../store/alert-thread-store.js';
-import { createRedisBaselineStore } from '../store/baseline-store.js';
-import { RedisHistory } from '../store/redis-history.js';
-import { createReportStore } from '../store/report-store.js';
-import { createChannelLimiter } from './create-channel-limiter.js';
-import { createQueuedScan } from './create-queued-scan.js';
-import { createRedisConnection } from './create-redis-connection.js';
+import type { AlertThreadStore } from '../store/alert-thread-store.js';
+import type { BaselineStore } from '../store/baseline-store.js';
+import type { ProposalStore } from '../store/proposal-store.js';
+import type { ReportStore } from '../store/report-store.js';
 import type { WorkerMetrics } from './create-worker-metrics.js';
-import { BULLMQ_PREFIX, NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
+import { NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
+import { startProposeWorker } from './propose-worker.js';
 import { startRemediateWorker } from './remediate-worker.js';
-import { createWatchCaches, type WatchCaches } from '../cluster/create-watch-caches.js';
 import { runScanJob, type ScanJobData } from './run-scan-job.js';
-import type { ScanDeps } from './scan-cluster.js';
 import { scheduleScans } from './schedule-scans.js';
 import { startApprovalExpiry } from './start-approval-expiry.js';
-import { WORKER_KINDS, type WorkerKind } from './worker-kinds.js';
+import type { WorkerKind } from './worker-kinds.js';
+import type { Logger } from '../log/logger.js';
 
-/** Options of {@link startWorkers}. */
-export interface StartWorkersOptions {
+/** The queues of the bot (created by the composition root on one connection). */
+export interface JobQueues {
+  scan: Queue;
+  notify: Queue;
+  remediate: Queue;
+  propose: Queue;
+  approvals: Queue;
+}
+
+/** The stores the workers use (created by the composition root). */
+export interface JobStores {
+  reports: ReportStore;
+  alerts: AlertStateStore;
+  threads: AlertThreadStore;
+  history: History;
+  /** Last healthy fingerprint per cluster and the changes since (issue 18, "what changed"). */
+  baselines: BaselineStore;
+  approvals: ApprovalStore;
+  audit: AuditLog;
+  backups: ApprovalBackups;
+  proposals: ProposalStore;
+}
+
+/**
+ * Slack Web API clients of the workers, each tuned to its job (absent: no bot token — alerts are
+ * tracked but not posted, remediation and proposals do not run, expiry still expires).
+ */
+export interface JobSlackClients {
+  /** Alert threads: 429s come back (rejectRateLimitedCalls) so the shared Redis limiter honours Retry-After. */
+  notify: WebClient;
+  /** Remediation results and proposals: few, must arrive (the client's own retries). */
+  results: WebClient;
+  /** The expiry sweep: no retries, a tick stays short (the next sweep is the retry). */
+  expiry: WebClient;
+}
+
+/** What {@link startWorkers} needs: everything created and passed in by the composition root. */
+export interface WorkerDeps {
   config: Config;
-  redisUrl: string;
-  /** Bot token and Web API base URL; without a token alerts are tracked but not posted. */
-  slack?: { token?: string; apiUrl?: string };
-  /** Run scan/notify workers here (false: only queues, schedulers are left to the workers). */
-  runWorkers?: boolean;
-  /**
-   * Which workers to run (`k8s-health worker --only`); default all of WORKER_KINDS. The scan
-   * schedulers and watch caches belong to `scan`: a process without it never touches them.
-   */
-  only?: readonly WorkerKind[];
-  /** BullMQ prefix; every other key uses `<prefix>:`. Tests pass a random one. Default "k8s-health". */
-  prefix?: string;
-  /** Scans per process at once (default 5: scans wait on I/O, and a slow unreachable cluster must not hold up the others). */
+  /** The BullMQ connection (maxRetriesPerRequest: null, TOOLING.md). */
+  connection: Redis;
+  /** BullMQ prefix; store keys use `<prefix>:`. */
+  prefix: string;
+  queues: JobQueues;
+  stores: JobStores;
+  slack?: JobSlackClients;
+  limiter: ChannelLimiter;
+  /** This process's watch caches (scan.watch), for scans and metrics. */
+  watchCaches?: WatchCaches;
+  /** K8S_HEALTH_PLAN_SECRET's signer: plans signed and verified, audit records MACed. */
+  signer: PlanSigner;
+  /** Live access to a cluster for proposals and remediations (createActionContext in production). */
+  createContext: (cluster: ClusterConfig) => Promise<ActionContext>;
+  /** Which workers to run. */
+  kinds: readonly WorkerKind[];
   scanConcurrency?: number;
   notifyConcurrency?: number;
   flapWindowMinutes?: number;
-  /** Per-channel gap between Slack messages (default 1000 ms). */
-  channelIntervalMs?: number;
-  /** Scan in-process when no worker listens on the scan queue (`serve --no-workers`). */
-  scanFallback?: ScanFn;
-  /** How long a queued `/k8s-health` scan is waited for. */
-  scanTimeoutMs?: number;
-  now?: () => Date;
   collect?: ScanDeps['collect'];
-  log?: (line: string) => void;
-  /** Job counters and watch-cache gauges (`/metrics`); absent = nothing is recorded. */
+  now: () => Date;
+  log: Logger;
   metrics?: WorkerMetrics;
-  /**
-   * K8S_HEALTH_PLAN_SECRET's signer: the remediate worker re-verifies plans and votes with it and
-   * refuses every request when it is missing or not ready; audit records get MACs.
-   */
-  signer?: PlanSigner;
-}
-
-/** Running queues and workers of one process. */
-export interface WorkerSet {
-  /** The workers of this process (empty without runWorkers). */
-  workers: Worker[];
-  /** Which kinds of worker run here (empty without runWorkers). */
-  kinds: WorkerKind[];
-  scanQueue: Queue;
-  notifyQueue: Queue;
-  /** A fresh scan through the scan queue (the path `/k8s-health` uses). */
-  scan: ScanFn;
-  /** This process's watch caches (scan.watch with workers running), for metrics and probes. */
-  watchCaches?: WatchCaches;
-  /** Redis reachable and workers running; `detail` names what is not. */
-  ready(): Promise<{ ready: boolean; redis: string; workers: string }>;
-  /** Graceful stop: workers finish their in-flight jobs, then connections close. */
-  close(): Promise<void>;
 }
 
 /** Notify retries: 1 s, 2 s, 4 s … capped at one minute (never given up quickly: Slack outages pass). */
@@ -89,176 +96,74 @@ function backoffStrategy(attemptsMade: number): number {
 }
 
 /**
- * Composition of the jobs side (used by `worker` and by `serve` unless --no-workers): queues,
- * per-cluster schedulers (stale ones removed), the scan, notify, remediate and expiry workers (all,
- * or the subset `only` names), and the queued scan for `/k8s-health`. State lives in Redis only, so any number of these processes share
- * the work and any of them may restart.
+ * The BullMQ workers of one process (used by `worker` and by `serve` unless --no-workers), the ones
+ * `kinds` names: scan (with the per-cluster schedulers, stale ones removed), notify, remediate (with
+ * fix proposals) and expiry. Nothing is created here but the Workers themselves: connections, queues,
+ * stores and Slack clients come from the composition root (compose/compose-jobs.ts). State lives in Redis
+ * only, so any number of these processes share the work and any of them may restart.
  */
-export async function startWorkers(opts: StartWorkersOptions): Promise<WorkerSet> {
-  const prefix = opts.prefix ?? BULLMQ_PREFIX;
-  const keyPrefix = `${prefix}:`;
-  const log = opts.log ?? (() => undefined);
-  let lastRedisError = '';
-  const connection = createRedisConnection(opts.redisUrl, { onError: (err) => (lastRedisError = err.message) });
-  const runWorkers = opts.runWorkers ?? true;
-  const kinds = runWorkers ? WORKER_KINDS.filter((k) => (opts.only ?? WORKER_KINDS).includes(k)) : [];
-  const runs = (kind: WorkerKind) => kinds.includes(kind);
-  const scanQueue = new Queue(SCAN_QUEUE, { connection, prefix });
-  const notifyQueue = new Queue(NOTIFY_QUEUE, { connection, prefix });
-  // QueueEvents blocks on its connection: a connection of its own, closed by us (BullMQ leaves given connections open).
-  const eventsConnection = connection.duplicate();
-  const events = new QueueEvents(SCAN_QUEUE, { connection: eventsConnection, prefix });
-  const onError = (err: Error) => (lastRedisError = err.message);
-  scanQueue.on('error', onError);
-  notifyQueue.on('error', onError);
-  events.on('error', onError);
-
-  const reports = createReportStore(connection, { keyPrefix, now: opts.now });
-  const alerts = createAlertStateStore(connection, { keyPrefix });
-  const threads = createAlertThreadStore(connection, { keyPrefix });
-  const history = new RedisHistory(connection, { keyPrefix });
-  const baselines = createRedisBaselineStore(connection, { keyPrefix, log });
+export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
+  const { connection, prefix, stores, log, now } = deps;
+  const runs = (kind: WorkerKind) => deps.kinds.includes(kind);
   const workers: Worker[] = [];
-  let approvalsQueue: Queue | undefined;
-  // One watch cache per live cluster this process scans (scan.watch; see collectSnapshot).
-  const watchCaches = runs('scan') && opts.config.scan.watch ? createWatchCaches({ idleMs: Math.max(10 * 60_000, 10 * opts.config.scan.intervalSeconds * 1000), timeoutMs: opts.collect?.requestTimeoutMs, log }) : undefined;
-  // A scan that still had to list (watch not open yet, or refused) says so in the log.
-  const onCollected = (i: { cluster: string; cachedKinds: number; listedKinds: number }) => {
-    if (i.listedKinds > 0) log(`scan cluster=${i.cluster} kinds from watch cache=${i.cachedKinds} listed=${i.listedKinds}`);
-  };
-  const collect = watchCaches ? { ...opts.collect, watchCaches, onCollected } : opts.collect;
-
-  if (runWorkers) {
-    const token = opts.slack?.token;
-    const now = opts.now ?? (() => new Date());
-    const proposals = createProposalStore(connection, { keyPrefix });
-    if (runs('scan')) {
-      const { scheduled, removed } = await scheduleScans(scanQueue, opts.config);
-      log(`scan schedulers: ${scheduled.join(', ') || '(none)'}${removed.length ? `; removed stale: ${removed.join(', ')}` : ''}`);
-      // With a bot token, alert changes are queued for the notify workers (here or in another process).
-      workers.push(
-        new Worker<ScanJobData, Report>(
-          SCAN_QUEUE,
-          (job: Job<ScanJobData>) =>
-            runScanJob(job.data, {
-              config: opts.config,
-              history,
-              baselines,
-              reports,
-              alerts,
-              threads,
-              notifyQueue: token ? notifyQueue : undefined,
-              flapWindowMinutes: opts.flapWindowMinutes,
-              now: opts.now,
-              collect,
-              log,
-            }),
-          { connection, prefix, concurrency: opts.scanConcurrency ?? 5, settings: { backoffStrategy } },
-        ),
-      );
-    }
-    if (runs('notify')) {
-      if (token) {
-        const client = new WebClient(token, {
-          ...(opts.slack?.apiUrl ? { slackApiUrl: opts.slack.apiUrl } : {}),
-          // 429s come back to us so the Redis limiter (shared by every worker) honours Retry-After;
-          // other retries are BullMQ's, visible in the queue.
-          rejectRateLimitedCalls: true,
-          retryConfig: { retries: 0 },
-          timeout: 10_000,
-        });
-        const deps = {
-          redis: connection,
-          keyPrefix,
-          client,
-          states: alerts,
-          threads,
-          limiter: createChannelLimiter(connection, { keyPrefix, intervalMs: opts.channelIntervalMs }),
-          proposals,
-          now,
-          log,
-        };
-        workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert(deps, job.data), { connection, prefix, concurrency: opts.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
-      } else if (opts.config.clusters.some((c) => c.slack.alertChannel)) {
-        log('warning: no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
-      }
-    }
-    if (runs('remediate')) {
-      if (token) {
-        // Approved remediations run wherever this worker runs (`worker`, `worker --only remediate`, or
-        // serve without --no-workers). Exactly-once is the approval store's compare-and-set, whichever
-        // process takes the job.
-        // Not ready (no K8S_HEALTH_PLAN_SECRET): every approved request is refused by the executor; the
-        // composition root (serve, worker) warns about it once at startup.
-        const signer = opts.signer ?? createPlanSigner(undefined);
-        const remediate = startRemediateWorker({
-          config: opts.config,
-          approvals: createApprovalStore(connection, { keyPrefix }),
-          audit: createAuditLog(connection, { keyPrefix, log, signer }),
-          backups: createApprovalBackups(connection, { keyPrefix, now }),
-          signer,
-          createContext: createActionContext,
-          proposals,
-          // Results are few and must arrive: the Web API client's own retries, unlike the notify client.
-          slack: new WebClient(token, { ...(opts.slack?.apiUrl ? { slackApiUrl: opts.slack.apiUrl } : {}), retryConfig: { retries: 3 }, timeout: 10_000 }),
-          connection,
-          prefix,
-          now,
-          log,
-        });
-        workers.push(remediate.worker);
-      } else {
-        log('warning: no SLACK_BOT_TOKEN: approved remediations are not run by this process (results are reported in Slack)');
-      }
-    }
-    if (runs('expiry')) {
-      // The approval expiry sweep (scheduler `approvals-expiry`) runs with or without a token: requests
-      // expire regardless; only updating their Slack messages needs one (see jobs/expire-approvals.ts).
-      const expiry = await startApprovalExpiry({ connection, prefix, slack: opts.slack, now, log, signer: opts.signer });
-      approvalsQueue = expiry.queue;
-      workers.push(expiry.worker);
-    }
-    for (const w of workers) {
-      w.on('error', (err: Error) => (lastRedisError = err.message));
-      w.on('failed', (job, err) => log(`job failed queue=${w.name} id=${job?.id ?? '?'} attempt=${job?.attemptsMade ?? '?'}: ${err.message}`));
-    }
-    opts.metrics?.attach({ workers, watchCaches, clusters: opts.config.clusters.map((c) => c.name) });
+  if (runs('scan')) {
+    const { scheduled, removed } = await scheduleScans(deps.queues.scan, deps.config);
+    log.info({ scheduled, removed }, 'scan schedulers');
+    // A scan that still had to list (watch not open yet, or refused) says so in the log.
+    const onCollected = (i: { cluster: string; cachedKinds: number; listedKinds: number }) => {
+      if (i.listedKinds > 0) log.info({ cluster: i.cluster, cachedKinds: i.cachedKinds, listedKinds: i.listedKinds }, 'scan listed kinds the watch cache does not hold yet');
+    };
+    const collect = deps.watchCaches ? { ...deps.collect, watchCaches: deps.watchCaches, onCollected } : deps.collect;
+    // With a bot token, alert changes are queued for the notify workers (here or in another process).
+    workers.push(
+      new Worker<ScanJobData, Report>(
+        SCAN_QUEUE,
+        (job: Job<ScanJobData>) =>
+          runScanJob(job.data, {
+            // One child logger per job: its lines carry the job and the cluster.
+            log: log.child({ queue: SCAN_QUEUE, jobId: job.id, cluster: job.data.cluster }),
+            config: deps.config,
+            history: stores.history,
+            baselines: stores.baselines,
+            reports: stores.reports,
+            alerts: stores.alerts,
+            threads: stores.threads,
+            notifyQueue: deps.slack ? deps.queues.notify : undefined,
+            flapWindowMinutes: deps.flapWindowMinutes,
+            now,
+            collect,
+          }),
+        { connection, prefix, concurrency: deps.scanConcurrency ?? 5, settings: { backoffStrategy } },
+      ),
+    );
   }
-
-  const scan = createQueuedScan(scanQueue, events, { timeoutMs: opts.scanTimeoutMs, fallback: opts.scanFallback });
-  return {
-    workers,
-    kinds,
-    scanQueue,
-    notifyQueue,
-    scan,
-    watchCaches,
-    async ready() {
-      let redis = 'ok';
-      try {
-        await withTimeout(connection.ping(), 900);
-      } catch (err) {
-        redis = lastRedisError || (err instanceof Error ? err.message : String(err));
-      }
-      const down = workers.filter((w) => !w.isRunning()).map((w) => w.name);
-      const state = !runWorkers ? 'none in this process' : down.length ? `not running: ${down.join(', ')}` : workers.map((w) => w.name).join(', ');
-      return { ready: redis === 'ok' && down.length === 0, redis, workers: state };
-    },
-    async close() {
-      await Promise.all(workers.map((w) => w.close()));
-      watchCaches?.close();
-      await Promise.all([scanQueue.close(), notifyQueue.close(), events.close(), approvalsQueue?.close()]);
-      await Promise.all([connection, eventsConnection].map((c) => c.quit().catch(() => c.disconnect())));
-    },
-  };
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms (Redis down?)`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
+  if (runs('notify')) {
+    if (deps.slack) {
+      const notify = { redis: connection, keyPrefix: `${prefix}:`, client: deps.slack.notify, states: stores.alerts, threads: stores.threads, limiter: deps.limiter, proposals: stores.proposals, now, log };
+      workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert({ ...notify, log: log.child({ queue: NOTIFY_QUEUE, jobId: job.id, cluster: job.data.cluster }) }, job.data), { connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
+    } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
+      log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
+    }
+  }
+  if (runs('remediate')) {
+    if (deps.slack) {
+      // Approved remediations run wherever this worker runs (`worker`, `worker --only remediate`, or
+      // serve without --no-workers). Exactly-once is the approval store's compare-and-set, whichever
+      // process takes the job. Not ready (no K8S_HEALTH_PLAN_SECRET): every approved request is refused
+      // by the executor; the composition root warns about it once at startup.
+      const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: deps.slack.results, connection, prefix, now, log };
+      workers.push(startRemediateWorker(remediate).worker);
+      // Fix-button clicks are planned and dry-run here too (issue 15): the same credential.
+      workers.push(startProposeWorker(remediate).worker);
+    } else {
+      log.warn('no SLACK_BOT_TOKEN: approved remediations are not run by this process (results are reported in Slack)');
+    }
+  }
+  if (runs('expiry')) {
+    // The approval expiry sweep (scheduler `approvals-expiry`) runs with or without a token: requests
+    // expire regardless; only updating their Slack messages needs one (see jobs/expire-approvals.ts).
+    workers.push(await startApprovalExpiry({ queue: deps.queues.approvals, connection, prefix, approvals: stores.approvals, audit: stores.audit, slack: deps.slack?.expiry, now, log }));
+  }
+  deps.metrics?.attach({ workers, watchCaches: deps.watchCaches, clusters: deps.config.clusters.map((c) => c.name) });
+  return workers;
 }

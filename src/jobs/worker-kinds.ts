@@ -8,7 +8,10 @@ export const WORKER_KINDS = [
   'scan',
   /** Alert thread posts (`k8s-health-notify`). */
   'notify',
-  /** Approved remediations (`k8s-health-remediate`): the only worker that writes to a cluster. */
+  /**
+   * Approved remediations (`k8s-health-remediate`) and fix proposals (`k8s-health-propose`: the plan
+   * and its server-side dry run): the only worker that writes to a cluster, or may be asked to.
+   */
   'remediate',
   /** The approval expiry sweep (`k8s-health-approvals`, scheduler `approvals-expiry`). */
   'expiry',

@@ -1,5 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { EtcdTlsMaterial } from '../cluster/create-etcd-client.js';
+import type { EtcdTlsMaterial } from '../cluster/etcd/create-etcd-client.js';
 import type { KubeObject } from '../cluster/snapshot.js';
 import type { ClusterConfig } from '../config/config-schema.js';
 import type { OpenedBackup } from './seal-backup.js';

@@ -1,3 +1,4 @@
+import { replacedMessage } from './pin-object.js';
 import type { KubeObject } from '../cluster/snapshot.js';
 import type { ActionContext } from './action-context.js';
 import { RemediateError } from './remediate-error.js';
@@ -48,6 +49,17 @@ export async function requireCapiObject(ctx: ActionContext, t: CapiTarget): Prom
   if (!found) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${t.what} does not exist`);
   if (!found.obj.metadata?.uid) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${t.what} has no uid: it cannot be pinned`);
   return found;
+}
+
+/**
+ * The object a plan was pinned to, read again for its preconditions: the object, or the one reason it
+ * does not hold any more (gone, or replaced by another object of the same name).
+ */
+export async function readPinnedCapiObject(ctx: ActionContext, t: CapiTarget, uid: string): Promise<{ obj: KubeObject; problem?: undefined } | { problem: string }> {
+  const found = await readCapiObject(ctx, t);
+  if (!found) return { problem: `${t.what} no longer exists` };
+  if (found.obj.metadata?.uid !== uid) return { problem: replacedMessage(t.what, uid, found.obj.metadata?.uid) };
+  return { obj: found.obj };
 }
 
 /** RFC 6901 JSON pointer of an annotation key ("a/b" → "/metadata/annotations/a~1b"). */

@@ -1,6 +1,6 @@
 import type { Etcd3, IStatusResponse } from 'etcd3';
-import { createEtcdClient } from '../cluster/create-etcd-client.js';
-import { describeEtcdError } from '../cluster/describe-etcd-error.js';
+import { createEtcdClient } from '../cluster/etcd/create-etcd-client.js';
+import { describeEtcdError } from '../cluster/etcd/describe-etcd-error.js';
 import type { ActionContext } from './action-context.js';
 import { RemediateError } from './remediate-error.js';
 

@@ -1,5 +1,5 @@
-import { loadEtcdTls } from '../cluster/load-etcd-tls.js';
-import { loadKubeConfig } from '../cluster/load-kube-config.js';
+import { loadEtcdTls } from '../cluster/etcd/load-etcd-tls.js';
+import { loadKubeConfig } from '../cluster/live/load-kube-config.js';
 import type { ClusterConfig } from '../config/config-schema.js';
 import type { ActionContext } from './action-context.js';
 import { RemediateError } from './remediate-error.js';

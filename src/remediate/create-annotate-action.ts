@@ -1,6 +1,6 @@
 import type { KubeObject } from '../cluster/snapshot.js';
 import { botAnnotationValue, BOT_MARK } from '../diagnose/facts/read-paused.js';
-import { addAnnotationCall, capiTarget, readCapiObject, requireCapiObject, type CapiTarget } from './capi-object.js';
+import { addAnnotationCall, capiTarget, readCapiObject, readPinnedCapiObject, requireCapiObject, type CapiTarget } from './capi-object.js';
 import { pinnedUid, replacedMessage, sameObjectPrecondition } from './pin-object.js';
 import type { RbacNeed, RemediationAction } from './remediation-action.js';
 import { RemediateError } from './remediate-error.js';
@@ -71,10 +71,8 @@ export function createAnnotateAction(spec: AnnotateActionSpec): RemediationActio
     },
     async checkPreconditions(plan, ctx) {
       const t = capiTarget(spec.kind, plan.params);
-      const uid = pinnedUid(plan, t.what);
-      const found = await readCapiObject(ctx, t);
-      if (!found) return [`${t.what} no longer exists`];
-      if (found.obj.metadata?.uid !== uid) return [replacedMessage(t.what, uid, found.obj.metadata?.uid)];
+      const found = await readPinnedCapiObject(ctx, t, pinnedUid(plan, t.what));
+      if (found.problem !== undefined) return [found.problem];
       const problems = spec.annotation in (found.obj.metadata.annotations ?? {}) ? [`${t.what} already carries ${spec.annotation}`] : [];
       return [...problems, ...spec.problems(t, found.obj, plan.preconditions)];
     },

@@ -1,4 +1,4 @@
-import type { ApprovalBackups } from '../store/approval-backups.js';
+import type { ApprovalBackups } from './approval-stores.js';
 import type { ActionContext } from './action-context.js';
 import type { PlanSigner } from './plan-signer.js';
 import { openSealedBackup } from './seal-backup.js';

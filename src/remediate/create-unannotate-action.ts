@@ -1,5 +1,5 @@
-import { capiTarget, readCapiObject, removeAnnotationCall, requireCapiObject, type CapiTarget } from './capi-object.js';
-import { pinnedUid, replacedMessage, sameObjectPrecondition } from './pin-object.js';
+import { capiTarget, readCapiObject, readPinnedCapiObject, removeAnnotationCall, requireCapiObject, type CapiTarget } from './capi-object.js';
+import { pinnedUid, sameObjectPrecondition } from './pin-object.js';
 import type { RbacNeed, RemediationAction } from './remediation-action.js';
 import { RemediateError } from './remediate-error.js';
 import type { CatalogActionId, PlanParams } from './remediation-plan.js';
@@ -59,10 +59,8 @@ export function createUnannotateAction(spec: UnannotateActionSpec): RemediationA
     },
     async checkPreconditions(plan, ctx) {
       const t = capiTarget(spec.kind, plan.params);
-      const uid = pinnedUid(plan, t.what);
-      const found = await readCapiObject(ctx, t);
-      if (!found) return [`${t.what} no longer exists`];
-      if (found.obj.metadata?.uid !== uid) return [replacedMessage(t.what, uid, found.obj.metadata?.uid)];
+      const found = await readPinnedCapiObject(ctx, t, pinnedUid(plan, t.what));
+      if (found.problem !== undefined) return [found.problem];
       const now = found.obj.metadata.annotations?.[spec.annotation];
       const want = valueOf(plan.params);
       if (now === undefined) return [`${t.what} no longer carries ${spec.annotation}`];

@@ -1,3 +1,5 @@
+import { K8sHealthError } from '../errors/k8s-health-error.js';
+
 /** Why a remediation step could not run; `message` is one line a user can act on. */
 export type RemediateErrorCode =
   | 'E_REMEDIATE_NOT_ALLOWED'
@@ -14,13 +16,10 @@ export type RemediateErrorCode =
   | 'E_REMEDIATE_DRY_RUN';
 
 /** A failed plan / dry run / execution, translated at the remediate boundary (STYLE.md rule 5). */
-export class RemediateError extends Error {
-  override readonly name = 'RemediateError';
-  constructor(
-    readonly code: RemediateErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+export class RemediateError extends K8sHealthError {
+  override readonly name: string = 'RemediateError';
+  declare readonly code: RemediateErrorCode;
+  constructor(code: RemediateErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }

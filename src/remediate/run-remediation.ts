@@ -1,7 +1,7 @@
 import type { ClusterConfig, Config } from '../config/config-schema.js';
-import type { ApprovalBackups } from '../store/approval-backups.js';
-import type { ApprovalStore } from '../store/approval-store.js';
-import type { AuditLog } from '../store/audit-log.js';
+import type { ApprovalBackups } from './approval-stores.js';
+import type { ApprovalStore } from './approval-stores.js';
+import type { AuditLog } from './approval-stores.js';
 import type { ActionContext } from './action-context.js';
 import { findAction } from './actions/index.js';
 import type { ApprovalRequest, ApprovalStatus } from './approval-request.js';
@@ -13,6 +13,8 @@ import type { UndoProposal } from './remediation-plan.js';
 import { sealBackup } from './seal-backup.js';
 import { KubeCallError } from './send-kube.js';
 import { verifyApproval } from './verify-approval.js';
+import { describeError } from '../errors/describe-error.js';
+import type { Logger } from '../log/logger.js';
 
 export interface RunRemediationDeps {
   config: Config;
@@ -26,7 +28,7 @@ export interface RunRemediationDeps {
   /** Live access to a cluster (createActionContext in production). */
   createContext: (cluster: Config['clusters'][number]) => Promise<ActionContext>;
   now: () => Date;
-  log: (line: string) => void;
+  log: Logger;
   /** Pause between verification attempts (a leader election or a delete can take a moment). */
   verifyDelayMs?: number;
 }
@@ -40,7 +42,7 @@ export interface RemediationRun {
 }
 
 /**
- * Execute one approved request exactly once (ARCHITECTURE.md §4), never on the word of Redis alone:
+ * Execute one approved request exactly once (docs/architecture.md, "An approval"), never on the word of Redis alone:
  * 1. approved → executing by compare-and-set: of any number of concurrent runs only one wins;
  *    a request found already `executing` means a worker died mid-run: it becomes `interrupted`
  *    and is NEVER re-executed blindly;
@@ -77,7 +79,7 @@ export async function runRemediation(requestId: string, deps: RunRemediationDeps
   // 2. Re-verify before anything else: a status of `approved` proves nothing (issue 14).
   const refused = await verifyApproval(req, { config: deps.config, signer: deps.signer, now: deps.now(), isAuthorized: deps.isAuthorized });
   if (refused.length) {
-    deps.log(`remediation refused request=${req.id} cluster=${req.cluster}: ${refused.join('; ')}`);
+    deps.log.warn({ requestId: req.id, cluster: req.cluster, problems: refused }, 'remediation refused');
     return finish('aborted', `refused, nothing was changed: ${refused.join('; ')}`, {}, 'refused');
   }
   // 3. Exactly once across resets: the claim above is once per `approved`, this is once per request.
@@ -111,7 +113,7 @@ export async function runRemediation(requestId: string, deps: RunRemediationDeps
     if (failing.length) return finish('failed', `executed, but verification failed: ${failing.join('; ')} (${result.summary})`, { undo: result.undo, backup });
     return finish('succeeded', `done and verified: ${result.summary}`, { undo: result.undo, backup });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = describeError(err);
     // The object was replaced or changed under the plan: the pinned write was refused (409 precondition
     // or optimistic-lock conflict, 422 failed json-patch test or immutable uid), or the action's own
     // re-read found another object. Nothing reached the cluster: fail closed, and say so.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../cluster/snapshot.js';
-import type { StoredBackup } from '../store/approval-backups.js';
+import type { StoredBackup } from './approval-stores.js';
 import { canonicalJson } from './canonical-json.js';
 import type { PlanSigner } from './plan-signer.js';
 import { RemediateError } from './remediate-error.js';

@@ -1,5 +1,7 @@
-import { HttpMethod, IsomorphicFetchHttpLibrary, RequestContext, type KubeConfig } from '@kubernetes/client-node';
-import { toStatusError, toTransportError } from '../cluster/kube-error.js';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { toStatusError, toTransportError } from '../cluster/live/kube-error.js';
+import { sendKube as sendKubeRequest, serverOf, type KubeCall as LiveKubeCall } from '../cluster/live/send-kube.js';
+import { describeError } from '../errors/describe-error.js';
 import { RemediateError } from './remediate-error.js';
 
 /** A failed write or read; `status` is the HTTP status when the API server answered. */
@@ -13,50 +15,34 @@ export class KubeCallError extends RemediateError {
   }
 }
 
-const METHODS = { GET: HttpMethod.GET, POST: HttpMethod.POST, PATCH: HttpMethod.PATCH, DELETE: HttpMethod.DELETE } as const;
-
-/** One Kubernetes API call of a plan, e.g. `{ method: 'DELETE', path: '/api/v1/nodes/n1' }`. */
-export interface KubeCall {
-  method: keyof typeof METHODS;
-  path: string;
+/** One Kubernetes API call of a plan (query values always set). */
+export interface KubeCall extends LiveKubeCall {
   query?: Record<string, string>;
-  body?: unknown;
-  /** PATCH content type (merge-patch, json-patch). */
-  contentType?: string;
 }
 
 /**
- * Send one call through @kubernetes/client-node's HTTP stack (its auth, TLS and dispatcher), raw JSON
- * in and out: a plan lists the exact verbs and paths it sends, so the wire call must be exactly that,
- * and `dryRun=All` is one query parameter on the very same call (DESIGN.md "Remediation actions").
+ * The remediate side of cluster/live/send-kube.ts (the one implementation): send the call, read the
+ * JSON answer, and translate at the remediate boundary — no answer or a non-2xx status becomes a
+ * KubeCallError (E_REMEDIATE_KUBE) with the HTTP status, so run-remediation can tell a pinned write
+ * the API server refused (409, 422) from any other failure.
  */
 export async function sendKube(kc: KubeConfig, call: KubeCall, timeoutMs = 15000): Promise<any> {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new KubeCallError(`kubeconfig context "${kc.getCurrentContext()}" names no cluster — fix workload.context in the config`);
-  const server = cluster.server.replace(/\/+$/, '');
-  const ctx = new RequestContext(server + call.path, METHODS[call.method]);
-  for (const [k, v] of Object.entries(call.query ?? {})) ctx.setQueryParam(k, v);
-  ctx.setHeaderParam('Accept', 'application/json');
-  if (call.body !== undefined) {
-    ctx.setHeaderParam('Content-Type', call.contentType ?? 'application/json');
-    ctx.setBody(JSON.stringify(call.body));
-  }
-  await kc.applySecurityAuthentication(ctx);
-  ctx.setSignal(AbortSignal.timeout(timeoutMs));
   let status: number;
   let text: string;
   try {
-    const resp = await new IsomorphicFetchHttpLibrary().send(ctx).toPromise();
+    const resp = await sendKubeRequest(kc, call, timeoutMs);
     status = resp.httpStatusCode;
-    text = await resp.body.text();
+    try {
+      text = await resp.body.text();
+    } catch (err) {
+      throw toTransportError(err, serverOf(kc), timeoutMs);
+    }
   } catch (err) {
-    const e = toTransportError(err, server, timeoutMs);
-    throw new KubeCallError(e.message, undefined, { cause: err });
+    throw new KubeCallError(describeError(err), undefined, { cause: err });
   }
-  const what = `${call.method} ${call.path}${call.query?.dryRun ? ' (dry run)' : ''}`;
   if (status < 200 || status >= 300) {
-    const e = toStatusError(status, text, what);
-    throw new KubeCallError(e.message, status);
+    const e = toStatusError(status, text, `${call.method} ${call.path}${call.query?.dryRun ? ' (dry run)' : ''}`);
+    throw new KubeCallError(e.message, status, { cause: e });
   }
   return text ? JSON.parse(text) : undefined;
 }

@@ -1,5 +1,5 @@
 import type { Report } from './report.js';
-import { ageOf } from './format-age.js';
+import { ageOf } from './age-of.js';
 
 /**
  * How the report states when its data was captured (issue 13 defect class 8), for every renderer:

@@ -2,8 +2,8 @@ import { SECTION_IDS, SECTION_TITLES, SEVERITY_RANK, type Finding, type SectionI
 import { describeCauseChain, findRootCauses } from './find-root-causes.js';
 import { formatMemberId } from '../diagnose/facts/format-member-id.js';
 import { describeCaptureTime } from './describe-capture-time.js';
-import { ageOf } from './format-age.js';
-import { neutralizePlainText as t } from './neutralize-plain-text.js';
+import { ageOf } from './age-of.js';
+import { neutralizePlainText as t } from '../text/neutralize-plain-text.js';
 import type { ChangesSinceHealthy } from '../diagnose/changes/cluster-fingerprint.js';
 import type { HealthStatus, Report } from './report.js';
 

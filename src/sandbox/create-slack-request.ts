@@ -57,10 +57,7 @@ export function createBlockActionBody(o: {
   const nowTs = `${(Date.now() / 1000).toFixed(6)}`;
   const payload = {
     type: 'block_actions',
-    team: { id: SANDBOX_TEAM_ID, domain: 'sandbox' },
-    user: { id: p.id, username: p.name, name: p.name, team_id: SANDBOX_TEAM_ID },
-    api_app_id: APP_ID,
-    token: 'sandbox-verification-token',
+    ...interactionEnvelope(p),
     container: { type: 'message', message_ts: o.message.ts, channel_id: SANDBOX_CHANNEL.id, is_ephemeral: o.message.ephemeral, ...(o.message.threadTs ? { thread_ts: o.message.threadTs } : {}) },
     trigger_id: o.triggerId,
     channel: { id: SANDBOX_CHANNEL.id, name: SANDBOX_CHANNEL.name },
@@ -95,12 +92,19 @@ export function createViewSubmissionBody(o: { user: string; viewId: string; view
   }
   const payload = {
     type: 'view_submission',
-    team: { id: SANDBOX_TEAM_ID, domain: 'sandbox' },
-    user: { id: p.id, username: p.name, name: p.name, team_id: SANDBOX_TEAM_ID },
-    api_app_id: APP_ID,
-    token: 'sandbox-verification-token',
+    ...interactionEnvelope(p),
     trigger_id: o.triggerId,
     view: { ...o.view, id: o.viewId, team_id: SANDBOX_TEAM_ID, type: 'modal', state: { values }, hash: `${Date.now()}.sandbox` },
   };
   return `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+/** What every interaction payload of the sandbox's workspace carries: team, user, app and the legacy token. */
+function interactionEnvelope(p: { id: string; name: string }) {
+  return {
+    team: { id: SANDBOX_TEAM_ID, domain: 'sandbox' },
+    user: { id: p.id, username: p.name, name: p.name, team_id: SANDBOX_TEAM_ID },
+    api_app_id: APP_ID,
+    token: 'sandbox-verification-token',
+  };
 }

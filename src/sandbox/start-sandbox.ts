@@ -9,15 +9,18 @@ import { Redis } from 'ioredis';
 import { stringify } from 'yaml';
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import { parseConfig } from '../config/load-config.js';
-import { startWorkers, type WorkerSet } from '../jobs/start-workers.js';
+import { composeApprovalDeps } from '../compose/compose-approval-deps.js';
+import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
+import type { Logger } from '../log/logger.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
 import { createMetrics } from '../slack/create-metrics.js';
 import { createReplayGuard } from '../slack/create-replay-guard.js';
 import { createScanRequester } from '../slack/create-scan-requester.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
-import { setupApprovals } from '../slack/handle-approval-setup.js';
-import { createProposalStore } from '../slack/proposal-store.js';
+import { registerApprovalListeners } from '../slack/handle-approval-listeners.js';
 import { registerListeners } from '../slack/register-listeners.js';
+import { createProposalStore } from '../store/proposal-store.js';
+import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { createReportStore } from '../store/report-store.js';
 import { createSimulatedControllers, type SimulatedControllers } from './create-simulated-controllers.js';
 import { signSlackBody } from './create-slack-request.js';
@@ -27,7 +30,7 @@ import { SANDBOX_APPROVERS, SANDBOX_CHANNEL, SANDBOX_TEAM_ID } from './sandbox-p
 import type { SandboxSlack } from './start-sandbox-slack.js';
 
 /** Key prefix of the stores, as in `serve` (run-serve.ts). */
-const KEY_PREFIX = 'k8s-health:';
+const KEY_PREFIX = REDIS_PREFIX;
 /** Simulated time one "next scan" moves the clock (a replay step moves it to that step's capture time when later). */
 export const SANDBOX_SCAN_STEP_MINUTES = 6;
 
@@ -39,7 +42,7 @@ export interface SandboxSessionOptions {
   slack: SandboxSlack;
   /** The sandbox clock the fake Slack stamps messages with; the session sets it. */
   setClock: (clock: () => Date) => void;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 /** One scenario being played: the bot, its workers and its simulated cluster. */
@@ -117,9 +120,12 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
   const signer = createPlanSigner(randomBytes(32).toString('hex'));
   const redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
-  const log = opts.log;
+  const log = opts.log.child({ scenario: scenario.name });
   const metrics = createMetrics({ defaultMetrics: false });
   let jobs: WorkerSet | undefined;
+  // The jobs side composed as serve and worker compose it (compose/compose-jobs.ts); notify posts
+  // keep Slack's pace of about one message per second per channel, a little quicker here.
+  const composed = composeJobs({ config, redisUrl: opts.redisUrl, slack: { token: slack.token, apiUrl: slack.apiUrl }, log, now, signer, channelIntervalMs: 250 });
   const reports = createReportStore(redis, { keyPrefix: KEY_PREFIX, now });
   const slackDeps = {
     config,
@@ -129,20 +135,21 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
     metrics,
     now,
     log,
+    approval: composeApprovalDeps({ redis, keyPrefix: KEY_PREFIX, config, signer, jobs: composed, log }),
   };
   const { app } = await createSlackApp({
     botToken: slack.token,
     signingSecret,
     apiUrl: slack.apiUrl,
     logLevel: 'error',
-    replayGuard: createReplayGuard(redis, { keyPrefix: KEY_PREFIX, onReplay: () => log('replayed Slack request ignored') }),
+    logger: log,
+    replayGuard: createReplayGuard(redis, { keyPrefix: KEY_PREFIX, onReplay: () => log.warn('replayed Slack request ignored') }),
     requestPolicy: config.slack,
-    onRefused: (r) => log(`slack request refused status=${r.status} reason=${r.reason}: ${r.detail}`),
+    onRefused: (r) => log.warn({ status: r.status, reason: r.reason, detail: r.detail }, 'slack request refused'),
   });
   registerListeners(app, slackDeps);
-  // Notify posts keep Slack's pace of about one message per second per channel, a little quicker here.
-  jobs = await startWorkers({ config, redisUrl: opts.redisUrl, slack: { token: slack.token, apiUrl: slack.apiUrl }, log, now, signer, channelIntervalMs: 250 });
-  const approvals = setupApprovals(app, slackDeps, { redis, redisUrl: opts.redisUrl, workers: false, signer });
+  registerApprovalListeners(app, slackDeps);
+  jobs = await composed.start();
   // Loopback only: the receiver is reached by the sandbox's page server, never from outside.
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
   const eventsUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
@@ -188,13 +195,12 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
       skippedMs += target - now().getTime();
       // The live cluster's controllers take their step in the time that passed (they move only once
       // the approved fix unblocked them: create-simulated-controllers.ts).
-      for (const line of controllers?.reconcile(now()) ?? []) log(`prod cluster: ${line}`);
+      for (const line of controllers?.reconcile(now()) ?? []) log.info({ cluster: scenario.name }, `prod cluster: ${line}`);
       await scan();
     },
     async stop() {
       await app.stop().catch(() => undefined);
-      await approvals.close();
-      await jobs?.close();
+      await (jobs ?? composed).close();
       await Promise.all(kube.map((k) => k.close()));
       await redis.quit().catch(() => redis.disconnect());
       process.off('exit', removeDir);

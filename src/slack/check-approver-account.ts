@@ -1,5 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import { slackErrorCode } from './post-answer.js';
+import { describeError } from '../errors/describe-error.js';
 
 /**
  * What users.info says about an approver at the moment of the vote. `ineligible`: the account can
@@ -61,7 +62,7 @@ export function createApproverAccountCheck(policy: { teamId?: string; enterprise
     } catch (err) {
       const code = slackErrorCode(err);
       if (NOT_A_MEMBER.has(code)) return { status: 'ineligible', reason: `Slack does not know this account here (${code})` };
-      return { status: 'unverified', reason: `Slack could not confirm the account (users.info: ${code || (err instanceof Error ? err.message : String(err))})` };
+      return { status: 'unverified', reason: `Slack could not confirm the account (users.info: ${code || describeError(err)})` };
     }
     if (user.deleted) return { status: 'ineligible', reason: 'the account is deactivated' };
     if (user.is_bot || user.is_app_user) return { status: 'ineligible', reason: 'a bot or app account' };
@@ -75,7 +76,7 @@ export function createApproverAccountCheck(policy: { teamId?: string; enterprise
       try {
         mine = await ownWorkspace(client);
       } catch (err) {
-        return { status: 'unverified', reason: `Slack could not confirm the bot's own workspace (auth.test: ${slackErrorCode(err) || (err instanceof Error ? err.message : String(err))})` };
+        return { status: 'unverified', reason: `Slack could not confirm the bot's own workspace (auth.test: ${slackErrorCode(err) || describeError(err)})` };
       }
       const sameTeam = !!mine.team && user.team_id === mine.team;
       const sameOrg = !!mine.enterprise && enterprise === mine.enterprise;

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { truncate } from '../text/truncate.js';
 
 type KnownBlock = types.KnownBlock;
 
@@ -27,18 +28,13 @@ export const SLACK_LIMITS = {
   messageChars: 13000,
 } as const;
 
-/** Cut `s` to `max` characters, ending with an ellipsis when something was cut. */
-export function truncate(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, Math.max(0, max - 1))}…`;
-}
-
 /**
  * Clamp a message to Slack's limits. Over-long texts are cut with "…"; when there are too many
  * blocks or too many characters, trailing blocks are dropped and replaced by one "+N more" line
  * so the message still posts instead of failing with an API error. Every message passes here, so
  * here too every mrkdwn text gets `verbatim: true`: Slack then does not auto-link URLs, channel
  * names or mention words in it (our own `<@U…>` still work). Untrusted text is neutralized by the
- * renderers anyway (report/neutralize-mrkdwn.ts); this is the second layer.
+ * renderers anyway (text/neutralize-mrkdwn.ts); this is the second layer.
  */
 export function clampBlocks(message: SlackMessage): SlackMessage {
   const blocks = message.blocks.map(clampBlock);

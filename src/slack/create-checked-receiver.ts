@@ -1,11 +1,14 @@
 import type { IncomingMessage } from 'node:http';
-import { HTTPModuleFunctions, HTTPReceiver, type App, type CustomRoute, type LogLevel, type Receiver, type ReceiverEvent, type ReceiverProcessEventErrorHandlerArgs } from '@slack/bolt';
+import { HTTPModuleFunctions, HTTPReceiver, type App, type CustomRoute, type LogLevel, type Receiver, type ReceiverEvent, type ReceiverProcessEventErrorHandlerArgs, type Logger as BoltLogger } from '@slack/bolt';
+import { K8sHealthError } from '../errors/k8s-health-error.js';
 import { checkSlackRequest, type SlackRequestPolicy, type SlackRequestRefusal } from './check-slack-request.js';
 
 /** Options of {@link createCheckedReceiver}. */
 export interface CheckedReceiverOptions {
   signingSecret: string;
   logLevel: LogLevel;
+  /** Bolt's logger (create-bolt-logger.ts); absent: the receiver's own console logger. */
+  logger?: BoltLogger;
   customRoutes?: CustomRoute[];
   policy: SlackRequestPolicy;
   /** Told about every refused request (one log line, a metric). */
@@ -15,10 +18,10 @@ export interface CheckedReceiverOptions {
 }
 
 /** The refusal travels from our check to the receiver's error handler as this error. */
-class SlackRequestRefused extends Error {
+class SlackRequestRefused extends K8sHealthError {
   override readonly name = 'SlackRequestRefused';
   constructor(readonly refusal: SlackRequestRefusal) {
-    super(`Slack request refused (${refusal.status} ${refusal.reason}): ${refusal.detail}`);
+    super('E_SLACK_REQUEST_REFUSED', `Slack request refused (${refusal.status} ${refusal.reason}): ${refusal.detail}`);
   }
 }
 
@@ -38,6 +41,7 @@ export function createCheckedReceiver(opts: CheckedReceiverOptions): Receiver {
   const inner = new HTTPReceiver({
     signingSecret: opts.signingSecret,
     logLevel: opts.logLevel,
+    ...(opts.logger ? { logger: opts.logger } : {}),
     customRoutes: opts.customRoutes ?? [],
     customPropertiesExtractor: (req: IncomingMessage) => ({ [TIMESTAMP_PROPERTY]: req.headers['x-slack-request-timestamp'] }),
     processEventErrorHandler: async (args: ReceiverProcessEventErrorHandlerArgs) => {

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import type { ServeMetrics } from './create-metrics.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** A probe that does not answer within this is "not ready" (kubelet probes time out at 1 s by default). */
 const PROBE_TIMEOUT_MS = 900;
@@ -36,7 +37,7 @@ export function createHealthRoutes(deps: {
           deps.workers
             ? deps.workers().then(
                 (w) => (w.ready ? 'ok' : w.workers),
-                (err: unknown) => (err instanceof Error ? err.message : String(err)),
+                (err: unknown) => describeError(err),
               )
             : Promise.resolve(undefined),
         ]).then(([redis, slack, workers]) => {
@@ -51,7 +52,7 @@ export function createHealthRoutes(deps: {
       handler: (_req, res) => {
         deps.metrics.registry.metrics().then(
           (body) => send(res, 200, deps.metrics.registry.contentType, body),
-          (err: unknown) => send(res, 500, 'text/plain', `metrics failed: ${String(err)}\n`),
+          (err: unknown) => send(res, 500, 'text/plain', `metrics failed: ${describeError(err)}\n`),
         );
       },
     },
@@ -69,7 +70,7 @@ async function probe(check: () => Promise<void>): Promise<string> {
     ]);
     return 'ok';
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return describeError(err);
   } finally {
     clearTimeout(timer);
   }

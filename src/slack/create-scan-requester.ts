@@ -1,7 +1,7 @@
 import type { Report } from '../report/report.js';
 import type { ReportStore, StoredReport } from '../store/report-store.js';
 
-/** Scan one cluster now and return its report (in-process today; BullMQ in a later issue). */
+/** Scan one cluster now and return its report (through the scan queue: jobs/create-queued-scan.ts). */
 export type ScanFn = (clusterName: string) => Promise<Report>;
 
 /** Scan a cluster and store the report; concurrent requests for one cluster share one scan. */

@@ -1,9 +1,12 @@
 import { App, LogLevel, type CustomRoute } from '@slack/bolt';
+import type { Logger } from '../log/logger.js';
+import { createBoltLogger } from './create-bolt-logger.js';
 import { slackErrorCode } from './post-answer.js';
 import { checkSlackRequest, type SlackRequestPolicy, type SlackRequestRefusal } from './check-slack-request.js';
 import { createCheckedReceiver } from './create-checked-receiver.js';
 import type { ReplayGuard } from './create-replay-guard.js';
 import { SlackStartupError } from './slack-startup-error.js';
+import { describeError } from '../errors/describe-error.js';
 
 /** How to reach Slack. Socket Mode when `appToken` is set, else HTTP with request signing. */
 export interface SlackAppOptions {
@@ -13,6 +16,8 @@ export interface SlackAppOptions {
   /** Web API base URL (SLACK_API_URL), e.g. http://127.0.0.1:PORT/api/ in tests. */
   apiUrl?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Where Bolt's own lines go (through create-bolt-logger.ts); absent: Bolt's console logger. */
+  logger?: Logger;
   /** HTTP mode only: extra routes on the receiver's port (/healthz, /readyz, /metrics). */
   customRoutes?: CustomRoute[];
   /** Drops a verified request whose exact body was already handled (acked, never processed twice). */
@@ -40,6 +45,8 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
     throw new SlackStartupError('E_SLACK_TOKEN_MISSING', 'SLACK_BOT_TOKEN is not set: set it to the bot token (xoxb-…) from the app\'s "OAuth & Permissions" page');
   }
   const mode = opts.appToken ? 'socket' : 'http';
+  // One logger for Bolt, its receiver and its clients: our lines, our level.
+  const boltLogger = opts.logger ? createBoltLogger(opts.logger, LEVELS[opts.logLevel]) : undefined;
   if (mode === 'http' && !opts.signingSecret) {
     throw new SlackStartupError(
       'E_SLACK_SECRET_MISSING',
@@ -60,6 +67,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
           socketMode: true,
           deferInitialization: true,
           logLevel: LEVELS[opts.logLevel],
+          ...(boltLogger ? { logger: boltLogger } : {}),
           clientOptions,
           // The Socket Mode client opens its connection (apps.connections.open) with its own Web API
           // client: it needs SLACK_API_URL too, or it would always go to Slack itself.
@@ -70,6 +78,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
           receiver: createCheckedReceiver({
             signingSecret: opts.signingSecret!,
             logLevel: LEVELS[opts.logLevel],
+            logger: boltLogger,
             customRoutes: opts.customRoutes,
             policy: opts.requestPolicy ?? {},
             onRefused: opts.onRefused,
@@ -77,6 +86,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
           }),
           deferInitialization: true,
           logLevel: LEVELS[opts.logLevel],
+          ...(boltLogger ? { logger: boltLogger } : {}),
           clientOptions,
         });
   if (mode === 'socket') {
@@ -100,7 +110,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
   try {
     await app.init();
   } catch (err) {
-    const code = slackErrorCode(err) || (err instanceof Error ? err.message : String(err));
+    const code = slackErrorCode(err) || describeError(err);
     throw new SlackStartupError('E_SLACK_AUTH', `Slack rejected SLACK_BOT_TOKEN (auth.test: ${code}): check the bot token and SLACK_API_URL`, { cause: err });
   }
   return { app, mode };

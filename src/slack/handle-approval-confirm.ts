@@ -1,8 +1,9 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs } from '@slack/bolt';
-import { neutralizeSlackPlainText } from '../report/neutralize-mrkdwn.js';
+import { neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { castVote } from './handle-approval-vote.js';
 import type { SlackDeps } from './slack-deps.js';
+import { describeError } from '../errors/describe-error.js';
 
 type ViewArgs = Pick<SlackViewMiddlewareArgs, 'ack' | 'body' | 'view'> & Pick<AllMiddlewareArgs, 'client'>;
 
@@ -27,6 +28,6 @@ export async function handleApprovalConfirm({ ack, body, view, client }: ViewArg
     await castVote(id, { user: body.user.id, kind: 'approve', confirmed: true }, client, deps);
   } catch (err) {
     deps.metrics.errors.inc({ where: 'action' });
-    deps.log(`approval confirm failed: ${err instanceof Error ? err.message : String(err)}`);
+    deps.log.error({ user: body.user.id, requestId: id, error: describeError(err) }, 'approval confirm failed');
   }
 }

@@ -1,21 +1,36 @@
 import type { webApi } from '@slack/bolt';
 import type { ClusterConfig } from '../config/config-schema.js';
-import type { ActionContext } from '../remediate/action-context.js';
 import type { PlanSigner } from '../remediate/plan-signer.js';
-import type { ApprovalBackups } from '../store/approval-backups.js';
+import type { ProposalClick } from '../remediate/sign-proposal-click.js';
 import type { ApprovalStore } from '../store/approval-store.js';
 import type { AuditLog } from '../store/audit-log.js';
 import type { CheckApproverAccount } from './check-approver-account.js';
+
+/** What became of a click handed to the remediation worker (see {@link RequestProposal}). */
+export type ProposalRequestResult =
+  /** A worker took the click and finished it: it posted the request, or told the clicker why not. */
+  | { status: 'finished' }
+  /**
+   * No worker finished it within `waitedMs`. `started`: one had taken it (it still posts when done);
+   * otherwise it was withdrawn from the queue and nothing will be proposed.
+   */
+  | { status: 'timeout'; started: boolean; waitedMs: number };
+
+/**
+ * Hand a verified, sealed click to the remediation worker (queue `k8s-health-propose`) and wait for
+ * it. A double click (same proposal, clicker and message) is one job. Rejects when the worker failed
+ * on it (its reason is the error's message).
+ */
+export type RequestProposal = (job: { click: ProposalClick; sig: string }) => Promise<ProposalRequestResult>;
 
 /** What the approval listeners need besides SlackDeps (built by cli/run-serve.ts or a test). */
 export interface ApprovalDeps {
   approvals: ApprovalStore;
   audit: AuditLog;
-  backups: ApprovalBackups;
-  /** K8S_HEALTH_PLAN_SECRET: signs each request and seals each vote; not ready = nothing is proposed or approved. */
+  /** K8S_HEALTH_PLAN_SECRET: seals each click and each vote; not ready = nothing is proposed or approved. */
   signer: PlanSigner;
-  /** Live access to a cluster, for the plan and its dry run. */
-  createContext: (cluster: ClusterConfig) => Promise<ActionContext>;
+  /** Planning and its dry run happen in the remediation worker: this hands the click over. */
+  requestProposal: RequestProposal;
   /** Enqueue the remediate job of a request that just became approved (job id = request id). */
   enqueue: (requestId: string) => Promise<void>;
   /** Is this Slack user an approver of this cluster (user id or member of an approver group)? */

@@ -2,10 +2,12 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs, w
 import { applyVote, type Vote, type VoteOutcome } from '../remediate/apply-vote.js';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
 import { signVote } from '../remediate/sign-vote.js';
-import { neutralizeMrkdwn as md } from '../report/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md } from '../text/neutralize-mrkdwn.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, renderApproval } from './render-approval.js';
 import type { SlackDeps } from './slack-deps.js';
+import { describeError } from '../errors/describe-error.js';
+import { createRequestLogger } from './create-request-logger.js';
 
 type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 'ack' | 'respond' | 'body'> & Pick<AllMiddlewareArgs, 'client'>;
 
@@ -30,6 +32,7 @@ const TELL: Record<VoteOutcome, (r: ApprovalRequest, why: string) => string> = {
 export async function handleApprovalVote({ action, ack, respond, body, client }: ButtonArgs, deps: SlackDeps & { approval: ApprovalDeps }): Promise<void> {
   await ack();
   const tell = (text: string) => respond({ response_type: 'ephemeral', replace_original: false, text });
+  const log = createRequestLogger(deps.log, { triggerId: body.trigger_id, user: body.user?.id, channel: body.channel?.id ?? body.container?.channel_id });
   try {
     const id = action.value ?? '';
     // The value must be the request of the very message clicked (its block id): a value swapped for
@@ -37,12 +40,12 @@ export async function handleApprovalVote({ action, ack, respond, body, client }:
     const req = action.block_id === `approval:${id}` ? await deps.approval.approvals.get(id) : undefined;
     const channel = body.channel?.id ?? body.container?.channel_id;
     if (!req || req.thread.channel !== channel) {
-      deps.log(`approval click refused user=${body.user.id} reason=unknown-request`);
+      log.info({ reason: 'unknown-request' }, 'approval click refused');
       await tell('This approval request is unknown (or not from this message): nothing was recorded.');
       return;
     }
     const kind = action.action_id === APPROVE_ACTION_ID ? 'approve' : 'reject';
-    const outcome = await castVote(id, { user: body.user?.id ?? '', kind }, client, deps);
+    const outcome = await castVote(id, { user: body.user?.id ?? '', kind }, client, { ...deps, log });
     if (outcome.outcome === 'needs-confirmation') {
       await client.views.open({ trigger_id: body.trigger_id, view: confirmView(outcome.request) });
       return;
@@ -50,8 +53,8 @@ export async function handleApprovalVote({ action, ack, respond, body, client }:
     await tell(TELL[outcome.outcome](outcome.request, outcome.why ?? ''));
   } catch (err) {
     deps.metrics.errors.inc({ where: 'action' });
-    const reason = err instanceof Error ? err.message : String(err);
-    deps.log(`approval click failed: ${reason}`);
+    const reason = describeError(err);
+    log.error({ error: reason }, 'approval click failed');
     await tell(`Your click could not be recorded: ${md(reason, { max: 500 })}`).catch(() => undefined);
   }
 }
@@ -83,7 +86,7 @@ export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account
   });
   if (!res) throw new Error('approval request vanished');
   const { request, extra: outcome } = res;
-  deps.log(`approval vote request=${id} user=${v.user} kind=${v.kind} outcome=${outcome}`);
+  deps.log.info({ requestId: id, user: v.user, kind: v.kind, outcome }, 'approval vote');
   if (res.changed) {
     const event = outcome === 'counted' || outcome === 'approved' ? 'approved' : (outcome as 'rejected' | 'cancelled' | 'expired');
     await deps.approval.audit.append({
@@ -94,7 +97,7 @@ export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account
     if (outcome === 'approved') await deps.approval.enqueue(id);
     if (request.thread.messageTs) {
       const m = renderApproval(request);
-      await client.chat.update({ channel: request.thread.channel, ts: request.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log(`approval message update failed: ${String(err)}`));
+      await client.chat.update({ channel: request.thread.channel, ts: request.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log.warn({ requestId: id, error: describeError(err) }, 'approval message update failed'));
     }
   } else if (outcome !== 'closed') {
     const detail = (outcome === 'ineligible' || outcome === 'unverified') && why ? `${outcome}: ${why}` : outcome;

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { SectionId } from '../diagnose/finding.js';
-import { neutralizeMrkdwn } from '../report/neutralize-mrkdwn.js';
-import { detailedFindings, proposalKey, renderBlocks } from '../report/render-blocks.js';
+import { neutralizeMrkdwn } from '../text/neutralize-mrkdwn.js';
+import { detailedFindings, proposalKey, renderBlocks } from './render-blocks.js';
 import type { Report } from '../report/report.js';
 import type { SlackMessage } from './clamp-blocks.js';
 import type { CommandOutcome } from './create-metrics.js';
@@ -11,6 +11,8 @@ import { renderHelp } from './render-help.js';
 import { mentionUser } from './mention-user.js';
 import { renderScanFailed, renderScanning } from './render-scanning.js';
 import type { SlackDeps } from './slack-deps.js';
+import { describeError } from '../errors/describe-error.js';
+import { createRequestLogger } from './create-request-logger.js';
 
 type CommandArgs = Pick<SlackCommandMiddlewareArgs, 'command' | 'ack' | 'respond'> & Pick<AllMiddlewareArgs, 'client'>;
 
@@ -24,6 +26,7 @@ type CommandArgs = Pick<SlackCommandMiddlewareArgs, 'command' | 'ack' | 'respond
 export async function handleHealthCommand({ command, ack, respond, client }: CommandArgs, deps: SlackDeps): Promise<void> {
   const started = process.hrtime.bigint();
   const count = (outcome: CommandOutcome) => deps.metrics.commands.inc({ outcome });
+  const log = createRequestLogger(deps.log, { triggerId: command.trigger_id, user: command.user_id, channel: command.channel_id });
   const parsed = parseCommand(command.text ?? '', { config: deps.config, channelId: command.channel_id });
   if (parsed.kind === 'help') {
     await ack({ response_type: 'ephemeral', text: renderHelp(deps.config) });
@@ -51,7 +54,7 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
     const answer = await postAnswer(client, respond, command.channel_id, withFooter(first, footer));
     deps.metrics.commandSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     count(fresh ? 'answered' : stored ? 'stale' : 'scanning');
-    deps.log(`command cluster=${cluster} section=${section ?? '-'} answer=${fresh ? 'fresh' : stored ? 'stale' : 'scanning'} via=${answer.via}`);
+    log.info({ cluster, section: section ?? null, answer: fresh ? 'fresh' : stored ? 'stale' : 'scanning', via: answer.via }, 'command answered');
     if (fresh) return;
 
     let next: SlackMessage;
@@ -60,8 +63,8 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
       next = await render(scanned.report, { section }, deps);
     } catch (err) {
       deps.metrics.errors.inc({ where: 'scan' });
-      const reason = err instanceof Error ? err.message : String(err);
-      deps.log(`scan failed cluster=${cluster}: ${reason}`);
+      const reason = describeError(err);
+      log.warn({ cluster, error: reason }, 'scan failed');
       next = stored
         ? await render(stored.report, { section, note: `:x: Fresh scan failed (${reason}); this is the last stored report.` }, deps) // the note is neutralized whole by renderBlocks
         : renderScanFailed(cluster, reason);
@@ -70,8 +73,8 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
   } catch (err) {
     count('error');
     deps.metrics.errors.inc({ where: 'command' });
-    const reason = err instanceof Error ? err.message : String(err);
-    deps.log(`command failed cluster=${cluster}: ${reason}`);
+    const reason = describeError(err);
+    log.error({ cluster, error: reason }, 'command failed');
     await respond({ response_type: 'ephemeral', text: `k8s-health could not answer for ${neutralizeMrkdwn(cluster, { max: 100 })}: ${neutralizeMrkdwn(reason, { max: 500 })}` }).catch(() => undefined);
   }
 }

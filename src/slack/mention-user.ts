@@ -1,4 +1,4 @@
-import { neutralizeMrkdwn } from '../report/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn } from '../text/neutralize-mrkdwn.js';
 
 /** A Slack user id as Slack issues them (U… in a workspace, W… in an Enterprise Grid org). */
 export const SLACK_USER_ID = /^[UW][A-Z0-9]{2,20}$/;

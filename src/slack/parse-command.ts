@@ -1,6 +1,6 @@
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import { SECTION_IDS, type SectionId } from '../diagnose/finding.js';
-import { neutralizeMrkdwn } from '../report/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn } from '../text/neutralize-mrkdwn.js';
 
 /** What `/k8s-health <text>` asks for. Errors are one line that says what is allowed. */
 export type ParsedCommand =
@@ -57,7 +57,7 @@ function isAllowed(cluster: ClusterConfig, channelId: string): boolean {
   return cluster.slack.channels.length === 0 || cluster.slack.channels.includes(channelId);
 }
 
-/** Quote user input back safely: short, and inert in mrkdwn (report/neutralize-mrkdwn.ts). */
+/** Quote user input back safely: short, and inert in mrkdwn (text/neutralize-mrkdwn.ts). */
 function quote(s: string): string {
   return neutralizeMrkdwn(s, { max: 60 });
 }

@@ -1,13 +1,15 @@
 import type { WebClient } from '@slack/web-api';
 import type { Redis } from 'ioredis';
-import { proposalKey } from '../report/render-blocks.js';
-import type { ChannelLimiter } from '../jobs/create-channel-limiter.js';
+import { proposalKey } from './render-blocks.js';
+import type { ChannelLimiter } from './create-channel-limiter.js';
 import { withAlertLock } from '../store/alert-lock.js';
-import type { AlertStateStore, Incident } from '../store/alert-state-store.js';
+import type { AlertStateStore } from '../alerts/alert-state-store.js';
+import type { Incident } from '../alerts/incident.js';
 import type { AlertThread, AlertThreadStore } from '../store/alert-thread-store.js';
-import type { ProposalStore } from './proposal-store.js';
+import type { ProposalStore } from '../store/proposal-store.js';
 import { renderAlertParent, renderAlertReply } from './render-alert.js';
 import type { SlackMessage } from './clamp-blocks.js';
+import type { Logger } from '../log/logger.js';
 
 /** What {@link postAlert} needs. */
 export interface PostAlertDeps {
@@ -20,7 +22,7 @@ export interface PostAlertDeps {
   limiter: ChannelLimiter;
   proposals: ProposalStore;
   now: () => Date;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 /** What one notify job asks for: bring the thread of this finding up to this change. */
@@ -59,11 +61,12 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
         thread = { channel: (res.channel as string | undefined) ?? inc.channel, ts: res.ts as string, postedSeq: change.seq, proposalIds };
         await deps.threads.set(req.cluster, inc.key, thread);
         posted += 1;
-        deps.log(`alert thread opened cluster=${inc.cluster} finding=${inc.finding.id} fingerprint=${inc.fingerprint} ts=${thread.ts}`);
+        deps.log.info({ cluster: inc.cluster, finding: inc.finding.id, fingerprint: inc.fingerprint, ts: thread.ts }, 'alert thread opened');
         // The parent already shows the current state: an "opened" change needs no reply.
         if (change.kinds.every((k) => k === 'opened')) continue;
       }
-      if (change.lines.length === 0) {
+      // An `opened` change is the parent itself: nothing to reply.
+      if (change.kinds.every((k) => k === 'opened')) {
         thread = { ...thread, postedSeq: change.seq };
         await deps.threads.set(req.cluster, inc.key, thread);
         continue;
@@ -103,7 +106,7 @@ function byProposalKey(inc: Incident, ids: Record<string, string>): Record<strin
   return out;
 }
 
-/** Store each fix of the finding once (the button carries only the opaque id; W6's approval flow reads it). */
+/** Store each fix of the finding once (the button carries only the opaque id; a click on it reads the proposal back). */
 async function saveProposals(deps: PostAlertDeps, inc: Incident, known: Record<string, string>): Promise<Record<string, string>> {
   if (inc.status === 'resolved') return known;
   const out = { ...known };
@@ -128,7 +131,7 @@ async function call<T>(deps: PostAlertDeps, channel: string, fn: () => Promise<T
     } catch (err) {
       const retryAfter = (err as { code?: string; retryAfter?: number }).code === 'slack_webapi_rate_limited_error' ? (err as { retryAfter?: number }).retryAfter : undefined;
       if (retryAfter === undefined || attempt >= MAX_RATE_LIMITED_TRIES) throw err;
-      deps.log(`slack rate limited channel=${channel} retry-after=${retryAfter}s`);
+      deps.log.warn({ channel, retryAfterSeconds: retryAfter }, 'slack rate limited');
       await deps.limiter.pause(channel, retryAfter * 1000);
     }
   }

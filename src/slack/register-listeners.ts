@@ -20,6 +20,6 @@ export function registerListeners(app: App, deps: SlackDeps): void {
   app.error(async (err) => {
     // Last resort: a listener threw past its own try/catch. Log one line; never crash the process.
     deps.metrics.errors.inc({ where: 'bolt' });
-    deps.log(`slack error: ${err.code ?? ''} ${err.message}`);
+    deps.log.error({ code: err.code, error: err.message }, 'slack error');
   });
 }

@@ -1,9 +1,9 @@
 import type { types } from '@slack/bolt';
 import { formatAge } from '../diagnose/facts/age.js';
-import type { Severity } from '../diagnose/finding.js';
-import { neutralizeMrkdwn as md, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../report/neutralize-mrkdwn.js';
-import { proposalKey } from '../report/render-blocks.js';
-import type { AlertChange, Incident } from '../store/alert-state-store.js';
+import { SEVERITY_RANK, type Severity } from '../diagnose/finding.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
+import { proposalKey } from './render-blocks.js';
+import type { AlertChange, AlertChangeDetail, Incident } from '../alerts/incident.js';
 import { proposeFixActionId } from './action-ids.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 
@@ -60,18 +60,48 @@ export function renderAlertParent(inc: Incident, opts: { proposalIds?: Readonly<
   return clampBlocks({ text, blocks });
 }
 
+/** How many new evidence lines one reply quotes (alerts/ keeps at most this many per change too). */
+const MAX_REPLY_EVIDENCE = 6;
+
 /**
- * A thread reply for one change (pure): its lines, and the fallback text. The lines were built by
- * jobs/analyze-alert-changes.ts with every untrusted value already neutralized (our mrkdwn around
- * them must stay mrkdwn); what is added here is neutralized here.
+ * A thread reply for one change (pure): its details (alerts/incident.ts, raw data) worded as mrkdwn
+ * lines, every value from the cluster neutralized here, and the fallback text. A change without
+ * details (one stored by an older version, alerts/migrate-alert-state.ts) says what kind it was and when.
  */
 export function renderAlertReply(inc: Incident, change: AlertChange): SlackMessage {
-  const body = change.lines.join('\n') || `${md(change.kinds.join(', '), { max: 200 })} at ${md(change.at, { max: 40 })}`;
+  const lines = change.details.flatMap(renderChangeDetail);
+  const body = lines.join('\n') || `${md(change.kinds.join(', '), { max: 200 })} at ${md(change.at, { max: 40 })}`;
   return clampBlocks({
-    text: `${md(`${inc.cluster} ${inc.finding.id}`, { max: 200 })}: ${change.lines[0] ?? md(change.kinds.join(', '), { max: 200 })}`,
+    text: `${md(`${inc.cluster} ${inc.finding.id}`, { max: 200 })}: ${lines[0] ?? md(change.kinds.join(', '), { max: 200 })}`,
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: body } },
       { type: 'context', elements: [{ type: 'mrkdwn', text: `scan of ${md(change.at, { max: 40 })}` }] },
     ],
   });
+}
+
+/** The reply lines of one detail. */
+function renderChangeDetail(d: AlertChangeDetail): string[] {
+  switch (d.kind) {
+    case 'reopened':
+      return [`:repeat: *Back again* ${formatAge(d.resolvedForMs)} after it was resolved — this thread is open again.`];
+    case 'severity': {
+      const up = SEVERITY_RANK[d.to] < SEVERITY_RANK[d.from];
+      return [`${up ? ':arrow_up: Severity raised' : ':arrow_down: Severity lowered'}: ${md(d.from, { max: 20 })} → *${md(d.to, { max: 20 })}*`];
+    }
+    case 'recreation':
+      return [`:recycle: Recreation counted again: ${Number(d.from)} → *${Number(d.to)}* machine replacements`];
+    case 'evidence':
+      return [
+        ':mag: New evidence:',
+        ...d.lines.slice(0, MAX_REPLY_EVIDENCE).map((e) => `> ${md(e, { max: 400 })}`),
+        ...(d.more > 0 ? [`> _+${Number(d.more)} more_`] : []),
+      ];
+    case 'related':
+      return d.findings.map((r) => `:link: Related finding: ${md(r.severity, { max: 20 })} *${md(r.title, { max: 300 })}* (\`${md(r.id, { max: 80 })}\`)`);
+    case 'resolved':
+      return [`:white_check_mark: *Resolved*: not seen in ${Number(d.missedScans)} consecutive scans (last seen ${md(d.lastSeenAt, { max: 40 })}); it lasted ${formatAge(d.lastedMs)}.`];
+    default:
+      return [];
+  }
 }

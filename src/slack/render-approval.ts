@@ -1,8 +1,8 @@
 import type { types } from '@slack/bolt';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
 import type { RemediationPlan } from '../remediate/remediation-plan.js';
-import { neutralizeMrkdwn as md, neutralizeMrkdwnCode, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../report/neutralize-mrkdwn.js';
-import { neutralizePlainText } from '../report/neutralize-plain-text.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnCode, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
+import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 import { mentionUser } from './mention-user.js';
 
@@ -31,7 +31,7 @@ const STATUS_LINE: Record<ApprovalRequest['status'], string> = {
  * preconditions, the dry-run result, risk, proposer, expiry, "N of M approvals: <@U…>", and
  * Approve / Reject while it is pending. Re-rendered (chat.update) on every vote and transition.
  * The request is read back from Redis and its plan, dry run and result carry text from the cluster
- * and from API errors: every such value is neutralized (report/neutralize-mrkdwn.ts) and user ids
+ * and from API errors: every such value is neutralized (text/neutralize-mrkdwn.ts) and user ids
  * become mentions only when they are user ids (mention-user.ts).
  */
 export function renderApproval(req: ApprovalRequest): SlackMessage {

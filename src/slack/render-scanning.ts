@@ -1,6 +1,6 @@
 import type { SectionId } from '../diagnose/finding.js';
 import { SECTION_TITLES } from '../diagnose/finding.js';
-import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../report/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 
 /** The first answer when a cluster was never scanned: updated in place when the report lands. */

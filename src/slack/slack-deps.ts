@@ -2,7 +2,8 @@ import type { Config } from '../config/config-schema.js';
 import type { ReportStore } from '../store/report-store.js';
 import type { RequestScan } from './create-scan-requester.js';
 import type { ServeMetrics } from './create-metrics.js';
-import type { ProposalStore } from './proposal-store.js';
+import type { ProposalStore } from '../store/proposal-store.js';
+import type { Logger } from '../log/logger.js';
 
 /** What the Slack listeners need; built once by the composition root (cli/run-serve.ts) or a test. */
 export interface SlackDeps {
@@ -13,6 +14,6 @@ export interface SlackDeps {
   requestScan: RequestScan;
   metrics: ServeMetrics;
   now: () => Date;
-  /** One-line structured-ish log output. */
-  log: (line: string) => void;
+  /** The process's logger (handlers log through a child per request). */
+  log: Logger;
 }

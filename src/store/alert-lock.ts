@@ -1,3 +1,4 @@
+import { K8sHealthError } from '../errors/k8s-health-error.js';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
@@ -8,9 +9,12 @@ return 0
 `;
 
 /** The lock could not be taken in time: the notify job fails and BullMQ retries it with backoff. */
-export class AlertLockTimeoutError extends Error {
+export class AlertLockTimeoutError extends K8sHealthError {
   override readonly name = 'AlertLockTimeoutError';
-  readonly code = 'E_ALERT_LOCK_TIMEOUT';
+  declare readonly code: 'E_ALERT_LOCK_TIMEOUT';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_ALERT_LOCK_TIMEOUT', message, options);
+  }
 }
 
 /**

@@ -1,26 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { KubeObject } from '../cluster/snapshot.js';
+import type { ApprovalBackups, StoredBackup } from '../remediate/approval-stores.js';
 
-/**
- * A backup as stored. `sha256`, `origin` and `mac` are its seal (remediate/seal-backup.ts): who saved
- * it (the executor of request `origin.requestId`, running that action with those params) and a MAC
- * with K8S_HEALTH_PLAN_SECRET over that and the object's hash, so a restore can refuse anything but
- * the exact object its plan backed up. Backups saved before issue 14 have no seal (never restored).
- */
-export interface StoredBackup {
-  what: string;
-  object: KubeObject;
-  savedAt: string;
-  sha256?: string;
-  origin?: { requestId: string; action: string; params: Record<string, string | number> };
-  mac?: string;
-}
-
-/** Full objects saved before a remediation deletes or changes them. */
-export interface ApprovalBackups {
-  save(requestId: string, what: string, object: KubeObject, seal?: Pick<StoredBackup, 'sha256' | 'origin' | 'mac'>): Promise<void>;
-  load(requestId: string): Promise<StoredBackup | undefined>;
-}
+export type { ApprovalBackups, StoredBackup };
 
 /** Backups are the only way back after a delete: kept 90 days (restore is its own gated action). */
 const TTL_SECONDS = 90 * 24 * 3600;

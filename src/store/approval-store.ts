@@ -1,39 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
+import type { ApprovalStore } from '../remediate/approval-stores.js';
 
-/** Approval requests in Redis: created once, then changed only through compare-and-set. */
-export interface ApprovalStore {
-  /** A fresh opaque request id (`r_…`). */
-  newId(): string;
-  create(req: ApprovalRequest): Promise<void>;
-  get(id: string): Promise<ApprovalRequest | undefined>;
-  /**
-   * Atomically change a request: `change` gets the stored request and returns the next one (or
-   * undefined for "no change"). On a concurrent change it is re-run on the newer value, so exactly
-   * one of many racing callers wins each transition. Returns the stored result and the change's extra.
-   */
-  update<T>(id: string, change: (req: ApprovalRequest) => { request?: ApprovalRequest; extra: T }): Promise<{ request: ApprovalRequest; changed: boolean; extra: T } | undefined>;
-  /**
-   * Ids of pending requests whose expiresAt is at or before `ms` (epoch milliseconds), soonest
-   * first, at most `limit`: the expiry sweep's work list (index `<prefix>approvals:pending`).
-   */
-  pendingBefore(ms: number, limit: number): Promise<string[]>;
-  /** Remember that this request's Slack message still shows an older state (a failed or skipped chat.update). */
-  markMessageStale(id: string): Promise<void>;
-  /**
-   * Take (remove and return) up to `limit` ids marked stale. SPOP: concurrent callers get disjoint
-   * ids, so each stale message is re-rendered by one caller; one that fails marks it stale again.
-   */
-  takeStaleMessages(limit: number): Promise<string[]>;
-  /**
-   * Record that this request is being executed, once: SET NX of `<prefix>approvals:executed:<id>`.
-   * True for the first caller ever (within the 30-day retention), false afterwards: a request reset
-   * to `approved` in Redis and enqueued again finds the marker and is refused (issue 14, "not
-   * executed before"). Set after the claim and the re-verification, right before anything is sent.
-   */
-  markExecuted(id: string): Promise<boolean>;
-}
+export type { ApprovalStore };
 
 /** Requests (and their audit trail in the request) are kept for 30 days after the last change. */
 const TTL_SECONDS = 30 * 24 * 3600;
@@ -73,6 +43,8 @@ return 1`;
  * tests list requests by that pattern).
  * The stale-message set `<prefix>approvals:stale-messages` lists requests whose Slack message
  * still shows an older state; it is tiny (ids whose chat.update failed) and drained by the sweep.
+ * `<prefix>approvals:click:<proposal>.<user>.<message>` maps a fix-button click to the request it
+ * made, for that request's lifetime (a repeated click finds the pending request).
  */
 export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): ApprovalStore {
   const key = (id: string) => `${opts.keyPrefix}approval:${id}`;
@@ -126,6 +98,13 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
     async markExecuted(id) {
       if (!valid(id)) return false;
       return (await redis.set(`${opts.keyPrefix}approvals:executed:${id}`, new Date().toISOString(), 'EX', TTL_SECONDS, 'NX')) === 'OK';
+    },
+    async linkClick(clickKey, id, ttlSeconds) {
+      await redis.set(`${opts.keyPrefix}approvals:click:${clickKey}`, id, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+    },
+    async requestOfClick(clickKey) {
+      const id = await redis.get(`${opts.keyPrefix}approvals:click:${clickKey}`);
+      return id && valid(id) ? id : undefined;
     },
   };
 }

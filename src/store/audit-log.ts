@@ -1,28 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { AuditEvent, AuditLog } from '../remediate/approval-stores.js';
 import type { PlanSigner } from '../remediate/plan-signer.js';
+import type { Logger } from '../log/logger.js';
 
-/** One audited step: who, when, what, result (DESIGN.md "Two-person approval policy"). */
-export interface AuditEvent {
-  /** ISO time. */
-  at: string;
-  cluster: string;
-  requestId: string;
-  /** `refused`: a click that changed nothing, or (no user) the executor refusing a request it could not re-verify. */
-  event: 'proposed' | 'refused' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'executing' | 'succeeded' | 'failed' | 'aborted' | 'interrupted';
-  action: string;
-  /** Slack user id of the actor, when a person acted. */
-  user?: string;
-  /** The plan hash, so a trail can be matched to exactly what was approved. */
-  hash?: string;
-  detail?: string;
-}
-
-export interface AuditLog {
-  append(e: AuditEvent): Promise<void>;
-  /** Newest first. */
-  list(opts?: { cluster?: string; limit?: number }): Promise<(AuditEvent & { id: string })[]>;
-}
+export type { AuditEvent, AuditLog };
 
 /** The stream is capped (approximately) so it cannot grow without bound. */
 export const MAX_AUDIT_EVENTS = 100000;
@@ -62,13 +44,13 @@ return id`;
  * can recompute the MACs, so someone who can write Redis but not read the secret cannot rewrite the
  * chain from the edit onwards without `audit verify` (given the secret) noticing.
  */
-export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: (line: string) => void; signer?: PlanSigner }): AuditLog {
+export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: Logger; signer?: PlanSigner }): AuditLog {
   const stream = `${opts.keyPrefix}audit`;
   const headKey = `${opts.keyPrefix}audit:head`;
   return {
     async append(e) {
       // Logged first: a Redis that cannot be written still leaves the step in the logs.
-      opts.log?.(JSON.stringify({ audit: true, ...e }));
+      opts.log?.info({ audit: true, ...e }, `audit ${e.event}`);
       const json = JSON.stringify(e);
       for (let attempt = 0; attempt < 1000; attempt++) {
         const prev = (await redis.get(headKey)) ?? AUDIT_GENESIS;

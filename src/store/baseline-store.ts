@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ChangesSinceHealthy, ClusterFingerprint } from '../diagnose/changes/cluster-fingerprint.js';
+import type { Logger } from '../log/logger.js';
 
 /** One "what changed" observation, kept for the incident timeline. */
 export interface ChangeRecord extends ChangesSinceHealthy {
@@ -33,7 +34,7 @@ const sameChanges = (a: ChangeRecord | undefined, b: ChangeRecord) => !!a && a.b
  * Keys `<prefix>baseline:<cluster>` (the fingerprint JSON, no TTL: it is the reference until the next
  * healthy scan) and `<prefix>changes:<cluster>` (a capped list of ChangeRecord JSON, 30-day TTL).
  */
-export function createRedisBaselineStore(redis: Redis, opts: { keyPrefix: string; log?: (line: string) => void }): BaselineStore {
+export function createRedisBaselineStore(redis: Redis, opts: { keyPrefix: string; log?: Logger }): BaselineStore {
   const baseKey = (c: string) => `${opts.keyPrefix}baseline:${c}`;
   const changesKey = (c: string) => `${opts.keyPrefix}changes:${c}`;
   return {
@@ -50,7 +51,7 @@ export function createRedisBaselineStore(redis: Redis, opts: { keyPrefix: string
     async save(cluster, fp) {
       const json = JSON.stringify(fp);
       if (json.length > MAX_BASELINE_BYTES) {
-        opts.log?.(`baseline cluster=${cluster} not stored: ${json.length} bytes > ${MAX_BASELINE_BYTES} (the previous baseline stays)`);
+        opts.log?.warn({ cluster, bytes: json.length, max: MAX_BASELINE_BYTES }, 'baseline not stored: too large (the previous baseline stays)');
         return;
       }
       await redis.set(baseKey(cluster), json);

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { History, HistoryView, ScanRecord } from '../diagnose/history.js';
+import { REDIS_PREFIX } from './redis-prefix.js';
 import { DEFAULT_HISTORY_RETENTION, keepRecentScans, type HistoryRetention } from './keep-recent-scans.js';
 
 /** Options of {@link RedisHistory}. */
@@ -42,7 +43,7 @@ export class RedisHistory implements History {
     private readonly redis: Redis,
     opts: RedisHistoryOptions = {},
   ) {
-    this.keyPrefix = opts.keyPrefix ?? 'k8s-health:';
+    this.keyPrefix = opts.keyPrefix ?? REDIS_PREFIX;
     this.retention = {
       retentionMinutes: opts.retentionMinutes ?? DEFAULT_HISTORY_RETENTION.retentionMinutes,
       maxScans: opts.maxScans ?? DEFAULT_HISTORY_RETENTION.maxScans,

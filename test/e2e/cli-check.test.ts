@@ -24,6 +24,17 @@ describe('k8s-health check (spawned CLI)', () => {
     expect(r.stdout).toContain('[CRITICAL]');
   });
 
+  it('LOG_LEVEL=debug: stdout is exactly the report it always is; the debug lines are JSON on stderr', () => {
+    const plain = cli(['check', '--from', critical.dir]);
+    const debug = cli(['check', '--from', critical.dir], { LOG_LEVEL: 'debug' });
+    expect(debug.code).toBe(plain.code);
+    expect(debug.stdout).toBe(plain.stdout);
+    expect(plain.stderr).toBe('');
+    const records = debug.stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records.map((r) => r.msg)).toEqual(['dump read', 'report built']);
+    for (const r of records) expect(r).toMatchObject({ level: 'debug', process: 'check', time: expect.any(String) });
+  });
+
   it('exits 0 on a benign dump', () => {
     const r = cli(['check', '--from', benign.dir]);
     expect(r.code).toBe(0);

@@ -6,20 +6,24 @@ import { Redis } from 'ioredis';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
 import { proposeFixActionId } from '../../src/slack/action-ids.js';
-import { createProposalStore } from '../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../src/store/proposal-store.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../support/fake-kube-api/start-fake-kube-api.js';
 import { writeTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { blockActionBody, signSlackRequest, slashCommandBody } from '../support/sign-slack-request.js';
 import { spawnServe, type SpawnedServe } from '../support/spawn-serve.js';
+import { spawnWorker, type SpawnedWorker } from '../support/spawn-worker.js';
+import { eventually } from '../support/eventually.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 
 /**
  * The chart runs the internet-facing `serve` as `serve --no-workers --no-cluster-access` under a
  * ServiceAccount with no role and no token (docs/security.md "The Helm chart"). Here the built CLI is
- * given a live, remediation-enabled cluster (the fake API server) anyway: with the flag it must send
- * that API server nothing at all — not for `/k8s-health` with no worker running, not for a fix
- * button — and say why in Slack.
+ * given a live, remediation-enabled cluster (a fake API server of its own) anyway: with the flag it
+ * must send that API server nothing at all — not for `/k8s-health` with no worker running, not for a
+ * fix button. A fix is planned and dry-run by a separate `worker --only remediate` process that holds
+ * the credential (another fake API server, the one with the Deployment), so the click still becomes
+ * an approval request.
  */
 const SECRET = 'no-cluster-access-signing-secret';
 const TOKEN = 'xoxb-no-cluster-access';
@@ -28,29 +32,36 @@ const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name
 
 let redisServer: RedisServer;
 let slack: FakeSlackApi;
+/** What `serve` would reach with the cluster in its config: must see no request at all. */
 let kube: FakeKubeApi;
+/** What the remediation worker reaches (its own credential in the chart). */
+let workerKube: FakeKubeApi;
 let dir: string;
 let serve: SpawnedServe;
+let worker: SpawnedWorker | undefined;
+let workerConfig: string;
+
+const configText = (kubeconfig: string) =>
+  [
+    'clusters:',
+    '  - name: prod-east',
+    `    workload: { kubeconfig: ${JSON.stringify(kubeconfig)} }`,
+    `    slack: { channels: [${CHANNEL}] }`,
+    '    approvers: { users: [U0ANN, U0BEN] }',
+    '    remediation: { enabled: true }',
+    '',
+  ].join('\n');
 
 beforeAll(async () => {
   redisServer = await startRedis();
   slack = await startFakeSlackApi({ validToken: TOKEN });
   kube = await startFakeKubeApi({ objects: [deployment] });
-  const kubeconfig = await writeTestKubeConfig(kube.url);
+  workerKube = await startFakeKubeApi({ objects: [deployment] });
   dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-no-cluster-access-'));
   const configFile = path.join(dir, 'config.yaml');
-  writeFileSync(
-    configFile,
-    [
-      'clusters:',
-      '  - name: prod-east',
-      `    workload: { kubeconfig: ${JSON.stringify(kubeconfig)} }`,
-      `    slack: { channels: [${CHANNEL}] }`,
-      '    approvers: { users: [U0ANN, U0BEN] }',
-      '    remediation: { enabled: true }',
-      '',
-    ].join('\n'),
-  );
+  writeFileSync(configFile, configText(await writeTestKubeConfig(kube.url)));
+  workerConfig = path.join(dir, 'worker-config.yaml');
+  writeFileSync(workerConfig, configText(await writeTestKubeConfig(workerKube.url)));
   serve = await spawnServe({
     config: configFile,
     args: ['--no-workers', '--no-cluster-access'],
@@ -60,7 +71,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await serve?.kill();
+  await worker?.kill();
   await kube?.close();
+  await workerKube?.close();
   await slack?.close();
   await redisServer?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -86,7 +99,12 @@ describe('serve --no-workers --no-cluster-access (spawned)', () => {
     expect(kube.requests).toEqual([]);
   });
 
-  it('refuses a fix button with the reason, creates no approval request and sends the API server nothing', async () => {
+  it('a fix button becomes an approval request through a `worker --only remediate` process; serve sends its API server nothing', async () => {
+    worker = await spawnWorker({
+      config: workerConfig,
+      args: ['--only', 'remediate'],
+      env: { SLACK_BOT_TOKEN: TOKEN, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisServer.url, LOG_LEVEL: 'error' },
+    });
     const redis = new Redis(redisServer.url);
     try {
       const proposalId = await createProposalStore(redis, { keyPrefix: REDIS_PREFIX }).save({
@@ -97,12 +115,24 @@ describe('serve --no-workers --no-cluster-access (spawned)', () => {
         createdAt: new Date().toISOString(),
       });
       const responseUrl = slack.responseUrl('fix-click');
-      expect(await post(blockActionBody({ actionId: proposeFixActionId(0), value: proposalId, channel_id: CHANNEL, user_id: 'U0PAT', response_url: responseUrl }))).toBe(200);
-      const reply = await slack.waitFor('fix refusal', () => slack.responses.find((r) => r.path === '/response/fix-click'), 30_000);
-      expect(reply.body.response_type).toBe('ephemeral');
-      expect(reply.body.text).toContain('this serve has no cluster access (--no-cluster-access), so it cannot plan and dry-run a fix for prod-east');
-      expect(await redis.keys(`${REDIS_PREFIX}approval:*`)).toEqual([]);
-      expect(slack.callsTo('chat.postMessage').filter((c) => JSON.stringify(c.body).includes('Approve'))).toEqual([]);
+      expect(await post(blockActionBody({ actionId: proposeFixActionId(0), value: proposalId, channel_id: CHANNEL, user_id: 'U0PAT', response_url: responseUrl, message_ts: '1700000000.000777' }))).toBe(200);
+      // The clicker hears at once that the plan is being prepared (no silent wait).
+      const preparing = await slack.waitFor('the immediate ephemeral', () => slack.responses.find((r) => r.path === '/response/fix-click'), 30_000);
+      expect(preparing.body).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('Preparing the plan for *Scale shop/noisy to 0*') });
+      // The worker planned it (live replicas recorded), dry-ran it, and posted the request in the thread.
+      const posted = await slack.waitFor('the approval request in the thread', () => slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_')), 30_000);
+      expect(posted.body).toMatchObject({ channel: CHANNEL, thread_ts: '1700000000.000777' });
+      expect(JSON.stringify(posted.body.blocks)).toContain('server-side dry run (dryRun=All) accepted');
+      expect(String(posted.body.text)).toContain('Scale shop/noisy to 0 (was 4)');
+      // The request is stored right after its message is posted (remediate/propose-fix.ts).
+      const keys = await eventually(() => redis.keys(`${REDIS_PREFIX}approval:*`), (k) => k.length > 0, 30_000);
+      expect(keys).toHaveLength(1);
+      const stored = JSON.parse((await redis.get(keys[0]!))!);
+      expect(stored).toMatchObject({ cluster: 'prod-east', proposer: 'U0PAT', status: 'pending', dryRunOk: true, thread: { channel: CHANNEL, threadTs: '1700000000.000777' } });
+      expect(workerKube.requests.map((r) => `${r.method} ${r.path}${r.query.dryRun ? ' (dry run)' : ''}`)).toEqual(
+        expect.arrayContaining(['GET /apis/apps/v1/namespaces/shop/deployments/noisy', 'PATCH /apis/apps/v1/namespaces/shop/deployments/noisy (dry run)']),
+      );
+      expect(workerKube.writes.filter((w) => !w.dryRun)).toEqual([]);
       expect(kube.requests).toEqual([]);
     } finally {
       redis.disconnect();

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { ClusterFingerprint } from '../../src/diagnose/changes/cluster-fingerprint.js';
 import { createRedisBaselineStore, MAX_BASELINE_BYTES, MAX_CHANGE_RECORDS, type ChangeRecord } from '../../src/store/baseline-store.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
+import { captureLogs } from '../support/capture-logs.js';
 
 const fp = (at: string, n = 1): ClusterFingerprint => ({ cluster: 'c1', at, objects: Array.from({ length: n }, (_, i) => ({ kind: 'Node', name: `n${i}`, uid: `u${i}` })) });
 const record = (at: string, name = 'db'): ChangeRecord => ({ at, baselineAt: '2025-03-04T09:00:00Z', changes: [{ kind: 'PodDisruptionBudget', namespace: 'shop', name, change: 'added', detail: 'added', rank: 0 }] });
@@ -33,13 +34,13 @@ describe('Redis baseline store (issue 18: last healthy fingerprint and the chang
   });
 
   it('does not store a fingerprint beyond its size bound and keeps the previous one', async () => {
-    const logs: string[] = [];
-    const store = createRedisBaselineStore(redis, { keyPrefix: `t:${randomUUID()}:`, log: (l) => logs.push(l) });
+    const { log, records } = captureLogs();
+    const store = createRedisBaselineStore(redis, { keyPrefix: `t:${randomUUID()}:`, log });
     await store.save('c1', fp('2025-03-04T09:00:00Z'));
     const huge = fp('2025-03-04T09:05:00Z', Math.ceil(MAX_BASELINE_BYTES / 30));
     await store.save('c1', huge);
     expect((await store.load('c1'))!.at).toBe('2025-03-04T09:00:00Z');
-    expect(logs[0]).toMatch(/^baseline cluster=c1 not stored: \d+ bytes > 4194304 \(the previous baseline stays\)$/);
+    expect(records[0]).toMatchObject({ level: 'warn', cluster: 'c1', bytes: expect.any(Number), max: 4194304, msg: 'baseline not stored: too large (the previous baseline stays)' });
   });
 
   it('records an observation only when it differs from the last one, capped, with a TTL, and lists them since a time', async () => {

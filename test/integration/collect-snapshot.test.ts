@@ -1,8 +1,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { collectSnapshot } from '../../src/cluster/collect-snapshot.js';
-import { loadDump } from '../../src/cluster/load-dump.js';
+import { collectSnapshot } from '../../src/cluster/live/collect-snapshot.js';
+import { loadDump } from '../../src/cluster/dump/load-dump.js';
 import type { Snapshot } from '../../src/cluster/snapshot.js';
 import { clusterSchema, type ClusterConfig } from '../../src/config/config-schema.js';
 import { writeTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { KubeError } from '../../src/cluster/kube-error.js';
-import { listAll } from '../../src/cluster/list-all.js';
+import { KubeError } from '../../src/cluster/live/kube-error.js';
+import { listAll } from '../../src/cluster/live/list-all.js';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { createTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
 

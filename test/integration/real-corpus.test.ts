@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadDump } from '../../src/cluster/load-dump.js';
+import { loadDump } from '../../src/cluster/dump/load-dump.js';
 import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
-import { diagnoseSnapshot } from '../../src/diagnose/diagnose-snapshot.js';
+import { scanSnapshot } from '../../src/scan/scan-snapshot.js';
 import { SEVERITY_RANK, type Finding } from '../../src/diagnose/finding.js';
 import { findAction } from '../../src/remediate/actions/index.js';
 import { renderJson } from '../../src/report/render-json.js';
@@ -22,7 +22,7 @@ async function run(c: RealCase): Promise<Report> {
   let report: Report | undefined;
   for (const dir of c.scans) {
     const snap = await loadDump(dir);
-    report = await diagnoseSnapshot(snap, { history, thresholds: DEFAULT_THRESHOLDS, now: c.expected.now ? new Date(c.expected.now) : undefined });
+    report = await scanSnapshot(snap, { history, thresholds: DEFAULT_THRESHOLDS, now: c.expected.now ? new Date(c.expected.now) : undefined });
   }
   return report!;
 }

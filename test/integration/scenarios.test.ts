@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadDump } from '../../src/cluster/load-dump.js';
+import { loadDump } from '../../src/cluster/dump/load-dump.js';
 import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
-import { diagnoseSnapshot } from '../../src/diagnose/diagnose-snapshot.js';
+import { scanSnapshot } from '../../src/scan/scan-snapshot.js';
 import { isSystemWebhook } from '../../src/diagnose/facts/is-system-webhook.js';
 import type { Report } from '../../src/report/report.js';
 import { findAction } from '../../src/remediate/actions/index.js';
@@ -14,7 +14,7 @@ async function runScenario(s: Scenario): Promise<Report> {
   let report: Report | undefined;
   for (const dir of s.scans) {
     const snap = await loadDump(dir);
-    report = await diagnoseSnapshot(snap, { history, thresholds: DEFAULT_THRESHOLDS });
+    report = await scanSnapshot(snap, { history, thresholds: DEFAULT_THRESHOLDS });
   }
   return report!;
 }

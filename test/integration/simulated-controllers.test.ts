@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { clusterSchema, configSchema } from '../../src/config/config-schema.js';
-import { scanCluster } from '../../src/jobs/scan-cluster.js';
+import { scanCluster } from '../../src/scan/scan-cluster.js';
 import { createSimulatedControllers } from '../../src/sandbox/create-simulated-controllers.js';
 import { InMemoryHistory } from '../../src/store/in-memory-history.js';
 import { writeTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';

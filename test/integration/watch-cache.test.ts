@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { collectSnapshot } from '../../src/cluster/collect-snapshot.js';
-import { createWatchCaches, type WatchCaches } from '../../src/cluster/create-watch-caches.js';
+import { collectSnapshot } from '../../src/cluster/live/collect-snapshot.js';
+import { createWatchCaches, type WatchCaches } from '../../src/cluster/live/create-watch-caches.js';
 import type { Snapshot } from '../../src/cluster/snapshot.js';
 import { clusterSchema, type ClusterConfig } from '../../src/config/config-schema.js';
 import { parseConfig } from '../../src/config/load-config.js';
-import { diagnoseSnapshot } from '../../src/diagnose/diagnose-snapshot.js';
+import { scanSnapshot } from '../../src/scan/scan-snapshot.js';
 import { InMemoryHistory } from '../../src/store/in-memory-history.js';
 import { writeTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi, type FakeKubeApi, type FakeKubeApiOptions } from '../support/fake-kube-api/start-fake-kube-api.js';
@@ -113,8 +113,8 @@ describe('watch cache: the analysis never changes the cached objects', () => {
     const arrays = [cached.nodes, cached.pods, cached.events, cached.namespaces, cached.services, cached.endpoints, cached.deployments, cached.daemonSets, cached.statefulSets, cached.replicaSets, cached.validatingWebhooks, cached.mutatingWebhooks, cached.volumeAttachments, cached.persistentVolumeClaims, cached.podDisruptionBudgets, cached.customResourceDefinitions, ...Object.values(cached.capi)];
     for (const a of arrays) for (const o of a) deepFreeze(o);
     const opts = { thresholds: parseConfig({}, '/tmp').thresholds, now: NOW() };
-    const fromCache = await diagnoseSnapshot(cached, { ...opts, history: new InMemoryHistory() });
-    const fromList = await diagnoseSnapshot(await collectSnapshot(cluster, { now: NOW }), { ...opts, history: new InMemoryHistory() });
+    const fromCache = await scanSnapshot(cached, { ...opts, history: new InMemoryHistory() });
+    const fromList = await scanSnapshot(await collectSnapshot(cluster, { now: NOW }), { ...opts, history: new InMemoryHistory() });
     expect(fromCache.findings.map((f) => f.fingerprint)).toEqual(fromList.findings.map((f) => f.fingerprint));
     expect(fromCache.findings.length).toBeGreaterThan(0);
   });

@@ -1,13 +1,15 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { WebClient } from '@slack/web-api';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import { enqueueRemediation } from '../../src/jobs/enqueue-remediation.js';
-import { REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
+import { createProposalRequester } from '../../src/jobs/create-proposal-requester.js';
+import { startProposeWorker } from '../../src/jobs/propose-worker.js';
+import { PROPOSE_QUEUE, REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
 import { startRemediateWorker } from '../../src/jobs/remediate-worker.js';
 import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
 import { createActionContext } from '../../src/remediate/create-action-context.js';
@@ -18,7 +20,7 @@ import { createSlackApp } from '../../src/slack/create-slack-app.js';
 import { createApproverAccountCheck } from '../../src/slack/check-approver-account.js';
 import { createApprovalAuthorizer } from '../../src/slack/handle-approval-authorizer.js';
 import { registerApprovalListeners } from '../../src/slack/handle-approval-listeners.js';
-import { createProposalStore } from '../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../src/store/proposal-store.js';
 import { registerListeners } from '../../src/slack/register-listeners.js';
 import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../../src/slack/render-approval.js';
 import { createApprovalBackups } from '../../src/store/approval-backups.js';
@@ -31,6 +33,7 @@ import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.
 import { testSigner } from '../support/plan-secret.js';
 import { blockActionBody, signSlackRequest } from '../support/sign-slack-request.js';
 import type { RedisServer } from '../support/start-redis.js';
+import { captureLogs } from '../support/capture-logs.js';
 
 const SECRET = 'rel-approval-signing-secret';
 const TOKEN = 'xoxb-rel-approval-token';
@@ -99,8 +102,7 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
     '/tmp',
   );
   const clock = { now: new Date('2025-03-01T10:00:00Z') };
-  const logs: string[] = [];
-  const log = (l: string) => void logs.push(l);
+  const { log, lines: logs } = captureLogs();
   const approvals = createApprovalStore(redis, { keyPrefix: PREFIX });
   const signer = testSigner();
   const audit = createAuditLog(redis, { keyPrefix: PREFIX, log, signer });
@@ -108,10 +110,19 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
   const proposals = createProposalStore(redis, { keyPrefix: PREFIX });
   const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: 'k8s-health' });
   queue.on('error', () => undefined);
-  const worker = startRemediateWorker({
+  const proposeQueue = new Queue(PROPOSE_QUEUE, { connection: bull, prefix: 'k8s-health' });
+  proposeQueue.on('error', () => undefined);
+  const eventsConnection = new Redis(redisServer.url, { maxRetriesPerRequest: null });
+  eventsConnection.on('error', () => undefined);
+  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: eventsConnection, prefix: 'k8s-health' });
+  proposeEvents.on('error', () => undefined);
+  const workerDeps = {
     connection: bull, config, approvals, audit, backups, proposals, createContext: createActionContext, signer,
     slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now: () => clock.now, log, verifyDelayMs: 50,
-  });
+  };
+  // The remediate worker kind: approved fixes and fix-button clicks (plan + dry run).
+  const worker = startRemediateWorker(workerDeps);
+  const proposer = startProposeWorker(workerDeps);
   const { app } = await createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' });
   const reports = createReportStore(redis, { keyPrefix: PREFIX });
   const deps = {
@@ -120,7 +131,7 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
     metrics: createMetrics({ defaultMetrics: false }),
     now: () => clock.now,
     log,
-    approval: { approvals, audit, backups, signer, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer({ ttlMs: 60_000 }), checkApprover: createApproverAccountCheck(config.slack) },
+    approval: { approvals, audit, signer, requestProposal: createProposalRequester(proposeQueue, proposeEvents), enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer({ ttlMs: 60_000 }), checkApprover: createApproverAccountCheck(config.slack) },
   };
   registerListeners(app, deps);
   registerApprovalListeners(app, deps);
@@ -145,8 +156,11 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
       const before = slack.callsTo('chat.postMessage').length;
       const url = slack.responseUrl(`propose-${++seq}`);
       await post(blockActionBody({ actionId: proposeFixActionId(0), value: pid, user_id: opts.user ?? 'U0PAT', channel_id: cluster.channel, response_url: url, message_ts: `1700000000.${String(seq).padStart(6, '0')}` }));
-      const posted = await slack.waitFor('approval request posted', () => slack.callsTo('chat.postMessage').slice(before).find((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_')) ?? (slack.responses.find((r) => r.path === new URL(url).pathname) && { refused: true }), 30_000);
-      if ('refused' in posted) throw new Error(`proposal refused: ${JSON.stringify(slack.responses.find((r) => r.path === new URL(url).pathname)?.body)}`);
+      const ephemeralBefore = slack.callsTo('chat.postEphemeral').length;
+      // A refusal comes from serve (its response_url; "Preparing the plan…" is not one) or from the worker (chat.postEphemeral).
+      const refusal = () => slack.responses.find((r) => r.path === new URL(url).pathname && !String(r.body.text).includes('Preparing the plan'))?.body ?? slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === (opts.user ?? 'U0PAT'))?.body;
+      const posted = await slack.waitFor('approval request posted', () => slack.callsTo('chat.postMessage').slice(before).find((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_')) ?? (refusal() && { refused: true }), 30_000);
+      if ('refused' in posted) throw new Error(`proposal refused: ${JSON.stringify(refusal())}`);
       const id = String(JSON.stringify(posted.body.blocks).match(/approval:(r_[A-Za-z0-9_-]+)/)![1]);
       // The request is stored right after its message is posted.
       for (let i = 0; i < 500 && !(await approvals.get(id)); i++) await new Promise((r) => setTimeout(r, 10));
@@ -176,7 +190,11 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
     async close() {
       await app.stop().catch(() => undefined);
       await worker.close().catch(() => undefined);
+      await proposer.close().catch(() => undefined);
       await queue.close().catch(() => undefined);
+      await proposeQueue.close().catch(() => undefined);
+      await proposeEvents.close().catch(() => undefined);
+      eventsConnection.disconnect();
       bull.disconnect();
       redis.disconnect();
       await kube.close();

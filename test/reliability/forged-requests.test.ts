@@ -9,13 +9,14 @@ import { createMetrics } from '../../src/slack/create-metrics.js';
 import { createReplayGuard } from '../../src/slack/create-replay-guard.js';
 import { createScanRequester } from '../../src/slack/create-scan-requester.js';
 import { createSlackApp } from '../../src/slack/create-slack-app.js';
-import { createProposalStore } from '../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../src/store/proposal-store.js';
 import { registerListeners } from '../../src/slack/register-listeners.js';
 import { createReportStore } from '../../src/store/report-store.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { blockActionBody, signSlackRequest, slashCommandBody } from '../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 import { recordFigure, scaled } from './figures.js';
+import { captureLogs } from '../support/capture-logs.js';
 
 /**
  * Hostile requests against the real Bolt HTTP receiver, wired as `serve` wires it (replay guard on
@@ -60,7 +61,7 @@ beforeAll(async () => {
     }, reports),
     metrics: createMetrics({ defaultMetrics: false }),
     now: () => new Date(),
-    log: (l) => logs.push(l),
+    log: captureLogs().log,
   });
   const server = (await app.start(0)) as Server;
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;

@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { snapshotFromDumpObjects } from '../../src/cluster/load-dump.js';
-import { readDumpObjects, type DumpObjects } from '../../src/cluster/read-dump-objects.js';
+import { snapshotFromDumpObjects } from '../../src/cluster/dump/load-dump.js';
+import { readDumpObjects, type DumpObjects } from '../../src/cluster/dump/read-dump-objects.js';
 import type { Snapshot } from '../../src/cluster/snapshot.js';
 import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
 import { analyzeSnapshot } from '../../src/diagnose/analyze-snapshot.js';
 import { ANALYZERS } from '../../src/diagnose/analyzers/index.js';
 import { buildReport } from '../../src/report/build-report.js';
-import { renderBlocks } from '../../src/report/render-blocks.js';
+import { renderBlocks } from '../../src/slack/render-blocks.js';
 import { renderJson } from '../../src/report/render-json.js';
 import { renderText } from '../../src/report/render-text.js';
 import { listScenarios } from '../support/scenarios.js';

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { DumpError } from '../../src/cluster/dump-error.js';
-import { loadDump } from '../../src/cluster/load-dump.js';
-import { parseEndpointHealth, parseEndpointStatus, parseMemberList } from '../../src/cluster/parse-etcdctl-json.js';
-import { parseObjectFile } from '../../src/cluster/parse-object-file.js';
+import { DumpError } from '../../src/cluster/dump/dump-error.js';
+import { loadDump } from '../../src/cluster/dump/load-dump.js';
+import { parseEndpointHealth, parseEndpointStatus, parseMemberList } from '../../src/cluster/dump/parse-etcdctl-json.js';
+import { parseObjectFile } from '../../src/cluster/dump/parse-object-file.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
 import { analyzeSnapshot } from '../../src/diagnose/analyze-snapshot.js';
@@ -15,11 +15,12 @@ import type { Report } from '../../src/report/report.js';
 import { createMetrics } from '../../src/slack/create-metrics.js';
 import { handleHealthCommand } from '../../src/slack/handle-health-command.js';
 import { parseCommand } from '../../src/slack/parse-command.js';
-import type { ProposalStore } from '../../src/slack/proposal-store.js';
+import type { ProposalStore } from '../../src/store/proposal-store.js';
 import type { SlackDeps } from '../../src/slack/slack-deps.js';
 import type { StoredReport } from '../../src/store/report-store.js';
 import { listScenarios } from '../support/scenarios.js';
 import { recordFigure, scaled, SOAK, FUZZ_SEED } from './figures.js';
+import { silentLogger } from '../../src/log/logger.js';
 
 fc.configureGlobal({ seed: FUZZ_SEED });
 
@@ -94,7 +95,7 @@ describe(`fuzzed slash commands (seed ${FUZZ_SEED})`, () => {
       requestScan: async (cluster) => ({ report: healthyReport(cluster), storedAt: new Date().toISOString() }),
       metrics: createMetrics({ defaultMetrics: false }),
       now: () => new Date(),
-      log: () => undefined,
+      log: silentLogger,
     };
     let crashes = 0;
     let errors = 0;

@@ -8,13 +8,14 @@ import { parseConfig } from '../../src/config/load-config.js';
 import { createMetrics } from '../../src/slack/create-metrics.js';
 import { createScanRequester } from '../../src/slack/create-scan-requester.js';
 import { createSlackApp } from '../../src/slack/create-slack-app.js';
-import { createProposalStore } from '../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../src/store/proposal-store.js';
 import { registerListeners } from '../../src/slack/register-listeners.js';
 import { createReportStore } from '../../src/store/report-store.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { signSlackRequest } from '../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 import { recordFigure, scaled, FUZZ_SEED } from './figures.js';
+import { silentLogger } from '../../src/log/logger.js';
 
 fc.configureGlobal({ seed: FUZZ_SEED });
 
@@ -51,7 +52,7 @@ beforeAll(async () => {
     }, reports),
     metrics,
     now: () => new Date(),
-    log: () => undefined,
+    log: silentLogger,
   });
   const server = (await app.start(0)) as Server;
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../src/config/config-schema.js';
-import { startWorkers, type WorkerSet } from '../../src/jobs/start-workers.js';
+import { startJobs, type WorkerSet } from '../../src/compose/compose-jobs.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 import { createReplayCluster, randomPrefix, REPLAY_DIR, type ReplayCluster } from '../integration/jobs/replay-cluster.js';
@@ -35,7 +35,7 @@ beforeAll(async () => {
   slack = await startFakeSlackApi();
   replay = createReplayCluster();
   replay.show(path.join(REPLAY_DIR, 't00'));
-  workers = await startWorkers({
+  workers = await startJobs({
     config: configSchema.parse({
       clusters: [{ name: 'tkc-loop', dump: replay.link, slack: { alertChannel: 'C0ALERTS' } }],
       scan: { intervalSeconds: 3600, resolveAfterScans: 3 },

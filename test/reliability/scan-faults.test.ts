@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { clusterSchema, DEFAULT_THRESHOLDS, type ClusterConfig } from '../../src/config/config-schema.js';
-import { scanCluster } from '../../src/jobs/scan-cluster.js';
+import { scanCluster } from '../../src/scan/scan-cluster.js';
 import type { Report } from '../../src/report/report.js';
 import { InMemoryHistory } from '../../src/store/in-memory-history.js';
 import { writeTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
-import { collectEtcd } from '../../src/cluster/collect-etcd.js';
+import { collectEtcd } from '../../src/cluster/etcd/collect-etcd.js';
 import type { Report } from '../../src/report/report.js';
 import { createReportStore } from '../../src/store/report-store.js';
 import { RedisHistory } from '../../src/store/redis-history.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseConfig } from '../../src/config/load-config.js';
 import type { Finding } from '../../src/diagnose/finding.js';
-import { analyzeAlertChanges } from '../../src/jobs/analyze-alert-changes.js';
+import { analyzeAlertChanges } from '../../src/alerts/analyze-alert-changes.js';
 import type { ApprovalRequest, ApprovalStatus } from '../../src/remediate/approval-request.js';
 import type { RemediationPlan } from '../../src/remediate/remediation-plan.js';
-import { proposalKey, renderBlocks } from '../../src/report/render-blocks.js';
+import { proposalKey, renderBlocks } from '../../src/slack/render-blocks.js';
 import { renderText } from '../../src/report/render-text.js';
 import type { Report } from '../../src/report/report.js';
 import { clampBlocks, type SlackMessage } from '../../src/slack/clamp-blocks.js';

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
 import { proposeFixActionId } from '../../src/slack/action-ids.js';
 import { createReplayGuard } from '../../src/slack/create-replay-guard.js';
-import { createProposalStore } from '../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../src/store/proposal-store.js';
 import { MAX_FUTURE_SKEW_SECONDS, SIGNATURE_WINDOW_SECONDS } from '../../src/slack/slack-request-window.js';
 import { blockActionBody, slashCommandBody } from '../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
@@ -78,7 +78,7 @@ async function expectRefused(b: ApprovalBot, bodies: { body: string; ts?: number
   await new Promise((r) => setTimeout(r, 300));
   expect(await traces(b)).toEqual(before);
   expect(b.kube.writes).toEqual([]);
-  expect(b.logs.filter((l) => l.includes(`refused status=${status} reason=${reason}`)).length).toBeGreaterThanOrEqual(bodies.length);
+  expect(b.logRecords.filter((r) => r.msg === 'slack request refused' && r.status === status && r.reason === reason).length).toBeGreaterThanOrEqual(bodies.length);
 }
 
 describe('signed requests refused before any listener', () => {
@@ -146,7 +146,7 @@ describe('replays within the whole signature window', () => {
     for (let i = 0; i < 3; i++) expect(await bot.post(body, { ts })).toEqual({ status: 200, body: '' });
     await new Promise((r) => setTimeout(r, 300));
     expect(bot.slack.callsTo('chat.postMessage').length).toBe(before + 1);
-    expect(bot.logs.filter((l) => l === 'replayed Slack request ignored').length).toBeGreaterThanOrEqual(3);
+    expect(bot.logMessages.filter((m) => m === 'replayed Slack request ignored').length).toBeGreaterThanOrEqual(3);
     // Only the dry run of the one accepted proposal reached the cluster.
     expect(bot.kube.writes.every((w) => w.dryRun)).toBe(true);
   });

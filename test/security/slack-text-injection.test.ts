@@ -4,7 +4,7 @@ import type { Finding } from '../../src/diagnose/finding.js';
 import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
 import type { Report } from '../../src/report/report.js';
 import { proposeFixActionId } from '../../src/slack/action-ids.js';
-import { createProposalStore } from '../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../src/store/proposal-store.js';
 import { createReportStore } from '../../src/store/report-store.js';
 import { HOSTILE_ALL, HOSTILE_TEXTS } from '../support/hostile-text.js';
 import { findInjections, linesOf } from '../support/inspect-slack-text.js';

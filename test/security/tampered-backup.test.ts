@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
-import { neutralizeMrkdwn } from '../../src/report/neutralize-mrkdwn.js';
-import type { StoredProposal } from '../../src/slack/proposal-store.js';
+import { neutralizeMrkdwn } from '../../src/text/neutralize-mrkdwn.js';
+import type { StoredProposal } from '../../src/store/proposal-store.js';
 import type { StoredBackup } from '../../src/store/approval-backups.js';
 import { startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
 

@@ -2,16 +2,18 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import { eventually } from './eventually.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import { enqueueRemediation } from '../../src/jobs/enqueue-remediation.js';
-import { BULLMQ_PREFIX, REDIS_PREFIX, REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
+import { createProposalRequester } from '../../src/jobs/create-proposal-requester.js';
+import { startProposeWorker } from '../../src/jobs/propose-worker.js';
+import { BULLMQ_PREFIX, PROPOSE_QUEUE, REDIS_PREFIX, REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
 import { startRemediateWorker } from '../../src/jobs/remediate-worker.js';
-import { startWorkers } from '../../src/jobs/start-workers.js';
+import { startJobs } from '../../src/compose/compose-jobs.js';
 import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
 import { createActionContext } from '../../src/remediate/create-action-context.js';
 import { createPlanSigner } from '../../src/remediate/plan-signer.js';
@@ -24,7 +26,7 @@ import type { SlackRequestPolicy } from '../../src/slack/check-slack-request.js'
 import { createReplayGuard } from '../../src/slack/create-replay-guard.js';
 import { createApprovalAuthorizer } from '../../src/slack/handle-approval-authorizer.js';
 import { registerApprovalListeners } from '../../src/slack/handle-approval-listeners.js';
-import { createProposalStore } from '../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../src/store/proposal-store.js';
 import { registerListeners } from '../../src/slack/register-listeners.js';
 import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, REJECT_ACTION_ID } from '../../src/slack/render-approval.js';
 import { createApprovalBackups } from '../../src/store/approval-backups.js';
@@ -37,6 +39,7 @@ import { startFakeSlackApi, type FakeSlackApi } from './fake-slack-api.js';
 import { TEST_PLAN_SECRET } from './plan-secret.js';
 import { blockActionBody, signSlackRequest } from './sign-slack-request.js';
 import { startRedis, type RedisServer } from './start-redis.js';
+import { captureLogs } from './capture-logs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -84,6 +87,10 @@ export interface ApprovalBotOptions {
   approvals?: Record<string, unknown>;
   /** A second remediation-enabled cluster on the same API server, approvers and channel. */
   secondCluster?: string;
+  /** How long a fix-button click waits for the remediation worker (default: production's 30 s). */
+  proposeTimeoutMs?: number;
+  /** Run no propose worker: clicks wait for a remediation worker that never comes. */
+  withoutProposeWorker?: boolean;
 }
 
 /** The result of a proposed-fix click: the posted request (id, message), or the ephemeral refusal. */
@@ -106,15 +113,21 @@ export interface ApprovalBot {
   config: ReturnType<typeof parseConfig>;
   /** Enqueue a remediate job as an attacker with Redis access would (any job id). */
   enqueue(requestId: string, jobId?: string): Promise<void>;
-  /** Stop taking remediate jobs (approved requests wait in the queue), and take them again. */
+  /** The fix-proposal queue (`k8s-health-propose`) the clicks go to. */
+  proposeQueue: Queue;
+  /** Stop taking remediate jobs (approved requests wait in the queue; clicks are still planned), and take them again. */
   pauseWorker(): Promise<void>;
   resumeWorker(): void;
   slack: FakeSlackApi;
   kube: FakeKubeApi;
   approvals: ReturnType<typeof createApprovalStore>;
+  proposals: ReturnType<typeof createProposalStore>;
   backups: ReturnType<typeof createApprovalBackups>;
   audit: ReturnType<typeof createAuditLog>;
+  /** Every log line (JSON) the bot's parts wrote, their records and messages. */
   logs: string[];
+  logRecords: Record<string, unknown>[];
+  logMessages: string[];
   /** POST a raw body to the receiver, signed with the app's secret (at `ts`, default now) unless `headers` are given. */
   post(body: string, opts?: { ts?: number; headers?: Record<string, string> }): Promise<{ status: number; body: string }>;
   /** Store a proposal and click its button as `user` (default the proposer U0PAT). */
@@ -133,6 +146,8 @@ export interface ApprovalBot {
   runApproved(proposal: RemediationProposal): Promise<{ requestId: string; message: Any; request: ApprovalRequest }>;
   stop(): Promise<void>;
 }
+
+let botSeq = 0;
 
 export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<ApprovalBot> {
   const redisServer = opts.redisServer ?? (await startRedis());
@@ -168,35 +183,43 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
   const secretOf = (v: string | null | undefined) => (v === null ? undefined : (v ?? TEST_PLAN_SECRET));
   const signer = createPlanSigner(secretOf(opts.planSecret));
   const workerSigner = createPlanSigner(secretOf(opts.workerPlanSecret !== undefined ? opts.workerPlanSecret : opts.planSecret));
-  const logs: string[] = [];
-  const log = (l: string) => void logs.push(l);
+  const { log, lines: logs, records: logRecords, messages: logMessages } = captureLogs();
   const approvals = createApprovalStore(redis, { keyPrefix: REDIS_PREFIX });
   const audit = createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer });
   const backups = createApprovalBackups(redis, { keyPrefix: REDIS_PREFIX });
   const proposals = createProposalStore(redis, { keyPrefix: REDIS_PREFIX });
   const now = () => new Date();
-  const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: BULLMQ_PREFIX });
+  // Bots sharing one Redis (opts.redisServer) get queues of their own: each one's worker must take
+  // its own bot's clicks and approvals (another bot's has another config, cluster and fake Slack).
+  const prefix = opts.redisServer ? `${BULLMQ_PREFIX}-bot${++botSeq}` : BULLMQ_PREFIX;
+  const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix });
+  const proposeQueue = new Queue(PROPOSE_QUEUE, { connection: bull, prefix });
+  const eventsConnection = new Redis(redisServer.url, { maxRetriesPerRequest: null });
+  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: eventsConnection, prefix });
+  // The remediate worker kind: approved fixes and fix-button clicks (plan + dry run), as `worker --only remediate` runs them.
+  const workerDeps = {
+    connection: bull, config, approvals, audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer: workerSigner }), backups, proposals, createContext: createActionContext,
+    slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200, signer: workerSigner, prefix,
+  };
   const worker = opts.workerSet
-    ? await startWorkers({ config, redisUrl: redisServer.url, slack: { token: TOKEN, apiUrl: slack.apiUrl }, log, now, signer: workerSigner })
-    : startRemediateWorker({
-        connection: bull, config, approvals, audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer: workerSigner }), backups, proposals, createContext: createActionContext,
-        slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200, signer: workerSigner,
-      });
+    ? await startJobs({ config, redisUrl: redisServer.url, slack: { token: TOKEN, apiUrl: slack.apiUrl }, log, now, signer: workerSigner })
+    : { workers: [startRemediateWorker(workerDeps).worker, ...(opts.withoutProposeWorker ? [] : [startProposeWorker(workerDeps).worker])], close: async () => undefined };
+  if (!opts.workerSet) worker.close = async () => void (await Promise.all(worker.workers.map((w) => w.close())));
   const { app } = await createSlackApp({
     botToken: TOKEN,
     signingSecret: SECRET,
     apiUrl: slack.apiUrl,
     logLevel: 'error',
     requestPolicy: config.slack,
-    onRefused: (r) => log(`slack request refused status=${r.status} reason=${r.reason}: ${r.detail}`),
-    ...(opts.replayGuard ? { replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log('replayed Slack request ignored') }) } : {}),
+    onRefused: (r) => log.warn({ status: r.status, reason: r.reason, detail: r.detail }, 'slack request refused'),
+    ...(opts.replayGuard ? { replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log.warn('replayed Slack request ignored') }) } : {}),
   });
   const reports = createReportStore(redis, { keyPrefix: REDIS_PREFIX });
   const deps = {
     config, reports, proposals, now, log,
     requestScan: createScanRequester(async () => { throw new Error('no scans in approval tests'); }, reports),
     metrics: createMetrics({ defaultMetrics: false }),
-    approval: { approvals, audit, backups, signer, createContext: createActionContext, enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer(), checkApprover: createApproverAccountCheck(config.slack) },
+    approval: { approvals, audit, signer, requestProposal: createProposalRequester(proposeQueue, proposeEvents, { timeoutMs: opts.proposeTimeoutMs }), enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer(), checkApprover: createApproverAccountCheck(config.slack) },
   };
   registerListeners(app as App, deps);
   registerApprovalListeners(app as App, deps);
@@ -210,15 +233,15 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
   let seq = 0;
 
   const bot: ApprovalBot = {
-    redisServer, redis, slack, kube, approvals, backups, audit, logs, config, post,
+    redisServer, redis, slack, kube, approvals, proposals, backups, audit, logs, logRecords, logMessages, config, post, proposeQueue,
     async enqueue(requestId, jobId = requestId) {
       await queue.add('remediate', { requestId }, { jobId, attempts: 1 });
     },
     async pauseWorker() {
-      for (const w of 'workers' in worker ? worker.workers : [worker.worker]) await w.pause();
+      for (const w of worker.workers.filter((x) => x.name === REMEDIATE_QUEUE)) await w.pause();
     },
     resumeWorker() {
-      for (const w of 'workers' in worker ? worker.workers : [worker.worker]) w.resume();
+      for (const w of worker.workers.filter((x) => x.name === REMEDIATE_QUEUE)) w.resume();
     },
     async propose(proposal, user = 'U0PAT') {
       const pid = await proposals.save({ cluster: clusterName, findingId: 'test', fingerprint: 'fp', proposal, createdAt: now().toISOString() });
@@ -226,6 +249,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     },
     async clickProposal(pid, user = 'U0PAT') {
       const before = slack.callsTo('chat.postMessage').length;
+      const ephemeralBefore = slack.callsTo('chat.postEphemeral').length;
       const url = slack.responseUrl(`propose-${++seq}`);
       const r = await post(blockActionBody({ actionId: proposeFixActionId(0), value: pid, user_id: user, response_url: url, message_ts: '1700000000.000100' }));
       if (r.status !== 200) throw new Error(`propose click answered ${r.status}`);
@@ -234,8 +258,10 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
       const done = await slack.waitFor('proposal posted or refused', () => {
         const message = slack.callsTo('chat.postMessage').slice(before).find(approvalBlock);
         if (message) return { message };
-        const refused = slack.responses.find((x) => x.path === new URL(url).pathname);
-        return refused && { ephemeral: refused.body };
+        // Refused by serve (its response_url; "Preparing the plan…" is not an answer) or by the worker (chat.postEphemeral).
+        const refused = slack.responses.find((x) => x.path === new URL(url).pathname && !String(x.body.text).includes('Preparing the plan'))?.body
+          ?? slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === user)?.body;
+        return refused && { ephemeral: refused };
       }, 30000);
       if (done.message) {
         const requestId = approvalBlock(done.message)!.elements[0].value as string;
@@ -293,6 +319,9 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
       await app.stop().catch(() => undefined);
       await worker.close();
       await queue.close();
+      await proposeQueue.close();
+      await proposeEvents.close();
+      eventsConnection.disconnect();
       bull.disconnect();
       redis.disconnect();
       await kube.close();

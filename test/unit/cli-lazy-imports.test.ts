@@ -7,7 +7,7 @@ import path from 'node:path';
  * or etcd3. Follows the static (non-type) imports of the source from an entry file and lists the
  * packages it reaches; dynamic `import()` is where a command's heavy dependencies belong.
  */
-const HEAVY = ['@slack/bolt', '@slack/web-api', 'bullmq', 'ioredis', '@kubernetes/client-node', 'etcd3', 'prom-client'];
+const HEAVY = ['@slack/bolt', '@slack/web-api', 'bullmq', 'ioredis', '@kubernetes/client-node', 'etcd3', 'prom-client', 'pino', 'pino-pretty'];
 
 function staticPackages(entry: string): Set<string> {
   const seen = new Set<string>();

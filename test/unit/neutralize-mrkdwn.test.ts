@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { neutralizeMrkdwn, neutralizeMrkdwnCode, neutralizeMrkdwnId } from '../../src/report/neutralize-mrkdwn.js';
-import { LINE_BREAK_MARK, neutralizePlainText } from '../../src/report/neutralize-plain-text.js';
-import { describeError } from '../../src/cli/describe-error.js';
+import { neutralizeMrkdwn, neutralizeMrkdwnCode, neutralizeMrkdwnId } from '../../src/text/neutralize-mrkdwn.js';
+import { LINE_BREAK_MARK, neutralizePlainText } from '../../src/text/neutralize-plain-text.js';
+import { formatCliError as describeError } from '../../src/cli/format-cli-error.js';
 import { FUZZ_SEED, useFuzzSeed } from '../support/fuzz-seed.js';
 import { FORGED, HOSTILE_ALL, HOSTILE_TEXTS } from '../support/hostile-text.js';
 

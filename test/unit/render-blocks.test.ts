@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Finding } from '../../src/diagnose/finding.js';
-import { proposalKey, renderBlocks } from '../../src/report/render-blocks.js';
+import { proposalKey, renderBlocks } from '../../src/slack/render-blocks.js';
 import type { Report } from '../../src/report/report.js';
 import { clampBlocks, SLACK_LIMITS } from '../../src/slack/clamp-blocks.js';
 import { PROPOSE_FIX_ACTION_PATTERN } from '../../src/slack/action-ids.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Finding } from '../../src/diagnose/finding.js';
-import { escapeMarkdown } from '../../src/report/escape-markdown.js';
-import { renderTimeline } from '../../src/report/render-timeline.js';
-import type { Incident } from '../../src/store/alert-state-store.js';
+import { escapeMarkdown } from '../../src/text/escape-markdown.js';
+import { renderTimeline } from '../../src/timeline/render-timeline.js';
+import type { Incident } from '../../src/alerts/incident.js';
 
 const finding = (title: string): Finding => ({
   id: 'capi.drain-blocked', severity: 'warning', section: 'machines', title, confidence: 'high', fingerprint: 'fp1',
@@ -12,9 +12,9 @@ const incident = (title: string): Incident => ({
   cluster: 'shop-prod', fingerprint: 'fp1', key: 'fp1.1', channel: 'C0ALERTS', status: 'resolved', openedAt: '2025-03-04T10:30:00Z', lastSeenAt: '2025-03-04T10:40:00Z', resolvedAt: '2025-03-04T11:00:00Z',
   missedScans: 3, finding: finding(title), severity: 'warning', evidenceSeen: [], related: [], seq: 3,
   changes: [
-    { seq: 1, kinds: ['opened'], at: '2025-03-04T10:30:00Z', lines: [] },
-    { seq: 2, kinds: ['severity'], at: '2025-03-04T10:35:00Z', lines: [':arrow_up: Severity raised: info → *warning*'] },
-    { seq: 3, kinds: ['resolved'], at: '2025-03-04T11:00:00Z', lines: [':white_check_mark: *Resolved*'] },
+    { seq: 1, kinds: ['opened'], at: '2025-03-04T10:30:00Z', details: [] },
+    { seq: 2, kinds: ['severity'], at: '2025-03-04T10:35:00Z', details: [{ kind: 'severity', from: 'info', to: 'warning' }] },
+    { seq: 3, kinds: ['resolved'], at: '2025-03-04T11:00:00Z', details: [{ kind: 'resolved', missedScans: 3, lastSeenAt: '2025-03-04T10:45:00Z', lastedMs: 900_000 }] },
   ],
 });
 

@@ -3,9 +3,9 @@ import { KINDS } from '../../src/cluster/kinds.js';
 import type { KindCoverage, Snapshot } from '../../src/cluster/snapshot.js';
 import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
 import { UNKNOWN_TIME_MISSING } from '../../src/diagnose/apply-unknown-time.js';
-import { diagnoseSnapshot } from '../../src/diagnose/diagnose-snapshot.js';
+import { scanSnapshot } from '../../src/scan/scan-snapshot.js';
 import { buildReport } from '../../src/report/build-report.js';
-import { renderBlocks } from '../../src/report/render-blocks.js';
+import { renderBlocks } from '../../src/slack/render-blocks.js';
 import { renderJson } from '../../src/report/render-json.js';
 import { renderText } from '../../src/report/render-text.js';
 import type { Report } from '../../src/report/report.js';
@@ -62,7 +62,7 @@ describe('green means checked (defect class 9)', () => {
       },
       coverage: coverage(() => ({ state: 'failed', why })),
     });
-    const r = await diagnoseSnapshot(s, { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS });
+    const r = await scanSnapshot(s, { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS });
     for (const id of ['controlplane', 'nodes', 'webhooks', 'workloads']) {
       expect(status(r, id)).toEqual({ id, status: 'unknown', summary: expect.stringMatching(/^not collected: listing \w+ failed: workload API server: connect ECONNREFUSED/) });
     }
@@ -144,16 +144,16 @@ describe('capture time (defect class 8)', () => {
       pods: [pod('db', 'pg-0', { nodeName: 'w1', deletionTimestamp: ago(50), deletionGracePeriodSeconds: 30, pvcNames: ['data-pg-0'], ownerReferences: [{ kind: 'StatefulSet', name: 'pg' }] })],
       coverage: allRead(),
     };
-    const known = await diagnoseSnapshot(buildSnapshot(parts), { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS });
+    const known = await scanSnapshot(buildSnapshot(parts), { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS });
     const knownPod = known.findings.find((f) => f.id === 'pod.stuck-terminating');
     expect([knownPod?.severity, knownPod?.remediations.length ? 'fixes' : 'none']).toEqual(['critical', 'fixes']);
 
-    const r = await diagnoseSnapshot(buildSnapshot({ ...parts, collectedAt: '', collectedAtFrom: 'unknown' }), { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS });
+    const r = await scanSnapshot(buildSnapshot({ ...parts, collectedAt: '', collectedAtFrom: 'unknown' }), { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS });
     const f = r.findings.find((x) => x.id === 'pod.stuck-terminating');
     expect(f).toMatchObject({ severity: 'warning', confidence: 'low', remediations: [], missing: [UNKNOWN_TIME_MISSING] });
     expect(r.findings.filter((x) => x.severity === 'critical')).toEqual([]);
     // --now is a time the user stated: then ages are measured against it, as asked.
-    const stated = await diagnoseSnapshot(buildSnapshot({ ...parts, collectedAt: '', collectedAtFrom: 'unknown' }), { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS, now: new Date(NOW) });
+    const stated = await scanSnapshot(buildSnapshot({ ...parts, collectedAt: '', collectedAtFrom: 'unknown' }), { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS, now: new Date(NOW) });
     expect(stated.findings.find((x) => x.id === 'pod.stuck-terminating')?.severity).toBe('critical');
   });
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Snapshot } from '../../src/cluster/snapshot.js';
 import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
-import { diagnoseSnapshot } from '../../src/diagnose/diagnose-snapshot.js';
+import { scanSnapshot } from '../../src/scan/scan-snapshot.js';
 import { diffFingerprints } from '../../src/diagnose/changes/diff-fingerprints.js';
 import { fingerprintSnapshot } from '../../src/diagnose/changes/fingerprint-snapshot.js';
 import type { Finding } from '../../src/diagnose/finding.js';
-import { attachChanges } from '../../src/jobs/attach-changes.js';
+import { attachChanges } from '../../src/scan/attach-changes.js';
 import { isHealthyBaseline } from '../../src/report/is-healthy-baseline.js';
 import { renderJson } from '../../src/report/render-json.js';
 import { renderText } from '../../src/report/render-text.js';
@@ -64,7 +64,7 @@ describe('what changed since the last healthy scan (issue 18)', () => {
   it('a healthy report becomes the baseline; a later broken one carries changedSinceHealthy, rendered in JSON and text; one observation is recorded once', async () => {
     const store = createMemoryBaselineStore();
     const history = new InMemoryHistory();
-    const first = await diagnoseSnapshot({ ...healthy(), collectedAt: '2023-11-30T16:00:00Z' }, { history, thresholds: DEFAULT_THRESHOLDS });
+    const first = await scanSnapshot({ ...healthy(), collectedAt: '2023-11-30T16:00:00Z' }, { history, thresholds: DEFAULT_THRESHOLDS });
     const healthyReport: Report = { ...first, status: 'healthy' };
     expect(isHealthyBaseline(healthyReport)).toBe(true);
     expect((await attachChanges(healthyReport, healthy(), store)).changedSinceHealthy).toBeUndefined();

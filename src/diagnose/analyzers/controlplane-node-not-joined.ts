@@ -21,13 +21,16 @@ export const controlplaneNodeNotJoinedAnalyzer: Analyzer = {
       // Issue 13 (defect 7): a stale member holding this machine's peer URL is the cause; removing it
       // is the fix, not scaling workloads.
       const blockers = related.filter((m) => m.blocksJoinOf === `${i.namespace}/${i.name}`);
+      const head = {
+        id: 'controlplane.node-not-joined',
+        severity: 'warning',
+        section: 'controlplane',
+        title: `Control-plane machine ${i.namespace}/${i.name} is Running but node ${node.metadata.name} never joined the control plane`,
+        subject: { kind: 'Machine', namespace: i.namespace, name: i.name },
+      } as const;
       if (blockers.length) {
         return {
-          id: 'controlplane.node-not-joined',
-          severity: 'warning',
-          section: 'controlplane',
-          title: `Control-plane machine ${i.namespace}/${i.name} is Running but node ${node.metadata.name} never joined the control plane`,
-          subject: { kind: 'Machine', namespace: i.namespace, name: i.name },
+          ...head,
           evidence: [describeMachine(machine, ctx.now), ...reasons, ...blockers.map((m) => m.detail)],
           cause:
             `stale etcd member ${blockers.map((m) => m.name).join(', ')} left by a failed join holds this machine's peer URL, so kubeadm cannot add its member ("Peer URLs already exists"). ` +
@@ -38,11 +41,7 @@ export const controlplaneNodeNotJoinedAnalyzer: Analyzer = {
         };
       }
       return {
-        id: 'controlplane.node-not-joined',
-        severity: 'warning',
-        section: 'controlplane',
-        title: `Control-plane machine ${i.namespace}/${i.name} is Running but node ${node.metadata.name} never joined the control plane`,
-        subject: { kind: 'Machine', namespace: i.namespace, name: i.name },
+        ...head,
         evidence: [describeMachine(machine, ctx.now), ...reasons, ...related.map((m) => m.detail), ...hogs.evidence],
         cause:
           (related.length ? `etcd members do not match the control-plane machines (${related.map((m) => `${m.kind} ${m.name}`).join(', ')}): ` : '') +

@@ -1,9 +1,11 @@
+import { K8sHealthError } from '../../errors/k8s-health-error.js';
+
 /** Thrown for a patch kube-apiserver would reject (bad JSON, failed `test` op, unsupported type). */
-export class PatchError extends Error {
+export class PatchError extends K8sHealthError {
   override readonly name = 'PatchError';
-  readonly code = 'E_PATCH';
+  declare readonly code: 'E_PATCH';
   constructor(message: string, readonly status: number) {
-    super(message);
+    super('E_PATCH', message);
   }
 }
 

@@ -1,9 +1,13 @@
 import type { KubeObject } from '../../cluster/snapshot.js';
+import { K8sHealthError } from '../../errors/k8s-health-error.js';
 
 /** Thrown for a selector kube-apiserver would reject with 400 BadRequest. */
-export class SelectorError extends Error {
+export class SelectorError extends K8sHealthError {
   override readonly name = 'SelectorError';
-  readonly code = 'E_SELECTOR';
+  declare readonly code: 'E_SELECTOR';
+  constructor(message: string) {
+    super('E_SELECTOR', message);
+  }
 }
 
 type Predicate = (obj: KubeObject) => boolean;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { findKind, type KindSpec } from '../../cluster/kinds.js';
-import { readDumpObjects } from '../../cluster/read-dump-objects.js';
+import { readDumpObjects } from '../../cluster/dump/read-dump-objects.js';
 import type { KubeObject } from '../../cluster/snapshot.js';
 import { applyPatch, PatchError } from './apply-patch.js';
 import { createDiscovery } from './create-discovery.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { collectEtcd } from '../../../src/cluster/collect-etcd.js';
+import { collectEtcd } from '../../../src/cluster/etcd/collect-etcd.js';
 import { diagnoseEtcdState } from '../../support/diagnose-etcd-state.js';
 import { startEtcdCluster, type EtcdTestCluster } from '../../support/start-etcd-cluster.js';
 

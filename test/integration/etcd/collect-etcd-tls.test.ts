@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { collectEtcd } from '../../../src/cluster/collect-etcd.js';
+import { collectEtcd } from '../../../src/cluster/etcd/collect-etcd.js';
 import { freePort } from '../../support/free-port.js';
 import { signalPid } from '../../support/signal-pid.js';
 import { eventually } from '../../support/eventually.js';

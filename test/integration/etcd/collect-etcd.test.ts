@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { collectEtcd } from '../../../src/cluster/collect-etcd.js';
-import { createEtcdClient } from '../../../src/cluster/create-etcd-client.js';
+import { collectEtcd } from '../../../src/cluster/etcd/collect-etcd.js';
+import { createEtcdClient } from '../../../src/cluster/etcd/create-etcd-client.js';
 import { diagnoseEtcdState } from '../../support/diagnose-etcd-state.js';
 import { startEtcdCluster, type EtcdTestCluster } from '../../support/start-etcd-cluster.js';
 import { eventually } from '../../support/eventually.js';

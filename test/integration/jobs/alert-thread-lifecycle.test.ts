@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
-import { startWorkers, type WorkerSet } from '../../../src/jobs/start-workers.js';
+import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
 import { createReplayCluster, randomPrefix, REPLAY_DIR, type ReplayCluster } from './replay-cluster.js';
@@ -26,7 +26,7 @@ describe('alert thread lifecycle (S3 recreation loop, then fixed)', () => {
       thresholds: { loopReplacements: 2 },
     });
   const start = () =>
-    startWorkers({ config: config(), redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 100 });
+    startJobs({ config: config(), redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 100 });
   const posts = () => slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0ALERTS');
 
   beforeAll(async () => {

@@ -8,13 +8,14 @@ import type { RemediationProposal } from '../../../src/diagnose/finding.js';
 import { expireApprovals, type ExpireApprovalsDeps } from '../../../src/jobs/expire-approvals.js';
 import { APPROVALS_QUEUE, REDIS_PREFIX } from '../../../src/jobs/queue-names.js';
 import { createWorkerMetrics } from '../../../src/jobs/create-worker-metrics.js';
-import { startWorkers } from '../../../src/jobs/start-workers.js';
+import { startJobs } from '../../../src/compose/compose-jobs.js';
 import type { ApprovalRequest } from '../../../src/remediate/approval-request.js';
 import { APPROVE_ACTION_ID } from '../../../src/slack/render-approval.js';
 import { createApprovalStore } from '../../../src/store/approval-store.js';
 import { createAuditLog } from '../../../src/store/audit-log.js';
 import { startApprovalBot, type ApprovalBot } from '../../support/start-approval-bot.js';
 import { randomPrefix } from './replay-cluster.js';
+import { captureLogs } from '../../support/capture-logs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -40,15 +41,18 @@ afterAll(async () => {
   await bot?.stop();
 });
 
+/** What the sweeps log (real pino, read by nobody here). */
+const captured = captureLogs();
+
 /** Sweep deps on the bot's Redis and fake Slack, at a chosen time; `connection` lets two sweeps use two connections like two processes. */
 function sweeper(at: Date, opts: { connection?: Redis; slack?: boolean } = {}): ExpireApprovalsDeps {
   const redis = opts.connection ?? bot.redis;
   return {
     approvals: opts.connection ? createApprovalStore(redis, { keyPrefix: REDIS_PREFIX }) : bot.approvals,
-    audit: opts.connection ? createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log: (l) => bot.logs.push(l) }) : bot.audit,
+    audit: opts.connection ? createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log: captured.log }) : bot.audit,
     slack: opts.slack === false ? undefined : new WebClient(TOKEN, { slackApiUrl: bot.slack.apiUrl, retryConfig: { retries: 0 } }),
     now: () => at,
-    log: (l) => bot.logs.push(l),
+    log: captured.log,
   };
 }
 
@@ -184,7 +188,7 @@ describe('startWorkers schedules the sweep', () => {
     const due: ApprovalRequest = { ...template, id: approvals.newId(), expiresAt: new Date(Date.now() - 1000).toISOString(), thread: { channel: template.thread.channel, threadTs: template.thread.threadTs } };
     await approvals.create(due);
     const metrics = createWorkerMetrics();
-    const set = await startWorkers({ config: configSchema.parse({}), redisUrl: bot.redisServer.url, prefix, metrics });
+    const set = await startJobs({ config: configSchema.parse({}), redisUrl: bot.redisServer.url, prefix, metrics });
     const queue = new Queue(APPROVALS_QUEUE, { connection: { url: bot.redisServer.url }, prefix });
     try {
       const schedulers = await queue.getJobSchedulers(0, -1);

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
-import { createChannelLimiter } from '../../../src/jobs/create-channel-limiter.js';
+import { createChannelLimiter } from '../../../src/slack/create-channel-limiter.js';
 import { NOTIFY_QUEUE, SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
-import { startWorkers } from '../../../src/jobs/start-workers.js';
+import { startJobs } from '../../../src/compose/compose-jobs.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
 import { randomPrefix } from './replay-cluster.js';
@@ -23,7 +23,7 @@ describe('notify worker against Slack rate limits and failures', () => {
 
   async function runOnce(slack: FakeSlackApi, prefix: string) {
     const config = configSchema.parse({ clusters: [{ name: 'quorum', dump: DUMP, slack: { alertChannel: 'C0ALERTS' } }], scan: { intervalSeconds: 3600 } });
-    const set = await startWorkers({ config, redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 100 });
+    const set = await startJobs({ config, redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 100 });
     try {
       const report = await set.scan('quorum');
       const alerting = report.findings.filter((f) => f.severity !== 'info');

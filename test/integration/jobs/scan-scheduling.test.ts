@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
 import { scheduleScans } from '../../../src/jobs/schedule-scans.js';
-import { startWorkers, type WorkerSet } from '../../../src/jobs/start-workers.js';
+import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
 import { randomPrefix } from './replay-cluster.js';
@@ -56,7 +56,7 @@ describe('scan scheduling on BullMQ', () => {
       slack: { alertChannel: `C0ALERT${i}` },
     }));
     const config = configSchema.parse({ clusters, scan: { intervalSeconds: 1 } });
-    const start = () => startWorkers({ config, redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 50, scanConcurrency: 1 });
+    const start = () => startJobs({ config, redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 50, scanConcurrency: 1 });
     const a: WorkerSet = await start();
     const b: WorkerSet = await start();
     const done = new Map<WorkerSet, string[]>([[a, []], [b, []]]);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { runScanJob } from '../../../src/jobs/run-scan-job.js';
-import { createAlertStateStore } from '../../../src/store/alert-state-store.js';
+import { createAlertStateStore } from '../../../src/alerts/alert-state-store.js';
 import { createAlertThreadStore } from '../../../src/store/alert-thread-store.js';
 import { RedisHistory } from '../../../src/store/redis-history.js';
 import { createReportStore } from '../../../src/store/report-store.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
-import { startWorkers } from '../../../src/jobs/start-workers.js';
+import { startJobs } from '../../../src/compose/compose-jobs.js';
 import { createReportStore } from '../../../src/store/report-store.js';
 import { writeTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../../support/fake-kube-api/start-fake-kube-api.js';
@@ -50,7 +50,7 @@ describe('scheduled scans of a live cluster from the watch cache', () => {
   it('lists once, then scans from the watches; a node going NotReady reaches the stored report', async () => {
     const api = await startFakeKubeApi({ dir: HEALTHY });
     const prefix = randomPrefix();
-    const set = await startWorkers({ config: await configFor(api, true), redisUrl: redis.url, prefix, scanConcurrency: 1 });
+    const set = await startJobs({ config: await configFor(api, true), redisUrl: redis.url, prefix, scanConcurrency: 1 });
     const history = () => reader.llen(`${prefix}:history:live`);
     try {
       await until(history, (n) => n >= 1, 'the first scan');
@@ -84,7 +84,7 @@ describe('scheduled scans of a live cluster from the watch cache', () => {
   it('scan.watch: false lists every kind on every scan', async () => {
     const api = await startFakeKubeApi({ dir: HEALTHY });
     const prefix = randomPrefix();
-    const set = await startWorkers({ config: await configFor(api, false), redisUrl: redis.url, prefix, scanConcurrency: 1 });
+    const set = await startJobs({ config: await configFor(api, false), redisUrl: redis.url, prefix, scanConcurrency: 1 });
     const history = () => reader.llen(`${prefix}:history:live`);
     try {
       await until(history, (n) => n >= 1, 'the first scan');

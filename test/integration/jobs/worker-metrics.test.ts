@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { createWorkerMetrics, type WorkerMetrics } from '../../../src/jobs/create-worker-metrics.js';
 import { NOTIFY_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
-import { startWorkers, type WorkerSet } from '../../../src/jobs/start-workers.js';
+import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
 import { writeTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../../support/fake-kube-api/start-fake-kube-api.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
@@ -83,7 +83,7 @@ describe('worker metrics', () => {
       scan: { intervalSeconds: 1 },
     });
     const metrics: WorkerMetrics = createWorkerMetrics();
-    let set: WorkerSet | undefined = await startWorkers({ config, redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 50, metrics });
+    let set: WorkerSet | undefined = await startJobs({ config, redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 50, metrics });
     try {
       // Default process metrics share the prefix; every configured cluster has its scan series from the start.
       const first = await metrics.registry.metrics();
@@ -177,7 +177,7 @@ describe('worker metrics', () => {
         scan: { intervalSeconds: 1 },
       });
       const metrics = createWorkerMetrics({ defaultMetrics: false });
-      let set: WorkerSet | undefined = await startWorkers({ config, redisUrl: redis.url, prefix, metrics });
+      let set: WorkerSet | undefined = await startJobs({ config, redisUrl: redis.url, prefix, metrics });
       try {
         expect(set.watchCaches).toBeDefined();
         const t = await eventually(

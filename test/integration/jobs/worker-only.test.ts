@@ -4,8 +4,8 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { enqueueRemediation } from '../../../src/jobs/enqueue-remediation.js';
-import { APPROVALS_QUEUE, NOTIFY_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
-import { startWorkers, type WorkerSet } from '../../../src/jobs/start-workers.js';
+import { APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
+import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
 import { eventually } from '../../support/eventually.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
@@ -48,8 +48,8 @@ describe('worker --only: a worker set runs only the workers it was given', () =>
     await redis?.stop();
   });
 
-  const start = async (only: Parameters<typeof startWorkers>[0]['only']) => {
-    const set = await startWorkers({ config, redisUrl: redis.url, prefix, only, slack: { token: TOKEN, apiUrl: slack.apiUrl } });
+  const start = async (only: Parameters<typeof startJobs>[0]['only']) => {
+    const set = await startJobs({ config, redisUrl: redis.url, prefix, only, slack: { token: TOKEN, apiUrl: slack.apiUrl } });
     sets.push(set);
     return set;
   };
@@ -63,7 +63,7 @@ describe('worker --only: a worker set runs only the workers it was given', () =>
 
     const remediateOnly = await start(['remediate']);
     expect(remediateOnly.kinds).toEqual(['remediate']);
-    expect(remediateOnly.workers.map((w) => w.name)).toEqual([REMEDIATE_QUEUE]);
+    expect(remediateOnly.workers.map((w) => w.name)).toEqual([REMEDIATE_QUEUE, PROPOSE_QUEUE]);
     expect(await eventually(() => stateOf(REMEDIATE_QUEUE, 'req-absent-1'), (s) => s === 'completed')).toBe('completed');
     // The remediate worker is polling, yet no process listens on the scan queue and the scan job waits.
     expect(await queues[SCAN_QUEUE]!.getWorkersCount()).toBe(0);

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { Etcd3 } from 'etcd3';
 import { Redis } from 'ioredis';
 import { WebClient } from '@slack/web-api';
@@ -10,7 +10,9 @@ import type { KubeObject } from '../../../src/cluster/snapshot.js';
 import { parseConfig } from '../../../src/config/load-config.js';
 import type { RemediationProposal } from '../../../src/diagnose/finding.js';
 import { enqueueRemediation } from '../../../src/jobs/enqueue-remediation.js';
-import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from '../../../src/jobs/queue-names.js';
+import { createProposalRequester } from '../../../src/jobs/create-proposal-requester.js';
+import { startProposeWorker } from '../../../src/jobs/propose-worker.js';
+import { BULLMQ_PREFIX, PROPOSE_QUEUE, REMEDIATE_QUEUE } from '../../../src/jobs/queue-names.js';
 import { startRemediateWorker } from '../../../src/jobs/remediate-worker.js';
 import { createActionContext } from '../../../src/remediate/create-action-context.js';
 import { proposeFixActionId } from '../../../src/slack/action-ids.js';
@@ -20,7 +22,7 @@ import { createSlackApp } from '../../../src/slack/create-slack-app.js';
 import { createApproverAccountCheck } from '../../../src/slack/check-approver-account.js';
 import { createApprovalAuthorizer } from '../../../src/slack/handle-approval-authorizer.js';
 import { registerApprovalListeners } from '../../../src/slack/handle-approval-listeners.js';
-import { createProposalStore } from '../../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../../src/store/proposal-store.js';
 import { registerListeners } from '../../../src/slack/register-listeners.js';
 import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../../../src/slack/render-approval.js';
 import { createApprovalBackups } from '../../../src/store/approval-backups.js';
@@ -34,6 +36,7 @@ import { testSigner } from '../../support/plan-secret.js';
 import { blockActionBody, signSlackRequest } from '../../support/sign-slack-request.js';
 import { startEtcdCluster, type EtcdTestCluster } from '../../support/start-etcd-cluster.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
+import { captureLogs } from '../../support/capture-logs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -62,14 +65,18 @@ let etcd: EtcdTestCluster;
 let app: App | undefined;
 let baseUrl: string;
 let queue: Queue;
+let proposeQueue: Queue;
+let eventsConnection: Redis;
+let proposeEvents: QueueEvents;
 let worker: ReturnType<typeof startRemediateWorker>;
+let proposer: ReturnType<typeof startProposeWorker>;
 let clock = new Date('2025-03-01T10:00:00Z');
 let config: ReturnType<typeof parseConfig>;
-const logs: string[] = [];
+const { log, lines: logs } = captureLogs();
 
 const approvals = () => createApprovalStore(redis, { keyPrefix: PREFIX });
 const signer = testSigner();
-const audit = () => createAuditLog(redis, { keyPrefix: PREFIX, log: (l) => logs.push(l), signer });
+const audit = () => createAuditLog(redis, { keyPrefix: PREFIX, log, signer });
 const backups = () => createApprovalBackups(redis, { keyPrefix: PREFIX });
 const proposals = () => createProposalStore(redis, { keyPrefix: PREFIX });
 
@@ -85,13 +92,12 @@ async function startBot(): Promise<void> {
     requestScan: createScanRequester(async () => { throw new Error('no scans in this test'); }, reports),
     metrics: createMetrics({ defaultMetrics: false }),
     now: () => clock,
-    log: (l: string) => logs.push(l),
+    log,
     approval: {
       approvals: approvals(),
       audit: audit(),
-      backups: backups(),
       signer,
-      createContext: createActionContext,
+      requestProposal: createProposalRequester(proposeQueue, proposeEvents),
       enqueue: (id: string) => enqueueRemediation(queue, id),
       isAuthorized: createApprovalAuthorizer({ ttlMs: 60_000 }),
       checkApprover: createApproverAccountCheck(config.slack),
@@ -132,7 +138,11 @@ beforeAll(async () => {
     '/tmp',
   );
   queue = new Queue(REMEDIATE_QUEUE, { connection: bullConnection, prefix: BULLMQ_PREFIX });
-  worker = startRemediateWorker({
+  proposeQueue = new Queue(PROPOSE_QUEUE, { connection: bullConnection, prefix: BULLMQ_PREFIX });
+  eventsConnection = new Redis(redisServer.url, { maxRetriesPerRequest: null });
+  proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: eventsConnection, prefix: BULLMQ_PREFIX });
+  // The remediate worker kind: approved fixes and fix-button clicks (plan + dry run).
+  const workerDeps = {
     connection: bullConnection,
     config,
     approvals: approvals(),
@@ -143,16 +153,22 @@ beforeAll(async () => {
     signer,
     slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }),
     now: () => clock,
-    log: (l) => logs.push(l),
+    log,
     verifyDelayMs: 200,
-  });
+  };
+  worker = startRemediateWorker(workerDeps);
+  proposer = startProposeWorker(workerDeps);
   await startBot();
 }, 60_000);
 
 afterAll(async () => {
   await app?.stop();
   await worker?.close();
+  await proposer?.close();
   await queue?.close();
+  await proposeQueue?.close();
+  await proposeEvents?.close();
+  eventsConnection?.disconnect();
   bullConnection?.disconnect();
   redis?.disconnect();
   await kube?.close();
@@ -176,13 +192,21 @@ let seq = 0;
 async function propose(proposal: RemediationProposal, user = 'U0PAT', cluster = 'prod-east'): Promise<{ requestId?: string; ephemeral?: Any; message?: Any }> {
   const pid = await proposals().save({ cluster, findingId: 'webhook.unavailable-blocking', fingerprint: 'fp', proposal, createdAt: clock.toISOString() });
   const before = slack.callsTo('chat.postMessage').length;
+  const ephemeralBefore = slack.callsTo('chat.postEphemeral').length;
   const url = slack.responseUrl(`propose-${++seq}`);
   expect(await post(blockActionBody({ actionId: proposeFixActionId(0), value: pid, user_id: user, response_url: url, message_ts: '1700000000.000100' }))).toBe(200);
-  const done = await slack.waitFor('proposal posted or refused', () => slack.callsTo('chat.postMessage').length > before || slack.responses.find((r) => r.path === new URL(url).pathname), 30000);
+  // Refused by serve (its response_url; "Preparing the plan…" is not an answer) or by the worker (chat.postEphemeral).
+  const done = await slack.waitFor('proposal posted or refused', () =>
+    slack.callsTo('chat.postMessage').length > before
+    || slack.responses.find((r) => r.path === new URL(url).pathname && !String(r.body.text).includes('Preparing the plan'))
+    || slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === user), 30000);
   if (done === true) {
     const message = slack.callsTo('chat.postMessage')[before]!;
     const actions = (message.body.blocks as Any[]).find((b) => b.type === 'actions');
-    return { requestId: actions?.elements[0].value, message };
+    const requestId = actions?.elements[0].value as string | undefined;
+    // The request is stored right after its message is posted (remediate/propose-fix.ts): wait for it.
+    for (let i = 0; requestId && i < 500 && !(await approvals().get(requestId)); i++) await new Promise((r) => setTimeout(r, 10));
+    return { requestId, message };
   }
   return { ephemeral: (done as { body: Any }).body };
 }

@@ -6,7 +6,7 @@ import { startApprovalBot, type ApprovalBot } from '../../support/start-approval
 type Any = any;
 
 /**
- * `serve --no-workers` plus `worker` replicas is a supported install: the worker set (jobs/start-workers.ts,
+ * `serve --no-workers` plus `worker` replicas is a supported install: the worker set (compose/compose-jobs.ts, jobs/start-workers.ts,
  * exactly what `k8s-health worker` runs) must execute approved fixes, not only scans and alerts.
  */
 const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'noisy', namespace: 'shop', uid: 'uid-noisy' }, spec: { replicas: 4 } } as unknown as KubeObject;

@@ -13,7 +13,7 @@ import { createMetrics } from '../../../src/slack/create-metrics.js';
 import { createScanRequester } from '../../../src/slack/create-scan-requester.js';
 import { createSlackApp } from '../../../src/slack/create-slack-app.js';
 import { parseCommand } from '../../../src/slack/parse-command.js';
-import { createProposalStore } from '../../../src/slack/proposal-store.js';
+import { createProposalStore } from '../../../src/store/proposal-store.js';
 import { registerListeners } from '../../../src/slack/register-listeners.js';
 import { SlackStartupError } from '../../../src/slack/slack-startup-error.js';
 import { createReportStore } from '../../../src/store/report-store.js';
@@ -23,6 +23,7 @@ import { FOREIGN_ACTION_PATTERN } from '../../../src/slack/action-ids.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
 import { webhookDownFinding } from '../../support/webhook-down-finding.js';
 import { useFuzzSeed } from '../../support/fuzz-seed.js';
+import { captureLogs } from '../../support/capture-logs.js';
 
 useFuzzSeed();
 
@@ -69,7 +70,7 @@ let clock = new Date('2025-03-01T10:00:00Z');
 let scans: string[] = [];
 let scanGate: Promise<void> = Promise.resolve();
 let scanError: Error | undefined;
-const logs: string[] = [];
+const { log } = captureLogs();
 const metrics = createMetrics({ defaultMetrics: false });
 const reports = () => createReportStore(redis, { keyPrefix: 'it:', now: () => clock });
 /** Store a report as if its scan ended at `at` (freshness is judged on that time). */
@@ -102,7 +103,7 @@ beforeAll(async () => {
     }, store),
     metrics,
     now: () => clock,
-    log: (l) => logs.push(l),
+    log,
   });
   const server = (await app.start(0)) as Server;
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

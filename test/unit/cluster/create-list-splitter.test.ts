@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { createListSplitter } from '../../../src/cluster/create-list-splitter.js';
+import { createListSplitter } from '../../../src/cluster/live/create-list-splitter.js';
 import { useFuzzSeed } from '../../support/fuzz-seed.js';
 
 useFuzzSeed();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseObjectFile } from '../../../src/cluster/parse-object-file.js';
+import { parseObjectFile } from '../../../src/cluster/dump/parse-object-file.js';
 
 describe('parseObjectFile: YAML nesting guard', () => {
   it('refuses flow nesting deeper than 256 levels with one line, before the parser recurses', () => {

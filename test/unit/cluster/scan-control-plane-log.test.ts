@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { controlPlaneComponentOf, scanControlPlaneLog } from '../../../src/cluster/scan-control-plane-log.js';
+import { controlPlaneComponentOf, scanControlPlaneLog } from '../../../src/cluster/dump/scan-control-plane-log.js';
 
 describe('scanControlPlaneLog', () => {
   it('etcd: a startup election that ends with a leader, in zap JSON (etcd 3.5)', () => {

@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { loadDump } from '../../../src/cluster/load-dump.js';
+import { loadDump } from '../../../src/cluster/dump/load-dump.js';
 import { createEmptySnapshot } from '../../../src/cluster/snapshot.js';
-import { writeDump } from '../../../src/cluster/write-dump.js';
+import { writeDump } from '../../../src/cluster/dump/write-dump.js';
 
 /**
  * Issue 13 dump convention: DIR/etcd/<command>.err holds etcdctl's stderr (or a .json holds error text),

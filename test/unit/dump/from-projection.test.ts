@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { eventFromProjection } from '../../../src/cluster/event-from-projection.js';
-import { podFromProjection } from '../../../src/cluster/pod-from-projection.js';
+import { eventFromProjection } from '../../../src/cluster/dump/event-from-projection.js';
+import { podFromProjection } from '../../../src/cluster/dump/pod-from-projection.js';
 import { projectEvent } from '../../../src/cluster/project-event.js';
 import { projectPod } from '../../../src/cluster/project-pod.js';
 import type { EventProjection, PodProjection } from '../../../src/cluster/snapshot.js';

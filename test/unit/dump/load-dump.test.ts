@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile, mkdir, cp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DumpError } from '../../../src/cluster/dump-error.js';
-import { loadDump } from '../../../src/cluster/load-dump.js';
-import { readDumpObjects } from '../../../src/cluster/read-dump-objects.js';
+import { DumpError } from '../../../src/cluster/dump/dump-error.js';
+import { loadDump } from '../../../src/cluster/dump/load-dump.js';
+import { readDumpObjects } from '../../../src/cluster/dump/read-dump-objects.js';
 import { fixtureDir } from './fixture-dir.js';
 
 let tmp: string;

@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { findNewestTime } from '../../../src/cluster/find-newest-time.js';
-import { kindFromPath } from '../../../src/cluster/kind-from-path.js';
-import { loadDump } from '../../../src/cluster/load-dump.js';
-import { readObjectFile } from '../../../src/cluster/parse-object-file.js';
-import { splitJsonDocuments } from '../../../src/cluster/split-json-documents.js';
+import { findNewestTime } from '../../../src/cluster/dump/find-newest-time.js';
+import { kindFromPath } from '../../../src/cluster/dump/kind-from-path.js';
+import { loadDump } from '../../../src/cluster/dump/load-dump.js';
+import { readObjectFile } from '../../../src/cluster/dump/parse-object-file.js';
+import { splitJsonDocuments } from '../../../src/cluster/dump/split-json-documents.js';
 
 /**
  * Issue 13: the layouts real captures come in (sonobuoy results, troubleshoot support bundles, a saved

@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DumpError } from '../../../src/cluster/dump-error.js';
-import { loadDump } from '../../../src/cluster/load-dump.js';
+import { DumpError } from '../../../src/cluster/dump/dump-error.js';
+import { loadDump } from '../../../src/cluster/dump/load-dump.js';
 import { KINDS } from '../../../src/cluster/kinds.js';
 import { createEmptySnapshot, type KindCoverage, type Snapshot } from '../../../src/cluster/snapshot.js';
-import { writeDump } from '../../../src/cluster/write-dump.js';
+import { writeDump } from '../../../src/cluster/dump/write-dump.js';
 import { fixtureDir } from './fixture-dir.js';
 
 let tmp: string;

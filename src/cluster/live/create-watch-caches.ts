@@ -1,0 +1,73 @@
+import type { ClusterConfig } from '../../config/config-schema.js';
+import { createWatchCache, type WatchCache, type WatchCacheOptions } from './create-watch-cache.js';
+
+export interface WatchCachesOptions extends Partial<WatchCacheOptions> {
+  /** Stop a cluster's watches when no scan in this process has read them for this long (default 10 min). */
+  idleMs?: number;
+}
+
+/** The watch caches of one worker process, one per configured cluster it scans. */
+export interface WatchCaches {
+  /** The cache of a cluster, started on first use (restarted when its connection settings change). */
+  for(cluster: ClusterConfig): WatchCache;
+  /** Caches running now. */
+  list(): WatchCache[];
+  /** Stop every watch (graceful shutdown). */
+  close(): void;
+}
+
+export const WATCH_DEFAULTS: WatchCacheOptions = { pageSize: 500, watchSeconds: 300, minBackoffMs: 1000, maxBackoffMs: 60_000 };
+
+/**
+ * Watch caches per process (`worker`, or `serve` running workers). A cluster is watched from the
+ * first scan this process runs of it; a cluster this process has not scanned for `idleMs` is
+ * dropped (its watches closed), so a fleet spread over many workers is not watched by all of them
+ * forever. A live `check --cluster` never uses one: a one-off read lists once.
+ */
+export function createWatchCaches(opts: WatchCachesOptions = {}): WatchCaches {
+  const idleMs = opts.idleMs ?? 10 * 60_000;
+  const settings: WatchCacheOptions = {
+    pageSize: opts.pageSize ?? WATCH_DEFAULTS.pageSize,
+    timeoutMs: opts.timeoutMs,
+    watchSeconds: opts.watchSeconds ?? WATCH_DEFAULTS.watchSeconds,
+    minBackoffMs: opts.minBackoffMs ?? WATCH_DEFAULTS.minBackoffMs,
+    maxBackoffMs: opts.maxBackoffMs ?? WATCH_DEFAULTS.maxBackoffMs,
+    discoveryRefreshMs: opts.discoveryRefreshMs,
+    log: opts.log,
+  };
+  const caches = new Map<string, { cache: WatchCache; signature: string }>();
+
+  const sweep = (now: number) => {
+    for (const [name, entry] of caches) {
+      if (now - entry.cache.lastUsed > idleMs) {
+        entry.cache.stop();
+        caches.delete(name);
+        settings.log?.info({ cluster: name, idleSeconds: Math.round(idleMs / 1000) }, 'watch cache: cluster not scanned here lately; watches closed');
+      }
+    }
+  };
+
+  return {
+    for(cluster) {
+      const now = Date.now();
+      sweep(now);
+      const signature = JSON.stringify([cluster.workload ?? {}, cluster.management ?? {}]);
+      let entry = caches.get(cluster.name);
+      if (entry && entry.signature !== signature) {
+        entry.cache.stop();
+        entry = undefined;
+      }
+      if (!entry) {
+        entry = { cache: createWatchCache(cluster, settings), signature };
+        caches.set(cluster.name, entry);
+      }
+      entry.cache.lastUsed = now;
+      return entry.cache;
+    },
+    list: () => [...caches.values()].map((e) => e.cache),
+    close() {
+      for (const e of caches.values()) e.cache.stop();
+      caches.clear();
+    },
+  };
+}

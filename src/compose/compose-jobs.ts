@@ -1,0 +1,234 @@
+import { WebClient } from '@slack/web-api';
+import { Queue, QueueEvents, type Worker } from 'bullmq';
+import { createAlertStateStore } from '../alerts/alert-state-store.js';
+import { createWatchCaches, type WatchCaches } from '../cluster/live/create-watch-caches.js';
+import type { Config } from '../config/config-schema.js';
+import { describeError } from '../errors/describe-error.js';
+import { silentLogger, type Logger } from '../log/logger.js';
+import { createProposalRequester } from '../jobs/create-proposal-requester.js';
+import { createQueuedScan } from '../jobs/create-queued-scan.js';
+import { createRedisConnection } from '../jobs/create-redis-connection.js';
+import type { WorkerMetrics } from '../jobs/create-worker-metrics.js';
+import { enqueueRemediation } from '../jobs/enqueue-remediation.js';
+import { APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../jobs/queue-names.js';
+import { startWorkers, type JobQueues, type JobSlackClients, type JobStores } from '../jobs/start-workers.js';
+import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
+import { createActionContext } from '../remediate/create-action-context.js';
+import { createPlanSigner, type PlanSigner } from '../remediate/plan-signer.js';
+import type { ScanDeps } from '../scan/scan-cluster.js';
+import { createChannelLimiter } from '../slack/create-channel-limiter.js';
+import type { ScanFn } from '../slack/create-scan-requester.js';
+import type { RequestProposal } from '../slack/handle-approval-deps.js';
+import { createAlertThreadStore } from '../store/alert-thread-store.js';
+import { createApprovalBackups } from '../store/approval-backups.js';
+import { createApprovalStore } from '../store/approval-store.js';
+import { createAuditLog } from '../store/audit-log.js';
+import { createRedisBaselineStore } from '../store/baseline-store.js';
+import { createProposalStore } from '../store/proposal-store.js';
+import { RedisHistory } from '../store/redis-history.js';
+import { BULLMQ_PREFIX } from '../store/redis-prefix.js';
+import { createReportStore } from '../store/report-store.js';
+
+/** Options of {@link composeJobs}. */
+export interface JobsOptions {
+  config: Config;
+  redisUrl: string;
+  /** Bot token and Web API base URL; without a token alerts are tracked but not posted. */
+  slack?: { token?: string; apiUrl?: string };
+  /** Run workers here (false: only the queues, for `serve --no-workers`). */
+  runWorkers?: boolean;
+  /**
+   * Which workers to run (`k8s-health worker --only`); default all of WORKER_KINDS. The scan
+   * schedulers and watch caches belong to `scan`: a process without it never touches them.
+   */
+  only?: readonly WorkerKind[];
+  /** BullMQ prefix; every other key uses `<prefix>:`. Tests pass a random one. Default "k8s-health". */
+  prefix?: string;
+  /** Scans per process at once (default 5: scans wait on I/O, and a slow unreachable cluster must not hold up the others). */
+  scanConcurrency?: number;
+  notifyConcurrency?: number;
+  flapWindowMinutes?: number;
+  /** Per-channel gap between Slack messages (default 1000 ms). */
+  channelIntervalMs?: number;
+  /** Scan in-process when no worker listens on the scan queue (`serve --no-workers`). */
+  scanFallback?: ScanFn;
+  /** How long a queued `/k8s-health` scan is waited for. */
+  scanTimeoutMs?: number;
+  /** How long a fix-button click waits for a remediation worker (default 30 s). */
+  proposeTimeoutMs?: number;
+  now?: () => Date;
+  collect?: ScanDeps['collect'];
+  log?: Logger;
+  /** Job counters and watch-cache gauges (`/metrics`); absent = nothing is recorded. */
+  metrics?: WorkerMetrics;
+  /**
+   * K8S_HEALTH_PLAN_SECRET's signer: the remediate worker plans, signs and re-verifies with it and
+   * refuses every request when it is missing or not ready; audit records get MACs.
+   */
+  signer?: PlanSigner;
+}
+
+/** Running queues and workers of one process. */
+export interface WorkerSet {
+  /** The workers of this process (empty without runWorkers). */
+  workers: Worker[];
+  /** Which kinds of worker run here (empty without runWorkers). */
+  kinds: WorkerKind[];
+  scanQueue: Queue;
+  notifyQueue: Queue;
+  /** A fresh scan through the scan queue (the path `/k8s-health` uses). */
+  scan: ScanFn;
+  /** This process's watch caches (scan.watch with workers running), for metrics and probes. */
+  watchCaches?: WatchCaches;
+  /** Redis reachable and workers running; `detail` names what is not. */
+  ready(): Promise<{ ready: boolean; redis: string; workers: string }>;
+  /** Graceful stop: workers finish their in-flight jobs, then connections close. */
+  close(): Promise<void>;
+}
+
+/** The jobs side of a process, composed but not started: producers work at once, workers on start(). */
+export interface Jobs {
+  queues: JobQueues;
+  /** `/k8s-health`'s fresh scan through the scan queue (in-process fallback when no worker listens). */
+  scan: ScanFn;
+  /** A fix-button click handed to the remediation worker. */
+  requestProposal: RequestProposal;
+  /** The decisive approval's remediate job (job id = request id). */
+  enqueueRemediation: (requestId: string) => Promise<void>;
+  /** Schedulers and workers (needs Redis: waits for it). */
+  start(): Promise<WorkerSet>;
+  /** Close the queues and connections (when start() was never called or failed). */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition of the jobs side of one process (serve's and worker's roots call it): the BullMQ
+ * connection and the blocking ones QueueEvents need, every queue, the stores the workers use, the
+ * Slack clients (one per job kind, each with its retry policy), the channel limiter and the watch
+ * caches — created here, once, and passed in (jobs/start-workers.ts creates only Workers). Queues and
+ * producers are usable at once (they wait for Redis themselves); start() upserts the schedulers and
+ * starts the workers, so a Redis outage at startup delays only that.
+ */
+export function composeJobs(opts: JobsOptions): Jobs {
+  const prefix = opts.prefix ?? BULLMQ_PREFIX;
+  const keyPrefix = `${prefix}:`;
+  const log = opts.log ?? silentLogger;
+  const now = opts.now ?? (() => new Date());
+  let lastRedisError = '';
+  const onError = (err: Error) => (lastRedisError = err.message);
+  const connection = createRedisConnection(opts.redisUrl, { onError });
+  // QueueEvents block on their connection: one each, closed by us (BullMQ leaves given connections open).
+  const scanEventsConnection = connection.duplicate();
+  const proposeEventsConnection = connection.duplicate();
+  const queue = (name: string) => new Queue(name, { connection, prefix }).on('error', onError);
+  const queues: JobQueues = { scan: queue(SCAN_QUEUE), notify: queue(NOTIFY_QUEUE), remediate: queue(REMEDIATE_QUEUE), propose: queue(PROPOSE_QUEUE), approvals: queue(APPROVALS_QUEUE) };
+  const scanEvents = new QueueEvents(SCAN_QUEUE, { connection: scanEventsConnection, prefix }).on('error', onError);
+  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: proposeEventsConnection, prefix }).on('error', onError);
+  const connections = [connection, scanEventsConnection, proposeEventsConnection];
+  const closeQueues = async () => {
+    await Promise.all([...Object.values(queues).map((q) => q.close()), scanEvents.close(), proposeEvents.close()]);
+    await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+  };
+  const scan = createQueuedScan(queues.scan, scanEvents, { timeoutMs: opts.scanTimeoutMs, fallback: opts.scanFallback });
+
+  return {
+    queues,
+    scan,
+    requestProposal: createProposalRequester(queues.propose, proposeEvents, { timeoutMs: opts.proposeTimeoutMs }),
+    enqueueRemediation: (id) => enqueueRemediation(queues.remediate, id),
+    close: closeQueues,
+    async start() {
+      const runWorkers = opts.runWorkers ?? true;
+      const kinds = runWorkers ? WORKER_KINDS.filter((k) => (opts.only ?? WORKER_KINDS).includes(k)) : [];
+      const signer = opts.signer ?? createPlanSigner(undefined);
+      const stores: JobStores = {
+        reports: createReportStore(connection, { keyPrefix, now: opts.now }),
+        alerts: createAlertStateStore(connection, { keyPrefix }),
+        threads: createAlertThreadStore(connection, { keyPrefix }),
+        history: new RedisHistory(connection, { keyPrefix }),
+        baselines: createRedisBaselineStore(connection, { keyPrefix, log }),
+        approvals: createApprovalStore(connection, { keyPrefix }),
+        audit: createAuditLog(connection, { keyPrefix, log, signer }),
+        backups: createApprovalBackups(connection, { keyPrefix, now }),
+        proposals: createProposalStore(connection, { keyPrefix }),
+      };
+      const token = opts.slack?.token;
+      const api = opts.slack?.apiUrl ? { slackApiUrl: opts.slack.apiUrl } : {};
+      const slack: JobSlackClients | undefined = token
+        ? {
+            // 429s come back to us so the Redis limiter (shared by every worker) honours Retry-After;
+            // other retries are BullMQ's, visible in the queue.
+            notify: new WebClient(token, { ...api, rejectRateLimitedCalls: true, retryConfig: { retries: 0 }, timeout: 10_000 }),
+            // Results are few and must arrive: the Web API client's own retries, unlike the notify client.
+            results: new WebClient(token, { ...api, retryConfig: { retries: 3 }, timeout: 10_000 }),
+            // Failures are retried by the next sweep (the message is marked stale): a tick stays short.
+            expiry: new WebClient(token, { ...api, rejectRateLimitedCalls: true, retryConfig: { retries: 0 }, timeout: 10_000 }),
+          }
+        : undefined;
+      // One watch cache per live cluster this process scans (scan.watch; see collectSnapshot).
+      const watchCaches = kinds.includes('scan') && opts.config.scan.watch ? createWatchCaches({ idleMs: Math.max(10 * 60_000, 10 * opts.config.scan.intervalSeconds * 1000), timeoutMs: opts.collect?.requestTimeoutMs, log }) : undefined;
+      let workers: Worker[];
+      try {
+        workers = await startWorkers({
+          config: opts.config, connection, prefix, queues, stores, slack,
+          limiter: createChannelLimiter(connection, { keyPrefix, intervalMs: opts.channelIntervalMs }),
+          watchCaches, signer, createContext: createActionContext, kinds,
+          scanConcurrency: opts.scanConcurrency, notifyConcurrency: opts.notifyConcurrency, flapWindowMinutes: opts.flapWindowMinutes,
+          collect: opts.collect, now, log, metrics: opts.metrics,
+        });
+      } catch (err) {
+        watchCaches?.close();
+        throw err;
+      }
+      for (const w of workers) {
+        w.on('error', onError);
+        w.on('failed', (job, err) => log.warn({ queue: w.name, jobId: job?.id, attempt: job?.attemptsMade, error: err.message }, 'job failed'));
+      }
+      return {
+        workers,
+        kinds,
+        scanQueue: queues.scan,
+        notifyQueue: queues.notify,
+        scan,
+        watchCaches,
+        async ready() {
+          let redis = 'ok';
+          try {
+            await withTimeout(connection.ping(), 900);
+          } catch (err) {
+            redis = lastRedisError || describeError(err);
+          }
+          const down = workers.filter((w) => !w.isRunning()).map((w) => w.name);
+          const state = !runWorkers ? 'none in this process' : down.length ? `not running: ${down.join(', ')}` : workers.map((w) => w.name).join(', ');
+          return { ready: redis === 'ok' && down.length === 0, redis, workers: state };
+        },
+        async close() {
+          await Promise.all(workers.map((w) => w.close()));
+          watchCaches?.close();
+          await closeQueues();
+        },
+      };
+    },
+  };
+}
+
+/** Compose the jobs side and start it (what a `worker` process and the tests do). */
+export async function startJobs(opts: JobsOptions): Promise<WorkerSet> {
+  const jobs = composeJobs(opts);
+  try {
+    return await jobs.start();
+  } catch (err) {
+    await jobs.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms (Redis down?)`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,92 @@
+import type { KubeObject } from '../cluster/snapshot.js';
+import type { ApprovalRequest } from './approval-request.js';
+
+/**
+ * The stores the approval flow needs, as interfaces of the remediate side (implemented on Redis in
+ * store/: approval-store.ts, approval-backups.ts, audit-log.ts). remediate/ never imports store/;
+ * store/ implements these for the composition roots to pass in.
+ */
+
+/** Approval requests in Redis: created once, then changed only through compare-and-set. */
+export interface ApprovalStore {
+  /** A fresh opaque request id (`r_…`). */
+  newId(): string;
+  create(req: ApprovalRequest): Promise<void>;
+  get(id: string): Promise<ApprovalRequest | undefined>;
+  /**
+   * Atomically change a request: `change` gets the stored request and returns the next one (or
+   * undefined for "no change"). On a concurrent change it is re-run on the newer value, so exactly
+   * one of many racing callers wins each transition. Returns the stored result and the change's extra.
+   */
+  update<T>(id: string, change: (req: ApprovalRequest) => { request?: ApprovalRequest; extra: T }): Promise<{ request: ApprovalRequest; changed: boolean; extra: T } | undefined>;
+  /**
+   * Ids of pending requests whose expiresAt is at or before `ms` (epoch milliseconds), soonest
+   * first, at most `limit`: the expiry sweep's work list (index `<prefix>approvals:pending`).
+   */
+  pendingBefore(ms: number, limit: number): Promise<string[]>;
+  /** Remember that this request's Slack message still shows an older state (a failed or skipped chat.update). */
+  markMessageStale(id: string): Promise<void>;
+  /**
+   * Take (remove and return) up to `limit` ids marked stale. SPOP: concurrent callers get disjoint
+   * ids, so each stale message is re-rendered by one caller; one that fails marks it stale again.
+   */
+  takeStaleMessages(limit: number): Promise<string[]>;
+  /**
+   * Record that this request is being executed, once: SET NX of `<prefix>approvals:executed:<id>`.
+   * True for the first caller ever (within the 30-day retention), false afterwards: a request reset
+   * to `approved` in Redis and enqueued again finds the marker and is refused (issue 14, "not
+   * executed before"). Set after the claim and the re-verification, right before anything is sent.
+   */
+  markExecuted(id: string): Promise<boolean>;
+  /**
+   * Remember that the fix-button click `clickKey` (proposal, clicker, message: proposalClickKey) made
+   * request `id`, for `ttlSeconds` (the request's lifetime): a second click of the same button by
+   * the same person finds it instead of making another request while this one is pending.
+   */
+  linkClick(clickKey: string, id: string, ttlSeconds: number): Promise<void>;
+  /** The request the click `clickKey` made, when one is remembered. */
+  requestOfClick(clickKey: string): Promise<string | undefined>;
+}
+
+/**
+ * A backup as stored. `sha256`, `origin` and `mac` are its seal (remediate/seal-backup.ts): who saved
+ * it (the executor of request `origin.requestId`, running that action with those params) and a MAC
+ * with K8S_HEALTH_PLAN_SECRET over that and the object's hash, so a restore can refuse anything but
+ * the exact object its plan backed up. Backups saved before issue 14 have no seal (never restored).
+ */
+export interface StoredBackup {
+  what: string;
+  object: KubeObject;
+  savedAt: string;
+  sha256?: string;
+  origin?: { requestId: string; action: string; params: Record<string, string | number> };
+  mac?: string;
+}
+
+/** Full objects saved before a remediation deletes or changes them. */
+export interface ApprovalBackups {
+  save(requestId: string, what: string, object: KubeObject, seal?: Pick<StoredBackup, 'sha256' | 'origin' | 'mac'>): Promise<void>;
+  load(requestId: string): Promise<StoredBackup | undefined>;
+}
+
+/** One audited step: who, when, what, result (DESIGN.md "Two-person approval policy"). */
+export interface AuditEvent {
+  /** ISO time. */
+  at: string;
+  cluster: string;
+  requestId: string;
+  /** `refused`: a click that changed nothing, or (no user) the executor refusing a request it could not re-verify. */
+  event: 'proposed' | 'refused' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'executing' | 'succeeded' | 'failed' | 'aborted' | 'interrupted';
+  action: string;
+  /** Slack user id of the actor, when a person acted. */
+  user?: string;
+  /** The plan hash, so a trail can be matched to exactly what was approved. */
+  hash?: string;
+  detail?: string;
+}
+
+export interface AuditLog {
+  append(e: AuditEvent): Promise<void>;
+  /** Newest first. */
+  list(opts?: { cluster?: string; limit?: number }): Promise<(AuditEvent & { id: string })[]>;
+}
