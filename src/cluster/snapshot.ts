@@ -1,5 +1,5 @@
 /**
- * The Snapshot: one immutable, typed view of a cluster at a time (DESIGN.md "Data flow").
+ * The Snapshot: one immutable, typed view of a cluster at a time (docs/design.md "How data moves").
  * Produced by cluster/ (a dump directory or a live cluster), consumed by the pure diagnose/ layer.
  *
  * Kubernetes objects keep their real shape (metadata/spec/status) so analyzers quote real field

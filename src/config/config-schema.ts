@@ -1,5 +1,5 @@
 /**
- * The config file schema (DESIGN.md "Config file shape"): the one place for keys, defaults and docs.
+ * The config file schema (docs/design.md "Interfaces"): the one place for keys, defaults and docs.
  * Secrets never live here; they come from the environment (see read-env-options.ts).
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Every environment variable the bot reads, in one place (DESIGN.md "Interfaces"). Pure: pass the env.
+ * Every environment variable the bot reads, in one place (docs/design.md "Interfaces"). Pure: pass the env.
  * Only the composition root (CLI entry) calls this with process.env.
  */
 export interface EnvOptions {

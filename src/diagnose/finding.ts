@@ -1,5 +1,5 @@
 /**
- * Findings: the output of diagnosis (DESIGN.md "Finding ids" and "Remediation actions").
+ * Findings: the output of diagnosis (docs/design.md "Finding ids" and "Fix catalog").
  * Ids and action names are part of the contract; users, tests and alert threads depend on them.
  */
 

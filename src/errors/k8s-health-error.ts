@@ -1,5 +1,5 @@
 /**
- * The one base of our errors (STYLE.md rule 5): a stable `code` for machines (tests, metrics, the
+ * The one base of our errors (docs/development.md, "Errors"): a stable `code` for machines (tests, metrics, the
  * boundary translations), a `message` that is one line a user can act on, and the original error as
  * `cause`. Every error class of the bot extends it (ConfigError, DumpError, KubeError, RemediateError,
  * UsageError, SlackStartupError, QueuedScanTimeoutError, AlertLockTimeoutError). Boundaries translate

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 
 /**
  * An ioredis connection for BullMQ. Workers and QueueEvents block on Redis and must wait out a
- * disconnect instead of failing commands (TOOLING.md: `maxRetriesPerRequest: null` or BullMQ's
+ * disconnect instead of failing commands (docs/development.md, "Stack notes": `maxRetriesPerRequest: null` or BullMQ's
  * constructor throws); ioredis keeps reconnecting in the background. Errors are reported through
  * /readyz, not thrown as unhandled 'error' events.
  */

@@ -23,7 +23,7 @@ export type ProposeJobResult = { outcome: 'proposed'; requestId: string } | { ou
 
 /** What the propose worker needs (built by jobs/start-workers.ts or a test). */
 export interface ProposeWorkerDeps extends Omit<ProposeFixDeps, 'publish'> {
-  /** A connection with maxRetriesPerRequest: null (BullMQ requirement, TOOLING.md). */
+  /** A connection with maxRetriesPerRequest: null (BullMQ requirement, docs/development.md "Stack notes"). */
   connection: Redis;
   slack: webApi.WebClient;
   proposals: ProposalStore;

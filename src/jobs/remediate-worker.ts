@@ -15,7 +15,7 @@ export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthori
    * usergroups.users.list on `slack`, cached 5 minutes as at vote time).
    */
   isAuthorized?: RunRemediationDeps['isAuthorized'];
-  /** A connection with maxRetriesPerRequest: null (BullMQ requirement, TOOLING.md). */
+  /** A connection with maxRetriesPerRequest: null (BullMQ requirement, docs/development.md "Stack notes"). */
   connection: Redis;
   slack: webApi.WebClient;
   /** Where undo proposals are stored, so the undo button carries only an opaque id. */

@@ -15,7 +15,7 @@ export const APPROVAL_EXPIRY_EVERY_MS = 60_000;
 export interface StartApprovalExpiryOptions {
   /** The `k8s-health-approvals` queue (its scheduler is upserted here). */
   queue: Queue;
-  /** A connection with maxRetriesPerRequest: null (BullMQ requirement, TOOLING.md). */
+  /** A connection with maxRetriesPerRequest: null (BullMQ requirement, docs/development.md "Stack notes"). */
   connection: Redis;
   /** BullMQ prefix. */
   prefix: string;

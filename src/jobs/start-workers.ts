@@ -65,7 +65,7 @@ export interface JobSlackClients {
 /** What {@link startWorkers} needs: everything created and passed in by the composition root. */
 export interface WorkerDeps {
   config: Config;
-  /** The BullMQ connection (maxRetriesPerRequest: null, TOOLING.md). */
+  /** The BullMQ connection (maxRetriesPerRequest: null, docs/development.md "Stack notes"). */
   connection: Redis;
   /** BullMQ prefix; store keys use `<prefix>:`. */
   prefix: string;

@@ -40,7 +40,7 @@ export type VoteOutcome =
   | 'dry-run-failed';
 
 /**
- * The two-person approval policy (DESIGN.md), pure with an injected clock: distinct authorized
+ * The two-person approval policy (docs/design.md), pure with an injected clock: distinct authorized
  * approvers; the proposer never counts (but may withdraw); any authorized Reject cancels; a request
  * past its expiry, or already decided, ignores every click; an authorized user whose Slack account
  * is not confirmed eligible at vote time counts as neither approval nor rejection (issue 14). Returns

@@ -69,7 +69,7 @@ export interface ApprovalBackups {
   load(requestId: string): Promise<StoredBackup | undefined>;
 }
 
-/** One audited step: who, when, what, result (DESIGN.md "Two-person approval policy"). */
+/** One audited step: who, when, what, result (docs/design.md "Approval rules"). */
 export interface AuditEvent {
   /** ISO time. */
   at: string;

@@ -20,7 +20,7 @@ export interface EtcdLeaderView {
   leaderId: string;
   leaderEndpoint: string;
   members: EtcdMemberView[];
-  /** A client for the leader's endpoint ONLY (TOOLING.md: moveLeader must be sent to the leader). */
+  /** A client for the leader's endpoint ONLY (docs/development.md, "Stack notes": moveLeader must be sent to the leader). */
   leader: Etcd3;
   close(): void;
 }

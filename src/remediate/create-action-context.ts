@@ -6,7 +6,7 @@ import { RemediateError } from './remediate-error.js';
 
 /**
  * The live access of one configured cluster. A dump-backed cluster has none and can never be
- * remediated (DESIGN.md): asking for it is an error, never a silent no-op.
+ * remediated (docs/design.md): asking for it is an error, never a silent no-op.
  */
 export async function createActionContext(cluster: ClusterConfig): Promise<ActionContext> {
   if (cluster.dump || !cluster.workload) {

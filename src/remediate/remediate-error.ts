@@ -15,7 +15,7 @@ export type RemediateErrorCode =
   /** A server-side dry run, or an etcd read-only check, that did not pass. */
   | 'E_REMEDIATE_DRY_RUN';
 
-/** A failed plan / dry run / execution, translated at the remediate boundary (STYLE.md rule 5). */
+/** A failed plan / dry run / execution, translated at the remediate boundary (docs/development.md, "Errors"). */
 export class RemediateError extends K8sHealthError {
   override readonly name: string = 'RemediateError';
   declare readonly code: RemediateErrorCode;

@@ -15,7 +15,7 @@ export interface ExecuteResult {
 }
 
 /**
- * One catalog action (DESIGN.md "Remediation actions"), one file each, listed in actions/index.ts.
+ * One catalog action (docs/design.md "Fix catalog"), one file each, listed in actions/index.ts.
  * Only these functions write to a cluster; execute() runs once, after approval and a live re-check.
  */
 export interface RemediationAction {

@@ -1,13 +1,13 @@
 import type { ActionId } from '../diagnose/finding.js';
 
 /**
- * Every catalog action: the DESIGN.md actions plus node.remove-out-of-service, the undo of
+ * Every catalog action: the docs/design.md actions plus node.remove-out-of-service, the undo of
  * node.out-of-service (its own approval-gated proposal), and the Cluster API annotation actions of
  * issue 18 with their undos; all are in the contract's ACTION_IDS.
  */
 export type CatalogActionId = ActionId;
 
-/** Parameters of a plan: uint64 etcd ids stay decimal strings (DESIGN.md "Scale"). */
+/** Parameters of a plan: uint64 etcd ids stay decimal strings (docs/design.md "Where state lives"). */
 export type PlanParams = Record<string, string | number>;
 
 /** One fact the plan relies on; re-checked against the live cluster right before executing. */

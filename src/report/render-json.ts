@@ -1,7 +1,7 @@
 import type { Report } from './report.js';
 
 /**
- * The JSON report of DESIGN.md (`--output json`), stable key order, pretty-printed. An unknown capture
+ * The JSON report of docs/design.md (`--output json`), stable key order, pretty-printed. An unknown capture
  * time is `"collectedAt": null` with `"collectedAtFrom": "unknown"`; one inferred from the data has
  * `"collectedAtFrom": "data"`; a recorded one has no collectedAtFrom (issue 13 defect class 8).
  * `changedSinceHealthy` (issue 18, docs/diagnosis.md "What changed since last healthy") follows the findings.

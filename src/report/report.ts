@@ -12,7 +12,7 @@ export interface SectionSummary {
 }
 
 /**
- * The JSON report (DESIGN.md "Interfaces"): `{ cluster, generatedAt, status, sections, findings, partial }`.
+ * The JSON report (docs/design.md "Interfaces"): `{ cluster, generatedAt, status, sections, findings, partial }`.
  * `collectedAt` (when the data was read) is extra, so every consumer can show the data's age.
  */
 export interface Report {

@@ -12,7 +12,7 @@ import type { Report } from '../report/report.js';
 export interface ScanSnapshotOptions {
   history: History;
   thresholds: Thresholds;
-  /** Analysis time; default the snapshot's collectedAt (DESIGN.md: --now, else collectedAt). */
+  /** Analysis time; default the snapshot's collectedAt (docs/design.md: --now, else collectedAt). */
   now?: Date;
   /** Report time (when this scan ran); default the wall clock. */
   generatedAt?: Date;

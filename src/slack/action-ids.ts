@@ -1,5 +1,5 @@
 /**
- * Every Slack action id the bot owns, in one place (STYLE.md rule 7).
+ * Every Slack action id the bot owns, in one place (docs/development.md, "Slack specifics").
  * Action ids must be unique inside one actions block, so a button's id is the prefix plus its
  * index; listeners match the prefix with `PROPOSE_FIX_ACTION_PATTERN`.
  */

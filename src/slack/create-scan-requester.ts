@@ -9,7 +9,7 @@ export type RequestScan = (clusterName: string) => Promise<StoredReport>;
 
 /**
  * De-duplicates fresh scans: ten `/k8s-health` commands in an incident channel while the report is
- * stale cause one scan, not ten (DESIGN.md: an incident must not add load to a struggling API server).
+ * stale cause one scan, not ten (docs/design.md: an incident must not add load to a struggling API server).
  */
 export function createScanRequester(scan: ScanFn, store: ReportStore, hooks: { onScan?: (ok: boolean) => void } = {}): RequestScan {
   const inFlight = new Map<string, Promise<StoredReport>>();

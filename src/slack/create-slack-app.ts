@@ -33,7 +33,7 @@ export interface SlackAppOptions {
 const LEVELS = { debug: LogLevel.DEBUG, info: LogLevel.INFO, warn: LogLevel.WARN, error: LogLevel.ERROR } as const;
 
 /**
- * Build and initialise the Bolt app. Initialisation is deferred and awaited here (TOOLING.md: with a
+ * Build and initialise the Bolt app. Initialisation is deferred and awaited here (docs/development.md, "Stack notes": with a
  * token Bolt calls auth.test in its constructor, and a bad token then kills the process through an
  * unhandled rejection), so a bad token becomes one SlackStartupError naming SLACK_BOT_TOKEN.
  * HTTP mode receives through createCheckedReceiver (Bolt's signature check, then ours: future

@@ -4,7 +4,7 @@ import { describeError } from '../errors/describe-error.js';
 import type { Logger } from '../log/logger.js';
 
 /**
- * Approvers are bound by Slack id, never by name (DESIGN.md): a user id in approvers.users, or a
+ * Approvers are bound by Slack id, never by name (docs/design.md): a user id in approvers.users, or a
  * member of a group in approvers.groups resolved through usergroups.users.list and cached for
  * `ttlMs` (a removed member loses the right within that time). A failing lookup authorizes nobody.
  */

@@ -22,7 +22,7 @@ export interface ProposalStore {
 const TTL_SECONDS = 7 * 24 * 3600;
 
 /**
- * Buttons carry only an opaque id (STYLE.md rule 7): the proposal itself stays server-side in Redis
+ * Buttons carry only an opaque id (docs/development.md, "Slack specifics"): the proposal itself stays server-side in Redis
  * under `<keyPrefix>proposal:<id>`, so a forged click cannot smuggle parameters in.
  */
 export function createProposalStore(redis: Redis, opts: { keyPrefix: string }): ProposalStore {

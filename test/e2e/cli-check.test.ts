@@ -42,7 +42,7 @@ describe('k8s-health check (spawned CLI)', () => {
     expect(r.stdout).not.toContain('[WARNING]');
   });
 
-  it('--output json follows the DESIGN.md report shape', () => {
+  it('--output json follows the docs/design.md report shape', () => {
     const r = cli(['check', '--from', critical.dir, '--output', 'json']);
     const report = JSON.parse(r.stdout);
     expect(Object.keys(report)).toEqual(expect.arrayContaining(['cluster', 'generatedAt', 'status', 'sections', 'findings', 'partial']));

@@ -564,7 +564,7 @@ describe('RBAC', () => {
     expect(byKind(ms, 'ServiceAccount')).toHaveLength(3);
   });
 
-  it('grants the remediation worker each enabled action\'s calls, reads included (DESIGN.md "Remediation actions")', () => {
+  it('grants the remediation worker each enabled action\'s calls, reads included (docs/design.md "Fix catalog")', () => {
     const ms = render(['remediation-values.yaml']);
     expect(ruleGrants(rulesBySubject(ms)[SA.remediate]!)).toEqual({
       // webhook.suspend reads, backs up and deletes; webhook.restore checks absence and creates from the backup.

@@ -8,7 +8,7 @@ import { sortSnapshot } from '../sort-snapshot.js';
 import { createEmptySnapshot, type KindCoverage, type KubeObject, type PartialEntry, type Snapshot } from '../snapshot.js';
 
 /**
- * A dump directory as a Snapshot (DESIGN.md "Dump format"). Objects of DIR/management/ go in with
+ * A dump directory as a Snapshot (README.md "Dump format"). Objects of DIR/management/ go in with
  * origin 'management', all others 'workload'. Cluster name: `opts.cluster`, else meta.json
  * `cluster`, else the directory's basename. collectedAt (issue 13 defect class 8): meta.json
  * `collectedAt`, else the newest time the cluster wrote into the capture (events, conditions,

@@ -5,7 +5,7 @@ import type { EtcdEndpointHealth, EtcdEndpointStatus, EtcdMember, EtcdState } fr
  * Parse JSON printed by `etcdctl -w json` without losing uint64 precision.
  *
  * etcdctl prints member ids, cluster ids and raft indexes as BARE JSON numbers; `JSON.parse` turns
- * 3319814642761637952 into 3319814642761638000 (TOOLING.md). Every integer literal of 16 or more
+ * 3319814642761637952 into 3319814642761638000 (docs/development.md, "Stack notes"). Every integer literal of 16 or more
  * digits (2^53 has 16) is quoted before JSON.parse, by a pass that skips string literals, so
  * those values come back as exact decimal strings. Shorter integers stay numbers (always exact).
  */

@@ -130,7 +130,7 @@ function collect(doc: unknown, hint: Hint, acc: Acc, top = false): void {
   } else if (hint.spec) spec = hint.spec;
   else if (hint.foreign) noteForeign(acc, hint.foreign.kind, hint.foreign.apiVersion);
   else if (!hint.unread) acc.kindless++;
-  if (!spec) return; // a kind we do not read: ignored silently (DESIGN.md "Dump format")
+  if (!spec) return; // a kind we do not read: ignored silently (README.md "Dump format")
   const obj = { ...doc } as KubeObject;
   if (!kind) obj.kind = spec.kind;
   if (obj.apiVersion === undefined && hint.apiVersion && hint.spec === spec) obj.apiVersion = hint.apiVersion;

@@ -60,7 +60,7 @@ const MAX_DEPTH = 16;
 const LOG_TAIL_BYTES = 4 * 1024 * 1024;
 
 /**
- * Read every object of a dump directory (DESIGN.md "Dump format"). Unparseable files become
+ * Read every object of a dump directory (README.md "Dump format"). Unparseable files become
  * `partial` entries and reading goes on; a missing, non-directory or empty dump throws DumpError.
  *
  * Layout: DIR/workload/ and DIR/management/ hold the two clusters when either exists (without

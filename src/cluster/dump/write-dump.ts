@@ -13,7 +13,7 @@ const ETCD_FILES = [
 const CLUSTER_DIRS = ['workload', 'management'] as const;
 
 /**
- * Write a Snapshot in the dump format (DESIGN.md "Dump format") so that `loadDump(dir)` returns it
+ * Write a Snapshot in the dump format (README.md "Dump format") so that `loadDump(dir)` returns it
  * again: DIR/workload/<plural>.json and DIR/management/<plural>.json as `List`s (every kind, empty
  * lists too, so a reader can tell "none" from "not collected"), pods and events rebuilt from their
  * projections, CAPI objects and management-origin events under management/, DIR/etcd/*.json in

@@ -14,7 +14,7 @@ export interface EtcdTlsMaterial {
  * - One endpoint per client: Maintenance.Status answers for the host it reaches, so a pool of
  *   hosts would mix members up.
  * - No retries and no circuit breaker: etcd3's default host policy opens a breaker after a
- *   timeout and then fails every call with BrokenCircuitError (TOOLING.md "etcd"), which would
+ *   timeout and then fails every call with BrokenCircuitError (docs/development.md "Stack notes"), which would
  *   hide the real error and break the next scan. A probe must report what the member says now.
  * - Every unary call gets a deadline, so a paused (SIGSTOP) or blackholed member cannot hang a scan.
  */

@@ -13,7 +13,7 @@ export type KubeErrorCode =
   | 'E_KUBE_NOT_SERVED';
 
 /**
- * A failed Kubernetes API call, translated at the boundary (STYLE.md rule 5): one line a user can
+ * A failed Kubernetes API call, translated at the boundary (docs/development.md, "Errors"): one line a user can
  * act on, the HTTP status when there was one, and the original error as `cause`.
  */
 export class KubeError extends K8sHealthError {

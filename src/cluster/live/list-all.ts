@@ -23,7 +23,7 @@ export interface ListAllOptions {
 
 /**
  * List every object at a collection path, page by page. The first page asks for
- * `resourceVersion=0` (served from the API server's watch cache, not etcd: DESIGN.md "Scale"),
+ * `resourceVersion=0` (served from the API server's watch cache, not etcd: docs/design.md "Where state lives"),
  * later pages only send `continue` (the API server rejects a resourceVersion with it).
  * Pages are stream-parsed (createListSplitter): each item is parsed and handed over while the
  * rest of the page is still arriving, so a page is never held whole (issue 8, peak memory).

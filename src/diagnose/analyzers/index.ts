@@ -32,7 +32,7 @@ import { capiRemediationExhaustedAnalyzer } from './capi-remediation-exhausted.j
 import { capiRemediationPausedAnalyzer } from './capi-remediation-paused.js';
 
 /**
- * The explicit registry of analyzers (STYLE.md: no import-time self-registration).
+ * The explicit registry of analyzers (docs/development.md: no import-time self-registration).
  * One analyzer per finding id, one file each, named after the id (dots → dashes).
  */
 export const ANALYZERS: readonly Analyzer[] = [

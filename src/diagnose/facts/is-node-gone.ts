@@ -12,7 +12,7 @@ export interface NodeGoneVerdict {
 const POWERED_OFF = /powered ?off|poweredoff|vm is not running|shut ?down/i;
 
 /**
- * Seed 004 / DESIGN.md: node.out-of-service and node.delete are only offered for a node that is
+ * Seed 004 / docs/design.md: node.out-of-service and node.delete are only offered for a node that is
  * confirmed gone: NotReady/Unknown AND (its Machine deleted/absent/Deleting, or the VM powered off
  * — the cloud provider's `node.cloudprovider.kubernetes.io/shutdown` taint or a Machine condition
  * saying so). A NotReady node whose Machine still looks fine may only be partitioned: force-freeing

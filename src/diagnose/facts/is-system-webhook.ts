@@ -20,7 +20,7 @@ const SYSTEM_SERVICE_NAMESPACE = /^(kube-system|tkg-system|secretgen-controller|
 const SYSTEM_NAME = /(^|[.-])(antrea|calico|tigera)([.-]|$)|\.antrea\.io$|\.tanzu\.vmware\.com$|\.vmware\.com$|\.x-k8s\.io$|^(capi|capv|kcp|cabpk)-/;
 
 /**
- * Seed rule (003, DESIGN.md): only third-party webhooks may ever be suspended. A configuration is a
+ * Seed rule (003, docs/design.md): only third-party webhooks may ever be suspended. A configuration is a
  * system one when its name, any of its webhooks' names, or any webhook's service (name or namespace)
  * belongs to the platform, the CNI (antrea, calico) or Cluster API. Erring towards "system" is the
  * safe side: a false "system" only withholds a button, a false "third-party" could break the cluster.

@@ -2,7 +2,7 @@ import type { KubeObject } from '../../cluster/snapshot.js';
 import type { RemediationProposal } from '../finding.js';
 
 /**
- * Seed 004 / DESIGN.md: free the pods and volumes of a node CONFIRMED gone (isNodeGone). Kubernetes
+ * Seed 004 / docs/design.md: free the pods and volumes of a node CONFIRMED gone (isNodeGone). Kubernetes
  * ≥ 1.28 supports non-graceful node shutdown (the out-of-service taint: pods are deleted and volumes
  * detached at once); older clusters need the Node object deleted. The version is the node's
  * status.nodeInfo.kubeletVersion. Callers must check isNodeGone first: never for a partitioned node.

@@ -17,7 +17,7 @@ import { podForceDelete } from './pod-force-delete.js';
 import { webhookRestore } from './webhook-restore.js';
 import { webhookSuspend } from './webhook-suspend.js';
 
-/** The remediation catalog (DESIGN.md "Remediation actions"): one explicit list, no self-registration. */
+/** The remediation catalog (docs/design.md "Fix catalog"): one explicit list, no self-registration. */
 export const ACTIONS: readonly RemediationAction[] = [
   etcdMoveLeader,
   etcdRemoveMember,

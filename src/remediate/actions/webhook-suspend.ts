@@ -95,7 +95,7 @@ function pin(plan: RemediationPlan): { uid: string; resourceVersion: string } {
 
 /** Params → the configuration's API path. Only the two admission kinds are accepted. */
 export function webhookTarget(params: PlanParams): { kind: 'Validating' | 'Mutating'; name: string; path: string } {
-  // DESIGN.md names the kind Validating/Mutating; findings carry the object kind
+  // docs/design.md names the kind Validating/Mutating; findings carry the object kind
   // (ValidatingWebhookConfiguration): accept both spellings, nothing else.
   const raw = String(params.kind ?? '').replace(/WebhookConfiguration$/, '');
   const kind = raw === 'Mutating' ? 'Mutating' : raw === 'Validating' ? 'Validating' : undefined;

@@ -7,7 +7,7 @@ export const REPLAY_DIR = path.resolve('examples/scenarios/replay-s3-recreation-
 
 /**
  * A `dump:` cluster that changes over time: `link` is a symlink re-pointed (atomically, by rename)
- * to another dump directory between scans (DESIGN.md: dump clusters are re-read on every scan).
+ * to another dump directory between scans (docs/design.md: dump clusters are re-read on every scan).
  */
 export interface ReplayCluster {
   /** The path to put in the config's `dump:`. */

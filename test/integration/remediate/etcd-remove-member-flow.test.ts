@@ -42,7 +42,7 @@ async function addStaleMember(): Promise<string> {
   const peer = `http://127.0.0.1:${await freePort()}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    // A fresh client per try: etcd3's circuit breaker stays open after one failure (TOOLING.md).
+    // A fresh client per try: etcd3's circuit breaker stays open after one failure (docs/development.md, "Stack notes").
     const client = new Etcd3({ hosts: etcd.endpoints[0]! });
     try {
       return (await client.cluster.memberAdd({ peerURLs: [peer] })).member.ID;
