@@ -15,8 +15,8 @@ export const PLAN_SECRET_MIN_BYTES = 32;
 export type SignPurpose = 'plan' | 'vote' | 'backup' | 'audit' | 'propose';
 
 /**
- * HMAC-SHA256 with the server secret K8S_HEALTH_PLAN_SECRET over canonical JSON (docs/design.md "Approval rules", signed
- * plans": Redis alone can never make a plan run). Without a usable secret the signer exists but is
+ * HMAC-SHA256 with the server secret K8S_HEALTH_PLAN_SECRET over canonical JSON (docs/design.md "Approval rules":
+ * Redis alone can never make a plan run). Without a usable secret the signer exists but is
  * not `ready`: every sign/verify throws one line naming the variable, so proposing and executing
  * refuse while the read-only bot (dump clusters, disabled clusters, the demo) keeps working.
  */
