@@ -103,6 +103,9 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
     if (!t.target) snapshot.partial.push({ source: `${t.role} API server`, error: `${t.error} — not read: ${skipped[t.role].join(', ')}` });
   }
 
+  if (cluster.fleet?.credentials === 'capi-admin-secret' && cluster.workload) {
+    snapshot.partial.push({ source: 'workload credentials', error: "read with Cluster API's admin kubeconfig Secret (fleet credentials: capi-admin-secret): for labs only — run `k8s-health enroll` for a read-only credential (docs/fleet.md)" });
+  }
   if (cluster.etcd) {
     try {
       const r = await collectEtcd(cluster.etcd);
