@@ -35,7 +35,8 @@ export type AlertChangeDetail =
   | { kind: 'evidence'; lines: string[]; more: number }
   | { kind: 'related'; findings: RelatedFinding[] }
   /** Not seen (as warning or critical) in `missedScans` consecutive scans. */
-  | { kind: 'resolved'; missedScans: number; lastSeenAt: string; lastedMs: number };
+  /** `reason: 'cluster-deleted'`: its Cluster object left the management cluster (fleet mode, docs/fleet.md). */
+  | { kind: 'resolved'; missedScans: number; lastSeenAt: string; lastedMs: number; reason?: 'cluster-deleted' };
 
 /** One change of an incident, posted once as a thread reply (or, for `opened`, as the parent). */
 export interface AlertChange {
