@@ -64,11 +64,15 @@ export const clusterSchema = z
     }
   });
 
+const LABEL_KEY = '(?:[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?';
+const LABEL_VALUE = '(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?)?';
+const REQUIREMENT = `\\s*(?:!\\s*${LABEL_KEY}|${LABEL_KEY}\\s*(?:(?:==|!=|=)\\s*${LABEL_VALUE}|\\s(?:in|notin)\\s*\\(\\s*${LABEL_VALUE}(?:\\s*,\\s*${LABEL_VALUE})*\\s*\\))?)\\s*`;
+
 /** A Kubernetes label selector string, as `kubectl get -l` takes it: `env=prod,tier in (a,b),!legacy`. */
 const labelSelector = z
   .string()
   .min(1)
-  .regex(/^[A-Za-z0-9._\-/!=,() ]+$/, 'must be a label selector such as env=prod,team in (a,b)');
+  .regex(new RegExp(`^${REQUIREMENT}(?:,${REQUIREMENT})*$`), 'must be a label selector such as env=prod,team in (a,b),!legacy');
 
 /**
  * Fleet mode (docs/fleet.md): every Cluster API `Cluster` of a management cluster, discovered and
