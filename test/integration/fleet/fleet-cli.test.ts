@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../../support/fake-kube-api/start-fake-kube-api.js';
-import { capiCluster } from '../../support/fleet-objects.js';
+import { createTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
+import { capiCluster, kubeconfigSecret } from '../../support/fleet-objects.js';
 import { runCliInProcess } from '../../support/run-cli-in-process.js';
 
 const NO_REDIS = 'redis://127.0.0.1:1';
@@ -100,6 +101,22 @@ describe('fleet CLI: clusters, check --cluster on a discovered cluster, enroll',
     expect(report.partial.filter((p: { error: string }) => /forbidden/.test(p.error))).toEqual([]);
   });
 
+  it('enroll --use-capi-secret takes the admin credential from Cluster API\'s Secret; capi-admin-secret fleets say so in the report', async () => {
+    const api = await mgmt.addCluster('api', { accessKinds: true, objects: [node('api-cp-1')] });
+    mgmt.emit('ADDED', kubeconfigSecret('team-b', 'api-kubeconfig', createTestKubeConfig(api.url, 'api-admin').exportConfig(), { 'cluster.x-k8s.io/cluster-name': 'api' }));
+    const r = await runCliInProcess(['enroll', 'api', '--use-capi-secret'], env());
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(api.find('ClusterRoleBinding', 'k8s-health-reader')).toBeDefined();
+    expect(mgmt.find('Secret', 'api-k8s-health-kubeconfig', 'team-b')).toBeDefined();
+
+    const lab = path.join(work, 'lab.yaml');
+    writeFileSync(lab, ['fleets:', '  - name: lab', `    management: { kubeconfig: ${await writeTestKubeConfig(mgmt.url, 'mgmt')} }`, '    namespaces: [team-b]', '    credentials: capi-admin-secret'].join('\n'));
+    const check = await runCliInProcess(['check', '--cluster', 'api', '-o', 'json', '--config', lab], { REDIS_URL: NO_REDIS });
+    const report = JSON.parse(check.stdout);
+    expect(report.sections.find((x: { id: string }) => x.id === 'nodes').status).toBe('healthy');
+    expect(report.partial).toContainEqual({ source: 'workload credentials', error: expect.stringMatching(/^read with Cluster API's admin kubeconfig Secret \(fleet credentials: capi-admin-secret\): for labs only/) });
+  });
+
   it('enroll refuses bad usage with one line', async () => {
     const none = await runCliInProcess(['enroll', 'web'], env());
     expect(none.code).toBe(2);
@@ -108,6 +125,8 @@ describe('fleet CLI: clusters, check --cluster on a discovered cluster, enroll',
     const unknown = await runCliInProcess(['enroll', 'nope', '--kubeconfig', webAdmin], env());
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no discovered cluster "nope"; discovered: api, web/);
+    const both = await runCliInProcess(['enroll', 'web', '--use-capi-secret', '--context', 'x'], env());
+    expect([both.code, both.stderr]).toEqual([2, expect.stringMatching(/exclusive/)]);
   });
 
   it('a bad fleets: entry is one line naming the key', async () => {
