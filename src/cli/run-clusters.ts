@@ -46,7 +46,9 @@ export async function runClusters(opts: { config?: string; output: string }, io:
     } catch (err) {
       notes.push(`Redis not reachable at ${env.redisUrl} (${describeError(err)}): statuses unknown`);
     }
-    let discovered: DiscoveredCluster[] = connected && config.fleets.length ? await createClusterDirectory(redis, { keyPrefix: REDIS_PREFIX }).list() : [];
+    // Entries of fleets no longer in this config are left out (nobody syncs them any more).
+    const fleets = new Set(config.fleets.map((f) => f.name));
+    let discovered: DiscoveredCluster[] = connected && config.fleets.length ? (await createClusterDirectory(redis, { keyPrefix: REDIS_PREFIX }).list()).filter((d) => fleets.has(d.fleet)) : [];
     if (config.fleets.length && !discovered.length) {
       const { discoverFleetsOnce } = await import('../cluster/fleet/start-fleet-discovery.js');
       const found = await discoverFleetsOnce(config.fleets, { configuredNames: new Set(config.clusters.map((c) => c.name)), timeoutMs: 15_000 });
