@@ -99,7 +99,10 @@ export function startFleet(opts: FleetOptions): Fleet {
   return { clusterSet, ready, stop: () => stopAll(stops, redis) };
 }
 
+/** Stop everything; a Redis that is down must not hold the process's shutdown (5 s per step at most). */
 async function stopAll(stops: (() => Promise<void> | void)[], redis: ReturnType<typeof createRedisConnection>): Promise<void> {
-  for (const s of stops) await s();
-  await redis.quit().catch(() => redis.disconnect());
+  const bounded = (p: Promise<unknown>) => Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
+  for (const s of stops) await bounded(Promise.resolve().then(s));
+  await bounded(redis.quit());
+  redis.disconnect();
 }
