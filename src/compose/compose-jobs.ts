@@ -90,8 +90,8 @@ export interface WorkerSet {
   watchCaches?: WatchCaches;
   /** Redis reachable and workers running; `detail` names what is not. */
   ready(): Promise<{ ready: boolean; redis: string; workers: string }>;
-  /** Discovered clusters whose Cluster object was deleted: threads resolved as "cluster deleted", scans stopped (docs/fleet.md). */
-  retireClusters(names: readonly string[]): Promise<void>;
+  /** Discovered clusters whose Cluster object was deleted (or that were renamed): threads resolved, scans stopped (docs/fleet.md). */
+  retireClusters(clusters: readonly { name: string; renamedTo?: string }[]): Promise<void>;
   /** Graceful stop: workers finish their in-flight jobs, then connections close. */
   close(): Promise<void>;
 }
@@ -222,9 +222,9 @@ export function composeJobs(opts: JobsOptions): Jobs {
           const state = !runWorkers ? 'none in this process' : down.length ? `not running: ${down.join(', ')}` : workers.map((w) => w.name).join(', ');
           return { ready: redis === 'ok' && down.length === 0, redis, workers: state };
         },
-        async retireClusters(names) {
-          for (const name of names) {
-            await retireCluster(name, { alerts: stores.alerts, threads: stores.threads, scanQueue: queues.scan, notifyQueue: slack ? queues.notify : undefined, now, log }).catch((err: unknown) =>
+        async retireClusters(clusters) {
+          for (const { name, renamedTo } of clusters) {
+            await retireCluster(name, { alerts: stores.alerts, threads: stores.threads, scanQueue: queues.scan, notifyQueue: slack ? queues.notify : undefined, now, log }, renamedTo).catch((err: unknown) =>
               log.warn({ cluster: name, error: describeError(err) }, 'fleet: could not retire a deleted cluster'),
             );
           }

@@ -17,8 +17,8 @@ export interface FleetOptions {
    * (`serve --no-workers`, a worker without `scan`): names and Slack settings, no credential.
    */
   mode: 'discover' | 'follow';
-  /** Called with the discovered clusters this process removed from the directory (retire them once). */
-  onRemoved?: (names: string[]) => void;
+  /** Called with the discovered clusters this process removed from the directory (retire them once); `renamedTo` when only renamed. */
+  onRemoved?: (clusters: { name: string; renamedTo?: string }[]) => void;
   /** Redis key prefix (tests); default `k8s-health:`. */
   keyPrefix?: string;
   log?: Logger;
@@ -64,7 +64,8 @@ export function startFleet(opts: FleetOptions): Fleet {
         for (const d of s.clusters) for (const w of d.warnings ?? []) if (!warned.has(`${d.name} ${w}`)) warned.add(`${d.name} ${w}`), log.warn({ cluster: d.name }, `fleet: Cluster annotation ${w}`);
         syncing = syncing.then(() => directory.sync(s.settled, s.clusters)).then(
           (change) => {
-            if (change.removed.length) opts.onRemoved?.(change.removed);
+            const gone = [...change.removed.map((name) => ({ name })), ...(change.renamed ?? []).map((r) => ({ name: r.from, renamedTo: r.to }))];
+            if (gone.length) opts.onRemoved?.(gone);
           },
           (err: unknown) => log.warn({ error: describeError(err) }, 'fleet directory: not updated (Redis?); the next change retries'),
         );

@@ -7,12 +7,12 @@ import { enqueueNotify } from './enqueue-notify.js';
 import { scanSchedulerId } from './schedule-scans.js';
 
 /**
- * A discovered cluster left its fleet (its Cluster object was deleted; docs/fleet.md): its open alert
- * threads resolve as "cluster deleted" (posted by the notify workers like any change) and its scan
- * scheduler goes. Called once per removal, by the process whose directory sync removed it.
+ * A discovered cluster left its fleet (its Cluster object was deleted; docs/fleet.md), or was renamed
+ * (`renamedTo`): its open alert threads resolve as "cluster deleted" (or "renamed", naming the new name), posted by the notify
+ * workers like any change, and its scan scheduler goes. Called once per removal, by the process whose directory sync removed it.
  */
-export async function retireCluster(name: string, deps: { alerts: AlertStateStore; threads: AlertThreadStore; scanQueue: Queue; notifyQueue?: Queue; now: () => Date; log: Logger }): Promise<void> {
-  const { state, changed } = await resolveClusterDeleted(deps.alerts, name, deps.now().toISOString());
+export async function retireCluster(name: string, deps: { alerts: AlertStateStore; threads: AlertThreadStore; scanQueue: Queue; notifyQueue?: Queue; now: () => Date; log: Logger }, renamedTo?: string): Promise<void> {
+  const { state, changed } = await resolveClusterDeleted(deps.alerts, name, deps.now().toISOString(), renamedTo);
   if (deps.notifyQueue) {
     for (const [fp, inc] of Object.entries(state.incidents)) {
       const thread = await deps.threads.get(name, inc.key);
@@ -20,5 +20,5 @@ export async function retireCluster(name: string, deps: { alerts: AlertStateStor
     }
   }
   await deps.scanQueue.removeJobScheduler(scanSchedulerId(name));
-  deps.log.info({ cluster: name, resolved: changed.map((i) => i.finding.id) }, 'fleet: cluster deleted; its alert threads resolve and its scans stop');
+  deps.log.info({ cluster: name, renamedTo, resolved: changed.map((i) => i.finding.id) }, renamedTo ? 'fleet: cluster renamed; its threads here resolve and its scans go on under the new name' : 'fleet: cluster deleted; its alert threads resolve and its scans stop');
 }

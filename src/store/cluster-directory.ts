@@ -1,11 +1,15 @@
 import type { Redis } from 'ioredis';
 import type { DiscoveredCluster } from '../cluster/fleet/discovered-cluster.js';
 
-/** What one sync changed in the directory: names this caller added, removed (it alone: HDEL said so) or changed. */
+/**
+ * What one sync changed in the directory: names this caller added, removed (it alone: HDEL said so) or
+ * changed; `renamed` are removed names whose Cluster object goes on under another name (a collision).
+ */
 export interface DirectoryChange {
   added: string[];
   removed: string[];
   changed: string[];
+  renamed?: { from: string; to: string }[];
 }
 
 /**
@@ -52,6 +56,8 @@ export function createClusterDirectory(redis: Redis, opts: { keyPrefix: string }
       const current = await redis.hgetall(key);
       const next = new Map(clusters.filter((c) => wanted.has(c.fleet)).map((c) => [c.name, JSON.stringify(c)]));
       const change: DirectoryChange = { added: [], removed: [], changed: [] };
+      const identity = (d: DiscoveredCluster) => `${d.fleet}/${d.namespace}/${d.clusterName}`;
+      const nameOf = new Map(clusters.filter((c) => wanted.has(c.fleet)).map((c) => [identity(c), c.name]));
       for (const [name, json] of next) {
         if (current[name] === json) continue;
         // HSET returns 1 for a new field: only then is it "added" (another worker may have written it first).
@@ -62,9 +68,12 @@ export function createClusterDirectory(redis: Redis, opts: { keyPrefix: string }
         if (next.has(name)) continue;
         const d = parse(raw);
         if (d && !wanted.has(d.fleet)) continue;
-        if ((await redis.hdel(key, name)) === 1) change.removed.push(name);
+        if ((await redis.hdel(key, name)) !== 1) continue;
+        const to = d ? nameOf.get(identity(d)) : undefined;
+        if (to) (change.renamed ??= []).push({ from: name, to });
+        else change.removed.push(name);
       }
-      if (change.added.length || change.removed.length || change.changed.length) await redis.publish(channel, JSON.stringify(change));
+      if (change.added.length || change.removed.length || change.changed.length || change.renamed?.length) await redis.publish(channel, JSON.stringify(change));
       return change;
     },
     async subscribe(onChange) {

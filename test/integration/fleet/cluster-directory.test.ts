@@ -34,6 +34,13 @@ describe('the shared directory of discovered clusters (real Redis)', () => {
       ['web', true],
       ['x', false],
     ]);
+    // A second Cluster named web appears: the first one goes on as ns/web — renamed, not removed.
+    const nsWeb = { ...entry('ns/web', 'prod', true), clusterName: 'web' };
+    const otherWeb = { ...entry('other/web'), namespace: 'other', clusterName: 'web' };
+    expect(await a.sync(['prod'], [nsWeb, otherWeb])).toEqual({ added: ['ns/web', 'other/web'], removed: [], changed: [], renamed: [{ from: 'web', to: 'ns/web' }] });
+    expect(await b.sync(['prod'], [nsWeb, otherWeb])).toEqual({ added: [], removed: [], changed: [] });
+    // other/web is deleted: web gets its plain name back (a rename again), other/web is removed.
+    expect(await a.sync(['prod'], [entry('web', 'prod', true)])).toEqual({ added: ['web'], removed: ['other/web'], changed: [], renamed: [{ from: 'ns/web', to: 'web' }] });
     // A corrupt entry is dropped from the view, not fatal.
     await redis.hset('d1:fleet:clusters', 'bad', '{not json');
     expect((await a.list()).map((d) => d.name)).toEqual(['web', 'x']);

@@ -43,6 +43,15 @@ describe('resolveClusterDeleted (fleet mode: a Cluster object left its fleet)', 
     expect(JSON.stringify(reply.blocks)).toContain('Resolved: cluster deleted');
   });
 
+  it('a renamed cluster (a second Cluster of its name appeared) says its new name, neutralized', async () => {
+    const store = memoryStore(opened);
+    const { changed } = await resolveClusterDeleted(store, 'web', '2026-01-01T10:05:00Z', 'team-a/web*<!here>*');
+    expect(changed[0]!.changes.at(-1)!.details[0]).toMatchObject({ kind: 'resolved', reason: 'cluster-renamed', renamedTo: 'team-a/web*<!here>*' });
+    const text = JSON.stringify(renderAlertReply(changed[0]!, changed[0]!.changes.at(-1)!).blocks);
+    expect(text).toContain('Resolved here: cluster renamed');
+    expect(text).not.toContain('<!here>');
+  });
+
   it('changes nothing when no incident is open (a second call, or a cluster that never alerted)', async () => {
     const store = memoryStore(opened);
     await resolveClusterDeleted(store, 'web', '2026-01-01T10:05:00Z');
