@@ -66,7 +66,8 @@ export function startFleetDiscovery(fleets: readonly FleetConfig[], opts: FleetD
     return {
       clusters,
       configs: clusters.map((d) => toClusterConfig(byFleet.get(d.fleet)!, d, kubeconfigs.get(d.name))),
-      settled: fleets.filter((f) => perFleet.get(f.name)!.listed.size === perFleet.get(f.name)!.clusters.size).map((f) => f.name),
+      // Settled: every Cluster watch of the fleet listed once (a fleet whose kubeconfig did not even load has none: never settled).
+      settled: fleets.filter((f) => perFleet.get(f.name)!.clusters.size > 0 && perFleet.get(f.name)!.listed.size === perFleet.get(f.name)!.clusters.size).map((f) => f.name),
       errors: fleets.flatMap((f) => (perFleet.get(f.name)!.error ? [`fleet ${f.name}: ${perFleet.get(f.name)!.error}`] : [])),
     };
   };

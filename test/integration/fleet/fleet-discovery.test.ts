@@ -87,5 +87,8 @@ describe('fleet discovery against a fake management cluster', () => {
     expect(s.settled).toEqual([]);
     expect(s.errors).toHaveLength(1);
     expect(s.errors[0]).toMatch(/^fleet lab: cannot reach API server/);
+    const noKubeconfig = await discoverFleetsOnce([fleet({}, '/nonexistent/kubeconfig')], { configuredNames: new Set() });
+    expect(noKubeconfig.settled).toEqual([]);
+    expect(noKubeconfig.errors).toEqual([expect.stringMatching(/^fleet lab: cannot load kubeconfig \/nonexistent\/kubeconfig/)]);
   });
 });
