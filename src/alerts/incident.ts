@@ -35,7 +35,11 @@ export type AlertChangeDetail =
   | { kind: 'evidence'; lines: string[]; more: number }
   | { kind: 'related'; findings: RelatedFinding[] }
   /** Not seen (as warning or critical) in `missedScans` consecutive scans. */
-  | { kind: 'resolved'; missedScans: number; lastSeenAt: string; lastedMs: number };
+  /**
+   * Fleet mode (docs/fleet.md): `cluster-deleted`: its Cluster object left the fleet; `cluster-renamed`:
+   * the cluster goes on under the name `renamedTo` (raw: a name from the cluster), its alerts with it.
+   */
+  | { kind: 'resolved'; missedScans: number; lastSeenAt: string; lastedMs: number; reason?: 'cluster-deleted' | 'cluster-renamed'; renamedTo?: string };
 
 /** One change of an incident, posted once as a thread reply (or, for `opened`, as the parent). */
 export interface AlertChange {

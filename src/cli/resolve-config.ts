@@ -30,3 +30,25 @@ export function pickCluster(config: Config, name: string | undefined, file?: str
   if (config.clusters.length === 1) return config.clusters[0]!;
   throw new UsageError(config.clusters.length ? `several clusters configured, pick one with --cluster: ${names.join(', ')}` : 'no clusters configured: add one under `clusters:` in the config file');
 }
+
+/**
+ * The cluster named `name` among the configured ones, else among the clusters the config's fleets
+ * discover (read once from each management cluster: docs/fleet.md), so `check --cluster` and `dump
+ * --cluster` work on a discovered cluster like on a configured one.
+ */
+export async function resolveCluster(config: Config, name: string | undefined, file?: string): Promise<ClusterConfig> {
+  if (!config.fleets.length || (name !== undefined && config.clusters.some((c) => c.name === name))) return pickCluster(config, name, file);
+  if (name === undefined && config.clusters.length) return pickCluster(config, name, file);
+  const { discoverFleetsOnce } = await import('../cluster/fleet/start-fleet-discovery.js');
+  const found = await discoverFleetsOnce(config.fleets, { configuredNames: new Set(config.clusters.map((c) => c.name)), timeoutMs: 15_000 });
+  const all = [...config.clusters, ...found.configs];
+  const names = all.map((c) => c.name);
+  const unread = found.errors.length ? ` (not read: ${found.errors.join('; ')})` : '';
+  if (name === undefined) {
+    if (all.length === 1) return all[0]!;
+    throw new UsageError(all.length ? `several clusters configured or discovered, pick one with --cluster: ${names.join(', ')}${unread}` : `no clusters configured or discovered${unread}`);
+  }
+  const c = all.find((x) => x.name === name);
+  if (!c) throw new UsageError(`unknown cluster "${name}"${file ? ` in ${file}` : ''}; configured or discovered: ${names.join(', ') || '(none)'}${unread}`);
+  return c;
+}

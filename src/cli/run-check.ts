@@ -10,7 +10,7 @@ import { createMemoryBaselineStore } from '../store/baseline-store.js';
 import { InMemoryHistory } from '../store/in-memory-history.js';
 import { silentLogger } from '../log/logger.js';
 import type { CliIo } from './cli-io.js';
-import { pickCluster, resolveConfig } from './resolve-config.js';
+import { resolveCluster, resolveConfig } from './resolve-config.js';
 import { UsageError } from './usage-error.js';
 
 export interface CheckOptions {
@@ -58,7 +58,7 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     report = last!;
   } else {
     const { config, file } = await resolveConfig(opts.config, io.env, true);
-    const cluster = pickCluster(config, opts.cluster, file);
+    const cluster = await resolveCluster(config, opts.cluster, file);
     // Live collection (client-node, etcd3) is loaded only for a live check.
     const { scanCluster } = await import('../scan/scan-cluster.js');
     log.debug({ cluster: cluster.name, live: !cluster.dump }, 'scanning');

@@ -39,6 +39,27 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     });
 
   program
+    .command('clusters')
+    .description('list every configured and discovered (fleet) cluster with its fleet, namespace, status and whether workload credentials are enrolled')
+    .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (o: { config?: string; output: string }) => {
+      status = await (await import('./run-clusters.js')).runClusters(o, io);
+    });
+
+  program
+    .command('enroll')
+    .description("give the bot read-only access to a discovered cluster: creates a read-only ServiceAccount, ClusterRole and token in it with an admin credential used once, and stores the kubeconfig as a labelled Secret next to its Cluster object")
+    .argument('<cluster>', 'a cluster the config\'s fleets discover (`k8s-health clusters` lists them)')
+    .option('--config <file>', 'config file (default $K8S_HEALTH_CONFIG, else config/config.yaml)')
+    .option('--kubeconfig <file>', "the workload cluster's admin kubeconfig (yours), used for this command only")
+    .option('--context <name>', 'context in that kubeconfig')
+    .option('--use-capi-secret', "use Cluster API's <cluster>-kubeconfig Secret as the admin credential instead")
+    .action(async (cluster: string, o: { config?: string; kubeconfig?: string; context?: string; useCapiSecret?: boolean }) => {
+      status = await (await import('./run-enroll.js')).runEnroll(cluster, o, io);
+    });
+
+  program
     .command('dump')
     .description("write a live cluster's snapshot in the dump format (readable by check --from)")
     .option('--cluster <name>', 'cluster name from the config file')

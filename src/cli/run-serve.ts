@@ -22,6 +22,7 @@ import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { createReportStore } from '../store/report-store.js';
 import { composeApprovalDeps } from '../compose/compose-approval-deps.js';
 import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
+import { startFleet } from '../compose/start-fleet.js';
 import { waitForSignal } from './wait-for-signal.js';
 import { describeError } from '../errors/describe-error.js';
 
@@ -63,6 +64,10 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   // read-only bot runs as before; proposing and executing fixes refuse with one line naming it.
   const signer = createPlanSigner(env.planSecret);
   if (!signer.ready && config.clusters.some((c) => c.remediation.enabled)) announce.warn(signer.problem!);
+  // Fleet mode (docs/fleet.md): discovered clusters join config.clusters. With in-process workers this
+  // process discovers (it scans); otherwise it follows the shared directory, without any credential.
+  let jobs: Promise<WorkerSet> | undefined;
+  const fleet = startFleet({ config, redisUrl: env.redisUrl, mode: opts.workers ? 'discover' : 'follow', log, onRemoved: (names) => void jobs?.then((set) => set.retireClusters(names), () => undefined) });
   // Commands must not hang on a dead Redis: fail fast per command, keep reconnecting in the background.
   const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true });
   redis.on('error', () => undefined); // reported by /readyz and by the command that needed it
@@ -89,10 +94,10 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     now: io.now,
     metrics: opts.workers ? createWorkerMetrics({ registry: metrics.registry }) : undefined,
     signer,
+    clusterSet: fleet.clusterSet,
   });
   // Assigned once the Slack app is up. Until the workers run (and with --no-workers and no worker
   // replica listening) `/k8s-health` scans run in-process.
-  let jobs: Promise<WorkerSet> | undefined;
   const scan: ScanFn =
     deps.scan ??
     (async (name) => {
@@ -143,6 +148,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     });
   } catch (err) {
     redis.disconnect();
+    await fleet.stop().catch(() => undefined);
     await composed.close().catch(() => undefined);
     io.stderr.write(`k8s-health serve: ${describeError(err)}\n`);
     return 1;
@@ -152,7 +158,9 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   registerListeners(app, slackDeps);
   registerApprovalListeners(app, slackDeps);
   if (!deps.scan) {
-    jobs = composed.start();
+    // The scan schedulers are synced at start: wait (a while) for the first discovery, so the
+    // discovered clusters' schedulers are not removed and re-added.
+    jobs = Promise.race([fleet.ready, new Promise((r) => setTimeout(r, 30_000).unref())]).then(() => composed.start());
     jobs.catch((err: unknown) => announce.error({ error: describeError(err) }, 'workers failed to start'));
   }
   redis.connect().catch(() => undefined);
@@ -179,6 +187,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     redis.disconnect();
     healthServer?.close();
     await closeJobs();
+    await fleet.stop().catch(() => undefined);
     io.stderr.write(`k8s-health serve: cannot start on PORT ${env.port}: ${describeError(err)}\n`);
     return 1;
   }
@@ -188,6 +197,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   announce.info('stopping');
   await app.stop().catch(() => undefined);
   await closeJobs();
+  await fleet.stop().catch(() => undefined);
   if (healthServer) await new Promise<void>((resolve) => healthServer!.close(() => resolve()));
   await redis.quit().catch(() => redis.disconnect());
   announce.info('stopped');

@@ -26,7 +26,8 @@ export async function runTimeline(cluster: string, opts: { since?: string; confi
   const now = (io.now ?? (() => new Date()))();
   const since = opts.since === undefined ? undefined : parseSince(opts.since, now);
   const { config, file } = await resolveConfig(opts.config, io.env, false);
-  if (file) pickCluster(config, cluster, file);
+  // With fleets the cluster may be a discovered one (docs/fleet.md): Redis decides whether it has a timeline.
+  if (file && !config.fleets.length) pickCluster(config, cluster, file);
   const env = readEnvOptions(io.env);
   const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
   redis.on('error', () => undefined);

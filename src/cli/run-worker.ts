@@ -4,6 +4,7 @@ import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { startJobs, type JobsOptions, type WorkerSet } from '../compose/compose-jobs.js';
+import { startFleet } from '../compose/start-fleet.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
 import { createProcessLogger } from '../log/create-logger.js';
@@ -83,7 +84,11 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
   // Without K8S_HEALTH_PLAN_SECRET this worker scans and alerts as before and refuses every approved fix.
   const signer = createPlanSigner(env.planSecret);
   if (!signer.ready && kinds.includes('remediate') && config.clusters.some((c) => c.remediation.enabled)) announce.warn(signer.problem!);
-  const starting = startJobs({ config, redisUrl: env.redisUrl, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, ...deps.workers }).then(
+  // Fleet mode (docs/fleet.md): a worker that scans or remediates discovers (it needs the enrolled
+  // kubeconfigs); notify/expiry-only workers follow the shared directory. The first discovery is
+  // waited for (a while) so the scan schedulers are synced once with every cluster in.
+  const fleet = startFleet({ config, redisUrl: env.redisUrl, mode: kinds.includes('scan') || kinds.includes('remediate') ? 'discover' : 'follow', log, keyPrefix: deps.workers?.prefix ? `${deps.workers.prefix}:` : undefined, onRemoved: (names) => void set?.retireClusters(names) });
+  const starting = Promise.race([fleet.ready, new Promise((r) => setTimeout(r, 30_000).unref())]).then(() => startJobs({ config, redisUrl: env.redisUrl, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, clusterSet: fleet.clusterSet, ...deps.workers })).then(
     (s) => {
       set = s;
       announce.info({ kinds: s.kinds, clusters: config.clusters.length }, `workers running (${s.kinds.join(', ')}) for ${config.clusters.length} cluster(s)`);
@@ -98,6 +103,7 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
   // Redis down since startup: do not wait for it forever on the way out.
   await Promise.race([starting, new Promise((r) => setTimeout(r, 10_000).unref())]);
   await set?.close();
+  await fleet.stop().catch(() => undefined);
   await new Promise<void>((resolve) => server.close(() => resolve()));
   announce.info('stopped');
   return startError ? 1 : 0;

@@ -2,6 +2,7 @@ import { WebClient } from '@slack/web-api';
 import { Queue, QueueEvents, type Worker } from 'bullmq';
 import { createAlertStateStore } from '../alerts/alert-state-store.js';
 import { createWatchCaches, type WatchCaches } from '../cluster/live/create-watch-caches.js';
+import type { ClusterSet } from '../config/cluster-set.js';
 import type { Config } from '../config/config-schema.js';
 import { describeError } from '../errors/describe-error.js';
 import { silentLogger, type Logger } from '../log/logger.js';
@@ -10,6 +11,8 @@ import { createQueuedScan } from '../jobs/create-queued-scan.js';
 import { createRedisConnection } from '../jobs/create-redis-connection.js';
 import type { WorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { enqueueRemediation } from '../jobs/enqueue-remediation.js';
+import { retireCluster } from '../jobs/retire-cluster.js';
+import { scheduleScans } from '../jobs/schedule-scans.js';
 import { APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../jobs/queue-names.js';
 import { startWorkers, type JobQueues, type JobSlackClients, type JobStores } from '../jobs/start-workers.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
@@ -66,6 +69,11 @@ export interface JobsOptions {
    * refuses every request when it is missing or not ready; audit records get MACs.
    */
   signer?: PlanSigner;
+  /**
+   * Configured ∪ discovered clusters (fleet mode, docs/fleet.md), keeping `config.clusters` current: with
+   * the scan worker, every change re-syncs the scan schedulers.
+   */
+  clusterSet?: ClusterSet;
 }
 
 /** Running queues and workers of one process. */
@@ -82,6 +90,8 @@ export interface WorkerSet {
   watchCaches?: WatchCaches;
   /** Redis reachable and workers running; `detail` names what is not. */
   ready(): Promise<{ ready: boolean; redis: string; workers: string }>;
+  /** Discovered clusters whose Cluster object was deleted (or that were renamed): threads resolved, scans stopped (docs/fleet.md). */
+  retireClusters(clusters: readonly { name: string; renamedTo?: string }[]): Promise<void>;
   /** Graceful stop: workers finish their in-flight jobs, then connections close. */
   close(): Promise<void>;
 }
@@ -180,6 +190,16 @@ export function composeJobs(opts: JobsOptions): Jobs {
         watchCaches?.close();
         throw err;
       }
+      // Fleet mode: the clusters change while running; the scan schedulers follow (one sync at a time).
+      let syncing: Promise<unknown> = Promise.resolve();
+      const unfollow = kinds.includes('scan') && opts.clusterSet
+        ? opts.clusterSet.onChange((change) => {
+            syncing = syncing.then(() => scheduleScans(queues.scan, opts.config)).then(
+              (r) => log.info({ ...change, scheduled: r.scheduled.length, removed: r.removed }, 'fleet: clusters changed; scan schedulers synced'),
+              (err: unknown) => log.warn({ error: describeError(err) }, 'fleet: scan schedulers not synced (next change retries)'),
+            );
+          })
+        : undefined;
       for (const w of workers) {
         w.on('error', onError);
         w.on('failed', (job, err) => log.warn({ queue: w.name, jobId: job?.id, attempt: job?.attemptsMade, error: err.message }, 'job failed'));
@@ -202,7 +222,16 @@ export function composeJobs(opts: JobsOptions): Jobs {
           const state = !runWorkers ? 'none in this process' : down.length ? `not running: ${down.join(', ')}` : workers.map((w) => w.name).join(', ');
           return { ready: redis === 'ok' && down.length === 0, redis, workers: state };
         },
+        async retireClusters(clusters) {
+          for (const { name, renamedTo } of clusters) {
+            await retireCluster(name, { alerts: stores.alerts, threads: stores.threads, scanQueue: queues.scan, notifyQueue: slack ? queues.notify : undefined, now, log }, renamedTo).catch((err: unknown) =>
+              log.warn({ cluster: name, error: describeError(err) }, 'fleet: could not retire a deleted cluster'),
+            );
+          }
+        },
         async close() {
+          unfollow?.();
+          await syncing;
           await Promise.all(workers.map((w) => w.close()));
           watchCaches?.close();
           await closeQueues();

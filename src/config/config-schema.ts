@@ -64,6 +64,52 @@ export const clusterSchema = z
     }
   });
 
+const LABEL_KEY = '(?:[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?';
+const LABEL_VALUE = '(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?)?';
+const REQUIREMENT = `\\s*(?:!\\s*${LABEL_KEY}|${LABEL_KEY}\\s*(?:(?:==|!=|=)\\s*${LABEL_VALUE}|\\s(?:in|notin)\\s*\\(\\s*${LABEL_VALUE}(?:\\s*,\\s*${LABEL_VALUE})*\\s*\\))?)\\s*`;
+
+/** A Kubernetes label selector string, as `kubectl get -l` takes it: `env=prod,tier in (a,b),!legacy`. */
+const labelSelector = z
+  .string()
+  .min(1)
+  .regex(new RegExp(`^${REQUIREMENT}(?:,${REQUIREMENT})*$`), 'must be a label selector such as env=prod,team in (a,b),!legacy');
+
+/**
+ * Fleet mode (docs/fleet.md): every Cluster API `Cluster` of a management cluster, discovered and
+ * kept current, instead of one hand-written `clusters:` entry each.
+ */
+export const fleetSchema = z.strictObject({
+  /** Fleet name, shown in `k8s-health clusters` and the logs. */
+  name: z.string().regex(/^[a-z0-9-]+$/, 'must match [a-z0-9-]+'),
+  /** The management cluster (a CAPI management cluster, a vSphere Supervisor) holding the `Cluster` objects. */
+  management: kubeContext.default({}),
+  /** Namespaces to look in; empty = every namespace. */
+  namespaces: z.array(z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a namespace name')).default([]),
+  /** Label selector on the `Cluster` objects (e.g. `k8s-health.io/watch=true`); default: every Cluster. */
+  selector: labelSelector.optional(),
+  /** Slack settings of every cluster of this fleet (overridable per cluster by annotations, docs/fleet.md). */
+  slack: z
+    .strictObject({
+      alertChannel: slackId.optional(),
+      channels: z.array(slackId).default([]),
+    })
+    .default({ channels: [] }),
+  approvers: z
+    .strictObject({
+      users: z.array(slackId).default([]),
+      groups: z.array(slackId).default([]),
+    })
+    .default({ users: [], groups: [] }),
+  remediation: z.strictObject({ enabled: z.boolean().default(false) }).default({ enabled: false }),
+  /**
+   * Workload access: `enrolled` (default) reads only the read-only kubeconfig Secrets that
+   * `k8s-health enroll` stores (`<cluster>-k8s-health-kubeconfig`, label `k8s-health.io/kubeconfig=true`);
+   * a cluster without one is diagnosed from the management side only. `capi-admin-secret` reads
+   * Cluster API's own admin kubeconfig (`<cluster>-kubeconfig`): for labs only, warned on every start.
+   */
+  credentials: z.enum(['enrolled', 'capi-admin-secret']).default('enrolled'),
+});
+
 export const thresholdsSchema = z.strictObject({
   /** Machine Provisioning/Provisioned without a Node for longer than this (seed S0: CAPV's 20-minute timeout). */
   provisioningMinutes: z.number().positive().default(20),
@@ -102,6 +148,8 @@ export const MIN_APPROVALS = 2;
 export const configSchema = z
   .strictObject({
     clusters: z.array(clusterSchema).default([]),
+    /** Management clusters whose Cluster API clusters are discovered (docs/fleet.md). */
+    fleets: z.array(fleetSchema).default([]),
     /** Which Slack workspace/org may talk to the bot (issue 14); optional, enforced when set. */
     slack: slackWorkspace.default({}),
     scan: z
@@ -151,8 +199,34 @@ export const configSchema = z
     }
   });
 
-export type Config = z.infer<typeof configSchema>;
-export type ClusterConfig = z.infer<typeof clusterSchema>;
+/** How a discovered cluster belongs to its fleet (absent on configured clusters). */
+export interface FleetMembership {
+  /** The fleet's name. */
+  fleet: string;
+  /** Namespace of the `Cluster` object in the management cluster. */
+  namespace: string;
+  /** The `Cluster` object's own name (the bot's name is `namespace/name` when two share it). */
+  clusterName: string;
+  /** A workload kubeconfig was found (the enrolled Secret, or the CAPI admin secret with `credentials: capi-admin-secret`). */
+  enrolled: boolean;
+  credentials: FleetConfig['credentials'];
+}
+
+/** Where the workload kubeconfig of a discovered cluster comes from: a Secret's content, held in memory only. */
+export interface InlineKubeContext {
+  kubeconfig?: string;
+  context?: string;
+  /** The kubeconfig itself (YAML), read from a Secret; never written to disk, Redis or logs. */
+  kubeconfigData?: string;
+}
+
+export type ClusterConfig = Omit<z.infer<typeof clusterSchema>, 'workload'> & {
+  workload?: InlineKubeContext;
+  /** Set on discovered clusters: the fleet, the Cluster object, the credentials. */
+  fleet?: FleetMembership;
+};
+export type Config = Omit<z.infer<typeof configSchema>, 'clusters'> & { clusters: ClusterConfig[] };
+export type FleetConfig = z.infer<typeof fleetSchema>;
 export type Thresholds = z.infer<typeof thresholdsSchema>;
 
 export const DEFAULT_THRESHOLDS: Thresholds = thresholdsSchema.parse({});

@@ -28,7 +28,14 @@ export function parseConfig(raw: unknown, baseDir: string, source = 'config'): C
       }
     }
   }
-  return config;
+  const fleets = new Set<string>();
+  for (const [i, f] of config.fleets.entries()) {
+    if (fleets.has(f.name)) throw new ConfigError(`${source}: fleets[${i}].name: duplicate fleet name "${f.name}"`);
+    fleets.add(f.name);
+    if (new Set(f.namespaces).size !== f.namespaces.length) throw new ConfigError(`${source}: fleets[${i}].namespaces: a namespace is listed twice`);
+    if (f.management.kubeconfig) f.management.kubeconfig = resolvePath(f.management.kubeconfig, baseDir);
+  }
+  return config as Config;
 }
 
 /** Read and validate a YAML config file. Relative paths in it are relative to the file. */

@@ -13,7 +13,11 @@ export type RemediateErrorCode =
   /** A backup whose seal does not verify, or that is not the object the plan relies on. */
   | 'E_REMEDIATE_BACKUP'
   /** A server-side dry run, or an etcd read-only check, that did not pass. */
-  | 'E_REMEDIATE_DRY_RUN';
+  | 'E_REMEDIATE_DRY_RUN'
+  /** `k8s-health enroll`: the token controller filled no token in time (docs/fleet.md). */
+  | 'E_ENROLL_NO_TOKEN'
+  /** `k8s-health enroll`: the read-only credential it built does not work. */
+  | 'E_ENROLL_CHECK';
 
 /** A failed plan / dry run / execution, translated at the remediate boundary (docs/development.md, "Errors"). */
 export class RemediateError extends K8sHealthError {

@@ -8,6 +8,7 @@ import type { CommandOutcome } from './create-metrics.js';
 import { parseCommand } from './parse-command.js';
 import { postAnswer } from './post-answer.js';
 import { renderHelp } from './render-help.js';
+import { renderClusterList } from './render-cluster-list.js';
 import { mentionUser } from './mention-user.js';
 import { renderScanFailed, renderScanning } from './render-scanning.js';
 import type { SlackDeps } from './slack-deps.js';
@@ -39,6 +40,26 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
     return;
   }
   await ack();
+  if (parsed.kind === 'list') {
+    // Fleet mode (docs/fleet.md): every cluster this channel may query, worst first, from stored reports.
+    try {
+      const entries = await Promise.all(
+        parsed.clusters.map(async (c) => {
+          const stored = await deps.reports.latest(c.name);
+          return { name: c.name, fleet: c.fleet?.fleet, status: stored?.report.status, enrolled: c.fleet ? c.fleet.enrolled : !c.dump, storedAt: stored?.storedAt };
+        }),
+      );
+      await postAnswer(client, respond, command.channel_id, renderClusterList(entries));
+      count('answered');
+      log.info({ clusters: entries.length }, 'command answered: cluster list');
+    } catch (err) {
+      count('error');
+      deps.metrics.errors.inc({ where: 'command' });
+      log.error({ error: describeError(err) }, 'command failed');
+      await respond({ response_type: 'ephemeral', text: `k8s-health could not list the clusters: ${neutralizeMrkdwn(describeError(err), { max: 500 })}` }).catch(() => undefined);
+    }
+    return;
+  }
 
   const cluster = parsed.cluster.name;
   const section = parsed.section;

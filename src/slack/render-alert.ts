@@ -100,6 +100,8 @@ function renderChangeDetail(d: AlertChangeDetail): string[] {
     case 'related':
       return d.findings.map((r) => `:link: Related finding: ${md(r.severity, { max: 20 })} *${md(r.title, { max: 300 })}* (\`${md(r.id, { max: 80 })}\`)`);
     case 'resolved':
+      if (d.reason === 'cluster-renamed') return [`:twisted_rightwards_arrows: *Resolved here: cluster renamed* — it is now \`${md(d.renamedTo ?? '', { max: 120 })}\` (another Cluster of the same name appeared); its alerts continue under that name.`];
+      if (d.reason === 'cluster-deleted') return [`:white_check_mark: *Resolved: cluster deleted* — its Cluster object is no longer in the fleet (deleted, or no longer matched by the fleet's namespaces or selector); it lasted ${formatAge(d.lastedMs)}.`];
       return [`:white_check_mark: *Resolved*: not seen in ${Number(d.missedScans)} consecutive scans (last seen ${md(d.lastSeenAt, { max: 40 })}); it lasted ${formatAge(d.lastedMs)}.`];
     default:
       return [];

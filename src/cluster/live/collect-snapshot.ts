@@ -7,7 +7,7 @@ import type { WatchCaches } from './create-watch-caches.js';
 import { KINDS, type KindSpec } from '../kinds.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './request-kube.js';
 import { isUnreachable, KubeError } from './kube-error.js';
-import { isDistinctManagement } from './is-distinct-management.js';
+import { clusterSides } from './cluster-sides.js';
 import { namespaceOfKind, sidesOfKind, type Side } from './kind-sides.js';
 import { loadKubeConfig, type KubeContextRef } from './load-kube-config.js';
 import { createEmptySnapshot, type KindCoverage, type PartialEntry, type Snapshot } from '../snapshot.js';
@@ -44,7 +44,7 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
   const now = opts.now ?? (() => new Date());
   const timeoutMs = opts.requestTimeoutMs;
   const pageSize = opts.pageSize ?? 500;
-  const distinct = isDistinctManagement(cluster);
+  const { distinct, workloadMissing } = clusterSides(cluster);
   const cache = opts.watchCaches?.for(cluster);
   // A new cache lists every kind once: wait for that instead of listing the same kinds twice.
   if (cache) await cache.ready(timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
@@ -56,7 +56,9 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
   const needsList = (role: Side) => KINDS.some((k) => sidesOfKind(k, distinct).includes(role) && !covered(role, k));
   const snapshot = createEmptySnapshot(cluster.name, now().toISOString(), 'live');
 
-  const workload = await connect('workload', cluster.workload ?? {}, snapshot, timeoutMs, true, needsList('workload'));
+  // A discovered cluster without workload credentials: the workload side is not read (and /readyz is not
+  // recorded: unknown, not unreachable); its kinds are "not collected" with why (docs/fleet.md).
+  const workload: Connection = workloadMissing ? { role: 'workload', error: workloadMissing } : await connect('workload', cluster.workload ?? {}, snapshot, timeoutMs, true, needsList('workload'));
   const management = distinct ? await connect('management', cluster.management ?? {}, snapshot, timeoutMs, false, needsList('management')) : workload;
   const capiNamespace = cluster.management?.namespace;
 
@@ -101,6 +103,9 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
     if (!t.target) snapshot.partial.push({ source: `${t.role} API server`, error: `${t.error} — not read: ${skipped[t.role].join(', ')}` });
   }
 
+  if (cluster.fleet?.credentials === 'capi-admin-secret' && cluster.workload) {
+    snapshot.partial.push({ source: 'workload credentials', error: "read with Cluster API's admin kubeconfig Secret (fleet credentials: capi-admin-secret): for labs only — run `k8s-health enroll` for a read-only credential (docs/fleet.md)" });
+  }
   if (cluster.etcd) {
     try {
       const r = await collectEtcd(cluster.etcd);

@@ -1,7 +1,7 @@
 import type { ClusterConfig } from '../../config/config-schema.js';
 import type { KubeTarget } from './collect-kind.js';
 import { collectServedVersions } from './collect-served-versions.js';
-import { isDistinctManagement } from './is-distinct-management.js';
+import { clusterSides } from './cluster-sides.js';
 import { sidesOfKind, namespaceOfKind } from './kind-sides.js';
 import { KINDS, type KindSpec } from '../kinds.js';
 import { loadKubeConfig } from './load-kube-config.js';
@@ -45,9 +45,8 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
   const timers: NodeJS.Timeout[] = [];
   let started!: () => void;
   const discovered = new Promise<void>((resolve) => (started = resolve));
-  const distinct = isDistinctManagement(cluster);
+  const { distinct, sides } = clusterSides(cluster);
   const capiNamespace = cluster.management?.namespace;
-  const sides: KubeTarget['role'][] = distinct ? ['workload', 'management'] : ['workload'];
   const key = (role: KubeTarget['role'], spec: KindSpec) => `${role}/${spec.group}/${spec.plural}`;
   const acquireList = createSlots(LIST_CONCURRENCY);
 

@@ -17,6 +17,8 @@ export interface ListAllOptions {
   timeoutMs?: number;
   /** Words for error messages, e.g. "list machines.cluster.x-k8s.io". */
   what: string;
+  /** More query parameters of every page, e.g. `{ labelSelector: 'k8s-health.io/kubeconfig=true' }`. */
+  query?: Record<string, string>;
   /** Called for every item as soon as it has arrived; nothing of a page is kept after its items are handed over. */
   onItem: (item: KubeObject, list: { apiVersion?: string; kind?: string }) => void;
 }
@@ -30,7 +32,7 @@ export interface ListAllOptions {
  */
 export async function listAll(kc: KubeConfig, path: string, opts: ListAllOptions): Promise<ListResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const request = (cont?: string) => sendKube(kc, { method: 'GET', path, query: cont ? { limit: String(opts.pageSize), continue: cont } : { limit: String(opts.pageSize), resourceVersion: '0' } }, timeoutMs);
+  const request = (cont?: string) => sendKube(kc, { method: 'GET', path, query: { ...opts.query, ...(cont ? { limit: String(opts.pageSize), continue: cont } : { limit: String(opts.pageSize), resourceVersion: '0' }) } }, timeoutMs);
   let resp = await request();
   let resourceVersion: string | undefined;
   for (;;) {

@@ -7,6 +7,8 @@ import { describeError } from '../../errors/describe-error.js';
 export interface KubeContextRef {
   kubeconfig?: string;
   context?: string;
+  /** The kubeconfig's content (from a Secret, fleet mode): used instead of a file. */
+  kubeconfigData?: string;
 }
 
 /**
@@ -16,9 +18,10 @@ export interface KubeContextRef {
  */
 export function loadKubeConfig(ref: KubeContextRef = {}): KubeConfig {
   const kc = new KubeConfig();
-  const file = ref.kubeconfig?.replace(/^~(?=$|\/)/, os.homedir());
+  const file = ref.kubeconfigData !== undefined ? '(from a Secret)' : ref.kubeconfig?.replace(/^~(?=$|\/)/, os.homedir());
   try {
-    if (file) kc.loadFromFile(file);
+    if (ref.kubeconfigData !== undefined) kc.loadFromString(ref.kubeconfigData);
+    else if (file) kc.loadFromFile(file);
     else kc.loadFromDefault();
   } catch (err) {
     throw new KubeError('E_KUBE_CONFIG', `cannot load kubeconfig ${file ?? '(default lookup)'}: ${describeError(err)}`, undefined, { cause: err });

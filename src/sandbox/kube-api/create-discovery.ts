@@ -1,4 +1,4 @@
-import { KINDS, type KindSpec } from '../../cluster/kinds.js';
+import type { ServedKind as KindSpec } from './served-kinds.js';
 import type { KubeStore } from './kube-store.js';
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -33,7 +33,7 @@ export function createDiscovery(store: KubeStore, pathname: string, serverAddres
 /** Served groups (not core) with their versions, preferred first. */
 function groups(store: KubeStore): [string, string[]][] {
   const out = new Map<string, string[]>();
-  for (const spec of KINDS) {
+  for (const spec of store.kinds) {
     if (!spec.group) continue;
     const versions = out.get(spec.group) ?? [];
     for (const v of store.versionsOf(spec)) if (!versions.includes(v)) versions.push(v);
@@ -41,7 +41,7 @@ function groups(store: KubeStore): [string, string[]][] {
   }
   for (const [g, versions] of out) {
     if (!versions.length) out.delete(g);
-    const order = KINDS.find((k) => k.group === g)?.versions ?? [];
+    const order = store.kinds.find((k) => k.group === g)?.versions ?? [];
     versions.sort((a, b) => rank(order, a) - rank(order, b));
   }
   return [...out.entries()];
@@ -58,7 +58,7 @@ function apiGroup(name: string, versions: string[]) {
 }
 
 function resourceList(store: KubeStore, group: string, version: string) {
-  const specs = KINDS.filter((k: KindSpec) => k.group === group && store.versionsOf(k).includes(version));
+  const specs = store.kinds.filter((k: KindSpec) => k.group === group && store.versionsOf(k).includes(version));
   return {
     kind: 'APIResourceList',
     apiVersion: 'v1',

@@ -1,4 +1,5 @@
-import { findKind, KINDS, type KindSpec } from '../../cluster/kinds.js';
+import { KINDS } from '../../cluster/kinds.js';
+import { ACCESS_KINDS, findServedKind, type ServedKind as KindSpec } from './served-kinds.js';
 import type { KubeObject } from '../../cluster/snapshot.js';
 
 /** One watch event as the API server streams it. */
@@ -23,18 +24,21 @@ export class KubeStore {
   private rv = 1000;
   /** Every change, for watches that resume from a resourceVersion. */
   readonly log: StoreEvent[] = [];
+  /** The kinds this store may serve: KINDS, plus ACCESS_KINDS with `accessKinds`. */
+  readonly kinds: readonly KindSpec[];
 
-  constructor(objects: KubeObject[], serveAllKinds = false) {
+  constructor(objects: KubeObject[], serveAllKinds = false, accessKinds = false) {
+    this.kinds = accessKinds ? [...KINDS, ...ACCESS_KINDS] : KINDS;
     for (const obj of objects) {
       // events.k8s.io/v1 Events are served as core Events, as loadDump reads them.
-      const spec = findKind(obj?.kind, obj?.apiVersion) ?? findKind(obj?.kind);
-      if (!spec || typeof obj.metadata?.name !== 'string') continue; // kinds the bot never reads are not served
+      const spec = findServedKind(obj?.kind, obj?.apiVersion) ?? findServedKind(obj?.kind);
+      if (!spec || !this.kinds.includes(spec) || typeof obj.metadata?.name !== 'string') continue; // kinds the bot never reads are not served
       const n = Number(obj.metadata.resourceVersion);
       if (Number.isInteger(n) && n > this.rv) this.rv = n;
       this.addServedVersion(spec, servedVersionOf(spec, obj));
       this.objectsOf(spec).set(keyOf(obj), structuredClone(obj));
     }
-    for (const spec of KINDS) {
+    for (const spec of this.kinds) {
       if (!this.served.has(spec) && (serveAllKinds || !spec.optional)) this.addServedVersion(spec, spec.versions[0]!);
     }
     // Objects read from a dump may lack resourceVersion: number them after the highest one seen.
@@ -56,7 +60,7 @@ export class KubeStore {
 
   /** The kind served at /api(s)/<group>/<version>/<plural>. */
   resolve(group: string, version: string, plural: string): KindSpec | undefined {
-    return KINDS.find((k) => k.group === group && k.plural === plural && this.versionsOf(k).includes(version));
+    return this.kinds.find((k) => k.group === group && k.plural === plural && this.versionsOf(k).includes(version));
   }
 
   /** Objects of a kind (all namespaces, or one), sorted by namespace/name like etcd keys. */
@@ -140,6 +144,6 @@ function versionOf(obj: KubeObject): string | undefined {
 }
 
 function keyOf(obj: KubeObject): string {
-  const spec = findKind(obj.kind, obj.apiVersion) ?? findKind(obj.kind);
+  const spec = findServedKind(obj.kind, obj.apiVersion) ?? findServedKind(obj.kind);
   return `${spec?.namespaced ? (obj.metadata.namespace ?? '') : ''}/${obj.metadata.name}`;
 }

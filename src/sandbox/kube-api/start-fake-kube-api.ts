@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { findKind, type KindSpec } from '../../cluster/kinds.js';
+import { findServedKind, type ServedKind as KindSpec } from './served-kinds.js';
+import { createAccessControl } from './create-access-control.js';
 import { readDumpObjects } from '../../cluster/dump/read-dump-objects.js';
 import type { KubeObject } from '../../cluster/snapshot.js';
 import { applyPatch, PatchError } from './apply-patch.js';
@@ -21,6 +22,13 @@ export interface FakeKubeApiOptions {
   serveAllKinds?: boolean;
   /** Initial /readyz behaviour (default healthy, or the dump's recorded apiserver state). */
   readyz?: ReadyzMode;
+  /**
+   * Also serve the access kinds `k8s-health enroll` creates (ServiceAccount, Secret, ClusterRole,
+   * ClusterRoleBinding; served-kinds.ts), act as the token controller for service-account-token
+   * Secrets, and authorize requests carrying such a token by the ClusterRoles bound to its
+   * ServiceAccount (403 otherwise). Any other token stays an unrestricted admin, as before.
+   */
+  accessKinds?: boolean;
 }
 
 /** One request as the fake saw it. */
@@ -28,6 +36,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   query: Record<string, string>;
+  /** `system:serviceaccount:NS:NAME` when the request carried a ServiceAccount token this fake issued (accessKinds). */
+  user?: string;
 }
 
 /**
@@ -83,6 +93,13 @@ export interface FakeKubeApi {
   find(kind: string, name: string, namespace?: string): KubeObject | undefined;
   /** The stored objects of a kind (all namespaces, or one), sorted by namespace/name; shared: clone before changing. */
   list(kind: string, namespace?: string): KubeObject[];
+  /**
+   * Serve another cluster from this same server and port under the path prefix `/clusters/NAME`
+   * (its `url` is `<this url>/clusters/NAME`): its own store, watches, faults and records. One
+   * process serves a management cluster and many workload clusters this way (fleet tests, bench).
+   * Only on the server `startFakeKubeApi` returned; closing a member stops serving it.
+   */
+  addCluster(name: string, opts?: FakeKubeApiOptions): Promise<FakeKubeApi>;
   close(): Promise<void>;
 }
 
@@ -107,6 +124,54 @@ interface Target {
  * /readyz and /livez, with fault injection. The real @kubernetes/client-node and kubectl talk to it.
  */
 export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<FakeKubeApi> {
+  const shared = { address: '127.0.0.1:0', url: '', port: 0 };
+  const root = await createInstance(opts, shared);
+  const members = new Map<string, Instance>();
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const m = /^\/clusters\/([^/]+)(\/.*)?$/.exec(url.pathname);
+    const member = m ? members.get(decodeURIComponent(m[1]!)) : undefined;
+    if (member) url.pathname = m![2] ?? '/';
+    (member ?? root).receive(req, res, url);
+  });
+  const api = root.api;
+  api.addCluster = async (name, memberOpts = {}) => {
+    if (members.has(name)) throw new Error(`fake-kube-api: cluster ${name} is already served`);
+    const inst = await createInstance(memberOpts, shared);
+    inst.api.url = `${shared.url}/clusters/${encodeURIComponent(name)}`;
+    inst.api.port = shared.port;
+    const closeMember = inst.api.close;
+    inst.api.close = async () => {
+      members.delete(name);
+      await closeMember();
+    };
+    members.set(name, inst);
+    return inst.api;
+  };
+  const closeRoot = api.close;
+  api.close = async () => {
+    for (const inst of [...members.values()]) await inst.api.close();
+    await closeRoot();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  shared.address = `127.0.0.1:${port}`;
+  shared.port = port;
+  shared.url = `http://127.0.0.1:${port}`;
+  api.port = port;
+  api.url = shared.url;
+  return api;
+}
+
+/** One cluster the server answers for: its store, watches, faults and records. */
+interface Instance {
+  api: FakeKubeApi;
+  receive(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void;
+}
+
+async function createInstance(opts: FakeKubeApiOptions, shared: { address: string }): Promise<Instance> {
   const objects = [...(opts.objects ?? [])];
   let readyz: ReadyzMode = opts.readyz ?? 'healthy';
   if (opts.dir) {
@@ -116,12 +181,12 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
       readyz = !dump.apiserver.reachable ? 'down' : dump.apiserver.checks.length ? dump.apiserver.checks : 'healthy';
     }
   }
-  const store = new KubeStore(objects, opts.serveAllKinds);
+  const store = new KubeStore(objects, opts.serveAllKinds, opts.accessKinds);
+  const access = opts.accessKinds ? createAccessControl(store) : undefined;
   const watchers = new Set<Watcher>();
   const jsonCache = new WeakMap<KubeObject, Map<string, string>>();
   const rules: FailRule[] = [];
   const delayed = new Set<NodeJS.Timeout>();
-  let address = '127.0.0.1:0';
 
   const api: FakeKubeApi = {
     url: '',
@@ -139,24 +204,23 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     emit(type, obj) {
       if (type === 'BOOKMARK') return broadcast(store.bookmark());
       if (type === 'ERROR') return broadcast({ type, object: obj, resourceVersion: 0 });
-      const spec = findKind(obj.kind, obj.apiVersion) ?? findKind(obj.kind);
+      const spec = findServedKind(obj.kind, obj.apiVersion) ?? findServedKind(obj.kind);
       if (!spec) throw new Error(`fake-kube-api: kind ${obj.kind} (${obj.apiVersion}) is not in KINDS`);
       const ev = type === 'DELETED' ? store.remove(spec, obj.metadata.namespace, obj.metadata.name) : store.put(spec, obj, type);
       if (ev) broadcast(ev);
     },
     find(kind, name, namespace) {
-      const spec = findKind(kind);
+      const spec = findServedKind(kind);
       return spec ? store.get(spec, namespace, name) : undefined;
     },
     list(kind, namespace) {
-      const spec = findKind(kind);
+      const spec = findServedKind(kind);
       return spec ? store.list(spec, namespace) : [];
     },
+    addCluster: () => Promise.reject(new Error('fake-kube-api: addCluster is only available on the server startFakeKubeApi returned')),
     async close() {
       for (const t of delayed) clearTimeout(t);
       for (const w of watchers) w.res.end();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 
@@ -175,10 +239,10 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     w.res.write(JSON.stringify({ type: ev.type, object: ev.spec ? withType(object, ev.spec, store.versionsOf(ev.spec)[0]!) : object }) + '\n');
   }
 
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://fake');
+  const receive = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     const query = Object.fromEntries(url.searchParams);
-    api.requests.push({ method: req.method ?? 'GET', path: url.pathname, query });
+    const user = access?.userOf(req.headers.authorization);
+    api.requests.push({ method: req.method ?? 'GET', path: url.pathname, query, ...(user ? { user } : {}) });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -190,7 +254,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
       }, api.delayMs);
       delayed.add(timer);
     });
-  });
+  };
 
   function handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL, query: Record<string, string>, body: string): void {
     const method = req.method ?? 'GET';
@@ -202,12 +266,15 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
       if (rule.reset) return void req.socket.destroy();
       return send(res, rule.status, rule.body ?? faultStatus(rule.status, method, url.pathname));
     }
+    const user = access?.userOf(req.headers.authorization);
+    const denied = user ? access!.deny(user, method, url.pathname, query) : undefined;
+    if (denied) return send(res, 403, createKubeStatus(403, denied));
     if (url.pathname === '/readyz' || url.pathname === '/livez' || url.pathname === '/healthz') {
       const r = renderReadyz(readyz, 'verbose' in query, url.pathname.slice(1));
       res.writeHead(r.status, { 'Content-Type': 'text/plain; charset=utf-8' });
       return void res.end(r.body);
     }
-    const discovery = method === 'GET' ? createDiscovery(store, url.pathname, address) : undefined;
+    const discovery = method === 'GET' ? createDiscovery(store, url.pathname, shared.address) : undefined;
     if (discovery) return send(res, 200, discovery);
     const target = parseTarget(url.pathname);
     if (!target) return send(res, 404, createKubeStatus(404, 'the server could not find the requested resource'));
@@ -369,7 +436,9 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     if (obj.metadata.resourceVersion) return send(res, 500, createKubeStatus(500, 'resourceVersion should not be set on objects to be created'));
     const metadata = { ...obj.metadata, ...(t.spec.namespaced ? { namespace: t.namespace } : {}), uid: randomUUID(), creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), generation: 1 };
     delete metadata.deletionTimestamp;
-    const next = { ...obj, metadata } as KubeObject;
+    // As kube-apiserver stores it: with kind and apiVersion, whether or not the client sent them.
+    const typed = { ...obj, kind: t.spec.kind, apiVersion: obj.apiVersion ?? gv(t.spec, t.version), metadata } as KubeObject;
+    const next = access ? access.complete(t.spec, typed) : typed;
     const exists = store.get(t.spec, t.namespace, name);
     if (exists) return send(res, 409, alreadyExists(t, name));
     if (dryRun) return send(res, 201, withType(next, t.spec, t.version));
@@ -435,12 +504,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
     return createKubeStatus(status, status >= 500 ? 'Internal error occurred: injected fault' : `injected ${status}`, t && details(t));
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  address = `127.0.0.1:${port}`;
-  api.port = port;
-  api.url = `http://127.0.0.1:${port}`;
-  return api;
+  return { api, receive };
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
