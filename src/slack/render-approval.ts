@@ -93,8 +93,8 @@ export function renderApproval(req: ApprovalRequest): SlackMessage {
   }
   const people = [`*${md(p.label, { max: 200 })}* on *${md(req.cluster, { max: 100 })}*`, `*Approvals:* ${tally}`];
   if (req.status === 'pending') people.push(`*Who may approve:* ${describeApprovers(req)} (not the proposer)`);
-  people.push(`*Proposed by* ${mentionUser(req.proposer)} ${slackDate(req.createdAt) ?? ''} · ${req.status === 'pending' ? 'expires' : 'was to expire'} ${expiry}`.replace(/ {2,}/g, ' '));
-  if (req.decidedBy) people.push(`*${req.status === 'cancelled' ? 'Withdrawn' : 'Decided'} by* ${mentionUser(req.decidedBy.user)} ${slackDate(req.decidedBy.at) ?? ''}`.trimEnd());
+  people.push(`Proposed by ${mentionUser(req.proposer)} ${slackDate(req.createdAt) ?? ''} · ${req.status === 'pending' ? 'expires' : 'was to expire'} ${expiry}`.replace(/ {2,}/g, ' '));
+  if (req.decidedBy) people.push(`${req.status === 'cancelled' ? 'Withdrawn' : 'Decided'} by ${mentionUser(req.decidedBy.user)} ${slackDate(req.decidedBy.at) ?? ''}`.trimEnd());
   const ended = [...req.transitions].reverse().find((t) => t.status === req.status);
   if (req.result) people.push(`*Outcome:* ${md(req.result, { max: 1500 })}${ended && req.status !== 'pending' ? ` (${slackDate(ended.at) ?? ''})` : ''}`.replace(' ()', ''));
   blocks.push({ type: 'section', text: { type: 'mrkdwn', text: people.join('\n') } });
