@@ -7,6 +7,7 @@ import { DETAILS_ACTION_ID, proposeFixActionId } from './action-ids.js';
 import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
 import { slackDate } from './slack-date.js';
 import { runbookUrl } from './runbook-url.js';
+import { atScanTime } from './at-scan-time.js';
 
 type KnownBlock = types.KnownBlock;
 
@@ -186,18 +187,18 @@ export function describeSince(f: Pick<Finding, 'since' | 'firstSeen'>): string {
 
 /** Why, in one sentence: the cause the data shows, else the first evidence line. */
 export function whySentence(f: Finding): string {
-  return md(f.cause ?? f.evidence[0] ?? f.title, { max: 300 });
+  return md(atScanTime(f.cause ?? f.evidence[0] ?? f.title), { max: 300 });
 }
 
 function renderRoot(f: Finding, report: Report, plan: CardPlan, opts: RenderBlocksOptions): KnownBlock[] {
   // In a section view a root may still have a cause in another section: name it instead of its own why.
   const outside = findRootCauses(f, report.findings);
   const deepest = outside[outside.length - 1];
-  const why = deepest ? `caused by ${md(deepest.title, { max: 200 })} (${SECTION_TITLES[deepest.section]})` : whySentence(f);
+  const why = deepest ? `caused by ${md(atScanTime(deepest.title), { max: 200 })} (${SECTION_TITLES[deepest.section]})` : whySentence(f);
   const n = plan.symptomsOf.get(f.fingerprint)?.length ?? 0;
   const behind = n > 0 ? ` · behind ${n} other finding${n === 1 ? '' : 's'} (in Details)` : '';
   const lines = [
-    `${SEVERITY_EMOJI[f.severity]} *${md(f.title, { max: 200 })}* · <${runbookUrl(f.id, opts.runbookBaseUrl)}|runbook>`,
+    `${SEVERITY_EMOJI[f.severity]} *${md(atScanTime(f.title), { max: 200 })}* · <${runbookUrl(f.id, opts.runbookBaseUrl)}|runbook>`,
     `${describeSince(f)} — ${why}${behind}`,
   ];
   const fix = f.remediations[0];

@@ -5,6 +5,7 @@ import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../text/neutra
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 import { describeScanTime, describeSince, planCard, SEVERITY_EMOJI, STATUS_EMOJI, whySentence, type RenderBlocksOptions } from './render-blocks.js';
 import { runbookUrl } from './runbook-url.js';
+import { atScanTime } from './at-scan-time.js';
 
 type KnownBlock = types.KnownBlock;
 
@@ -41,7 +42,7 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
     blocks.push(findingSection(root, { why: !onCard.has(root.fingerprint), opts }));
     const symptoms = plan.symptomsOf.get(root.fingerprint) ?? [];
     if (symptoms.length > 0) {
-      const lines = symptoms.map((s) => `• ${SEVERITY_EMOJI[s.severity]} ${md(s.title, { max: 200 })} — ${describeSince(s)} · <${runbookUrl(s.id, opts.runbookBaseUrl)}|runbook>${s.evidence[0] ? `\n    > ${md(s.evidence[0], { max: 300 })}` : ''}`);
+      const lines = symptoms.map((s) => `• ${SEVERITY_EMOJI[s.severity]} ${md(atScanTime(s.title), { max: 200 })} — ${describeSince(s)} · <${runbookUrl(s.id, opts.runbookBaseUrl)}|runbook>${s.evidence[0] ? `\n    > ${md(atScanTime(s.evidence[0]), { max: 300 })}` : ''}`);
       blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*Symptoms of this cause (${symptoms.length}):*\n${lines.join('\n')}` } });
     }
   }
@@ -57,14 +58,14 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
 function findingSection(f: Finding, o: { why: boolean; opts: RenderBlocksOptions }): KnownBlock {
   const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
   const lines = [
-    `${SEVERITY_EMOJI[f.severity]} *${md(f.title, { max: 300 })}* · <${runbookUrl(f.id, o.opts.runbookBaseUrl)}|runbook>`,
+    `${SEVERITY_EMOJI[f.severity]} *${md(atScanTime(f.title), { max: 300 })}* · <${runbookUrl(f.id, o.opts.runbookBaseUrl)}|runbook>`,
     `${md(subject, { max: 300 })} · ${describeSince(f)}`,
   ];
   if (o.why) lines.push(`*Why:* ${whySentence(f)}`);
   if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) {
     lines.push(`*Confidence:* ${md(f.confidence ?? 'high', { max: 10 })}${f.missing?.length ? ` — missing: ${md(f.missing.join('; '), { max: 300 })}` : ''}`);
   }
-  for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${md(e, { max: 400 })}`);
+  for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${md(atScanTime(e), { max: 400 })}`);
   const more = f.evidence.length - MAX_EVIDENCE_LINES;
   if (more > 0) lines.push(`> _+${more} more evidence line${more === 1 ? '' : 's'} (\`k8s-health check\` lists them all)_`);
   if (f.steps?.length) lines.push(`*Steps (by hand):* ${f.steps.map((step, i) => `${i + 1}. ${md(step, { max: 300 })}`).join('\n')}`);
