@@ -55,7 +55,8 @@ export function renderApproval(req: ApprovalRequest): SlackMessage {
   const who = req.approvals.map((a) => mentionUser(a.user)).join(', ');
   const tally = `${req.approvals.length} of ${req.required} approvals${who ? `: ${who}` : ''}`;
   const expiry = slackDate(req.expiresAt) ?? 'an unknown time';
-  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: `${state.colour} ${words}`, emoji: true } }];
+  const colour = req.status === 'pending' && req.dryRunOk === false ? ':red_circle:' : state.colour;
+  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: `${colour} ${words}`, emoji: true } }];
   if (req.status === 'pending') {
     // A plan whose dry run failed cannot be approved (issue 14): it keeps only Reject, and says why.
     const approvable = req.dryRunOk !== false;
