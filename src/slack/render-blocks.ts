@@ -185,9 +185,19 @@ export function describeSince(f: Pick<Finding, 'since' | 'firstSeen'>): string {
   return first ? `first seen ${first}` : 'since: unknown';
 }
 
-/** Why, in one sentence: the cause the data shows, else the first evidence line. */
+/** The whole why: the cause the data shows, else the first evidence line (ages restated as before the scan). */
+export function fullWhy(f: Finding): string {
+  return atScanTime(f.cause ?? f.evidence[0] ?? f.title);
+}
+
+/**
+ * Why, in one sentence that reads on a phone: the cause the data shows (else the first evidence line),
+ * up to its first sentence end or dash aside; the whole text is in Details.
+ */
 export function whySentence(f: Finding): string {
-  return md(atScanTime(f.cause ?? f.evidence[0] ?? f.title), { max: 300 });
+  const text = fullWhy(f);
+  const cut = /\.\s|\s—\s/.exec(text);
+  return md(cut && cut.index >= 40 ? `${text.slice(0, cut.index)}.` : text, { max: 220 });
 }
 
 function renderRoot(f: Finding, report: Report, plan: CardPlan, opts: RenderBlocksOptions): KnownBlock[] {

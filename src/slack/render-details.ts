@@ -3,7 +3,7 @@ import { SECTION_TITLES, type Finding } from '../diagnose/finding.js';
 import type { Report } from '../report/report.js';
 import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
-import { describeScanTime, describeSince, planCard, SEVERITY_EMOJI, STATUS_EMOJI, whySentence, type RenderBlocksOptions } from './render-blocks.js';
+import { describeScanTime, describeSince, fullWhy, planCard, SEVERITY_EMOJI, STATUS_EMOJI, whySentence, type RenderBlocksOptions } from './render-blocks.js';
 import { runbookUrl } from './runbook-url.js';
 import { atScanTime } from './at-scan-time.js';
 
@@ -39,7 +39,9 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
   }
   for (const root of plan.roots) {
     blocks.push({ type: 'divider' });
-    blocks.push(findingSection(root, { why: !onCard.has(root.fingerprint), opts }));
+    // The card said the why of its roots; Details says it again only when the card had to shorten it.
+    const cardSaidAll = onCard.has(root.fingerprint) && whySentence(root) === md(fullWhy(root), { max: 1000 });
+    blocks.push(findingSection(root, { why: !cardSaidAll, opts }));
     const symptoms = plan.symptomsOf.get(root.fingerprint) ?? [];
     if (symptoms.length > 0) {
       const lines = symptoms.map((s) => `• ${SEVERITY_EMOJI[s.severity]} ${md(atScanTime(s.title), { max: 200 })} — ${describeSince(s)} · <${runbookUrl(s.id, opts.runbookBaseUrl)}|runbook>${s.evidence[0] ? `\n    > ${md(atScanTime(s.evidence[0]), { max: 300 })}` : ''}`);
@@ -61,7 +63,7 @@ function findingSection(f: Finding, o: { why: boolean; opts: RenderBlocksOptions
     `${SEVERITY_EMOJI[f.severity]} *${md(atScanTime(f.title), { max: 300 })}* · <${runbookUrl(f.id, o.opts.runbookBaseUrl)}|runbook>`,
     `${md(subject, { max: 300 })} · ${describeSince(f)}`,
   ];
-  if (o.why) lines.push(`*Why:* ${whySentence(f)}`);
+  if (o.why) lines.push(`*Why:* ${md(fullWhy(f), { max: 1000 })}`);
   if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) {
     lines.push(`*Confidence:* ${md(f.confidence ?? 'high', { max: 10 })}${f.missing?.length ? ` — missing: ${md(f.missing.join('; '), { max: 300 })}` : ''}`);
   }
