@@ -185,6 +185,9 @@ export function describeSince(f: Pick<Finding, 'since' | 'firstSeen'>): string {
   return first ? `first seen ${first}` : 'since: unknown';
 }
 
+/** Characters of the card's why sentence (a phone shows about four lines of it). */
+const WHY_MAX = 220;
+
 /** The whole why: the cause the data shows, else the first evidence line (ages restated as before the scan). */
 export function fullWhy(f: Finding): string {
   return atScanTime(f.cause ?? f.evidence[0] ?? f.title);
@@ -196,8 +199,12 @@ export function fullWhy(f: Finding): string {
  */
 export function whySentence(f: Finding): string {
   const text = fullWhy(f);
-  const cut = /\.\s|\s—\s/.exec(text);
-  return md(cut && cut.index >= 40 ? `${text.slice(0, cut.index)}.` : text, { max: 220 });
+  const end = /\.\s|\s—\s/.exec(text);
+  const sentence = end && end.index >= 40 ? `${text.slice(0, end.index)}.` : text;
+  if (sentence.length <= WHY_MAX) return md(sentence, { max: WHY_MAX });
+  // Still long: end at the last clause boundary that fits rather than in the middle of a word.
+  const clause = Math.max(sentence.lastIndexOf(', ', WHY_MAX - 1), sentence.lastIndexOf('; ', WHY_MAX - 1));
+  return md(clause >= 60 ? `${sentence.slice(0, clause)}…` : sentence, { max: WHY_MAX });
 }
 
 function renderRoot(f: Finding, report: Report, plan: CardPlan, opts: RenderBlocksOptions): KnownBlock[] {

@@ -9,6 +9,7 @@ export function renderHelp(config: Config): string {
     '• `/k8s-health` — the cluster of this channel',
     '• `/k8s-health CLUSTER` — one cluster',
     `• \`/k8s-health CLUSTER SECTION\` — one section: ${SECTION_IDS.join(', ')}`,
+    'The answer is a card: one line per root cause with since when, why, a runbook link and its fix; *Details* shows the rest to you alone.',
     `Clusters: ${names}`,
   ].join('\n');
 }

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { FINDING_IDS } from '../../src/diagnose/finding.js';
 import { DEFAULT_RUNBOOK_BASE_URL } from '../../src/config/config-schema.js';
 import { DETAILS_ACTION_ID } from '../../src/slack/action-ids.js';
-import { CARD_LINE_BUDGET } from '../../src/slack/render-blocks.js';
+import { CARD_LINE_BUDGET, whySentence } from '../../src/slack/render-blocks.js';
 import { renderDetails } from '../../src/slack/render-details.js';
 import { headingAnchor, runbookUrl } from '../../src/slack/runbook-url.js';
 import { cardLines, hasDetailsButton } from '../support/card-lines.js';
@@ -162,6 +162,21 @@ describe('renderBlocks: the answer card', () => {
       expect(text.length).toBeLessThanOrEqual(SLACK_LIMITS.fallbackText);
     }
     expect(cardLines(renderBlocks(report(huge), { now, proposalIds: ids }).blocks as AnyBlock[]).length).toBeLessThanOrEqual(CARD_LINE_BUDGET);
+  });
+});
+
+describe('whySentence: one sentence that reads on a phone', () => {
+  const why = (cause: string) => whySentence({ ...webhookDown, cause });
+  it('keeps a short cause whole, ends a long one at its first sentence, then at a clause boundary', () => {
+    expect(why('its service kyverno/kyverno-svc has no ready endpoints')).toBe('its service kyverno/kyverno-svc has no ready endpoints');
+    expect(why('The CNI agent is not running on worker-1 right now. Check its pod and DaemonSet events.')).toBe('The CNI agent is not running on worker-1 right now.');
+    const long = `${'a'.repeat(150)} has failurePolicy Fail, so the API server refuses every matching request including ${'b'.repeat(60)}`;
+    expect(why(long)).toBe(`${'a'.repeat(150)} has failurePolicy Fail…`);
+    expect(why(long).length).toBeLessThanOrEqual(220);
+  });
+
+  it('restates an age as of the scan, never "ago"', () => {
+    expect(why('should have replaced it at 02:13 UTC (47m ago) but the Machine is still Running')).toBe('should have replaced it at 02:13 UTC (47m before the scan) but the Machine is still Running');
   });
 });
 
