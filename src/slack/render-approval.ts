@@ -113,10 +113,12 @@ export function renderApproval(req: ApprovalRequest): SlackMessage {
 
 /** "<@U1>, <!subteam^S1>" from the approvers the request was proposed with; ids that are not Slack ids are shown inert. */
 function describeApprovers(req: ApprovalRequest): string {
-  const a = req.approvers;
-  if (!a || a.users.length + a.groups.length === 0) return 'the approvers configured for this cluster';
-  const groups = a.groups.map((g) => (/^S[A-Z0-9]+$/.test(g) ? `<!subteam^${g}>` : neutralizeMrkdwnId(g)));
-  return [...a.users.map((u) => mentionUser(u)), ...groups].join(', ');
+  // Read back from Redis like the rest of the request: anything but arrays of ids is shown inert or not at all.
+  const users: unknown[] = Array.isArray(req.approvers?.users) ? req.approvers.users : [];
+  const groups: unknown[] = Array.isArray(req.approvers?.groups) ? req.approvers.groups : [];
+  if (users.length + groups.length === 0) return 'the approvers configured for this cluster';
+  const shown = groups.map((g) => (typeof g === 'string' && /^S[A-Z0-9]{2,20}$/.test(g) ? `<!subteam^${g}>` : neutralizeMrkdwnId(g)));
+  return [...users.map((u) => mentionUser(u)), ...shown].slice(0, 20).join(', ');
 }
 
 /**

@@ -104,7 +104,7 @@ function hostileRequest(h: string, status: ApprovalStatus, tampered: boolean): A
     required: 2,
     status,
     approvals: [{ user: user('U0ANN'), at: T1 }],
-    approvers: tampered ? { users: [user('U0ALICE'), '<!here>'], groups: ['S0SRE> <!channel', 'not a group'] } : { users: ['U0ALICE'], groups: ['S0SRE'] },
+    approvers: tampered ? ({ users: [user('U0ALICE'), '<!here>'], groups: 'S0SRE> <!channel' } as unknown as ApprovalRequest['approvers']) : { users: ['U0ALICE'], groups: ['S0SRE', 'not a group'] },
     ...(status === 'rejected' || status === 'cancelled' ? { decidedBy: { user: user('U0BEN'), at: T1 } } : {}),
     dryRun: `:x: dry run failed: ${h}`,
     thread: { channel: 'C0INCIDENT', threadTs: '1.1', messageTs: '1.2' },
