@@ -99,7 +99,12 @@ const slackWorkspace = z.strictObject({
    * the finding id>`. A URL to the repository's tree (or a docs site serving the same paths), no
    * trailing slash needed. Default: {@link DEFAULT_RUNBOOK_BASE_URL}.
    */
-  runbookBaseUrl: z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL').optional(),
+  runbookBaseUrl: z
+    .string()
+    .url()
+    // It goes into Slack's <url|runbook> markup: no space, `<`, `>` or `|` that could end the link early.
+    .refine((u) => /^https?:\/\/[^\s<>|]+$/.test(u), 'must be an http(s) URL without spaces, <, > or |')
+    .optional(),
 });
 
 /**
