@@ -96,6 +96,12 @@ async function openAlerts(page) {
   return (await alertHeaders(page)).filter((h) => !h.includes('Resolved'));
 }
 
+/** Click Approve on the request and confirm it in Slack's confirm dialog (issue 16: Approve has one). */
+async function approve(page, request) {
+  await request.getByRole('button', { name: 'Approve' }).click();
+  await page.locator('#confirm-ok').click();
+}
+
 async function actAs(page, id) {
   await page.selectOption('#person', id);
   await page.locator('#person').evaluate((s, v) => s.value === v, id);
@@ -129,17 +135,26 @@ export async function playIncident(page, url, shot = async () => undefined) {
   await page.locator('#messages > li.msg').last().scrollIntoViewIfNeeded();
   await shot('sandbox-answer');
 
+  // 1b. The card's Details: symptoms, evidence and sections, shown to Pat only.
+  await answer.getByRole('button', { name: 'Details' }).click();
+  const details = message(page, 'prod-east: details');
+  await details.waitFor(t);
+  seen.details = await details.innerText();
+  await details.scrollIntoViewIfNeeded();
+  await shot('sandbox-details');
+
   // 2. The proposal, from the alert's fix button: posted in that alert's thread.
   const alert = message(page, WEBHOOK_ALERT).first();
   await alert.getByRole('button', { name: FIX }).first().click();
   await alert.locator('.msg-replies').waitFor(t);
   await alert.locator('.msg-replies').click();
-  const request = threadMessage(page, 'Fix proposed on prod-east');
+  // The request message in every state names its blast radius (the result reply does not).
+  const request = threadMessage(page, 'Blast radius');
   await request.getByRole('button', { name: 'Approve' }).waitFor(t);
   seen.proposal = await request.innerText();
 
   // 3. Pat approves their own proposal: refused, only Pat sees why.
-  await request.getByRole('button', { name: 'Approve' }).click();
+  await approve(page, request);
   const selfRefusal = threadMessage(page, 'You proposed this fix: your approval does not count');
   await selfRefusal.waitFor(t);
   seen.selfApproval = await selfRefusal.innerText();
@@ -148,14 +163,14 @@ export async function playIncident(page, url, shot = async () => undefined) {
   // 4. Uma, who is not an approver.
   await actAs(page, 'U0UMA');
   await threadMessage(page, 'You proposed this fix').waitFor({ state: 'detached', ...t });
-  await request.getByRole('button', { name: 'Approve' }).click();
+  await approve(page, request);
   const unauthorized = threadMessage(page, 'You are not an authorized approver');
   await unauthorized.waitFor(t);
   seen.unauthorized = await unauthorized.innerText();
 
   // 5. Ann approves: 1 of 2.
   await actAs(page, 'U0ANN');
-  await request.getByRole('button', { name: 'Approve' }).click();
+  await approve(page, request);
   await threadMessage(page, 'Your approval is counted: 1 of 2').waitFor(t);
   await request.filter({ hasText: '1 of 2 approvals: @ann' }).waitFor(t);
   seen.firstApproval = await request.innerText();
@@ -163,7 +178,7 @@ export async function playIncident(page, url, shot = async () => undefined) {
 
   // 6. Ben's approval is the last one: confirm by typing the cluster name (a wrong one first).
   await actAs(page, 'U0BEN');
-  await request.getByRole('button', { name: 'Approve' }).click();
+  await approve(page, request);
   const modal = page.locator('#modal');
   await modal.waitFor({ state: 'visible', ...t });
   await page.getByLabel('Cluster name').fill('prod-west');

@@ -39,8 +39,10 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   // Issue 18: a replay keeps the last healthy dump's fingerprint, so a later dump says what changed since.
   const baselines = createMemoryBaselineStore();
   let report: Report;
+  let runbookBaseUrl: string | undefined;
   if (opts.from.length) {
     const { config } = await resolveConfig(opts.config, io.env, false);
+    runbookBaseUrl = config.slack.runbookBaseUrl;
     const snapshots: Snapshot[] = [];
     for (const dir of opts.from) {
       const snap = await loadDump(dir, opts.cluster ? { cluster: opts.cluster } : {});
@@ -59,6 +61,7 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   } else {
     const { config, file } = await resolveConfig(opts.config, io.env, true);
     const cluster = await resolveCluster(config, opts.cluster, file);
+    runbookBaseUrl = config.slack.runbookBaseUrl;
     // Live collection (client-node, etcd3) is loaded only for a live check.
     const { scanCluster } = await import('../scan/scan-cluster.js');
     log.debug({ cluster: cluster.name, live: !cluster.dump }, 'scanning');
@@ -68,8 +71,10 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   const section = opts.section as SectionId | undefined;
   if (opts.output === 'json') io.stdout.write(renderJson(report));
   else if (opts.output === 'blocks') {
+    // The very function and options /k8s-health posts with (handle-health-command.ts), card first;
+    // without proposal ids a fix is a line of text instead of a button (nothing is stored by check).
     const { renderBlocks } = await import('../slack/render-blocks.js');
-    io.stdout.write(JSON.stringify(renderBlocks(report, { now: clock(), section }), null, 2) + '\n');
+    io.stdout.write(JSON.stringify(renderBlocks(report, { now: clock(), section, runbookBaseUrl }), null, 2) + '\n');
   } else io.stdout.write(renderText(report, { now: clock(), section }));
   return report.findings.some((f) => f.severity === 'critical') ? 1 : 0;
 }

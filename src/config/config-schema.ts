@@ -140,7 +140,25 @@ const slackWorkspace = z.strictObject({
    * enterprise.id) and approvers must belong to it; set it instead of teamId for an org-wide install.
    */
   enterpriseId: z.string().regex(/^E[A-Z0-9]+$/, 'must be a Slack Enterprise Grid org id such as E0123ABCD').optional(),
+  /**
+   * Where each finding's runbook link points (issue 16): `<runbookBaseUrl>/docs/diagnosis.md#<anchor of
+   * the finding id>`. A URL to the repository's tree (or a docs site serving the same paths), no
+   * trailing slash needed. Default: {@link DEFAULT_RUNBOOK_BASE_URL}.
+   */
+  runbookBaseUrl: z
+    .string()
+    .url()
+    // It goes into Slack's <url|runbook> markup: no space, `<`, `>` or `|` that could end the link early.
+    .refine((u) => /^https?:\/\/[^\s<>|]+$/.test(u), 'must be an http(s) URL without spaces, <, > or |')
+    .optional(),
 });
+
+/**
+ * The project's own docs, where `slack.runbookBaseUrl` points when unset. package.json names no
+ * repository, so this is the conventional location of this repository; set the key to your fork or
+ * internal mirror so the links resolve where your team reads them.
+ */
+export const DEFAULT_RUNBOOK_BASE_URL = 'https://github.com/k8s-health-bot/k8s-health-bot/blob/main';
 
 /** Below this many approvals one person could run a fix; allowed only with approvals.allowSinglePerson. */
 export const MIN_APPROVALS = 2;

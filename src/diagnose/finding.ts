@@ -114,6 +114,12 @@ export interface Finding {
   /** ISO time the problem started, when known (condition lastTransitionTime, creationTimestamp, first event). */
   since?: string;
   /**
+   * ISO time of the first scan that saw this finding without a break (issue 16): the earliest of the
+   * consecutive earlier scans (History) holding its fingerprint, else this scan's analysis time. Set by
+   * the scan (scan/stamp-first-seen.ts); Slack shows it as "first seen" when `since` is unknown.
+   */
+  firstSeen?: string;
+  /**
    * Evidence the finding needed but could not see, one short line each ("leader not queried",
    * "member list unavailable: no leader"). Empty or absent when everything it relies on was read.
    */

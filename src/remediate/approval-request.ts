@@ -22,6 +22,12 @@ export interface ApprovalRequest {
   expiresAt: string;
   /** approvals.required when proposed. */
   required: number;
+  /**
+   * Who may approve, as the cluster's `approvers` config said when proposed (issue 16): shown in the
+   * request message only. Display, not policy: every vote is authorized against the config at vote
+   * time. Absent on requests stored before issue 16.
+   */
+  approvers?: { users: string[]; groups: string[] };
   status: ApprovalStatus;
   /** Distinct approvers in order (never the proposer), each vote sealed (see {@link ApprovalVote}). */
   approvals: ApprovalVote[];

@@ -111,6 +111,7 @@ export async function proposeFix(click: ProposalClick, proposal: { cluster: stri
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + deps.config.approvals.ttlMinutes * 60_000).toISOString(),
     required: deps.config.approvals.required,
+    approvers: { users: [...cluster.approvers.users], groups: [...cluster.approvers.groups] },
     status: 'pending',
     approvals: [],
     dryRun,

@@ -7,6 +7,7 @@ import type { History } from '../diagnose/history.js';
 import { recordScan } from '../diagnose/record-scan.js';
 import { buildReport } from '../report/build-report.js';
 import type { Report } from '../report/report.js';
+import { stampFirstSeen } from './stamp-first-seen.js';
 
 /** Options of {@link scanSnapshot}. */
 export interface ScanSnapshotOptions {
@@ -34,7 +35,7 @@ export async function scanSnapshot(snapshot: Snapshot, opts: ScanSnapshotOptions
   const history = await opts.history.load(snapshot.cluster);
   const result = analyzeSnapshot(snapshot, opts.analyzers ?? ANALYZERS, { history, thresholds: opts.thresholds, now, timeUnknown });
   await opts.history.append(snapshot.cluster, recordScan(snapshot, result.findings, now));
-  return buildReport(snapshot, result, { generatedAt: opts.generatedAt ?? new Date() });
+  return buildReport(snapshot, { ...result, findings: stampFirstSeen(result.findings, history, now) }, { generatedAt: opts.generatedAt ?? new Date() });
 }
 
 function validDate(iso: string | undefined): Date | undefined {

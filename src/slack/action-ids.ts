@@ -15,11 +15,14 @@ export function proposeFixActionId(index: number): string {
   return `${PROPOSE_FIX_ACTION_PREFIX}.${index}`;
 }
 
+/** The card's "Details" button (render-blocks.ts): symptoms, evidence and sections, ephemeral to the clicker. */
+export const DETAILS_ACTION_ID = 'k8s-health.details';
+
 /**
  * Every button id some listener of ours handles: the proposed fixes and the approval buttons
- * (render-approval.ts). Anything else is answered by the catch-all in register-listeners.ts.
+ * (render-approval.ts) and Details. Anything else is answered by the catch-all in register-listeners.ts.
  */
-export const OWN_ACTION_PATTERN = /^k8s-health\.(propose-fix(\.\d+)?|approval\.(approve|reject))$/;
+export const OWN_ACTION_PATTERN = /^k8s-health\.(propose-fix(\.\d+)?|approval\.(approve|reject)|details)$/;
 
 /** Button ids no listener of ours handles (a message from an older version, another app's block). */
-export const FOREIGN_ACTION_PATTERN = /^(?!k8s-health\.(propose-fix(\.\d+)?|approval\.(approve|reject))$)/;
+export const FOREIGN_ACTION_PATTERN = /^(?!k8s-health\.(propose-fix(\.\d+)?|approval\.(approve|reject)|details)$)/;

@@ -3,6 +3,7 @@ import { applyVote, type Vote, type VoteOutcome } from '../remediate/apply-vote.
 import type { ApprovalRequest } from '../remediate/approval-request.js';
 import { signVote } from '../remediate/sign-vote.js';
 import { neutralizeMrkdwn as md } from '../text/neutralize-mrkdwn.js';
+import { slackDate } from './slack-date.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, renderApproval } from './render-approval.js';
 import type { SlackDeps } from './slack-deps.js';
@@ -18,7 +19,7 @@ const TELL: Record<VoteOutcome, (r: ApprovalRequest, why: string) => string> = {
   'needs-confirmation': () => 'Confirm in the dialog by typing the cluster name.',
   rejected: () => 'You rejected this fix: it is cancelled and will not run.',
   cancelled: () => 'You withdrew your proposal: it will not run.',
-  expired: (r) => `This request expired at ${md(r.expiresAt, { max: 40 })}: nothing will run. Propose it again if it is still needed.`,
+  expired: (r) => `This request expired ${slackDate(r.expiresAt) ?? md(r.expiresAt, { max: 40 })}: nothing will run. Propose it again if it is still needed.`,
   closed: (r) => `This request is already ${md(r.status, { max: 20 })}${r.result ? ` (${md(r.result, { max: 500 })})` : ''}: clicks are ignored.`,
   'self-approval': () => 'You proposed this fix: your approval does not count. Two other authorized people must approve it.',
   duplicate: (r) => `You already approved this request (${r.approvals.length} of ${r.required}): each approver counts once.`,

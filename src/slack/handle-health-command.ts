@@ -100,21 +100,22 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
   }
 }
 
-/** Render a report after storing its visible proposals, so each button carries only an opaque id. */
+/** Render a report (the card) after storing the proposals of its fix buttons, so each button carries only an opaque id. */
 async function render(report: Report, opts: { section?: SectionId; stale?: boolean; note?: string }, deps: SlackDeps): Promise<SlackMessage> {
   const proposalIds: Record<string, string> = {};
   for (const f of detailedFindings(report, opts)) {
-    for (const [i, proposal] of f.remediations.entries()) {
-      proposalIds[proposalKey(f, i)] = await deps.proposals.save({
-        cluster: report.cluster,
-        findingId: f.id,
-        fingerprint: f.fingerprint,
-        proposal,
-        createdAt: deps.now().toISOString(),
-      });
-    }
+    // The card shows one fix per root cause (its first): only that one becomes a button.
+    const proposal = f.remediations[0];
+    if (!proposal) continue;
+    proposalIds[proposalKey(f, 0)] = await deps.proposals.save({
+      cluster: report.cluster,
+      findingId: f.id,
+      fingerprint: f.fingerprint,
+      proposal,
+      createdAt: deps.now().toISOString(),
+    });
   }
-  return renderBlocks(report, { ...opts, now: deps.now(), proposalIds });
+  return renderBlocks(report, { ...opts, now: deps.now(), proposalIds, runbookBaseUrl: deps.config.slack.runbookBaseUrl });
 }
 
 function withFooter(message: SlackMessage, footer: string): SlackMessage {

@@ -1,5 +1,6 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
-import { FOREIGN_ACTION_PATTERN, PROPOSE_FIX_ACTION_PATTERN } from './action-ids.js';
+import { DETAILS_ACTION_ID, FOREIGN_ACTION_PATTERN, PROPOSE_FIX_ACTION_PATTERN } from './action-ids.js';
+import { handleDetails } from './handle-details.js';
 import { handleHealthCommand } from './handle-health-command.js';
 import { handleProposeFix } from './handle-propose-fix.js';
 import type { SlackDeps } from './slack-deps.js';
@@ -11,6 +12,7 @@ export const HEALTH_COMMAND = '/k8s-health';
 export function registerListeners(app: App, deps: SlackDeps): void {
   app.command(HEALTH_COMMAND, (args) => handleHealthCommand(args, deps));
   app.action<BlockButtonAction>({ type: 'block_actions', action_id: PROPOSE_FIX_ACTION_PATTERN }, (args) => handleProposeFix(args, deps));
+  app.action<BlockButtonAction>({ type: 'block_actions', action_id: DETAILS_ACTION_ID }, (args) => handleDetails(args, deps));
   // A button no listener handles (a message posted by an older version, after an upgrade renamed
   // its ids) is acked at once and explained, instead of Slack showing the user an error after 3 s.
   app.action({ type: 'block_actions', action_id: FOREIGN_ACTION_PATTERN }, async ({ ack, respond }) => {

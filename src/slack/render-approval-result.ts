@@ -13,12 +13,14 @@ import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
  */
 export function renderApprovalResult(req: ApprovalRequest, extra: { backup?: { what: string; json: string }; undo?: { label: string; proposalId: string } } = {}): SlackMessage {
   const outcome = md(req.result ?? req.status, { max: 1500 });
-  const blocks: types.KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*${md(req.plan.label, { max: 200 })}* (request ${neutralizeMrkdwnId(req.id)}): ${outcome}` } }];
+  const blocks: types.KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*${md(req.plan.label, { max: 200 })}*: ${outcome}` } }];
   if (extra.backup) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*Backup of ${md(extra.backup.what, { max: 200 })}* (stored in Redis before the change):\n\`\`\`${neutralizeMrkdwnCode(extra.backup.json, { max: 2600 })}\`\`\`` } });
   }
   if (extra.undo) {
     blocks.push({ type: 'actions', block_id: `undo:${req.id}`.slice(0, 255), elements: [{ type: 'button', action_id: proposeFixActionId(0), text: { type: 'plain_text', text: neutralizeSlackPlainText(extra.undo.label, { max: 75 }) }, value: extra.undo.proposalId }] });
   }
+  // The id stays out of the prose (issue 16): one small context line, last.
+  blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `outcome of request ${neutralizeMrkdwnId(req.id)}` }] });
   return clampBlocks({ text: `${md(`${req.cluster}: ${req.plan.label}`, { max: 300 })}: ${outcome}`, blocks });
 }

@@ -11,6 +11,7 @@ export function renderHelp(config: Config): string {
     config.fleets.length ? "• `/k8s-health` — the cluster of this channel, or the list of this channel's clusters by state" : '• `/k8s-health` — the cluster of this channel',
     config.fleets.length ? '• `/k8s-health CLUSTER` — one cluster (`namespace/name` when two clusters share a name)' : '• `/k8s-health CLUSTER` — one cluster',
     `• \`/k8s-health CLUSTER SECTION\` — one section: ${SECTION_IDS.join(', ')}`,
+    'The answer is a card: one line per root cause with since when, why, a runbook link and its fix; *Details* shows the rest to you alone.',
     `Clusters: ${names}`,
   ].join('\n');
 }

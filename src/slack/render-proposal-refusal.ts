@@ -1,5 +1,5 @@
 import type { ProposeRefusal } from '../remediate/propose-fix.js';
-import { neutralizeMrkdwn as md, neutralizeMrkdwnId } from '../text/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md } from '../text/neutralize-mrkdwn.js';
 
 /**
  * What the clicker of a fix button is told when the remediation worker did not propose it (an
@@ -19,7 +19,7 @@ export function renderProposalRefusal(refusal: ProposeRefusal | { reason: 'unkno
     case 'plan-failed':
       return `Cannot propose *${md(refusal.label, { max: 200 })}*: ${md(refusal.detail, { max: 1000 })}`;
     case 'already-proposed':
-      return `You already proposed this fix from this message: request ${neutralizeMrkdwnId(refusal.requestId)} is waiting for approvals in this thread.`;
+      return 'You already proposed this fix from this message: your request is waiting for approvals in this thread.';
     case 'error':
       return `Could not propose this fix: ${md(refusal.detail, { max: 1000 })}`;
   }

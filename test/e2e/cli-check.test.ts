@@ -4,6 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { listScenarios } from '../support/scenarios.js';
+import { cardLines, hasDetailsButton } from '../support/card-lines.js';
+import { CARD_LINE_BUDGET, renderBlocks } from '../../src/slack/render-blocks.js';
 
 /** Runs the built CLI exactly as a user does (`npm test` builds dist/ before jest runs). */
 function cli(args: string[], env: Record<string, string> = {}) {
@@ -51,12 +53,20 @@ describe('k8s-health check (spawned CLI)', () => {
     for (const f of report.findings) expect(f.fingerprint).toMatch(/^[0-9a-f]{16}$/);
   });
 
-  it('--output blocks prints Slack Block Kit', () => {
+  it('--output blocks prints Slack Block Kit: exactly the /k8s-health message (same renderer), card first', () => {
     const r = cli(['check', '--from', critical.dir, '--output', 'blocks']);
     const msg = JSON.parse(r.stdout);
     expect(typeof msg.text).toBe('string');
     expect(Array.isArray(msg.blocks)).toBe(true);
     expect(msg.blocks.length).toBeLessThanOrEqual(50);
+    expect(msg.blocks[0].type).toBe('header');
+    expect(cardLines(msg.blocks).length).toBeLessThanOrEqual(CARD_LINE_BUDGET);
+    expect(hasDetailsButton(msg.blocks)).toBe(true);
+    // The same report rendered by the bot's renderer gives the same message; only the scan time
+    // (each run's own clock) differs.
+    const report = JSON.parse(cli(['check', '--from', critical.dir, '--output', 'json']).stdout);
+    const sameScanTime = (m: unknown) => JSON.parse(JSON.stringify(m).replace(/scanned <!date\^\d+\^[^>]*>/g, 'scanned T'));
+    expect(sameScanTime(msg)).toEqual(sameScanTime(renderBlocks({ ...report, collectedAt: report.collectedAt ?? '' }, {})));
   });
 
   it('replays several --from dumps as successive scans', () => {

@@ -160,8 +160,15 @@ describe('k8s-health sandbox in a real browser', () => {
     // The answer card of /k8s-health prod-east, asked by Pat.
     expect(seen.answer).toContain('prod-east');
     expect(seen.answer).toMatch(/critical/i);
+    expect(seen.answer).toContain('scanned ');
+    expect(seen.answer).not.toMatch(/ ago\b/);
+    // Its Details, to Pat only: the sections and the evidence.
+    expect(seen.details).toContain('Only visible to you');
+    expect(seen.details).toContain('Webhooks');
     // The proposal: a frozen plan with its API calls, the server-side dry run, 0 of 2.
-    expect(seen.proposal).toContain('Fix proposed on prod-east: Suspend webhook kyverno-resource-validating-webhook-cfg');
+    expect(seen.proposal).toContain('Waiting for 2 more of 2 approvals');
+    expect(seen.proposal).toContain('Suspend webhook kyverno-resource-validating-webhook-cfg on prod-east');
+    expect(seen.proposal).toContain('Who may approve: @pat, @ann, @ben (not the proposer)');
     expect(seen.proposal).toContain('dryRun=All');
     expect(seen.proposal).toContain('0 of 2 approvals');
     // Refusals are ephemeral: only the clicker sees them.

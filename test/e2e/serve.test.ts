@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { createReportStore } from '../../src/store/report-store.js';
+import { DETAILS_ACTION_ID } from '../../src/slack/action-ids.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { freePort } from '../support/free-port.js';
 import { blockActionBody, signSlackRequest, slashCommandBody } from '../support/sign-slack-request.js';
@@ -85,11 +86,12 @@ describe('k8s-health serve (spawned, http mode)', () => {
     const [update] = await slack.waitFor('chat.update', () => updatesOf(ts).length === 1 && updatesOf(ts), 30000);
     const blocks = update!.body.blocks as AnyBlock[];
     expect(blocks[0]!.text.text).toBe('tkc-prod: critical');
-    expect(text(blocks)).toMatch(/as of \d+[smhd]\S* ago/);
-    for (const s of ['API server', 'etcd', 'Control plane', 'Nodes', 'Cluster API machines', 'Webhooks', 'Workloads']) expect(text(blocks)).toContain(`*${s}* — `);
+    // The card (issue 16): the scan time as a date token, never an age; the root cause with its runbook.
+    expect(text(blocks)).toMatch(/scanned <!date\^\d+\^/);
+    expect(text(blocks)).not.toMatch(/ ago\b/);
     expect(text(blocks)).toContain('kyverno-resource-validating-webhook-cfg');
-    expect(text(blocks)).toContain('*Cause:*');
-    const buttons = blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements as AnyBlock[]);
+    expect(text(blocks)).toContain('/docs/diagnosis.md#webhookunavailable-blocking|runbook>');
+    const buttons = blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements as AnyBlock[]).filter((b) => b.action_id !== DETAILS_ACTION_ID);
     expect(buttons.length).toBeGreaterThan(0);
     expect(buttons.map((b) => b.text.text)).toContain('Suspend webhook kyverno-resource-validating-webhook-cfg');
     for (const b of buttons) expect(b.value).toMatch(/^p_[A-Za-z0-9_-]+$/);

@@ -5,6 +5,7 @@ import { analyzeAlertChanges } from '../../src/alerts/analyze-alert-changes.js';
 import type { ApprovalRequest, ApprovalStatus } from '../../src/remediate/approval-request.js';
 import type { RemediationPlan } from '../../src/remediate/remediation-plan.js';
 import { proposalKey, renderBlocks } from '../../src/slack/render-blocks.js';
+import { renderDetails } from '../../src/slack/render-details.js';
 import { renderText } from '../../src/report/render-text.js';
 import type { Report } from '../../src/report/report.js';
 import { clampBlocks, type SlackMessage } from '../../src/slack/clamp-blocks.js';
@@ -103,6 +104,7 @@ function hostileRequest(h: string, status: ApprovalStatus, tampered: boolean): A
     required: 2,
     status,
     approvals: [{ user: user('U0ANN'), at: T1 }],
+    approvers: tampered ? ({ users: [user('U0ALICE'), '<!here>'], groups: 'S0SRE> <!channel' } as unknown as ApprovalRequest['approvers']) : { users: ['U0ALICE'], groups: ['S0SRE', 'not a group'] },
     ...(status === 'rejected' || status === 'cancelled' ? { decidedBy: { user: user('U0BEN'), at: T1 } } : {}),
     dryRun: `:x: dry run failed: ${h}`,
     thread: { channel: 'C0INCIDENT', threadTs: '1.1', messageTs: '1.2' },
@@ -115,7 +117,7 @@ const OUR_MENTIONS = ['U0PAT', 'U0ANN', 'U0BEN', 'U0ALICE'];
 
 /** The whole check for one message: nothing got through, and no line starts with what the attacker wrote. */
 function expectInert(message: { text?: unknown; blocks?: unknown }, what: string): void {
-  const problems = findInjections(message, { mentions: OUR_MENTIONS });
+  const problems = findInjections(message, { mentions: OUR_MENTIONS, groups: ['S0SRE'] });
   expect({ what, problems }).toEqual({ what, problems: [] });
   for (const line of linesOf(message)) {
     // Lines an attacker would like to forge: ours start with a label, never with these.
@@ -142,11 +144,17 @@ describe('every message kind with a hostile value in every untrusted field', () 
     const report = hostileReport(h, [f, hostileFinding(h, 100 + i, { causedBy: [f.fingerprint], severity: 'warning' })]);
     const withButtons = renderBlocks(report, { now: NOW, stale: true, note: `:x: Fresh scan failed (${h}); this is the last stored report.`, proposalIds: { [proposalKey(f, 0)]: 'p_1', [proposalKey(f, 1)]: 'p_2' } });
     expectInert(withButtons, 'health answer');
-    expectOnItsLine(withButtons, '*Cause:*', 2);
-    expectOnItsLine(withButtons, '*Caused by:*', 1);
-    expectOnItsLine(withButtons, '> HOSTILE-', 4);
-    expect(linesOf(withButtons).filter((l) => l.startsWith('> quoted HOSTILE-'))).toHaveLength(2);
+    // The card: the root cause's why (its cause) once, on its own line; the symptom is only counted.
+    expectOnItsLine(withButtons, 'since: unknown — HOSTILE-', 1);
+    expect(linesOf(withButtons).filter((l) => l.includes(' · behind 1 other finding (in Details)'))).toHaveLength(1);
+    // Details: the evidence of the cause and the first of its symptom, each on its line.
+    const details = renderDetails(report, { stale: true, note: `:x: Fresh scan failed (${h}); this is the last stored report.` });
+    expectInert(details, 'details');
+    expectOnItsLine(details, '> HOSTILE-', 2);
+    expect(linesOf(details).filter((l) => l.startsWith('> quoted HOSTILE-'))).toHaveLength(1);
+    expectOnItsLine(details, '    > HOSTILE-', 1);
     expectInert(renderBlocks(report, { now: NOW, section: 'webhooks' }), 'section view');
+    expectInert(renderDetails(report, { section: 'webhooks' }), 'section details');
     expectInert(renderBlocks(report, { now: NOW, section: 'etcd' }), 'empty section view');
   });
 
@@ -167,8 +175,9 @@ describe('every message kind with a hostile value in every untrusted field', () 
       fingerprint: `fp-etcd-${i}`,
     };
     const report = hostileReport('prod-east', [f]);
-    const message = renderBlocks(report, { now: NOW });
-    expectInert(message, 'etcd finding');
+    expectInert(renderBlocks(report, { now: NOW }), 'etcd finding');
+    const message = renderDetails(report, {});
+    expectInert(message, 'etcd finding details');
     expectOnItsLine(message, '*Steps (by hand):* 1. HOSTILE-', 1);
     expectOnItsLine(message, '2. then HOSTILE-', 1);
     expectOnItsLine(message, '*Confidence:* medium — missing: HOSTILE-', 1);
@@ -199,9 +208,11 @@ describe('every message kind with a hostile value in every untrusted field', () 
         const report = hostileReport('prod-east', [], at, collectedAtFrom ? { collectedAtFrom } : {});
         const blocks = renderBlocks(report, { now: NOW });
         expectInert(blocks, `capture time ${collectedAtFrom ?? 'recorded'}`);
-        // The age is computed, and the time shown, on the context line of the header, and nowhere else.
-        const asOf = linesOf(blocks).filter((l) => l.includes(' ago ('));
-        expect(asOf).toEqual([expect.stringMatching(collectedAtFrom ? /inferred from the newest timestamp in the data: 1 Mar 2025/ : /\(collected 1 Mar 2025/)]);
+        // The time is shown as a date token built from the parsed number, on the header's context line
+        // only; none of the text written around it survives.
+        const asOf = linesOf(blocks).filter((l) => l.includes(' · data '));
+        expect(asOf).toEqual([expect.stringMatching(collectedAtFrom ? /· data as of \(newest timestamp in it\) <!date\^\d+\^/ : /· data collected <!date\^\d+\^/)]);
+        expect(JSON.stringify(blocks.blocks)).not.toContain('HOSTILE');
         const out = renderText(report, { now: NOW });
         expect(out).not.toMatch(/[\p{Cf}\p{Cs}]|[^\P{Cc}\n]/u);
         for (const line of out.split('\n')) expect(line.trimStart().startsWith(FORGED)).toBe(false);

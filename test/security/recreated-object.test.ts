@@ -33,7 +33,7 @@ function recreate(kind: string, replacement: KubeObject): KubeObject {
   return structuredClone(bot.kube.find(kind, replacement.metadata.name, replacement.metadata.namespace)!);
 }
 async function thread(id: string): Promise<string> {
-  const m = await bot.slack.waitFor(`result of ${id}`, () => bot.slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? '').includes(`(request ${id})`) && String(c.body.text).includes('aborted')), 30_000);
+  const m = await bot.slack.waitFor(`result of ${id}`, () => bot.slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? '').includes(`outcome of request ${id}`) && String(c.body.text).includes('aborted')), 30_000);
   return String(m.body.text);
 }
 

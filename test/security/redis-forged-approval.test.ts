@@ -64,7 +64,7 @@ async function expectRefused(id: string, why: RegExp, executedBefore = 0): Promi
   expect(trail[0]!.user).toBeUndefined();
   expect(trail.filter((e) => e.event === 'executing')).toHaveLength(executedBefore);
   // Said in the request's thread (the result reply), whatever was posted for it before.
-  await bot.slack.waitFor(`refusal of ${id} in the thread`, () => bot.slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? '').includes(`(request ${id})`) && String(c.body.text).includes('refused, nothing was changed')), 30_000);
+  await bot.slack.waitFor(`refusal of ${id} in the thread`, () => bot.slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? '').includes(`outcome of request ${id}`) && String(c.body.text).includes('refused, nothing was changed')), 30_000);
   return done;
 }
 

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../src/cluster/snapshot.js';
 import type { Finding } from '../../src/diagnose/finding.js';
 import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
 import type { Report } from '../../src/report/report.js';
-import { proposeFixActionId } from '../../src/slack/action-ids.js';
+import { DETAILS_ACTION_ID, proposeFixActionId } from '../../src/slack/action-ids.js';
 import { createProposalStore } from '../../src/store/proposal-store.js';
 import { createReportStore } from '../../src/store/report-store.js';
 import { HOSTILE_ALL, HOSTILE_TEXTS } from '../support/hostile-text.js';
@@ -56,10 +56,12 @@ describe('hostile cluster text through the real receiver into Slack', () => {
     expect(r.status).toBe(200);
     const posted = await bot.slack.waitFor('the answer', () => bot.slack.callsTo('chat.postMessage')[before]);
     expect(findInjections(posted.body, OURS)).toEqual([]);
-    expect(linesOf(posted.body).filter((l) => l.startsWith('*Cause:*'))).toEqual(expect.arrayContaining([expect.stringMatching(/^\*Cause:\* HOSTILE-0 /)]));
+    // The card's why line of the first root cause carries its (hostile) cause, on that line only.
+    expect(linesOf(posted.body).filter((l) => l.startsWith('since: unknown — '))).toEqual(expect.arrayContaining([expect.stringMatching(/^since: unknown — HOSTILE-0 /)]));
     expect(JSON.stringify(posted.body.blocks)).toContain('asked by <@U0ALICE>');
-    for (const b of (posted.body.blocks as { type: string; elements?: { value?: string }[] }[]).filter((x) => x.type === 'actions')) {
-      for (const e of b.elements ?? []) expect(e.value).toMatch(/^p_[A-Za-z0-9_-]+$/);
+    // Fix buttons carry only an opaque proposal id; the Details button only the cluster asked about (our config's name).
+    for (const b of (posted.body.blocks as { type: string; elements?: { action_id?: string; value?: string }[] }[]).filter((x) => x.type === 'actions')) {
+      for (const e of b.elements ?? []) expect(e.value).toMatch(e.action_id === DETAILS_ACTION_ID ? new RegExp(`^${APPROVAL_CLUSTER}$`) : /^p_[A-Za-z0-9_-]+$/);
     }
     expect(bot.kube.writes).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { FORGED } from './hostile-text.js';
+import { DEFAULT_RUNBOOK_BASE_URL } from '../../src/config/config-schema.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -31,9 +32,15 @@ export function collectTexts(message: { text?: unknown; blocks?: unknown }): Mes
 /** Our own markup a message may contain: user mentions of these ids, and Slack's date token. */
 export interface InspectOptions {
   mentions?: readonly string[];
+  /** User-group ids whose `<!subteam^S…>` mention is ours (an approval message's approver groups). */
+  groups?: readonly string[];
+  /** The runbook base URL whose `<BASE/docs/diagnosis.md#anchor|runbook>` links are ours (default: the default). */
+  runbookBaseUrl?: string;
 }
 
-const DATE_TOKEN = /^<!date\^\d+\^\{date_short_pretty\} \{time\}\|[0-9TZ:.-]+>/;
+/** slack-date.ts's token: epoch seconds, our format, a UTC fallback ("2025-03-01 10:00 UTC") or an ISO one. */
+const DATE_TOKEN = /^<!date\^\d+\^\{date_short_pretty\} \{time\}\|[0-9TZ:. UTC-]+>/;
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * What an attacker got through, as readable problems (empty = nothing). Parses the produced mrkdwn:
@@ -45,11 +52,15 @@ const DATE_TOKEN = /^<!date\^\d+\^\{date_short_pretty\} \{time\}\|[0-9TZ:.-]+>/;
 export function findInjections(message: { text?: unknown; blocks?: unknown }, opts: InspectOptions = {}): string[] {
   const problems: string[] = [];
   const t = collectTexts(message);
-  const allowedMention = new Set((opts.mentions ?? []).map((id) => `<@${id}>`));
-  const checkMrkdwn = (text: string, where: string) => {
+  const allowedMention = new Set([...(opts.mentions ?? []).map((id) => `<@${id}>`), ...(opts.groups ?? []).map((id) => `<!subteam^${id}>`)]);
+  // Our runbook links: exactly the base, our path, a slug anchor, the word "runbook". Removed before
+  // the checks (they are the only `://` a message may hold); anything else that looks like a link stays.
+  const runbook = new RegExp(`<${escapeRe((opts.runbookBaseUrl ?? DEFAULT_RUNBOOK_BASE_URL).replace(/\/+$/, ''))}/docs/diagnosis\\.md#[a-z0-9_-]+\\|runbook>`, 'g');
+  const checkMrkdwn = (raw: string, where: string) => {
+    const text = raw.replace(runbook, 'runbook');
     for (let i = text.indexOf('<'); i !== -1; i = text.indexOf('<', i + 1)) {
       const rest = text.slice(i);
-      const mention = /^<@[A-Z0-9]+>/.exec(rest)?.[0];
+      const mention = /^<(?:@|!subteam\^)[A-Z0-9]+>/.exec(rest)?.[0];
       if (mention && allowedMention.has(mention)) continue;
       if (DATE_TOKEN.test(rest)) continue;
       problems.push(`${where}: active markup ${JSON.stringify(rest.slice(0, 40))}`);

@@ -307,7 +307,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
       }
     },
     resultMessage: (requestId) =>
-      slack.waitFor(`result of ${requestId} in the thread`, () => slack.callsTo('chat.postMessage').find((c) => String(c.body.text ?? '').includes(': ') && JSON.stringify(c.body.blocks ?? '').includes(`(request ${requestId})`)), 30000),
+      slack.waitFor(`result of ${requestId} in the thread`, () => slack.callsTo('chat.postMessage').find((c) => String(c.body.text ?? '').includes(': ') && JSON.stringify(c.body.blocks ?? '').includes(`outcome of request ${requestId}`)), 30000),
     async runApproved(proposal) {
       const { requestId, message, ephemeral } = await bot.propose(proposal);
       if (!requestId) throw new Error(`not proposed: ${ephemeral?.text}`);

@@ -5,6 +5,14 @@ import type { Report } from '../../src/report/report.js';
 import { clampBlocks, SLACK_LIMITS } from '../../src/slack/clamp-blocks.js';
 import { PROPOSE_FIX_ACTION_PATTERN } from '../../src/slack/action-ids.js';
 import { webhookDownFinding } from '../support/webhook-down-finding.js';
+import { readFileSync } from 'node:fs';
+import { FINDING_IDS } from '../../src/diagnose/finding.js';
+import { DEFAULT_RUNBOOK_BASE_URL } from '../../src/config/config-schema.js';
+import { DETAILS_ACTION_ID } from '../../src/slack/action-ids.js';
+import { CARD_LINE_BUDGET, whySentence } from '../../src/slack/render-blocks.js';
+import { renderDetails } from '../../src/slack/render-details.js';
+import { headingAnchor, runbookUrl } from '../../src/slack/runbook-url.js';
+import { cardLines, hasDetailsButton } from '../support/card-lines.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyBlock = Record<string, any>;
@@ -42,68 +50,90 @@ function report(findings: Finding[] = [webhookDown, loop]): Report {
 const now = new Date('2025-03-01T10:00:40Z');
 const allText = (blocks: AnyBlock[]) => JSON.stringify(blocks);
 
-describe('renderBlocks', () => {
-  it('shows the header with cluster and status, the age, one line per section and the worst findings', () => {
+describe('renderBlocks: the answer card', () => {
+  it('opens with the cluster and state, the scan time as a date token, then one line per root cause with since, why, runbook and fix', () => {
     const { text, blocks } = renderBlocks(report(), { now });
     const b = blocks as AnyBlock[];
     expect(b[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: 'prod-east: critical', emoji: true } });
-    expect(allText(b)).toContain('as of 40s ago');
-    expect(allText(b)).toContain('*Nodes* — degraded · 4 of 5 nodes Ready');
-    expect(allText(b)).toContain('*Webhooks* — critical · 1 of 3 webhooks down');
-    expect(allText(b)).toContain('*Cause:* its service kyverno/kyverno-svc has no ready endpoints');
-    expect(allText(b)).toContain('connect: connection refused (x14)');
-    expect(text).toBe('prod-east: critical — 1 critical, 1 warning (as of 40s ago)');
-    // Critical before warning, as the report is sorted.
-    expect(allText(b).indexOf('kyverno-resource-validating')).toBeLessThan(allText(b).indexOf('recreated again'));
+    const card = cardLines(b);
+    expect(card).toEqual([
+      'prod-east: critical',
+      ':red_circle: scanned <!date^1740823240^{date_short_pretty} {time}|2025-03-01 10:00 UTC> · data collected <!date^1740823200^{date_short_pretty} {time}|2025-03-01 10:00 UTC>',
+      `:red_circle: *Webhook kyverno-resource-validating-webhook-cfg is down and refuses pods* · <${DEFAULT_RUNBOOK_BASE_URL}/docs/diagnosis.md#webhookunavailable-blocking|runbook>`,
+      'since: unknown — its service kyverno/kyverno-svc has no ready endpoints · behind 1 other finding (in Details)',
+      ':wrench: Fix: Suspend webhook kyverno-resource-validating-webhook-cfg (propose it from Slack: two approvals before it runs)',
+    ]);
+    expect(card.length).toBeLessThanOrEqual(CARD_LINE_BUDGET);
+    // The symptom (the loop) and the sections are behind Details; its id is in the small context line.
+    expect(allText(b)).not.toContain('recreated again');
+    expect(allText(b)).not.toContain('4 of 5 nodes Ready');
+    expect(hasDetailsButton(b)).toBe(true);
+    expect(b[b.length - 1]).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: 'ids: webhook.unavailable-blocking, capi.recreation-loop', verbatim: true }] });
+    expect(text).toBe('prod-east: critical — 1 critical, 1 warning (scanned <!date^1740823240^{date_short_pretty} {time}|2025-03-01 10:00 UTC>)');
+    expect(allText(b)).not.toMatch(/ ago\b/);
   });
 
-  it('turns proposals with an opaque id into buttons whose value is only that id', () => {
+  it('says since when: the finding\'s own start, else the first scan that saw it', () => {
+    const own = renderBlocks(report([{ ...webhookDown, since: '2025-03-01T09:22:00Z', firstSeen: '2025-03-01T09:40:00Z' }]), { now });
+    expect(cardLines(own.blocks as AnyBlock[])[3]).toMatch(/^since <!date\^1740820920\^/);
+    const first = renderBlocks(report([{ ...webhookDown, firstSeen: '2025-03-01T09:40:00Z' }]), { now });
+    expect(cardLines(first.blocks as AnyBlock[])[3]).toMatch(/^first seen <!date\^1740822000\^/);
+  });
+
+  it('turns the root cause\'s one fix with an opaque id into a button whose value is only that id', () => {
     const { blocks } = renderBlocks(report(), { now, proposalIds: { [proposalKey(webhookDown, 0)]: 'p_opaque123' } });
-    const actions = (blocks as AnyBlock[]).filter((x) => x.type === 'actions');
+    const actions = (blocks as AnyBlock[]).filter((x) => x.type === 'actions' && x.elements[0].action_id !== DETAILS_ACTION_ID);
     expect(actions).toHaveLength(1);
     const button = actions[0]!.elements[0];
     expect(button.value).toBe('p_opaque123');
     expect(button.text.text).toBe('Suspend webhook kyverno-resource-validating-webhook-cfg');
     expect(button.action_id).toMatch(PROPOSE_FIX_ACTION_PATTERN);
+    // The fix is said once: as the button, not again as text.
+    expect(allText(blocks as AnyBlock[]).split('Suspend webhook kyverno-resource-validating-webhook-cfg')).toHaveLength(2);
   });
 
-  it('without proposal ids (check --output blocks) shows proposals as text, never as buttons', () => {
+  it('without proposal ids (check --output blocks) shows the fix as text, never as a button', () => {
     const { blocks } = renderBlocks(report(), { now });
-    expect((blocks as AnyBlock[]).some((x) => x.type === 'actions')).toBe(false);
-    expect(allText(blocks as AnyBlock[])).toContain('Proposed fix: Suspend webhook kyverno-resource-validating-webhook-cfg');
+    expect((blocks as AnyBlock[]).filter((x) => x.type === 'actions').map((x) => x.elements[0].action_id)).toEqual([DETAILS_ACTION_ID]);
+    expect(allText(blocks as AnyBlock[])).toContain(':wrench: Fix: Suspend webhook kyverno-resource-validating-webhook-cfg');
   });
 
-  it('marks a stale report and adds a note', () => {
+  it('marks a stale report and adds a note, with no age in it', () => {
     const { text, blocks } = renderBlocks(report(), { now: new Date('2025-03-01T10:05:00Z'), stale: true, note: 'fresh scan failed' });
-    expect(allText(blocks as AnyBlock[])).toContain('as of 5m ago');
     expect(allText(blocks as AnyBlock[])).toContain('*stale*, refreshing');
     expect(allText(blocks as AnyBlock[])).toContain('fresh scan failed');
-    expect(text).toContain('stale');
+    expect(allText(blocks as AnyBlock[])).not.toMatch(/ ago\b/);
+    expect(text).not.toMatch(/ ago\b/);
   });
 
-  it('renders one section only', () => {
+  it('renders one section only: a root in it whose cause is elsewhere names that cause', () => {
     const { blocks } = renderBlocks(report(), { now, section: 'machines' });
     const b = blocks as AnyBlock[];
     expect(b[0]!.text.text).toBe('prod-east · Cluster API machines: unknown');
     expect(allText(b)).toContain('recreated again');
-    // Other sections' findings are not shown, but the root cause in another section is still named.
-    expect(allText(b)).not.toContain('is down and refuses pods');
-    expect(allText(b)).toContain('*Caused by:* webhook.unavailable-blocking (kyverno-resource-validating-webhook-cfg)');
+    expect(allText(b)).not.toContain('its service kyverno');
+    expect(allText(b)).toContain('caused by Webhook kyverno-resource-validating-webhook-cfg is down and refuses pods (Webhooks)');
+    expect((b.find((x) => x.type === 'actions') as AnyBlock).elements[0].value).toBe('prod-east machines');
   });
 
-  it('says so when there are no findings, and escapes mrkdwn control characters', () => {
+  it('says so when there are no problems', () => {
     const r = report([]);
     r.status = 'healthy';
     r.sections = [{ id: 'nodes', status: 'healthy', summary: '<all> 3 & ready' }];
     const { blocks } = renderBlocks(r, { now });
-    expect(allText(blocks as AnyBlock[])).toContain('No findings.');
-    expect(allText(blocks as AnyBlock[])).toContain('&lt;all&gt; 3 &amp; ready');
+    expect(allText(blocks as AnyBlock[])).toContain(':white_check_mark: No problems found in 1 section.');
+    expect(cardLines(blocks as AnyBlock[])).toHaveLength(3);
   });
 
-  it('counts findings beyond the detailed ones in a "+N more" line', () => {
-    const many = Array.from({ length: 9 }, (_, i) => ({ ...loop, fingerprint: `fp-${i}`, subject: { ...loop.subject, name: `ms-${i}` } }));
+  it('fits the line budget with many root causes and counts the rest in a correct "+N more" line', () => {
+    const many = Array.from({ length: 9 }, (_, i) => ({ ...loop, causedBy: [], fingerprint: `fp-${i}`, subject: { ...loop.subject, name: `ms-${i}` } }));
     const { blocks } = renderBlocks(report(many), { now });
-    expect(allText(blocks as AnyBlock[])).toContain('+4 more findings');
+    const card = cardLines(blocks as AnyBlock[]);
+    expect(card.length).toBeLessThanOrEqual(CARD_LINE_BUDGET);
+    const shown = card.filter((l) => l.includes('recreated again')).length;
+    expect(card).toContain(`+${9 - shown} more root causes in Details`);
+    // Exactly as many as exist: no "+N more" when all fit, and never "+0".
+    expect(allText(renderBlocks(report([webhookDown]), { now }).blocks as AnyBlock[])).not.toContain('more root cause');
   });
 
   it('stays within Slack limits for a huge report', () => {
@@ -116,20 +146,70 @@ describe('renderBlocks', () => {
     }));
     const ids: Record<string, string> = {};
     huge.forEach((f) => f.remediations.forEach((_, j) => (ids[proposalKey(f, j)] = `p_${f.fingerprint}_${j}`)));
-    const { text, blocks } = renderBlocks({ ...report(huge), cluster: 'c'.repeat(200) }, { now, proposalIds: ids, maxFindings: 80 });
-    const b = blocks as AnyBlock[];
-    expect(b.length).toBeLessThanOrEqual(SLACK_LIMITS.blocks);
-    expect(JSON.stringify(b).length).toBeLessThanOrEqual(SLACK_LIMITS.messageChars);
-    expect(b[0]!.text.text.length).toBeLessThanOrEqual(SLACK_LIMITS.headerText);
-    for (const x of b) {
-      if (x.type === 'section') expect(x.text.text.length).toBeLessThanOrEqual(SLACK_LIMITS.sectionText);
-      if (x.type === 'actions') {
-        expect(x.elements.length).toBeLessThanOrEqual(SLACK_LIMITS.actionsElements);
-        for (const e of x.elements) expect(e.text.text.length).toBeLessThanOrEqual(SLACK_LIMITS.buttonText);
+    for (const render of [renderBlocks, renderDetails]) {
+      const { text, blocks } = render({ ...report(huge), cluster: 'c'.repeat(200) }, { now, proposalIds: ids, maxFindings: 80 });
+      const b = blocks as AnyBlock[];
+      expect(b.length).toBeLessThanOrEqual(SLACK_LIMITS.blocks);
+      expect(JSON.stringify(b).length).toBeLessThanOrEqual(SLACK_LIMITS.messageChars);
+      expect(b[0]!.text.text.length).toBeLessThanOrEqual(SLACK_LIMITS.headerText);
+      for (const x of b) {
+        if (x.type === 'section') expect(x.text.text.length).toBeLessThanOrEqual(SLACK_LIMITS.sectionText);
+        if (x.type === 'actions') {
+          expect(x.elements.length).toBeLessThanOrEqual(SLACK_LIMITS.actionsElements);
+          for (const e of x.elements) expect(e.text.text.length).toBeLessThanOrEqual(SLACK_LIMITS.buttonText);
+        }
       }
+      expect(text.length).toBeLessThanOrEqual(SLACK_LIMITS.fallbackText);
     }
-    expect(b[b.length - 1]!.elements[0].text).toMatch(/^\+\d+ more/);
-    expect(text.length).toBeLessThanOrEqual(SLACK_LIMITS.fallbackText);
+    expect(cardLines(renderBlocks(report(huge), { now, proposalIds: ids }).blocks as AnyBlock[]).length).toBeLessThanOrEqual(CARD_LINE_BUDGET);
+  });
+});
+
+describe('whySentence: one sentence that reads on a phone', () => {
+  const why = (cause: string) => whySentence({ ...webhookDown, cause });
+  it('keeps a short cause whole, ends a long one at its first sentence, then at a clause boundary', () => {
+    expect(why('its service kyverno/kyverno-svc has no ready endpoints')).toBe('its service kyverno/kyverno-svc has no ready endpoints');
+    expect(why('The CNI agent is not running on worker-1 right now. Check its pod and DaemonSet events.')).toBe('The CNI agent is not running on worker-1 right now.');
+    const long = `${'a'.repeat(150)} has failurePolicy Fail, so the API server refuses every matching request including ${'b'.repeat(60)}`;
+    expect(why(long)).toBe(`${'a'.repeat(150)} has failurePolicy Fail…`);
+    expect(why(long).length).toBeLessThanOrEqual(220);
+  });
+
+  it('restates an age as of the scan, never "ago"', () => {
+    expect(why('should have replaced it at 02:13 UTC (47m ago) but the Machine is still Running')).toBe('should have replaced it at 02:13 UTC (47m before the scan) but the Machine is still Running');
+  });
+});
+
+describe('renderDetails: what the Details button shows', () => {
+  it('has the sections, each root cause with its evidence and fixes, and its symptoms under it, without the card\'s why again', () => {
+    const { blocks } = renderDetails(report(), {});
+    const t = allText(blocks as AnyBlock[]);
+    expect(t).toContain('*Nodes* — degraded · 4 of 5 nodes Ready');
+    expect(t).toContain('> DaemonSet kube-system/antrea-agent: failed calling webhook');
+    expect(t).toContain(':wrench: Fix: Suspend webhook kyverno-resource-validating-webhook-cfg — risk: policies are not enforced while suspended');
+    expect(t).toContain('*Symptoms of this cause (1):*');
+    expect(t).toContain('Machines of MachineSet tkg-system/workers-abc are recreated again and again');
+    expect(t).not.toContain('its service kyverno/kyverno-svc has no ready endpoints');
+    expect(t).toContain(`<${DEFAULT_RUNBOOK_BASE_URL}/docs/diagnosis.md#capirecreation-loop|runbook>`);
+    expect((blocks as AnyBlock[]).some((b) => b.type === 'actions')).toBe(false);
+  });
+
+  it('counts evidence beyond four lines correctly, and only when there is more', () => {
+    const five = renderDetails(report([{ ...webhookDown, evidence: ['a', 'b', 'c', 'd', 'e'] }]), {});
+    expect(allText(five.blocks as AnyBlock[])).toContain('_+1 more evidence line (');
+    const four = renderDetails(report([{ ...webhookDown, evidence: ['a', 'b', 'c', 'd'] }]), {});
+    expect(allText(four.blocks as AnyBlock[])).not.toContain('more evidence');
+  });
+});
+
+describe('runbookUrl', () => {
+  it('links the finding\'s heading in docs/diagnosis.md as GitHub slugs it, on the configured base', () => {
+    expect(runbookUrl('etcd.member-mismatch', 'https://git.example.com/sre/bot/blob/main/')).toBe('https://git.example.com/sre/bot/blob/main/docs/diagnosis.md#etcdmember-mismatch');
+  });
+
+  it('every finding id has its heading in docs/diagnosis.md, so every link resolves', () => {
+    const headings = new Set(readFileSync('docs/diagnosis.md', 'utf8').split('\n').filter((l) => l.startsWith('#')).map((l) => headingAnchor(l.replace(/^#+\s*/, ''))));
+    for (const id of FINDING_IDS) expect([id, headings.has(headingAnchor(id))]).toEqual([id, true]);
   });
 });
 

@@ -50,7 +50,7 @@ export const capiRecreationLoopAnalyzer: Analyzer = {
         causedBy.push(...webhook.causedBy);
         cause =
           `${webhook.text}. CNI pods on the new nodes are refused, so the nodes stay NotReady (cni plugin not initialized) ` +
-          `and the health check deletes and recreates them every 10–15 minutes (seed 003).`;
+          `and the health check deletes and recreates them every 10–15 minutes.`;
       } else if (cniShown.length) {
         cause = `The new nodes never become Ready because the CNI is not initialized (${cniShown.join(', ')}), so they are remediated and recreated; look for what blocks antrea/calico pods.`;
       } else {

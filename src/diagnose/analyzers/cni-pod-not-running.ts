@@ -73,7 +73,7 @@ export const cniPodNotRunningAnalyzer: Analyzer = {
         subject: { kind: 'Node', name },
         evidence,
         cause: cause
-          ? `${cause.text}: the CNI agent pod for ${name} is refused or cannot start, so the node cannot become Ready (seed 003).`
+          ? `${cause.text}: the CNI agent pod for ${name} is refused or cannot start, so the node cannot become Ready.`
           : `Without its CNI agent the node has no pod network and stays NotReady; check the pod's events and image availability.`,
         remediations: [],
       };

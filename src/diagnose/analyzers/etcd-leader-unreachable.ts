@@ -53,7 +53,7 @@ export const etcdLeaderUnreachableAnalyzer: Analyzer = {
         title: `etcd leader ${cause.leaderName} does not answer, but the other members still follow it`,
         subject: { kind: 'EtcdMember', name: cause.leaderName },
         evidence,
-        cause: `${cause.text}: until leadership moves, new control-plane members cannot join and CAPI keeps replacing machines (seed: etcdctl move-leader to the healthy member fixed it).`,
+        cause: `${cause.text}: until leadership moves, new control-plane members cannot join and CAPI keeps replacing machines; moving leadership to a healthy member (etcdctl move-leader) fixes it.`,
         remediations,
       },
     ];

@@ -47,7 +47,7 @@ export const nodeCniNotInitializedAnalyzer: Analyzer = {
         subject: { kind: 'Node', name },
         evidence,
         cause: cause
-          ? `The CNI agent cannot start on ${name}: ${cause.text}. Until it runs the node stays NotReady and the health check recreates it (seed 003).`
+          ? `The CNI agent cannot start on ${name}: ${cause.text}. Until it runs the node stays NotReady and the health check recreates it.`
           : runningAgent
             ? `CNI agent pod ${runningAgent.namespace}/${runningAgent.name} is Running and ready, yet the kubelet on ${name} finds no network configuration: check the agent's logs and the CNI config files on the node (/etc/cni/net.d).`
             : `The CNI agent is not running on ${name}; check its pod and DaemonSet events.`,

@@ -62,7 +62,7 @@ export const webhookSystemNamespacesNotExcludedAnalyzer: Analyzer = {
           subject: { kind, name: config.metadata.name },
           evidence,
           cause:
-            'If its service goes down (or it denies system pods) the API server refuses CNI and system pods on new nodes, and CAPI recreates nodes in a loop (seed 003). ' +
+            'If its service goes down (or it denies system pods) the API server refuses CNI and system pods on new nodes, and CAPI recreates nodes in a loop. ' +
             'Exclude the system namespaces in its namespaceSelector (kubernetes.io/metadata.name NotIn kube-system, tkg-system, secretgen-controller, vmware-system-*, svc-tkg-*).',
           remediations: [],
         });

@@ -58,7 +58,7 @@ export const webhookUnavailableBlockingAnalyzer: Analyzer = {
         evidence,
         cause:
           `${w.kind} ${w.name} has failurePolicy Fail and ${what}, so the API server ` +
-          `${refused ? 'refuses' : 'will refuse'} every matching request — including CNI (antrea/calico) pods on new nodes, which then never become Ready and get recreated (seed 003).`,
+          `${refused ? 'refuses' : 'will refuse'} every matching request — including CNI (antrea/calico) pods on new nodes, which then never become Ready and get recreated.`,
         remediations: proposeWebhookFixes(snapshot, w),
       };
       if (since) draft.since = since;

@@ -251,6 +251,12 @@ describe('two-person approval over signed Bolt interactions', () => {
     expect(text).toContain('dryRun=All) accepted');
     expect(text).toContain('0 of 2 approvals');
     expect(text).toContain('<@U0PAT>');
+    // Issue 16: state first (header and buttons), who may approve from the cluster's config, the blast radius.
+    const blocks = message!.body.blocks as Any[];
+    expect(blocks[0].text.text).toBe(':large_yellow_circle: Waiting for 2 more of 2 approvals');
+    expect(blocks[1].elements.map((e: Any) => `${e.text.text}/${e.style}/${e.confirm ? 'confirm' : '-'}`)).toEqual(['Approve/primary/confirm', 'Reject/danger/confirm']);
+    expect(text).toContain('*Who may approve:* <@U0ANN>, <@U0BEN>, <@U0PAT>, <!subteam^S0SRE> (not the proposer)');
+    expect(text).toContain('*Blast radius:* 1 object cluster-scoped: validatingwebhookconfigurations kyverno-resource-validating-webhook-cfg');
     expect(kube.writes.map((w) => `${w.method} dry=${w.dryRun}`)).toEqual(['DELETE dry=true']);
 
     expect(await vote(requestId!, 'U0PAT')).toContain('does not count');
@@ -262,6 +268,7 @@ describe('two-person approval over signed Bolt interactions', () => {
     const ts = message!.body.ts ?? [...slack.messages.entries()].find(([, m]) => JSON.stringify(m.blocks).includes(requestId!))![0].split('/')[1];
     const updated = slack.messages.get(`${CHANNEL}/${ts}`)!;
     expect(JSON.stringify(updated.blocks)).toContain('1 of 2 approvals: <@U0ANN>');
+    expect(updated.blocks[0].text.text).toBe(':large_yellow_circle: Waiting for 1 more of 2 approvals');
     expect(kube.writes.filter((w) => !w.dryRun)).toHaveLength(0);
 
     // A member of the approver group (resolved through usergroups.users.list) is authorized.
@@ -275,6 +282,12 @@ describe('two-person approval over signed Bolt interactions', () => {
     expect(report.body.thread_ts).toBe('1700000000.000100');
     expect(JSON.stringify(report.body.blocks)).toContain('uid-kyverno');
     expect(JSON.stringify(report.body.blocks)).toContain('Restore webhook kyverno-resource-validating-webhook-cfg');
+    // The request message ends Executed, green, without buttons.
+    const final = await slack.waitFor('the request message executed', () => {
+      const m = slack.messages.get(`${CHANNEL}/${ts}`);
+      return m?.blocks[0].text.text === ':large_green_circle: Executed' && m;
+    }, 30000);
+    expect(final.blocks.some((b: Any) => b.type === 'actions')).toBe(false);
     expect(await vote(requestId!, 'U0BEN')).toContain('already succeeded');
 
     const trail = (await audit().list({ cluster: 'prod-east', limit: 100 })).filter((e) => e.requestId === requestId).map((e) => e.event).reverse();
@@ -287,6 +300,9 @@ describe('two-person approval over signed Bolt interactions', () => {
     const a = await propose(suspend);
     expect(await vote(a.requestId!, 'U0BEN', 'reject')).toContain('rejected');
     expect(await vote(a.requestId!, 'U0ANN')).toContain('already rejected');
+    const rejected = slack.messages.get(`${CHANNEL}/${a.message!.body.ts ?? [...slack.messages.entries()].find(([, m]) => JSON.stringify(m.blocks).includes(a.requestId!))![0].split('/')[1]}`)!;
+    expect(rejected.blocks[0].text.text).toBe(':red_circle: Rejected');
+    expect(rejected.blocks.some((b: Any) => b.type === 'actions')).toBe(false);
 
     const b = await propose(suspend);
     await vote(b.requestId!, 'U0ANN');

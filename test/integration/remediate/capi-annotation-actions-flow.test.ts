@@ -75,7 +75,7 @@ describe('machine.skip-drain and its undo machine.wait-for-drain', () => {
     const undo = await undoButton(requestId);
     expect(undo.text.text).toBe('Resume drain: md-0-drain-a');
     const back = await bot.clickProposal(undo.value);
-    expect(JSON.stringify(back.message!.body.blocks)).toContain('`machine.wait-for-drain`');
+    expect(JSON.stringify(back.message!.body.blocks)).toContain('action machine.wait-for-drain · ');
     expect((await approveBoth(back.requestId!)).status).toBe('succeeded');
     expect(annotations('Machine', 'md-0-drain-a')[EXCLUDE_DRAIN]).toBeUndefined();
     expect(writesTo('md-0-drain-a')).toEqual(['PATCH dry=true', 'PATCH dry=false', 'PATCH dry=true', 'PATCH dry=false']);

@@ -58,7 +58,7 @@ describe('node.out-of-service and its undo', () => {
     expect(undo.text.text).toBe('Remove out-of-service taint from worker-gone');
     const back = await bot.clickProposal(undo.value);
     expect(back.message!.body.text).toContain('Remove out-of-service taint from worker-gone');
-    expect(JSON.stringify(back.message!.body.blocks)).toContain('`node.remove-out-of-service`');
+    expect(JSON.stringify(back.message!.body.blocks)).toContain('action node.remove-out-of-service · ');
     expect((bot.kube.find('Node', 'worker-gone') as Any).spec.taints).toEqual([UNREACHABLE, OUT_OF_SERVICE]);
     await bot.vote(back.requestId!, 'U0ANN');
     await bot.vote(back.requestId!, 'U0BEN');

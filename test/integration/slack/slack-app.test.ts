@@ -24,6 +24,8 @@ import { startRedis, type RedisServer } from '../../support/start-redis.js';
 import { webhookDownFinding } from '../../support/webhook-down-finding.js';
 import { useFuzzSeed } from '../../support/fuzz-seed.js';
 import { captureLogs } from '../../support/capture-logs.js';
+import { hasDetailsButton } from '../../support/card-lines.js';
+import { DETAILS_ACTION_ID } from '../../../src/slack/action-ids.js';
 
 useFuzzSeed();
 
@@ -138,7 +140,7 @@ const command = (text: string, channel_id = 'C0INCIDENT') => post(slashCommandBo
 const blocksText = (blocks: AnyBlock[] | undefined) => JSON.stringify(blocks ?? []);
 
 describe('/k8s-health over the real Bolt HTTP receiver', () => {
-  it('answers from a fresh stored report: header, sections, finding, button with an opaque id, age', async () => {
+  it('answers from a fresh stored report: the card (header, scan time, root cause and its why, fix button with an opaque id), Details last', async () => {
     await storeReport(makeReport('prod-east', new Date('2025-03-01T09:59:50Z')), new Date('2025-03-01T10:00:00Z'));
     clock = new Date('2025-03-01T10:00:30Z');
     const res = await command('prod-east');
@@ -148,10 +150,14 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     expect(call!.body.channel).toBe('C0INCIDENT');
     const blocks = call!.body.blocks as AnyBlock[];
     expect(blocks[0]!.text.text).toBe('prod-east: critical');
-    expect(blocksText(blocks)).toContain('as of 40s ago');
+    // The time the report was made, as a date token (stored at 10:00:00, data from 09:59:50): never an age.
+    expect(blocksText(blocks)).toContain('scanned <!date^1740823190^');
+    expect(blocksText(blocks)).not.toMatch(/ ago\b/);
     expect(blocksText(blocks)).not.toContain('stale');
-    expect(blocksText(blocks)).toContain('*Nodes* — degraded · 4 of 5 nodes Ready');
-    expect(blocksText(blocks)).toContain('*Cause:* its service kyverno/kyverno-svc has no ready endpoints');
+    // Sections are behind Details; the root cause's why is on the card once.
+    expect(blocksText(blocks)).not.toContain('4 of 5 nodes Ready');
+    expect(blocksText(blocks).split('its service kyverno/kyverno-svc has no ready endpoints')).toHaveLength(2);
+    expect(hasDetailsButton(blocks)).toBe(true);
     expect(blocksText(blocks)).toContain('asked by <@U0ALICE>');
     const button = blocks.find((b) => b.type === 'actions')!.elements[0];
     expect(button.action_id).toMatch(PROPOSE_FIX_ACTION_PATTERN);
@@ -170,7 +176,7 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     await command('prod-east');
     const [posted] = await slack.waitFor('chat.postMessage', () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'));
     expect(blocksText(posted!.body.blocks)).toContain('*stale*, refreshing');
-    expect(blocksText(posted!.body.blocks)).toContain('as of 5m ago');
+    expect(blocksText(posted!.body.blocks)).toContain('scanned <!date^1740822900^');
     expect(slack.callsTo('chat.update')).toHaveLength(0);
     release();
     const [update] = await slack.waitFor('chat.update', () => slack.callsTo('chat.update').length > 0 && slack.callsTo('chat.update'));
@@ -236,6 +242,32 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     expect(res.json!.text).toContain(expected);
     expect(res.json!.text).not.toContain('\n');
     expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('Details shows the sections, evidence and symptoms to the clicker only; a value for a cluster this channel may not query is refused', async () => {
+    await storeReport(makeReport('prod-east', new Date('2025-03-01T09:59:50Z')), new Date('2025-03-01T10:00:00Z'));
+    await command('prod-east');
+    const [call] = await slack.waitFor('chat.postMessage', () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'));
+    const details = (call!.body.blocks as AnyBlock[]).flatMap((b) => (b.type === 'actions' ? b.elements : [])).find((e: AnyBlock) => e.action_id === DETAILS_ACTION_ID);
+    expect(details.value).toBe('prod-east');
+    const res = await post(blockActionBody({ actionId: DETAILS_ACTION_ID, value: details.value, channel_id: 'C0INCIDENT', blockId: 'details', response_url: slack.responseUrl('details') }));
+    expect(res.status).toBe(200);
+    const [r] = await slack.waitFor('details reply', () => slack.responses.length > 0 && slack.responses);
+    expect(r!.path).toBe('/response/details');
+    expect(r!.body.response_type).toBe('ephemeral');
+    expect(r!.body.replace_original).toBe(false);
+    expect(r!.body.blocks[0].text.text).toBe('prod-east: details');
+    expect(blocksText(r!.body.blocks)).toContain('*Nodes* — degraded · 4 of 5 nodes Ready');
+    expect(blocksText(r!.body.blocks)).toContain('connect: connection refused (x14)');
+    // Nothing public: no new message, the card is not replaced.
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
+    expect(slack.callsTo('chat.update')).toHaveLength(0);
+
+    // prod-west may be queried only from C0WEST: a Details value naming it is refused here, in one line.
+    await post(blockActionBody({ actionId: DETAILS_ACTION_ID, value: 'prod-west', channel_id: 'C0INCIDENT', blockId: 'details', response_url: slack.responseUrl('forged') }));
+    const [f] = await slack.waitFor('refusal', () => slack.responses.filter((x) => x.path === '/response/forged').length > 0 && slack.responses.filter((x) => x.path === '/response/forged'));
+    expect(f!.body.text).toBe('Cluster "prod-west" cannot be queried from this channel; ask in <#C0WEST>.');
+    expect(f!.body.blocks).toBeUndefined();
   });
 
   it('answers help ephemerally', async () => {
