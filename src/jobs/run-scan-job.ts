@@ -59,6 +59,7 @@ export async function runScanJob(data: ScanJobData, deps: ScanJobDeps): Promise<
   const next = await recordAlertChanges(deps.alerts, report, {
     channel,
     resolveAfterScans: deps.config.scan.resolveAfterScans,
+    pausedReminderHours: deps.config.scan.pausedReminderHours,
     flapWindowMinutes: deps.flapWindowMinutes ?? DEFAULT_FLAP_WINDOW_MINUTES,
   });
   // Hand over what is not posted yet: this scan's changes and any left over by a crash or a Slack

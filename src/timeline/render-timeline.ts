@@ -148,7 +148,11 @@ function describeDetail(d: AlertChangeDetail): string[] {
     case 'evidence':
       return ['New evidence:', ...d.lines, ...(d.more > 0 ? [`+${d.more} more`] : [])];
     case 'related':
-      return d.findings.map((r) => `Related finding: ${r.severity} ${r.title} (${r.id})`);
+      return d.findings.map((r) => `${r.relation === 'symptom' ? 'New symptom' : 'Related finding'}: ${r.severity} ${r.title} (${r.id})`);
+    case 'merged':
+      return [`A symptom of ${d.title} (${d.id}): followed in that thread from now on`];
+    case 'paused':
+      return [`Remediation still paused on MachineHealthCheck ${d.mhc}`];
     default:
       return [];
   }
