@@ -19,6 +19,7 @@ import type { ScanDeps } from '../scan/scan-cluster.js';
 import { createChannelLimiter } from '../slack/create-channel-limiter.js';
 import type { ScanFn } from '../slack/create-scan-requester.js';
 import type { RequestProposal } from '../slack/handle-approval-deps.js';
+import { createAlertQuietStore } from '../store/alert-quiet-store.js';
 import { createAlertThreadStore } from '../store/alert-thread-store.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
@@ -145,6 +146,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
         reports: createReportStore(connection, { keyPrefix, now: opts.now }),
         alerts: createAlertStateStore(connection, { keyPrefix }),
         threads: createAlertThreadStore(connection, { keyPrefix }),
+        quiet: createAlertQuietStore(connection, { keyPrefix, now }),
         history: new RedisHistory(connection, { keyPrefix }),
         baselines: createRedisBaselineStore(connection, { keyPrefix, log }),
         approvals: createApprovalStore(connection, { keyPrefix }),

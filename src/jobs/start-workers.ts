@@ -12,6 +12,7 @@ import type { Report } from '../report/report.js';
 import type { ScanDeps } from '../scan/scan-cluster.js';
 import type { ChannelLimiter } from '../slack/create-channel-limiter.js';
 import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
+import type { AlertQuietStore } from '../store/alert-quiet-store.js';
 import type { AlertThreadStore } from '../store/alert-thread-store.js';
 import type { BaselineStore } from '../store/baseline-store.js';
 import type { ProposalStore } from '../store/proposal-store.js';
@@ -40,6 +41,8 @@ export interface JobStores {
   reports: ReportStore;
   alerts: AlertStateStore;
   threads: AlertThreadStore;
+  /** Owners and snoozes of alert threads (issue 16): honoured by the notify workers. */
+  quiet: AlertQuietStore;
   history: History;
   /** Last healthy fingerprint per cluster and the changes since (issue 18, "what changed"). */
   baselines: BaselineStore;
@@ -139,7 +142,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
   }
   if (runs('notify')) {
     if (deps.slack) {
-      const notify = { redis: connection, keyPrefix: `${prefix}:`, client: deps.slack.notify, states: stores.alerts, threads: stores.threads, limiter: deps.limiter, proposals: stores.proposals, now, log };
+      const notify = { redis: connection, keyPrefix: `${prefix}:`, client: deps.slack.notify, states: stores.alerts, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, now, log };
       workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert({ ...notify, log: log.child({ queue: NOTIFY_QUEUE, jobId: job.id, cluster: job.data.cluster }) }, job.data), { connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
