@@ -16,10 +16,12 @@ import { createReplayGuard } from '../slack/create-replay-guard.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
 import { createProposalStore } from '../store/proposal-store.js';
 import { registerApprovalListeners } from '../slack/handle-approval-listeners.js';
+import { registerAlertThreadListeners } from '../slack/handle-alert-thread.js';
 import { registerListeners } from '../slack/register-listeners.js';
 import { RedisHistory } from '../store/redis-history.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { createReportStore } from '../store/report-store.js';
+import { composeAlertThreadDeps } from '../compose/compose-alert-thread-deps.js';
 import { composeApprovalDeps } from '../compose/compose-approval-deps.js';
 import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
 import { waitForSignal } from './wait-for-signal.js';
@@ -109,6 +111,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     now,
     log,
     approval: composeApprovalDeps({ redis, keyPrefix: REDIS_PREFIX, config, signer, jobs: composed, log }),
+    alertThreads: composeAlertThreadDeps({ redis, keyPrefix: REDIS_PREFIX, signer, now, log }),
   };
 
   let slackApp: App | undefined;
@@ -151,6 +154,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   slackApp = app;
   registerListeners(app, slackDeps);
   registerApprovalListeners(app, slackDeps);
+  registerAlertThreadListeners(app, slackDeps);
   if (!deps.scan) {
     jobs = composed.start();
     jobs.catch((err: unknown) => announce.error({ error: describeError(err) }, 'workers failed to start'));

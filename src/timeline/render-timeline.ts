@@ -38,6 +38,9 @@ const AUDIT_WORD: Record<AuditEvent['event'], string> = {
   failed: 'failed',
   aborted: 'aborted',
   interrupted: 'interrupted',
+  owned: 'took ownership of',
+  snoozed: 'snoozed',
+  unsnoozed: 'unsnoozed',
 };
 
 const RANK = ['on the failing path', 'same area', 'elsewhere'] as const;
