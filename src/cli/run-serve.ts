@@ -17,11 +17,13 @@ import { createSlackApp } from '../slack/create-slack-app.js';
 import { createProposalStore } from '../store/proposal-store.js';
 import { registerApprovalListeners } from '../slack/handle-approval-listeners.js';
 import { registerAlertThreadListeners } from '../slack/handle-alert-thread.js';
+import { registerAppHomeListener } from '../slack/handle-app-home.js';
 import { registerListeners } from '../slack/register-listeners.js';
 import { RedisHistory } from '../store/redis-history.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { createReportStore } from '../store/report-store.js';
 import { composeAlertThreadDeps } from '../compose/compose-alert-thread-deps.js';
+import { composeAppHomeDeps } from '../compose/compose-app-home-deps.js';
 import { composeApprovalDeps } from '../compose/compose-approval-deps.js';
 import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
 import { waitForSignal } from './wait-for-signal.js';
@@ -112,6 +114,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     log,
     approval: composeApprovalDeps({ redis, keyPrefix: REDIS_PREFIX, config, signer, jobs: composed, log }),
     alertThreads: composeAlertThreadDeps({ redis, keyPrefix: REDIS_PREFIX, signer, now, log }),
+    appHome: composeAppHomeDeps({ redis, keyPrefix: REDIS_PREFIX, config, now, log }),
   };
 
   let slackApp: App | undefined;
@@ -155,6 +158,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   registerListeners(app, slackDeps);
   registerApprovalListeners(app, slackDeps);
   registerAlertThreadListeners(app, slackDeps);
+  registerAppHomeListener(app, slackDeps);
   if (!deps.scan) {
     jobs = composed.start();
     jobs.catch((err: unknown) => announce.error({ error: describeError(err) }, 'workers failed to start'));

@@ -20,6 +20,7 @@ import { createChannelLimiter } from '../slack/create-channel-limiter.js';
 import type { ScanFn } from '../slack/create-scan-requester.js';
 import type { RequestProposal } from '../slack/handle-approval-deps.js';
 import { createAlertQuietStore } from '../store/alert-quiet-store.js';
+import { createHomeViewersStore } from '../store/home-viewers-store.js';
 import { createAlertThreadStore } from '../store/alert-thread-store.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
@@ -147,6 +148,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
         alerts: createAlertStateStore(connection, { keyPrefix }),
         threads: createAlertThreadStore(connection, { keyPrefix }),
         quiet: createAlertQuietStore(connection, { keyPrefix, now }),
+        homeViewers: createHomeViewersStore(connection, { keyPrefix }),
         history: new RedisHistory(connection, { keyPrefix }),
         baselines: createRedisBaselineStore(connection, { keyPrefix, log }),
         approvals: createApprovalStore(connection, { keyPrefix }),

@@ -29,6 +29,8 @@ export interface ScanJobDeps {
   /** The notify queue; absent = alerts are tracked but not posted (no Slack token). */
   notifyQueue?: Queue;
   flapWindowMinutes?: number;
+  /** Told when this scan changed the cluster's alerts (an incident opened, changed or resolved): App Home refresh; never fails the scan. */
+  onAlertsChanged?: (cluster: string) => Promise<void>;
   now?: () => Date;
   collect?: ScanDeps['collect'];
   log?: Logger;
@@ -70,6 +72,9 @@ export async function runScanJob(data: ScanJobData, deps: ScanJobDeps): Promise<
       if (inc.seq > (thread?.postedSeq ?? 0)) await enqueueNotify(deps.notifyQueue, { cluster: cluster.name, fingerprint: fp, seq: inc.seq });
     }
   }
-  if (next.changed.length > 0) deps.log?.info({ cluster: cluster.name, changed: next.changed.map((i) => `${i.finding.id}#${i.seq}`) }, 'alerts changed');
+  if (next.changed.length > 0) {
+    deps.log?.info({ cluster: cluster.name, changed: next.changed.map((i) => `${i.finding.id}#${i.seq}`) }, 'alerts changed');
+    await deps.onAlertsChanged?.(cluster.name).catch((err: unknown) => deps.log?.warn({ cluster: cluster.name, error: String(err) }, 'app home refresh failed'));
+  }
   return report;
 }

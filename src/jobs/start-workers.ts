@@ -14,6 +14,9 @@ import type { ChannelLimiter } from '../slack/create-channel-limiter.js';
 import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
 import type { AlertQuietStore } from '../store/alert-quiet-store.js';
 import type { AlertThreadStore } from '../store/alert-thread-store.js';
+import type { HomeViewersStore } from '../store/home-viewers-store.js';
+import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
+import { refreshAppHomes } from '../slack/publish-app-home.js';
 import type { BaselineStore } from '../store/baseline-store.js';
 import type { ProposalStore } from '../store/proposal-store.js';
 import type { ReportStore } from '../store/report-store.js';
@@ -43,6 +46,8 @@ export interface JobStores {
   threads: AlertThreadStore;
   /** Owners and snoozes of alert threads (issue 16): honoured by the notify workers. */
   quiet: AlertQuietStore;
+  /** Who opened the App Home recently: re-published when a cluster's alerts change. */
+  homeViewers: HomeViewersStore;
   history: History;
   /** Last healthy fingerprint per cluster and the changes since (issue 18, "what changed"). */
   baselines: BaselineStore;
@@ -117,6 +122,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
       if (i.listedKinds > 0) log.info({ cluster: i.cluster, cachedKinds: i.cachedKinds, listedKinds: i.listedKinds }, 'scan listed kinds the watch cache does not hold yet');
     };
     const collect = deps.watchCaches ? { ...deps.collect, watchCaches: deps.watchCaches, onCollected } : deps.collect;
+    // App Home tabs opened recently are re-published when a cluster's alerts change (issue 16).
+    const homes = { config: deps.config, reports: stores.reports, approvals: stores.approvals, viewers: stores.homeViewers, isAuthorized: createApprovalAuthorizer({ log }), now, log };
+    const slackClients = deps.slack;
+    const onAlertsChanged = slackClients ? async () => void (await refreshAppHomes(homes, slackClients.results)) : undefined;
     // With a bot token, alert changes are queued for the notify workers (here or in another process).
     workers.push(
       new Worker<ScanJobData, Report>(
@@ -132,6 +141,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
             alerts: stores.alerts,
             threads: stores.threads,
             notifyQueue: deps.slack ? deps.queues.notify : undefined,
+            onAlertsChanged,
             flapWindowMinutes: deps.flapWindowMinutes,
             now,
             collect,
