@@ -33,7 +33,8 @@ export interface InspectOptions {
   mentions?: readonly string[];
 }
 
-const DATE_TOKEN = /^<!date\^\d+\^\{date_short_pretty\} \{time\}\|[0-9TZ:.-]+>/;
+/** slack-date.ts's token: epoch seconds, our format, a UTC fallback ("2025-03-01 10:00 UTC") or an ISO one. */
+const DATE_TOKEN = /^<!date\^\d+\^\{date_short_pretty\} \{time\}\|[0-9TZ:. UTC-]+>/;
 
 /**
  * What an attacker got through, as readable problems (empty = nothing). Parses the produced mrkdwn:
