@@ -5,7 +5,7 @@ import type { PlanSigner } from '../remediate/plan-signer.js';
 import { createChannelLimiter } from '../slack/create-channel-limiter.js';
 import type { AlertThreadDeps } from '../slack/handle-alert-thread.js';
 import { createAlertQuietStore } from '../store/alert-quiet-store.js';
-import { createAlertThreadStore } from '../store/alert-thread-store.js';
+import { createAlertThreadStore } from '../alerts/alert-thread-store.js';
 import { createAuditLog } from '../store/audit-log.js';
 import { createRedisBaselineStore } from '../store/baseline-store.js';
 import { createProposalStore } from '../store/proposal-store.js';
@@ -22,15 +22,13 @@ export function composeAlertThreadDeps(opts: { redis: Redis; keyPrefix: string; 
   const audit = createAuditLog(redis, { keyPrefix, log, signer: opts.signer });
   return {
     post: {
-      redis,
-      keyPrefix,
-      states,
-      threads: createAlertThreadStore(redis, { keyPrefix }),
+      threads: createAlertThreadStore(redis, { keyPrefix, states }),
       quiet: createAlertQuietStore(redis, { keyPrefix, now }),
       limiter: createChannelLimiter(redis, { keyPrefix, intervalMs: opts.channelIntervalMs }),
       proposals: createProposalStore(redis, { keyPrefix }),
       now,
     },
+    states,
     audit,
     timeline: { alerts: states, baselines: createRedisBaselineStore(redis, { keyPrefix, log }), audit },
   };

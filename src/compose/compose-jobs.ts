@@ -21,7 +21,7 @@ import type { ScanFn } from '../slack/create-scan-requester.js';
 import type { RequestProposal } from '../slack/handle-approval-deps.js';
 import { createAlertQuietStore } from '../store/alert-quiet-store.js';
 import { createHomeViewersStore } from '../store/home-viewers-store.js';
-import { createAlertThreadStore } from '../store/alert-thread-store.js';
+import { createAlertThreadStore } from '../alerts/alert-thread-store.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';
@@ -143,10 +143,11 @@ export function composeJobs(opts: JobsOptions): Jobs {
       const runWorkers = opts.runWorkers ?? true;
       const kinds = runWorkers ? WORKER_KINDS.filter((k) => (opts.only ?? WORKER_KINDS).includes(k)) : [];
       const signer = opts.signer ?? createPlanSigner(undefined);
+      const alerts = createAlertStateStore(connection, { keyPrefix });
       const stores: JobStores = {
         reports: createReportStore(connection, { keyPrefix, now: opts.now }),
-        alerts: createAlertStateStore(connection, { keyPrefix }),
-        threads: createAlertThreadStore(connection, { keyPrefix }),
+        alerts,
+        threads: createAlertThreadStore(connection, { keyPrefix, states: alerts }),
         quiet: createAlertQuietStore(connection, { keyPrefix, now }),
         homeViewers: createHomeViewersStore(connection, { keyPrefix }),
         history: new RedisHistory(connection, { keyPrefix }),

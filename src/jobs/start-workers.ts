@@ -13,7 +13,7 @@ import type { ScanDeps } from '../scan/scan-cluster.js';
 import type { ChannelLimiter } from '../slack/create-channel-limiter.js';
 import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
 import type { AlertQuietStore } from '../store/alert-quiet-store.js';
-import type { AlertThreadStore } from '../store/alert-thread-store.js';
+import type { AlertThreadStore } from '../alerts/alert-thread-store.js';
 import type { HomeViewersStore } from '../store/home-viewers-store.js';
 import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
 import { refreshAppHomes } from '../slack/publish-app-home.js';
@@ -24,7 +24,7 @@ import type { WorkerMetrics } from './create-worker-metrics.js';
 import { NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
 import { startProposeWorker } from './propose-worker.js';
 import { startRemediateWorker } from './remediate-worker.js';
-import { runScanJob, type ScanJobData } from './run-scan-job.js';
+import { startScanWorker } from './run-scan-job.js';
 import { scheduleScans } from './schedule-scans.js';
 import { startApprovalExpiry } from './start-approval-expiry.js';
 import type { WorkerKind } from './worker-kinds.js';
@@ -128,31 +128,30 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
     const onAlertsChanged = slackClients ? async () => void (await refreshAppHomes(homes, slackClients.results)) : undefined;
     // With a bot token, alert changes are queued for the notify workers (here or in another process).
     workers.push(
-      new Worker<ScanJobData, Report>(
-        SCAN_QUEUE,
-        (job: Job<ScanJobData>) =>
-          runScanJob(job.data, {
-            // One child logger per job: its lines carry the job and the cluster.
-            log: log.child({ queue: SCAN_QUEUE, jobId: job.id, cluster: job.data.cluster }),
-            config: deps.config,
-            history: stores.history,
-            baselines: stores.baselines,
-            reports: stores.reports,
-            alerts: stores.alerts,
-            threads: stores.threads,
-            notifyQueue: deps.slack ? deps.queues.notify : undefined,
-            onAlertsChanged,
-            flapWindowMinutes: deps.flapWindowMinutes,
-            now,
-            collect,
-          }),
-        { connection, prefix, concurrency: deps.scanConcurrency ?? 5, settings: { backoffStrategy } },
-      ),
+      startScanWorker({
+        connection,
+        prefix,
+        concurrency: deps.scanConcurrency ?? 5,
+        settings: { backoffStrategy },
+        log,
+        deps: {
+          config: deps.config,
+          history: stores.history,
+          baselines: stores.baselines,
+          reports: stores.reports,
+          alerts: stores.alerts,
+          notifyQueue: deps.slack ? deps.queues.notify : undefined,
+          onAlertsChanged,
+          flapWindowMinutes: deps.flapWindowMinutes,
+          now,
+          collect,
+        },
+      }),
     );
   }
   if (runs('notify')) {
     if (deps.slack) {
-      const notify = { redis: connection, keyPrefix: `${prefix}:`, client: deps.slack.notify, states: stores.alerts, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, now, log };
+      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, now, log };
       workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert({ ...notify, log: log.child({ queue: NOTIFY_QUEUE, jobId: job.id, cluster: job.data.cluster }) }, job.data), { connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');

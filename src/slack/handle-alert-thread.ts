@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, App, BlockAction, BlockButtonAction, BlockStaticSelectAction, SlackActionMiddlewareArgs, types } from '@slack/bolt';
 import { describeError } from '../errors/describe-error.js';
+import type { AlertStateStore } from '../alerts/alert-state-store.js';
 import type { AuditLog } from '../store/audit-log.js';
 import { buildTimeline, type TimelineSources } from '../timeline/build-timeline.js';
 import { neutralizeMrkdwn as md } from '../text/neutralize-mrkdwn.js';
@@ -14,6 +15,8 @@ import type { SlackDeps } from './slack-deps.js';
 export interface AlertThreadDeps {
   /** The notify side's stores and limiter; the Slack client is the one Bolt hands each listener. */
   post: Omit<PostAlertDeps, 'client' | 'log'>;
+  /** The alert state, to find the incident a click is about. */
+  states: Pick<AlertStateStore, 'load'>;
   audit: AuditLog;
   timeline: TimelineSources;
 }
@@ -64,7 +67,7 @@ export async function handleAlertThread({ ack, respond, body, client, action }: 
       await say('This button belongs to an alert thread of a cluster the bot does not know here (an old message, or another channel).');
       return;
     }
-    const { state } = await deps.alertThreads.post.states.load(cluster.name);
+    const { state } = await deps.alertThreads.states.load(cluster.name);
     const inc = state.incidents[target.f];
     const threadTs = String(body.container?.message_ts ?? body.message?.ts ?? '');
     const now = deps.now();

@@ -1,0 +1,63 @@
+import type { Redis } from 'ioredis';
+import { withAlertLock } from './alert-lock.js';
+import type { AlertStateStore } from './alert-state-store.js';
+import type { Incident } from './incident.js';
+
+/** Where an incident's thread lives in Slack and how far it was posted. */
+export interface AlertThread {
+  channel: string;
+  /** ts of the parent message. */
+  ts: string;
+  /** Highest change seq already posted; retried notify jobs skip everything up to it. */
+  postedSeq: number;
+  /** Opaque proposal ids of the parent's fix buttons, by proposal content, so updates reuse them. */
+  proposalIds: Record<string, string>;
+}
+
+/** An incident's thread opened for posting: under its lock, with the incident as stored and its thread record. */
+export interface OpenThread {
+  /** The incident (root-cause fingerprint) as stored; undefined when it was forgotten. */
+  incident?: Incident;
+  /** Its thread record; undefined when nothing was posted yet. */
+  thread?: AlertThread;
+  /** Record a post right after Slack accepted it (before the notify job completes). */
+  save(thread: AlertThread): Promise<void>;
+}
+
+/** Thread map in Redis: written right after each Slack call succeeds, before the notify job completes. */
+export interface AlertThreadStore {
+  get(cluster: string, incidentKey: string): Promise<AlertThread | undefined>;
+  set(cluster: string, incidentKey: string, thread: AlertThread): Promise<void>;
+  /**
+   * Run `fn` holding the incident's lock (alert-lock.ts: one poster per thread across workers, so
+   * replies stay in order and none is posted twice), with the incident read from the alert state and
+   * its thread record: everything a poster needs, read in one place.
+   */
+  withThread<T>(cluster: string, fingerprint: string, fn: (open: OpenThread) => Promise<T>): Promise<T>;
+}
+
+/** Threads outlive their incident for 30 days (a reopened finding within the flap window reuses it). */
+const TTL_SECONDS = 30 * 24 * 3600;
+
+/** Keys: `<keyPrefix>alert-thread:<cluster>:<incidentKey>` (JSON); the lock `<keyPrefix>alert-lock:<cluster>:<fingerprint>`. */
+export function createAlertThreadStore(redis: Redis, opts: { keyPrefix: string; states: Pick<AlertStateStore, 'load'> }): AlertThreadStore {
+  const key = (cluster: string, incidentKey: string) => `${opts.keyPrefix}alert-thread:${cluster}:${incidentKey}`;
+  const store: AlertThreadStore = {
+    async get(cluster, incidentKey) {
+      const raw = await redis.get(key(cluster, incidentKey));
+      return raw ? (JSON.parse(raw) as AlertThread) : undefined;
+    },
+    async set(cluster, incidentKey, thread) {
+      await redis.set(key(cluster, incidentKey), JSON.stringify(thread), 'EX', TTL_SECONDS);
+    },
+    withThread(cluster, fingerprint, fn) {
+      return withAlertLock(redis, { keyPrefix: opts.keyPrefix, name: `${cluster}:${fingerprint}` }, async () => {
+        const { state } = await opts.states.load(cluster);
+        const incident = state.incidents[fingerprint];
+        const thread = incident ? await store.get(cluster, incident.key) : undefined;
+        return fn({ incident, thread, save: (t) => (incident ? store.set(cluster, incident.key, t) : Promise.resolve()) });
+      });
+    },
+  };
+  return store;
+}
