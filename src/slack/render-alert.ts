@@ -41,7 +41,7 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
   // How long the problem was seen: first to last sighting (the resolution itself waits resolveAfterScans more scans).
   const lasted = durationBetween(inc.openedAt, inc.lastSeenAt) ?? 'an unknown time';
-  const head = `${resolved ? 'Resolved · ' : ''}${neutralizeSlackPlainText(`${inc.cluster}: ${f.title}`, { max: 120 })}`;
+  const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizeSlackPlainText(`${inc.cluster}: ${f.title}`, { max: 120 })}`;
   const date = (iso: string | undefined) => slackDate(iso) ?? 'an unknown time';
   const severity = SEVERITY_EMOJI[f.severity] ? `${SEVERITY_EMOJI[f.severity]} *${f.severity}*` : `*${md(f.severity, { max: 20 })}*`;
   const lines: string[] = [];
