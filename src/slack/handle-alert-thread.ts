@@ -121,7 +121,7 @@ function parseTarget(raw: string): { c: string; f: string } | undefined {
 }
 
 async function thread(client: Args['client'], channel: string, ts: string, text: string): Promise<void> {
-  await client.chat.postMessage({ channel, thread_ts: ts, text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }], unfurl_links: false });
+  await client.chat.postMessage({ channel, thread_ts: ts, text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text, verbatim: true } }], unfurl_links: false });
 }
 
 /**
@@ -134,10 +134,10 @@ export function timelineMessage(cluster: string, markdown: string, user: string)
   for (let i = 0; i < markdown.length && chunks.length < TIMELINE_BLOCKS; i += TIMELINE_CHUNK) chunks.push(markdown.slice(i, i + TIMELINE_CHUNK));
   const cut = chunks.join('').length < markdown.length;
   const blocks: types.KnownBlock[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: `:scroll: Incident timeline of \`${md(cluster, { max: 100 })}\`, exported by ${mentionUser(user)} (Markdown, ready for a postmortem):` } },
+    { type: 'section', text: { type: 'mrkdwn', text: `:scroll: Incident timeline of \`${md(cluster, { max: 100 })}\`, exported by ${mentionUser(user)} (Markdown, ready for a postmortem):`, verbatim: true } },
     ...chunks.map((c) => ({ type: 'rich_text' as const, elements: [{ type: 'rich_text_preformatted' as const, elements: [{ type: 'text' as const, text: c }] }] })),
   ];
-  if (cut) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `_Cut at ${TIMELINE_BLOCKS * TIMELINE_CHUNK} characters: \`k8s-health timeline ${md(cluster, { max: 100 })}\` prints all of it._` }] });
+  if (cut) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `_Cut at ${TIMELINE_BLOCKS * TIMELINE_CHUNK} characters: \`k8s-health timeline ${md(cluster, { max: 100 })}\` prints all of it._`, verbatim: true }] });
   return { text: `Incident timeline of ${md(cluster, { max: 100 })}`, blocks };
 }
 

@@ -22,7 +22,7 @@ const STATE_EMOJI: Record<string, string> = { healthy: ':large_green_circle:', d
  */
 export function renderAppHome(user: string, clusters: HomeCluster[], at: string): types.HomeView {
   const blocks: types.KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: 'Cluster health', emoji: true } }];
-  if (clusters.length === 0) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: 'No cluster you may query is configured for you here (clusters limited to channels are shown to their approvers).' } });
+  if (clusters.length === 0) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: 'No cluster you may query is configured for you here (clusters limited to channels are shown to their approvers).', verbatim: true } });
   for (const c of clusters.slice(0, 40)) {
     const r = c.report;
     const worst = r ? worstFinding(r.findings) : undefined;
@@ -31,9 +31,9 @@ export function renderAppHome(user: string, clusters: HomeCluster[], at: string)
     else if (r) lines.push('No problem found.');
     for (const w of c.waiting.slice(0, 5)) lines.push(`:hourglass_flowing_sand: Waiting on you: *${md(w.label, { max: 150 })}* proposed by ${mentionUser(w.proposer)}, expires ${slackDate(w.expiresAt) ?? 'soon'}${w.link ? ` · <${w.link}|open>` : ''}`);
     if (c.waiting.length > 5) lines.push(`_+${c.waiting.length - 5} more approvals waiting on you_`);
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } });
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n'), verbatim: true } });
   }
-  blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `For ${mentionUser(user)} · updated ${slackDate(at) ?? at} · \`/k8s-health CLUSTER\` for the full answer` }] });
+  blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `For ${mentionUser(user)} · updated ${slackDate(at) ?? at} · \`/k8s-health CLUSTER\` for the full answer`, verbatim: true }] });
   return { type: 'home', blocks: blocks.slice(0, 100) };
 }
 

@@ -51,7 +51,7 @@ const RANK = ['on the failing path', 'same area', 'elsewhere'] as const;
  * finding opened / changed / resolved (from the alert state), what changed since the last healthy scan,
  * and who proposed, approved, rejected and ran which fix with what result (from the audit trail) — then
  * the latest "what changed" list in full. Every piece of text that came from a cluster, an API error or a
- * user goes through escapeMarkdown. Pure: the CLI (`k8s-health timeline`) and, later, the alert thread's
+ * user goes through escapeMarkdown. Pure: the CLI (`k8s-health timeline`) and the alert thread's
  * "Export timeline" button render through this one function.
  */
 export function renderTimeline(input: TimelineInput): string {
