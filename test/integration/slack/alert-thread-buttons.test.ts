@@ -13,6 +13,8 @@ import { createMetrics } from '../../../src/slack/create-metrics.js';
 import { createScanRequester } from '../../../src/slack/create-scan-requester.js';
 import { createSlackApp } from '../../../src/slack/create-slack-app.js';
 import { registerAlertThreadListeners } from '../../../src/slack/handle-alert-thread.js';
+import { registerAppHomeListener } from '../../../src/slack/handle-app-home.js';
+import { composeAppHomeDeps } from '../../../src/compose/compose-app-home-deps.js';
 import { registerListeners } from '../../../src/slack/register-listeners.js';
 import { createAuditLog } from '../../../src/store/audit-log.js';
 import { createProposalStore } from '../../../src/store/proposal-store.js';
@@ -83,6 +85,7 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
     };
     registerListeners(app, deps);
     registerAlertThreadListeners(app, deps);
+    registerAppHomeListener(app, { appHome: composeAppHomeDeps({ redis, keyPrefix, config: config(), now: () => new Date(), log }) });
     const server = (await app.start(0)) as Server;
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -96,7 +99,7 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
     replay?.cleanup();
   });
 
-  it('I\'m on it, Snooze, Unsnooze and Export timeline', async () => {
+  it('I\'m on it, Snooze, Unsnooze, Export timeline; the App Home re-published by the scan worker', async () => {
     for (const t of ['t00', 't12', 't24']) {
       replay.show(path.join(REPLAY_DIR, t));
       await workers.scan('tkc-loop');
@@ -127,6 +130,14 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
     expect(ttl).toBeLessThanOrEqual(4 * 3_600_000);
     expect((await audit.list({ cluster: 'tkc-loop' })).map((e) => e.event)).toContain('snoozed');
 
+    // Alice opens the Home tab: published at once; the scan below changes the alerts, so the scan
+    // worker re-publishes it (she opened it recently).
+    const homeBody = JSON.stringify({ token: 't', team_id: 'T0TEAM', api_app_id: 'A0APP', type: 'event_callback', event_id: 'Ev1', event_time: 1, event: { type: 'app_home_opened', user: 'U0ALICE', channel: 'D0HOME', tab: 'home', event_ts: '1.2' } });
+    expect((await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/json', ...signSlackRequest(SECRET, homeBody) }, body: homeBody })).status).toBe(200);
+    await slack.waitFor('Alice\'s home', () => slack.homes.get('U0ALICE'));
+    expect(JSON.stringify(slack.homes.get('U0ALICE')!.blocks)).toContain('2 machine replacements');
+    const homesBefore = slack.callsTo('views.publish').length;
+
     // While snoozed, the next recreation posts no reply, but the parent follows the state.
     const repliesBefore = posts().filter((c) => c.body.thread_ts === ts).length;
     replay.show(path.join(REPLAY_DIR, 't36'));
@@ -134,6 +145,8 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
     await slack.waitFor('the parent at 3 replacements', () => parentOf(ts).includes('3 machine replacements') || undefined);
     expect(posts().filter((c) => c.body.thread_ts === ts)).toHaveLength(repliesBefore);
     expect(posts().some((c) => JSON.stringify(c.body.blocks ?? '').includes('Recreation counted again'))).toBe(false);
+    // The App Home followed the change too.
+    await slack.waitFor('Alice\'s home re-published', () => (slack.callsTo('views.publish').length > homesBefore && JSON.stringify(slack.homes.get('U0ALICE')!.blocks).includes('3 machine replacements')) || undefined);
 
     // Unsnooze: reversed, said in the thread, the parent offers Snooze again.
     await click(ALERT_UNSNOOZE_ACTION_ID, value, { user: 'U0BOB', ts });

@@ -226,4 +226,22 @@ describe('migrateAlertState (state stored before issue 15)', () => {
     expect(next.state.seq).toBe(8);
     expect(migrateAlertState('garbage')).toEqual(EMPTY_ALERT_STATE);
   });
+
+  it('a state from before issue 16 (one thread per finding) loads, and the next scan closes symptom threads into their root cause', () => {
+    const inc = (fp: string, f: Finding, seq: number) => ({
+      cluster: 'c1', fingerprint: fp, key: `${fp}.${seq}`, channel: 'C0ALERTS', status: 'open', openedAt: '2025-01-01T09:00:00Z', lastSeenAt: '2025-01-01T10:00:00Z',
+      missedScans: 0, finding: f, severity: f.severity, evidenceSeen: [], related: [], seq, changes: [{ seq, kinds: ['opened'], at: '2025-01-01T09:00:00Z', details: [] }],
+    });
+    const symptom = finding({ id: 'capi.machine-stuck-provisioning', severity: 'warning', fingerprint: 'fp-machine', title: 'Machine stuck', causedBy: ['fp-leader'], subject: { kind: 'Machine', name: 'x' } });
+    const old = { seq: 2, lastScanAt: '2025-01-01T10:00:00Z', incidents: { 'fp-leader': inc('fp-leader', finding(), 1), 'fp-machine': inc('fp-machine', symptom, 2) } };
+    const state = migrateAlertState(JSON.parse(JSON.stringify(old)));
+    expect(state.incidents['fp-leader']!.symptoms).toEqual([]);
+    const next = run(state, '2025-01-01T10:05:00Z', [finding(), symptom]);
+    // Nothing stored is lost: the root keeps its thread (same key) and lists the symptom; the symptom's thread is closed into it.
+    expect(next.state.incidents['fp-leader']!.key).toBe('fp-leader.1');
+    expect(next.state.incidents['fp-leader']!.symptoms!.map((x) => x.fingerprint)).toEqual(['fp-machine']);
+    expect(next.state.incidents['fp-machine']!.status).toBe('resolved');
+    expect(next.state.incidents['fp-machine']!.changes.at(-1)!.kinds).toEqual(['merged']);
+    expect(Object.values(next.state.incidents).filter((i) => i.status === 'open')).toHaveLength(1);
+  });
 });
