@@ -103,7 +103,7 @@ const FLOWS = {
     // Issue 16: the alert transition is applied by the state store's own compare-and-set (update), the
     // scan job takes its queue itself and no longer reads thread records (every incident's latest change
     // is handed over; idempotent job ids), and a poster opens a thread in one call (lock, incident and
-    // record: alerts/alert-thread-store.ts withThread). On a reply the proposal store is not visited
+    // record: store/alert-thread-store.ts withThread). On a reply the proposal store is not visited
     // (the parent's fix ids are in the thread record; a new fix is stored only when one appears).
     after: [
       ['jobs/schedule-scans.ts', 'scheduleScans', 'jobs/start-workers.ts'],
@@ -123,10 +123,10 @@ const FLOWS = {
       ['jobs/enqueue-notify.ts', 'enqueueNotify', 'jobs/run-scan-job.ts'],
       ['jobs/start-workers.ts', 'startWorkers', 'queue:NOTIFY_QUEUE'],
       ['slack/post-alert.ts', 'postAlert', 'jobs/start-workers.ts'],
-      ['alerts/alert-thread-store.ts', 'createAlertThreadStore', 'injected:slack/post-alert.ts'],
+      ['store/alert-thread-store.ts', 'createAlertThreadStore', 'injected:slack/post-alert.ts'],
       ['slack/render-alert.ts', 'renderAlertReply', 'slack/post-alert.ts'],
       ['slack/create-channel-limiter.ts', 'createChannelLimiter', 'injected:slack/post-alert.ts'],
-      ['alerts/alert-thread-store.ts', 'createAlertThreadStore', 'injected:slack/post-alert.ts'],
+      ['store/alert-thread-store.ts', 'createAlertThreadStore', 'injected:slack/post-alert.ts'],
     ],
   },
   approval: {

@@ -5,7 +5,7 @@ import type { PlanSigner } from '../remediate/plan-signer.js';
 import { createChannelLimiter } from '../slack/create-channel-limiter.js';
 import type { AlertThreadDeps } from '../slack/handle-alert-thread.js';
 import { createAlertQuietStore } from '../store/alert-quiet-store.js';
-import { createAlertThreadStore } from '../alerts/alert-thread-store.js';
+import { createAlertThreadStore } from '../store/alert-thread-store.js';
 import { createAuditLog } from '../store/audit-log.js';
 import { createRedisBaselineStore } from '../store/baseline-store.js';
 import { createProposalStore } from '../store/proposal-store.js';

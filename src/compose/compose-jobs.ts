@@ -21,7 +21,7 @@ import type { ScanFn } from '../slack/create-scan-requester.js';
 import type { RequestProposal } from '../slack/handle-approval-deps.js';
 import { createAlertQuietStore } from '../store/alert-quiet-store.js';
 import { createHomeViewersStore } from '../store/home-viewers-store.js';
-import { createAlertThreadStore } from '../alerts/alert-thread-store.js';
+import { createAlertThreadStore } from '../store/alert-thread-store.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';

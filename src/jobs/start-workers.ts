@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { Worker, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertStateStore } from '../alerts/alert-state-store.js';
+import type { Incident } from '../alerts/incident.js';
 import type { WatchCaches } from '../cluster/live/create-watch-caches.js';
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import type { History } from '../diagnose/history.js';
@@ -13,7 +14,7 @@ import type { ScanDeps } from '../scan/scan-cluster.js';
 import type { ChannelLimiter } from '../slack/create-channel-limiter.js';
 import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
 import type { AlertQuietStore } from '../store/alert-quiet-store.js';
-import type { AlertThreadStore } from '../alerts/alert-thread-store.js';
+import type { AlertThreadStore } from '../store/alert-thread-store.js';
 import type { HomeViewersStore } from '../store/home-viewers-store.js';
 import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
 import { refreshAppHomes } from '../slack/publish-app-home.js';
@@ -43,7 +44,7 @@ export interface JobQueues {
 export interface JobStores {
   reports: ReportStore;
   alerts: AlertStateStore;
-  threads: AlertThreadStore;
+  threads: AlertThreadStore<Incident>;
   /** Owners and snoozes of alert threads (issue 16): honoured by the notify workers. */
   quiet: AlertQuietStore;
   /** Who opened the App Home recently: re-published when a cluster's alerts change. */

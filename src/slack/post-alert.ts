@@ -3,7 +3,7 @@ import { proposalKey } from './render-blocks.js';
 import type { ChannelLimiter } from './create-channel-limiter.js';
 import type { Incident } from '../alerts/incident.js';
 import type { AlertOwner, AlertQuietStore, AlertSnooze } from '../store/alert-quiet-store.js';
-import type { AlertThread, AlertThreadStore } from '../alerts/alert-thread-store.js';
+import type { AlertThread, AlertThreadStore } from '../store/alert-thread-store.js';
 import type { ProposalStore } from '../store/proposal-store.js';
 import { renderAlertParent, renderAlertReply } from './render-alert.js';
 import type { SlackMessage } from './clamp-blocks.js';
@@ -13,8 +13,8 @@ import type { Logger } from '../log/logger.js';
 export interface PostAlertDeps {
   /** A WebClient with `rejectRateLimitedCalls: true`, so 429s reach the shared limiter. */
   client: WebClient;
-  /** Thread records, each opened under its incident's lock with the incident as stored (alerts/alert-thread-store.ts). */
-  threads: AlertThreadStore;
+  /** Thread records, each opened under its incident's lock with the incident as stored (store/alert-thread-store.ts). */
+  threads: AlertThreadStore<Incident>;
   limiter: ChannelLimiter;
   proposals: ProposalStore;
   /** Owners and snoozes (issue 16): a snoozed incident gets no replies, its parent still follows the state. */
@@ -35,7 +35,7 @@ const MAX_RATE_LIMITED_TRIES = 5;
 
 /**
  * Bring an incident's Slack thread up to date (numbered flow):
- * 1.–2. open the thread (alerts/alert-thread-store.ts withThread): its lock (one poster per thread,
+ * 1.–2. open the thread (store/alert-thread-store.ts withThread): its lock (one poster per thread,
  *    across workers), the incident as stored and the thread record; everything up to `postedSeq` is
  *    already in Slack;
  * 3. no parent yet → post it (chat.postMessage) and record its ts at once;
