@@ -100,7 +100,7 @@ const FLOWS = {
       ['jobs/create-channel-limiter.ts', 'createChannelLimiter', 'slack/post-alert.ts'],
       ['store/alert-thread-store.ts', 'createAlertThreadStore', 'injected:slack/post-alert.ts'],
     ],
-    // Issue 16: the alert transition is applied by the state store's own compare-and-set (update), the
+    // Issue 16: the alert transition is applied by the state store's compare-and-set loop (updateAlertState), the
     // scan job takes its queue itself and no longer reads thread records (every incident's latest change
     // is handed over; idempotent job ids), and a poster opens a thread in one call (lock, incident and
     // record: store/alert-thread-store.ts withThread). On a reply the proposal store is not visited
@@ -118,7 +118,7 @@ const FLOWS = {
       ['store/redis-history.ts', 'RedisHistory', 'injected:scan/scan-snapshot.ts'],
       ['report/build-report.ts', 'buildReport', 'scan/scan-snapshot.ts'],
       ['store/report-store.ts', 'createReportStore', 'injected:jobs/run-scan-job.ts'],
-      ['alerts/alert-state-store.ts', 'createAlertStateStore', 'injected:jobs/run-scan-job.ts'],
+      ['alerts/alert-state-store.ts', 'updateAlertState', 'jobs/run-scan-job.ts'],
       ['alerts/analyze-alert-changes.ts', 'analyzeAlertChanges', 'injected:alerts/alert-state-store.ts'],
       ['jobs/enqueue-notify.ts', 'enqueueNotify', 'jobs/run-scan-job.ts'],
       ['jobs/start-workers.ts', 'startWorkers', 'queue:NOTIFY_QUEUE'],

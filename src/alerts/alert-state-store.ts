@@ -14,14 +14,6 @@ export interface AlertStateStore {
   load(cluster: string): Promise<VersionedAlertState>;
   /** Save when the stored version is still `expectedVersion`; false when another scan saved first. */
   save(cluster: string, state: ClusterAlertState, expectedVersion: number): Promise<boolean>;
-  /**
-   * Apply a transition (alerts/analyze-alert-changes.ts) to the stored state: load, `transition`,
-   * save by compare-and-set, and again on a concurrent save, so racing scans (a scheduled tick and a
-   * `/k8s-health` request) never lose an update. A transition that returns the state it was given
-   * saves nothing. Throws E_ALERT_STATE_CONTENDED when the state kept changing underneath (the scan
-   * job is retried).
-   */
-  update(cluster: string, transition: (prev: ClusterAlertState) => AlertTransition): Promise<AlertTransition>;
 }
 
 /** A transition's result: the next state and the incidents it changed. */
@@ -48,7 +40,7 @@ return 1
  */
 export function createAlertStateStore(redis: Redis, opts: { keyPrefix: string }): AlertStateStore {
   const key = (cluster: string) => `${opts.keyPrefix}alert-state:${cluster}`;
-  const store: AlertStateStore = {
+  return {
     async load(cluster) {
       const [version, raw] = await redis.hmget(key(cluster), 'version', 'state');
       let parsed: unknown;
@@ -64,14 +56,20 @@ export function createAlertStateStore(redis: Redis, opts: { keyPrefix: string })
       const ok = await redis.eval(CAS_SCRIPT, 1, key(cluster), String(expectedVersion), JSON.stringify(state));
       return ok === 1;
     },
-    async update(cluster, transition) {
-      for (let tries = 1; ; tries++) {
-        const { state, version } = await store.load(cluster);
-        const next = transition(state);
-        if (next.state === state || (await store.save(cluster, next.state, version))) return next;
-        if (tries >= MAX_CAS_TRIES) throw new K8sHealthError('E_ALERT_STATE_CONTENDED', `alert state of ${cluster} kept changing under this scan (${tries} tries); the scan job will be retried`);
-      }
-    },
   };
-  return store;
+}
+
+/**
+ * Apply a transition (alerts/analyze-alert-changes.ts) to a cluster's stored state: load, `transition`,
+ * save by compare-and-set, and again on a concurrent save, so racing scans (a scheduled tick and a
+ * `/k8s-health` request) never lose an update. A transition that returns the state it was given saves
+ * nothing. Throws E_ALERT_STATE_CONTENDED when the state kept changing underneath (the scan job is retried).
+ */
+export async function updateAlertState(store: AlertStateStore, cluster: string, transition: (prev: ClusterAlertState) => AlertTransition): Promise<AlertTransition> {
+  for (let tries = 1; ; tries++) {
+    const { state, version } = await store.load(cluster);
+    const next = transition(state);
+    if (next.state === state || (await store.save(cluster, next.state, version))) return next;
+    if (tries >= MAX_CAS_TRIES) throw new K8sHealthError('E_ALERT_STATE_CONTENDED', `alert state of ${cluster} kept changing under this scan (${tries} tries); the scan job will be retried`);
+  }
 }

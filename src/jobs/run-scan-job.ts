@@ -4,7 +4,7 @@ import { SCAN_QUEUE } from './queue-names.js';
 import type { Config } from '../config/config-schema.js';
 import type { History } from '../diagnose/history.js';
 import type { Report } from '../report/report.js';
-import type { AlertStateStore } from '../alerts/alert-state-store.js';
+import { updateAlertState, type AlertStateStore } from '../alerts/alert-state-store.js';
 import type { BaselineStore } from '../store/baseline-store.js';
 import type { ReportStore } from '../store/report-store.js';
 import { DEFAULT_FLAP_WINDOW_MINUTES } from '../alerts/analyze-alert-changes.js';
@@ -40,7 +40,7 @@ export interface ScanJobDeps {
  * One scan job (numbered flow): 1. collect + analyze with the Redis History (scan/scan-cluster.ts);
  * 2. store the report `/k8s-health` answers from; 3. turn it into alert changes against the cluster's
  * alert state (the pure alerts/analyze-alert-changes.ts applied by compare-and-set, alert-state-store.ts
- * update); 4. hand every incident's latest change to the notify queue (idempotent job ids: a change
+ * updateAlertState); 4. hand every incident's latest change to the notify queue (idempotent job ids: a change
  * already handed over is a no-op, one whose job failed for good is retried, and the notify worker
  * posts only what its thread record does not have yet). Returns the report (the job's return value, read by queued `/k8s-health` scans).
  * Clusters without `slack.alertChannel` get reports but no alerts (docs/alerts.md).
@@ -66,7 +66,7 @@ export async function runScanJob(data: ScanJobData, deps: ScanJobDeps): Promise<
     pausedReminderHours: deps.config.scan.pausedReminderHours,
     flapWindowMinutes: deps.flapWindowMinutes ?? DEFAULT_FLAP_WINDOW_MINUTES,
   };
-  const next = await deps.alerts.update(cluster.name, (prev) => analyzeAlertChanges(prev, report, opts));
+  const next = await updateAlertState(deps.alerts, cluster.name, (prev) => analyzeAlertChanges(prev, report, opts));
   // Hand over each incident's latest change: this scan's, and any left over by a crash or a Slack
   // outage (a job already there is a no-op, a failed one is retried; the worker posts what is missing).
   if (deps.notifyQueue) {
