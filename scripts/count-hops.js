@@ -100,10 +100,14 @@ const FLOWS = {
       ['jobs/create-channel-limiter.ts', 'createChannelLimiter', 'slack/post-alert.ts'],
       ['store/alert-thread-store.ts', 'createAlertThreadStore', 'injected:slack/post-alert.ts'],
     ],
+    // Issue 16: the alert transition is applied by the state store's compare-and-set loop (updateAlertState), the
+    // scan job takes its queue itself and no longer reads thread records (every incident's latest change
+    // is handed over; idempotent job ids), and a poster opens a thread in one call (lock, incident and
+    // record: store/alert-thread-store.ts withThread). On a reply the proposal store is not visited
+    // (the parent's fix ids are in the thread record; a new fix is stored only when one appears).
     after: [
       ['jobs/schedule-scans.ts', 'scheduleScans', 'jobs/start-workers.ts'],
-      ['jobs/start-workers.ts', 'startWorkers', 'queue:SCAN_QUEUE'],
-      ['jobs/run-scan-job.ts', 'runScanJob', 'jobs/start-workers.ts'],
+      ['jobs/run-scan-job.ts', 'runScanJob', 'queue:SCAN_QUEUE'],
       ['scan/scan-cluster.ts', 'scanCluster', 'jobs/run-scan-job.ts'],
       ['cluster/read-snapshot.ts', 'readSnapshot', 'scan/scan-cluster.ts'],
       ['cluster/live/collect-snapshot.ts', 'collectSnapshot', 'cluster/read-snapshot.ts'],
@@ -114,18 +118,12 @@ const FLOWS = {
       ['store/redis-history.ts', 'RedisHistory', 'injected:scan/scan-snapshot.ts'],
       ['report/build-report.ts', 'buildReport', 'scan/scan-snapshot.ts'],
       ['store/report-store.ts', 'createReportStore', 'injected:jobs/run-scan-job.ts'],
-      ['alerts/record-alert-changes.ts', 'recordAlertChanges', 'jobs/run-scan-job.ts'],
-      ['alerts/alert-state-store.ts', 'createAlertStateStore', 'injected:alerts/record-alert-changes.ts'],
-      ['alerts/analyze-alert-changes.ts', 'analyzeAlertChanges', 'alerts/record-alert-changes.ts'],
-      ['alerts/alert-state-store.ts', 'createAlertStateStore', 'injected:alerts/record-alert-changes.ts'],
-      ['store/alert-thread-store.ts', 'createAlertThreadStore', 'injected:jobs/run-scan-job.ts'],
+      ['alerts/alert-state-store.ts', 'updateAlertState', 'jobs/run-scan-job.ts'],
+      ['alerts/analyze-alert-changes.ts', 'analyzeAlertChanges', 'injected:alerts/alert-state-store.ts'],
       ['jobs/enqueue-notify.ts', 'enqueueNotify', 'jobs/run-scan-job.ts'],
       ['jobs/start-workers.ts', 'startWorkers', 'queue:NOTIFY_QUEUE'],
       ['slack/post-alert.ts', 'postAlert', 'jobs/start-workers.ts'],
-      ['store/alert-lock.ts', 'withAlertLock', 'slack/post-alert.ts'],
-      ['alerts/alert-state-store.ts', 'createAlertStateStore', 'injected:slack/post-alert.ts'],
       ['store/alert-thread-store.ts', 'createAlertThreadStore', 'injected:slack/post-alert.ts'],
-      ['store/proposal-store.ts', 'createProposalStore', 'injected:slack/post-alert.ts'],
       ['slack/render-alert.ts', 'renderAlertReply', 'slack/post-alert.ts'],
       ['slack/create-channel-limiter.ts', 'createChannelLimiter', 'injected:slack/post-alert.ts'],
       ['store/alert-thread-store.ts', 'createAlertThreadStore', 'injected:slack/post-alert.ts'],

@@ -221,8 +221,9 @@ export async function playIncident(page, url, shot = async () => undefined) {
   await alert.scrollIntoViewIfNeeded();
   await page.locator('#thread-messages > li.msg').last().scrollIntoViewIfNeeded();
   await shot('sandbox-resolved');
-  // The symptom that resolved last, once the cluster had healed: the recreation loop, with its thread.
-  const loop = page.locator('#messages > li.msg', { hasText: 'machine replacements' }).first();
+  // The symptom that resolved last, once the cluster had healed: the recreation loop, in a thread of
+  // its own once its root cause had resolved (issue 16: before, it is listed in the webhook's thread).
+  const loop = page.locator('#messages > li.msg').filter({ has: page.locator('.bk-header', { hasText: 'machine replacements' }) }).first();
   await loop.locator('.msg-replies').click();
   await threadMessage(page, 'Resolved').last().waitFor(t);
   seen.loopThread = await page.locator('#thread-messages').innerText();

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { ClusterAlertState } from './incident.js';
+import { K8sHealthError } from '../errors/k8s-health-error.js';
+import type { ClusterAlertState, Incident } from './incident.js';
 import { migrateAlertState } from './migrate-alert-state.js';
 
 /** The state plus its version, for compare-and-set. */
@@ -14,6 +15,15 @@ export interface AlertStateStore {
   /** Save when the stored version is still `expectedVersion`; false when another scan saved first. */
   save(cluster: string, state: ClusterAlertState, expectedVersion: number): Promise<boolean>;
 }
+
+/** A transition's result: the next state and the incidents it changed. */
+export interface AlertTransition {
+  state: ClusterAlertState;
+  changed: Incident[];
+}
+
+/** Compare-and-set retries when scans of one cluster race. */
+const MAX_CAS_TRIES = 20;
 
 /** Compare-and-set on a hash { version, state }: atomic in Redis, no WATCH connection state needed. */
 const CAS_SCRIPT = `
@@ -47,4 +57,19 @@ export function createAlertStateStore(redis: Redis, opts: { keyPrefix: string })
       return ok === 1;
     },
   };
+}
+
+/**
+ * Apply a transition (alerts/analyze-alert-changes.ts) to a cluster's stored state: load, `transition`,
+ * save by compare-and-set, and again on a concurrent save, so racing scans (a scheduled tick and a
+ * `/k8s-health` request) never lose an update. A transition that returns the state it was given saves
+ * nothing. Throws E_ALERT_STATE_CONTENDED when the state kept changing underneath (the scan job is retried).
+ */
+export async function updateAlertState(store: AlertStateStore, cluster: string, transition: (prev: ClusterAlertState) => AlertTransition): Promise<AlertTransition> {
+  for (let tries = 1; ; tries++) {
+    const { state, version } = await store.load(cluster);
+    const next = transition(state);
+    if (next.state === state || (await store.save(cluster, next.state, version))) return next;
+    if (tries >= MAX_CAS_TRIES) throw new K8sHealthError('E_ALERT_STATE_CONTENDED', `alert state of ${cluster} kept changing under this scan (${tries} tries); the scan job will be retried`);
+  }
 }

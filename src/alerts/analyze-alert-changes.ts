@@ -1,4 +1,5 @@
 import { SEVERITY_RANK, type Finding } from '../diagnose/finding.js';
+import { findRootCauses } from '../report/find-root-causes.js';
 import type { Report } from '../report/report.js';
 import type { AlertChange, AlertChangeDetail, ClusterAlertState, Incident, RelatedFinding } from './incident.js';
 
@@ -10,9 +11,14 @@ export interface AlertChangeOptions {
   resolveAfterScans: number;
   /** A finding back within this many minutes of its resolution reopens the same thread. */
   flapWindowMinutes: number;
+  /** While remediation is paused in an incident (capi.remediation-paused), remind at most this often (hours; default 4). */
+  pausedReminderHours?: number;
   /** Resolved incidents are forgotten this long after resolution (their threads stay in Slack). */
   forgetAfterMinutes?: number;
 }
+
+/** Default cadence of "remediation still paused" reminders (docs/alerts.md). */
+export const DEFAULT_PAUSED_REMINDER_HOURS = 4;
 
 /** Default flap window: one typical 10–15 min recreation cycle twice over (docs/alerts.md). */
 export const DEFAULT_FLAP_WINDOW_MINUTES = 30;
@@ -20,6 +26,8 @@ export const DEFAULT_FLAP_WINDOW_MINUTES = 30;
 const MAX_CHANGES = 50;
 const MAX_EVIDENCE_SEEN = 200;
 const MAX_REPLY_EVIDENCE = 6;
+/** Symptoms kept in the incident (the parent lists a few of them and says how many more). */
+const MAX_SYMPTOMS = 50;
 
 /**
  * The alert transition of one scan (pure): previous state + report → next state and the incidents
@@ -36,7 +44,6 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
   const state: ClusterAlertState = structuredClone(prev);
   state.lastScanAt = at;
   const changed = new Map<string, Incident>();
-  const byFp = new Map(report.findings.map((f) => [f.fingerprint, f]));
   const addChange = (inc: Incident, details: AlertChangeDetail[]) => {
     state.seq += 1;
     const change: AlertChange = { seq: state.seq, kinds: details.map((d) => d.kind), at, details };
@@ -45,12 +52,35 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
     changed.set(inc.fingerprint, inc);
   };
 
-  for (const f of report.findings) {
+  // One thread per root cause (issue 16): every alerting finding belongs to the deepest alerting
+  // finding its `causedBy` chain reaches (itself when it has no known cause).
+  const alerting = report.findings.filter((f) => f.severity !== 'info');
+  const rootOf = new Map(alerting.map((f) => [f.fingerprint, findRootCauses(f, alerting).at(-1) ?? f]));
+  const symptomsOf = new Map<string, Finding[]>();
+  for (const f of alerting) {
+    const root = rootOf.get(f.fingerprint)!;
+    if (root.fingerprint !== f.fingerprint) symptomsOf.set(root.fingerprint, [...(symptomsOf.get(root.fingerprint) ?? []), f]);
+  }
+  const roots = alerting.filter((f) => rootOf.get(f.fingerprint)!.fingerprint === f.fingerprint);
+
+  // A finding with a thread of its own that is now a symptom: closed into its cause's thread.
+  for (const f of alerting) {
+    const root = rootOf.get(f.fingerprint)!;
+    const own = state.incidents[f.fingerprint];
+    if (root.fingerprint === f.fingerprint || !own || own.status !== 'open') continue;
+    own.status = 'resolved';
+    own.resolvedAt = at;
+    own.mergedInto = root.fingerprint;
+    own.finding = f;
+    own.lastSeenAt = at;
+    addChange(own, [{ kind: 'merged', into: root.fingerprint, id: root.id, title: root.title }]);
+  }
+
+  for (const f of roots) {
+    const symptoms = (symptomsOf.get(f.fingerprint) ?? []).map((s) => symptomEntry(s)).sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || a.fingerprint.localeCompare(b.fingerprint));
     const existing = state.incidents[f.fingerprint];
-    const alerting = f.severity !== 'info';
     const withinFlap = existing?.status === 'resolved' && existing.resolvedAt !== undefined && atMs - Date.parse(existing.resolvedAt) <= opts.flapWindowMinutes * 60_000;
     if (!existing || (existing.status === 'resolved' && !withinFlap)) {
-      if (!alerting) continue;
       state.seq += 1;
       const inc: Incident = {
         cluster: report.cluster,
@@ -64,12 +94,14 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
         finding: f,
         severity: f.severity,
         evidenceSeen: normaliseAll(f.evidence),
-        related: relatedOf(f, report.findings),
+        related: symptoms.map((s) => s.fingerprint),
+        symptoms: symptoms.slice(0, MAX_SYMPTOMS),
         seq: state.seq,
         changes: [{ seq: state.seq, kinds: ['opened'], at, details: [] }],
       };
       const n = recreationsOf(f);
       if (n !== undefined) inc.recreations = n;
+      if ([f, ...(symptomsOf.get(f.fingerprint) ?? [])].some((x) => x.id === 'capi.remediation-paused')) inc.pausedRemindedAt = at;
       state.incidents[f.fingerprint] = inc;
       changed.set(f.fingerprint, inc);
       continue;
@@ -77,13 +109,13 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
     // An info echo neither reopens a resolved thread nor keeps an open one alive: once a finding is
     // only info (a stopped recreation loop, a node MHC is replacing) it counts as absent below, so
     // the thread resolves after resolveAfterScans (issue 13, defect 12) instead of staying open.
-    if (!alerting) continue;
     const inc = existing;
     const details: AlertChangeDetail[] = [];
     if (inc.status === 'resolved') {
       details.push({ kind: 'reopened', resolvedForMs: atMs - Date.parse(inc.resolvedAt!) });
       inc.status = 'open';
       delete inc.resolvedAt;
+      delete inc.mergedInto;
     }
     if (f.severity !== inc.finding.severity) {
       details.push({ kind: 'severity', from: inc.finding.severity, to: f.severity });
@@ -98,20 +130,30 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
       details.push({ kind: 'evidence', lines: fresh.slice(0, MAX_REPLY_EVIDENCE), more: Math.max(0, fresh.length - MAX_REPLY_EVIDENCE) });
       inc.evidenceSeen = [...inc.evidenceSeen, ...fresh.map(normalise)].slice(-MAX_EVIDENCE_SEEN);
     }
-    const related = relatedOf(f, report.findings).filter((fp) => !inc.related.includes(fp));
-    if (related.length > 0) {
-      details.push({ kind: 'related', findings: related.map((fp) => relatedFinding(f, byFp.get(fp)!)) });
-      inc.related = [...inc.related, ...related];
+    // A symptom appearing is a reply of its own ("added as replies when they appear").
+    const fresher = symptoms.filter((s) => !inc.related.includes(s.fingerprint));
+    if (fresher.length > 0) {
+      details.push({ kind: 'related', findings: fresher });
+      inc.related = [...inc.related, ...fresher.map((s) => s.fingerprint)].slice(-MAX_EVIDENCE_SEEN);
     }
+    const paused = [f, ...(symptomsOf.get(f.fingerprint) ?? [])].find((x) => x.id === 'capi.remediation-paused');
+    if (!paused) delete inc.pausedRemindedAt;
+    else if (!inc.pausedRemindedAt) inc.pausedRemindedAt = at; // the parent or a symptom reply says it first
+    else if (atMs - Date.parse(inc.pausedRemindedAt) >= (opts.pausedReminderHours ?? DEFAULT_PAUSED_REMINDER_HOURS) * 3_600_000) {
+      const resume = paused.remediations.find((r) => r.action === 'mhc.resume-remediation');
+      details.push({ kind: 'paused', mhc: `${paused.subject.namespace ? `${paused.subject.namespace}/` : ''}${paused.subject.name}`, ...(paused.since ? { since: paused.since } : {}), ...(resume ? { resume: resume.label } : {}) });
+      inc.pausedRemindedAt = at;
+    }
+    inc.symptoms = symptoms.slice(0, MAX_SYMPTOMS);
     inc.finding = f;
     inc.lastSeenAt = at;
     inc.missedScans = 0;
     if (details.length > 0) addChange(inc, details);
   }
 
-  const alertingNow = new Set(report.findings.filter((f) => f.severity !== 'info').map((f) => f.fingerprint));
+  const rootsNow = new Set(roots.map((f) => f.fingerprint));
   for (const inc of Object.values(state.incidents)) {
-    if (alertingNow.has(inc.fingerprint)) continue;
+    if (rootsNow.has(inc.fingerprint)) continue;
     if (inc.status === 'open') {
       inc.missedScans += 1;
       if (inc.missedScans >= opts.resolveAfterScans) {
@@ -126,19 +168,9 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
   return { state, changed: [...changed.values()] };
 }
 
-/** Findings that name this one as a cause, or that this one names (one hop), by fingerprint. */
-function relatedOf(f: Finding, all: Finding[]): string[] {
-  const out = new Set<string>();
-  for (const o of all) {
-    if (o.fingerprint === f.fingerprint) continue;
-    if (o.causedBy?.includes(f.fingerprint) || f.causedBy?.includes(o.fingerprint)) out.add(o.fingerprint);
-  }
-  return [...out].sort();
-}
-
-/** A related finding as data: what it is, and which way the cause runs. */
-function relatedFinding(f: Finding, r: Finding): RelatedFinding {
-  return { fingerprint: r.fingerprint, id: r.id, title: r.title, severity: r.severity, relation: r.causedBy?.includes(f.fingerprint) ? 'symptom' : 'cause' };
+/** A symptom as data: what it is and since when (raw values; the adapter neutralizes them). */
+function symptomEntry(s: Finding): RelatedFinding {
+  return { fingerprint: s.fingerprint, id: s.id, title: s.title, severity: s.severity, relation: 'symptom', ...(s.since ? { since: s.since } : {}) };
 }
 
 /** capi.recreation-loop titles say "N machine replacements"; the count going up is a reply of its own. */

@@ -5,14 +5,16 @@ import type { Finding, Severity } from '../diagnose/finding.js';
  * hands to an adapter (slack/render-alert.ts words and posts them). Nothing here is display text;
  * every string that came from a cluster stays raw and is neutralized by whoever shows it.
  *
- * An incident is "the thing a thread is about". Today that is one finding (by fingerprint); issue 16
- * groups symptoms under their root cause's incident: the same shape then carries the root cause as
- * `finding` and its symptoms as `related` entries with `relation: 'symptom'` — a change inside
- * alerts/analyze-alert-changes.ts, not a new shape for the adapters.
+ * An incident is "the thing a thread is about": one root cause (issue 16). Findings linked by
+ * `causedBy` share the incident of their deepest alerting cause: it is the incident's `finding`, its
+ * symptoms are `symptoms` (current) and announced as `related` changes with `relation: 'symptom'`.
+ * A finding without a known cause is its own root. An incident of a finding that later turns out to
+ * be a symptom is closed into its cause's thread (`merged`), so there are never more open threads
+ * than root causes.
  */
 
 /** Why an incident changed (several may apply to one scan; they share one reply). */
-export type AlertChangeKind = 'opened' | 'reopened' | 'severity' | 'evidence' | 'related' | 'recreation' | 'resolved';
+export type AlertChangeKind = 'opened' | 'reopened' | 'severity' | 'evidence' | 'related' | 'recreation' | 'resolved' | 'merged' | 'paused';
 
 /** Another finding linked to the incident's by `causedBy`: a symptom of it, or a cause it names. */
 export interface RelatedFinding {
@@ -22,6 +24,8 @@ export interface RelatedFinding {
   severity: Severity;
   /** `symptom`: that finding names this one as its cause; `cause`: this one names that finding. */
   relation: 'symptom' | 'cause';
+  /** When the problem started, if the finding knows (Finding.since). */
+  since?: string;
 }
 
 /** What changed, as data, one entry per kind (in the order of `kinds`, `opened` has none). */
@@ -39,7 +43,15 @@ export type AlertChangeDetail =
    * Fleet mode (docs/fleet.md): `cluster-deleted`: its Cluster object left the fleet; `cluster-renamed`:
    * the cluster goes on under the name `renamedTo` (raw: a name from the cluster), its alerts with it.
    */
-  | { kind: 'resolved'; missedScans: number; lastSeenAt: string; lastedMs: number; reason?: 'cluster-deleted' | 'cluster-renamed'; renamedTo?: string };
+  | { kind: 'resolved'; missedScans: number; lastSeenAt: string; lastedMs: number; reason?: 'cluster-deleted' | 'cluster-renamed'; renamedTo?: string }
+  /** The finding turned out to be a symptom of another root cause: followed in that thread from now on (this one is closed). */
+  | { kind: 'merged'; into: string; id: string; title: string }
+  /**
+   * Reminder (issue 18): remediation is still paused for a MachineHealthCheck (capi.remediation-paused
+   * is this root cause or one of its symptoms), at most every `pausedReminderHours`. `resume` is the
+   * label of the resume fix when the bot paused it (else the annotation is removed by hand).
+   */
+  | { kind: 'paused'; mhc: string; since?: string; resume?: string };
 
 /** One change of an incident, posted once as a thread reply (or, for `opened`, as the parent). */
 export interface AlertChange {
@@ -78,6 +90,12 @@ export interface Incident {
   evidenceSeen: string[];
   /** Fingerprints of related findings already announced for this incident. */
   related: string[];
+  /** The root cause's symptoms seen in the latest scan (alerting findings whose cause chain ends here), by severity. */
+  symptoms?: RelatedFinding[];
+  /** Scan time of the last "remediation still paused" reminder (or of the first scan that saw the pause). */
+  pausedRemindedAt?: string;
+  /** `merged`: the root cause's fingerprint whose thread follows this finding now. */
+  mergedInto?: string;
   /** capi.recreation-loop: replacements counted so far. */
   recreations?: number;
   /** Seq of the newest change (0 = none). */

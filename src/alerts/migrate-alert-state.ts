@@ -19,6 +19,9 @@ export function migrateAlertState(raw: unknown): ClusterAlertState {
       return { ...change, kinds: Array.isArray(change.kinds) ? change.kinds : [], details: Array.isArray(change.details) ? change.details : [] };
     });
     if (!Array.isArray(inc.related)) inc.related = [];
+    // Before issue 16 an incident was one finding: no symptoms listed yet (the next scan fills them in,
+    // and closes the incidents of findings that are symptoms into their cause's thread).
+    if (!Array.isArray(inc.symptoms)) inc.symptoms = [];
     if (!Array.isArray(inc.evidenceSeen)) inc.evidenceSeen = [];
   }
   if (typeof state.seq !== 'number') state.seq = 0;

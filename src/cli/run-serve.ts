@@ -16,10 +16,14 @@ import { createReplayGuard } from '../slack/create-replay-guard.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
 import { createProposalStore } from '../store/proposal-store.js';
 import { registerApprovalListeners } from '../slack/handle-approval-listeners.js';
+import { registerAlertThreadListeners } from '../slack/handle-alert-thread.js';
+import { registerAppHomeListener } from '../slack/handle-app-home.js';
 import { registerListeners } from '../slack/register-listeners.js';
 import { RedisHistory } from '../store/redis-history.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { createReportStore } from '../store/report-store.js';
+import { composeAlertThreadDeps } from '../compose/compose-alert-thread-deps.js';
+import { composeAppHomeDeps } from '../compose/compose-app-home-deps.js';
 import { composeApprovalDeps } from '../compose/compose-approval-deps.js';
 import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
 import { startFleet } from '../compose/start-fleet.js';
@@ -114,6 +118,8 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     now,
     log,
     approval: composeApprovalDeps({ redis, keyPrefix: REDIS_PREFIX, config, signer, jobs: composed, log }),
+    alertThreads: composeAlertThreadDeps({ redis, keyPrefix: REDIS_PREFIX, signer, now, log }),
+    appHome: composeAppHomeDeps({ redis, keyPrefix: REDIS_PREFIX, config, now, log }),
   };
 
   let slackApp: App | undefined;
@@ -157,6 +163,8 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   slackApp = app;
   registerListeners(app, slackDeps);
   registerApprovalListeners(app, slackDeps);
+  registerAlertThreadListeners(app, slackDeps);
+  registerAppHomeListener(app, slackDeps);
   if (!deps.scan) {
     // The scan schedulers are synced at start: wait (a while) for the first discovery, so the
     // discovered clusters' schedulers are not removed and re-added.

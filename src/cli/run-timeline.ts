@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { readEnvOptions } from '../config/read-env-options.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
-import { renderTimeline } from '../timeline/render-timeline.js';
+import { buildTimeline } from '../timeline/build-timeline.js';
 import { createAlertStateStore } from '../alerts/alert-state-store.js';
 import { createAuditLog } from '../store/audit-log.js';
 import { createRedisBaselineStore } from '../store/baseline-store.js';
@@ -10,9 +10,6 @@ import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import type { CliIo } from './cli-io.js';
 import { parseSince } from './parse-since.js';
 import { pickCluster, resolveConfig } from './resolve-config.js';
-
-/** Audit events read for one timeline at most (the stream is capped at 100,000 for all clusters). */
-const MAX_AUDIT_EVENTS = 5000;
 
 /**
  * `k8s-health timeline <cluster> [--since DURATION|ISO] [--config FILE]` (issue 18): a Markdown incident
@@ -33,10 +30,8 @@ export async function runTimeline(cluster: string, opts: { since?: string; confi
   redis.on('error', () => undefined);
   try {
     await redis.connect();
-    const { state } = await createAlertStateStore(redis, { keyPrefix: REDIS_PREFIX }).load(cluster);
-    const changes = await createRedisBaselineStore(redis, { keyPrefix: REDIS_PREFIX }).listChanges(cluster, since);
-    const audit = await createAuditLog(redis, { keyPrefix: REDIS_PREFIX }).list({ cluster, limit: MAX_AUDIT_EVENTS });
-    io.stdout.write(renderTimeline({ cluster, generatedAt: now.toISOString(), ...(since ? { since } : {}), incidents: Object.values(state.incidents), audit, changes }));
+    const sources = { alerts: createAlertStateStore(redis, { keyPrefix: REDIS_PREFIX }), baselines: createRedisBaselineStore(redis, { keyPrefix: REDIS_PREFIX }), audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX }) };
+    io.stdout.write(await buildTimeline(sources, cluster, { now, ...(since ? { since } : {}) }));
     return 0;
   } catch (err) {
     io.stderr.write(`k8s-health timeline: cannot read the bot's records from REDIS_URL ${env.redisUrl}: ${neutralizePlainText(describeError(err))}\n`);

@@ -22,6 +22,8 @@ import type { ScanDeps } from '../scan/scan-cluster.js';
 import { createChannelLimiter } from '../slack/create-channel-limiter.js';
 import type { ScanFn } from '../slack/create-scan-requester.js';
 import type { RequestProposal } from '../slack/handle-approval-deps.js';
+import { createAlertQuietStore } from '../store/alert-quiet-store.js';
+import { createHomeViewersStore } from '../store/home-viewers-store.js';
 import { createAlertThreadStore } from '../store/alert-thread-store.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
@@ -151,10 +153,13 @@ export function composeJobs(opts: JobsOptions): Jobs {
       const runWorkers = opts.runWorkers ?? true;
       const kinds = runWorkers ? WORKER_KINDS.filter((k) => (opts.only ?? WORKER_KINDS).includes(k)) : [];
       const signer = opts.signer ?? createPlanSigner(undefined);
+      const alerts = createAlertStateStore(connection, { keyPrefix });
       const stores: JobStores = {
         reports: createReportStore(connection, { keyPrefix, now: opts.now }),
-        alerts: createAlertStateStore(connection, { keyPrefix }),
-        threads: createAlertThreadStore(connection, { keyPrefix }),
+        alerts,
+        threads: createAlertThreadStore(connection, { keyPrefix, states: alerts }),
+        quiet: createAlertQuietStore(connection, { keyPrefix, now }),
+        homeViewers: createHomeViewersStore(connection, { keyPrefix }),
         history: new RedisHistory(connection, { keyPrefix }),
         baselines: createRedisBaselineStore(connection, { keyPrefix, log }),
         approvals: createApprovalStore(connection, { keyPrefix }),

@@ -179,13 +179,18 @@ export const configSchema = z
         /** A finding absent this many consecutive scans resolves its alert thread. */
         resolveAfterScans: z.number().int().min(1).default(3),
         /**
+         * While remediation is paused in an alert thread (capi.remediation-paused), remind there at most
+         * every this many hours, naming how to resume (docs/alerts.md).
+         */
+        pausedReminderHours: z.number().positive().default(4),
+        /**
          * Live clusters are kept in a watch cache in each worker (list once, then watch with bookmarks):
          * a scan reads current kinds from it and lists only what is not being watched. false: every
          * scan lists every kind (resourceVersion=0). Dump clusters and `check --cluster` always read once.
          */
         watch: z.boolean().default(true),
       })
-      .default({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, watch: true }),
+      .default({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, pausedReminderHours: 4, watch: true }),
     approvals: z
       .strictObject({
         /** Distinct authorized approvers a fix needs (the proposer never counts); below 2 only with allowSinglePerson. */

@@ -1,13 +1,14 @@
-import { UnrecoverableError, type Queue } from 'bullmq';
+import { UnrecoverableError, Worker, type Job, type Queue, type WorkerOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { SCAN_QUEUE } from './queue-names.js';
 import type { Config } from '../config/config-schema.js';
 import type { History } from '../diagnose/history.js';
 import type { Report } from '../report/report.js';
-import type { AlertStateStore } from '../alerts/alert-state-store.js';
+import { updateAlertState, type AlertStateStore } from '../alerts/alert-state-store.js';
 import type { BaselineStore } from '../store/baseline-store.js';
-import type { AlertThreadStore } from '../store/alert-thread-store.js';
 import type { ReportStore } from '../store/report-store.js';
 import { DEFAULT_FLAP_WINDOW_MINUTES } from '../alerts/analyze-alert-changes.js';
-import { recordAlertChanges } from '../alerts/record-alert-changes.js';
+import { analyzeAlertChanges } from '../alerts/analyze-alert-changes.js';
 import { enqueueNotify } from './enqueue-notify.js';
 import { scanCluster, type ScanDeps } from '../scan/scan-cluster.js';
 import type { Logger } from '../log/logger.js';
@@ -25,10 +26,11 @@ export interface ScanJobDeps {
   baselines?: BaselineStore;
   reports: ReportStore;
   alerts: AlertStateStore;
-  threads: AlertThreadStore;
   /** The notify queue; absent = alerts are tracked but not posted (no Slack token). */
   notifyQueue?: Queue;
   flapWindowMinutes?: number;
+  /** Told when this scan changed the cluster's alerts (an incident opened, changed or resolved): App Home refresh; never fails the scan. */
+  onAlertsChanged?: (cluster: string) => Promise<void>;
   now?: () => Date;
   collect?: ScanDeps['collect'];
   log?: Logger;
@@ -37,8 +39,10 @@ export interface ScanJobDeps {
 /**
  * One scan job (numbered flow): 1. collect + analyze with the Redis History (scan/scan-cluster.ts);
  * 2. store the report `/k8s-health` answers from; 3. turn it into alert changes against the cluster's
- * alert state (alerts/record-alert-changes.ts); 4. hand every incident with unposted changes to the notify queue
- * (idempotent job ids). Returns the report (the job's return value, read by queued `/k8s-health` scans).
+ * alert state (the pure alerts/analyze-alert-changes.ts applied by compare-and-set, alert-state-store.ts
+ * updateAlertState); 4. hand every incident's latest change to the notify queue (idempotent job ids: a change
+ * already handed over is a no-op, one whose job failed for good is retried, and the notify worker
+ * posts only what its thread record does not have yet). Returns the report (the job's return value, read by queued `/k8s-health` scans).
  * Clusters without `slack.alertChannel` get reports but no alerts (docs/alerts.md).
  */
 export async function runScanJob(data: ScanJobData, deps: ScanJobDeps): Promise<Report> {
@@ -56,19 +60,33 @@ export async function runScanJob(data: ScanJobData, deps: ScanJobDeps): Promise<
   const channel = cluster.slack.alertChannel;
   if (!channel) return report;
 
-  const next = await recordAlertChanges(deps.alerts, report, {
+  const opts = {
     channel,
     resolveAfterScans: deps.config.scan.resolveAfterScans,
+    pausedReminderHours: deps.config.scan.pausedReminderHours,
     flapWindowMinutes: deps.flapWindowMinutes ?? DEFAULT_FLAP_WINDOW_MINUTES,
-  });
-  // Hand over what is not posted yet: this scan's changes and any left over by a crash or a Slack
-  // outage (the thread record says how far each thread was posted).
+  };
+  const next = await updateAlertState(deps.alerts, cluster.name, (prev) => analyzeAlertChanges(prev, report, opts));
+  // Hand over each incident's latest change: this scan's, and any left over by a crash or a Slack
+  // outage (a job already there is a no-op, a failed one is retried; the worker posts what is missing).
   if (deps.notifyQueue) {
-    for (const [fp, inc] of Object.entries(next.state.incidents)) {
-      const thread = await deps.threads.get(cluster.name, inc.key);
-      if (inc.seq > (thread?.postedSeq ?? 0)) await enqueueNotify(deps.notifyQueue, { cluster: cluster.name, fingerprint: fp, seq: inc.seq });
-    }
+    for (const [fp, inc] of Object.entries(next.state.incidents)) await enqueueNotify(deps.notifyQueue, { cluster: cluster.name, fingerprint: fp, seq: inc.seq });
   }
-  if (next.changed.length > 0) deps.log?.info({ cluster: cluster.name, changed: next.changed.map((i) => `${i.finding.id}#${i.seq}`) }, 'alerts changed');
+  if (next.changed.length > 0) {
+    deps.log?.info({ cluster: cluster.name, changed: next.changed.map((i) => `${i.finding.id}#${i.seq}`) }, 'alerts changed');
+    await deps.onAlertsChanged?.(cluster.name).catch((err: unknown) => deps.log?.warn({ cluster: cluster.name, error: String(err) }, 'app home refresh failed'));
+  }
   return report;
+}
+
+/**
+ * The scan worker: takes each job of queue `k8s-health-scan` (scheduled per cluster, or requested by
+ * `/k8s-health`) and runs {@link runScanJob} with a child logger carrying the job and the cluster.
+ */
+export function startScanWorker(opts: { connection: Redis; prefix: string; concurrency: number; settings?: WorkerOptions['settings']; log: Logger; deps: Omit<ScanJobDeps, 'log'> }): Worker<ScanJobData, Report> {
+  return new Worker<ScanJobData, Report>(
+    SCAN_QUEUE,
+    (job: Job<ScanJobData>) => runScanJob(job.data, { ...opts.deps, log: opts.log.child({ queue: SCAN_QUEUE, jobId: job.id, cluster: job.data.cluster }) }),
+    { connection: opts.connection, prefix: opts.prefix, concurrency: opts.concurrency, ...(opts.settings ? { settings: opts.settings } : {}) },
+  );
 }

@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { Worker, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertStateStore } from '../alerts/alert-state-store.js';
+import type { Incident } from '../alerts/incident.js';
 import type { WatchCaches } from '../cluster/live/create-watch-caches.js';
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import type { History } from '../diagnose/history.js';
@@ -12,7 +13,11 @@ import type { Report } from '../report/report.js';
 import type { ScanDeps } from '../scan/scan-cluster.js';
 import type { ChannelLimiter } from '../slack/create-channel-limiter.js';
 import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
+import type { AlertQuietStore } from '../store/alert-quiet-store.js';
 import type { AlertThreadStore } from '../store/alert-thread-store.js';
+import type { HomeViewersStore } from '../store/home-viewers-store.js';
+import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
+import { refreshAppHomes } from '../slack/publish-app-home.js';
 import type { BaselineStore } from '../store/baseline-store.js';
 import type { ProposalStore } from '../store/proposal-store.js';
 import type { ReportStore } from '../store/report-store.js';
@@ -20,7 +25,7 @@ import type { WorkerMetrics } from './create-worker-metrics.js';
 import { NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
 import { startProposeWorker } from './propose-worker.js';
 import { startRemediateWorker } from './remediate-worker.js';
-import { runScanJob, type ScanJobData } from './run-scan-job.js';
+import { startScanWorker } from './run-scan-job.js';
 import { scheduleScans } from './schedule-scans.js';
 import { startApprovalExpiry } from './start-approval-expiry.js';
 import type { WorkerKind } from './worker-kinds.js';
@@ -39,7 +44,11 @@ export interface JobQueues {
 export interface JobStores {
   reports: ReportStore;
   alerts: AlertStateStore;
-  threads: AlertThreadStore;
+  threads: AlertThreadStore<Incident>;
+  /** Owners and snoozes of alert threads (issue 16): honoured by the notify workers. */
+  quiet: AlertQuietStore;
+  /** Who opened the App Home recently: re-published when a cluster's alerts change. */
+  homeViewers: HomeViewersStore;
   history: History;
   /** Last healthy fingerprint per cluster and the changes since (issue 18, "what changed"). */
   baselines: BaselineStore;
@@ -114,32 +123,36 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
       if (i.listedKinds > 0) log.info({ cluster: i.cluster, cachedKinds: i.cachedKinds, listedKinds: i.listedKinds }, 'scan listed kinds the watch cache does not hold yet');
     };
     const collect = deps.watchCaches ? { ...deps.collect, watchCaches: deps.watchCaches, onCollected } : deps.collect;
+    // App Home tabs opened recently are re-published when a cluster's alerts change (issue 16).
+    const homes = { config: deps.config, reports: stores.reports, approvals: stores.approvals, viewers: stores.homeViewers, isAuthorized: createApprovalAuthorizer({ log }), now, log };
+    const slackClients = deps.slack;
+    const onAlertsChanged = slackClients ? async () => void (await refreshAppHomes(homes, slackClients.results)) : undefined;
     // With a bot token, alert changes are queued for the notify workers (here or in another process).
     workers.push(
-      new Worker<ScanJobData, Report>(
-        SCAN_QUEUE,
-        (job: Job<ScanJobData>) =>
-          runScanJob(job.data, {
-            // One child logger per job: its lines carry the job and the cluster.
-            log: log.child({ queue: SCAN_QUEUE, jobId: job.id, cluster: job.data.cluster }),
-            config: deps.config,
-            history: stores.history,
-            baselines: stores.baselines,
-            reports: stores.reports,
-            alerts: stores.alerts,
-            threads: stores.threads,
-            notifyQueue: deps.slack ? deps.queues.notify : undefined,
-            flapWindowMinutes: deps.flapWindowMinutes,
-            now,
-            collect,
-          }),
-        { connection, prefix, concurrency: deps.scanConcurrency ?? 5, settings: { backoffStrategy } },
-      ),
+      startScanWorker({
+        connection,
+        prefix,
+        concurrency: deps.scanConcurrency ?? 5,
+        settings: { backoffStrategy },
+        log,
+        deps: {
+          config: deps.config,
+          history: stores.history,
+          baselines: stores.baselines,
+          reports: stores.reports,
+          alerts: stores.alerts,
+          notifyQueue: deps.slack ? deps.queues.notify : undefined,
+          onAlertsChanged,
+          flapWindowMinutes: deps.flapWindowMinutes,
+          now,
+          collect,
+        },
+      }),
     );
   }
   if (runs('notify')) {
     if (deps.slack) {
-      const notify = { redis: connection, keyPrefix: `${prefix}:`, client: deps.slack.notify, states: stores.alerts, threads: stores.threads, limiter: deps.limiter, proposals: stores.proposals, now, log };
+      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, now, log };
       workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert({ ...notify, log: log.child({ queue: NOTIFY_QUEUE, jobId: job.id, cluster: job.data.cluster }) }, job.data), { connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');

@@ -70,13 +70,19 @@ export interface ApprovalBackups {
 }
 
 /** One audited step: who, when, what, result (docs/design.md "Approval rules"). */
+/**
+ * Alert thread buttons (issue 16): "I'm on it", Snooze, Unsnooze. `requestId` is then the thread's
+ * incident key and `action` the button (`alert.own`, `alert.snooze`, `alert.unsnooze`).
+ */
+export type AlertAuditEvent = 'owned' | 'snoozed' | 'unsnoozed';
+
 export interface AuditEvent {
   /** ISO time. */
   at: string;
   cluster: string;
   requestId: string;
   /** `refused`: a click that changed nothing, or (no user) the executor refusing a request it could not re-verify. */
-  event: 'proposed' | 'refused' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'executing' | 'succeeded' | 'failed' | 'aborted' | 'interrupted';
+  event: 'proposed' | 'refused' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'executing' | 'succeeded' | 'failed' | 'aborted' | 'interrupted' | AlertAuditEvent;
   action: string;
   /** Slack user id of the actor, when a person acted. */
   user?: string;

@@ -9,6 +9,8 @@ import { Redis } from 'ioredis';
 import { stringify } from 'yaml';
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import { parseConfig } from '../config/load-config.js';
+import { composeAlertThreadDeps } from '../compose/compose-alert-thread-deps.js';
+import { composeAppHomeDeps } from '../compose/compose-app-home-deps.js';
 import { composeApprovalDeps } from '../compose/compose-approval-deps.js';
 import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
 import type { Logger } from '../log/logger.js';
@@ -18,6 +20,8 @@ import { createReplayGuard } from '../slack/create-replay-guard.js';
 import { createScanRequester } from '../slack/create-scan-requester.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
 import { registerApprovalListeners } from '../slack/handle-approval-listeners.js';
+import { registerAlertThreadListeners } from '../slack/handle-alert-thread.js';
+import { registerAppHomeListener } from '../slack/handle-app-home.js';
 import { registerListeners } from '../slack/register-listeners.js';
 import { createProposalStore } from '../store/proposal-store.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
@@ -136,6 +140,8 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
     now,
     log,
     approval: composeApprovalDeps({ redis, keyPrefix: KEY_PREFIX, config, signer, jobs: composed, log }),
+    alertThreads: composeAlertThreadDeps({ redis, keyPrefix: KEY_PREFIX, signer, now, log }),
+    appHome: composeAppHomeDeps({ redis, keyPrefix: KEY_PREFIX, config, now, log }),
   };
   const { app } = await createSlackApp({
     botToken: slack.token,
@@ -149,6 +155,8 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
   });
   registerListeners(app, slackDeps);
   registerApprovalListeners(app, slackDeps);
+  registerAlertThreadListeners(app, slackDeps);
+  registerAppHomeListener(app, slackDeps);
   jobs = await composed.start();
   // Loopback only: the receiver is reached by the sandbox's page server, never from outside.
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;

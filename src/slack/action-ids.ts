@@ -17,12 +17,17 @@ export function proposeFixActionId(index: number): string {
 
 /** The card's "Details" button (render-blocks.ts): symptoms, evidence and sections, ephemeral to the clicker. */
 export const DETAILS_ACTION_ID = 'k8s-health.details';
+/** Alert thread buttons (slack/render-alert.ts, handled by slack/handle-alert-thread.ts). */
+export const ALERT_OWN_ACTION_ID = 'k8s-health.alert.own';
+export const ALERT_SNOOZE_ACTION_ID = 'k8s-health.alert.snooze';
+export const ALERT_UNSNOOZE_ACTION_ID = 'k8s-health.alert.unsnooze';
+export const ALERT_TIMELINE_ACTION_ID = 'k8s-health.alert.timeline';
 
 /**
  * Every button id some listener of ours handles: the proposed fixes and the approval buttons
  * (render-approval.ts) and Details. Anything else is answered by the catch-all in register-listeners.ts.
  */
-export const OWN_ACTION_PATTERN = /^k8s-health\.(propose-fix(\.\d+)?|approval\.(approve|reject)|details)$/;
+export const OWN_ACTION_PATTERN = /^k8s-health\.(propose-fix(\.\d+)?|approval\.(approve|reject)|details|alert\.(own|snooze|unsnooze|timeline))$/;
 
 /** Button ids no listener of ours handles (a message from an older version, another app's block). */
-export const FOREIGN_ACTION_PATTERN = /^(?!k8s-health\.(propose-fix(\.\d+)?|approval\.(approve|reject)|details)$)/;
+export const FOREIGN_ACTION_PATTERN = /^(?!k8s-health\.(propose-fix(\.\d+)?|approval\.(approve|reject)|details|alert\.(own|snooze|unsnooze|timeline))$)/;

@@ -1,10 +1,8 @@
 import type { WebClient } from '@slack/web-api';
-import type { Redis } from 'ioredis';
 import { proposalKey } from './render-blocks.js';
 import type { ChannelLimiter } from './create-channel-limiter.js';
-import { withAlertLock } from '../store/alert-lock.js';
-import type { AlertStateStore } from '../alerts/alert-state-store.js';
 import type { Incident } from '../alerts/incident.js';
+import type { AlertOwner, AlertQuietStore, AlertSnooze } from '../store/alert-quiet-store.js';
 import type { AlertThread, AlertThreadStore } from '../store/alert-thread-store.js';
 import type { ProposalStore } from '../store/proposal-store.js';
 import { renderAlertParent, renderAlertReply } from './render-alert.js';
@@ -13,14 +11,14 @@ import type { Logger } from '../log/logger.js';
 
 /** What {@link postAlert} needs. */
 export interface PostAlertDeps {
-  redis: Redis;
-  keyPrefix: string;
   /** A WebClient with `rejectRateLimitedCalls: true`, so 429s reach the shared limiter. */
   client: WebClient;
-  states: AlertStateStore;
-  threads: AlertThreadStore;
+  /** Thread records, each opened under its incident's lock with the incident as stored (store/alert-thread-store.ts). */
+  threads: AlertThreadStore<Incident>;
   limiter: ChannelLimiter;
   proposals: ProposalStore;
+  /** Owners and snoozes (issue 16): a snoozed incident gets no replies, its parent still follows the state. */
+  quiet: AlertQuietStore;
   now: () => Date;
   log: Logger;
 }
@@ -37,63 +35,85 @@ const MAX_RATE_LIMITED_TRIES = 5;
 
 /**
  * Bring an incident's Slack thread up to date (numbered flow):
- * 1. take the thread's lock (one poster per thread, across workers);
- * 2. read the incident and the thread record; everything up to `postedSeq` is already in Slack;
+ * 1.–2. open the thread (store/alert-thread-store.ts withThread): its lock (one poster per thread,
+ *    across workers), the incident as stored and the thread record; everything up to `postedSeq` is
+ *    already in Slack;
  * 3. no parent yet → post it (chat.postMessage) and record its ts at once;
- * 4. each later change → one reply, recorded (postedSeq) right after Slack accepted it;
- * 5. after replies, edit the parent to the current state (chat.update).
+ * 4. each later change → one reply, recorded (postedSeq) right after Slack accepted it — unless the
+ *    incident is snoozed (store/alert-quiet-store.ts): then the change is recorded as handled without
+ *    a reply (the parent shows the state); a resolution is always replied and ends the snooze;
+ * 5. after changes, edit the parent to the current state (chat.update), with its owner and snooze.
  * A retried job (crash, timeout, 429, 5xx) re-reads the record and posts only what is missing, so
  * nothing is posted twice; a job for an older change finds its change already posted by a newer job.
  */
 export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promise<{ posted: number }> {
-  return withAlertLock(deps.redis, { keyPrefix: deps.keyPrefix, name: `${req.cluster}:${req.fingerprint}` }, async () => {
-    const { state } = await deps.states.load(req.cluster);
-    const inc = state.incidents[req.fingerprint];
+  return deps.threads.withThread(req.cluster, req.fingerprint, async ({ incident: inc, thread: stored, save }) => {
     if (!inc) return { posted: 0 }; // forgotten long after resolution: nothing left to say
-    let thread = await deps.threads.get(req.cluster, inc.key);
+    let thread = stored;
     const pending = inc.changes.filter((c) => c.seq > (thread?.postedSeq ?? 0));
+    let snooze = pending.length > 0 ? await deps.quiet.getSnooze(inc.cluster, inc.fingerprint) : undefined;
     let posted = 0;
-    let replied = false;
+    let edit = false;
     for (const change of pending) {
       if (!thread) {
         const proposalIds = await saveProposals(deps, inc, {});
-        const res = await call(deps, inc.channel, () => deps.client.chat.postMessage({ channel: inc.channel, ...parent(inc, proposalIds), unfurl_links: false }));
+        const owner = await deps.quiet.getOwner(inc.cluster, inc.key);
+        const res = await call(deps, inc.channel, () => deps.client.chat.postMessage({ channel: inc.channel, ...parent(inc, proposalIds, { owner, snooze }), unfurl_links: false }));
         thread = { channel: (res.channel as string | undefined) ?? inc.channel, ts: res.ts as string, postedSeq: change.seq, proposalIds };
-        await deps.threads.set(req.cluster, inc.key, thread);
+        await save(thread);
         posted += 1;
         deps.log.info({ cluster: inc.cluster, finding: inc.finding.id, fingerprint: inc.fingerprint, ts: thread.ts }, 'alert thread opened');
         // The parent already shows the current state: an "opened" change needs no reply.
         if (change.kinds.every((k) => k === 'opened')) continue;
       }
-      // An `opened` change is the parent itself: nothing to reply.
-      if (change.kinds.every((k) => k === 'opened')) {
+      const resolves = change.kinds.includes('resolved') || change.kinds.includes('merged');
+      // An `opened` change is the parent itself, and a snoozed incident gets no reply: recorded as handled.
+      if (change.kinds.every((k) => k === 'opened') || (snooze && !resolves)) {
         thread = { ...thread, postedSeq: change.seq };
-        await deps.threads.set(req.cluster, inc.key, thread);
+        await save(thread);
+        edit = true;
         continue;
+      }
+      if (resolves && snooze) {
+        await deps.quiet.unsnooze(inc.cluster, inc.fingerprint);
+        snooze = undefined;
       }
       const reply = renderAlertReply(inc, change);
       const t: AlertThread = thread;
       await call(deps, t.channel, () => deps.client.chat.postMessage({ channel: t.channel, thread_ts: t.ts, text: reply.text, blocks: reply.blocks, unfurl_links: false }));
       thread = { ...t, postedSeq: change.seq };
-      await deps.threads.set(req.cluster, inc.key, thread);
+      await save(thread);
       posted += 1;
-      replied = true;
+      edit = true;
     }
-    if (replied && thread) {
-      const proposalIds = await saveProposals(deps, inc, thread.proposalIds);
-      if (Object.keys(proposalIds).length !== Object.keys(thread.proposalIds).length) {
-        thread = { ...thread, proposalIds };
-        await deps.threads.set(req.cluster, inc.key, thread);
-      }
-      const t: AlertThread = thread;
-      await call(deps, t.channel, () => deps.client.chat.update({ channel: t.channel, ts: t.ts, ...parent(inc, proposalIds) }));
-    }
+    if (edit && thread) await updateParent(deps, inc, thread, save, snooze);
     return { posted };
   });
 }
 
-function parent(inc: Incident, proposalIds: Record<string, string>): SlackMessage {
-  return renderAlertParent(inc, { proposalIds: byProposalKey(inc, proposalIds) });
+/**
+ * Re-render an existing thread's parent after its owner or snooze changed (the alert thread buttons,
+ * slack/handle-alert-thread.ts), under the same lock as the notify jobs. False when the incident or
+ * its thread is not known (forgotten, or not posted yet).
+ */
+export async function refreshAlertParent(deps: PostAlertDeps, cluster: string, fingerprint: string): Promise<boolean> {
+  return deps.threads.withThread(cluster, fingerprint, async ({ incident, thread, save }) => {
+    if (!incident || !thread) return false;
+    await updateParent(deps, incident, thread, save, await deps.quiet.getSnooze(cluster, fingerprint));
+    return true;
+  });
+}
+
+async function updateParent(deps: PostAlertDeps, inc: Incident, thread: AlertThread, save: (t: AlertThread) => Promise<void>, snooze: AlertSnooze | undefined): Promise<void> {
+  // The proposal store is visited only when the root cause offers a fix not stored yet.
+  const proposalIds = await saveProposals(deps, inc, thread.proposalIds);
+  if (Object.keys(proposalIds).length !== Object.keys(thread.proposalIds).length) await save({ ...thread, proposalIds });
+  const owner = await deps.quiet.getOwner(inc.cluster, inc.key);
+  await call(deps, thread.channel, () => deps.client.chat.update({ channel: thread.channel, ts: thread.ts, ...parent(inc, proposalIds, { owner, snooze }) }));
+}
+
+function parent(inc: Incident, proposalIds: Record<string, string>, quiet: { owner?: AlertOwner; snooze?: AlertSnooze }): SlackMessage {
+  return renderAlertParent(inc, { proposalIds: byProposalKey(inc, proposalIds), ...(quiet.owner ? { owner: quiet.owner } : {}), ...(quiet.snooze ? { snooze: quiet.snooze } : {}) });
 }
 
 /** Stored proposal ids are keyed by proposal content; the renderer wants them by proposalKey. */

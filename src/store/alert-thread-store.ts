@@ -1,4 +1,15 @@
 import type { Redis } from 'ioredis';
+import { withAlertLock } from './alert-lock.js';
+
+/** What a thread record needs of an incident: its thread key (alerts/incident.ts `Incident`). */
+export interface ThreadIncident {
+  key: string;
+}
+
+/** Where incidents are read (alerts/alert-state-store.ts, passed in by the composition root: store/ does not import alerts/). */
+export interface IncidentSource<I extends ThreadIncident> {
+  load(cluster: string): Promise<{ state: { incidents: Record<string, I> } }>;
+}
 
 /** Where an incident's thread lives in Slack and how far it was posted. */
 export interface AlertThread {
@@ -11,19 +22,35 @@ export interface AlertThread {
   proposalIds: Record<string, string>;
 }
 
+/** An incident's thread opened for posting: under its lock, with the incident as stored and its thread record. */
+export interface OpenThread<I extends ThreadIncident = ThreadIncident> {
+  /** The incident (root-cause fingerprint) as stored; undefined when it was forgotten. */
+  incident?: I;
+  /** Its thread record; undefined when nothing was posted yet. */
+  thread?: AlertThread;
+  /** Record a post right after Slack accepted it (before the notify job completes). */
+  save(thread: AlertThread): Promise<void>;
+}
+
 /** Thread map in Redis: written right after each Slack call succeeds, before the notify job completes. */
-export interface AlertThreadStore {
+export interface AlertThreadStore<I extends ThreadIncident = ThreadIncident> {
   get(cluster: string, incidentKey: string): Promise<AlertThread | undefined>;
   set(cluster: string, incidentKey: string, thread: AlertThread): Promise<void>;
+  /**
+   * Run `fn` holding the incident's lock (alert-lock.ts: one poster per thread across workers, so
+   * replies stay in order and none is posted twice), with the incident read from the alert state and
+   * its thread record: everything a poster needs, read in one place.
+   */
+  withThread<T>(cluster: string, fingerprint: string, fn: (open: OpenThread<I>) => Promise<T>): Promise<T>;
 }
 
 /** Threads outlive their incident for 30 days (a reopened finding within the flap window reuses it). */
 const TTL_SECONDS = 30 * 24 * 3600;
 
-/** Keys: `<keyPrefix>alert-thread:<cluster>:<incidentKey>` (JSON). */
-export function createAlertThreadStore(redis: Redis, opts: { keyPrefix: string }): AlertThreadStore {
+/** Keys: `<keyPrefix>alert-thread:<cluster>:<incidentKey>` (JSON); the lock `<keyPrefix>alert-lock:<cluster>:<fingerprint>`. */
+export function createAlertThreadStore<I extends ThreadIncident = ThreadIncident>(redis: Redis, opts: { keyPrefix: string; states?: IncidentSource<I> }): AlertThreadStore<I> {
   const key = (cluster: string, incidentKey: string) => `${opts.keyPrefix}alert-thread:${cluster}:${incidentKey}`;
-  return {
+  const store: AlertThreadStore<I> = {
     async get(cluster, incidentKey) {
       const raw = await redis.get(key(cluster, incidentKey));
       return raw ? (JSON.parse(raw) as AlertThread) : undefined;
@@ -31,5 +58,16 @@ export function createAlertThreadStore(redis: Redis, opts: { keyPrefix: string }
     async set(cluster, incidentKey, thread) {
       await redis.set(key(cluster, incidentKey), JSON.stringify(thread), 'EX', TTL_SECONDS);
     },
+    withThread(cluster, fingerprint, fn) {
+      const states = opts.states;
+      if (!states) throw new Error('alert thread store: withThread needs the incident source (states) it was created without');
+      return withAlertLock(redis, { keyPrefix: opts.keyPrefix, name: `${cluster}:${fingerprint}` }, async () => {
+        const { state } = await states.load(cluster);
+        const incident = state.incidents[fingerprint];
+        const thread = incident ? await store.get(cluster, incident.key) : undefined;
+        return fn({ incident, thread, save: (t) => (incident ? store.set(cluster, incident.key, t) : Promise.resolve()) });
+      });
+    },
   };
+  return store;
 }

@@ -38,6 +38,9 @@ const AUDIT_WORD: Record<AuditEvent['event'], string> = {
   failed: 'failed',
   aborted: 'aborted',
   interrupted: 'interrupted',
+  owned: 'took ownership of',
+  snoozed: 'snoozed',
+  unsnoozed: 'unsnoozed',
 };
 
 const RANK = ['on the failing path', 'same area', 'elsewhere'] as const;
@@ -48,7 +51,7 @@ const RANK = ['on the failing path', 'same area', 'elsewhere'] as const;
  * finding opened / changed / resolved (from the alert state), what changed since the last healthy scan,
  * and who proposed, approved, rejected and ran which fix with what result (from the audit trail) — then
  * the latest "what changed" list in full. Every piece of text that came from a cluster, an API error or a
- * user goes through escapeMarkdown. Pure: the CLI (`k8s-health timeline`) and, later, the alert thread's
+ * user goes through escapeMarkdown. Pure: the CLI (`k8s-health timeline`) and the alert thread's
  * "Export timeline" button render through this one function.
  */
 export function renderTimeline(input: TimelineInput): string {
@@ -148,7 +151,11 @@ function describeDetail(d: AlertChangeDetail): string[] {
     case 'evidence':
       return ['New evidence:', ...d.lines, ...(d.more > 0 ? [`+${d.more} more`] : [])];
     case 'related':
-      return d.findings.map((r) => `Related finding: ${r.severity} ${r.title} (${r.id})`);
+      return d.findings.map((r) => `${r.relation === 'symptom' ? 'New symptom' : 'Related finding'}: ${r.severity} ${r.title} (${r.id})`);
+    case 'merged':
+      return [`A symptom of ${d.title} (${d.id}): followed in that thread from now on`];
+    case 'paused':
+      return [`Remediation still paused on MachineHealthCheck ${d.mhc}`];
     default:
       return [];
   }

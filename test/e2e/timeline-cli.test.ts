@@ -17,7 +17,6 @@ import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
 import { escapeMarkdown } from '../../src/text/escape-markdown.js';
 import { runScanJob } from '../../src/jobs/run-scan-job.js';
 import { createAlertStateStore } from '../../src/alerts/alert-state-store.js';
-import { createAlertThreadStore } from '../../src/store/alert-thread-store.js';
 import { createRedisBaselineStore } from '../../src/store/baseline-store.js';
 import { RedisHistory } from '../../src/store/redis-history.js';
 import { createReportStore } from '../../src/store/report-store.js';
@@ -57,7 +56,6 @@ beforeAll(async () => {
       baselines: createRedisBaselineStore(redis, { keyPrefix }),
       reports: createReportStore(redis, { keyPrefix }),
       alerts: createAlertStateStore(redis, { keyPrefix }),
-      threads: createAlertThreadStore(redis, { keyPrefix }),
     };
     // The same cluster scanned from successive captures, as a dump-backed cluster whose directory is swapped.
     const scans = [path.join(SCENARIO, 't00'), path.join(SCENARIO, 't45'), ...['2025-03-04T11:10:00Z', '2025-03-04T11:11:00Z', '2025-03-04T11:12:00Z', '2025-03-04T11:13:00Z'].map((t) => healthyAt(tmp, t))];

@@ -237,7 +237,7 @@ describe('every message kind with a hostile value in every untrusted field', () 
     const reply = renderAlertReply(inc, change);
     expectInert(reply, 'alert reply');
     expectOnItsLine(reply, '> new HOSTILE-', 1);
-    expectOnItsLine(reply, ':link: Related finding:', 1);
+    expectOnItsLine(reply, ':link: New symptom of this root cause:', 1);
     const resolved = third.state.incidents[root.fingerprint]!;
     expect(resolved.status).toBe('resolved');
     expectInert(renderAlertReply(resolved, resolved.changes.at(-1)!), 'resolution reply');

@@ -60,12 +60,14 @@ export interface FakeSlackApi {
   /** Add active full members of the fake's workspace (users.info), with optional overrides for one-off accounts. */
   addMember(ids: string | readonly string[], overrides?: Partial<FakeSlackUser>): void;
   usergroups: Map<string, string[]>;
+  /** The App Home view last published for each user (views.publish). */
+  homes: Map<string, Record<string, unknown>>;
   close(): Promise<void>;
 }
 
 /**
  * A local fake of Slack's Web API over real HTTP: auth.test, chat.postMessage, chat.update,
- * chat.postEphemeral, users.info, usergroups.users.list, plus response_url endpoints. Every call is
+ * chat.postEphemeral, views.open, views.publish, users.info, usergroups.users.list, plus response_url endpoints. Every call is
  * recorded. `validToken` is the only bot token auth.test accepts. users.info knows only the users
  * added (addMember / users), as a real workspace knows only its members.
  */
@@ -81,6 +83,7 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
   const notInChannel = new Set<string>();
   const users = new Map<string, FakeSlackUser>();
   const usergroups = new Map<string, string[]>();
+  const homes = new Map<string, Record<string, unknown>>();
   let seq = 0;
 
   const server = http.createServer((req, res) => {
@@ -145,6 +148,14 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
         case 'views.open':
           seq += 1;
           return json(200, { ok: true, view: { id: `V${seq}`, ...(typeof body.view === 'object' ? body.view : {}) } });
+        case 'views.publish': {
+          // The App Home tab: the last view published per user (homes), every call recorded.
+          const user = String(body.user_id ?? '');
+          if (!user) return json(200, { ok: false, error: 'invalid_arguments' });
+          homes.set(user, typeof body.view === 'object' ? (body.view as Record<string, unknown>) : {});
+          seq += 1;
+          return json(200, { ok: true, view: { id: `V${seq}`, ...(typeof body.view === 'object' ? body.view : {}) } });
+        }
         case 'users.info': {
           const u = users.get(String(body.user ?? ''));
           return u ? json(200, { ok: true, user: u }) : json(200, { ok: false, error: 'user_not_found' });
@@ -176,6 +187,7 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
       }
     },
     usergroups,
+    homes,
     responseUrl: (id) => `http://127.0.0.1:${port}/response/${id ?? `r${++responseSeq}`}`,
     callsTo: (method) => calls.filter((c) => c.method === method),
     async waitFor(what, predicate, timeoutMs = 15000) {

@@ -29,7 +29,7 @@ export function slashCommandBody(fields: { text?: string; channel_id?: string; u
 }
 
 /** A block_actions interaction body: `payload=<url-encoded JSON>`. */
-export function blockActionBody(fields: { actionId: string; value: string; blockId?: string; channel_id?: string; user_id?: string; response_url: string; message_ts?: string }): string {
+export function blockActionBody(fields: { actionId: string; value: string; blockId?: string; channel_id?: string; user_id?: string; response_url: string; message_ts?: string; select?: boolean }): string {
   const payload = {
     type: 'block_actions',
     team: { id: 'T0TEAM', domain: 'example' },
@@ -42,7 +42,9 @@ export function blockActionBody(fields: { actionId: string; value: string; block
     message: { type: 'message', ts: fields.message_ts ?? '1700000000.000100', text: 'report' },
     response_url: fields.response_url,
     actions: [
-      { type: 'button', action_id: fields.actionId, block_id: fields.blockId ?? 'fix:abc', value: fields.value, text: { type: 'plain_text', text: 'fix' }, action_ts: '1700000001.000200' },
+      fields.select
+        ? { type: 'static_select', action_id: fields.actionId, block_id: fields.blockId ?? 'fix:abc', selected_option: { text: { type: 'plain_text', text: 'choice' }, value: fields.value }, action_ts: '1700000001.000200' }
+        : { type: 'button', action_id: fields.actionId, block_id: fields.blockId ?? 'fix:abc', value: fields.value, text: { type: 'plain_text', text: 'fix' }, action_ts: '1700000001.000200' },
     ],
   };
   return `payload=${encodeURIComponent(JSON.stringify(payload))}`;

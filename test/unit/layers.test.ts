@@ -24,7 +24,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   store: ['cluster', 'diagnose', 'report', 'remediate', 'errors', 'log'],
   timeline: ['alerts', 'diagnose', 'store', 'text'],
   scan: ['cluster', 'config', 'diagnose', 'report', 'store'],
-  slack: ['alerts', 'config', 'diagnose', 'report', 'remediate', 'store', 'errors', 'log', 'text'],
+  slack: ['alerts', 'config', 'diagnose', 'report', 'remediate', 'store', 'timeline', 'errors', 'log', 'text'],
   jobs: ['alerts', 'cluster', 'config', 'diagnose', 'report', 'remediate', 'scan', 'slack', 'store', 'errors', 'log', 'text'],
   compose: ['alerts', 'cluster', 'config', 'jobs', 'remediate', 'scan', 'slack', 'store', 'errors', 'log'],
   sandbox: ['cluster', 'compose', 'config', 'remediate', 'slack', 'store', 'errors', 'log', 'text'],

@@ -83,7 +83,10 @@ describe('alert thread lifecycle (S3 recreation loop, then fixed)', () => {
     const resolved = await slack.waitFor('the resolved reply', () => posts().find((c) => c.body.thread_ts === parentTs && JSON.stringify(c.body.blocks).includes('Resolved')));
     expect(resolved.body.text).toContain('Resolved');
     await slack.waitFor('the parent marked resolved', () => JSON.stringify(slack.messages.get(`C0ALERTS/${parentTs}`)!.blocks).includes('Resolved') || undefined);
-    expect(JSON.stringify(slack.messages.get(`C0ALERTS/${parentTs}`)!.blocks)).toMatch(/Resolved\* at 2025-02-17T12:10:00Z: it lasted 12m/);
+    // The duration is computed from the first and last sighting (10:24 → 10:36); times are Slack date tokens.
+    const resolvedParent = JSON.stringify(slack.messages.get(`C0ALERTS/${parentTs}`)!.blocks);
+    expect(resolvedParent).toContain(`*Resolved* <!date^${Date.parse('2025-02-17T12:10:00Z') / 1000}^{date_short_pretty} {time}|2025-02-17 12:10 UTC> · lasted 12m`);
+    expect(resolvedParent).not.toMatch(/\d+m ago/);
 
     // One thread for the incident: one parent, every other post a reply in it.
     const parents = posts().filter((c) => !c.body.thread_ts);

@@ -4,7 +4,6 @@ import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { runScanJob } from '../../../src/jobs/run-scan-job.js';
 import { createAlertStateStore } from '../../../src/alerts/alert-state-store.js';
-import { createAlertThreadStore } from '../../../src/store/alert-thread-store.js';
 import { RedisHistory } from '../../../src/store/redis-history.js';
 import { createReportStore } from '../../../src/store/report-store.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
@@ -39,7 +38,6 @@ describe('detection latency (scan jobs on a time-evolving dump cluster)', () => 
       history: new RedisHistory(conn, { keyPrefix }),
       reports: createReportStore(conn, { keyPrefix }),
       alerts,
-      threads: createAlertThreadStore(conn, { keyPrefix }),
     };
     for (const dump of dumps) {
       replay.show(dump);

@@ -4,7 +4,6 @@ import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { runScanJob, type ScanJobDeps } from '../../../src/jobs/run-scan-job.js';
 import { createAlertStateStore } from '../../../src/alerts/alert-state-store.js';
-import { createAlertThreadStore } from '../../../src/store/alert-thread-store.js';
 import { RedisHistory } from '../../../src/store/redis-history.js';
 import { createReportStore } from '../../../src/store/report-store.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
@@ -44,7 +43,6 @@ describe('a stopped recreation loop across a restart of the bot', () => {
       history: new RedisHistory(conn, { keyPrefix }),
       reports: createReportStore(conn, { keyPrefix }),
       alerts: createAlertStateStore(conn, { keyPrefix }),
-      threads: createAlertThreadStore(conn, { keyPrefix }),
     };
   };
   const loopIncident = async (deps: ScanJobDeps) =>

@@ -4,7 +4,6 @@ import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { runScanJob } from '../../../src/jobs/run-scan-job.js';
 import { createAlertStateStore } from '../../../src/alerts/alert-state-store.js';
-import { createAlertThreadStore } from '../../../src/store/alert-thread-store.js';
 import { RedisHistory } from '../../../src/store/redis-history.js';
 import { createReportStore } from '../../../src/store/report-store.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
@@ -31,7 +30,7 @@ describe('a scan older than the stored report', () => {
     const alerts = createAlertStateStore(conn, { keyPrefix });
     const newer = { cluster: 'c', generatedAt: '2099-01-01T00:00:00.000Z', collectedAt: '2099-01-01T00:00:00.000Z', status: 'healthy' as const, sections: [], findings: [], partial: [] };
     await reports.save(newer);
-    const deps = { config, history: new RedisHistory(conn, { keyPrefix }), reports, alerts, threads: createAlertThreadStore(conn, { keyPrefix }) };
+    const deps = { config, history: new RedisHistory(conn, { keyPrefix }), reports, alerts };
 
     const answered = await runScanJob({ cluster: 'c' }, deps);
     expect(answered.generatedAt).toBe(newer.generatedAt);

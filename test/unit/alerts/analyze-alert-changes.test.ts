@@ -55,7 +55,7 @@ describe('analyzeAlertChanges', () => {
     expect(JSON.stringify(renderAlertReply(more.changed[0]!, change).blocks)).toContain(':mag: New evidence:\\n> member m3 points at leader m1');
   });
 
-  it('replies to severity up and down and to a related finding that names it as its cause', () => {
+  it('replies to severity up and down and to a symptom that names it as its cause (one thread per root cause)', () => {
     let s = run(EMPTY_ALERT_STATE, '2025-01-01T10:00:00Z', [finding({ severity: 'warning' })]).state;
     const up = run(s, '2025-01-01T10:01:00Z', [finding()]);
     expect(up.changed[0]!.changes.at(-1)!.details).toEqual([{ kind: 'severity', from: 'warning', to: 'critical' }]);
@@ -66,8 +66,10 @@ describe('analyzeAlertChanges', () => {
     const leader = rel.state.incidents['fp-leader']!;
     expect(leader.changes.at(-1)!.kinds).toEqual(['severity', 'related']);
     expect(leader.changes.at(-1)!.details[1]).toEqual({ kind: 'related', findings: [{ fingerprint: 'fp-machine', id: 'capi.machine-stuck-provisioning', title: 'Machine stuck', severity: 'warning', relation: 'symptom' }] });
-    expect(JSON.stringify(renderAlertReply(leader, leader.changes.at(-1)!).blocks)).toContain('Related finding: warning *Machine stuck*');
-    expect(rel.state.incidents['fp-machine']!.changes[0]!.kinds).toEqual(['opened']);
+    expect(JSON.stringify(renderAlertReply(leader, leader.changes.at(-1)!).blocks)).toContain('New symptom of this root cause: warning *Machine stuck*');
+    // The symptom has no thread of its own: it is listed in its root cause's.
+    expect(rel.state.incidents['fp-machine']).toBeUndefined();
+    expect(leader.symptoms!.map((x) => x.fingerprint)).toEqual(['fp-machine']);
   });
 
   it('counts a recreation again from the recreation-loop title', () => {
@@ -135,6 +137,66 @@ describe('analyzeAlertChanges', () => {
   });
 });
 
+describe('one thread per root cause (issue 16)', () => {
+  const root = finding();
+  const mid = finding({ id: 'controlplane.node-not-joined', severity: 'warning', fingerprint: 'fp-mid', title: 'node not joined', causedBy: ['fp-leader'], subject: { kind: 'Machine', name: 'cp-1' } });
+  const leaf = finding({ id: 'controlplane.degraded', severity: 'critical', fingerprint: 'fp-leaf', title: 'control plane degraded', causedBy: ['fp-mid'], since: '2025-01-01T09:50:00Z', subject: { kind: 'KubeadmControlPlane', name: 'kcp' } });
+  const lone = finding({ id: 'node.not-ready', severity: 'warning', fingerprint: 'fp-lone', title: 'node w1 NotReady', causedBy: ['fp-gone'], subject: { kind: 'Node', name: 'w1' } });
+
+  it('groups a cause chain under its deepest cause; a symptom without a known cause keeps its own thread', () => {
+    const { state } = run(EMPTY_ALERT_STATE, '2025-01-01T10:00:00Z', [leaf, mid, root, lone]);
+    expect(Object.keys(state.incidents).sort()).toEqual(['fp-leader', 'fp-lone']);
+    expect(state.incidents['fp-leader']!.symptoms!.map((x) => [x.fingerprint, x.severity, x.since])).toEqual([
+      ['fp-leaf', 'critical', '2025-01-01T09:50:00Z'],
+      ['fp-mid', 'warning', undefined],
+    ]);
+    expect(state.incidents['fp-leader']!.changes.map((c) => c.kinds)).toEqual([['opened']]);
+  });
+
+  it('closes the thread of a finding that turns out to be a symptom into its cause (never more open threads than root causes)', () => {
+    let s = run(EMPTY_ALERT_STATE, '2025-01-01T10:00:00Z', [leaf]).state;
+    expect(s.incidents['fp-leaf']!.status).toBe('open');
+    const r = run(s, '2025-01-01T10:01:00Z', [leaf, mid, root]);
+    s = r.state;
+    expect(s.incidents['fp-leaf']!.status).toBe('resolved');
+    expect(s.incidents['fp-leaf']!.mergedInto).toBe('fp-leader');
+    expect(s.incidents['fp-leaf']!.changes.at(-1)!.details).toEqual([{ kind: 'merged', into: 'fp-leader', id: 'etcd.leader-unreachable', title: 'etcd leader m1 unreachable' }]);
+    expect(Object.values(s.incidents).filter((i) => i.status === 'open').map((i) => i.fingerprint)).toEqual(['fp-leader']);
+    expect(renderAlertReply(s.incidents['fp-leaf']!, s.incidents['fp-leaf']!.changes.at(-1)!).text).toContain('symptom of *etcd leader m1 unreachable*');
+    // The root cause resolves: its thread resolves; a symptom still there then becomes a root of its own.
+    for (const t of ['10:02', '10:03']) s = run(s, `2025-01-01T${t}:00Z`, [leaf]).state;
+    expect(s.incidents['fp-leader']!.status).toBe('open');
+    s = run(s, '2025-01-01T10:04:00Z', [leaf]).state;
+    expect(s.incidents['fp-leader']!.status).toBe('resolved');
+    expect(s.incidents['fp-leaf']!.status).toBe('open');
+  });
+
+  it('reminds at most every pausedReminderHours while remediation is paused, naming how to resume', () => {
+    const paused = finding({
+      id: 'capi.remediation-paused', severity: 'warning', fingerprint: 'fp-paused', title: 'Remediation paused on MachineHealthCheck ns/mhc', causedBy: ['fp-leader'], since: '2025-01-01T10:00:00Z',
+      subject: { kind: 'MachineHealthCheck', namespace: 'ns', name: 'mhc' },
+      remediations: [{ action: 'mhc.resume-remediation', params: {}, label: 'Resume remediation: mhc', risk: 'loop again' }],
+    });
+    const o = { ...opts, pausedReminderHours: 4 };
+    let s = analyzeAlertChanges(EMPTY_ALERT_STATE, report('2025-01-01T10:00:00Z', [root, paused]), o).state;
+    const reminders: string[] = [];
+    for (let h = 1; h <= 9; h++) {
+      const at = `2025-01-01T${String(10 + h).padStart(2, '0')}:00:00Z`;
+      const r = analyzeAlertChanges(s, report(at, [root, paused]), o);
+      s = r.state;
+      if (r.changed.some((i) => i.changes.at(-1)!.kinds.includes('paused'))) reminders.push(at);
+    }
+    expect(reminders).toEqual(['2025-01-01T14:00:00Z', '2025-01-01T18:00:00Z']);
+    const inc = s.incidents['fp-leader']!;
+    const reply = JSON.stringify(renderAlertReply(inc, inc.changes.at(-1)!).blocks);
+    expect(reply).toContain('Remediation is still paused* on MachineHealthCheck ns/mhc');
+    expect(reply).toContain('*Resume remediation: mhc*');
+    // Resumed: no more reminders.
+    s = analyzeAlertChanges(s, report('2025-01-01T23:00:00Z', [root]), o).state;
+    expect(s.incidents['fp-leader']!.pausedRemindedAt).toBeUndefined();
+  });
+});
+
 describe('migrateAlertState (state stored before issue 15)', () => {
   it('drops the Slack text of old changes on read; an unposted old change gets the short reply of a change without details', () => {
     const old = {
@@ -163,5 +225,23 @@ describe('migrateAlertState (state stored before issue 15)', () => {
     expect(next.changed[0]!.key).toBe('fp-leader.1');
     expect(next.state.seq).toBe(8);
     expect(migrateAlertState('garbage')).toEqual(EMPTY_ALERT_STATE);
+  });
+
+  it('a state from before issue 16 (one thread per finding) loads, and the next scan closes symptom threads into their root cause', () => {
+    const inc = (fp: string, f: Finding, seq: number) => ({
+      cluster: 'c1', fingerprint: fp, key: `${fp}.${seq}`, channel: 'C0ALERTS', status: 'open', openedAt: '2025-01-01T09:00:00Z', lastSeenAt: '2025-01-01T10:00:00Z',
+      missedScans: 0, finding: f, severity: f.severity, evidenceSeen: [], related: [], seq, changes: [{ seq, kinds: ['opened'], at: '2025-01-01T09:00:00Z', details: [] }],
+    });
+    const symptom = finding({ id: 'capi.machine-stuck-provisioning', severity: 'warning', fingerprint: 'fp-machine', title: 'Machine stuck', causedBy: ['fp-leader'], subject: { kind: 'Machine', name: 'x' } });
+    const old = { seq: 2, lastScanAt: '2025-01-01T10:00:00Z', incidents: { 'fp-leader': inc('fp-leader', finding(), 1), 'fp-machine': inc('fp-machine', symptom, 2) } };
+    const state = migrateAlertState(JSON.parse(JSON.stringify(old)));
+    expect(state.incidents['fp-leader']!.symptoms).toEqual([]);
+    const next = run(state, '2025-01-01T10:05:00Z', [finding(), symptom]);
+    // Nothing stored is lost: the root keeps its thread (same key) and lists the symptom; the symptom's thread is closed into it.
+    expect(next.state.incidents['fp-leader']!.key).toBe('fp-leader.1');
+    expect(next.state.incidents['fp-leader']!.symptoms!.map((x) => x.fingerprint)).toEqual(['fp-machine']);
+    expect(next.state.incidents['fp-machine']!.status).toBe('resolved');
+    expect(next.state.incidents['fp-machine']!.changes.at(-1)!.kinds).toEqual(['merged']);
+    expect(Object.values(next.state.incidents).filter((i) => i.status === 'open')).toHaveLength(1);
   });
 });

@@ -1,0 +1,35 @@
+import type { Redis } from 'ioredis';
+import { createAlertStateStore } from '../alerts/alert-state-store.js';
+import type { Logger } from '../log/logger.js';
+import type { PlanSigner } from '../remediate/plan-signer.js';
+import { createChannelLimiter } from '../slack/create-channel-limiter.js';
+import type { AlertThreadDeps } from '../slack/handle-alert-thread.js';
+import { createAlertQuietStore } from '../store/alert-quiet-store.js';
+import { createAlertThreadStore } from '../store/alert-thread-store.js';
+import { createAuditLog } from '../store/audit-log.js';
+import { createRedisBaselineStore } from '../store/baseline-store.js';
+import { createProposalStore } from '../store/proposal-store.js';
+
+/**
+ * What the alert thread buttons need (issue 16: I'm on it, Snooze, Unsnooze; issue 18: Export
+ * timeline), composed the same way by every root that runs the Slack app (`serve`, the sandbox), on
+ * the Slack side's Redis connection: the same stores, lock and channel limiter the notify workers use,
+ * so a parent edited by a click and one edited by a notify job never interleave.
+ */
+export function composeAlertThreadDeps(opts: { redis: Redis; keyPrefix: string; signer: PlanSigner; now: () => Date; log: Logger; channelIntervalMs?: number }): AlertThreadDeps {
+  const { redis, keyPrefix, now, log } = opts;
+  const states = createAlertStateStore(redis, { keyPrefix });
+  const audit = createAuditLog(redis, { keyPrefix, log, signer: opts.signer });
+  return {
+    post: {
+      threads: createAlertThreadStore(redis, { keyPrefix, states }),
+      quiet: createAlertQuietStore(redis, { keyPrefix, now }),
+      limiter: createChannelLimiter(redis, { keyPrefix, intervalMs: opts.channelIntervalMs }),
+      proposals: createProposalStore(redis, { keyPrefix }),
+      now,
+    },
+    states,
+    audit,
+    timeline: { alerts: states, baselines: createRedisBaselineStore(redis, { keyPrefix, log }), audit },
+  };
+}
