@@ -45,11 +45,21 @@ export function createCommandBody(o: { user: string; text: string; responseUrl: 
   }).toString();
 }
 
-/** A button click on a message (public or ephemeral): a `block_actions` interaction payload. */
+/** What was clicked: a button, or a static select with its chosen option (`selected`). */
+export interface ClickedElement {
+  actionId: string;
+  blockId: string;
+  value?: string;
+  text: string;
+  style?: string;
+  selected?: { value: string; text: string };
+}
+
+/** A click on a message (public or ephemeral): a button or a static select, as a `block_actions` interaction payload. */
 export function createBlockActionBody(o: {
   user: string;
   message: { ts: string; threadTs?: string; text: string; blocks: unknown[]; ephemeral: boolean };
-  action: { actionId: string; blockId: string; value?: string; text: string; style?: string };
+  action: ClickedElement;
   responseUrl: string;
   triggerId: string;
 }): string {
@@ -66,15 +76,23 @@ export function createBlockActionBody(o: {
     state: { values: {} },
     response_url: o.responseUrl,
     actions: [
-      {
-        type: 'button',
-        action_id: o.action.actionId,
-        block_id: o.action.blockId,
-        text: { type: 'plain_text', text: o.action.text, emoji: true },
-        ...(o.action.value !== undefined ? { value: o.action.value } : {}),
-        ...(o.action.style ? { style: o.action.style } : {}),
-        action_ts: nowTs,
-      },
+      o.action.selected
+        ? {
+            type: 'static_select',
+            action_id: o.action.actionId,
+            block_id: o.action.blockId,
+            selected_option: { text: { type: 'plain_text', text: o.action.selected.text, emoji: true }, value: o.action.selected.value },
+            action_ts: nowTs,
+          }
+        : {
+            type: 'button',
+            action_id: o.action.actionId,
+            block_id: o.action.blockId,
+            text: { type: 'plain_text', text: o.action.text, emoji: true },
+            ...(o.action.value !== undefined ? { value: o.action.value } : {}),
+            ...(o.action.style ? { style: o.action.style } : {}),
+            action_ts: nowTs,
+          },
     ],
   };
   return `payload=${encodeURIComponent(JSON.stringify(payload))}`;

@@ -1,3 +1,4 @@
+import type { ClickedElement } from './create-slack-request.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -149,7 +150,7 @@ export async function startSandboxPage(opts: {
       const as = personOf(b.as).id;
       const message = slack.findMessage(String(b.ts ?? ''));
       if (!message || (message.ephemeralFor && message.ephemeralFor !== as)) throw new PageError(404, 'that message is gone');
-      const element = findButton(message.blocks, String(b.blockId ?? ''), String(b.actionId ?? ''));
+      const element = findButton(message.blocks, String(b.blockId ?? ''), String(b.actionId ?? ''), typeof b.value === 'string' ? b.value : undefined);
       if (!element) throw new PageError(404, 'that button is gone (the message was edited)');
       const body = createBlockActionBody({
         user: as,
@@ -259,12 +260,21 @@ export async function startSandboxPage(opts: {
 }
 
 /** The button `actionId` of the actions block `blockId` in a message's blocks (the page names it; we read the rest). */
-function findButton(blocks: unknown[], blockId: string, actionId: string): { actionId: string; blockId: string; value?: string; text: string; style?: string } | undefined {
+/**
+ * The element clicked, as it is in the message now: a button, or a static select with the option the
+ * page chose (`value`, which must be one of its options: the page sends only what the message offers).
+ */
+function findButton(blocks: unknown[], blockId: string, actionId: string, chosen?: string): ClickedElement | undefined {
   for (const b of blocks as Array<{ type?: string; block_id?: string; elements?: unknown[]; accessory?: unknown }>) {
     const elements = b.type === 'actions' ? (b.elements ?? []) : b.type === 'section' && b.accessory ? [b.accessory] : [];
     if ((b.block_id ?? '') !== blockId) continue;
-    for (const e of elements as Array<{ type?: string; action_id?: string; value?: string; text?: { text?: string }; style?: string }>) {
-      if (e.type === 'button' && e.action_id === actionId) return { actionId, blockId, value: e.value, text: e.text?.text ?? '', style: e.style };
+    for (const e of elements as Array<{ type?: string; action_id?: string; value?: string; text?: { text?: string }; style?: string; options?: Array<{ value?: string; text?: { text?: string } }> }>) {
+      if (e.action_id !== actionId) continue;
+      if (e.type === 'button') return { actionId, blockId, value: e.value, text: e.text?.text ?? '', style: e.style };
+      if (e.type === 'static_select') {
+        const option = (e.options ?? []).find((o) => chosen !== undefined && o.value === chosen);
+        if (option) return { actionId, blockId, text: option.text?.text ?? '', selected: { value: String(option.value), text: option.text?.text ?? '' } };
+      }
     }
   }
   return undefined;

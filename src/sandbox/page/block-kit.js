@@ -100,9 +100,32 @@ function renderButton(e, block, ctx) {
 
 function renderElement(e, block, ctx) {
   if (e.type === 'button') return renderButton(e, block, ctx);
+  if (e.type === 'static_select') return renderSelect(e, block, ctx);
   if (e.type === 'image') return el('span', { class: 'bk-image-alt', text: `[image: ${e.alt_text ?? ''}]` });
   if (e.type === 'mrkdwn' || e.type === 'plain_text') return el('span', {}, renderText(e, ctx));
   return el('span', { class: 'bk-unsupported', text: `[${e.type} not shown in the sandbox]` });
+}
+
+/**
+ * A static select (e.g. an alert thread's Snooze): a native <select> whose first option is the
+ * placeholder; choosing an option is the interaction (`onClick(element, block, value)`), as in Slack.
+ */
+function renderSelect(e, block, ctx) {
+  const key = `${ctx.messageTs}|${block.block_id ?? ''}|${e.action_id ?? ''}`;
+  const placeholder = plain(e.placeholder) || 'Choose';
+  const select = el('select', {
+    class: 'bk-button bk-select',
+    'data-key': key,
+    'data-action-id': e.action_id ?? '',
+    'aria-label': placeholder,
+    onchange: (ev) => {
+      const value = ev.target.value;
+      if (!value) return;
+      const send = () => ctx.onClick(e, block, value);
+      (e.confirm ? ctx.confirm(e.confirm).then((ok) => ok && send()) : send());
+    },
+  }, [el('option', { value: '', text: placeholder }), ...(e.options ?? []).map((o) => el('option', { value: String(o.value ?? ''), text: plain(o.text) }))]);
+  return select;
 }
 
 function renderRichText(block, ctx) {

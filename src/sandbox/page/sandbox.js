@@ -49,7 +49,7 @@ function context(message) {
     channel: state.channel,
     now: new Date(state.now),
     messageTs: message.ts,
-    onClick: (element, block) => act('Sending the click…', () => api('POST', '/api/action', { as, ts: message.ts, blockId: block.block_id, actionId: element.action_id })),
+    onClick: (element, block, value) => act('Sending the click…', () => api('POST', '/api/action', { as, ts: message.ts, blockId: block.block_id, actionId: element.action_id, ...(value !== undefined ? { value } : {}) })),
     confirm: confirmDialog,
   };
 }
