@@ -13,6 +13,8 @@ import { enqueueRemediation } from '../jobs/enqueue-remediation.js';
 import { APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../jobs/queue-names.js';
 import { startWorkers, type JobQueues, type JobSlackClients, type JobStores } from '../jobs/start-workers.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
+import type { FleetScans, FleetScansOptions } from '../jobs/start-fleet-scans.js';
+import { createClusterLeaseStore } from '../store/cluster-lease-store.js';
 import { createActionContext } from '../remediate/create-action-context.js';
 import { createPlanSigner, type PlanSigner } from '../remediate/plan-signer.js';
 import type { ScanDeps } from '../scan/scan-cluster.js';
@@ -66,6 +68,8 @@ export interface JobsOptions {
    * refuses every request when it is missing or not ready; audit records get MACs.
    */
   signer?: PlanSigner;
+  /** Fleet mode: another cluster set (discovery) or a fixed worker id (tests). */
+  leases?: Partial<Pick<FleetScansOptions, 'clusters' | 'clusterOf' | 'id'>>;
 }
 
 /** Running queues and workers of one process. */
@@ -80,6 +84,8 @@ export interface WorkerSet {
   scan: ScanFn;
   /** This process's watch caches (scan.watch with workers running), for metrics and probes. */
   watchCaches?: WatchCaches;
+  /** Fleet mode's leases and owned scans (scan.leases with scan.watch and a scan worker here). */
+  fleet?: FleetScans;
   /** Redis reachable and workers running; `detail` names what is not. */
   ready(): Promise<{ ready: boolean; redis: string; workers: string }>;
   /** Graceful stop: workers finish their in-flight jobs, then connections close. */
@@ -168,14 +174,17 @@ export function composeJobs(opts: JobsOptions): Jobs {
       // One watch cache per live cluster this process scans (scan.watch; see collectSnapshot).
       const watchCaches = kinds.includes('scan') && opts.config.scan.watch ? createWatchCaches({ idleMs: Math.max(10 * 60_000, 10 * opts.config.scan.intervalSeconds * 1000), timeoutMs: opts.collect?.requestTimeoutMs, log }) : undefined;
       let workers: Worker[];
+      let fleet: FleetScans | undefined;
       try {
-        workers = await startWorkers({
+        ({ workers, fleet } = await startWorkers({
           config: opts.config, connection, prefix, queues, stores, slack,
           limiter: createChannelLimiter(connection, { keyPrefix, intervalMs: opts.channelIntervalMs }),
           watchCaches, signer, createContext: createActionContext, kinds,
           scanConcurrency: opts.scanConcurrency, notifyConcurrency: opts.notifyConcurrency, flapWindowMinutes: opts.flapWindowMinutes,
           collect: opts.collect, now, log, metrics: opts.metrics,
-        });
+          // Fleet mode (scan.leases): one owner per live cluster among every worker on this Redis.
+          leases: { store: createClusterLeaseStore(connection, { keyPrefix }), ...opts.leases },
+        }));
       } catch (err) {
         watchCaches?.close();
         throw err;
@@ -202,7 +211,10 @@ export function composeJobs(opts: JobsOptions): Jobs {
           const state = !runWorkers ? 'none in this process' : down.length ? `not running: ${down.join(', ')}` : workers.map((w) => w.name).join(', ');
           return { ready: redis === 'ok' && down.length === 0, redis, workers: state };
         },
+        fleet,
         async close() {
+          // Leases first: the other workers take this one's clusters over at their next tick.
+          await fleet?.stop();
           await Promise.all(workers.map((w) => w.close()));
           watchCaches?.close();
           await closeQueues();

@@ -12,6 +12,10 @@ export interface WatchCaches {
   for(cluster: ClusterConfig): WatchCache;
   /** Caches running now. */
   list(): WatchCache[];
+  /** Stop a cluster's watches now (fleet mode: this worker lost its lease); false when it had none. */
+  drop(cluster: string): boolean;
+  /** Listen to every applied watch event of every cache (fleet mode's event-driven scans); returns an unsubscribe. */
+  onEvent(listener: (cluster: string, kind: string) => void): () => void;
   /** Stop every watch (graceful shutdown). */
   close(): void;
 }
@@ -36,6 +40,7 @@ export function createWatchCaches(opts: WatchCachesOptions = {}): WatchCaches {
     log: opts.log,
   };
   const caches = new Map<string, { cache: WatchCache; signature: string }>();
+  const listeners = new Set<(cluster: string, kind: string) => void>();
 
   const sweep = (now: number) => {
     for (const [name, entry] of caches) {
@@ -58,13 +63,28 @@ export function createWatchCaches(opts: WatchCachesOptions = {}): WatchCaches {
         entry = undefined;
       }
       if (!entry) {
-        entry = { cache: createWatchCache(cluster, settings), signature };
+        const name = cluster.name;
+        const onChange = (spec: { kind: string }) => {
+          for (const l of listeners) l(name, spec.kind);
+        };
+        entry = { cache: createWatchCache(cluster, { ...settings, onChange }), signature };
         caches.set(cluster.name, entry);
       }
       entry.cache.lastUsed = now;
       return entry.cache;
     },
     list: () => [...caches.values()].map((e) => e.cache),
+    drop(name) {
+      const entry = caches.get(name);
+      if (!entry) return false;
+      entry.cache.stop();
+      caches.delete(name);
+      return true;
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     close() {
       for (const e of caches.values()) e.cache.stop();
       caches.clear();
