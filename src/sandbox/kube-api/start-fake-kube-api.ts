@@ -83,6 +83,8 @@ export interface FakeKubeApi {
   find(kind: string, name: string, namespace?: string): KubeObject | undefined;
   /** The stored objects of a kind (all namespaces, or one), sorted by namespace/name; shared: clone before changing. */
   list(kind: string, namespace?: string): KubeObject[];
+  /** Watch requests open now, as `<plural>[.<group>]` per watch (fleet tests: one watcher per kind). */
+  openWatches(): string[];
   close(): Promise<void>;
 }
 
@@ -152,6 +154,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
       const spec = findKind(kind);
       return spec ? store.list(spec, namespace) : [];
     },
+    openWatches: () => [...watchers].map((w) => `${w.spec.plural}${w.spec.group ? `.${w.spec.group}` : ''}`).sort(),
     async close() {
       for (const t of delayed) clearTimeout(t);
       for (const w of watchers) w.res.end();
