@@ -47,6 +47,7 @@ export function configClusterSource(config: Config): ClusterSource {
 export function startFleetScans(opts: FleetScansOptions): FleetScans {
   const { config, watchCaches, log } = opts;
   const clusterOf = opts.clusterOf ?? ((name: string) => config.clusters.find((c) => c.name === name));
+  const source = opts.clusters ?? configClusterSource(config);
   const owned = createOwnedScans({
     intervalMs: config.scan.intervalSeconds * 1000,
     debounceMs: config.scan.debounceSeconds * 1000,
@@ -67,7 +68,7 @@ export function startFleetScans(opts: FleetScansOptions): FleetScans {
   });
   const keeper = createLeaseKeeper({
     store: opts.store,
-    clusters: opts.clusters ?? configClusterSource(config),
+    clusters: source,
     leaseMs: config.scan.leaseSeconds * 1000,
     id: opts.id,
     log,
@@ -81,6 +82,11 @@ export function startFleetScans(opts: FleetScansOptions): FleetScans {
       watchCaches.drop(cluster);
     },
   });
+  // A scan that ends after its lease was lost (or a queued one of a cluster owned elsewhere) must not
+  // start watches here again: only owned (or unleased) clusters get a cache.
+  let leased = new Set(source.names());
+  const unsubscribeSet = source.onChange(() => (leased = new Set(source.names())));
+  watchCaches.restrict((cluster) => keeper.owns(cluster) || !leased.has(cluster));
   const unsubscribe = watchCaches.onEvent((cluster) => {
     if (keeper.owns(cluster)) owned.changed(cluster);
   });
@@ -90,6 +96,7 @@ export function startFleetScans(opts: FleetScansOptions): FleetScans {
     keeper,
     async stop() {
       unsubscribe();
+      unsubscribeSet();
       await keeper.stop();
       await owned.stop();
     },

@@ -10,6 +10,16 @@ export interface WatchCachesOptions extends Partial<WatchCacheOptions> {
 export interface WatchCaches {
   /** The cache of a cluster, started on first use (restarted when its connection settings change). */
   for(cluster: ClusterConfig): WatchCache;
+  /**
+   * What a scan uses: the cluster's cache (started on first use) when the cluster is admitted, else
+   * undefined (the scan lists). Everything is admitted unless {@link restrict} says otherwise.
+   */
+  get(cluster: ClusterConfig): WatchCache | undefined;
+  /**
+   * Fleet mode: only clusters `admit` accepts (those this worker holds the lease of, or not leased)
+   * get a cache through {@link get}, so a scan finishing after its lease was lost never restarts watches.
+   */
+  restrict(admit: (cluster: string) => boolean): void;
   /** Caches running now. */
   list(): WatchCache[];
   /** Stop a cluster's watches now (fleet mode: this worker lost its lease); false when it had none. */
@@ -41,6 +51,7 @@ export function createWatchCaches(opts: WatchCachesOptions = {}): WatchCaches {
   };
   const caches = new Map<string, { cache: WatchCache; signature: string }>();
   const listeners = new Set<(cluster: string, kind: string) => void>();
+  let admit: (cluster: string) => boolean = () => true;
 
   const sweep = (now: number) => {
     for (const [name, entry] of caches) {
@@ -52,7 +63,11 @@ export function createWatchCaches(opts: WatchCachesOptions = {}): WatchCaches {
     }
   };
 
-  return {
+  const caches_: WatchCaches = {
+    get: (cluster) => (admit(cluster.name) ? caches_.for(cluster) : undefined),
+    restrict(fn) {
+      admit = fn;
+    },
     for(cluster) {
       const now = Date.now();
       sweep(now);
@@ -90,4 +105,5 @@ export function createWatchCaches(opts: WatchCachesOptions = {}): WatchCaches {
       caches.clear();
     },
   };
+  return caches_;
 }
