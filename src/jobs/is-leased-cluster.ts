@@ -6,5 +6,5 @@ import type { ClusterConfig, Config } from '../config/config-schema.js';
  * `scan.leases: false` keep the BullMQ schedulers, which any scan worker serves.
  */
 export function isLeasedCluster(config: Config, cluster: ClusterConfig): boolean {
-  return config.scan.watch && config.scan.leases && cluster.workload !== undefined;
+  return config.scan.watch && config.scan.leases && cluster.dump === undefined;
 }

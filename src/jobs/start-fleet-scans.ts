@@ -7,6 +7,9 @@ import { createOwnedScans, type ScanTrigger } from './create-owned-scans.js';
 import type { WorkerMetrics } from './create-worker-metrics.js';
 import { isLeasedCluster } from './is-leased-cluster.js';
 
+/** How long the first scan after a takeover waits for the cluster's watch cache to have listed every kind. */
+const ACQUIRE_READY_MS = 5 * 60_000;
+
 export interface FleetScansOptions {
   config: Config;
   store: ClusterLeaseStore;
@@ -31,10 +34,12 @@ export interface FleetScans {
   stop(): Promise<void>;
 }
 
-/** The config's live clusters, as a set that never changes while the process runs. */
+/**
+ * The config's live clusters, read afresh on every call: a cluster set that keeps `config.clusters`
+ * current (discovery) is followed within one lease tick even without a change callback.
+ */
 export function configClusterSource(config: Config): ClusterSource {
-  const names = config.clusters.filter((c) => isLeasedCluster(config, c)).map((c) => c.name);
-  return { names: () => names, onChange: () => () => undefined };
+  return { names: () => config.clusters.filter((c) => isLeasedCluster(config, c)).map((c) => c.name), onChange: () => () => undefined };
 }
 
 /**
@@ -74,8 +79,13 @@ export function startFleetScans(opts: FleetScansOptions): FleetScans {
     log,
     onAcquire(cluster) {
       const c = clusterOf(cluster);
-      if (c) watchCaches.for(c); // list and watch from now on, before the first scan waits for it
-      owned.acquire(cluster);
+      // List and watch from now on; the first scan waits until every kind is listed (however long a
+      // takeover of hundreds of clusters queues for list slots), so it never lists a kind twice.
+      const cache = c ? watchCaches.get(c) : undefined;
+      if (!cache) return owned.acquire(cluster);
+      void cache.ready(ACQUIRE_READY_MS).then(() => {
+        if (keeper.owns(cluster)) owned.acquire(cluster);
+      });
     },
     onLose(cluster) {
       owned.lose(cluster);
@@ -84,9 +94,7 @@ export function startFleetScans(opts: FleetScansOptions): FleetScans {
   });
   // A scan that ends after its lease was lost (or a queued one of a cluster owned elsewhere) must not
   // start watches here again: only owned (or unleased) clusters get a cache.
-  let leased = new Set(source.names());
-  const unsubscribeSet = source.onChange(() => (leased = new Set(source.names())));
-  watchCaches.restrict((cluster) => keeper.owns(cluster) || !leased.has(cluster));
+  watchCaches.restrict((cluster) => keeper.owns(cluster) || !source.names().includes(cluster));
   const unsubscribe = watchCaches.onEvent((cluster) => {
     if (keeper.owns(cluster)) owned.changed(cluster);
   });
@@ -96,7 +104,6 @@ export function startFleetScans(opts: FleetScansOptions): FleetScans {
     keeper,
     async stop() {
       unsubscribe();
-      unsubscribeSet();
       await keeper.stop();
       await owned.stop();
     },

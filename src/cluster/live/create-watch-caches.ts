@@ -1,7 +1,9 @@
 import type { ClusterConfig } from '../../config/config-schema.js';
-import { createWatchCache, type WatchCache, type WatchCacheOptions } from './create-watch-cache.js';
+import { createSlots, createWatchCache, type WatchCache, type WatchCacheOptions } from './create-watch-cache.js';
 
 export interface WatchCachesOptions extends Partial<WatchCacheOptions> {
+  /** Lists in flight at once across every cache of the process (default 16; each cache alone: 4). */
+  listConcurrency?: number;
   /** Stop a cluster's watches when no scan in this process has read them for this long (default 10 min). */
   idleMs?: number;
 }
@@ -48,6 +50,7 @@ export function createWatchCaches(opts: WatchCachesOptions = {}): WatchCaches {
     maxBackoffMs: opts.maxBackoffMs ?? WATCH_DEFAULTS.maxBackoffMs,
     discoveryRefreshMs: opts.discoveryRefreshMs,
     log: opts.log,
+    acquireList: createSlots(opts.listConcurrency ?? 16),
   };
   const caches = new Map<string, { cache: WatchCache; signature: string }>();
   const listeners = new Set<(cluster: string, kind: string) => void>();
