@@ -100,6 +100,7 @@ async function writeConfig(n: number): Promise<string> {
 }
 
 // --- workers ---
+let acquisitions = 0;
 interface RunningWorker {
   child: ChildProcess;
   pid: number;
@@ -107,12 +108,23 @@ interface RunningWorker {
 }
 async function spawnWorker(config: string): Promise<RunningWorker> {
   const child = spawn(process.execPath, [path.join(root, 'bin/k8s-health.js'), 'worker', '--config', config], {
-    env: { PATH: process.env.PATH ?? '', REDIS_URL: redisServer.url, PORT: '0', SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'warn' },
+    env: { PATH: process.env.PATH ?? '', REDIS_URL: redisServer.url, PORT: '0', SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+  let partial = '';
+  // Every lease acquisition is logged ("lease: clusters acquired", with how many): the exact count of owner changes.
+  child.stdout!.on('data', (d: Buffer) => {
+    const text = partial + d.toString();
+    const lines = text.split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /"acquired":(\d+)/.exec(line);
+      if (m && line.includes('lease: clusters acquired')) acquisitions += Number(m[1]);
+    }
+    out = (out + d.toString()).slice(-20_000);
+  });
   child.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
   const deadline = Date.now() + 60_000;
   while (!/workers running/.test(out)) {
@@ -238,10 +250,13 @@ try {
     }
   })();
   const churnBefore = await allStats();
+  const acquisitionsBefore = acquisitions;
   const churnStart = Date.now();
   let cycles = 0;
   while (Date.now() - churnStart < CHURN_MS) {
     const [victim, survivor] = live as [RunningWorker, RunningWorker];
+    const cycleBefore = await allStats();
+    const changesBefore = acquisitions;
     const theirs = (await owners(CLUSTERS)).map((p, i) => (p === victim.pid ? i : -1)).filter((i) => i >= 0);
     const killedAt = performance.now();
     await kill9(victim);
@@ -258,18 +273,24 @@ try {
     }, 15 * 60_000, 1000);
     dupSamples.push(await duplicateWatches(CLUSTERS));
     cycles += 1;
-    log(`churn cycle ${cycles}: failover ${(failovers.at(-1)! / 1000).toFixed(1)} s; ${ownerChanges} owner changes so far`);
+    const cycleAfter = await allStats();
+    const listed = cycleAfter.slice(0, CLUSTERS).map((x, i) => x.lists - cycleBefore[i]!.lists);
+    const histogram: Record<number, number> = {};
+    for (const n of listed) histogram[n] = (histogram[n] ?? 0) + 1;
+    log(`churn cycle ${cycles}: failover ${(failovers.at(-1)! / 1000).toFixed(1)} s; ${acquisitions - changesBefore} acquisitions (${ownerChanges} owner changes polled so far), ${listed.reduce((a, b) => a + b, 0)} LISTs this cycle; clusters by LISTs: ${JSON.stringify(histogram)}`);
   }
   polling = false;
   await poll;
   const churnAfter = await allStats();
   const churnLists = sum(churnAfter, 'lists') - sum(churnBefore, 'lists');
+  const acquired = acquisitions - acquisitionsBefore;
   result.churn = {
     cycles,
     minutes: (Date.now() - churnStart) / 60_000,
-    ownerChanges,
+    ownerChanges: acquired,
+    ownerChangesPolled: ownerChanges,
     lists: churnLists,
-    listsPerOwnerChangePerKind: churnLists / Math.max(1, ownerChanges * kindsPerCluster),
+    listsPerOwnerChangePerKind: churnLists / Math.max(1, acquired * kindsPerCluster),
     failoverMs: summarize(failovers),
     duplicateWatchesMax: Math.max(0, ...dupSamples),
   };
