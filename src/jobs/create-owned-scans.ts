@@ -43,7 +43,8 @@ interface ClusterState {
  * safety net if a watch missed something), and one debounced after watch events: the first event
  * after a quiet period is scanned after max(debounceMs / 10, lastStart + debounceMs − now), so an
  * alert follows its cause within about debounceMs plus one scan, and a storm of events costs one scan
- * per debounceMs. A cluster is never scanned twice at once; at most `concurrency` scans run together.
+ * per debounceMs. A cluster is never scanned twice at once; at most `concurrency` scans run together,
+ * and a scan for a change goes before the interval and acquire scans waiting for a slot.
  */
 export function createOwnedScans(opts: OwnedScansOptions): OwnedScans {
   const states = new Map<string, ClusterState>();
@@ -93,7 +94,10 @@ export function createOwnedScans(opts: OwnedScansOptions): OwnedScans {
     st.due = due;
     const enqueue = () => {
       due.timer = undefined;
-      queue.push(cluster);
+      // A change goes before the periodic safety-net scans waiting for a slot: with hundreds of owned
+      // clusters the interval queue can be long, and the alert must not wait behind it.
+      if (trigger === 'event') queue.unshift(cluster);
+      else queue.push(cluster);
       pump();
     };
     if (delay > 0) due.timer = setTimeout(enqueue, delay);

@@ -40,6 +40,27 @@ describe('owned scans (fleet mode): acquire, events coalesced, loss', () => {
     expect(g.calls.map((c) => c.trigger)).toEqual(['acquired', 'event', 'event']);
   });
 
+  it('a scan for a change goes before the acquire and interval scans waiting for a slot', async () => {
+    const g = gate();
+    const owned = createOwnedScans({ scan: g.scan, intervalMs: 3_600_000, debounceMs: 20, concurrency: 1 });
+    owned.acquire('a');
+    owned.acquire('b');
+    owned.acquire('c');
+    await g.started(1);
+    g.calls[0]!.done(); // a done; b starts, c waits
+    await g.started(2);
+    owned.changed('a');
+    await new Promise((r) => setTimeout(r, 200)); // past the debounce: a is queued
+    g.calls[1]!.done();
+    await g.started(3);
+    expect(g.calls.map((c) => `${c.cluster}:${c.trigger}`)).toEqual(['a:acquired', 'b:acquired', 'a:event']);
+    g.calls[2]!.done();
+    await g.started(4);
+    g.calls[3]!.done();
+    await owned.stop();
+    expect(g.calls.map((c) => c.cluster)).toEqual(['a', 'b', 'a', 'c']);
+  });
+
   it('events of a cluster not owned (or no longer) start nothing; two clusters scan side by side', async () => {
     const g = gate();
     const owned = createOwnedScans({ scan: g.scan, intervalMs: 3_600_000, debounceMs: 20, concurrency: 2 });
