@@ -40,6 +40,13 @@ const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescrip
 if (!existsSync(path.join(out, 'bench/measure-scan.js'))) fail('bench/ did not compile (see above)');
 if (tsc.status !== 0) log('tsc reported type errors (above); running the emitted JavaScript anyway');
 
+// `npm run bench -- fleet [--clusters 1000] [--churn-minutes 3] [--samples 30] [--lease-seconds 15]
+// [--steady-seconds 60] [--small 100]`: issue 17's fleet targets alone (docs/fleet.md, docs/performance.md).
+if (args[0] === 'fleet') {
+  await runFleet();
+  process.exit(0);
+}
+
 /** Fork a compiled bench child, resolve with its first IPC message. */
 function runChild(file, childArgs, { heapMb = 4096, keep = false } = {}) {
   return new Promise((resolve, reject) => {
@@ -220,4 +227,40 @@ function printTable(r) {
   console.log(widths.map((w) => '─'.repeat(w)).join('─┼─'));
   for (const l of lines) console.log(show(l));
   console.log('');
+}
+
+/** Issue 17: leases, event-driven scans and failover over many small clusters, in one run (bench/measure-fleet.ts). */
+async function runFleet() {
+  const clusters = Number(arg('clusters', '1000'));
+  const churnMinutes = Number(arg('churn-minutes', '3'));
+  const samples = Number(arg('samples', '30'));
+  const leaseSeconds = Number(arg('lease-seconds', '15'));
+  const steadySeconds = Number(arg('steady-seconds', '60'));
+  const small = Number(arg('small', '100'));
+  log(`fleet: ${clusters} clusters (and ${small}), 2 workers, lease ${leaseSeconds} s, ${samples} event samples, ${steadySeconds} s steady, ${churnMinutes} min churn`);
+  const { msg: r } = await runChild('measure-fleet.js', [root, String(clusters), String(churnMinutes), String(samples), String(leaseSeconds), String(steadySeconds), String(small)], { heapMb: 2048 });
+  const rows = [];
+  const row = (id, what, value, reference, ratio, goal, pass) => rows.push({ id, what, value, reference, ratio, goal, pass });
+  const e = r.eventToAlert;
+  row('F1', 'watch event → alert posted (fake Slack)', `median ${fmt(e.median)} ms, p99 ${fmt(e.p99)} ms (n=${e.n}, missed ${e.missed})`, `scan.intervalSeconds 60 000 ms`, e.p99 / 60_000, 'p99 ≤ 5 s', e.p99 <= 5000 && e.missed === 0);
+  row('F2', 'API requests per cluster per minute, steady', `${r.steady.requestsPerClusterMinute.toFixed(2)} (LISTs ${r.steady.listsPerClusterMinute.toFixed(3)})`, `one list scan = ${r.big.kindsPerCluster} LISTs + discovery + readyz`, r.steady.requestsPerClusterMinute / (r.big.kindsPerCluster + 2), 'reported; 0 LISTs', r.steady.listsPerClusterMinute === 0);
+  const c = r.churn;
+  row('F3', `LISTs per owner change per kind, ${c.minutes.toFixed(1)} min churn`, `${c.lists} LISTs / (${c.ownerChanges} owner changes × ${r.big.kindsPerCluster} kinds); ${c.cycles} kill -9 cycles`, '1 initial LIST per kind per owner change', c.listsPerOwnerChangePerKind, '≤ 1.0×, 0 duplicate watchers', c.listsPerOwnerChangePerKind <= 1.0 && c.duplicateWatchesMax === 0 && r.steady.duplicateWatches === 0);
+  row('F4', 'failover after kill -9 of a worker', `median ${fmt(c.failoverMs.median / 1000)} s, max ${fmt(c.failoverMs.p99 / 1000)} s (n=${c.failoverMs.n})`, `lease TTL ${leaseSeconds} s`, c.failoverMs.p99 / (leaseSeconds * 1000), '≤ 1.0× (≤ TTL)', c.failoverMs.p99 <= leaseSeconds * 1000);
+  const s = r.small;
+  row('F5', 'RSS per watched cluster', `${(r.big.perClusterKb / 1024).toFixed(2)} MB at ${r.big.clusters} (workers ${r.big.kb.map((k) => (k / 1024).toFixed(0)).join(' + ')} MB)`, s ? `${(s.perClusterKb / 1024).toFixed(2)} MB at ${s.clusters}; idle worker ${(r.idleKb / 1024).toFixed(0)} MB` : `idle worker ${(r.idleKb / 1024).toFixed(0)} MB`, s ? r.big.perClusterKb / s.perClusterKb : null, 'reported; flat (≈ 1×)', null);
+  const results = { target: 'fleet', startedAt: new Date().toISOString(), node: process.version, fleet: r, rows };
+  console.log(`\nk8s-health bench — fleet: ${clusters} clusters (${r.big.kindsPerCluster} watched kinds each), 2 worker processes, lease ${leaseSeconds} s, node ${process.version}\n`);
+  const lines = rows.map((x) => [String(x.id), x.what, x.value, x.reference, x.ratio === null ? '—' : `${x.ratio.toFixed(3)}×`, x.goal, x.pass === null ? '—' : x.pass ? 'PASS' : 'MISS']);
+  const head = ['#', 'target', 'measured', 'reference (same run)', 'ratio', 'goal', ''];
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const show = (cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join(' │ ');
+  console.log(show(head));
+  console.log(widths.map((w) => '─'.repeat(w)).join('─┼─'));
+  for (const l of lines) console.log(show(l));
+  console.log('');
+  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  const file = path.join(root, 'bench/results', `${results.startedAt.replace(/[:.]/g, '-')}-fleet.json`);
+  writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  log(`written ${path.relative(root, file)}`);
 }

@@ -13,9 +13,12 @@ import type { WorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { enqueueRemediation } from '../jobs/enqueue-remediation.js';
 import { retireCluster } from '../jobs/retire-cluster.js';
 import { scheduleScans } from '../jobs/schedule-scans.js';
+import { isLeasedCluster } from '../jobs/is-leased-cluster.js';
 import { APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../jobs/queue-names.js';
 import { startWorkers, type JobQueues, type JobSlackClients, type JobStores } from '../jobs/start-workers.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
+import type { FleetScans, FleetScansOptions } from '../jobs/start-fleet-scans.js';
+import { createClusterLeaseStore } from '../store/cluster-lease-store.js';
 import { createActionContext } from '../remediate/create-action-context.js';
 import { createPlanSigner, type PlanSigner } from '../remediate/plan-signer.js';
 import type { ScanDeps } from '../scan/scan-cluster.js';
@@ -76,6 +79,8 @@ export interface JobsOptions {
    * the scan worker, every change re-syncs the scan schedulers.
    */
   clusterSet?: ClusterSet;
+  /** Fleet mode: another cluster set (discovery) or a fixed worker id (tests). */
+  leases?: Partial<Pick<FleetScansOptions, 'clusters' | 'clusterOf' | 'id'>>;
 }
 
 /** Running queues and workers of one process. */
@@ -90,6 +95,8 @@ export interface WorkerSet {
   scan: ScanFn;
   /** This process's watch caches (scan.watch with workers running), for metrics and probes. */
   watchCaches?: WatchCaches;
+  /** Fleet mode's leases and owned scans (scan.leases with scan.watch and a scan worker here). */
+  fleet?: FleetScans;
   /** Redis reachable and workers running; `detail` names what is not. */
   ready(): Promise<{ ready: boolean; redis: string; workers: string }>;
   /** Discovered clusters whose Cluster object was deleted (or that were renamed): threads resolved, scans stopped (docs/fleet.md). */
@@ -183,14 +190,17 @@ export function composeJobs(opts: JobsOptions): Jobs {
       // One watch cache per live cluster this process scans (scan.watch; see collectSnapshot).
       const watchCaches = kinds.includes('scan') && opts.config.scan.watch ? createWatchCaches({ idleMs: Math.max(10 * 60_000, 10 * opts.config.scan.intervalSeconds * 1000), timeoutMs: opts.collect?.requestTimeoutMs, log }) : undefined;
       let workers: Worker[];
+      let fleet: FleetScans | undefined;
       try {
-        workers = await startWorkers({
+        ({ workers, fleet } = await startWorkers({
           config: opts.config, connection, prefix, queues, stores, slack,
           limiter: createChannelLimiter(connection, { keyPrefix, intervalMs: opts.channelIntervalMs }),
           watchCaches, signer, createContext: createActionContext, kinds,
           scanConcurrency: opts.scanConcurrency, notifyConcurrency: opts.notifyConcurrency, flapWindowMinutes: opts.flapWindowMinutes,
           collect: opts.collect, now, log, metrics: opts.metrics,
-        });
+          // Fleet mode (scan.leases): one owner per live cluster among every worker on this Redis.
+          leases: { store: createClusterLeaseStore(connection, { keyPrefix }), ...opts.leases },
+        }));
       } catch (err) {
         watchCaches?.close();
         throw err;
@@ -199,7 +209,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
       let syncing: Promise<unknown> = Promise.resolve();
       const unfollow = kinds.includes('scan') && opts.clusterSet
         ? opts.clusterSet.onChange((change) => {
-            syncing = syncing.then(() => scheduleScans(queues.scan, opts.config)).then(
+            syncing = syncing.then(() => scheduleScans(queues.scan, opts.config, { leased: (c) => fleet !== undefined && isLeasedCluster(opts.config, c) })).then(
               (r) => log.info({ ...change, scheduled: r.scheduled.length, removed: r.removed }, 'fleet: clusters changed; scan schedulers synced'),
               (err: unknown) => log.warn({ error: describeError(err) }, 'fleet: scan schedulers not synced (next change retries)'),
             );
@@ -234,9 +244,12 @@ export function composeJobs(opts: JobsOptions): Jobs {
             );
           }
         },
+        fleet,
         async close() {
           unfollow?.();
           await syncing;
+          // Leases first: the other workers take this one's clusters over at their next tick.
+          await fleet?.stop();
           await Promise.all(workers.map((w) => w.close()));
           watchCaches?.close();
           await closeQueues();

@@ -189,8 +189,25 @@ export const configSchema = z
          * scan lists every kind (resourceVersion=0). Dump clusters and `check --cluster` always read once.
          */
         watch: z.boolean().default(true),
+        /**
+         * Fleet mode (issue 17, docs/fleet.md): with `watch`, each live cluster is owned by exactly one
+         * scan worker at a time through a lease in Redis; only the owner watches it and scans it (on its
+         * own timer every intervalSeconds, and debounced after each watch event). false: every scan
+         * worker may scan any cluster from the BullMQ schedulers, as before issue 17.
+         */
+        leases: z.boolean().default(true),
+        /**
+         * Lease lifetime: an owner that stops renewing (kill -9, partition) loses its clusters to the
+         * other workers within this many seconds; renewals run every leaseSeconds / 10 (at most 1 s).
+         */
+        leaseSeconds: z.number().min(2).max(300).default(15),
+        /**
+         * A watch event re-analyses its cluster after at most this long, and at most once per this
+         * many seconds per cluster (changes in between are coalesced into the next scan).
+         */
+        debounceSeconds: z.number().min(0).max(300).default(2),
       })
-      .default({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, pausedReminderHours: 4, watch: true }),
+      .default({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, pausedReminderHours: 4, watch: true, leases: true, leaseSeconds: 15, debounceSeconds: 2 }),
     approvals: z
       .strictObject({
         /** Distinct authorized approvers a fix needs (the proposer never counts); below 2 only with allowSinglePerson. */

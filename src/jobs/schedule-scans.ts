@@ -7,12 +7,13 @@ export function scanSchedulerId(cluster: string): string {
 }
 
 /**
- * One BullMQ job scheduler per configured cluster (`every` = scan.intervalSeconds). Upserting is
+ * One BullMQ job scheduler per configured cluster that is not leased (`every` = scan.intervalSeconds). Upserting is
  * idempotent, so every replica may call this at startup without duplicating ticks; schedulers of
  * clusters no longer in the config are removed. Returns the scheduler ids kept and removed.
  */
-export async function scheduleScans(queue: Queue, config: Config): Promise<{ scheduled: string[]; removed: string[] }> {
-  const wanted = new Map(config.clusters.map((c) => [scanSchedulerId(c.name), c.name]));
+export async function scheduleScans(queue: Queue, config: Config, opts: { leased?: (cluster: Config['clusters'][number]) => boolean } = {}): Promise<{ scheduled: string[]; removed: string[] }> {
+  // Leased clusters (fleet mode) are scanned by their owner's own timer: a scheduler would run them anywhere.
+  const wanted = new Map(config.clusters.filter((c) => !opts.leased?.(c)).map((c) => [scanSchedulerId(c.name), c.name]));
   for (const [id, cluster] of wanted) {
     await queue.upsertJobScheduler(id, { every: config.scan.intervalSeconds * 1000 }, {
       name: 'scan',

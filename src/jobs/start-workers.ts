@@ -25,8 +25,10 @@ import type { WorkerMetrics } from './create-worker-metrics.js';
 import { NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
 import { startProposeWorker } from './propose-worker.js';
 import { startRemediateWorker } from './remediate-worker.js';
-import { startScanWorker } from './run-scan-job.js';
+import { runScanJob, startScanWorker } from './run-scan-job.js';
 import { scheduleScans } from './schedule-scans.js';
+import { startFleetScans, type FleetScans, type FleetScansOptions } from './start-fleet-scans.js';
+import { isLeasedCluster } from './is-leased-cluster.js';
 import { startApprovalExpiry } from './start-approval-expiry.js';
 import type { WorkerKind } from './worker-kinds.js';
 import type { Logger } from '../log/logger.js';
@@ -97,6 +99,18 @@ export interface WorkerDeps {
   now: () => Date;
   log: Logger;
   metrics?: WorkerMetrics;
+  /**
+   * Fleet mode (scan.leases with scan.watch): the lease store; live clusters are then scanned by the
+   * worker holding their lease (jobs/start-fleet-scans.ts) instead of the BullMQ schedulers.
+   */
+  leases?: Pick<FleetScansOptions, 'store' | 'clusters' | 'clusterOf' | 'id'>;
+}
+
+/** What {@link startWorkers} started. */
+export interface StartedWorkers {
+  workers: Worker[];
+  /** Fleet mode's leases and owned scans (stop it before the workers close). */
+  fleet?: FleetScans;
 }
 
 /** Notify retries: 1 s, 2 s, 4 s … capped at one minute (never given up quickly: Slack outages pass). */
@@ -111,12 +125,15 @@ function backoffStrategy(attemptsMade: number): number {
  * stores and Slack clients come from the composition root (compose/compose-jobs.ts). State lives in Redis
  * only, so any number of these processes share the work and any of them may restart.
  */
-export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
+export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   const { connection, prefix, stores, log, now } = deps;
   const runs = (kind: WorkerKind) => deps.kinds.includes(kind);
   const workers: Worker[] = [];
+  let fleet: FleetScans | undefined;
   if (runs('scan')) {
-    const { scheduled, removed } = await scheduleScans(deps.queues.scan, deps.config);
+    const fleetMode = deps.leases !== undefined && deps.watchCaches !== undefined && deps.config.scan.watch && deps.config.scan.leases;
+    const leased = (c: ClusterConfig) => fleetMode && isLeasedCluster(deps.config, c);
+    const { scheduled, removed } = await scheduleScans(deps.queues.scan, deps.config, { leased });
     log.info({ scheduled, removed }, 'scan schedulers');
     // A scan that still had to list (watch not open yet, or refused) says so in the log.
     const onCollected = (i: { cluster: string; cachedKinds: number; listedKinds: number }) => {
@@ -128,6 +145,18 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
     const slackClients = deps.slack;
     const onAlertsChanged = slackClients ? async () => void (await refreshAppHomes(homes, slackClients.results)) : undefined;
     // With a bot token, alert changes are queued for the notify workers (here or in another process).
+    const scanDeps = {
+      config: deps.config,
+      history: stores.history,
+      baselines: stores.baselines,
+      reports: stores.reports,
+      alerts: stores.alerts,
+      notifyQueue: deps.slack ? deps.queues.notify : undefined,
+      onAlertsChanged,
+      flapWindowMinutes: deps.flapWindowMinutes,
+      now,
+      collect,
+    };
     workers.push(
       startScanWorker({
         connection,
@@ -135,20 +164,20 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
         concurrency: deps.scanConcurrency ?? 5,
         settings: { backoffStrategy },
         log,
-        deps: {
-          config: deps.config,
-          history: stores.history,
-          baselines: stores.baselines,
-          reports: stores.reports,
-          alerts: stores.alerts,
-          notifyQueue: deps.slack ? deps.queues.notify : undefined,
-          onAlertsChanged,
-          flapWindowMinutes: deps.flapWindowMinutes,
-          now,
-          collect,
-        },
+        deps: scanDeps,
       }),
     );
+    if (fleetMode) {
+      fleet = startFleetScans({
+        ...deps.leases!,
+        config: deps.config,
+        watchCaches: deps.watchCaches!,
+        concurrency: deps.scanConcurrency ?? 5,
+        log,
+        metrics: deps.metrics,
+        scan: (cluster) => runScanJob({ cluster }, { ...scanDeps, log: log.child({ cluster, owner: true }) }),
+      });
+    }
   }
   if (runs('notify')) {
     if (deps.slack) {
@@ -178,5 +207,5 @@ export async function startWorkers(deps: WorkerDeps): Promise<Worker[]> {
     workers.push(await startApprovalExpiry({ queue: deps.queues.approvals, connection, prefix, approvals: stores.approvals, audit: stores.audit, slack: deps.slack?.expiry, now, log }));
   }
   deps.metrics?.attach({ workers, watchCaches: deps.watchCaches, clusters: deps.config.clusters.map((c) => c.name) });
-  return workers;
+  return { workers, fleet };
 }

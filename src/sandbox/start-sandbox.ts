@@ -114,7 +114,8 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
       clusters: [{ name: scenario.name, ...cluster, slack: { alertChannel: SANDBOX_CHANNEL.id, channels: [SANDBOX_CHANNEL.id] }, approvers: { users: SANDBOX_APPROVERS } }],
       slack: { teamId: SANDBOX_TEAM_ID },
       // Scans come from "next scan" and from commands; the schedule would tick once a day.
-      scan: { intervalSeconds: 86_400, freshSeconds: 30, resolveAfterScans: 2 },
+      // No leases (fleet mode, docs/fleet.md): one process, and a watch event must not scan between steps.
+      scan: { intervalSeconds: 86_400, freshSeconds: 30, resolveAfterScans: 2, leases: false },
       approvals: { required: 2, ttlMinutes: 30, confirmByTyping: true },
     },
     dir,

@@ -45,7 +45,7 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
   const timeoutMs = opts.requestTimeoutMs;
   const pageSize = opts.pageSize ?? 500;
   const { distinct, workloadMissing } = clusterSides(cluster);
-  const cache = opts.watchCaches?.for(cluster);
+  const cache = opts.watchCaches?.get(cluster);
   // A new cache lists every kind once: wait for that instead of listing the same kinds twice.
   if (cache) await cache.ready(timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   const covered = (role: Side, spec: KindSpec) => {

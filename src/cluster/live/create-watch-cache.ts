@@ -11,6 +11,11 @@ import { describeError } from '../../errors/describe-error.js';
 export type WatchCacheOptions = Omit<KindWatchOptions, 'namespace' | 'acquireList'> & {
   /** How often discovery is read again (default 5 min; tests shorten it). */
   discoveryRefreshMs?: number;
+  /**
+   * List slots shared by every cache of the process (createWatchCaches): a worker that takes over
+   * hundreds of clusters at once lists a bounded number of kinds at a time instead of 4 per cluster.
+   */
+  acquireList?: () => Promise<() => void>;
 };
 
 /** Lists in flight at once per cache, as in a list scan (collect-snapshot.ts): a relisting cache never floods the API server. */
@@ -48,7 +53,7 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
   const { distinct, sides } = clusterSides(cluster);
   const capiNamespace = cluster.management?.namespace;
   const key = (role: KubeTarget['role'], spec: KindSpec) => `${role}/${spec.group}/${spec.plural}`;
-  const acquireList = createSlots(LIST_CONCURRENCY);
+  const acquireList = opts.acquireList ?? createSlots(LIST_CONCURRENCY);
 
   /** One attempt to start a side: kubeconfig, discovery, then its kind watches. */
   const startSide = async (role: KubeTarget['role']): Promise<void> => {
@@ -121,7 +126,7 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
 }
 
 /** A counting semaphore: `acquire()` resolves with its release function once one of `size` slots is free. */
-function createSlots(size: number): () => Promise<() => void> {
+export function createSlots(size: number): () => Promise<() => void> {
   let free = size;
   const waiting: (() => void)[] = [];
   const release = () => {

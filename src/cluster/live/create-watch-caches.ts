@@ -1,7 +1,9 @@
 import type { ClusterConfig } from '../../config/config-schema.js';
-import { createWatchCache, type WatchCache, type WatchCacheOptions } from './create-watch-cache.js';
+import { createSlots, createWatchCache, type WatchCache, type WatchCacheOptions } from './create-watch-cache.js';
 
 export interface WatchCachesOptions extends Partial<WatchCacheOptions> {
+  /** Lists in flight at once across every cache of the process (default 16; each cache alone: 4). */
+  listConcurrency?: number;
   /** Stop a cluster's watches when no scan in this process has read them for this long (default 10 min). */
   idleMs?: number;
 }
@@ -10,8 +12,22 @@ export interface WatchCachesOptions extends Partial<WatchCacheOptions> {
 export interface WatchCaches {
   /** The cache of a cluster, started on first use (restarted when its connection settings change). */
   for(cluster: ClusterConfig): WatchCache;
+  /**
+   * What a scan uses: the cluster's cache (started on first use) when the cluster is admitted, else
+   * undefined (the scan lists). Everything is admitted unless {@link restrict} says otherwise.
+   */
+  get(cluster: ClusterConfig): WatchCache | undefined;
+  /**
+   * Fleet mode: only clusters `admit` accepts (those this worker holds the lease of, or not leased)
+   * get a cache through {@link get}, so a scan finishing after its lease was lost never restarts watches.
+   */
+  restrict(admit: (cluster: string) => boolean): void;
   /** Caches running now. */
   list(): WatchCache[];
+  /** Stop a cluster's watches now (fleet mode: this worker lost its lease); false when it had none. */
+  drop(cluster: string): boolean;
+  /** Listen to every applied watch event of every cache (fleet mode's event-driven scans); returns an unsubscribe. */
+  onEvent(listener: (cluster: string, kind: string) => void): () => void;
   /** Stop every watch (graceful shutdown). */
   close(): void;
 }
@@ -34,8 +50,11 @@ export function createWatchCaches(opts: WatchCachesOptions = {}): WatchCaches {
     maxBackoffMs: opts.maxBackoffMs ?? WATCH_DEFAULTS.maxBackoffMs,
     discoveryRefreshMs: opts.discoveryRefreshMs,
     log: opts.log,
+    acquireList: createSlots(opts.listConcurrency ?? 16),
   };
   const caches = new Map<string, { cache: WatchCache; signature: string }>();
+  const listeners = new Set<(cluster: string, kind: string) => void>();
+  let admit: (cluster: string) => boolean = () => true;
 
   const sweep = (now: number) => {
     for (const [name, entry] of caches) {
@@ -47,7 +66,11 @@ export function createWatchCaches(opts: WatchCachesOptions = {}): WatchCaches {
     }
   };
 
-  return {
+  const caches_: WatchCaches = {
+    get: (cluster) => (admit(cluster.name) ? caches_.for(cluster) : undefined),
+    restrict(fn) {
+      admit = fn;
+    },
     for(cluster) {
       const now = Date.now();
       sweep(now);
@@ -58,16 +81,32 @@ export function createWatchCaches(opts: WatchCachesOptions = {}): WatchCaches {
         entry = undefined;
       }
       if (!entry) {
-        entry = { cache: createWatchCache(cluster, settings), signature };
+        const name = cluster.name;
+        const onChange = (spec: { kind: string }) => {
+          for (const l of listeners) l(name, spec.kind);
+        };
+        entry = { cache: createWatchCache(cluster, { ...settings, onChange }), signature };
         caches.set(cluster.name, entry);
       }
       entry.cache.lastUsed = now;
       return entry.cache;
     },
     list: () => [...caches.values()].map((e) => e.cache),
+    drop(name) {
+      const entry = caches.get(name);
+      if (!entry) return false;
+      entry.cache.stop();
+      caches.delete(name);
+      return true;
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     close() {
       for (const e of caches.values()) e.cache.stop();
       caches.clear();
     },
   };
+  return caches_;
 }

@@ -28,6 +28,11 @@ export interface KindWatchOptions {
   log?: Logger;
   /** Wait for a list slot (the cache's limit on lists in flight); call the returned function when done. */
   acquireList?: () => Promise<() => void>;
+  /**
+   * Called after each ADDED, MODIFIED or DELETED the watch applied, and after a relist replaced the
+   * objects (changes missed during a 410 Gone): fleet mode re-analyses the cluster (issue 17).
+   */
+  onChange?: (spec: KindSpec) => void;
 }
 
 /** Requests a kind watch made, for tests, the bench and the log. */
@@ -134,6 +139,7 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
             return;
         }
         if (typeof rv === 'string' && rv) from.rv = rv;
+        if (type !== 'BOOKMARK') opts.onChange?.(spec);
       };
       const onDone = (err: unknown) => {
         const status = (err as { statusCode?: number } | null)?.statusCode;
@@ -193,6 +199,7 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
         continue;
       }
       items = fresh;
+      if (stats.lists > 1) opts.onChange?.(spec);
       // Watch from the list's version until 410 Gone or stop.
       const from = { rv: listed.resourceVersion ?? '0' };
       failures = 0;

@@ -100,6 +100,8 @@ export interface FakeKubeApi {
    * Only on the server `startFakeKubeApi` returned; closing a member stops serving it.
    */
   addCluster(name: string, opts?: FakeKubeApiOptions): Promise<FakeKubeApi>;
+  /** Watch requests open now, as `<plural>[.<group>]` per watch (fleet tests: one watcher per kind). */
+  openWatches(): string[];
   close(): Promise<void>;
 }
 
@@ -218,6 +220,7 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
       return spec ? store.list(spec, namespace) : [];
     },
     addCluster: () => Promise.reject(new Error('fake-kube-api: addCluster is only available on the server startFakeKubeApi returned')),
+    openWatches: () => [...watchers].map((w) => `${w.spec.plural}${w.spec.group ? `.${w.spec.group}` : ''}`).sort(),
     async close() {
       for (const t of delayed) clearTimeout(t);
       for (const w of watchers) w.res.end();

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
 import { scheduleScans } from '../../../src/jobs/schedule-scans.js';
+import { isLeasedCluster } from '../../../src/jobs/is-leased-cluster.js';
 import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
@@ -41,6 +42,26 @@ describe('scan scheduling on BullMQ', () => {
       expect(await scheduleScans(queue, one)).toEqual({ scheduled: ['scan:a'], removed: ['scan:b'] });
       const after = await queue.getJobSchedulers(0, -1);
       expect(after.map((s) => [s.key, s.every])).toEqual([['scan:a', 7000]]);
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+      connection.disconnect();
+    }
+  });
+
+  it('fleet mode: a leased (live) cluster gets no scheduler, and its old scheduler is removed', async () => {
+    const prefix = randomPrefix();
+    const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const queue = new Queue(SCAN_QUEUE, { connection, prefix });
+    try {
+      const config = configSchema.parse({ clusters: [{ name: 'd', dump: '/x' }, { name: 'live', workload: { kubeconfig: '/k' } }], scan: { intervalSeconds: 5 } });
+      expect(await scheduleScans(queue, config)).toEqual({ scheduled: ['scan:d', 'scan:live'], removed: [] }); // as before issue 17
+      const leased = (c: (typeof config.clusters)[number]) => isLeasedCluster(config, c);
+      expect(await scheduleScans(queue, config, { leased })).toEqual({ scheduled: ['scan:d'], removed: ['scan:live'] });
+      expect((await queue.getJobSchedulers(0, -1)).map((s) => s.key)).toEqual(['scan:d']);
+      const noLeases = configSchema.parse({ ...config, scan: { intervalSeconds: 5, leases: false } });
+      expect(noLeases.clusters.map((c) => isLeasedCluster(noLeases, c))).toEqual([false, false]);
+      expect(config.clusters.map((c) => isLeasedCluster(config, c))).toEqual([false, true]);
     } finally {
       await queue.obliterate({ force: true });
       await queue.close();

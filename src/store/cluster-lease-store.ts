@@ -1,0 +1,75 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Cluster leases and worker heartbeats in Redis (issue 17, docs/fleet.md "Leases and event-driven
+ * scans"). Keys: `<prefix>lease:<cluster>` = the owner's id, with a TTL; `<prefix>lease-workers` = a
+ * sorted set of worker ids scored by when their heartbeat expires (Redis server time, so workers'
+ * clocks never matter). Every change is one Lua script: a lease is set only when free and renewed or
+ * released only by the owner it names (compare-and-set), so a stale owner can never take it back.
+ */
+export interface ClusterLeaseStore {
+  /** Announce this worker (or, `alive: false`, withdraw it); returns every live worker id, sorted. */
+  heartbeat(owner: string, ttlMs: number, alive?: boolean): Promise<string[]>;
+  /** The owner of each cluster's lease (undefined: free), in the order given. */
+  owners(clusters: readonly string[]): Promise<(string | undefined)[]>;
+  /** Take each lease that is free (or already ours, then renewed); true where `owner` holds it now. */
+  claim(clusters: readonly string[], owner: string, ttlMs: number): Promise<boolean[]>;
+  /** Extend each lease `owner` still holds; false where it is someone else's or gone (then lost). */
+  renew(clusters: readonly string[], owner: string, ttlMs: number): Promise<boolean[]>;
+  /** Give up the leases `owner` holds (others' are untouched). */
+  release(clusters: readonly string[], owner: string): Promise<void>;
+}
+
+const HEARTBEAT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if ARGV[3] == '1' then redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1]) else redis.call('ZREM', KEYS[1], ARGV[1]) end
+return redis.call('ZRANGE', KEYS[1], 0, -1)`;
+
+const CLAIM = `
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('SET', key, ARGV[1], 'NX', 'PX', ARGV[2]) then out[i] = 1
+  elseif redis.call('GET', key) == ARGV[1] then redis.call('PEXPIRE', key, ARGV[2]); out[i] = 1
+  else out[i] = 0 end
+end
+return out`;
+
+const RENEW = `
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('PEXPIRE', key, ARGV[2]); out[i] = 1 else out[i] = 0 end
+end
+return out`;
+
+const RELEASE = `
+for _, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('DEL', key) end
+end
+return 0`;
+
+/** Keys per script call: a fleet of thousands is sent in slices, never one huge command. */
+const SLICE = 500;
+
+export function createClusterLeaseStore(redis: Redis, opts: { keyPrefix: string }): ClusterLeaseStore {
+  const leaseKey = (cluster: string) => `${opts.keyPrefix}lease:${cluster}`;
+  const workersKey = `${opts.keyPrefix}lease-workers`;
+  const sliced = async <T>(clusters: readonly string[], run: (keys: string[]) => Promise<T[]>): Promise<T[]> => {
+    const out: T[] = [];
+    for (let i = 0; i < clusters.length; i += SLICE) out.push(...(await run(clusters.slice(i, i + SLICE).map(leaseKey))));
+    return out;
+  };
+  const flags = (r: unknown) => (r as number[]).map((n) => n === 1);
+  return {
+    async heartbeat(owner, ttlMs, alive = true) {
+      return ((await redis.eval(HEARTBEAT, 1, workersKey, owner, String(Math.round(ttlMs)), alive ? '1' : '0')) as string[]).sort();
+    },
+    owners: (clusters) => sliced(clusters, async (keys) => (await redis.mget(...keys)).map((v) => v ?? undefined)),
+    claim: (clusters, owner, ttlMs) => sliced(clusters, async (keys) => flags(await redis.eval(CLAIM, keys.length, ...keys, owner, String(Math.round(ttlMs))))),
+    renew: (clusters, owner, ttlMs) => sliced(clusters, async (keys) => flags(await redis.eval(RENEW, keys.length, ...keys, owner, String(Math.round(ttlMs))))),
+    async release(clusters, owner) {
+      await sliced(clusters, async (keys) => [await redis.eval(RELEASE, keys.length, ...keys, owner)]);
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Redis } from 'ioredis';
+import { createLeaseKeeper, type ClusterSource, type LeaseKeeper } from '../../../src/jobs/create-lease-keeper.js';
+import { createClusterLeaseStore, type ClusterLeaseStore } from '../../../src/store/cluster-lease-store.js';
+import { eventually } from '../../support/eventually.js';
+import { startRedis, type RedisServer } from '../../support/start-redis.js';
+import { randomPrefix } from './replay-cluster.js';
+
+/**
+ * Cluster leases (issue 17) against a real redis-server: claim, renew, expiry, compare-and-set (a
+ * stale owner can neither renew nor release), and the keepers of three workers sharing 30 clusters
+ * fairly as workers join and leave.
+ */
+describe('cluster leases in Redis', () => {
+  let redis: RedisServer;
+  let conn: Redis;
+  beforeAll(async () => {
+    redis = await startRedis();
+    conn = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    conn.disconnect();
+    await redis.stop();
+  });
+  const storeOf = (prefix = randomPrefix()) => ({ prefix, store: createClusterLeaseStore(conn, { keyPrefix: `${prefix}:` }) });
+
+  it('claims a free lease, renews its own, and refuses one held by another', async () => {
+    const { prefix, store } = storeOf();
+    expect(await store.claim(['a', 'b'], 'w1', 10_000)).toEqual([true, true]);
+    expect(await conn.get(`${prefix}:lease:a`)).toBe('w1');
+    expect(await store.claim(['a', 'c'], 'w2', 10_000)).toEqual([false, true]);
+    expect(await store.owners(['a', 'b', 'c', 'd'])).toEqual(['w1', 'w1', 'w2', undefined]);
+    await conn.pexpire(`${prefix}:lease:a`, 500);
+    expect(await store.renew(['a', 'c'], 'w1', 10_000)).toEqual([true, false]);
+    expect(await conn.pttl(`${prefix}:lease:a`)).toBeGreaterThan(5_000);
+  });
+
+  it('an expired lease is free for the next claimant, and the stale owner can neither renew nor release it', async () => {
+    const { prefix, store } = storeOf();
+    expect(await store.claim(['x'], 'old', 100)).toEqual([true]);
+    const gone = await eventually(() => conn.exists(`${prefix}:lease:x`), (n) => n === 0, 5_000, 20);
+    expect(gone).toBe(0);
+    expect(await store.owners(['x'])).toEqual([undefined]);
+    expect(await store.claim(['x'], 'new', 10_000)).toEqual([true]);
+    expect(await store.renew(['x'], 'old', 10_000)).toEqual([false]);
+    await store.release(['x'], 'old');
+    expect(await store.owners(['x'])).toEqual(['new']);
+    await store.release(['x'], 'new');
+    expect(await store.owners(['x'])).toEqual([undefined]);
+  });
+
+  it('heartbeats list the live workers; a withdrawn or expired one drops out', async () => {
+    const { store } = storeOf();
+    await store.heartbeat('w1', 10_000);
+    await store.heartbeat('w3', 100);
+    expect(await store.heartbeat('w2', 10_000)).toEqual(['w1', 'w2', 'w3']);
+    expect(await store.heartbeat('w1', 10_000, false)).toEqual(['w2', 'w3']);
+    const live = await eventually(() => store.heartbeat('w2', 10_000), (ws) => !ws.includes('w3'), 5_000, 20);
+    expect(live).toEqual(['w2']);
+  });
+
+  describe('keepers', () => {
+    const names = Array.from({ length: 30 }, (_, i) => `c${String(i).padStart(2, '0')}`);
+    const source: ClusterSource = { names: () => names, onChange: () => () => undefined };
+    function keeper(store: ClusterLeaseStore, id: string, events: string[]): LeaseKeeper {
+      return createLeaseKeeper({ store, clusters: source, leaseMs: 5_000, id, onAcquire: (c) => events.push(`+${id}:${c}`), onLose: (c, why) => events.push(`-${id}:${c}:${why}`) });
+    }
+    /** Tick every keeper a few rounds (claims settle once each has seen the others' heartbeats). */
+    const settle = async (ks: LeaseKeeper[]) => {
+      for (let i = 0; i < 4; i++) for (const k of ks) await k.tick();
+    };
+    const exactlyOnce = async (store: ClusterLeaseStore, ks: LeaseKeeper[]) => {
+      const owners = await store.owners(names);
+      expect(owners.every((o) => o !== undefined)).toBe(true);
+      for (const c of names) expect(ks.filter((k) => k.owns(c)).map((k) => k.id)).toEqual([owners[names.indexOf(c)]]);
+    };
+
+    it('three workers share 30 clusters 10/10/10, each owned once; a leaving worker hands its share to the others', async () => {
+      const { store } = storeOf();
+      const events: string[] = [];
+      const a = keeper(store, 'wa', events);
+      await a.tick();
+      expect(a.owned()).toHaveLength(30); // alone: everything
+      const b = keeper(store, 'wb', events);
+      const c = keeper(store, 'wc', events);
+      await settle([b, c, a]);
+      expect([a, b, c].map((k) => k.owned().length)).toEqual([10, 10, 10]);
+      await exactlyOnce(store, [a, b, c]);
+      // Rebalancing released only what the newcomers took: no cluster was lost and re-acquired by a.
+      expect(events.filter((e) => e.startsWith('-wa:')).every((e) => e.endsWith(':rebalanced'))).toBe(true);
+      expect(events.filter((e) => e.startsWith('-wa:'))).toHaveLength(20);
+
+      await c.stop();
+      expect(c.owned()).toEqual([]);
+      await settle([a, b]);
+      expect([a, b].map((k) => k.owned().length)).toEqual([15, 15]);
+      await exactlyOnce(store, [a, b]);
+      await a.stop();
+      await b.stop();
+      expect(await store.owners(names)).toEqual(names.map(() => undefined));
+    });
+
+    it('a lease taken by another worker (after its expiry) is lost by the stale owner at its next renewal', async () => {
+      const { prefix, store } = storeOf();
+      const events: string[] = [];
+      const a = keeper(store, 'wa', events);
+      await a.tick();
+      // As if wa had paused past its TTL: the lease expired and wz took it.
+      await conn.del(`${prefix}:lease:c07`);
+      expect(await store.claim(['c07'], 'wz', 10_000)).toEqual([true]);
+      await a.tick();
+      expect(a.owns('c07')).toBe(false);
+      expect(events).toContain('-wa:c07:lost');
+      expect(await store.owners(['c07'])).toEqual(['wz']);
+      await a.stop();
+    });
+  });
+});
