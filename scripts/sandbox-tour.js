@@ -143,8 +143,27 @@ export async function playIncident(page, url, shot = async () => undefined) {
   await details.scrollIntoViewIfNeeded();
   await shot('sandbox-details');
 
-  // 2. The proposal, from the alert's fix button: posted in that alert's thread.
+  // 1c. The alert thread's own controls (issue 16): Pat takes it ("I'm on it"), snoozes it for an
+  // hour from the Snooze menu, changes their mind (Unsnooze), and exports the timeline into the thread.
   const alert = message(page, WEBHOOK_ALERT).first();
+  await alert.getByRole('button', { name: "I'm on it" }).click();
+  await alert.filter({ hasText: 'On it: @pat' }).waitFor(t);
+  await alert.getByLabel('Snooze').selectOption({ label: '1 hour' });
+  await alert.filter({ hasText: 'Snoozed until' }).waitFor(t);
+  seen.snoozed = await alert.innerText();
+  await alert.scrollIntoViewIfNeeded();
+  await shot('sandbox-snoozed');
+  await alert.getByRole('button', { name: 'Unsnooze' }).click();
+  await alert.getByLabel('Snooze').waitFor(t);
+  seen.unsnoozed = await alert.innerText();
+  await alert.getByRole('button', { name: 'Export timeline' }).click();
+  await alert.locator('.msg-replies').waitFor(t);
+  await alert.locator('.msg-replies').click();
+  const timeline = threadMessage(page, 'Incident timeline of');
+  await timeline.first().waitFor(t);
+  seen.timeline = await timeline.first().innerText();
+
+  // 2. The proposal, from the alert's fix button: posted in that alert's thread.
   await alert.getByRole('button', { name: FIX }).first().click();
   await alert.locator('.msg-replies').waitFor(t);
   await alert.locator('.msg-replies').click();

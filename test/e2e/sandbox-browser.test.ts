@@ -167,6 +167,12 @@ describe('k8s-health sandbox in a real browser', () => {
     // Its Details, to Pat only: the sections and the evidence.
     expect(seen.details).toContain('Only visible to you');
     expect(seen.details).toContain('Webhooks');
+    // The alert thread's own controls: owned, snoozed from the Snooze menu, unsnoozed, timeline exported.
+    expect(seen.snoozed).toContain('On it: @pat');
+    expect(seen.snoozed).toMatch(/Snoozed until .* by @pat/);
+    expect(seen.unsnoozed).not.toContain('Snoozed until');
+    expect(seen.unsnoozed).toContain('On it: @pat');
+    expect(seen.timeline).toContain('Incident timeline of');
     // The proposal: a frozen plan with its API calls, the server-side dry run, 0 of 2.
     expect(seen.proposal).toContain('Waiting for 2 more of 2 approvals');
     expect(seen.proposal).toContain('Suspend webhook kyverno-resource-validating-webhook-cfg on prod-east');

@@ -117,7 +117,6 @@ function renderSelect(e, block, ctx) {
     class: 'bk-button bk-select',
     'data-key': key,
     'data-action-id': e.action_id ?? '',
-    'aria-label': placeholder,
     onchange: (ev) => {
       const value = ev.target.value;
       if (!value) return;
@@ -125,7 +124,8 @@ function renderSelect(e, block, ctx) {
       (e.confirm ? ctx.confirm(e.confirm).then((ok) => ok && send()) : send());
     },
   }, [el('option', { value: '', text: placeholder }), ...(e.options ?? []).map((o) => el('option', { value: String(o.value ?? ''), text: plain(o.text) }))]);
-  return select;
+  // A real <label> (read by screen readers; the placeholder option shows the same words on screen).
+  return el('label', { class: 'bk-select-label' }, el('span', { class: 'bk-visually-hidden', text: placeholder }), select);
 }
 
 function renderRichText(block, ctx) {
