@@ -39,7 +39,7 @@ export function composeSlackDeps(opts: {
     metrics: opts.metrics,
     now,
     log,
-    approval: composeApprovalDeps({ redis, keyPrefix, config, signer, jobs: opts.jobs, log }),
+    approval: composeApprovalDeps({ redis, keyPrefix, config, signer, jobs: opts.jobs, log, now }),
     alertThreads: composeAlertThreadDeps({ redis, keyPrefix, signer, now, log }),
     appHome: composeAppHomeDeps({ redis, keyPrefix, config, now, log }),
   };
