@@ -11,10 +11,9 @@ import { scanCluster } from '../scan/scan-cluster.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
 import { createHealthRoutes } from '../slack/create-health-routes.js';
 import { createMetrics } from '../slack/create-metrics.js';
-import { createScanRequester, type ScanFn } from '../slack/create-scan-requester.js';
+import type { ScanFn } from '../slack/create-scan-requester.js';
 import { createReplayGuard } from '../slack/create-replay-guard.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
-import { createProposalStore } from '../store/proposal-store.js';
 import { registerApprovalListeners } from '../slack/handle-approval-listeners.js';
 import { registerAlertThreadListeners } from '../slack/handle-alert-thread.js';
 import { registerAppHomeListener } from '../slack/handle-app-home.js';
@@ -22,9 +21,7 @@ import { registerListeners } from '../slack/register-listeners.js';
 import { RedisHistory } from '../store/redis-history.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { createReportStore } from '../store/report-store.js';
-import { composeAlertThreadDeps } from '../compose/compose-alert-thread-deps.js';
-import { composeAppHomeDeps } from '../compose/compose-app-home-deps.js';
-import { composeApprovalDeps } from '../compose/compose-approval-deps.js';
+import { composeSlackDeps } from '../compose/compose-slack-deps.js';
 import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
 import { startFleet } from '../compose/start-fleet.js';
 import { waitForSignal } from './wait-for-signal.js';
@@ -109,18 +106,11 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       return set ? set.scan(name) : scanInProcess(name);
     });
   const reports = createReportStore(redis, { keyPrefix: REDIS_PREFIX, now });
-  const slackDeps = {
-    config,
-    reports,
-    proposals: createProposalStore(redis, { keyPrefix: REDIS_PREFIX }),
-    requestScan: createScanRequester(scan, reports, { onScan: (ok) => (ok ? metrics.scans.inc() : (metrics.scans.inc(), metrics.scanErrors.inc())) }),
-    metrics,
-    now,
-    log,
-    approval: composeApprovalDeps({ redis, keyPrefix: REDIS_PREFIX, config, signer, jobs: composed, log }),
-    alertThreads: composeAlertThreadDeps({ redis, keyPrefix: REDIS_PREFIX, signer, now, log }),
-    appHome: composeAppHomeDeps({ redis, keyPrefix: REDIS_PREFIX, config, now, log }),
-  };
+  const slackDeps = composeSlackDeps({
+    redis, keyPrefix: REDIS_PREFIX, config, signer, jobs: composed, reports, scan, metrics, now, log,
+    onScan: (ok) => (ok ? metrics.scans.inc() : (metrics.scans.inc(), metrics.scanErrors.inc())),
+  });
+
 
   let slackApp: App | undefined;
   const routes = createHealthRoutes({

@@ -8,6 +8,8 @@ import type { ApprovalDeps } from '../slack/handle-approval-deps.js';
 import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';
 import type { Jobs } from './compose-jobs.js';
+import { composeAppHomeDeps } from './compose-app-home-deps.js';
+import { refreshAppHomes } from '../slack/publish-app-home.js';
 
 /**
  * What the Slack side of the approval flow needs (issue 6), composed the same way by every root that
@@ -15,7 +17,7 @@ import type { Jobs } from './compose-jobs.js';
  * connection; a fix-button click is handed to the remediation worker (`k8s-health-propose`) and the
  * decisive vote enqueues `k8s-health-remediate`, both through the composed jobs side.
  */
-export function composeApprovalDeps(opts: { redis: Redis; keyPrefix: string; config: Config; signer: PlanSigner; jobs: Pick<Jobs, 'requestProposal' | 'enqueueRemediation'>; log: Logger }): ApprovalDeps {
+export function composeApprovalDeps(opts: { redis: Redis; keyPrefix: string; config: Config; signer: PlanSigner; jobs: Pick<Jobs, 'requestProposal' | 'enqueueRemediation'>; log: Logger; now?: () => Date }): ApprovalDeps {
   const { redis, keyPrefix, log } = opts;
   return {
     approvals: createApprovalStore(redis, { keyPrefix }),
@@ -25,5 +27,6 @@ export function composeApprovalDeps(opts: { redis: Redis; keyPrefix: string; con
     enqueue: opts.jobs.enqueueRemediation,
     isAuthorized: createApprovalAuthorizer({ log }),
     checkApprover: createApproverAccountCheck(opts.config.slack),
+    onApprovalsChanged: (client) => refreshAppHomes(composeAppHomeDeps({ redis, keyPrefix, config: opts.config, now: opts.now ?? (() => new Date()), log }), client),
   };
 }

@@ -28,6 +28,27 @@ const etcd = z.strictObject({
 
 const slackId = z.string().regex(/^[A-Z0-9]+$/, 'must be a Slack id such as C0ALERTS, U01ABC or S0SRE');
 
+/** A cluster's Slack settings (a configured cluster's, or every cluster of a fleet). */
+const clusterSlack = z
+  .strictObject({
+    /** Channel where alert threads are opened. */
+    alertChannel: slackId.optional(),
+    /** Channels allowed to query this cluster; empty = any channel. */
+    channels: z.array(slackId).default([]),
+  })
+  .default({ channels: [] });
+
+/** Who may approve a fix on the cluster: Slack user ids and user-group ids. */
+const approvers = z
+  .strictObject({
+    users: z.array(slackId).default([]),
+    groups: z.array(slackId).default([]),
+  })
+  .default({ users: [], groups: [] });
+
+/** Fixes stay off until enabled per cluster (or fleet). */
+const remediation = z.strictObject({ enabled: z.boolean().default(false) }).default({ enabled: false });
+
 export const clusterSchema = z
   .strictObject({
     /** Unique name used in `/k8s-health NAME` and `--cluster NAME`. */
@@ -39,21 +60,9 @@ export const clusterSchema = z
     /** The Cluster API management cluster (Supervisor for Tanzu); default: the workload cluster itself. */
     management: management.optional(),
     etcd: etcd.optional(),
-    slack: z
-      .strictObject({
-        /** Channel where alert threads are opened. */
-        alertChannel: slackId.optional(),
-        /** Channels allowed to query this cluster; empty = any channel. */
-        channels: z.array(slackId).default([]),
-      })
-      .default({ channels: [] }),
-    approvers: z
-      .strictObject({
-        users: z.array(slackId).default([]),
-        groups: z.array(slackId).default([]),
-      })
-      .default({ users: [], groups: [] }),
-    remediation: z.strictObject({ enabled: z.boolean().default(false) }).default({ enabled: false }),
+    slack: clusterSlack,
+    approvers,
+    remediation,
   })
   .superRefine((c, ctx) => {
     if (!c.dump === !c.workload) {
@@ -88,19 +97,9 @@ export const fleetSchema = z.strictObject({
   /** Label selector on the `Cluster` objects (e.g. `k8s-health.io/watch=true`); default: every Cluster. */
   selector: labelSelector.optional(),
   /** Slack settings of every cluster of this fleet (overridable per cluster by annotations, docs/fleet.md). */
-  slack: z
-    .strictObject({
-      alertChannel: slackId.optional(),
-      channels: z.array(slackId).default([]),
-    })
-    .default({ channels: [] }),
-  approvers: z
-    .strictObject({
-      users: z.array(slackId).default([]),
-      groups: z.array(slackId).default([]),
-    })
-    .default({ users: [], groups: [] }),
-  remediation: z.strictObject({ enabled: z.boolean().default(false) }).default({ enabled: false }),
+  slack: clusterSlack,
+  approvers,
+  remediation,
   /**
    * Workload access: `enrolled` (default) reads only the read-only kubeconfig Secrets that
    * `k8s-health enroll` stores (`<cluster>-k8s-health-kubeconfig`, label `k8s-health.io/kubeconfig=true`);

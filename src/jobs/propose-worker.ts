@@ -29,6 +29,8 @@ export interface ProposeWorkerDeps extends Omit<ProposeFixDeps, 'publish'> {
   proposals: ProposalStore;
   /** BullMQ prefix (default 'k8s-health'). */
   prefix?: string;
+  /** A request was posted: recent viewers' App Home lists it among the approvals waiting on them (issue 16). */
+  onApprovalsChanged?: () => Promise<unknown>;
 }
 
 /**
@@ -65,7 +67,10 @@ export function startProposeWorker(deps: ProposeWorkerDeps): { worker: Worker; c
       }
       try {
         const r = await proposeFix(click, stored, { ...deps, log: log.child({ cluster: stored.cluster }), publish: (req) => postApprovalRequest(deps.slack, req) });
-        if (r.outcome === 'proposed') log.info({ requestId: r.request.id, cluster: stored.cluster }, 'fix proposed');
+        if (r.outcome === 'proposed') {
+          log.info({ requestId: r.request.id, cluster: stored.cluster }, 'fix proposed');
+          await deps.onApprovalsChanged?.().catch((err: unknown) => log.warn({ error: describeError(err) }, 'app home refresh failed'));
+        }
         if (r.outcome === 'proposed') return { outcome: 'proposed', requestId: r.request.id };
         await tell(click, renderProposalRefusal(r.refusal));
         return { outcome: 'refused', reason: r.refusal.reason };

@@ -196,7 +196,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: deps.slack.results, connection, prefix, now, log };
       workers.push(startRemediateWorker(remediate).worker);
       // Fix-button clicks are planned and dry-run here too (issue 15): the same credential.
-      workers.push(startProposeWorker(remediate).worker);
+      const slackResults = deps.slack.results;
+      const appHomes = { config: deps.config, reports: stores.reports, approvals: stores.approvals, viewers: stores.homeViewers, isAuthorized: createApprovalAuthorizer({ log }), now, log };
+      workers.push(startProposeWorker({ ...remediate, onApprovalsChanged: () => refreshAppHomes(appHomes, slackResults) }).worker);
     } else {
       log.warn('no SLACK_BOT_TOKEN: approved remediations are not run by this process (results are reported in Slack)');
     }

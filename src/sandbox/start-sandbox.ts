@@ -9,21 +9,17 @@ import { Redis } from 'ioredis';
 import { stringify } from 'yaml';
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import { parseConfig } from '../config/load-config.js';
-import { composeAlertThreadDeps } from '../compose/compose-alert-thread-deps.js';
-import { composeAppHomeDeps } from '../compose/compose-app-home-deps.js';
-import { composeApprovalDeps } from '../compose/compose-approval-deps.js';
 import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
+import { composeSlackDeps } from '../compose/compose-slack-deps.js';
 import type { Logger } from '../log/logger.js';
 import { createPlanSigner } from '../remediate/plan-signer.js';
 import { createMetrics } from '../slack/create-metrics.js';
 import { createReplayGuard } from '../slack/create-replay-guard.js';
-import { createScanRequester } from '../slack/create-scan-requester.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
 import { registerApprovalListeners } from '../slack/handle-approval-listeners.js';
 import { registerAlertThreadListeners } from '../slack/handle-alert-thread.js';
 import { registerAppHomeListener } from '../slack/handle-app-home.js';
 import { registerListeners } from '../slack/register-listeners.js';
-import { createProposalStore } from '../store/proposal-store.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { createReportStore } from '../store/report-store.js';
 import { createSimulatedControllers, type SimulatedControllers } from './create-simulated-controllers.js';
@@ -132,18 +128,11 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
   // keep Slack's pace of about one message per second per channel, a little quicker here.
   const composed = composeJobs({ config, redisUrl: opts.redisUrl, slack: { token: slack.token, apiUrl: slack.apiUrl }, log, now, signer, channelIntervalMs: 250 });
   const reports = createReportStore(redis, { keyPrefix: KEY_PREFIX, now });
-  const slackDeps = {
-    config,
-    reports,
-    proposals: createProposalStore(redis, { keyPrefix: KEY_PREFIX }),
-    requestScan: createScanRequester((name) => (jobs ? jobs.scan(name) : Promise.reject(new Error('the workers are starting'))), reports),
-    metrics,
-    now,
-    log,
-    approval: composeApprovalDeps({ redis, keyPrefix: KEY_PREFIX, config, signer, jobs: composed, log }),
-    alertThreads: composeAlertThreadDeps({ redis, keyPrefix: KEY_PREFIX, signer, now, log }),
-    appHome: composeAppHomeDeps({ redis, keyPrefix: KEY_PREFIX, config, now, log }),
-  };
+  const slackDeps = composeSlackDeps({
+    redis, keyPrefix: KEY_PREFIX, config, signer, jobs: composed, reports, metrics, now, log,
+    scan: (name) => (jobs ? jobs.scan(name) : Promise.reject(new Error('the workers are starting'))),
+  });
+
   const { app } = await createSlackApp({
     botToken: slack.token,
     signingSecret,

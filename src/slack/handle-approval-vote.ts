@@ -96,6 +96,7 @@ export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account
       detail: `${request.approvals.length} of ${request.required} approvals${outcome === 'approved' ? ' (decisive)' : ''}`,
     });
     if (outcome === 'approved') await deps.approval.enqueue(id);
+    await deps.approval.onApprovalsChanged?.(client).catch((err: unknown) => deps.log.warn({ requestId: id, error: describeError(err) }, 'app home refresh failed'));
     if (request.thread.messageTs) {
       const m = renderApproval(request);
       await client.chat.update({ channel: request.thread.channel, ts: request.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log.warn({ requestId: id, error: describeError(err) }, 'approval message update failed'));

@@ -65,17 +65,8 @@ export function renderTimeline(input: TimelineInput): string {
   const incidents = [...input.incidents]
     .filter((i) => after(i.lastSeenAt) || after(i.resolvedAt) || after(i.openedAt))
     .sort((a, b) => a.openedAt.localeCompare(b.openedAt) || a.finding.id.localeCompare(b.finding.id));
-  out.push('## Findings');
-  out.push('');
-  if (!incidents.length) out.push('No alerting finding in this period.');
-  else {
-    out.push('| finding | severity | subject | first seen | last seen | resolved |');
-    out.push('|---|---|---|---|---|---|');
-    for (const i of incidents) {
-      const f = i.finding;
-      out.push(`| ${code(f.id)} ${md(f.title, 160)} | ${i.severity} | ${subjectOf(f.subject)} | ${md(i.openedAt)} | ${md(i.lastSeenAt)} | ${i.resolvedAt ? md(i.resolvedAt) : 'open'} |`);
-    }
-  }
+  pushTable(out, 'Findings', 'No alerting finding in this period.', ['finding', 'severity', 'subject', 'first seen', 'last seen', 'resolved'],
+    incidents.map((i) => `| ${code(i.finding.id)} ${md(i.finding.title, 160)} | ${i.severity} | ${subjectOf(i.finding.subject)} | ${md(i.openedAt)} | ${md(i.lastSeenAt)} | ${i.resolvedAt ? md(i.resolvedAt) : 'open'} |`));
   out.push('');
 
   const rows: Row[] = [];
@@ -95,15 +86,8 @@ export function renderTimeline(input: TimelineInput): string {
     if (!after(e.at) || e.cluster !== input.cluster) continue;
     rows.push({ at: e.at, order: 2, text: describeAudit(e) });
   }
-  out.push('## Timeline');
-  out.push('');
-  if (!rows.length) out.push('Nothing recorded in this period.');
-  else {
-    out.push('| time (UTC) | what happened |');
-    out.push('|---|---|');
-    rows.sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.order - b.order || a.text.localeCompare(b.text));
-    for (const r of rows) out.push(`| ${md(r.at)} | ${r.text} |`);
-  }
+  rows.sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.order - b.order || a.text.localeCompare(b.text));
+  pushTable(out, 'Timeline', 'Nothing recorded in this period.', ['time (UTC)', 'what happened'], rows.map((r) => `| ${md(r.at)} | ${r.text} |`));
 
   const latest = changes.at(-1);
   if (latest) {
@@ -167,4 +151,14 @@ function describeAudit(e: AuditEvent): string {
   const who = e.user ? ` by ${md(e.user, 40)}` : '';
   const detail = e.detail ? ` — ${md(e.detail, 300)}` : '';
   return `**${AUDIT_WORD[e.event] ?? md(e.event, 20)}** ${code(e.action)}${who} (request ${md(e.requestId, 40)})${detail}`;
+}
+
+/** A `## title` section holding a Markdown table (header and rendered rows), or `empty` when there are no rows. */
+function pushTable(out: string[], title: string, empty: string, header: string[], rows: string[]): void {
+  out.push(`## ${title}`, '');
+  if (!rows.length) {
+    out.push(empty);
+    return;
+  }
+  out.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---|').join('')}`, ...rows);
 }

@@ -4,6 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { App } from '@slack/bolt';
 import { Redis } from 'ioredis';
 import { composeAppHomeDeps } from '../../../src/compose/compose-app-home-deps.js';
+import { composeApprovalDeps } from '../../../src/compose/compose-approval-deps.js';
+import { createPlanSigner } from '../../../src/remediate/plan-signer.js';
+import { castVote } from '../../../src/slack/handle-approval-vote.js';
+import { createMetrics } from '../../../src/slack/create-metrics.js';
+import { createProposalStore } from '../../../src/store/proposal-store.js';
 import { parseConfig } from '../../../src/config/load-config.js';
 import type { ApprovalRequest } from '../../../src/remediate/approval-request.js';
 import type { Report } from '../../../src/report/report.js';
@@ -51,6 +56,7 @@ describe('App Home', () => {
     const res = await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/json', ...signSlackRequest(SECRET, body) }, body });
     expect(res.status).toBe(200);
   };
+  let pendingId = '';
   const home = (user: string) => JSON.stringify(slack.homes.get(user)?.blocks ?? '');
 
   beforeAll(async () => {
@@ -73,6 +79,7 @@ describe('App Home', () => {
       expiresAt: '2099-03-01T10:30:00Z', required: 2, status: 'pending', approvals: [], dryRun: 'ok', thread: { channel: 'C0OPS', threadTs: '1.1' }, transitions: [],
     } as unknown as ApprovalRequest;
     await approvals.create(pending);
+    pendingId = pending.id;
   });
 
   afterAll(async () => {
@@ -110,5 +117,22 @@ describe('App Home', () => {
     expect(published).toBe(3);
     expect(slack.callsTo('views.publish').length).toBe(before + 3);
     for (const u of ['U0ALICE', 'U0SRE', 'U0BOB']) expect(home(u)).toContain('*open* · critical');
+  });
+
+  it('re-publishes recent viewers\' Home when a vote changes a request: it no longer waits on who voted', async () => {
+    slack.addMember('U0ALICE');
+    expect(home('U0ALICE')).toContain('Waiting on you: *Suspend webhook kyverno*');
+    const before = slack.callsTo('views.publish').length;
+    const now = () => new Date();
+    const approval = composeApprovalDeps({ redis, keyPrefix, config, signer: createPlanSigner('a'.repeat(64)), jobs: { requestProposal: async () => ({ status: 'finished' as const }), enqueueRemediation: async () => undefined }, log, now });
+    const reports = createReportStore(redis, { keyPrefix });
+    const r = await castVote(pendingId, { user: 'U0ALICE', kind: 'approve' }, app.client, {
+      config, reports, proposals: createProposalStore(redis, { keyPrefix }), requestScan: async () => { throw new Error('no scans here'); },
+      metrics: createMetrics({ defaultMetrics: false }), now, log, approval,
+    });
+    expect(r.outcome).toBe('counted');
+    expect(slack.callsTo('views.publish').length).toBeGreaterThan(before);
+    expect(home('U0ALICE')).not.toContain('Waiting on you');
+    expect(home('U0ALICE')).toContain('*restricted* · critical');
   });
 });

@@ -1,0 +1,46 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../config/config-schema.js';
+import type { Logger } from '../log/logger.js';
+import type { PlanSigner } from '../remediate/plan-signer.js';
+import type { ServeMetrics } from '../slack/create-metrics.js';
+import { createScanRequester, type ScanFn } from '../slack/create-scan-requester.js';
+import type { ReportStore } from '../store/report-store.js';
+import { createProposalStore } from '../store/proposal-store.js';
+import { composeAlertThreadDeps } from './compose-alert-thread-deps.js';
+import { composeAppHomeDeps } from './compose-app-home-deps.js';
+import { composeApprovalDeps } from './compose-approval-deps.js';
+import type { Jobs } from './compose-jobs.js';
+
+/**
+ * What the Slack app's listeners need, composed alike by `serve` (cli/run-serve.ts) and the sandbox
+ * (sandbox/start-sandbox.ts): the stores, the scan requester, the approval side (through the composed
+ * jobs), the alert thread buttons and the App Home. `scan` runs a fresh scan of a cluster; `onScan`
+ * counts them.
+ */
+export function composeSlackDeps(opts: {
+  redis: Redis;
+  keyPrefix: string;
+  config: Config;
+  signer: PlanSigner;
+  jobs: Pick<Jobs, 'requestProposal' | 'enqueueRemediation'>;
+  reports: ReportStore;
+  scan: ScanFn;
+  onScan?: (ok: boolean) => void;
+  metrics: ServeMetrics;
+  now: () => Date;
+  log: Logger;
+}) {
+  const { redis, keyPrefix, config, signer, now, log } = opts;
+  return {
+    config,
+    reports: opts.reports,
+    proposals: createProposalStore(redis, { keyPrefix }),
+    requestScan: createScanRequester(opts.scan, opts.reports, { onScan: opts.onScan }),
+    metrics: opts.metrics,
+    now,
+    log,
+    approval: composeApprovalDeps({ redis, keyPrefix, config, signer, jobs: opts.jobs, log, now }),
+    alertThreads: composeAlertThreadDeps({ redis, keyPrefix, signer, now, log }),
+    appHome: composeAppHomeDeps({ redis, keyPrefix, config, now, log }),
+  };
+}
