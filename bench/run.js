@@ -218,8 +218,13 @@ function mb(kb) {
 }
 function printTable(r) {
   const c = r.cluster;
-  console.log(`\nk8s-health bench — ${r.scale}: ${c.nodes} nodes, ${c.pods} pods, ${c.machines} machines, ${c.events} events; ${r.scan.items} objects listed; ${r.scan.findings} findings; node ${r.node}\n`);
-  const lines = r.rows.map((x) => [String(x.id), x.what, x.value, x.reference, x.ratio === null ? '—' : `${x.ratio.toFixed(3)}×`, x.goal, x.pass === null ? '—' : x.pass ? 'PASS' : 'MISS']);
+  printRows(`k8s-health bench — ${r.scale}: ${c.nodes} nodes, ${c.pods} pods, ${c.machines} machines, ${c.events} events; ${r.scan.items} objects listed; ${r.scan.findings} findings; node ${r.node}`, r.rows);
+}
+
+/** One table of targets: id, what, measured, reference, ratio, goal, PASS/MISS. */
+function printRows(title, rows) {
+  console.log(`\n${title}\n`);
+  const lines = rows.map((x) => [String(x.id), x.what, x.value, x.reference, x.ratio === null ? '—' : `${x.ratio.toFixed(3)}×`, x.goal, x.pass === null ? '—' : x.pass ? 'PASS' : 'MISS']);
   const head = ['#', 'target', 'measured', 'reference (same run)', 'ratio', 'goal', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const show = (cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join(' │ ');
@@ -250,15 +255,7 @@ async function runFleet() {
   const s = r.small;
   row('F5', 'RSS per watched cluster', `${(r.big.perClusterKb / 1024).toFixed(2)} MB at ${r.big.clusters} (workers ${r.big.kb.map((k) => (k / 1024).toFixed(0)).join(' + ')} MB)`, s ? `${(s.perClusterKb / 1024).toFixed(2)} MB at ${s.clusters}; idle worker ${(r.idleKb / 1024).toFixed(0)} MB` : `idle worker ${(r.idleKb / 1024).toFixed(0)} MB`, s ? r.big.perClusterKb / s.perClusterKb : null, 'reported; flat (≈ 1×)', null);
   const results = { target: 'fleet', startedAt: new Date().toISOString(), node: process.version, fleet: r, rows };
-  console.log(`\nk8s-health bench — fleet: ${clusters} clusters (${r.big.kindsPerCluster} watched kinds each), 2 worker processes, lease ${leaseSeconds} s, node ${process.version}\n`);
-  const lines = rows.map((x) => [String(x.id), x.what, x.value, x.reference, x.ratio === null ? '—' : `${x.ratio.toFixed(3)}×`, x.goal, x.pass === null ? '—' : x.pass ? 'PASS' : 'MISS']);
-  const head = ['#', 'target', 'measured', 'reference (same run)', 'ratio', 'goal', ''];
-  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const show = (cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join(' │ ');
-  console.log(show(head));
-  console.log(widths.map((w) => '─'.repeat(w)).join('─┼─'));
-  for (const l of lines) console.log(show(l));
-  console.log('');
+  printRows(`k8s-health bench — fleet: ${clusters} clusters (${r.big.kindsPerCluster} watched kinds each), 2 worker processes, lease ${leaseSeconds} s, node ${process.version}`, rows);
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   const file = path.join(root, 'bench/results', `${results.startedAt.replace(/[:.]/g, '-')}-fleet.json`);
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
