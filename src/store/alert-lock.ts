@@ -8,6 +8,15 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `;
 
+/** Extend only our own lock, while its holder still works. */
+const RENEW_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`;
+
+/** Default lock lifetime: a holder killed mid-post (kill -9) blocks its thread for at most this long. */
+export const ALERT_LOCK_TTL_MS = 15_000;
+
 /** The lock could not be taken in time: the notify job fails and BullMQ retries it with backoff. */
 export class AlertLockTimeoutError extends K8sHealthError {
   override readonly name = 'AlertLockTimeoutError';
@@ -20,21 +29,28 @@ export class AlertLockTimeoutError extends K8sHealthError {
 /**
  * Run `fn` holding the Redis lock `<keyPrefix>alert-lock:<name>` (SET NX PX with a random token),
  * so one thread is posted by one worker at a time: replies stay in order and none is posted twice.
- * The lock expires after `ttlMs` should its holder die.
+ * The lock lives `ttlMs` (default {@link ALERT_LOCK_TTL_MS}) and is renewed every third of that while
+ * `fn` runs (a slow Slack call, a 429 wait), so a holder that dies (kill -9) frees its thread within
+ * `ttlMs` — the fleet's failover (docs/fleet.md) then continues the thread within its lease TTL —
+ * while a live one keeps it however long it posts. Waiting for it gives up after `waitMs` (default
+ * `ttlMs`) with {@link AlertLockTimeoutError}: the notify job is retried with backoff.
  */
 export async function withAlertLock<T>(redis: Redis, opts: { keyPrefix: string; name: string; ttlMs?: number; waitMs?: number }, fn: () => Promise<T>): Promise<T> {
   const key = `${opts.keyPrefix}alert-lock:${opts.name}`;
   const token = randomBytes(12).toString('hex');
-  const ttl = opts.ttlMs ?? 120_000;
+  const ttl = opts.ttlMs ?? ALERT_LOCK_TTL_MS;
   const deadline = Date.now() + (opts.waitMs ?? ttl);
   for (;;) {
     if ((await redis.set(key, token, 'PX', ttl, 'NX')) === 'OK') break;
     if (Date.now() > deadline) throw new AlertLockTimeoutError(`alert thread ${opts.name} is locked by another worker for too long; the job will be retried`);
     await new Promise((r) => setTimeout(r, 50));
   }
+  const renew = setInterval(() => void redis.eval(RENEW_SCRIPT, 1, key, token, String(ttl)).catch(() => undefined), Math.max(100, Math.floor(ttl / 3)));
+  renew.unref();
   try {
     return await fn();
   } finally {
+    clearInterval(renew);
     await redis.eval(RELEASE_SCRIPT, 1, key, token).catch(() => undefined);
   }
 }
