@@ -33,6 +33,35 @@ const MAX_NAMED = 3;
  * (Snapshot.coverage: list failed, or not in the capture) says "not collected: <why>" and has no data.
  */
 export function summarizeSection(id: SectionId, s: Snapshot): SectionLine {
+  const line = summarizeFromData(id, s);
+  return WORKLOAD_SIDE[id]?.(s) && s.apiserver?.reachable === false ? lastKnown(line) : line;
+}
+
+/**
+ * Sections read from the workload cluster's API server: nodes, pods, webhook configurations and the
+ * control plane. When that API server did not answer, objects in a capture are from before (a dump's
+ * last known state), not checked now.
+ */
+const WORKLOAD_SIDE: Partial<Record<SectionId, (s: Snapshot) => boolean>> = {
+  nodes: () => true,
+  workloads: () => true,
+  webhooks: () => true,
+  // With a KubeadmControlPlane the count may come from Machine conditions (the management side), but
+  // the API server is part of the control plane: one that does not answer is not a healthy control plane.
+  controlplane: () => true,
+};
+
+/**
+ * The API server is unreachable, yet the capture holds its objects: show them as the last known state
+ * and keep the section `unknown` (issue 13 defect class 9: green means checked, never stale data). A
+ * section already "not collected" keeps its own reason.
+ */
+function lastKnown(line: SectionLine): SectionLine {
+  if (!line.hasData) return line;
+  return { summary: `not checked: API server unreachable; last known: ${line.summary}`, hasData: false };
+}
+
+function summarizeFromData(id: SectionId, s: Snapshot): SectionLine {
   switch (id) {
     case 'apiserver':
       return summarizeApiServer(s);

@@ -70,6 +70,20 @@ describe('green means checked (defect class 9)', () => {
     expect([r.status, r.findings.map((f) => f.id)]).toEqual(['critical', ['apiserver.unreachable']]);
   });
 
+  it('a dump holding objects from an API server that did not answer: the last known state, unknown, never green', async () => {
+    // The bundled S1 dump's shape: nodes and pods as they were, meta.json apiserver.reachable false.
+    const s = healthyCluster({ apiserver: { reachable: false, checks: [], error: 'context deadline exceeded' } });
+    const r = await scanSnapshot(s, { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS });
+    expect(status(r, 'nodes')).toEqual({ id: 'nodes', status: 'unknown', summary: 'not checked: API server unreachable; last known: 2 of 2 nodes Ready (workers 1 of 1)' });
+    expect(status(r, 'workloads')).toEqual({ id: 'workloads', status: 'unknown', summary: 'not checked: API server unreachable; last known: 1 pods: 1 Running' });
+    expect(status(r, 'controlplane')?.status).toBe('unknown');
+    expect(status(r, 'webhooks')?.status).toBe('unknown');
+    expect(r.status).toBe('critical');
+    // The same objects with the API server answering are checked and green.
+    const ok = reportOf(healthyCluster({ apiserver: { reachable: true, ready: true, checks: [] } }));
+    expect(['controlplane', 'nodes', 'webhooks', 'workloads'].map((id) => status(ok, id)?.status)).toEqual(['healthy', 'healthy', 'healthy', 'healthy']);
+  });
+
   it('snapshots built without coverage keep the older rule (objects present = read)', () => {
     const r = reportOf(buildSnapshot({ nodes: [node('w1')], pods: [pod('default', 'web-1')] }));
     expect(status(r, 'nodes')?.status).toBe('healthy');

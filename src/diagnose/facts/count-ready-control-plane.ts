@@ -38,7 +38,9 @@ export function countReadyControlPlane(snapshot: Snapshot, kcp: KubeObject): Con
   };
   // Nodes only count as evidence when they are this cluster's: at least one of the KCP's Machines
   // has its Node in the snapshot (a management cluster's own nodes say nothing of a workload KCP).
-  if (own.length > 0 && own.some((m) => nodeOf(m))) {
+  // Nor when the workload API server did not answer: Nodes in a capture are then its last known state.
+  const nodesCurrent = snapshot.apiserver?.reachable !== false;
+  if (nodesCurrent && own.length > 0 && own.some((m) => nodeOf(m))) {
     const joined = (n: KubeObject | undefined) => !!n && isNodeReady(n) && isControlPlaneNode(n);
     const notReady = own.filter((m) => !joined(nodeOf(m))).map((m) => machineInfo(m).nodeName ?? `${m.metadata.name} (no Node)`);
     return { ready: own.length - notReady.length, source: 'nodes', notReady, missing: [] };
@@ -48,7 +50,11 @@ export function countReadyControlPlane(snapshot: Snapshot, kcp: KubeObject): Con
     const health = own.map((m) => ({ m, h: readMachineHealth(m) }));
     if (health.every(({ h }) => h.status !== undefined)) {
       const notReady = health.filter(({ h }) => h.status !== 'True').map(({ m }) => m.metadata.name);
-      const missing = snapshot.nodes.length ? [] : ['control-plane Nodes not read: judged from Machine conditions'];
+      const missing = !nodesCurrent
+        ? ['workload API server unreachable, its Nodes are not current: judged from Machine conditions']
+        : snapshot.nodes.length
+          ? []
+          : ['control-plane Nodes not read: judged from Machine conditions'];
       return { ready: own.length - notReady.length, source: 'machines', notReady, missing };
     }
     if (counters.ready !== undefined) {
