@@ -1,8 +1,7 @@
 import type { Analyzer, FindingDraft } from '../analyzer.js';
 import { fingerprint } from '../fingerprint.js';
 import { findCondition } from '../facts/find-condition.js';
-import { findLoopStop } from '../facts/find-loop-stop.js';
-import { findRecreationLoops } from '../facts/find-recreation-loops.js';
+import { findActiveRecreationLoops } from '../facts/find-active-recreation-loops.js';
 import { findWebhookCause } from '../facts/find-webhook-cause.js';
 import { formatAge } from '../facts/age.js';
 import { proposePauseRemediation } from '../facts/propose-pause-remediation.js';
@@ -22,16 +21,11 @@ const CNI_NOT_READY = /NetworkPluginNotReady|cni plugin not initialized/i;
 export const capiRecreationLoopAnalyzer: Analyzer = {
   id: 'capi.recreation-loop',
   analyze(ctx) {
-    const { snapshot, now, thresholds, history } = ctx;
+    const { snapshot, thresholds } = ctx;
     const out: FindingDraft[] = [];
-    const loops = findRecreationLoops(snapshot, history, { windowMinutes: thresholds.loopWindowMinutes, now });
-    for (const loop of loops) {
-      // A replacement already failing the same way counts as the next one (flag before it completes),
-      // but only on top of real replacements: one failing new machine alone is not a loop.
-      const counted = loop.replacements + (loop.underway && loop.replacements > 0 ? 1 : 0);
-      if (counted < thresholds.loopReplacements) continue;
-      // Issue 13 (defect 12): a loop that has stopped clears at once, not after the loop window.
-      if (findLoopStop(snapshot, loop, now)) continue;
+    // A replacement already failing the same way counts as the next one (flag before it completes), but
+    // only on top of real replacements; a loop that has stopped clears at once (issue 13, defect 12).
+    for (const loop of findActiveRecreationLoops(ctx)) {
       const ownerId = `${loop.owner.kind} ${loop.owner.namespace ? `${loop.owner.namespace}/` : ''}${loop.owner.name}`;
       const evidence = [...loop.evidence];
       const cniNodes = loop.nodeNames.filter((n) => {

@@ -3,6 +3,7 @@ import type { Analyzer, AnalysisContext, FindingDraft } from '../analyzer.js';
 import type { RemediationProposal } from '../finding.js';
 import { fingerprint } from '../fingerprint.js';
 import { ageMinutes, formatAge } from '../facts/age.js';
+import { findActiveRecreationLoops } from '../facts/find-active-recreation-loops.js';
 import { findCondition } from '../facts/find-condition.js';
 import { describeMemoryHogs } from '../facts/describe-memory-hogs.js';
 import { findControlPlaneMemoryHogs } from '../facts/find-control-plane-memory-hogs.js';
@@ -37,6 +38,8 @@ export const upgradeStuckAnalyzer: Analyzer = {
     const snap = ctx.snapshot;
     const machines = snap.capi.machines.map((m) => ({ m, i: machineInfo(m) }));
     const out: FindingDraft[] = [];
+    const loops = findActiveRecreationLoops(ctx);
+    const loopOf = (name: string, ns: string) => loops.find((l) => l.owner.kind === 'KubeadmControlPlane' && l.owner.name === name && l.owner.namespace === ns);
     const check = (kind: 'KubeadmControlPlane' | 'MachineDeployment', obj: KubeObject) => {
       const ns = obj.metadata.namespace ?? 'default';
       const name = obj.metadata.name;
@@ -106,6 +109,12 @@ export const upgradeStuckAnalyzer: Analyzer = {
           const hogs = describeMemoryHogs(findControlPlaneMemoryHogs(snap));
           evidence.push(...hogs.evidence);
           remediations.push(...hogs.remediations);
+        } else if (loopOf(name, ns)) {
+          // Seed S3: each new control-plane machine is deleted and recreated before it is ready, so the
+          // rollout cannot advance; the loop (and what it names as its cause) is the root, not the rollout.
+          const loop = loopOf(name, ns)!;
+          causedBy.push(fingerprint(snap.cluster, 'capi.recreation-loop', { kind: loop.owner.kind, namespace: loop.owner.namespace, name: loop.owner.name }));
+          cause = 'its new control-plane machines are deleted and recreated before they become ready (recreation loop), so the rollout cannot advance until the loop stops. Do not delete existing control-plane machines to push the rollout (data loss).';
         } else {
           cause = 'Do not delete existing control-plane machines to push the rollout (data loss); find why the newest machine does not become ready.';
         }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import { loadDump } from '../../../src/cluster/dump/load-dump.js';
+import { DEFAULT_THRESHOLDS } from '../../../src/config/config-schema.js';
 import { upgradeStuckAnalyzer } from '../../../src/diagnose/analyzers/upgrade-stuck.js';
+import { scanSnapshot } from '../../../src/scan/scan-snapshot.js';
+import { InMemoryHistory } from '../../../src/store/in-memory-history.js';
 import { fingerprint } from '../../../src/diagnose/fingerprint.js';
 import type { HistoryView } from '../../../src/diagnose/history.js';
 import { ago, buildContext, buildSnapshot, kcp, machine } from '../../support/build-snapshot.js';
@@ -58,5 +62,18 @@ describe('upgrade.stuck', () => {
     expect(f!.cause).toContain('Peer URLs already exists');
     expect(f!.cause).toContain('Do not delete existing control-plane machines');
     expect(f!.causedBy).toEqual([fingerprint('it-tkg-mgmt', 'etcd.member-mismatch', { kind: 'EtcdMember', name: 'e38f7103cfd379b6' })]);
+  });
+});
+
+describe('upgrade.stuck held by a recreation loop (seed S3)', () => {
+  it('the bundled S3 dump: the stuck KCP rollout is a symptom of the loop of the same KCP, whose cause is the webhook', async () => {
+    const snap = await loadDump('examples/scenarios/s3-recreation-loop-webhook-down');
+    const report = await scanSnapshot(snap, { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS });
+    const stuck = report.findings.find((f) => f.id === 'upgrade.stuck');
+    const loop = report.findings.find((f) => f.id === 'capi.recreation-loop');
+    expect(loop?.subject).toMatchObject({ kind: 'KubeadmControlPlane', name: 'tkc-prod-control-plane' });
+    expect(stuck?.causedBy).toEqual([loop!.fingerprint]);
+    expect(stuck?.cause).toContain('recreation loop');
+    expect(stuck?.remediations).toEqual([]);
   });
 });
