@@ -1,6 +1,7 @@
 import type { KubeObject } from '../cluster/snapshot.js';
 import type { ActionContext } from './action-context.js';
 import type { RbacNeed } from './remediation-action.js';
+import type { Precondition } from './remediation-plan.js';
 import { isNotFound, sendKube } from './send-kube.js';
 
 /** Cluster API versions tried in order for the Machine list. */
@@ -8,6 +9,14 @@ const CAPI_VERSIONS = ['v1beta2', 'v1beta1'];
 
 /** What the Machine lookup needs, on the management cluster (part of the node actions' rbac). */
 export const MACHINES_READ: RbacNeed = { group: 'cluster.x-k8s.io', resource: 'machines', verbs: ['list'] };
+
+/** What collectNodeGone re-checks, as a plan's preconditions (node.out-of-service, node.delete). */
+export function nodeGonePreconditions(name: string): Precondition[] {
+  return [
+    { id: 'not-ready', text: `node ${name} is still NotReady/Unknown` },
+    { id: 'machine-gone', text: `node ${name}'s Machine is gone or Deleting (or the VM is shut down)` },
+  ];
+}
 
 /**
  * Seed 004, re-checked live: a node may only be freed (out-of-service taint, delete) when it is still

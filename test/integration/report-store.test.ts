@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Report } from '../../src/report/report.js';
 import { createReportStore } from '../../src/store/report-store.js';
-import { startRedis, type RedisServer } from '../support/start-redis.js';
+import { useRedis } from '../support/use-redis.js';
 
 const report = (cluster: string, minute: number): Report => {
   const at = new Date(Date.UTC(2026, 10, 24, 10, minute)).toISOString();
@@ -11,19 +11,10 @@ const report = (cluster: string, minute: number): Report => {
 };
 
 describe('report store (issue 15: saving never overwrites a newer report)', () => {
-  let server: RedisServer;
-  let redis: Redis;
-  beforeAll(async () => {
-    server = await startRedis();
-    redis = new Redis(server.url);
-  });
-  afterAll(async () => {
-    redis?.disconnect();
-    await server?.stop();
-  });
+  const db = useRedis();
 
   it('refuses an older report and returns the newer one it kept', async () => {
-    const store = createReportStore(redis, { keyPrefix: `t:${randomUUID()}:` });
+    const store = createReportStore(db.redis, { keyPrefix: `t:${randomUUID()}:` });
     expect((await store.save(report('c1', 5))).saved).toBe(true);
     const late = await store.save(report('c1', 3));
     expect(late.saved).toBe(false);
@@ -37,7 +28,7 @@ describe('report store (issue 15: saving never overwrites a newer report)', () =
 
   it('keeps the latest of 40 saves racing from 4 connections in shuffled order', async () => {
     const prefix = `t:${randomUUID()}:`;
-    const conns = [0, 1, 2, 3].map(() => new Redis(server.url));
+    const conns = [0, 1, 2, 3].map(() => new Redis(db.server.url));
     try {
       const stores = conns.map((c) => createReportStore(c, { keyPrefix: prefix }));
       const minutes = [...Array(40).keys()].sort((a, b) => ((a * 7919) % 41) - ((b * 7919) % 41));
@@ -51,8 +42,8 @@ describe('report store (issue 15: saving never overwrites a newer report)', () =
 
   it('replaces an unreadable entry', async () => {
     const prefix = `t:${randomUUID()}:`;
-    await redis.set(`${prefix}report:c3`, '{not json');
-    const store = createReportStore(redis, { keyPrefix: prefix });
+    await db.redis.set(`${prefix}report:c3`, '{not json');
+    const store = createReportStore(db.redis, { keyPrefix: prefix });
     expect((await store.save(report('c3', 1))).saved).toBe(true);
     expect((await store.latest('c3'))?.report.cluster).toBe('c3');
   });

@@ -1,8 +1,7 @@
-import type { Analyzer, FindingDraft } from '../analyzer.js';
+import type { Analyzer } from '../analyzer.js';
 import type { RemediationProposal } from '../finding.js';
 import { formatAge } from '../facts/age.js';
-import { describeStageAge } from '../facts/find-deletion-blocker.js';
-import { findStuckDeletions } from '../facts/find-stuck-deletions.js';
+import { createDeletionAnalyzer } from '../facts/create-deletion-analyzer.js';
 import { labelOf } from '../facts/label-of.js';
 
 /**
@@ -13,40 +12,28 @@ import { labelOf } from '../facts/label-of.js';
  * disk still attached is deleted with the VM. Proposes `machine.skip-volume-detach` only when the
  * attachments are named and nothing is missing, with that risk.
  */
-export const capiVolumeDetachPendingAnalyzer: Analyzer = {
-  id: 'capi.volume-detach-pending',
-  analyze(ctx): FindingDraft[] {
-    return findStuckDeletions(ctx, 'capi.volume-detach-pending').map((b) => {
-      const { info, deletion } = b;
-      const node = info.nodeName ?? '?';
-      const evidence = [...b.evidence];
-      const timeout = deletion.volumeDetachTimeoutSeconds;
-      evidence.push(timeout === undefined ? 'no nodeVolumeDetachTimeout on the Machine: Cluster API waits for the detach without limit' : `nodeVolumeDetachTimeout ${formatAge(timeout * 1000)}`);
-      const volumes = b.attachments.map((a) => a.spec?.source?.persistentVolumeName ?? a.metadata.name);
-      const attachers = [...new Set(b.attachments.map((a) => a.spec?.attacher).filter((x): x is string => typeof x === 'string'))];
-      const remediations: RemediationProposal[] = [];
-      if (b.named && !b.missing.length) {
-        remediations.push({
-          action: 'machine.skip-volume-detach',
-          params: { namespace: info.namespace, name: info.name },
-          label: labelOf('Skip volume-detach wait: ', info.name),
-          risk: `The VM is deleted with ${volumes.length ? volumes.join(', ') : 'its volumes'} still attached: on vSphere an attached disk is deleted with the VM (data loss), elsewhere unflushed writes are lost.`,
-        });
-      }
-      const draft: FindingDraft = {
-        id: 'capi.volume-detach-pending',
-        severity: 'warning',
-        section: 'machines',
-        title: `${info.controlPlane ? 'Control-plane machine' : 'Machine'} ${info.namespace}/${info.name} cannot be deleted: ${b.summary} (${describeStageAge(b)})`,
-        subject: { kind: 'Machine', namespace: info.namespace, name: info.name },
-        evidence,
-        cause: `The pods of node ${node} are gone but the CSI driver${attachers.length ? ` (${attachers.join(', ')})` : ''} has not detached ${volumes.length ? volumes.join(', ') : 'its volumes'}; Cluster API waits so that no attached disk is deleted with the VM. Look at the VolumeAttachment's detachError and the CSI controller's logs; skip the wait only once the data is safe.`,
-        remediations,
-        ids: { machine: `${info.namespace}/${info.name}`, node, ...(volumes.length ? { persistentVolumes: volumes.join(',') } : {}) },
-      };
-      if (b.since) draft.since = b.since;
-      if (b.missing.length) draft.missing = b.missing;
-      return draft;
+export const capiVolumeDetachPendingAnalyzer: Analyzer = createDeletionAnalyzer('capi.volume-detach-pending', (b) => {
+  const { info, deletion } = b;
+  const node = info.nodeName ?? '?';
+  const evidence = [...b.evidence];
+  const timeout = deletion.volumeDetachTimeoutSeconds;
+  evidence.push(timeout === undefined ? 'no nodeVolumeDetachTimeout on the Machine: Cluster API waits for the detach without limit' : `nodeVolumeDetachTimeout ${formatAge(timeout * 1000)}`);
+  const volumes = b.attachments.map((a) => a.spec?.source?.persistentVolumeName ?? a.metadata.name);
+  const attachers = [...new Set(b.attachments.map((a) => a.spec?.attacher).filter((x): x is string => typeof x === 'string'))];
+  const remediations: RemediationProposal[] = [];
+  if (b.named && !b.missing.length) {
+    remediations.push({
+      action: 'machine.skip-volume-detach',
+      params: { namespace: info.namespace, name: info.name },
+      label: labelOf('Skip volume-detach wait: ', info.name),
+      risk: `The VM is deleted with ${volumes.length ? volumes.join(', ') : 'its volumes'} still attached: on vSphere an attached disk is deleted with the VM (data loss), elsewhere unflushed writes are lost.`,
     });
-  },
-};
+  }
+  return {
+    says: `cannot be deleted: ${b.summary}`,
+    evidence,
+    cause: `The pods of node ${node} are gone but the CSI driver${attachers.length ? ` (${attachers.join(', ')})` : ''} has not detached ${volumes.length ? volumes.join(', ') : 'its volumes'}; Cluster API waits so that no attached disk is deleted with the VM. Look at the VolumeAttachment's detachError and the CSI controller's logs; skip the wait only once the data is safe.`,
+    remediations,
+    ids: { node, ...(volumes.length ? { persistentVolumes: volumes.join(',') } : {}) },
+  };
+});

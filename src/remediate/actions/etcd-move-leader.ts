@@ -1,8 +1,9 @@
-import { collectEtcdLeader, type EtcdLeaderView } from '../collect-etcd-leader.js';
 import type { ActionContext } from '../action-context.js';
+import type { EtcdLeaderView } from '../collect-etcd-leader.js';
 import type { RemediationAction } from '../remediation-action.js';
 import { RemediateError } from '../remediate-error.js';
 import type { RemediationPlan } from '../remediation-plan.js';
+import { withEtcdLeader } from '../with-etcd-leader.js';
 
 /** A target is "in sync" when its applied raft index trails the leader's by at most this (an idle cluster: 0–a few). */
 export const MAX_APPLIED_INDEX_GAP = 1000n;
@@ -16,12 +17,7 @@ export const etcdMoveLeader: RemediationAction = {
   rbac: [],
   async plan(cluster, params, live) {
     const target = memberIdParam(params.targetMemberId);
-    let leader: string | undefined;
-    if (live?.etcd) {
-      const view = await collectEtcdLeader(requireEtcd(live));
-      leader = view.leaderId;
-      view.close();
-    }
+    const leader = live?.etcd ? await withEtcdLeader(requireEtcd(live), (view) => view.leaderId) : undefined;
     return {
       action: 'etcd.move-leader',
       cluster,
@@ -37,38 +33,26 @@ export const etcdMoveLeader: RemediationAction = {
     };
   },
   async dryRun(plan, ctx) {
-    const view = await collectEtcdLeader(requireEtcd(ctx));
-    try {
+    return withEtcdLeader(requireEtcd(ctx), (view) => {
       const problems = check(plan, view);
       // A failed check is a failed dry run: the request shows it and cannot be approved (issue 14).
       if (problems.length) throw new RemediateError('E_REMEDIATE_DRY_RUN', `read-only check failed: ${problems.join('; ')}`);
       return `read-only check ok: leader is ${describe(view, view.leaderId)}, target ${describe(view, String(plan.params.targetMemberId))} is healthy and in sync`;
-    } finally {
-      view.close();
-    }
+    });
   },
   async checkPreconditions(plan, ctx) {
-    const view = await collectEtcdLeader(requireEtcd(ctx));
-    try {
-      return check(plan, view);
-    } finally {
-      view.close();
-    }
+    return withEtcdLeader(requireEtcd(ctx), (view) => check(plan, view));
   },
   async execute(plan, ctx) {
-    const view = await collectEtcdLeader(requireEtcd(ctx));
-    try {
+    return withEtcdLeader(requireEtcd(ctx), async (view) => {
       const from = view.leaderId;
       await view.leader.maintenance.moveLeader({ targetID: String(plan.params.targetMemberId) });
       return { summary: `etcd leader moved from ${describe(view, from)} to ${describe(view, String(plan.params.targetMemberId))} (request sent to ${view.leaderEndpoint})` };
-    } finally {
-      view.close();
-    }
+    });
   },
   async verify(plan, ctx) {
-    const view = await collectEtcdLeader(requireEtcd(ctx));
-    view.close();
-    return view.leaderId === String(plan.params.targetMemberId) ? [] : [`the leader is ${describe(view, view.leaderId)}, not ${plan.params.targetMemberId}`];
+    const target = String(plan.params.targetMemberId);
+    return withEtcdLeader(requireEtcd(ctx), (view) => (view.leaderId === target ? [] : [`the leader is ${describe(view, view.leaderId)}, not ${plan.params.targetMemberId}`]));
   },
 };
 

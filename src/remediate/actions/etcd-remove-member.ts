@@ -1,7 +1,8 @@
-import { collectEtcdLeader, type EtcdLeaderView } from '../collect-etcd-leader.js';
+import type { EtcdLeaderView } from '../collect-etcd-leader.js';
 import type { RemediationAction } from '../remediation-action.js';
 import { RemediateError } from '../remediate-error.js';
 import type { RemediationPlan } from '../remediation-plan.js';
+import { withEtcdLeader } from '../with-etcd-leader.js';
 import { memberIdParam, requireEtcd } from './etcd-move-leader.js';
 
 /**
@@ -13,12 +14,7 @@ export const etcdRemoveMember: RemediationAction = {
   rbac: [],
   async plan(cluster, params, live) {
     const id = memberIdParam(params.memberId);
-    let size: number | undefined;
-    if (live?.etcd) {
-      const view = await collectEtcdLeader(requireEtcd(live));
-      size = view.members.length;
-      view.close();
-    }
+    const size = live?.etcd ? await withEtcdLeader(requireEtcd(live), (view) => view.members.length) : undefined;
     return {
       action: 'etcd.remove-member',
       cluster,
@@ -41,23 +37,17 @@ export const etcdRemoveMember: RemediationAction = {
     return `read-only check ok: member ${plan.params.memberId} can be removed with quorum kept`;
   },
   async checkPreconditions(plan, ctx) {
-    const view = await collectEtcdLeader(requireEtcd(ctx));
-    view.close();
-    return check(plan, view);
+    return withEtcdLeader(requireEtcd(ctx), (view) => check(plan, view));
   },
   async execute(plan, ctx) {
-    const view = await collectEtcdLeader(requireEtcd(ctx));
-    try {
+    return withEtcdLeader(requireEtcd(ctx), async (view) => {
       await view.leader.cluster.memberRemove({ ID: String(plan.params.memberId) });
       return { summary: `etcd member ${plan.params.memberId} removed (request sent to the leader ${view.leaderEndpoint})` };
-    } finally {
-      view.close();
-    }
+    });
   },
   async verify(plan, ctx) {
-    const view = await collectEtcdLeader(requireEtcd(ctx));
-    view.close();
-    return view.members.some((m) => m.id === String(plan.params.memberId)) ? [`member ${plan.params.memberId} is still listed`] : [];
+    const id = String(plan.params.memberId);
+    return withEtcdLeader(requireEtcd(ctx), (view) => (view.members.some((m) => m.id === id) ? [`member ${plan.params.memberId} is still listed`] : []));
   },
 };
 

@@ -1,9 +1,11 @@
-import { collectNodeGone, MACHINES_READ } from '../collect-node-gone.js';
-import { pinnedDelete, pinnedUid, replacedMessage, sameObjectPrecondition } from '../pin-object.js';
+import { MACHINES_READ, nodeGonePreconditions } from '../collect-node-gone.js';
+import { collectPinnedNodeGone } from '../collect-pinned-node-gone.js';
+import { nodeName, nodePath } from '../node-object.js';
+import { pinnedDelete, pinnedUid, replacedMessage } from '../pin-object.js';
+import { planNodeAction } from '../plan-node-action.js';
 import type { RemediationAction } from '../remediation-action.js';
 import { RemediateError } from '../remediate-error.js';
 import { describeKubeCall, isNotFound, sendKube } from '../send-kube.js';
-import { nodeName, nodePath, readNodeUid } from './node-out-of-service.js';
 
 /**
  * node.delete `name` (seed 004, clusters older than 1.28): delete a Node object CONFIRMED gone. The
@@ -14,23 +16,13 @@ import { nodeName, nodePath, readNodeUid } from './node-out-of-service.js';
 export const nodeDelete: RemediationAction = {
   id: 'node.delete',
   rbac: [{ group: '', resource: 'nodes', verbs: ['get', 'delete'] }, MACHINES_READ],
-  async plan(cluster, params, live) {
-    const name = nodeName(params);
-    const uid = live ? await readNodeUid(live, name) : undefined;
-    return {
-      action: 'node.delete',
-      cluster,
-      params: { name },
+  plan: (cluster, params, live) =>
+    planNodeAction('node.delete', cluster, params, live, (name, uid) => ({
       label: `Delete node ${name}`,
       apiCalls: [`GET ${nodePath(name)} (full backup, stored before the delete)`, `${describeKubeCall({ method: 'DELETE', path: nodePath(name) })} (preconditions: uid ${uid ?? '<recorded at proposal>'} and the resourceVersion backed up)`],
-      preconditions: [
-        sameObjectPrecondition(`node ${name}`, uid),
-        { id: 'not-ready', text: `node ${name} is still NotReady/Unknown` },
-        { id: 'machine-gone', text: `node ${name}'s Machine is gone or Deleting (or the VM is shut down)` },
-      ],
+      preconditions: nodeGonePreconditions(name),
       risk: 'If the VM is still running, it keeps writing to volumes that attach elsewhere (data corruption); it re-registers when kubelet restarts.',
-    };
-  },
+    })),
   async dryRun(plan, ctx) {
     const name = nodeName(plan.params);
     const node = await sendKube(ctx.workload, { method: 'GET', path: nodePath(name) });
@@ -38,16 +30,12 @@ export const nodeDelete: RemediationAction = {
     return `server-side dry run (dryRun=All) accepted: DELETE ${nodePath(name)} (pinned to uid ${pinnedUid(plan, name)})`;
   },
   async checkPreconditions(plan, ctx) {
-    const name = nodeName(plan.params);
-    const uid = pinnedUid(plan, `node ${name}`);
-    const { node, problems } = await collectNodeGone(ctx, name);
+    const { name, uid, node, problems } = await collectPinnedNodeGone(plan, ctx);
     if (node && node.metadata?.uid !== uid) return [replacedMessage(`node ${name}`, uid, node.metadata?.uid)];
     return problems;
   },
   async execute(plan, ctx, io) {
-    const name = nodeName(plan.params);
-    const uid = pinnedUid(plan, `node ${name}`);
-    const { node } = await collectNodeGone(ctx, name);
+    const { name, uid, node } = await collectPinnedNodeGone(plan, ctx);
     if (!node) throw new RemediateError('E_REMEDIATE_NO_TARGET', `node ${name} vanished before the delete`);
     if (node.metadata?.uid !== uid) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${replacedMessage(`node ${name}`, uid, node.metadata?.uid)}; nothing was deleted`);
     await io.saveBackup(`Node ${name}`, node);

@@ -1,11 +1,11 @@
-import type { KubeObject } from '../../cluster/snapshot.js';
-import type { ActionContext } from '../action-context.js';
-import { collectNodeGone, MACHINES_READ } from '../collect-node-gone.js';
-import { pinnedUid, replacedMessage, sameObjectPrecondition } from '../pin-object.js';
+import { collectNodeGone, MACHINES_READ, nodeGonePreconditions } from '../collect-node-gone.js';
+import { collectPinnedNodeGone } from '../collect-pinned-node-gone.js';
+import { nodeName, nodePath } from '../node-object.js';
+import { pinnedUid, replacedMessage } from '../pin-object.js';
+import { planNodeAction } from '../plan-node-action.js';
 import type { RemediationAction } from '../remediation-action.js';
 import { RemediateError } from '../remediate-error.js';
-import type { PlanParams } from '../remediation-plan.js';
-import { describeKubeCall, isNotFound, sendKube } from '../send-kube.js';
+import { describeKubeCall, sendKube } from '../send-kube.js';
 
 /** The non-graceful node shutdown taint (Kubernetes ≥ 1.28): pods are deleted, volumes detached. */
 export const OUT_OF_SERVICE_TAINT = { key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' } as const;
@@ -19,23 +19,13 @@ export const OUT_OF_SERVICE_TAINT = { key: 'node.kubernetes.io/out-of-service', 
 export const nodeOutOfService: RemediationAction = {
   id: 'node.out-of-service',
   rbac: [{ group: '', resource: 'nodes', verbs: ['get', 'patch'] }, MACHINES_READ],
-  async plan(cluster, params, live) {
-    const name = nodeName(params);
-    const uid = live ? await readNodeUid(live, name) : undefined;
-    return {
-      action: 'node.out-of-service',
-      cluster,
-      params: { name },
+  plan: (cluster, params, live) =>
+    planNodeAction('node.out-of-service', cluster, params, live, (name, uid) => ({
       label: `Mark node ${name} out-of-service`,
       apiCalls: [`${describeKubeCall({ method: 'PATCH', path: nodePath(name) })} (json-patch: test metadata.uid ${uid ?? '<recorded at proposal>'} and the resourceVersion read right before, then add taint ${OUT_OF_SERVICE_TAINT.key}=${OUT_OF_SERVICE_TAINT.value}:NoExecute)`],
-      preconditions: [
-        sameObjectPrecondition(`node ${name}`, uid),
-        { id: 'not-ready', text: `node ${name} is still NotReady/Unknown` },
-        { id: 'machine-gone', text: `node ${name}'s Machine is gone or Deleting (or the VM is shut down)` },
-      ],
+      preconditions: nodeGonePreconditions(name),
       risk: 'If the VM is in fact still running, its pods and volume writers are cut off without a clean shutdown.',
-    };
-  },
+    })),
   async dryRun(plan, ctx) {
     const name = nodeName(plan.params);
     const { node } = await collectNodeGone(ctx, name);
@@ -44,17 +34,13 @@ export const nodeOutOfService: RemediationAction = {
     return `server-side dry run (dryRun=All) accepted: PATCH ${nodePath(name)} (add the out-of-service taint, pinned to uid ${pinnedUid(plan, name)})`;
   },
   async checkPreconditions(plan, ctx) {
-    const name = nodeName(plan.params);
-    const uid = pinnedUid(plan, `node ${name}`);
-    const { node, problems } = await collectNodeGone(ctx, name);
+    const { name, uid, node, problems } = await collectPinnedNodeGone(plan, ctx);
     if (node && node.metadata?.uid !== uid) return [replacedMessage(`node ${name}`, uid, node.metadata?.uid)];
     if (node && hasTaint(node)) problems.push(`node ${name} already has the out-of-service taint`);
     return problems;
   },
   async execute(plan, ctx) {
-    const name = nodeName(plan.params);
-    const uid = pinnedUid(plan, `node ${name}`);
-    const { node } = await collectNodeGone(ctx, name);
+    const { name, uid, node } = await collectPinnedNodeGone(plan, ctx);
     if (!node) throw new RemediateError('E_REMEDIATE_NO_TARGET', `node ${name} vanished before the taint`);
     await sendKube(ctx.workload, taintPatch(name, uid, node));
     return {
@@ -69,31 +55,8 @@ export const nodeOutOfService: RemediationAction = {
   },
 };
 
-export function nodeName(params: PlanParams): string {
-  const name = String(params.name ?? '');
-  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name)) throw new RemediateError('E_REMEDIATE_PARAMS', `"${name}" is not a node name`);
-  return name;
-}
-
-export function nodePath(name: string): string {
-  return `/api/v1/nodes/${name}`;
-}
-
 export function hasTaint(node: { spec?: { taints?: { key?: string; effect?: string }[] } }): boolean {
   return (node.spec?.taints ?? []).some((t) => t.key === OUT_OF_SERVICE_TAINT.key && t.effect === OUT_OF_SERVICE_TAINT.effect);
-}
-
-/** The uid of the node a live plan is made for (a plan for a node that does not exist is refused). */
-export async function readNodeUid(ctx: ActionContext, name: string): Promise<string> {
-  let node: KubeObject;
-  try {
-    node = await sendKube(ctx.workload, { method: 'GET', path: nodePath(name) });
-  } catch (err) {
-    if (isNotFound(err)) throw new RemediateError('E_REMEDIATE_NO_TARGET', `node ${name} does not exist`);
-    throw err;
-  }
-  if (!node.metadata?.uid) throw new RemediateError('E_REMEDIATE_NO_TARGET', `node ${name} has no uid: it cannot be pinned`);
-  return node.metadata.uid;
 }
 
 /** json-patch guarded by `test` on uid and resourceVersion: another or a changed node fails instead of being tainted. */

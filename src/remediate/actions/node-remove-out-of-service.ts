@@ -1,8 +1,10 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { pinnedUid, replacedMessage, sameObjectPrecondition } from '../pin-object.js';
+import { nodeName, nodePath } from '../node-object.js';
+import { pinnedUid, replacedMessage } from '../pin-object.js';
+import { planNodeAction } from '../plan-node-action.js';
 import type { RemediationAction } from '../remediation-action.js';
 import { describeKubeCall, isNotFound, sendKube } from '../send-kube.js';
-import { hasTaint, nodeName, nodePath, OUT_OF_SERVICE_TAINT, readNodeUid } from './node-out-of-service.js';
+import { hasTaint, OUT_OF_SERVICE_TAINT } from './node-out-of-service.js';
 
 /**
  * The undo of node.out-of-service: remove the taint (its own approval-gated proposal). The json-patch
@@ -11,19 +13,13 @@ import { hasTaint, nodeName, nodePath, OUT_OF_SERVICE_TAINT, readNodeUid } from 
 export const nodeRemoveOutOfService: RemediationAction = {
   id: 'node.remove-out-of-service',
   rbac: [{ group: '', resource: 'nodes', verbs: ['get', 'patch'] }],
-  async plan(cluster, params, live) {
-    const name = nodeName(params);
-    const uid = live ? await readNodeUid(live, name) : undefined;
-    return {
-      action: 'node.remove-out-of-service',
-      cluster,
-      params: { name },
+  plan: (cluster, params, live) =>
+    planNodeAction('node.remove-out-of-service', cluster, params, live, (name, uid) => ({
       label: `Remove out-of-service taint from ${name}`,
       apiCalls: [`${describeKubeCall({ method: 'PATCH', path: nodePath(name) })} (json-patch: test metadata.uid ${uid ?? '<recorded at proposal>'} and the taint, then remove taint ${OUT_OF_SERVICE_TAINT.key})`],
-      preconditions: [sameObjectPrecondition(`node ${name}`, uid), { id: 'tainted', text: `node ${name} exists and still has the out-of-service taint` }],
+      preconditions: [{ id: 'tainted', text: `node ${name} exists and still has the out-of-service taint` }],
       risk: `Pods may schedule on ${name} again once it is Ready.`,
-    };
-  },
+    })),
   async dryRun(plan, ctx) {
     const name = nodeName(plan.params);
     await sendKube(ctx.workload, { ...(await untaintPatch(ctx.workload, name, pinnedUid(plan, `node ${name}`))), query: { dryRun: 'All' } });

@@ -1,30 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Redis } from 'ioredis';
+import { describe, expect, it } from '@jest/globals';
 import type { DiscoveredCluster } from '../../../src/cluster/fleet/discovered-cluster.js';
 import { parseConfig } from '../../../src/config/load-config.js';
 import { startFleet } from '../../../src/compose/start-fleet.js';
 import { createClusterDirectory, type DirectoryChange } from '../../../src/store/cluster-directory.js';
 import { eventually } from '../../support/eventually.js';
-import { startRedis, type RedisServer } from '../../support/start-redis.js';
+import { useRedis } from '../../support/use-redis.js';
 
 const entry = (name: string, fleet = 'prod', enrolled = false): DiscoveredCluster => ({ name, fleet, namespace: 'ns', clusterName: name, enrolled, credentials: 'enrolled' });
 
 describe('the shared directory of discovered clusters (real Redis)', () => {
-  let server: RedisServer;
-  let redis: Redis;
-
-  beforeAll(async () => {
-    server = await startRedis();
-    redis = new Redis(server.url);
-  });
-  afterAll(async () => {
-    redis?.disconnect();
-    await server?.stop();
-  });
+  const db = useRedis();
 
   it('syncs idempotently; only settled fleets are touched; a removal is reported to one caller only', async () => {
-    const a = createClusterDirectory(redis, { keyPrefix: 'd1:' });
-    const b = createClusterDirectory(redis, { keyPrefix: 'd1:' });
+    const a = createClusterDirectory(db.redis, { keyPrefix: 'd1:' });
+    const b = createClusterDirectory(db.redis, { keyPrefix: 'd1:' });
     expect(await a.sync(['prod', 'lab'], [entry('web'), entry('db'), entry('x', 'lab')])).toEqual({ added: ['web', 'db', 'x'], removed: [], changed: [] });
     expect(await b.sync(['prod', 'lab'], [entry('web'), entry('db'), entry('x', 'lab')])).toEqual({ added: [], removed: [], changed: [] });
     // lab's management cluster is not read by this caller: its clusters stay.
@@ -42,16 +31,16 @@ describe('the shared directory of discovered clusters (real Redis)', () => {
     // other/web is deleted: web gets its plain name back (a rename again), other/web is removed.
     expect(await a.sync(['prod'], [entry('web', 'prod', true)])).toEqual({ added: ['web'], removed: ['other/web'], changed: [], renamed: [{ from: 'ns/web', to: 'web' }] });
     // A corrupt entry is dropped from the view, not fatal.
-    await redis.hset('d1:fleet:clusters', 'bad', '{not json');
+    await db.redis.hset('d1:fleet:clusters', 'bad', '{not json');
     expect((await a.list()).map((d) => d.name)).toEqual(['web', 'x']);
   });
 
   it('publishes each change; a following process (serve --no-workers) sees clusters join and leave', async () => {
     const config = parseConfig({ fleets: [{ name: 'prod', slack: { alertChannel: 'C0FLEET' } }] }, '/tmp');
-    const fleet = startFleet({ config, redisUrl: server.url, mode: 'follow', keyPrefix: 'd2:' });
+    const fleet = startFleet({ config, redisUrl: db.server.url, mode: 'follow', keyPrefix: 'd2:' });
     await fleet.ready;
     const seen: DirectoryChange[] = [];
-    const directory = createClusterDirectory(redis, { keyPrefix: 'd2:' });
+    const directory = createClusterDirectory(db.redis, { keyPrefix: 'd2:' });
     const unsubscribe = await directory.subscribe((c) => seen.push(c));
     await directory.sync(['prod'], [entry('web'), entry('other', 'not-in-this-config')]);
     const names = () => Promise.resolve(config.clusters.map((c) => c.name));

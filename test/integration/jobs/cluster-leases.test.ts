@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Redis } from 'ioredis';
+import { describe, expect, it } from '@jest/globals';
 import { createLeaseKeeper, type ClusterSource, type LeaseKeeper } from '../../../src/jobs/create-lease-keeper.js';
 import { createClusterLeaseStore, type ClusterLeaseStore } from '../../../src/store/cluster-lease-store.js';
 import { eventually } from '../../support/eventually.js';
-import { startRedis, type RedisServer } from '../../support/start-redis.js';
+import { useRedis } from '../../support/use-redis.js';
 import { randomPrefix } from './replay-cluster.js';
 
 /**
@@ -12,33 +11,24 @@ import { randomPrefix } from './replay-cluster.js';
  * fairly as workers join and leave.
  */
 describe('cluster leases in Redis', () => {
-  let redis: RedisServer;
-  let conn: Redis;
-  beforeAll(async () => {
-    redis = await startRedis();
-    conn = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    conn.disconnect();
-    await redis.stop();
-  });
-  const storeOf = (prefix = randomPrefix()) => ({ prefix, store: createClusterLeaseStore(conn, { keyPrefix: `${prefix}:` }) });
+  const db = useRedis();
+  const storeOf = (prefix = randomPrefix()) => ({ prefix, store: createClusterLeaseStore(db.redis, { keyPrefix: `${prefix}:` }) });
 
   it('claims a free lease, renews its own, and refuses one held by another', async () => {
     const { prefix, store } = storeOf();
     expect(await store.claim(['a', 'b'], 'w1', 10_000)).toEqual([true, true]);
-    expect(await conn.get(`${prefix}:lease:a`)).toBe('w1');
+    expect(await db.redis.get(`${prefix}:lease:a`)).toBe('w1');
     expect(await store.claim(['a', 'c'], 'w2', 10_000)).toEqual([false, true]);
     expect(await store.owners(['a', 'b', 'c', 'd'])).toEqual(['w1', 'w1', 'w2', undefined]);
-    await conn.pexpire(`${prefix}:lease:a`, 500);
+    await db.redis.pexpire(`${prefix}:lease:a`, 500);
     expect(await store.renew(['a', 'c'], 'w1', 10_000)).toEqual([true, false]);
-    expect(await conn.pttl(`${prefix}:lease:a`)).toBeGreaterThan(5_000);
+    expect(await db.redis.pttl(`${prefix}:lease:a`)).toBeGreaterThan(5_000);
   });
 
   it('an expired lease is free for the next claimant, and the stale owner can neither renew nor release it', async () => {
     const { prefix, store } = storeOf();
     expect(await store.claim(['x'], 'old', 100)).toEqual([true]);
-    const gone = await eventually(() => conn.exists(`${prefix}:lease:x`), (n) => n === 0, 5_000, 20);
+    const gone = await eventually(() => db.redis.exists(`${prefix}:lease:x`), (n) => n === 0, 5_000, 20);
     expect(gone).toBe(0);
     expect(await store.owners(['x'])).toEqual([undefined]);
     expect(await store.claim(['x'], 'new', 10_000)).toEqual([true]);
@@ -106,7 +96,7 @@ describe('cluster leases in Redis', () => {
       const a = keeper(store, 'wa', events);
       await a.tick();
       // As if wa had paused past its TTL: the lease expired and wz took it.
-      await conn.del(`${prefix}:lease:c07`);
+      await db.redis.del(`${prefix}:lease:c07`);
       expect(await store.claim(['c07'], 'wz', 10_000)).toEqual([true]);
       await a.tick();
       expect(a.owns('c07')).toBe(false);

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { runScanJob } from '../../../src/jobs/run-scan-job.js';
 import { createAlertStateStore } from '../../../src/alerts/alert-state-store.js';
 import { RedisHistory } from '../../../src/store/redis-history.js';
 import { createReportStore } from '../../../src/store/report-store.js';
-import { startRedis, type RedisServer } from '../../support/start-redis.js';
+import { useRedis } from '../../support/use-redis.js';
 import { createReplayCluster, randomPrefix, REPLAY_DIR, type ReplayCluster } from './replay-cluster.js';
 
 /**
@@ -15,28 +14,23 @@ import { createReplayCluster, randomPrefix, REPLAY_DIR, type ReplayCluster } fro
  * open incident for the finding.
  */
 describe('detection latency (scan jobs on a time-evolving dump cluster)', () => {
-  let redis: RedisServer;
-  let conn: Redis;
+  const db = useRedis();
   let replay: ReplayCluster;
-  beforeAll(async () => {
-    redis = await startRedis();
-    conn = new Redis(redis.url);
+  beforeAll(() => {
     replay = createReplayCluster();
   });
-  afterAll(async () => {
-    conn.disconnect();
-    await redis.stop();
+  afterAll(() => {
     replay.cleanup();
   });
 
   async function playUntilOpened(findingId: string, dumps: string[], thresholds: Record<string, number>): Promise<string | undefined> {
     const keyPrefix = `${randomPrefix()}:`;
     const config = configSchema.parse({ clusters: [{ name: 'c', dump: replay.link, slack: { alertChannel: 'C0ALERTS' } }], thresholds });
-    const alerts = createAlertStateStore(conn, { keyPrefix });
+    const alerts = createAlertStateStore(db.redis, { keyPrefix });
     const deps = {
       config,
-      history: new RedisHistory(conn, { keyPrefix }),
-      reports: createReportStore(conn, { keyPrefix }),
+      history: new RedisHistory(db.redis, { keyPrefix }),
+      reports: createReportStore(db.redis, { keyPrefix }),
       alerts,
     };
     for (const dump of dumps) {

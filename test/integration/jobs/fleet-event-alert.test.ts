@@ -1,12 +1,11 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Redis } from 'ioredis';
 import { startJobs } from '../../../src/compose/compose-jobs.js';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { writeTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi } from '../../support/fake-kube-api/start-fake-kube-api.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
-import { startRedis, type RedisServer } from '../../support/start-redis.js';
+import { useRedis } from '../../support/use-redis.js';
 import { randomPrefix } from './replay-cluster.js';
 
 /**
@@ -18,18 +17,13 @@ import { randomPrefix } from './replay-cluster.js';
 const HEALTHY = path.resolve('examples/scenarios/benign-healthy');
 
 describe('fleet mode: a watch event alerts without the periodic scan', () => {
-  let redis: RedisServer;
-  let reader: Redis;
+  const db = useRedis();
   let slack: FakeSlackApi;
   beforeAll(async () => {
-    redis = await startRedis();
-    reader = new Redis(redis.url);
     slack = await startFakeSlackApi();
   });
   afterAll(async () => {
-    reader.disconnect();
-    await slack.close();
-    await redis.stop();
+    await slack?.close();
   });
 
   it('node NotReady at the API server → alert posted; the lease is this worker\'s and there is no scheduler', async () => {
@@ -40,11 +34,11 @@ describe('fleet mode: a watch event alerts without the periodic scan', () => {
       scan: { intervalSeconds: 3600, debounceSeconds: 1, leaseSeconds: 5 },
       thresholds: { notReadyGraceSeconds: 0 },
     });
-    const set = await startJobs({ config, redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 100, leases: { id: 'worker-one' } });
+    const set = await startJobs({ config, redisUrl: db.server.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 100, leases: { id: 'worker-one' } });
     try {
-      const scanned = async () => (await reader.llen(`${prefix}:history:live`)) >= 1;
+      const scanned = async () => (await db.redis.llen(`${prefix}:history:live`)) >= 1;
       for (let i = 0; i < 300 && !(await scanned()); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(await reader.get(`${prefix}:lease:live`)).toBe('worker-one');
+      expect(await db.redis.get(`${prefix}:lease:live`)).toBe('worker-one');
       expect(set.fleet?.keeper.owned()).toEqual(['live']);
       expect((await set.scanQueue.getJobSchedulers(0, -1)).map((s) => s.key)).toEqual([]);
       expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
@@ -55,12 +49,12 @@ describe('fleet mode: a watch event alerts without the periodic scan', () => {
       api.emit('MODIFIED', node);
       const parent = await slack.waitFor('the alert of the NotReady node', () => slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts), 30_000);
       expect(JSON.stringify(parent.body.blocks)).toContain(node.metadata.name);
-      expect(await reader.llen(`${prefix}:history:live`)).toBeGreaterThanOrEqual(2); // the event's scan, not a tick an hour away
+      expect(await db.redis.llen(`${prefix}:history:live`)).toBeGreaterThanOrEqual(2); // the event's scan, not a tick an hour away
     } finally {
       await set.close();
       await api.close();
     }
     // Stopping released the lease for the other workers.
-    expect(await reader.get(`${prefix}:lease:live`)).toBeNull();
+    expect(await db.redis.get(`${prefix}:lease:live`)).toBeNull();
   });
 });

@@ -1,12 +1,11 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Redis } from 'ioredis';
+import { describe, expect, it } from '@jest/globals';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { startJobs } from '../../../src/compose/compose-jobs.js';
 import { createReportStore } from '../../../src/store/report-store.js';
 import { writeTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../../support/fake-kube-api/start-fake-kube-api.js';
-import { startRedis, type RedisServer } from '../../support/start-redis.js';
+import { useRedis } from '../../support/use-redis.js';
 import { eventually } from '../../support/eventually.js';
 import { randomPrefix } from './replay-cluster.js';
 
@@ -29,16 +28,7 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: str
 }
 
 describe('scheduled scans of a live cluster from the watch cache', () => {
-  let redis: RedisServer;
-  let reader: Redis;
-  beforeAll(async () => {
-    redis = await startRedis();
-    reader = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    reader.disconnect();
-    await redis.stop();
-  });
+  const db = useRedis();
 
   const configFor = async (api: FakeKubeApi, watch: boolean) =>
     configSchema.parse({
@@ -50,8 +40,8 @@ describe('scheduled scans of a live cluster from the watch cache', () => {
   it('lists once, then scans from the watches; a node going NotReady reaches the stored report', async () => {
     const api = await startFakeKubeApi({ dir: HEALTHY });
     const prefix = randomPrefix();
-    const set = await startJobs({ config: await configFor(api, true), redisUrl: redis.url, prefix, scanConcurrency: 1 });
-    const history = () => reader.llen(`${prefix}:history:live`);
+    const set = await startJobs({ config: await configFor(api, true), redisUrl: db.server.url, prefix, scanConcurrency: 1 });
+    const history = () => db.redis.llen(`${prefix}:history:live`);
     try {
       await until(history, (n) => n >= 1, 'the first scan');
       const afterFirst = listCount(api);
@@ -61,7 +51,7 @@ describe('scheduled scans of a live cluster from the watch cache', () => {
       expect(listCount(api)).toBe(afterFirst);
       expect(set.watchCaches?.list().map((c) => c.cluster)).toEqual(['live']);
 
-      const reports = createReportStore(reader, { keyPrefix: `${prefix}:` });
+      const reports = createReportStore(db.redis, { keyPrefix: `${prefix}:` });
       const before = await reports.latest('live');
       expect(before?.report.findings.filter((f) => f.id === 'node.not-ready')).toEqual([]);
       const node = structuredClone(api.find('Node', (await firstNodeName(api))!)!); // a GET without limit: not a counted list
@@ -84,8 +74,8 @@ describe('scheduled scans of a live cluster from the watch cache', () => {
   it('scan.watch: false lists every kind on every scan', async () => {
     const api = await startFakeKubeApi({ dir: HEALTHY });
     const prefix = randomPrefix();
-    const set = await startJobs({ config: await configFor(api, false), redisUrl: redis.url, prefix, scanConcurrency: 1 });
-    const history = () => reader.llen(`${prefix}:history:live`);
+    const set = await startJobs({ config: await configFor(api, false), redisUrl: db.server.url, prefix, scanConcurrency: 1 });
+    const history = () => db.redis.llen(`${prefix}:history:live`);
     try {
       await until(history, (n) => n >= 1, 'the first scan');
       const afterFirst = listCount(api);
