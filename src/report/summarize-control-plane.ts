@@ -1,4 +1,4 @@
-import type { Snapshot } from '../cluster/snapshot.js';
+import type { KubeObject, Snapshot } from '../cluster/snapshot.js';
 import { countReadyControlPlane } from '../diagnose/facts/count-ready-control-plane.js';
 import { isControlPlaneNode } from '../diagnose/facts/is-control-plane-node.js';
 import { isNodeReady } from '../diagnose/facts/is-node-ready.js';
@@ -7,12 +7,25 @@ import { readCapiStatus } from '../diagnose/facts/read-capi-status.js';
 const FROM: Record<string, string> = { nodes: '', machines: ' (from Machine conditions)', 'kcp-status': ' (from KubeadmControlPlane status)' };
 
 /**
+ * Clusters whose own status counts their control plane (Cluster API v1beta2 status.controlPlane, or
+ * status.v1beta2.controlPlane from a v1.9/v1.10 controller): ready and desired both reported.
+ */
+export function clustersCountingControlPlane(s: Snapshot): KubeObject[] {
+  return s.capi.clusters.filter((c) => {
+    const cp = readCapiStatus(c).controlPlane;
+    return cp?.ready !== undefined && cp.desired !== undefined;
+  });
+}
+
+/**
  * The `controlplane` line: per KubeadmControlPlane, its Ready members out of spec.replicas, counted
  * the way controlplane.degraded counts them (countReadyControlPlane: Nodes, else Machine conditions,
- * else KCP status); without a KCP, the control-plane Nodes. A count nothing reports is said to be
- * unknown, never "0 of N" (issue 13).
+ * else KCP status); without a KCP, the control-plane Nodes; without either, what each Cluster's own
+ * v1beta2 status counts of its control plane (a capture of Cluster objects only — issue 13 defect
+ * class 4). A count nothing reports is said to be unknown, never "0 of N" (issue 13). `degraded` when
+ * only a Cluster's count says some are not Ready: no finding covers that line.
  */
-export function summarizeControlPlane(s: Snapshot): { summary: string; hasData: boolean } {
+export function summarizeControlPlane(s: Snapshot): { summary: string; hasData: boolean; degraded?: boolean } {
   const kcps = s.capi.kubeadmControlPlanes;
   if (kcps.length) {
     const parts: string[] = [];
@@ -31,6 +44,18 @@ export function summarizeControlPlane(s: Snapshot): { summary: string; hasData: 
     return { summary: parts.join('; '), hasData: known };
   }
   const cp = s.nodes.filter(isControlPlaneNode);
-  if (!cp.length) return { summary: 'no control-plane nodes read', hasData: false };
-  return { summary: `${cp.filter(isNodeReady).length} of ${cp.length} control-plane nodes Ready`, hasData: true };
+  if (cp.length) return { summary: `${cp.filter(isNodeReady).length} of ${cp.length} control-plane nodes Ready`, hasData: true };
+  const clusters = clustersCountingControlPlane(s);
+  if (!clusters.length) return { summary: 'no control-plane nodes read', hasData: false };
+  let degraded = false;
+  const parts = clusters.map((c) => {
+    const st = readCapiStatus(c);
+    const r = st.controlPlane!;
+    if (r.ready! < r.desired!) degraded = true;
+    const who = clusters.length > 1 ? `${c.metadata.name}: ` : '';
+    const rolling = st.condition('RollingOut')?.status === 'True' ? ' while rolling out' : '';
+    const inFlight = r.current !== undefined && r.current !== r.desired ? `; ${r.current} machines${rolling}` : '';
+    return `${who}${r.ready} of ${r.desired} control-plane machines Ready (from Cluster status${inFlight})`;
+  });
+  return { summary: parts.join('; '), hasData: true, ...(degraded ? { degraded } : {}) };
 }

@@ -8,7 +8,7 @@ import { isControlPlaneNode } from '../diagnose/facts/is-control-plane-node.js';
 import { isControlPlanePod } from '../diagnose/facts/is-control-plane-pod.js';
 import { isNodeReady } from '../diagnose/facts/is-node-ready.js';
 import type { SectionId } from '../diagnose/finding.js';
-import { summarizeControlPlane } from './summarize-control-plane.js';
+import { clustersCountingControlPlane, summarizeControlPlane } from './summarize-control-plane.js';
 import { summarizeMachines } from './summarize-machines.js';
 import { summarizeUpgrades } from './summarize-upgrades.js';
 
@@ -69,8 +69,10 @@ function summarizeFromData(id: SectionId, s: Snapshot): SectionLine {
       return summarizeEtcd(s);
     case 'controlplane':
       // With a KubeadmControlPlane, readiness also comes from Machine conditions or KCP status (a
-      // management-side capture has no workload Nodes): summarizeControlPlane says when none reports it.
-      return (s.capi.kubeadmControlPlanes.length ? undefined : notCollected(s, ['Node'])) ?? withStaticPodTrouble(summarizeControlPlane(s), s);
+      // management-side capture has no workload Nodes), and a Cluster may count its control plane in its
+      // own v1beta2 status (a capture of Cluster objects only): summarizeControlPlane says when none reports it.
+      return (s.capi.kubeadmControlPlanes.length || clustersCountingControlPlane(s).length ? undefined : notCollected(s, ['Node'])) ??
+        withStaticPodTrouble(summarizeControlPlane(s), s);
     case 'nodes': {
       const missing = notCollected(s, ['Node']);
       if (missing) return missing;
@@ -215,7 +217,7 @@ function countBy<T>(items: T[], key: (t: T) => string): Map<string, number> {
 }
 
 /** A static pod in CrashLoopBackOff on a Ready node: the node looks fine, the component is not (issue 13, 10). */
-function withStaticPodTrouble(line: { summary: string; hasData: boolean }, s: Snapshot): SectionLine {
+function withStaticPodTrouble(line: SectionLine, s: Snapshot): SectionLine {
   const troubled = s.pods.filter(isControlPlanePod).flatMap((p) => {
     const t = findPodTrouble(p);
     return t ? [describePodTrouble(p, t)] : [];

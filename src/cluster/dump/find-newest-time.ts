@@ -31,7 +31,12 @@ export function findNewestTime(obj: unknown, notAfterMs = Number.POSITIVE_INFINI
   if (isRecord(obj.series)) see(obj.series.lastObservedTime);
   const status = obj.status;
   if (isRecord(status)) {
-    for (const c of arr(status.conditions)) if (isRecord(c)) for (const k of CONDITION_TIMES) see(c[k]);
+    // Cluster API keeps a second condition list: v1beta2 conditions under status.v1beta2 of an object a
+    // CAPI v1.9/v1.10 controller serves as v1beta1, the old ones under status.deprecated.v1beta1 of a
+    // v1beta2 object. Either may hold the newest transition (issue 13, defect classes 4 and 8).
+    const lists = [status.conditions, isRecord(status.v1beta2) ? status.v1beta2.conditions : undefined];
+    if (isRecord(status.deprecated) && isRecord(status.deprecated.v1beta1)) lists.push(status.deprecated.v1beta1.conditions);
+    for (const list of lists) for (const c of arr(list)) if (isRecord(c)) for (const k of CONDITION_TIMES) see(c[k]);
     see(status.startTime);
     see(status.lastUpdated); // OpenShift Machine, CAPI v1beta1 Machine
     for (const cs of [...arr(status.containerStatuses), ...arr(status.initContainerStatuses)]) {

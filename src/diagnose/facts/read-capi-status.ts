@@ -50,6 +50,13 @@ export interface CapiStatus {
   remediationLimits?: CapiRemediationLimits;
   /** v1beta2 status.initialization.controlPlaneInitialized, v1beta1 status.initialized. */
   initialized?: boolean;
+  /**
+   * Cluster only: what Cluster API counts of its control plane and of its workers (MachineDeployments
+   * and MachinePools) — v1beta2 status.controlPlane / status.workers, status.v1beta2.controlPlane /
+   * workers when a CAPI v1.9/v1.10 controller serves it as v1beta1. Older Clusters carry no counts.
+   */
+  controlPlane?: CapiReplicas;
+  workers?: CapiReplicas;
 }
 
 /** KCP's default minHealthyPeriod (CAPI API docs: "If not set, this value is defaulted to 1h"). */
@@ -106,7 +113,28 @@ export function readCapiStatus(obj: KubeObject): CapiStatus {
   if (obj.kind === 'KubeadmControlPlane') out.remediationLimits = readRemediationLimits(spec);
   const init = status.initialization?.controlPlaneInitialized ?? status.initialized;
   if (typeof init === 'boolean') out.initialized = init;
+  if (obj.kind === 'Cluster') {
+    const controlPlane = readClusterCounts(modern.controlPlane);
+    const workers = readClusterCounts(modern.workers);
+    if (controlPlane) out.controlPlane = controlPlane;
+    if (workers) out.workers = workers;
+  }
   return out;
+}
+
+/** A Cluster's status.controlPlane or status.workers (v1beta2 field names), undefined when it counts nothing. */
+function readClusterCounts(v: unknown): CapiReplicas | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const c = v as Record<string, unknown>;
+  const counts: CapiReplicas = {
+    desired: num(c.desiredReplicas),
+    current: num(c.replicas),
+    ready: num(c.readyReplicas),
+    available: num(c.availableReplicas),
+    upToDate: num(c.upToDateReplicas),
+    from: 'v1beta2',
+  };
+  return [counts.desired, counts.current, counts.ready, counts.available, counts.upToDate].some((n) => n !== undefined) ? counts : undefined;
 }
 
 /**

@@ -95,3 +95,63 @@ describe('section lines from the same reader', () => {
     expect(summarizeUpgrades(buildSnapshot({ capi: { kubeadmControlPlanes: [k] } })).summary).toBe('KCP it-tkg-mgmt-rg44c: 1 of 3 at v1.35.0, rolling out');
   });
 });
+
+describe('a capture of Cluster objects only (issue 13, test/fixtures/real/argocd-pr25661-*)', () => {
+  // Shapes of the real Clusters of Argo CD PR #25661: CAPI v1.10 keeps the v1beta2 counters under
+  // status.v1beta2 of a v1beta1 Cluster, CAPI v1.11+ at status.controlPlane / status.workers.
+  const rolling = { type: 'RollingOut', status: 'True', reason: 'RollingOut', lastTransitionTime: '2025-12-09T11:27:03Z' };
+  const v110 = (cp: Record<string, number>): KubeObject => ({
+    apiVersion: 'cluster.x-k8s.io/v1beta1',
+    kind: 'Cluster',
+    metadata: { name: 'cluster-qf-mathieu', namespace: 'cluster-qf-mathieu' },
+    spec: { topology: { class: 'vsphere-v1.1.0', version: 'v1.34.2' } },
+    status: {
+      conditions: [{ type: 'Ready', status: 'True' }],
+      controlPlaneReady: true,
+      v1beta2: { conditions: [rolling], controlPlane: cp, workers: { desiredReplicas: 3, replicas: 3, readyReplicas: 3, availableReplicas: 3, upToDateReplicas: 3 } },
+    },
+  });
+  const v111: KubeObject = {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Cluster',
+    metadata: { name: 'cluster-foo' },
+    spec: {},
+    status: {
+      conditions: [rolling],
+      controlPlane: { desiredReplicas: 3, replicas: 3, readyReplicas: 3, availableReplicas: 3, upToDateReplicas: 3 },
+      workers: { desiredReplicas: 6, replicas: 6, readyReplicas: 5, availableReplicas: 5, upToDateReplicas: 4 },
+    },
+  };
+
+  it('readCapiStatus: a Cluster counts its control plane and workers, v1beta2 first wherever the version keeps them', () => {
+    expect(readCapiStatus(v111).controlPlane).toEqual({ desired: 3, current: 3, ready: 3, available: 3, upToDate: 3, from: 'v1beta2' });
+    expect(readCapiStatus(v111).workers).toMatchObject({ desired: 6, ready: 5, upToDate: 4 });
+    expect(readCapiStatus(v110({ desiredReplicas: 3, replicas: 4, readyReplicas: 3, availableReplicas: 3, upToDateReplicas: 1 })).controlPlane).toMatchObject({ desired: 3, current: 4, ready: 3, upToDate: 1 });
+    // CAPI ≤ 1.8: a v1beta1 Cluster counts nothing — never read as 0.
+    expect(readCapiStatus({ apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Cluster', metadata: { name: 'old' }, status: { controlPlaneReady: true } }).controlPlane).toBeUndefined();
+  });
+
+  it('controlplane line: read from the Cluster when no KCP and no control-plane Node is in the capture; degraded below desired', () => {
+    expect(summarizeControlPlane(buildSnapshot({ capi: { clusters: [v111] } }))).toEqual({ summary: '3 of 3 control-plane machines Ready (from Cluster status)', hasData: true });
+    expect(summarizeControlPlane(buildSnapshot({ capi: { clusters: [v110({ desiredReplicas: 3, replicas: 4, readyReplicas: 3, upToDateReplicas: 1 })] } }))).toEqual({
+      summary: '3 of 3 control-plane machines Ready (from Cluster status; 4 machines while rolling out)',
+      hasData: true,
+    });
+    expect(summarizeControlPlane(buildSnapshot({ capi: { clusters: [v110({ desiredReplicas: 3, replicas: 4, readyReplicas: 2, upToDateReplicas: 3 })] } }))).toEqual({
+      summary: '2 of 3 control-plane machines Ready (from Cluster status; 4 machines while rolling out)',
+      hasData: true,
+      degraded: true,
+    });
+    // A KCP in the capture wins over its Cluster's counters; a Cluster that counts nothing adds nothing.
+    const withKcp = buildSnapshot({ capi: { clusters: [v111], kubeadmControlPlanes: [kcp({ ready: 2, updated: 3, v1beta2: true })] } });
+    expect(summarizeControlPlane(withKcp).summary).toBe('2 of 3 control-plane machines Ready (from KubeadmControlPlane status)');
+    expect(summarizeControlPlane(buildSnapshot({ capi: { clusters: [{ kind: 'Cluster', metadata: { name: 'old' }, status: {} }] } })).hasData).toBe(false);
+  });
+
+  it('upgrades line: the Cluster counts what the capture does not hold, with its topology version and RollingOut', () => {
+    expect(summarizeUpgrades(buildSnapshot({ capi: { clusters: [v110({ desiredReplicas: 3, replicas: 4, readyReplicas: 3, upToDateReplicas: 1 })] } })).summary).toBe(
+      'Cluster cluster-qf-mathieu (topology v1.34.2): control plane 1 of 3 up to date, workers 3 of 3 up to date, rolling out',
+    );
+    expect(summarizeUpgrades(buildSnapshot({ capi: { clusters: [v111] } })).summary).toBe('Cluster cluster-foo: control plane 3 of 3 up to date, workers 4 of 6 up to date, rolling out');
+  });
+});

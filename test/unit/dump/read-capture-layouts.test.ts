@@ -127,6 +127,33 @@ describe('findNewestTime', () => {
     expect(new Date(findNewestTime(event)!).toISOString()).toBe('2024-11-17T10:29:41.000Z');
     expect(findNewestTime({ metadata: { name: 'x', creationTimestamp: '9999-01-01T00:00:00Z' } }, Date.parse('2026-01-01T00:00:00Z'))).toBeUndefined();
   });
+
+  it('reads both Cluster API condition lists: status.v1beta2 (CAPI v1.9/v1.10) and status.deprecated.v1beta1 (v1beta2)', () => {
+    // The real Cluster of test/fixtures/real/argocd-pr25661-capi-v1.10-kcp-rollout-scaling-down-new-member-not-ready:
+    // its v1beta1 conditions stop at 11:26:49, its v1beta2 ones go on to 12:39:02 (72 minutes later).
+    const v1beta1Served = {
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'Cluster',
+      metadata: { name: 'cluster-qf-mathieu' },
+      status: {
+        conditions: [{ type: 'TopologyReconciled', status: 'False', lastTransitionTime: '2025-12-09T11:26:49Z' }],
+        v1beta2: { conditions: [{ type: 'ControlPlaneMachinesReady', status: 'False', lastTransitionTime: '2025-12-09T12:39:02Z' }] },
+      },
+    };
+    expect(new Date(findNewestTime(v1beta1Served)!).toISOString()).toBe('2025-12-09T12:39:02.000Z');
+    const v1beta2Served = {
+      apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+      kind: 'KubeadmControlPlane',
+      metadata: { name: 'kcp' },
+      status: {
+        conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-02-18T05:25:31Z' }],
+        deprecated: { v1beta1: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-02-18T05:30:45Z' }] } },
+      },
+    };
+    expect(new Date(findNewestTime(v1beta2Served)!).toISOString()).toBe('2026-02-18T05:30:45.000Z');
+    // Odd shapes are ignored, not thrown on.
+    expect(findNewestTime({ metadata: { name: 'y' }, status: { v1beta2: 'x', deprecated: { v1beta1: [] } } })).toBeUndefined();
+  });
 });
 
 describe('loadDump on real capture layouts', () => {
