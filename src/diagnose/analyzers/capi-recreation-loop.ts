@@ -51,7 +51,7 @@ export const capiRecreationLoopAnalyzer: Analyzer = {
         cause = 'Machines reach Running but are deleted and recreated again; check why their nodes never become healthy (node conditions, MachineHealthCheck events).';
       }
       if (!webhook) for (const n of cniShown) causedBy.push(fingerprint(snapshot.cluster, 'node.cni-not-initialized', { kind: 'Node', name: n }));
-      const every = loop.intervalMinutes !== undefined ? `, one every ~${Math.round(loop.intervalMinutes)}m` : '';
+      const every = loop.intervalMinutes !== undefined ? `, about one every ${Math.round(loop.intervalMinutes)}m` : '';
       const draft: FindingDraft = {
         id: 'capi.recreation-loop',
         severity: 'critical',

@@ -181,7 +181,7 @@ export function findRecreationLoops(snapshot: Snapshot, history: HistoryView, op
       const first = Date.parse(creationTimes[0] as string);
       const last = Date.parse(creationTimes[creationTimes.length - 1] as string);
       intervalMinutes = (last - first) / 60000 / (creationTimes.length - 1);
-      evidence.push(`creationTimestamps: ${creationTimes.join(', ')} (one every ~${Math.round(intervalMinutes)}m)`);
+      evidence.push(`creationTimestamps: ${creationTimes.join(', ')} (about one every ${Math.round(intervalMinutes)}m)`);
     }
     if (c.remediated.size) evidence.push(`MachineHealthCheck remediated: ${[...c.remediated].sort().join(', ')}`);
     evidence.push(...c.evidence.slice(0, 6));

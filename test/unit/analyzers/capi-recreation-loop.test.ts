@@ -32,7 +32,7 @@ describe('capi.recreation-loop', () => {
     expect(f?.severity).toBe('critical');
     expect(f?.subject).toEqual({ kind: 'MachineSet', namespace: 'ns1', name: 'c1-md-0-7d9f8' });
     expect(f?.title).toContain('4 machine replacements');
-    expect(f?.title).toContain('one every ~12m');
+    expect(f?.title).toContain('about one every 12m');
   });
 
   it('history: machines seen earlier (created within the window) and gone now count; cause is the blocking webhook', () => {
