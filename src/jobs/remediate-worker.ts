@@ -1,6 +1,7 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { webApi } from '@slack/bolt';
+import { createExecutedMemory } from '../remediate/create-executed-memory.js';
 import { runRemediation, type RunRemediationDeps } from '../remediate/run-remediation.js';
 import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
 import type { ProposalStore } from '../store/proposal-store.js';
@@ -32,7 +33,8 @@ export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthori
  */
 export function startRemediateWorker(deps: RemediateWorkerDeps): { worker: Worker; close(): Promise<void> } {
   const authorizer = createApprovalAuthorizer({ log: deps.log });
-  const runDeps: RunRemediationDeps = { ...deps, isAuthorized: deps.isAuthorized ?? ((cluster, user) => authorizer(deps.slack, cluster, user)) };
+  // One memory of executed requests per worker: a replay whose Redis marker was deleted is still refused here.
+  const runDeps: RunRemediationDeps = { ...deps, isAuthorized: deps.isAuthorized ?? ((cluster, user) => authorizer(deps.slack, cluster, user)), executedHere: deps.executedHere ?? createExecutedMemory() };
   const worker = new Worker(
     REMEDIATE_QUEUE,
     async (job) => {

@@ -46,9 +46,11 @@ export type VoteOutcome =
  * is not confirmed eligible at vote time counts as neither approval nor rejection (issue 14). Returns
  * the request to store (unchanged when nothing changed) and the outcome to tell the clicker. A plan
  * whose dry run failed cannot be approved by anyone (its message has no Approve button; this refuses
- * a forged or stale click too), but it can still be rejected or withdrawn.
+ * a forged or stale click too), but it can still be rejected or withdrawn. `ctx.required` is
+ * approvals.required of the current config: a vote is decisive only once both it and the request's own
+ * count are reached, as the executor will check.
  */
-export function applyVote(req: ApprovalRequest, vote: Vote, ctx: { now: Date; confirmByTyping: boolean }): { request: ApprovalRequest; outcome: VoteOutcome } {
+export function applyVote(req: ApprovalRequest, vote: Vote, ctx: { now: Date; confirmByTyping: boolean; required?: number }): { request: ApprovalRequest; outcome: VoteOutcome } {
   const now = ctx.now;
   if (req.status !== 'pending') return { request: req, outcome: 'closed' };
   if (now.getTime() >= Date.parse(req.expiresAt)) return { request: moveRequest(req, 'expired', now)!, outcome: 'expired' };
@@ -65,7 +67,11 @@ export function applyVote(req: ApprovalRequest, vote: Vote, ctx: { now: Date; co
   if (vote.account && vote.account !== 'ok') return { request: req, outcome: vote.account };
   if (req.approvals.some((a) => a.user === vote.user)) return { request: req, outcome: 'duplicate' };
   const approvals = [...req.approvals, { user: vote.user, at, ...(vote.confirmed ? { confirmed: true } : {}) }];
-  if (approvals.length < req.required) return { request: { ...req, approvals }, outcome: 'counted' };
+  // As many approvals as the executor will count (verify-approval.ts): max(required when proposed,
+  // approvals.required now). `required` is read back from Redis: one that is no number (written there by
+  // someone else) counts as nothing, so it can never make a single vote decisive.
+  const proposedWith = typeof req.required === 'number' && Number.isFinite(req.required) ? req.required : 0;
+  if (approvals.length < Math.max(proposedWith, ctx.required ?? 1, 1)) return { request: { ...req, approvals }, outcome: 'counted' };
   if (ctx.confirmByTyping && !vote.confirmed) return { request: req, outcome: 'needs-confirmation' };
   return { request: { ...moveRequest(req, 'approved', now)!, approvals }, outcome: 'approved' };
 }

@@ -43,7 +43,8 @@ export interface ApprovalRequest {
   dryRunOk?: boolean;
   /**
    * HMAC-SHA256 (K8S_HEALTH_PLAN_SECRET) of the request's signed envelope (sign-request.ts): action,
-   * params, preconditions, hash, cluster, id, proposer, times, required count, dry-run outcome. The
+   * params, preconditions, hash, cluster, id, proposer, times, required count, dry-run outcome, and
+   * what approvers are shown (label, API calls, risk, dry-run line, approvers, thread). The
    * executor refuses a request whose signature does not verify. Absent on requests from before issue 14.
    */
   signature?: string;

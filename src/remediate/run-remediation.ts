@@ -6,6 +6,7 @@ import type { ActionContext } from './action-context.js';
 import { findAction } from './actions/index.js';
 import type { ApprovalRequest, ApprovalStatus } from './approval-request.js';
 import { createBackupLoader } from './create-backup-loader.js';
+import type { ExecutedMemory } from './create-executed-memory.js';
 import { moveRequest } from './move-request.js';
 import type { PlanSigner } from './plan-signer.js';
 import { RemediateError } from './remediate-error.js';
@@ -31,6 +32,11 @@ export interface RunRemediationDeps {
   log: Logger;
   /** Pause between verification attempts (a leader election or a delete can take a moment). */
   verifyDelayMs?: number;
+  /**
+   * The requests this process executed (create-executed-memory.ts): a request found here is refused
+   * even when the executed marker in Redis was deleted. The remediate worker keeps one per process.
+   */
+  executedHere?: ExecutedMemory;
 }
 
 /** What a run did; `ran` is false when this caller lost the race or the request was not approved. */
@@ -49,7 +55,8 @@ export interface RemediationRun {
  * 2. the claimed request is re-verified from what cannot be forged through Redis (verify-approval.ts:
  *    plan signature, sealed votes checked against the CURRENT config, expiry, execution deadline);
  *    any failure → `aborted` "refused", audited `refused`, nothing sent to the cluster;
- * 3. the executed marker is set once (SET NX): a request reset to `approved` after it ran is refused;
+ * 3. the executed marker is set once (SET NX), and the id remembered by this process: a request reset
+ *    to `approved` after it ran is refused (by this worker even when the marker was deleted);
  * 4. the cluster's remediation switch and every precondition are re-checked live; anything
  *    changed → `aborted` with the reasons;
  * 5. execute once (sealed backups first; every write pinned to the planned object), verify,
@@ -82,10 +89,15 @@ export async function runRemediation(requestId: string, deps: RunRemediationDeps
     deps.log.warn({ requestId: req.id, cluster: req.cluster, problems: refused }, 'remediation refused');
     return finish('aborted', `refused, nothing was changed: ${refused.join('; ')}`, {}, 'refused');
   }
-  // 3. Exactly once across resets: the claim above is once per `approved`, this is once per request.
+  // 3. Exactly once across resets: the claim above is once per `approved`, this is once per request —
+  // by the marker in Redis, and by this process's own memory, which a Redis writer cannot delete.
   if (!(await deps.approvals.markExecuted(requestId))) {
     return finish('aborted', 'refused, nothing was changed: this request was already executed once (executed marker); propose it again if it is still needed', {}, 'refused');
   }
+  if (deps.executedHere?.has(requestId)) {
+    return finish('aborted', 'refused, nothing was changed: this request was already executed once by this remediation worker (its executed marker in Redis is gone: someone deleted it); propose it again if it is still needed', {}, 'refused');
+  }
+  deps.executedHere?.add(requestId);
   await audit(deps, req, 'executing');
 
   const cluster = deps.config.clusters.find((c) => c.name === req.cluster)!;

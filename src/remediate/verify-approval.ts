@@ -21,7 +21,8 @@ export interface VerifyApprovalContext {
  *
  * 1. the secret is usable; the cluster is configured, live, and has remediation enabled NOW;
  * 2. the request's signature (HMAC of action, params, preconditions, hash, cluster, id, proposer,
- *    times, required count, dry-run outcome) verifies, and the plan still hashes to its hash;
+ *    times, required count, dry-run outcome, and the text approvers were shown) verifies, and the
+ *    plan still hashes to its hash;
  * 3. the dry run passed;
  * 4. every approve vote carries a seal that verifies (a vote written into Redis by anyone but a bot
  *    process holding the secret never does), the approvers are distinct, never the proposer, each
@@ -44,7 +45,7 @@ export async function verifyApproval(req: ApprovalRequest, ctx: VerifyApprovalCo
   if (req.plan.cluster !== req.cluster) problems.push(`the plan names cluster ${req.plan.cluster}, the request ${req.cluster}`);
 
   if (!req.signature) problems.push('the request carries no plan signature (stored before plans were signed, or stripped): propose it again');
-  else if (!isRequestSignatureValid(req, signer)) problems.push('the plan signature does not verify: the stored request (plan, params, cluster, proposer, times or dry run) was changed after it was proposed, or K8S_HEALTH_PLAN_SECRET changed since');
+  else if (!isRequestSignatureValid(req, signer)) problems.push('the plan signature does not verify: the stored request (plan, params, cluster, proposer, times, dry run, or the text approvers were shown) was changed after it was proposed, or K8S_HEALTH_PLAN_SECRET changed since');
   if (hashPlan(req.plan) !== req.hash) problems.push('the stored plan does not match the hash that was approved');
   if (req.dryRunOk !== true) problems.push('the dry run of this plan did not pass: it cannot be approved');
 

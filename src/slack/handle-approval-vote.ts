@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs, w
 import { applyVote, type Vote, type VoteOutcome } from '../remediate/apply-vote.js';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
 import { signVote } from '../remediate/sign-vote.js';
-import { neutralizeMrkdwn as md } from '../text/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnNumber as count } from '../text/neutralize-mrkdwn.js';
 import { slackDate } from './slack-date.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, renderApproval } from './render-approval.js';
@@ -14,7 +14,7 @@ type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 
 
 /** What the clicker is told, ephemerally, for each outcome (stored values are untrusted text: neutralized). */
 const TELL: Record<VoteOutcome, (r: ApprovalRequest, why: string) => string> = {
-  counted: (r) => `Your approval is counted: ${r.approvals.length} of ${r.required}.`,
+  counted: (r) => `Your approval is counted: ${r.approvals.length} of ${count(r.required)}.`,
   approved: () => 'Your approval was the last one needed: the fix is queued and will run once its preconditions are re-checked live.',
   'needs-confirmation': () => 'Confirm in the dialog by typing the cluster name.',
   rejected: () => 'You rejected this fix: it is cancelled and will not run.',
@@ -22,7 +22,7 @@ const TELL: Record<VoteOutcome, (r: ApprovalRequest, why: string) => string> = {
   expired: (r) => `This request expired ${slackDate(r.expiresAt) ?? md(r.expiresAt, { max: 40 })}: nothing will run. Propose it again if it is still needed.`,
   closed: (r) => `This request is already ${md(r.status, { max: 20 })}${r.result ? ` (${md(r.result, { max: 500 })})` : ''}: clicks are ignored.`,
   'self-approval': () => 'You proposed this fix: your approval does not count. Two other authorized people must approve it.',
-  duplicate: (r) => `You already approved this request (${r.approvals.length} of ${r.required}): each approver counts once.`,
+  duplicate: (r) => `You already approved this request (${r.approvals.length} of ${count(r.required)}): each approver counts once.`,
   unauthorized: (r) => `You are not an authorized approver of cluster ${md(r.cluster, { max: 100 })} (config approvers.users / approvers.groups).`,
   ineligible: (_r, why) => `Your vote was not recorded: your Slack account cannot approve fixes (${md(why, { max: 200 })}). Ask a workspace admin if this is wrong.`,
   unverified: (_r, why) => `Your vote was not recorded: ${md(why, { max: 300 })}. Nothing changed; try again in a moment.`,
@@ -79,7 +79,7 @@ export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account
   const why = account && account.status !== 'ok' ? account.reason : undefined;
   const now = deps.now();
   const res = await deps.approval.approvals.update(id, (req) => {
-    const r = applyVote(req, { ...v, authorized, ...(account ? { account: account.status } : {}) }, { now, confirmByTyping: deps.config.approvals.confirmByTyping });
+    const r = applyVote(req, { ...v, authorized, ...(account ? { account: account.status } : {}) }, { now, confirmByTyping: deps.config.approvals.confirmByTyping, required: deps.config.approvals.required });
     // Seal the vote this click added (the policy is pure; sealing needs the secret): only votes sealed
     // by a process that verified the click count when the executor re-checks the request.
     if (r.request === req || r.request.approvals.length === req.approvals.length) return { request: r.request, extra: r.outcome };

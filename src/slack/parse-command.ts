@@ -1,6 +1,7 @@
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import { SECTION_IDS, type SectionId } from '../diagnose/finding.js';
 import { neutralizeMrkdwn } from '../text/neutralize-mrkdwn.js';
+import { mentionChannel } from './mention-user.js';
 
 /** What `/k8s-health <text>` asks for. Errors are one line that says what is allowed. */
 export type ParsedCommand =
@@ -14,7 +15,9 @@ const USAGE = 'Usage: `/k8s-health [CLUSTER [SECTION]]` or `/k8s-health help`';
 
 /**
  * Parse the slash command text against the config and the channel it was typed in. Pure; never
- * throws on any input (whatever the user typed is quoted back, shortened and escaped).
+ * throws on any input (whatever the user typed is quoted back, shortened and escaped). Cluster names
+ * and channel ids are quoted the same way: a discovered cluster's come from the fleet directory in
+ * Redis (docs/fleet.md), which is not trusted.
  */
 export function parseCommand(text: string, ctx: { config: Config; channelId: string }): ParsedCommand {
   const words = (text ?? '').trim().split(/\s+/).filter(Boolean);
@@ -35,7 +38,7 @@ export function parseCommand(text: string, ctx: { config: Config; channelId: str
       if (queryable.length) return { kind: 'list', clusters: queryable };
     }
     if (!cluster) {
-      const candidates = (here.length > 1 ? here : clusters.filter((c) => isAllowed(c, ctx.channelId))).map((c) => c.name);
+      const candidates = (here.length > 1 ? here : clusters.filter((c) => isAllowed(c, ctx.channelId))).map((c) => quote(c.name));
       return {
         kind: 'error',
         message: `Which cluster? Type \`/k8s-health CLUSTER\` with one of: ${candidates.join(', ') || names}.`,
@@ -51,8 +54,8 @@ export function parseCommand(text: string, ctx: { config: Config; channelId: str
     if (!cluster) return { kind: 'error', message: `Unknown cluster "${quote(typed)}". Known clusters: ${names}. ${USAGE}` };
   }
   if (!isAllowed(cluster, ctx.channelId)) {
-    const allowed = cluster.slack.channels.map((c) => `<#${c}>`).join(', ');
-    return { kind: 'error', message: `Cluster "${cluster.name}" cannot be queried from this channel; ask in ${allowed}.` };
+    const allowed = cluster.slack.channels.map((c) => mentionChannel(c)).join(', ');
+    return { kind: 'error', message: `Cluster "${quote(cluster.name)}" cannot be queried from this channel; ask in ${allowed}.` };
   }
   if (words.length === 2) {
     const typed = words[1]!;

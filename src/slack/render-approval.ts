@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
 import type { RemediationPlan } from '../remediate/remediation-plan.js';
-import { neutralizeMrkdwn as md, neutralizeMrkdwnCode, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnCode, neutralizeMrkdwnId, neutralizeMrkdwnNumber as count, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
 import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 import { mentionUser } from './mention-user.js';
@@ -22,7 +22,7 @@ export const CONFIRM_VIEW_ID = 'k8s-health.approval.confirm';
  * expired). The fallback text and the TELL lines use the same words.
  */
 export const APPROVAL_STATE: Record<ApprovalRequest['status'], { colour: string; words: (req: ApprovalRequest) => string }> = {
-  pending: { colour: ':large_yellow_circle:', words: (r) => (r.dryRunOk === false ? 'Dry run failed: cannot be approved' : `Waiting for ${Math.max(0, r.required - r.approvals.length)} more of ${r.required} approvals`) },
+  pending: { colour: ':large_yellow_circle:', words: (r) => (r.dryRunOk === false ? 'Dry run failed: cannot be approved' : `Waiting for ${count(Math.max(0, r.required - r.approvals.length))} more of ${count(r.required)} approvals`) },
   approved: { colour: ':large_green_circle:', words: () => 'Approved: queued to run' },
   executing: { colour: ':large_blue_circle:', words: () => 'Running' },
   succeeded: { colour: ':large_green_circle:', words: () => 'Executed' },
@@ -50,10 +50,11 @@ export const APPROVAL_STATE: Record<ApprovalRequest['status'], { colour: string;
  */
 export function renderApproval(req: ApprovalRequest): SlackMessage {
   const p = req.plan;
-  const state = APPROVAL_STATE[req.status] ?? { colour: ':white_circle:', words: () => md(req.status, { max: 20 }) };
+  const state = Object.hasOwn(APPROVAL_STATE, req.status) ? APPROVAL_STATE[req.status] : { colour: ':white_circle:', words: () => md(req.status, { max: 20 }) };
   const words = state.words(req);
   const who = req.approvals.map((a) => mentionUser(a.user)).join(', ');
-  const tally = `${req.approvals.length} of ${req.required} approvals${who ? `: ${who}` : ''}`;
+  // `required` is read back from Redis like everything else: a number is shown, anything else neutralized.
+  const tally = `${req.approvals.length} of ${count(req.required)} approvals${who ? `: ${who}` : ''}`;
   const expiry = slackDate(req.expiresAt) ?? 'an unknown time';
   const colour = req.status === 'pending' && req.dryRunOk === false ? ':red_circle:' : state.colour;
   const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: `${colour} ${words}`, emoji: true } }];
@@ -71,7 +72,7 @@ export function renderApproval(req: ApprovalRequest): SlackMessage {
               type: 'button' as const, action_id: APPROVE_ACTION_ID, style: 'primary' as const, text: { type: 'plain_text' as const, text: 'Approve' }, value: req.id,
               confirm: {
                 title: { type: 'plain_text' as const, text: 'Approve this fix?' },
-                text: { type: 'plain_text' as const, text: `${target}. ${left <= 1 ? 'Yours is the last approval needed: it runs once its preconditions are re-checked live.' : `It needs ${left} more approvals, yours included, before it runs.`}` },
+                text: { type: 'plain_text' as const, text: `${target}. ${left <= 1 ? 'Yours is the last approval needed: it runs once its preconditions are re-checked live.' : `It needs ${count(left)} more approvals, yours included, before it runs.`}` },
                 confirm: { type: 'plain_text' as const, text: 'Approve' },
                 deny: { type: 'plain_text' as const, text: 'Cancel' },
                 style: 'primary' as const,
@@ -103,7 +104,7 @@ export function renderApproval(req: ApprovalRequest): SlackMessage {
     type: 'section',
     text: {
       type: 'mrkdwn',
-      text: [`*Dry run:* ${md(req.dryRun, { max: 1500 })}`, `*Blast radius:* ${md(blastRadiusLine(describeBlastRadius(p)), { max: 800 })}`, `*Undo:* ${UNDO_OF[p.action] ?? 'unknown for this action.'}`].join('\n'),
+      text: [`*Dry run:* ${md(req.dryRun, { max: 1500 })}`, `*Blast radius:* ${md(blastRadiusLine(describeBlastRadius(p)), { max: 800 })}`, `*Undo:* ${Object.hasOwn(UNDO_OF, p.action) ? UNDO_OF[p.action] : 'unknown for this action.'}`].join('\n'),
     },
   });
   blocks.push(...renderPlanBlocks(p));

@@ -4,7 +4,7 @@ import { SECTION_TITLES, type Finding, type SectionId, type Severity } from '../
 import type { HealthStatus, Report } from '../report/report.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 import { DETAILS_ACTION_ID, proposeFixActionId } from './action-ids.js';
-import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnWord, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
 import { slackDate } from './slack-date.js';
 import { runbookUrl } from './runbook-url.js';
 import { atScanTime } from './at-scan-time.js';
@@ -53,6 +53,16 @@ export const STATUS_EMOJI: Record<HealthStatus, string> = {
   critical: ':red_circle:',
   unknown: ':white_circle:',
 };
+
+/** A health status as shown: our word, or the neutralized text of whatever else was stored. */
+export function statusWord(status: unknown): string {
+  return neutralizeMrkdwnWord(status, Object.keys(STATUS_EMOJI));
+}
+
+/** The emoji of a status word (a white circle for anything that is not one of ours). */
+export function statusEmoji(status: string): string {
+  return Object.hasOwn(STATUS_EMOJI, status) ? STATUS_EMOJI[status as HealthStatus] : ':white_circle:';
+}
 
 export const SEVERITY_EMOJI: Record<Severity, string> = { critical: ':red_circle:', warning: ':warning:', info: ':information_source:' };
 
@@ -122,12 +132,14 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
   const plan = planCard(report, opts);
   const sectionTitle = opts.section ? SECTION_TITLES[opts.section] : undefined;
   const sections = opts.section ? report.sections.filter((s) => s.id === opts.section) : report.sections;
-  const status = opts.section ? (sections[0]?.status ?? 'unknown') : report.status;
+  // A stored report is read back from Redis (untrusted, issue 14): its status is shown as one of our
+  // words, or neutralized when it is anything else.
+  const status = statusWord(opts.section ? (sections[0]?.status ?? 'unknown') : report.status);
   const scanned = describeScanTime(report);
 
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: `${neutralizeSlackPlainText(report.cluster, { max: 100 })}${sectionTitle ? ` · ${sectionTitle}` : ''}: ${status}`, emoji: true } },
-    { type: 'context', elements: [{ type: 'mrkdwn', text: `${STATUS_EMOJI[status]} ${scanned}${opts.stale ? ' · :hourglass_flowing_sand: *stale*, refreshing…' : ''}` }] },
+    { type: 'context', elements: [{ type: 'mrkdwn', text: `${statusEmoji(status)} ${scanned}${opts.stale ? ' · :hourglass_flowing_sand: *stale*, refreshing…' : ''}` }] },
   ];
   if (opts.note) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: md(opts.note, { max: 500 }) } });
   if (plan.problems.length === 0) {

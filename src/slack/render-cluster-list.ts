@@ -1,5 +1,5 @@
 import type { SlackMessage } from './clamp-blocks.js';
-import { neutralizeMrkdwn } from '../text/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn, neutralizeMrkdwnWord } from '../text/neutralize-mrkdwn.js';
 
 /** One cluster of the list: its name, where it comes from, and its stored report's status. */
 export interface ClusterListEntry {
@@ -23,13 +23,15 @@ const LINES_PER_BLOCK = 25;
  * query, worst first, from their stored reports. Names come from Cluster objects: neutralized.
  */
 export function renderClusterList(entries: readonly ClusterListEntry[]): SlackMessage {
-  const sorted = [...entries].sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || a.name.localeCompare(b.name));
+  // A status comes from a stored report, read back from Redis: one of ours is shown, anything else neutralized.
+  const known = entries.map((e) => ({ ...e, status: e.status === undefined ? undefined : neutralizeMrkdwnWord(e.status, Object.keys(ICON)) }));
+  const sorted = known.sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || String(a.name).localeCompare(String(b.name)));
   const counts = new Map<string, number>();
   for (const e of sorted) counts.set(e.status ?? 'not scanned yet', (counts.get(e.status ?? 'not scanned yet') ?? 0) + 1);
   const summary = [...counts].map(([s, n]) => `${n} ${s}`).join(', ');
   const lines = sorted.map((e) => {
     const where = [e.fleet ? `fleet ${neutralizeMrkdwn(e.fleet, { max: 60 })}` : 'configured', e.enrolled ? '' : 'management side only'].filter(Boolean).join(' · ');
-    return `${ICON[e.status ?? ''] ?? ':hourglass:'} \`${neutralizeMrkdwn(e.name, { max: 120 })}\` — ${e.status ?? 'not scanned yet'} (${where})`;
+    return `${(e.status !== undefined && Object.hasOwn(ICON, e.status) ? ICON[e.status] : undefined) ?? ':hourglass:'} \`${neutralizeMrkdwn(e.name, { max: 120 })}\` — ${e.status ?? 'not scanned yet'} (${where})`;
   });
   const blocks: SlackMessage['blocks'] = [{ type: 'section', text: { type: 'mrkdwn', text: `*Clusters of this channel* — ${sorted.length}: ${summary}. Type \`/k8s-health CLUSTER\` for one.` } }];
   for (let i = 0; i < lines.length; i += LINES_PER_BLOCK) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.slice(i, i + LINES_PER_BLOCK).join('\n') } });

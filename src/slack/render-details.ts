@@ -3,7 +3,7 @@ import { SECTION_TITLES, type Finding } from '../diagnose/finding.js';
 import type { Report } from '../report/report.js';
 import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
-import { describeScanTime, describeSince, fullWhy, planCard, SEVERITY_EMOJI, STATUS_EMOJI, whySentence, type RenderBlocksOptions } from './render-blocks.js';
+import { describeScanTime, describeSince, fullWhy, planCard, SEVERITY_EMOJI, statusEmoji, statusWord, whySentence, type RenderBlocksOptions } from './render-blocks.js';
 import { runbookUrl } from './runbook-url.js';
 import { atScanTime } from './at-scan-time.js';
 
@@ -29,7 +29,12 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
     { type: 'context', elements: [{ type: 'mrkdwn', text: describeScanTime(report) }] },
   ];
   if (sections.length > 0) {
-    const lines = sections.map((s) => `${STATUS_EMOJI[s.status]} *${SECTION_TITLES[s.id]}* — ${s.status} · ${md(s.summary, { max: 300 })}`);
+    // Section ids and statuses of a stored report are Redis data too: ours are shown, anything else neutralized.
+    const lines = sections.map((s) => {
+      const status = statusWord(s.status);
+      const title = Object.hasOwn(SECTION_TITLES, s.id) ? SECTION_TITLES[s.id] : md(s.id, { max: 40 });
+      return `${statusEmoji(status)} *${title}* — ${status} · ${md(s.summary, { max: 300 })}`;
+    });
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } });
   }
   if (report.partial.length > 0) {

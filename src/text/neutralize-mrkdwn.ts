@@ -143,3 +143,20 @@ export function neutralizeSlackPlainText(value: unknown, opts: NeutralizeMrkdwnO
   const flat = flattenUntrusted(raw).replace(SCHEME_SEPARATOR, DEFANGED_SEPARATOR).replace(/(^|[^\p{L}\p{N}])@/gu, '$1＠');
   return truncate(flat, opts.max);
 }
+
+/**
+ * A count or number read back from Redis (a request's `required`, a tally): shown as the number when
+ * it is a finite number, neutralized otherwise. Redis is not trusted (issue 14): a `required` stored
+ * as `"<!channel>"` must not reach a message as markup.
+ */
+export function neutralizeMrkdwnNumber(value: unknown): string {
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : neutralizeMrkdwn(value, { max: 20 });
+}
+
+/**
+ * One of our own words read back from Redis (a report's or section's status, a request's status):
+ * shown as it is when it is one of `known`, neutralized otherwise (it was written by someone else).
+ */
+export function neutralizeMrkdwnWord(value: unknown, known: readonly string[]): string {
+  return typeof value === 'string' && known.includes(value) ? value : neutralizeMrkdwn(value, { max: 20 });
+}

@@ -14,6 +14,8 @@ import { renderAlertParent, renderAlertReply } from '../../src/slack/render-aler
 import { renderApproval, renderPlanBlocks } from '../../src/slack/render-approval.js';
 import { renderApprovalResult } from '../../src/slack/render-approval-result.js';
 import { renderScanFailed, renderScanning } from '../../src/slack/render-scanning.js';
+import { renderAppHome } from '../../src/slack/render-app-home.js';
+import { renderClusterList } from '../../src/slack/render-cluster-list.js';
 import { FORGED, HOSTILE_ALL, HOSTILE_TEXTS } from '../support/hostile-text.js';
 import { findInjections, linesOf } from '../support/inspect-slack-text.js';
 
@@ -276,6 +278,94 @@ describe('every message kind with a hostile value in every untrusted field', () 
     for (const text of [h, `prod-east ${h}`, 'prod-east']) {
       const parsed = parseCommand(text, { config, channelId: 'C0OTHER' });
       if (parsed.kind === 'error') expectInert({ text: parsed.message.replace(/<#C0OK>/g, '') }, 'command error');
+    }
+  });
+});
+
+/** Every leaf (string, number, boolean) of a value, by path. */
+function leafPaths(v: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(v)) return v.flatMap((x, i) => leafPaths(x, [...path, i]));
+  if (v && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => leafPaths(x, [...path, k]));
+  return [path];
+}
+function withLeaf<T>(value: T, path: (string | number)[], leaf: unknown): T {
+  const copy = structuredClone(value) as Record<string | number, unknown>;
+  let cur = copy;
+  for (const p of path.slice(0, -1)) cur = cur[p] as Record<string | number, unknown>;
+  cur[path.at(-1)!] = leaf;
+  return copy as T;
+}
+
+describe('what Redis holds is untrusted in every field, not only in the free-text ones', () => {
+  /**
+   * A Redis writer controls every field of a stored report, approval request or alert incident,
+   * including those our code writes as numbers or as its own words (statuses, severities, counts,
+   * times, ids). Each leaf in turn is replaced by markup (as string, whatever its type was) and the
+   * message rendered: it must stay inert. A renderer may throw on a value of the wrong shape (nothing
+   * is posted then); it may never pass the markup through.
+   */
+  const LEAVES = [`<!channel> x\n${FORGED} *Approved* by <@U0EVIL>`, '<https://evil.example|click>'];
+  const T = '2025-03-01T09:00:00Z';
+  const f0 = { ...hostileFinding('t', 0), subject: { kind: 'K', namespace: 'n', name: 'x' }, since: T, firstSeen: T } as Finding;
+  const report: Report = { ...hostileReport('c1', [f0, { ...f0, fingerprint: 'fp-1', causedBy: ['fp-0'], severity: 'warning' }, { ...f0, fingerprint: 'fp-2', severity: 'info' }]), collectedAtFrom: 'data' };
+  const request = { ...hostileRequest('t', 'pending', false), signature: 's', dryRunOk: true, decidedBy: { user: 'U0BEN', at: T1 }, result: 'r' };
+  function tamperedEverywhere<T>(what: string, base: T, render: (v: T) => { text?: unknown; blocks?: unknown }): void {
+    const problems: string[] = [];
+    for (const path of leafPaths(base)) {
+      for (const leaf of LEAVES) {
+        let message: { text?: unknown; blocks?: unknown };
+        try {
+          message = render(withLeaf(base, path, leaf));
+        } catch {
+          continue;
+        }
+        for (const p of findInjections(message, { mentions: OUR_MENTIONS, groups: ['S0SRE'] })) problems.push(`${path.join('.')}: ${p}`);
+      }
+    }
+    expect({ what, problems: [...new Set(problems)] }).toEqual({ what, problems: [] });
+  }
+
+  it('a stored report (answer card, Details, App Home, the fleet cluster list)', () => {
+    tamperedEverywhere('card', report, (r) => renderBlocks(r, { now: NOW, proposalIds: { [proposalKey(f0, 0)]: 'p_1' } }));
+    tamperedEverywhere('section view', report, (r) => renderBlocks(r, { now: NOW, section: 'webhooks' }));
+    tamperedEverywhere('details', report, (r) => renderDetails(r, {}));
+    tamperedEverywhere('app home', { report, waiting: [{ label: 'l', proposer: 'U0PAT', expiresAt: T }] }, (x) => renderAppHome('U0ALICE', [{ name: 'c1', ...x }], T));
+    // The fleet's cluster list: names from the fleet directory, statuses from stored reports (both Redis); clamped as postAnswer sends it.
+    const list = [{ name: 'c1', fleet: 'f', status: 'critical', enrolled: true, storedAt: T }, { name: 'c2', enrolled: false }];
+    tamperedEverywhere('cluster list', list, (l) => clampBlocks(renderClusterList(l)));
+  });
+
+  it('a stored approval request in each state (request message, result)', () => {
+    for (const status of STATUSES) {
+      tamperedEverywhere(`approval ${status}`, { ...request, status }, (r) => renderApproval(r));
+      tamperedEverywhere(`result ${status}`, { ...request, status }, (r) => renderApprovalResult(r, { backup: { what: 'w', json: '{}' }, undo: { label: 'u', proposalId: 'p_u' } }));
+    }
+  });
+
+  it('a stored alert incident and its changes (parent, every kind of reply)', () => {
+    const opts = { channel: 'C0ALERTS', resolveAfterScans: 1, flapWindowMinutes: 30 };
+    const inc = analyzeAlertChanges({ seq: 0, incidents: {} }, hostileReport('c1', [f0], T0), opts).state.incidents[f0.fingerprint]!;
+    tamperedEverywhere('parent', inc, (i) => renderAlertParent(i, { proposalIds: { [proposalKey(f0, 0)]: 'p_1' }, owner: { user: 'U0ANN', at: T0 }, snooze: { by: 'U0BEN', until: T1 } }));
+    tamperedEverywhere('resolved parent', { ...inc, status: 'resolved' as const, resolvedAt: T1, mergedInto: 'fp-9' }, (i) => renderAlertParent(i));
+    const details = [
+      { kind: 'reopened', resolvedForMs: 5 }, { kind: 'severity', from: 'warning', to: 'critical' }, { kind: 'recreation', from: 1, to: 2 }, { kind: 'evidence', lines: ['a'], more: 2 },
+      { kind: 'related', findings: [{ fingerprint: 'f', id: 'i', title: 't', severity: 'warning', relation: 'symptom', since: T0 }, { fingerprint: 'f', id: 'i', title: 't', severity: 'warning', relation: 'cause' }] },
+      { kind: 'resolved', missedScans: 2, lastSeenAt: T0, lastedMs: 5 }, { kind: 'resolved', missedScans: 2, lastSeenAt: T0, lastedMs: 5, reason: 'cluster-renamed', renamedTo: 'x' },
+      { kind: 'merged', into: 'x', id: 'i', title: 't' }, { kind: 'paused', mhc: 'm', since: T0, resume: 'r' },
+    ];
+    tamperedEverywhere('reply', { inc, change: { seq: 1, kinds: ['evidence'], at: T1, details } }, (x) => renderAlertReply(x.inc, x.change as Parameters<typeof renderAlertReply>[1]));
+  });
+
+  it('cluster names and channel ids of the fleet directory (Redis) in command errors', () => {
+    // Discovered clusters reach the config through the fleet directory in Redis (docs/fleet.md); config names are validated, these are not.
+    const config = parseConfig({ clusters: [{ name: 'a', dump: './x', slack: { channels: ['C0OK'] } }, { name: 'b', dump: './x', slack: { channels: ['C0OK'] } }] }, '/tmp');
+    for (const h of [...HOSTILE_TEXTS, HOSTILE_ALL]) {
+      config.clusters[0]!.name = h;
+      config.clusters[1]!.slack.channels = ['C0OK', h];
+      for (const [text, channel] of [['', 'C0OK'], [h, 'C0OTHER'], ['b', 'C0OTHER']] as const) {
+        const parsed = parseCommand(text, { config, channelId: channel });
+        if (parsed.kind === 'error') expectInert({ text: parsed.message.replace(/<#C0OK>/g, '') }, `command error for ${JSON.stringify(text)}`);
+      }
     }
   });
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
+import { deletingMachine, drainMessage, pdbRefusalLine } from '../support/blocker-objects.js';
+import { mhc } from '../support/snapshot-b.js';
 import { startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -18,9 +20,19 @@ const deployment = (uid: string): KubeObject => ({ apiVersion: 'apps/v1', kind: 
 const pod = (uid: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'db-0', namespace: 'shop', uid, deletionTimestamp: '2025-03-01T09:10:00Z' }, spec: { nodeName: 'gone', containers: [] } }) as unknown as KubeObject;
 const goneNode: KubeObject = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'gone', uid: 'uid-node' }, spec: {}, status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } } as unknown as KubeObject;
 
+// Cluster API objects of the management cluster that the annotation actions write (issue 18).
+const healthCheck = (uid: string): KubeObject => {
+  const m = mhc('md-0-mhc');
+  return { ...m, apiVersion: 'cluster.x-k8s.io/v1beta2', metadata: { ...m.metadata, uid } };
+};
+const drainingMachine = (uid: string): KubeObject => {
+  const m = deletingMachine({ name: 'md-0-drain', deletingMin: 45, stage: 'DrainingNode', message: drainMessage(44, [pdbRefusalLine(['shop/db-0'], 'db', 2, 2)]) });
+  return { ...m, metadata: { ...m.metadata, uid } };
+};
+
 let bot: ApprovalBot;
 beforeAll(async () => {
-  bot = await startApprovalBot({ objects: [webhook('uid-a'), deployment('uid-a'), pod('uid-a'), goneNode] });
+  bot = await startApprovalBot({ objects: [webhook('uid-a'), deployment('uid-a'), pod('uid-a'), goneNode, healthCheck('uid-a'), drainingMachine('uid-a')] });
 }, 60_000);
 afterAll(async () => {
   await bot?.stop();
@@ -83,5 +95,41 @@ describe('a plan never acts on a replacement with the same name', () => {
     expect(deletes).toHaveLength(1);
     expect((deletes[0]!.body as Any).preconditions).toEqual({ uid: 'uid-a', resourceVersion: expect.any(String) });
     expect(bot.kube.find('ValidatingWebhookConfiguration', 'kyverno-policy')).toEqual(replacement);
+  }, 60_000);
+
+  it('Machine recreated between proposal and approval (machine.skip-drain): the live re-check aborts, the new Machine is never annotated', async () => {
+    const { requestId } = await bot.propose({ action: 'machine.skip-drain', params: { namespace: 'ns1', name: 'md-0-drain' }, label: 'Skip drain: md-0-drain', risk: 'r' });
+    const replacement = recreate('Machine', drainingMachine('uid-b'));
+    await bot.vote(requestId!, 'U0ANN');
+    await bot.vote(requestId!, 'U0BEN');
+    const done = await bot.waitStatus(requestId!, ['succeeded', 'failed', 'aborted']);
+    expect(done.status).toBe('aborted');
+    expect(done.result).toBe('aborted, nothing was changed: Machine ns1/md-0-drain was replaced since the proposal (uid uid-a → uid-b): the plan never acts on a replacement');
+    expect(await thread(requestId!)).toContain('was replaced since the proposal (uid uid-a → uid-b)');
+    expect(bot.kube.find('Machine', 'md-0-drain', 'ns1')).toEqual(replacement);
+    expect(bot.kube.writes.filter((w) => w.name === 'md-0-drain' && !w.dryRun)).toEqual([]);
+  }, 60_000);
+
+  it('MachineHealthCheck recreated at the very moment of the PATCH (mhc.pause-remediation): the json-patch `test` on its uid fails (422), the new one is not paused', async () => {
+    const { requestId } = await bot.propose({ action: 'mhc.pause-remediation', params: { namespace: 'ns1', name: 'md-0-mhc' }, label: 'Pause remediation: md-0-mhc', risk: 'r' });
+    let replacement: KubeObject | undefined;
+    bot.kube.beforeWrite = (w) => {
+      if (w.dryRun || w.name !== 'md-0-mhc') return;
+      bot.kube.beforeWrite = undefined;
+      replacement = recreate('MachineHealthCheck', healthCheck('uid-b'));
+    };
+    await bot.vote(requestId!, 'U0ANN');
+    await bot.vote(requestId!, 'U0BEN');
+    const done = await bot.waitStatus(requestId!, ['succeeded', 'failed', 'aborted']);
+    expect(done.status).toBe('aborted');
+    expect(done.result).toContain('aborted, nothing was changed: the API server refused the write pinned to the object this plan was made for');
+    expect(done.result).toContain('json-patch test failed at "/metadata/uid"');
+    expect(await thread(requestId!)).toContain('nothing was changed');
+    // The one real PATCH carried the pin (uid and resourceVersion tested first) and was refused: the replacement is intact.
+    const patches = bot.kube.writes.filter((w) => w.name === 'md-0-mhc' && !w.dryRun);
+    expect(patches).toHaveLength(1);
+    expect((patches[0]!.body as Any[]).slice(0, 2)).toEqual([{ op: 'test', path: '/metadata/uid', value: 'uid-a' }, { op: 'test', path: '/metadata/resourceVersion', value: expect.any(String) }]);
+    expect(bot.kube.find('MachineHealthCheck', 'md-0-mhc', 'ns1')).toEqual(replacement);
+    expect((replacement!.metadata.annotations ?? {})['cluster.x-k8s.io/paused']).toBeUndefined();
   }, 60_000);
 });

@@ -15,7 +15,7 @@ import { startApprovalBot, type ApprovalBot } from '../support/start-approval-bo
  * refused by the executor — status `aborted` "refused", an audited `refused` step, the refusal in the
  * thread — with NOTHING written to the cluster (the fake API server records every write).
  */
-const names = ['app-status', 'app-forged', 'app-copied', 'app-params', 'victim', 'app-cluster', 'app-replay', 'app-expired', 'app-deadline', 'app-removed', 'app-legit'];
+const names = ['app-status', 'app-forged', 'app-copied', 'app-params', 'victim', 'app-cluster', 'app-replay', 'app-shown', 'app-expired', 'app-deadline', 'app-removed', 'app-legit'];
 const deployment = (name: string): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'shop', uid: `uid-${name}` }, spec: { replicas: 3 } }) as unknown as KubeObject;
 const scale = (name: string, replicas = 0): RemediationProposal => ({ action: 'deployment.scale', params: { namespace: 'shop', name, replicas }, label: `Scale shop/${name} to ${replicas}`, risk: 'r' });
 
@@ -130,23 +130,44 @@ describe('an attacker with write access to Redis cannot make a plan run', () => 
     expect(realWrites()).toBe(writes);
   });
 
-  it('a replayed executed request (reset to approved, enqueued again): refused by the executed marker; with the marker deleted too, by the pinned preconditions', async () => {
+  it('a replayed executed request (reset to approved, enqueued again): refused by the executed marker; with the marker deleted too and the recorded state back (its undo ran), by the worker\'s own memory', async () => {
     const { requestId: id, request } = await bot.runApproved(scale('app-replay'));
     expect(request.status).toBe('succeeded');
     const writes = realWrites();
     await tamper(id, (r) => (r.status = 'approved'));
     await bot.enqueue(id, `attack-${++seq}`);
     await expectRefused(id, /already executed once \(executed marker\)/, 1);
-    // Marker deleted as well: signature and votes are genuine and recent, but the Deployment no
-    // longer holds the replicas the plan recorded (and pinned): aborted before any write.
+    // The Deployment is back at the 3 replicas the plan recorded (as its undo would leave it), so the
+    // pinned preconditions would hold again; the attacker deletes the marker too. Signature and votes
+    // are genuine and inside the execution deadline: only the worker's memory of what it ran is left.
+    const live = structuredClone(bot.kube.find('Deployment', 'app-replay', 'shop')!) as unknown as { spec: { replicas: number } };
+    live.spec.replicas = 3;
+    bot.kube.emit('MODIFIED', live as unknown as KubeObject);
     await bot.redis.del(`k8s-health:approvals:executed:${id}`);
     await tamper(id, (r) => (r.status = 'approved'));
     await bot.enqueue(id, `attack-${++seq}`);
     for (let i = 0; i < 600 && (await bot.approvals.get(id))!.status !== 'aborted'; i++) await new Promise((r) => setTimeout(r, 50));
     const done = (await bot.approvals.get(id))!;
     expect(done.status).toBe('aborted');
-    expect(done.result).toBe('aborted, nothing was changed: Deployment shop/app-replay now has 0 replicas, not the 3 recorded at proposal time');
+    expect(done.result).toBe('refused, nothing was changed: this request was already executed once by this remediation worker (its executed marker in Redis is gone: someone deleted it); propose it again if it is still needed');
     expect(realWrites()).toBe(writes);
+    expect((bot.kube.find('Deployment', 'app-replay', 'shop') as unknown as { spec: { replicas: number } }).spec.replicas).toBe(3);
+  });
+
+  it('the text approvers are shown (label, API calls, risk, dry-run line) changed on an approved request, what runs untouched: refused by the plan signature', async () => {
+    const writes = realWrites();
+    const id = await approvedButQueued('app-shown');
+    await tamper(id, (r) => {
+      r.plan.label = 'Scale shop/app-shown to 3 (no change)';
+      r.plan.apiCalls = ['GET /apis/apps/v1/namespaces/shop/deployments/app-shown (read only)'];
+      r.plan.risk = 'none';
+      r.dryRun = 'server-side dry run (dryRun=All) accepted: nothing changes';
+    });
+    expect(hashPlan((await bot.approvals.get(id))!.plan)).toBe((await bot.approvals.get(id))!.hash);
+    bot.resumeWorker();
+    await expectRefused(id, /the plan signature does not verify: .*the text approvers were shown/);
+    expect(realWrites()).toBe(writes);
+    expect((bot.kube.find('Deployment', 'app-shown', 'shop') as unknown as { spec: { replicas: number } }).spec.replicas).toBe(3);
   });
 
   it('an expired request (one real approval) set to approved, its expiry pushed out and a vote added: refused', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { neutralizeMrkdwn, neutralizeMrkdwnCode, neutralizeMrkdwnId } from '../../src/text/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn, neutralizeMrkdwnCode, neutralizeMrkdwnId, neutralizeMrkdwnNumber, neutralizeMrkdwnWord } from '../../src/text/neutralize-mrkdwn.js';
 import { LINE_BREAK_MARK, neutralizePlainText } from '../../src/text/neutralize-plain-text.js';
 import { formatCliError as describeError } from '../../src/cli/format-cli-error.js';
 import { FUZZ_SEED, useFuzzSeed } from '../support/fuzz-seed.js';
@@ -105,6 +105,17 @@ describe('neutralizeMrkdwnId', () => {
   it('shows our ids exactly and anything else neutralized', () => {
     expect(neutralizeMrkdwnId('r_Ab-_9z')).toBe('r_Ab-_9z');
     expect(neutralizeMrkdwnId('r_x> <!channel')).toBe('r_x&gt; &lt;!channel');
+  });
+});
+
+describe('neutralizeMrkdwnNumber and neutralizeMrkdwnWord (fields our code writes, read back from Redis)', () => {
+  it('shows a finite number or one of our words as it is, anything else neutralized', () => {
+    expect(neutralizeMrkdwnNumber(2)).toBe('2');
+    expect(neutralizeMrkdwnNumber('<!channel>')).toBe('&lt;!channel&gt;');
+    expect(neutralizeMrkdwnNumber(Number.NaN)).toBe('NaN');
+    expect(neutralizeMrkdwnWord('critical', ['critical', 'healthy'])).toBe('critical');
+    expect(neutralizeMrkdwnWord('<!here>\nX', ['critical'])).toBe('&lt;!here&gt; ⏎ X');
+    expect(neutralizeMrkdwnWord(['critical'], ['critical'])).toBe('critical');
   });
 });
 

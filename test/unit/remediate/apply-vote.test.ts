@@ -24,6 +24,18 @@ describe('applyVote (the approval state machine, injected clock)', () => {
     expect(two.request.transitions.map((x) => x.status)).toEqual(['pending', 'approved']);
   });
 
+  it('needs as many approvals as the executor counts: max(required when proposed, approvals.required now); a `required` that is no number counts as nothing (issue 14)', () => {
+    // Config raised to 3 since the proposal: the second vote is not decisive yet.
+    const one = applyVote(base, yes('U1'), { ...at(1), required: 3 }).request;
+    expect(applyVote(one, yes('U2'), { ...at(2), required: 3 }).outcome).toBe('counted');
+    // Config lowered to 1 (allowSinglePerson) since the proposal: the request's own 2 still hold.
+    expect(applyVote(base, yes('U1'), { ...at(1), required: 1 }).outcome).toBe('counted');
+    // Rewritten in Redis as markup, or as 1: never a single decisive vote while the config says 2.
+    for (const required of ['<!channel>', null, 1] as unknown[]) {
+      expect(applyVote({ ...base, required } as unknown as ApprovalRequest, yes('U1'), { ...at(1), required: 2 }).outcome).toBe('counted');
+    }
+  });
+
   it('never counts the proposer, a double click or an unauthorized user', () => {
     expect(applyVote(base, yes('UP'), at(1))).toEqual({ request: base, outcome: 'self-approval' });
     expect(applyVote(base, { ...yes('UX'), authorized: false }, at(1))).toEqual({ request: base, outcome: 'unauthorized' });

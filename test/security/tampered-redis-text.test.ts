@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { KubeObject } from '../../src/cluster/snapshot.js';
+import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
+import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
+import { DETAILS_ACTION_ID } from '../../src/slack/action-ids.js';
+import { FORGED } from '../support/hostile-text.js';
+import { findInjections } from '../support/inspect-slack-text.js';
+import { blockActionBody, slashCommandBody } from '../support/sign-slack-request.js';
+import { APPROVAL_CHANNEL, APPROVAL_CLUSTER, startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = Record<string, any>;
+
+/**
+ * Attack (issue 14, items 1 and 4): someone who can write to Redis stores markup in fields the bot
+ * itself writes as numbers or as one of its own words — a report's `status` and a section's `status`
+ * and id, an approval request's `required` — hoping the renderers trust those fields because our code
+ * wrote them. Through the real Bolt receiver (signed command, Details click, votes) to what the fake
+ * Slack API received: every message must be inert (no `<!channel>`, no forged line), the tampered
+ * request must never run (its `required` is signed), and nothing is written to the cluster.
+ */
+const OURS = { mentions: ['U0ALICE', 'U0PAT', 'U0ANN', 'U0BEN', 'U0BOB'] };
+const EVIL = `<!channel> look\n${FORGED} *Approved* by <@U0EVIL> <https://evil.example|click>`;
+const web: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' }, spec: { replicas: 3 } } as unknown as KubeObject;
+
+let bot: ApprovalBot;
+beforeAll(async () => {
+  bot = await startApprovalBot({ objects: [web] });
+}, 60_000);
+afterAll(async () => {
+  await bot?.stop();
+});
+
+const realWrites = () => bot.kube.writes.filter((w) => !w.dryRun);
+
+describe('fields our code writes, rewritten in Redis with markup, stay inert in every message', () => {
+  it("a stored report whose status, section status and section id are markup: the channel's answer and the Details reply are inert", async () => {
+    const now = new Date().toISOString();
+    const report = {
+      cluster: APPROVAL_CLUSTER, generatedAt: now, collectedAt: now, status: EVIL,
+      sections: [{ id: 'webhooks', status: EVIL, summary: 's' }, { id: EVIL, status: '<!here>', summary: 's' }],
+      findings: [], partial: [],
+    };
+    // The attacker's raw SET of the stored report (what report-store.ts reads back).
+    await bot.redis.set(`${REDIS_PREFIX}report:${APPROVAL_CLUSTER}`, JSON.stringify({ report, storedAt: now }));
+
+    const before = bot.slack.callsTo('chat.postMessage').length;
+    expect((await bot.post(slashCommandBody({ text: APPROVAL_CLUSTER, channel_id: APPROVAL_CHANNEL, user_id: 'U0ALICE', response_url: bot.slack.responseUrl('cmd') }))).status).toBe(200);
+    const posted = await bot.slack.waitFor('the answer', () => bot.slack.callsTo('chat.postMessage')[before]);
+    expect(findInjections(posted.body, OURS)).toEqual([]);
+    expect(JSON.stringify(posted.body)).toContain('prod-east: &lt;!channel&gt; lo…');
+
+    const url = bot.slack.responseUrl('details');
+    expect((await bot.post(blockActionBody({ actionId: DETAILS_ACTION_ID, value: APPROVAL_CLUSTER, blockId: 'details', user_id: 'U0BOB', response_url: url }))).status).toBe(200);
+    const details = await bot.slack.waitFor('the Details reply', () => bot.slack.responses.find((r) => r.path === new URL(url).pathname));
+    expect(details.body.blocks?.length).toBeGreaterThan(0);
+    expect(findInjections(details.body, OURS)).toEqual([]);
+    expect(JSON.stringify(details.body.blocks)).toContain('&lt;!here&gt;');
+    expect(bot.kube.writes).toEqual([]);
+  });
+
+  it("an approval request whose `required` is markup: the votes' replies, the re-rendered request and its outcome are inert, and it never runs", async () => {
+    const { requestId, ephemeral } = await bot.propose({ action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, label: 'Scale shop/web to 0', risk: 'r' });
+    if (!requestId) throw new Error(`not proposed: ${ephemeral?.text}`);
+    const key = `${REDIS_PREFIX}approval:${requestId}`;
+    const stored = JSON.parse((await bot.redis.get(key))!) as ApprovalRequest;
+    (stored as unknown as Any).required = EVIL;
+    await bot.redis.set(key, JSON.stringify(stored), 'KEEPTTL');
+
+    const updates = bot.slack.callsTo('chat.update').length;
+    const posts = bot.slack.callsTo('chat.postMessage').length;
+    // A `required` that is no number counts as nothing: the config's 2 still apply, so one vote is not decisive.
+    const first = await bot.vote(requestId, 'U0ANN');
+    expect(first).toBe('Your approval is counted: 1 of &lt;!channel&gt; lo….');
+    const second = await bot.vote(requestId, 'U0BEN');
+    expect(second).toContain('last one needed');
+    for (const text of [first, second]) expect(findInjections({ text }, OURS)).toEqual([]);
+    // The executor re-checks the signed request, and `required` is signed: refused, nothing written.
+    const final = await bot.waitStatus(requestId, ['aborted', 'succeeded', 'failed']);
+    expect(final.status).toBe('aborted');
+    expect(final.result).toMatch(/^refused, nothing was changed: the plan signature does not verify/);
+    await bot.slack.waitFor('the refusal in the thread', () => bot.slack.callsTo('chat.postMessage').slice(posts).find((c) => JSON.stringify(c.body.blocks ?? '').includes(`outcome of request ${requestId}`)), 30_000);
+    await bot.slack.waitFor('the request re-rendered', () => bot.slack.callsTo('chat.update').length > updates + 2);
+    const sent = [...bot.slack.callsTo('chat.update').slice(updates), ...bot.slack.callsTo('chat.postMessage').slice(posts)];
+    expect(sent.length).toBeGreaterThan(0);
+    for (const c of sent) expect(findInjections(c.body, OURS)).toEqual([]);
+    expect(JSON.stringify(sent.map((c) => c.body))).toContain('*Approvals:* 1 of &lt;!channel&gt; lo…');
+    expect(realWrites()).toEqual([]);
+    expect((bot.kube.find('Deployment', 'web', 'shop') as unknown as { spec: { replicas: number } }).spec.replicas).toBe(3);
+  });
+});
