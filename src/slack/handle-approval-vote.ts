@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
 import { applyVote, type Vote, type VoteOutcome } from '../remediate/apply-vote.js';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
+import { isRequestSignatureValid } from '../remediate/sign-request.js';
 import { signVote } from '../remediate/sign-vote.js';
 import { neutralizeMrkdwn as md, neutralizeMrkdwnNumber as count } from '../text/neutralize-mrkdwn.js';
 import { slackDate } from './slack-date.js';
@@ -72,6 +73,12 @@ export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account
   // Votes are sealed with K8S_HEALTH_PLAN_SECRET; without it none can be recorded (the executor would refuse them).
   const signer = deps.approval.signer;
   if (!signer.ready) throw new Error(signer.problem);
+  // A request changed in Redis after it was proposed (plan, shown text, required count, dry-run outcome)
+  // gets no vote and no re-render: the executor would refuse it anyway, and Slack must not show it approved.
+  if (!isRequestSignatureValid(stored, signer)) {
+    await deps.approval.audit.append({ at: deps.now().toISOString(), cluster: stored.cluster, requestId: id, event: 'refused', action: stored.plan.action, user: v.user, detail: 'tampered: the request does not match its signature' });
+    throw new Error('this request does not match its signature (it was changed after it was proposed); nothing was recorded, propose the fix again');
+  }
   const cluster = deps.config.clusters.find((c) => c.name === stored.cluster);
   const authorized = !!cluster && (await deps.approval.isAuthorized(client, cluster, v.user));
   // The proposer's clicks never count (a Reject withdraws): no need to ask Slack about them.

@@ -3,6 +3,7 @@ import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
 import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
 import { DETAILS_ACTION_ID } from '../../src/slack/action-ids.js';
+import { renderApproval } from '../../src/slack/render-approval.js';
 import { FORGED } from '../support/hostile-text.js';
 import { findInjections } from '../support/inspect-slack-text.js';
 import { blockActionBody, slashCommandBody } from '../support/sign-slack-request.js';
@@ -59,7 +60,7 @@ describe('fields our code writes, rewritten in Redis with markup, stay inert in 
     expect(bot.kube.writes).toEqual([]);
   });
 
-  it("an approval request whose `required` is markup: the votes' replies, the re-rendered request and its outcome are inert, and it never runs", async () => {
+  it("an approval request whose `required` is markup: no vote counts (it no longer matches its signature), every reply and render stays inert, and it never runs", async () => {
     const { requestId, ephemeral } = await bot.propose({ action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, label: 'Scale shop/web to 0', risk: 'r' });
     if (!requestId) throw new Error(`not proposed: ${ephemeral?.text}`);
     const key = `${REDIS_PREFIX}approval:${requestId}`;
@@ -68,23 +69,19 @@ describe('fields our code writes, rewritten in Redis with markup, stay inert in 
     await bot.redis.set(key, JSON.stringify(stored), 'KEEPTTL');
 
     const updates = bot.slack.callsTo('chat.update').length;
-    const posts = bot.slack.callsTo('chat.postMessage').length;
-    // A `required` that is no number counts as nothing: the config's 2 still apply, so one vote is not decisive.
-    const first = await bot.vote(requestId, 'U0ANN');
-    expect(first).toBe('Your approval is counted: 1 of &lt;!channel&gt; lo….');
-    const second = await bot.vote(requestId, 'U0BEN');
-    expect(second).toContain('last one needed');
-    for (const text of [first, second]) expect(findInjections({ text }, OURS)).toEqual([]);
-    // The executor re-checks the signed request, and `required` is signed: refused, nothing written.
-    const final = await bot.waitStatus(requestId, ['aborted', 'succeeded', 'failed']);
-    expect(final.status).toBe('aborted');
-    expect(final.result).toMatch(/^refused, nothing was changed: the plan signature does not verify/);
-    await bot.slack.waitFor('the refusal in the thread', () => bot.slack.callsTo('chat.postMessage').slice(posts).find((c) => JSON.stringify(c.body.blocks ?? '').includes(`outcome of request ${requestId}`)), 30_000);
-    await bot.slack.waitFor('the request re-rendered', () => bot.slack.callsTo('chat.update').length > updates + 2);
-    const sent = [...bot.slack.callsTo('chat.update').slice(updates), ...bot.slack.callsTo('chat.postMessage').slice(posts)];
-    expect(sent.length).toBeGreaterThan(0);
-    for (const c of sent) expect(findInjections(c.body, OURS)).toEqual([]);
-    expect(JSON.stringify(sent.map((c) => c.body))).toContain('*Approvals:* 1 of &lt;!channel&gt; lo…');
+    // `required` is signed: serve refuses the votes before counting or re-rendering anything.
+    const replies = [await bot.vote(requestId, 'U0ANN'), await bot.vote(requestId, 'U0BEN')];
+    for (const text of replies) {
+      expect(text).toContain('does not match its signature');
+      expect(findInjections({ text }, OURS)).toEqual([]);
+    }
+    const after = JSON.parse((await bot.redis.get(key))!) as ApprovalRequest;
+    expect([after.status, after.approvals]).toEqual(['pending', []]);
+    expect(bot.slack.callsTo('chat.update').length).toBe(updates);
+    // Whatever renders the tampered request (the expiry sweep, a later re-render) shows the field inert.
+    const m = renderApproval(after);
+    expect(findInjections(m, OURS)).toEqual([]);
+    expect(JSON.stringify(m)).toContain('&lt;!channel&gt; lo…');
     expect(realWrites()).toEqual([]);
     expect((bot.kube.find('Deployment', 'web', 'shop') as unknown as { spec: { replicas: number } }).spec.replicas).toBe(3);
   });
