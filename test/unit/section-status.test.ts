@@ -107,6 +107,40 @@ describe('pods in CrashLoopBackOff are not healthy (defect class 10)', () => {
     expect(r.status).toBe('degraded');
   });
 
+  it('a Pending pod the scheduler refused is counted as Unschedulable, named with the verdict, and not green', () => {
+    const unschedulable = pod('kube-system', 'coredns-74ff55c5b-ppjrs', {
+      phase: 'Pending',
+      conditions: [
+        {
+          type: 'PodScheduled',
+          status: 'False',
+          reason: 'Unschedulable',
+          message: "0/1 nodes are available: 1 node(s) had taint {node.kubernetes.io/not-ready: }, that the pod didn't tolerate. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+          lastTransitionTime: '2022-02-02T15:00:15Z',
+        },
+      ],
+    });
+    const r = reportOf(healthyCluster({ pods: [pod('kube-system', 'coredns-1'), unschedulable] }));
+    expect(status(r, 'workloads')).toEqual({
+      id: 'workloads',
+      status: 'degraded',
+      summary:
+        "2 pods: 1 Running, 1 Unschedulable — not healthy: kube-system/coredns-74ff55c5b-ppjrs: Unschedulable since 2022-02-02T15:00:15Z (0/1 nodes are available: 1 node(s) had taint {node.kubernetes.io/not-ready: }, that the pod didn't tolerate)",
+    });
+    expect(r.status).toBe('degraded');
+  });
+
+  it('a Pending pod waiting its turn, or already bound to a node, stays Pending and the line green', () => {
+    const waiting = pod('default', 'web-1', { phase: 'Pending', conditions: [] });
+    const bound = pod('default', 'web-2', {
+      phase: 'Pending',
+      nodeName: 'w1',
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available' }],
+    });
+    const r = reportOf(healthyCluster({ pods: [waiting, bound] }));
+    expect(status(r, 'workloads')).toEqual({ id: 'workloads', status: 'healthy', summary: '2 pods: 2 Pending' });
+  });
+
   it('more than three are counted, the first three named', () => {
     const many = ['a', 'b', 'c', 'd', 'e'].map((x) => pod('shop', `cart-${x}`, { containers: [{ name: 'cart', ready: false, restartCount: 0, waiting: { reason: 'ImagePullBackOff' } }] }));
     expect(status(reportOf(healthyCluster({ pods: many })), 'workloads')?.summary).toBe(
