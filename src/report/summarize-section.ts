@@ -1,5 +1,6 @@
 import { KINDS } from '../cluster/kinds.js';
 import type { Snapshot } from '../cluster/snapshot.js';
+import { findCondition } from '../diagnose/facts/find-condition.js';
 import { findEtcdLeaderState } from '../diagnose/facts/find-etcd-leader-state.js';
 import { findLogsOnEtcd } from '../diagnose/facts/find-logs-on-etcd.js';
 import { describeMember } from '../diagnose/facts/format-member-id.js';
@@ -23,6 +24,9 @@ export interface SectionLine {
   /** The line itself counts something unhealthy that no finding covers (a pod in CrashLoopBackOff): not green. */
   degraded?: boolean;
 }
+
+/** Node conditions whose True means the kubelet is evicting pods or refusing new ones. */
+const PRESSURE = ['MemoryPressure', 'DiskPressure', 'PIDPressure'] as const;
 
 /** Pods named in a line, at most; the rest are counted. */
 const MAX_NAMED = 3;
@@ -80,7 +84,14 @@ function summarizeFromData(id: SectionId, s: Snapshot): SectionLine {
       const ready = s.nodes.filter(isNodeReady).length;
       const workers = s.nodes.filter((n) => !isControlPlaneNode(n));
       const wReady = workers.filter(isNodeReady).length;
-      return { summary: `${ready} of ${s.nodes.length} nodes Ready (workers ${wReady} of ${workers.length})`, hasData: true };
+      const summary = `${ready} of ${s.nodes.length} nodes Ready (workers ${wReady} of ${workers.length})`;
+      const pressed = s.nodes.flatMap((n) => {
+        const on = PRESSURE.filter((type) => findCondition(n, type)?.status === 'True');
+        return on.length ? [`${n.metadata.name} (${on.join(', ')})`] : [];
+      });
+      // A Ready node under pressure evicts pods and takes no new ones: counted and named, not green.
+      if (pressed.length) return { summary: `${summary}; under pressure: ${named(pressed)}`, hasData: true, degraded: true };
+      return { summary, hasData: true };
     }
     case 'machines':
       return notCollected(s, ['Machine']) ?? summarizeMachines(s);

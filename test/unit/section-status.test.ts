@@ -84,6 +84,21 @@ describe('green means checked (defect class 9)', () => {
     expect(['controlplane', 'nodes', 'webhooks', 'workloads'].map((id) => status(ok, id)?.status)).toEqual(['healthy', 'healthy', 'healthy', 'healthy']);
   });
 
+  it('a Ready node under DiskPressure / MemoryPressure / PIDPressure is counted and named: the nodes line is degraded, not green', () => {
+    const pressed = node('w2');
+    (pressed.status as { conditions: unknown[] }).conditions.push(
+      { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory' },
+      { type: 'DiskPressure', status: 'True', reason: 'KubeletHasDiskPressure', message: 'kubelet has disk pressure' },
+    );
+    const r = reportOf(healthyCluster({ nodes: [node('cp-1', { cp: true }), node('w1'), pressed] }));
+    expect(status(r, 'nodes')).toEqual({ id: 'nodes', status: 'degraded', summary: '3 of 3 nodes Ready (workers 2 of 2); under pressure: w2 (DiskPressure)' });
+    expect(r.status).toBe('degraded');
+    // Pressure conditions reported False are the normal state.
+    const calm = node('w2');
+    (calm.status as { conditions: unknown[] }).conditions.push({ type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure' });
+    expect(status(reportOf(healthyCluster({ nodes: [node('w1'), calm] })), 'nodes')?.status).toBe('healthy');
+  });
+
   it('snapshots built without coverage keep the older rule (objects present = read)', () => {
     const r = reportOf(buildSnapshot({ nodes: [node('w1')], pods: [pod('default', 'web-1')] }));
     expect(status(r, 'nodes')?.status).toBe('healthy');

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { composeAppHomeDeps } from '../../../src/compose/compose-app-home-deps.js';
 import { composeApprovalDeps } from '../../../src/compose/compose-approval-deps.js';
 import { createPlanSigner } from '../../../src/remediate/plan-signer.js';
+import { signRequest } from '../../../src/remediate/sign-request.js';
 import { castVote } from '../../../src/slack/handle-approval-vote.js';
 import { createMetrics } from '../../../src/slack/create-metrics.js';
 import { createProposalStore } from '../../../src/store/proposal-store.js';
@@ -22,6 +23,8 @@ import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-a
 import { signSlackRequest } from '../../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
 import { webhookDownFinding } from '../../support/webhook-down-finding.js';
+
+const SIGNER = createPlanSigner('a'.repeat(64));
 
 const SECRET = 'test-signing-secret';
 const TOKEN = 'xoxb-test-token';
@@ -78,6 +81,8 @@ describe('App Home', () => {
       id: approvals.newId(), cluster: 'restricted', plan: { label: 'Suspend webhook kyverno' }, hash: 'h', proposer: 'U0BOB', createdAt: '2025-03-01T10:00:00Z',
       expiresAt: '2099-03-01T10:30:00Z', required: 2, status: 'pending', approvals: [], dryRun: 'ok', thread: { channel: 'C0OPS', threadTs: '1.1' }, transitions: [],
     } as unknown as ApprovalRequest;
+    // Signed as serve's propose step signs it: a vote on an unsigned (tampered) request is refused.
+    pending.signature = signRequest(pending, SIGNER);
     await approvals.create(pending);
     pendingId = pending.id;
   });
@@ -124,7 +129,7 @@ describe('App Home', () => {
     expect(home('U0ALICE')).toContain('Waiting on you: *Suspend webhook kyverno*');
     const before = slack.callsTo('views.publish').length;
     const now = () => new Date();
-    const approval = composeApprovalDeps({ redis, keyPrefix, config, signer: createPlanSigner('a'.repeat(64)), jobs: { requestProposal: async () => ({ status: 'finished' as const }), enqueueRemediation: async () => undefined }, log, now });
+    const approval = composeApprovalDeps({ redis, keyPrefix, config, signer: SIGNER, jobs: { requestProposal: async () => ({ status: 'finished' as const }), enqueueRemediation: async () => undefined }, log, now });
     const reports = createReportStore(redis, { keyPrefix });
     const r = await castVote(pendingId, { user: 'U0ALICE', kind: 'approve' }, app.client, {
       config, reports, proposals: createProposalStore(redis, { keyPrefix }), requestScan: async () => { throw new Error('no scans here'); },
