@@ -110,10 +110,10 @@ async function actAs(page, id) {
 /**
  * The incident: alert threads open from the first scan; Pat asks /k8s-health and gets the answer
  * card; Pat proposes the fix from the webhook's alert; Pat's own approval is refused; Uma (not an
- * approver) is refused; Ann approves; Ben approves, is asked to type the cluster name, types it
- * wrong and then right; the fix runs against the simulated API server; "next scan" until every
- * alert thread of the incident resolved (the simulated cluster heals once the webhook is gone), at
- * most MAX_RESOLUTION_STEPS times. `shot(name)` is called at each picture-worthy moment.
+ * approver) is refused; Ann approves; Ben's Home tab shows the request waiting on him; Ben approves,
+ * is asked to type the cluster name, types it wrong and then right; the fix runs against the
+ * simulated API server; "next scan" until every alert thread of the incident resolved (the simulated
+ * cluster heals once the webhook is gone), at most MAX_RESOLUTION_STEPS times. `shot(name)` is called at each picture-worthy moment.
  * Returns what each step showed, for the test's assertions.
  */
 export async function playIncident(page, url, shot = async () => undefined) {
@@ -194,6 +194,19 @@ export async function playIncident(page, url, shot = async () => undefined) {
   await request.filter({ hasText: '1 of 2 approvals: @ann' }).waitFor(t);
   seen.firstApproval = await request.innerText();
   await shot('sandbox-first-approval');
+
+  // 5b. Ben's App Home tab (issue 16) while the request waits on him: opening it sends the bot a signed
+  // app_home_opened event, the bot publishes Ben's Home (views.publish): the cluster, its state and
+  // worst finding, and the approval waiting on Ben. Then back to the channel, its thread still open.
+  await actAs(page, 'U0BEN');
+  await page.getByRole('button', { name: /^Home\b/ }).click();
+  const home = page.locator('#home-view');
+  await home.filter({ hasText: 'Waiting on you' }).waitFor(t);
+  seen.home = await home.innerText();
+  if (!seen.home.includes(CLUSTER) || !seen.home.includes(FIX)) throw new Error(`the Home view does not show ${CLUSTER} and the approval waiting on Ben:\n${seen.home}`);
+  await shot('sandbox-home');
+  await page.getByRole('button', { name: '#incident', exact: true }).click();
+  await request.getByRole('button', { name: 'Approve' }).waitFor(t);
 
   // 6. Ben's approval is the last one: confirm by typing the cluster name (a wrong one first).
   await actAs(page, 'U0BEN');

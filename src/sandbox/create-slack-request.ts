@@ -1,5 +1,5 @@
-import { createHmac } from 'node:crypto';
-import { SANDBOX_CHANNEL, SANDBOX_PEOPLE, SANDBOX_TEAM_ID, type SandboxPerson } from './sandbox-people.js';
+import { createHmac, randomBytes } from 'node:crypto';
+import { SANDBOX_APP_ID, SANDBOX_BOT, SANDBOX_CHANNEL, SANDBOX_PEOPLE, SANDBOX_TEAM_ID, type SandboxPerson } from './sandbox-people.js';
 
 /** A request as Slack would send it to the app's request URL: the raw body and its signature headers. */
 export interface SlackRequest {
@@ -7,16 +7,18 @@ export interface SlackRequest {
   headers: Record<string, string>;
 }
 
-/** The app id Slack puts in every payload (ours is simulated). */
-const APP_ID = 'A0SANDBOX';
+const APP_ID = SANDBOX_APP_ID;
 
 /**
  * Sign a body exactly as Slack does ("Verifying requests from Slack"): `v0=` + HMAC-SHA256 of
  * `v0:<timestamp>:<raw body>` with the signing secret. Bolt's receiver verifies it like any other.
+ * Events API bodies are JSON, commands and interactions form fields (`token=…`, `payload=…`): the
+ * content type follows the body, as Slack sends each.
  */
 export function signSlackBody(secret: string, body: string, nowSeconds = Math.floor(Date.now() / 1000)): SlackRequest {
   const signature = `v0=${createHmac('sha256', secret).update(`v0:${nowSeconds}:${body}`).digest('hex')}`;
-  return { body, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-signature': signature, 'x-slack-request-timestamp': String(nowSeconds) } };
+  const contentType = body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded';
+  return { body, headers: { 'content-type': contentType, 'x-slack-signature': signature, 'x-slack-request-timestamp': String(nowSeconds) } };
 }
 
 function person(id: string): SandboxPerson {
@@ -55,26 +57,39 @@ export interface ClickedElement {
   selected?: { value: string; text: string };
 }
 
-/** A click on a message (public or ephemeral): a button or a static select, as a `block_actions` interaction payload. */
+/**
+ * A click on a message (public or ephemeral) or on a user's Home view: a button or a static select, as
+ * a `block_actions` interaction payload. A click in a Home view has no channel, message or
+ * response_url (Slack sends none): its container is the view.
+ */
 export function createBlockActionBody(o: {
   user: string;
-  message: { ts: string; threadTs?: string; text: string; blocks: unknown[]; ephemeral: boolean };
+  message?: { ts: string; threadTs?: string; text: string; blocks: unknown[]; ephemeral: boolean };
+  home?: { id: string; view: Record<string, unknown> };
   action: ClickedElement;
-  responseUrl: string;
+  responseUrl?: string;
   triggerId: string;
 }): string {
   const p = person(o.user);
   const nowTs = `${(Date.now() / 1000).toFixed(6)}`;
+  const where = o.message
+    ? {
+        container: { type: 'message', message_ts: o.message.ts, channel_id: SANDBOX_CHANNEL.id, is_ephemeral: o.message.ephemeral, ...(o.message.threadTs ? { thread_ts: o.message.threadTs } : {}) },
+        channel: { id: SANDBOX_CHANNEL.id, name: SANDBOX_CHANNEL.name },
+        // Slack leaves `message` out of clicks on ephemeral messages.
+        ...(o.message.ephemeral ? {} : { message: { type: 'message', user: SANDBOX_BOT.id, ts: o.message.ts, text: o.message.text, blocks: o.message.blocks, ...(o.message.threadTs ? { thread_ts: o.message.threadTs } : {}) } }),
+        ...(o.responseUrl ? { response_url: o.responseUrl } : {}),
+      }
+    : {
+        container: { type: 'view', view_id: o.home?.id ?? '' },
+        view: { ...o.home?.view, id: o.home?.id ?? '', team_id: SANDBOX_TEAM_ID, type: 'home', app_id: APP_ID, bot_id: SANDBOX_BOT.botId, state: { values: {} }, hash: `${Date.now()}.sandbox` },
+      };
   const payload = {
     type: 'block_actions',
     ...interactionEnvelope(p),
-    container: { type: 'message', message_ts: o.message.ts, channel_id: SANDBOX_CHANNEL.id, is_ephemeral: o.message.ephemeral, ...(o.message.threadTs ? { thread_ts: o.message.threadTs } : {}) },
+    ...where,
     trigger_id: o.triggerId,
-    channel: { id: SANDBOX_CHANNEL.id, name: SANDBOX_CHANNEL.name },
-    // Slack leaves `message` out of clicks on ephemeral messages.
-    ...(o.message.ephemeral ? {} : { message: { type: 'message', user: 'U0BOT', ts: o.message.ts, text: o.message.text, blocks: o.message.blocks, ...(o.message.threadTs ? { thread_ts: o.message.threadTs } : {}) } }),
     state: { values: {} },
-    response_url: o.responseUrl,
     actions: [
       o.action.selected
         ? {
@@ -115,6 +130,25 @@ export function createViewSubmissionBody(o: { user: string; viewId: string; view
     view: { ...o.view, id: o.viewId, team_id: SANDBOX_TEAM_ID, type: 'modal', state: { values }, hash: `${Date.now()}.sandbox` },
   };
   return `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+/**
+ * `user` opened the app's Home tab: an Events API `event_callback` carrying `app_home_opened`
+ * (tab `home`), as Slack delivers it to the request URL (JSON). Every delivery has its own event_id.
+ */
+export function createAppHomeOpenedBody(o: { user: string; channel?: string }): string {
+  const p = person(o.user);
+  const now = Date.now() / 1000;
+  return JSON.stringify({
+    token: 'sandbox-verification-token',
+    team_id: SANDBOX_TEAM_ID,
+    api_app_id: APP_ID,
+    event: { type: 'app_home_opened', user: p.id, channel: o.channel ?? `D0HOME${p.name.toUpperCase()}`, tab: 'home', event_ts: now.toFixed(6) },
+    type: 'event_callback',
+    event_id: `Ev${randomBytes(8).toString('hex').toUpperCase()}`,
+    event_time: Math.floor(now),
+    authorizations: [{ enterprise_id: null, team_id: SANDBOX_TEAM_ID, user_id: SANDBOX_BOT.id, is_bot: true, is_enterprise_install: false }],
+  });
 }
 
 /** What every interaction payload of the sandbox's workspace carries: team, user, app and the legacy token. */

@@ -13,6 +13,8 @@ export interface SandboxPerson {
 export const SANDBOX_TEAM_ID = 'T0SANDBOX';
 /** The incident channel the page plays; it is also the clusters' alert channel. */
 export const SANDBOX_CHANNEL = { id: 'C0INCIDENT', name: 'incident' } as const;
+/** The app id Slack puts in every payload and view (ours is simulated). */
+export const SANDBOX_APP_ID = 'A0SANDBOX';
 /** The bot's own user. */
 export const SANDBOX_BOT = { id: 'U0BOT', botId: 'B0BOT', name: 'k8s-health' } as const;
 

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createBlockActionBody, createCommandBody, createViewSubmissionBody } from './create-slack-request.js';
+import { createAppHomeOpenedBody, createBlockActionBody, createCommandBody, createViewSubmissionBody } from './create-slack-request.js';
 import type { SandboxScenario } from './list-sandbox-scenarios.js';
 import { SANDBOX_BOT, SANDBOX_CHANNEL, SANDBOX_PEOPLE } from './sandbox-people.js';
 import { startSandbox, type SandboxSession } from './start-sandbox.js';
@@ -57,7 +57,8 @@ function findPageDir(): string {
  * The sandbox's web page and its API, on 127.0.0.1 only. The page reads the simulated channel (long
  * polling `GET /api/state`) and turns what the user does into what Slack would send the bot: a typed
  * `/k8s-health …` becomes a signed slash command, a click a signed `block_actions` interaction, a
- * submitted modal a signed `view_submission`, each POSTed to the bot's request URL. "Next scan",
+ * submitted modal a signed `view_submission`, opening the Home tab a signed `app_home_opened` event,
+ * each POSTed to the bot's request URL. "Next scan",
  * the scenario picker and reset drive the simulated cluster and restart the bot with empty state.
  * Requests must name this very host (a DNS-rebinding page cannot) and POSTs must be JSON (a
  * cross-site form cannot send it), so other web pages cannot drive the sandbox.
@@ -120,6 +121,7 @@ export async function startSandboxPage(opts: {
       // Long poll: answer as soon as something changed, or after 20 s with the same version.
       if (Number.isFinite(since) && since >= slack.version) await slack.changedSince(since, 20_000);
       const view = slack.viewFor(as);
+      const home = slack.homeFor(as);
       return {
         version: slack.version,
         now: session.now().toISOString(),
@@ -132,6 +134,8 @@ export async function startSandboxPage(opts: {
         channel: SANDBOX_CHANNEL,
         messages: slack.messagesFor(as).map((m) => ({ ts: m.ts, threadTs: m.threadTs ?? null, user: m.user, text: m.text, blocks: m.blocks, edited: m.edited, ephemeral: Boolean(m.ephemeralFor) })),
         view: view ? { id: view.id, view: view.view, errors: view.errors ?? null } : null,
+        // The Home view last published for this person (views.publish), shown on the page's Home tab.
+        home: home ? { id: home.id, view: home.view } : null,
         unknownCalls: slack.unknownCalls,
       };
     },
@@ -146,8 +150,25 @@ export async function startSandboxPage(opts: {
       tellFailure(as, 'command', r);
       return { status: r.status };
     },
+    'POST /api/home': async (b) => {
+      // The Home tab opened: Slack sends the app an app_home_opened event; the bot answers with views.publish.
+      const as = personOf(b.as).id;
+      const r = await session.send(createAppHomeOpenedBody({ user: as }));
+      tellFailure(as, 'Home tab', r);
+      return { status: r.status };
+    },
     'POST /api/action': async (b) => {
       const as = personOf(b.as).id;
+      if (typeof b.homeId === 'string') {
+        // A click in the person's Home view: no channel, message or response_url, as in Slack.
+        const home = slack.homeFor(as);
+        if (!home || home.id !== b.homeId) throw new PageError(404, 'that Home view is gone');
+        const element = findButton((home.view.blocks ?? []) as unknown[], String(b.blockId ?? ''), String(b.actionId ?? ''), typeof b.value === 'string' ? b.value : undefined);
+        if (!element) throw new PageError(404, 'that button is gone (the Home view was published again)');
+        const r = await session.send(createBlockActionBody({ user: as, home: { id: home.id, view: home.view }, action: element, triggerId: slack.newTriggerId(as) }));
+        tellFailure(as, 'click', r);
+        return { status: r.status };
+      }
       const message = slack.findMessage(String(b.ts ?? ''));
       if (!message || (message.ephemeralFor && message.ephemeralFor !== as)) throw new PageError(404, 'that message is gone');
       const element = findButton(message.blocks, String(b.blockId ?? ''), String(b.actionId ?? ''), typeof b.value === 'string' ? b.value : undefined);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SANDBOX_BOT, SANDBOX_PEOPLE, SANDBOX_TEAM_ID } from './sandbox-people.js';
+import { SANDBOX_APP_ID, SANDBOX_BOT, SANDBOX_PEOPLE, SANDBOX_TEAM_ID } from './sandbox-people.js';
 
 /** One message of the simulated channel, as the page shows it. */
 export interface SandboxMessage {
@@ -26,6 +26,13 @@ export interface SandboxView {
   errors?: Record<string, string>;
 }
 
+/** The App Home view last published for one user (views.publish). */
+export interface SandboxHomeView {
+  id: string;
+  user: string;
+  view: Record<string, unknown>;
+}
+
 /** Where a response_url reply goes: who clicked or typed, in which channel, from which message. */
 interface ResponseTarget {
   user: string;
@@ -35,9 +42,10 @@ interface ResponseTarget {
 
 /**
  * The sandbox's Slack: an in-process fake of the Slack Web API (the methods the bot calls:
- * auth.test, chat.postMessage, chat.update, chat.postEphemeral, views.open, users.info,
+ * auth.test, chat.postMessage, chat.update, chat.postEphemeral, views.open, views.publish, users.info,
  * usergroups.users.list) and of response_urls, which keeps the one channel the page shows:
- * messages, threads, edits in place, ephemeral messages per user and open modals. It is the only
+ * messages, threads, edits in place, ephemeral messages per user and open modals, and each user's
+ * App Home view (the last one published for them). It is the only
  * Slack there is in the sandbox: the bot's WebClient reaches it through `apiUrl`.
  */
 export interface SandboxSlack {
@@ -55,6 +63,8 @@ export interface SandboxSlack {
   /** The modal open for `user`, if any. */
   viewFor(user: string): SandboxView | undefined;
   findView(id: string): SandboxView | undefined;
+  /** The Home view last published for `user` (views.publish), if any. */
+  homeFor(user: string): SandboxHomeView | undefined;
   closeView(id: string): void;
   setViewErrors(id: string, errors: Record<string, string>): void;
   /** A response_url for a command or click of `user` (replies land in the channel as Slack would put them). */
@@ -67,7 +77,7 @@ export interface SandboxSlack {
   touch(): void;
   /** Web API methods the bot called that the sandbox does not know (the page lists them). */
   unknownCalls: string[];
-  /** Forget every message, modal and response_url (reset). */
+  /** Forget every message, modal, Home view and response_url (reset). */
   clear(): void;
   close(): Promise<void>;
 }
@@ -78,6 +88,7 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
   const token = `xoxb-sandbox-${randomBytes(12).toString('hex')}`;
   let messages: SandboxMessage[] = [];
   let views: SandboxView[] = [];
+  let homes = new Map<string, SandboxHomeView>();
   let responseTargets = new Map<string, ResponseTarget>();
   let triggers = new Map<string, string>();
   const unknownCalls: string[] = [];
@@ -137,6 +148,19 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
         views.push({ id, user, view });
         bump();
         return { ok: true, view: { id, team_id: SANDBOX_TEAM_ID, ...view } };
+      }
+      case 'views.publish': {
+        // The App Home tab: the latest view published for the user replaces the one before; the view
+        // keeps its id across publishes, as a user's Home does in Slack.
+        const user = str(body.user_id);
+        if (!SANDBOX_PEOPLE.some((p) => p.id === user)) return { ok: false, error: 'user_not_found' };
+        const view = typeof body.view === 'object' && body.view ? (body.view as Record<string, unknown>) : undefined;
+        if (!view || view.type !== 'home') return { ok: false, error: 'invalid_arguments' };
+        const id = homes.get(user)?.id ?? `V${String(++seq).padStart(8, '0')}`;
+        const stored = { ...view, blocks: blocksOf(view.blocks) };
+        homes.set(user, { id, user, view: stored });
+        bump();
+        return { ok: true, view: { id, team_id: SANDBOX_TEAM_ID, app_id: SANDBOX_APP_ID, bot_id: SANDBOX_BOT.botId, hash: `${Date.now()}.${seq}`, ...stored } };
       }
       case 'users.info': {
         const id = str(body.user);
@@ -230,6 +254,7 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
     findMessage: (ts) => messages.find((m) => m.ts === ts),
     viewFor: (user) => views.find((v) => v.user === user),
     findView: (id) => views.find((v) => v.id === id),
+    homeFor: (user) => homes.get(user),
     closeView(id) {
       views = views.filter((v) => v.id !== id);
       bump();
@@ -257,6 +282,7 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
     clear() {
       messages = [];
       views = [];
+      homes = new Map();
       responseTargets = new Map();
       triggers = new Map();
       unknownCalls.length = 0;

@@ -1,6 +1,6 @@
 // The sandbox page: reads the simulated #incident channel from the sandbox (long polling) and sends
-// what the person you act as does: a slash command, a click, a submitted modal — the sandbox signs
-// each as Slack would and posts it to the bot. Plain DOM; nothing is loaded from anywhere else.
+// what the person you act as does: a slash command, a click, a submitted modal, opening the Home tab —
+// the sandbox signs each as Slack would and posts it to the bot. Plain DOM; nothing is loaded from anywhere else.
 import { el, renderBlock, renderBlocks, renderText } from './block-kit.js';
 
 const $ = (id) => document.getElementById(id);
@@ -9,6 +9,7 @@ const ui = {
   clock: $('clock'), step: $('step'), status: $('status'), title: $('scenario-title'), messages: $('messages'),
   composer: $('composer'), input: $('composer-input'), thread: $('thread'), threadMessages: $('thread-messages'),
   threadClose: $('thread-close'), confirm: $('confirm'), modal: $('modal'), modalForm: $('modal-form'),
+  channel: $('channel'), home: $('home'), homeView: $('home-view'), homeTopic: $('home-topic'), tabChannel: $('tab-channel'), tabHome: $('tab-home'),
 };
 
 let state = null;
@@ -16,6 +17,10 @@ let as = sessionStorage.getItem('sandbox-as') || 'U0PAT';
 let openThread = null;
 let poll = null;
 let shownViewId = null;
+/** The Home tab is what the page shows (instead of #incident). */
+let homeShown = false;
+/** Scroll positions of the channel and the thread when Home opened. */
+let channelScroll = [0, 0];
 
 async function api(method, path, body) {
   const res = await fetch(path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined, signal: method === 'GET' ? poll?.signal : undefined });
@@ -100,6 +105,51 @@ function showThread(ts) {
   ui.threadClose.focus();
 }
 
+/**
+ * The Home tab of the person acted as: the view the bot last published for them (views.publish), drawn
+ * by the same Block Kit renderer; its buttons are clicks in a Home view (no channel, no message).
+ */
+function renderHome() {
+  ui.tabChannel.setAttribute('aria-pressed', String(!homeShown));
+  ui.tabHome.setAttribute('aria-pressed', String(homeShown));
+  ui.channel.hidden = homeShown;
+  ui.home.hidden = !homeShown;
+  if (homeShown) ui.thread.hidden = true;
+  if (!homeShown) return;
+  const me = peopleById()[as];
+  ui.homeTopic.textContent = `What ${me?.realName ?? as} sees on the bot's Home tab: the clusters they may query and the approvals waiting on them.`;
+  const h = state.home;
+  if (!h) {
+    ui.homeView.replaceChildren(el('p', { class: 'home-empty', text: 'Opening Home… (the bot publishes it when the tab opens)' }));
+    return;
+  }
+  const ctx = {
+    people: peopleById(),
+    channel: state.channel,
+    now: new Date(state.now),
+    messageTs: `home|${h.id}`,
+    onClick: (element, block, value) => act('Sending the click…', () => api('POST', '/api/action', { as, homeId: h.id, blockId: block.block_id, actionId: element.action_id, ...(value !== undefined ? { value } : {}) })),
+    confirm: confirmDialog,
+  };
+  ui.homeView.replaceChildren(...(h.view.blocks ?? []).map((b) => renderBlock(b, ctx)));
+}
+
+/** Show the Home tab: Slack sends the bot app_home_opened (signed, through the sandbox) each time it opens. */
+function openHome() {
+  if (!homeShown) channelScroll = [ui.messages.scrollTop, ui.threadMessages.scrollTop];
+  homeShown = true;
+  if (state) render();
+  act('Opening Home…', () => api('POST', '/api/home', { as }));
+}
+
+function showChannel() {
+  if (!homeShown) return;
+  homeShown = false;
+  if (state) render();
+  // Where the channel and its thread were scrolled when Home opened (hiding them lost it).
+  [ui.messages.scrollTop, ui.threadMessages.scrollTop] = channelScroll;
+}
+
 /** Re-render everything, keeping keyboard focus on the same control and the scroll at the bottom when it was. */
 function render() {
   const focusKey = document.activeElement?.getAttribute?.('data-key');
@@ -111,15 +161,18 @@ function render() {
   const repliesOf = (ts) => state.messages.filter((m) => m.threadTs === ts);
   ui.messages.replaceChildren(...top.map((m) => renderMessage(m, repliesOf(m.ts))));
   if (!top.length) ui.messages.append(el('li', { class: 'msg-empty', text: 'Nothing here yet: type a command below, or wait for the first scan.' }));
-  if (openThread && state.messages.some((m) => m.ts === openThread)) {
+  if (homeShown) {
+    // The channel is hidden behind Home: its open thread stays open for when it comes back.
+  } else if (openThread && state.messages.some((m) => m.ts === openThread)) {
     const parent = state.messages.find((m) => m.ts === openThread);
     ui.threadMessages.replaceChildren(renderMessage(parent), el('li', { class: 'thread-sep', text: `${repliesOf(openThread).length} replies` }), ...repliesOf(openThread).map((m) => renderMessage(m)));
+    ui.thread.hidden = false;
   } else {
     openThread = null;
     ui.thread.hidden = true;
   }
-  if (stick) ui.messages.scrollTop = ui.messages.scrollHeight;
-  if (stickThread) ui.threadMessages.scrollTop = ui.threadMessages.scrollHeight;
+  if (stick && !homeShown) ui.messages.scrollTop = ui.messages.scrollHeight;
+  if (stickThread && !homeShown) ui.threadMessages.scrollTop = ui.threadMessages.scrollHeight;
   if (focusKey) document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)?.focus();
 
   const clock = new Date(state.now);
@@ -129,6 +182,7 @@ function render() {
   if (state.busy) say(state.busy);
   else if (state.notice) say(state.notice);
   for (const b of [ui.play, ui.nextScan, ui.reset]) b.disabled = Boolean(state.busy);
+  renderHome();
   renderModal();
 }
 
@@ -184,7 +238,11 @@ ui.person.addEventListener('change', () => {
   as = ui.person.value;
   sessionStorage.setItem('sandbox-as', as);
   restartPolling();
+  // Another person's Home: it opens for them (the bot publishes theirs).
+  if (homeShown) openHome();
 });
+ui.tabHome.addEventListener('click', openHome);
+ui.tabChannel.addEventListener('click', showChannel);
 ui.play.addEventListener('click', () => act(`Starting ${ui.scenario.value}…`, () => api('POST', '/api/scenario', { name: ui.scenario.value })));
 ui.nextScan.addEventListener('click', () => act('Scanning…', () => api('POST', '/api/next-scan', {})));
 ui.reset.addEventListener('click', () => act('Resetting…', () => api('POST', '/api/reset', {})));
