@@ -138,7 +138,7 @@ function summarizeWorkloads(s: Snapshot): SectionLine {
   if (!s.pods.length) return { summary: 'no pods read', hasData: false };
   const terminating = s.pods.filter((p) => p.deletionTimestamp).length;
   const troubled = s.pods.flatMap((p) => {
-    const t = findPodTrouble(p);
+    const t = findPodTrouble(p, { at: s.collectedAt, events: s.events });
     return t ? [{ pod: p, t }] : [];
   });
   const troubledPods = new Set(troubled.map((x) => x.pod));
@@ -230,7 +230,7 @@ function countBy<T>(items: T[], key: (t: T) => string): Map<string, number> {
 /** A static pod in CrashLoopBackOff on a Ready node: the node looks fine, the component is not (issue 13, 10). */
 function withStaticPodTrouble(line: SectionLine, s: Snapshot): SectionLine {
   const troubled = s.pods.filter(isControlPlanePod).flatMap((p) => {
-    const t = findPodTrouble(p);
+    const t = findPodTrouble(p, { at: s.collectedAt, events: s.events });
     return t ? [describePodTrouble(p, t)] : [];
   });
   if (!troubled.length) return line;

@@ -1,4 +1,4 @@
-import type { PodProjection } from '../../cluster/snapshot.js';
+import type { EventProjection, PodProjection } from '../../cluster/snapshot.js';
 
 /**
  * Container states that mean the pod is not working whatever its phase says (issue 13 defect class
@@ -37,8 +37,10 @@ export interface PodTrouble {
  * waiting its turn: the sonobuoy capture's four coredns pods, Pending for a day on a NotReady taint,
  * were counted as plain "Pending" on a green workloads line.
  */
-export function findPodTrouble(pod: PodProjection): PodTrouble | undefined {
+export function findPodTrouble(pod: PodProjection, seen?: PodTroubleContext): PodTrouble | undefined {
   if (pod.deletionTimestamp) return undefined;
+  const creating = seen && findStuckCreating(pod, seen);
+  if (creating) return creating;
   // A pod bound to a node (nodeName set) is past the scheduler, whatever a stale condition says.
   if (pod.phase === 'Pending' && !pod.nodeName) {
     const scheduled = pod.conditions.find((c) => c.type === 'PodScheduled');
@@ -59,6 +61,44 @@ export function findPodTrouble(pod: PodProjection): PodTrouble | undefined {
   return undefined;
 }
 
+/** What a capture says besides the pod: its time (ISO, '' when unknown) and its events. */
+export interface PodTroubleContext {
+  at: string;
+  events: EventProjection[];
+}
+
+/** A pod still creating its containers this long after it was bound to a node is stuck, not starting. */
+export const STUCK_CREATING_MINUTES = 10;
+
+/** Kubelet warnings that say why a bound pod cannot start its containers. */
+const CREATE_FAILURES = new Set(['FailedMount', 'FailedAttachVolume', 'FailedCreatePodSandBox']);
+
+/**
+ * A Pending pod bound to a node whose containers wait in ContainerCreating / PodInitializing, either
+ * for longer than STUCK_CREATING_MINUTES since it was scheduled, or with a kubelet warning (FailedMount,
+ * FailedAttachVolume, FailedCreatePodSandBox) about it in the events. The troubleshoot project's real
+ * capture: a DaemonSet pod on minikube ContainerCreating for 5h50m, 178 FailedMount warnings ("hostPath
+ * type check failed"), read "1 Pending" on a green workloads line. The most repeated warning says why.
+ */
+function findStuckCreating(pod: PodProjection, seen: PodTroubleContext): PodTrouble | undefined {
+  if (pod.phase !== 'Pending' || !pod.nodeName) return undefined;
+  const waiting = pod.containers.find((c) => c.waiting?.reason === 'ContainerCreating' || c.waiting?.reason === 'PodInitializing');
+  if (!waiting) return undefined;
+  const warnings = seen.events
+    .filter((e) => e.type === 'Warning' && CREATE_FAILURES.has(e.reason ?? '') && e.involvedObject.kind === 'Pod' && e.involvedObject.name === pod.name && (e.involvedObject.namespace ?? pod.namespace) === pod.namespace)
+    .filter((e) => !pod.uid || !e.involvedObject.uid || e.involvedObject.uid === pod.uid)
+    // The most repeated warning first (the kubelet's own error, not its "timed out waiting"), then the newest.
+    .sort((a, b) => b.count - a.count || (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? ''));
+  const since = pod.conditions.find((c) => c.type === 'PodScheduled' && c.status === 'True')?.lastTransitionTime ?? pod.creationTimestamp;
+  const minutes = since && seen.at ? (Date.parse(seen.at) - Date.parse(since)) / 60000 : NaN;
+  if (!(minutes >= STUCK_CREATING_MINUTES) && !warnings.length) return undefined;
+  const trouble: PodTrouble = { reason: waiting.waiting!.reason!, container: waiting.name, restarts: waiting.restartCount };
+  if (since) trouble.since = since;
+  const top = warnings[0];
+  if (top?.message) trouble.message = `${top.reason} x${top.count}: ${top.message}`;
+  return trouble;
+}
+
 /**
  * "velero/velero-6996dd565b-xl44t: container velero CrashLoopBackOff (3 restarts)";
  * "default/web-1: Unschedulable since 2025-09-11T20:50:19Z (0/1 nodes are available: 1 Insufficient cpu)".
@@ -68,7 +108,10 @@ export function describePodTrouble(pod: PodProjection, t: PodTrouble): string {
     const why = t.message ? firstSentence(t.message) : '';
     return `${pod.namespace}/${pod.name}: ${t.reason}${t.since ? ` since ${t.since}` : ''}${why ? ` (${why})` : ''}`;
   }
-  return `${pod.namespace}/${pod.name}: container ${t.container} ${t.reason}${t.restarts ? ` (${t.restarts} restart${t.restarts === 1 ? '' : 's'})` : ''}`;
+  const restarts = t.restarts ? ` (${t.restarts} restart${t.restarts === 1 ? '' : 's'})` : '';
+  // Stuck creating: since when it was bound, and the kubelet's most repeated warning about it.
+  const creating = t.since ? ` since ${t.since}${t.message ? ` (${firstLine(t.message)})` : ''}` : '';
+  return `${pod.namespace}/${pod.name}: container ${t.container} ${t.reason}${restarts}${creating}`;
 }
 
 /** The scheduler's verdict without its preemption part: "0/3 nodes are available: 3 Insufficient cpu". */
@@ -76,4 +119,9 @@ function firstSentence(message: string): string {
   const head = message.split(/\.\s+preemption:/)[0]?.trim() ?? message;
   const cut = head.replace(/\.$/, '');
   return cut.length > 160 ? `${cut.slice(0, 157)}...` : cut;
+}
+
+function firstLine(message: string): string {
+  const line = message.split('\n')[0] ?? message;
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }
