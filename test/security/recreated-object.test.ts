@@ -53,9 +53,7 @@ describe('a plan never acts on a replacement with the same name', () => {
   it('Deployment recreated between proposal and approval: the live re-check aborts, nothing written', async () => {
     const { requestId } = await bot.propose({ action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, label: 'Scale shop/web to 0', risk: 'r' });
     const replacement = recreate('Deployment', deployment('uid-b'));
-    await bot.vote(requestId!, 'U0ANN');
-    await bot.vote(requestId!, 'U0BEN');
-    const done = await bot.waitStatus(requestId!, ['succeeded', 'failed', 'aborted']);
+    const done = await bot.approveTwice(requestId!);
     expect(done.status).toBe('aborted');
     expect(done.result).toBe('aborted, nothing was changed: Deployment shop/web was replaced since the proposal (uid uid-a → uid-b): the plan never acts on a replacement');
     expect(await thread(requestId!)).toContain('was replaced since the proposal (uid uid-a → uid-b)');
@@ -66,9 +64,7 @@ describe('a plan never acts on a replacement with the same name', () => {
   it('StatefulSet pod recreated before the force-delete: aborted, the new pod is never force-deleted', async () => {
     const { requestId } = await bot.propose({ action: 'pod.force-delete', params: { namespace: 'shop', name: 'db-0' }, label: 'Force-delete pod shop/db-0', risk: 'r' });
     const replacement = recreate('Pod', pod('uid-b'));
-    await bot.vote(requestId!, 'U0ANN');
-    await bot.vote(requestId!, 'U0BEN');
-    const done = await bot.waitStatus(requestId!, ['succeeded', 'failed', 'aborted']);
+    const done = await bot.approveTwice(requestId!);
     expect(done.status).toBe('aborted');
     expect(done.result).toContain('pod shop/db-0 was replaced since the proposal (uid uid-a → uid-b)');
     expect(bot.kube.find('Pod', 'db-0', 'shop')).toEqual(replacement);
@@ -83,9 +79,7 @@ describe('a plan never acts on a replacement with the same name', () => {
       bot.kube.beforeWrite = undefined;
       replacement = recreate('ValidatingWebhookConfiguration', webhook('uid-b'));
     };
-    await bot.vote(requestId!, 'U0ANN');
-    await bot.vote(requestId!, 'U0BEN');
-    const done = await bot.waitStatus(requestId!, ['succeeded', 'failed', 'aborted']);
+    const done = await bot.approveTwice(requestId!);
     expect(done.status).toBe('aborted');
     expect(done.result).toContain('aborted, nothing was changed: the API server refused the write pinned to the object this plan was made for');
     expect(done.result).toContain('the UID in the precondition (uid-a) does not match the UID in record (uid-b). The object might have been deleted and then recreated');
@@ -100,9 +94,7 @@ describe('a plan never acts on a replacement with the same name', () => {
   it('Machine recreated between proposal and approval (machine.skip-drain): the live re-check aborts, the new Machine is never annotated', async () => {
     const { requestId } = await bot.propose({ action: 'machine.skip-drain', params: { namespace: 'ns1', name: 'md-0-drain' }, label: 'Skip drain: md-0-drain', risk: 'r' });
     const replacement = recreate('Machine', drainingMachine('uid-b'));
-    await bot.vote(requestId!, 'U0ANN');
-    await bot.vote(requestId!, 'U0BEN');
-    const done = await bot.waitStatus(requestId!, ['succeeded', 'failed', 'aborted']);
+    const done = await bot.approveTwice(requestId!);
     expect(done.status).toBe('aborted');
     expect(done.result).toBe('aborted, nothing was changed: Machine ns1/md-0-drain was replaced since the proposal (uid uid-a → uid-b): the plan never acts on a replacement');
     expect(await thread(requestId!)).toContain('was replaced since the proposal (uid uid-a → uid-b)');
@@ -118,9 +110,7 @@ describe('a plan never acts on a replacement with the same name', () => {
       bot.kube.beforeWrite = undefined;
       replacement = recreate('MachineHealthCheck', healthCheck('uid-b'));
     };
-    await bot.vote(requestId!, 'U0ANN');
-    await bot.vote(requestId!, 'U0BEN');
-    const done = await bot.waitStatus(requestId!, ['succeeded', 'failed', 'aborted']);
+    const done = await bot.approveTwice(requestId!);
     expect(done.status).toBe('aborted');
     expect(done.result).toContain('aborted, nothing was changed: the API server refused the write pinned to the object this plan was made for');
     expect(done.result).toContain('json-patch test failed at "/metadata/uid"');

@@ -142,6 +142,8 @@ export interface ApprovalBot {
   waitStatus(requestId: string, statuses: string[]): Promise<ApprovalRequest>;
   /** The worker's thread reply for a request (outcome, backup, undo button). */
   resultMessage(requestId: string): Promise<Any>;
+  /** Approve as U0ANN then U0BEN and wait for the request's final status (succeeded, failed or aborted). */
+  approveTwice(requestId: string): Promise<ApprovalRequest>;
   /** Propose, approve twice (U0ANN, U0BEN) and wait for the final status. */
   runApproved(proposal: RemediationProposal): Promise<{ requestId: string; message: Any; request: ApprovalRequest }>;
   stop(): Promise<void>;
@@ -308,12 +310,15 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     },
     resultMessage: (requestId) =>
       slack.waitFor(`result of ${requestId} in the thread`, () => slack.callsTo('chat.postMessage').find((c) => String(c.body.text ?? '').includes(': ') && JSON.stringify(c.body.blocks ?? '').includes(`outcome of request ${requestId}`)), 30000),
+    async approveTwice(requestId) {
+      await bot.vote(requestId, 'U0ANN');
+      await bot.vote(requestId, 'U0BEN');
+      return bot.waitStatus(requestId, ['succeeded', 'failed', 'aborted']);
+    },
     async runApproved(proposal) {
       const { requestId, message, ephemeral } = await bot.propose(proposal);
       if (!requestId) throw new Error(`not proposed: ${ephemeral?.text}`);
-      await bot.vote(requestId, 'U0ANN');
-      await bot.vote(requestId, 'U0BEN');
-      return { requestId, message: message!, request: await bot.waitStatus(requestId, ['succeeded', 'failed', 'aborted']) };
+      return { requestId, message: message!, request: await bot.approveTwice(requestId) };
     },
     async stop() {
       await app.stop().catch(() => undefined);

@@ -83,9 +83,7 @@ describe('node.delete', () => {
     const { requestId, message } = await bot.propose({ action: 'node.delete', params: { name: 'worker-back' }, label: 'Delete node worker-back', risk: 'r' });
     expect(JSON.stringify(message!.body.blocks)).toContain('dryRun=All) accepted');
     bot.kube.emit('MODIFIED', node('worker-back', 'True'));
-    await bot.vote(requestId!, 'U0ANN');
-    await bot.vote(requestId!, 'U0BEN');
-    const done = await bot.waitStatus(requestId!, ['succeeded', 'failed', 'aborted']);
+    const done = await bot.approveTwice(requestId!);
     expect(done.status).toBe('aborted');
     expect(done.result).toBe('aborted, nothing was changed: node worker-back is Ready again');
     expect(writesTo('worker-back')).toEqual(['DELETE dry=true']);
