@@ -1,17 +1,17 @@
-import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/load-config.js';
 import { parseConfig } from '../config/load-config.js';
 import type { ClusterConfig, Config } from '../config/config-schema.js';
+import { findConfigFile } from './find-config-file.js';
 import { UsageError } from './usage-error.js';
 
-export const DEFAULT_CONFIG_FILE = 'config/config.yaml';
+export { DEFAULT_CONFIG_FILE } from './find-config-file.js';
 
 /**
  * The config file: --config, else $K8S_HEALTH_CONFIG, else ./config/config.yaml when it exists.
  * `required` makes its absence a usage error; otherwise an empty config with defaults is used.
  */
 export async function resolveConfig(flag: string | undefined, env: Record<string, string | undefined>, required: boolean): Promise<{ config: Config; file?: string }> {
-  const file = flag ?? env.K8S_HEALTH_CONFIG ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+  const file = findConfigFile(flag, env);
   if (!file) {
     if (required) throw new UsageError('no config file: pass --config FILE or set K8S_HEALTH_CONFIG (see config/example.yaml)');
     return { config: parseConfig({}, process.cwd()) };

@@ -10,7 +10,8 @@ import { createMemoryBaselineStore } from '../store/baseline-store.js';
 import { InMemoryHistory } from '../store/in-memory-history.js';
 import { silentLogger } from '../log/logger.js';
 import type { CliIo } from './cli-io.js';
-import { resolveCluster, resolveConfig } from './resolve-config.js';
+import { DEFAULT_THRESHOLDS } from '../config/defaults.js';
+import { findConfigFile } from './find-config-file.js';
 import { UsageError } from './usage-error.js';
 
 export interface CheckOptions {
@@ -41,8 +42,11 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   let report: Report;
   let runbookBaseUrl: string | undefined;
   if (opts.from.length) {
-    const { config } = await resolveConfig(opts.config, io.env, false);
-    runbookBaseUrl = config.slack.runbookBaseUrl;
+    // Without a config file a dump is read with the default thresholds, and the config schema (zod,
+    // most of this command's start-up) is never loaded.
+    const config = findConfigFile(opts.config, io.env) ? (await (await import('./resolve-config.js')).resolveConfig(opts.config, io.env, false)).config : undefined;
+    const thresholds = config?.thresholds ?? DEFAULT_THRESHOLDS;
+    runbookBaseUrl = config?.slack.runbookBaseUrl;
     const snapshots: Snapshot[] = [];
     for (const dir of opts.from) {
       const snap = await loadDump(dir, opts.cluster ? { cluster: opts.cluster } : {});
@@ -55,10 +59,11 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     for (const [i, snap] of snapshots.entries()) {
       const isLast = i === snapshots.length - 1;
       const scan = { ...snap, cluster };
-      last = await attachChanges(await scanSnapshot(scan, { history, thresholds: config.thresholds, now: isLast ? now : undefined, generatedAt: clock() }), scan, baselines);
+      last = await attachChanges(await scanSnapshot(scan, { history, thresholds, now: isLast ? now : undefined, generatedAt: clock() }), scan, baselines);
     }
     report = last!;
   } else {
+    const { resolveCluster, resolveConfig } = await import('./resolve-config.js');
     const { config, file } = await resolveConfig(opts.config, io.env, true);
     const cluster = await resolveCluster(config, opts.cluster, file);
     runbookBaseUrl = config.slack.runbookBaseUrl;

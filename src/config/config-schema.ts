@@ -3,6 +3,7 @@
  * Secrets never live here; they come from the environment (see read-env-options.ts).
  */
 import { z } from 'zod';
+import { DEFAULT_THRESHOLDS as DEFAULT_THRESHOLDS_VALUES } from './defaults.js';
 
 const kubeContext = z.strictObject({
   /** Path to a kubeconfig file; `~` and paths relative to the config file are resolved. Default: the usual kubeconfig lookup. */
@@ -109,20 +110,16 @@ export const fleetSchema = z.strictObject({
   credentials: z.enum(['enrolled', 'capi-admin-secret']).default('enrolled'),
 });
 
+const T = DEFAULT_THRESHOLDS_VALUES;
+/** Detector thresholds; what each means and its default: config/defaults.ts. */
 export const thresholdsSchema = z.strictObject({
-  /** Machine Provisioning/Provisioned without a Node for longer than this (seed S0: CAPV's 20-minute timeout). */
-  provisioningMinutes: z.number().positive().default(20),
-  /** Machine Deleting for longer than this. */
-  deletingMinutes: z.number().positive().default(20),
-  /** This many replacements of one owner's machines within the window is a recreation loop (seed S3). */
-  loopReplacements: z.number().int().min(2).default(3),
-  loopWindowMinutes: z.number().positive().default(90),
-  /** A KCP/MachineDeployment rollout with no progress for this long is stuck (seed S2). */
-  upgradeStuckMinutes: z.number().positive().default(30),
-  /** A pod Terminating this long past its grace period is stuck (seed S4). */
-  terminatingGraceMinutes: z.number().positive().default(5),
-  /** A node NotReady for less than this is not reported at all (benign look-alike: under a minute). */
-  notReadyGraceSeconds: z.number().min(0).default(60),
+  provisioningMinutes: z.number().positive().default(T.provisioningMinutes),
+  deletingMinutes: z.number().positive().default(T.deletingMinutes),
+  loopReplacements: z.number().int().min(2).default(T.loopReplacements),
+  loopWindowMinutes: z.number().positive().default(T.loopWindowMinutes),
+  upgradeStuckMinutes: z.number().positive().default(T.upgradeStuckMinutes),
+  terminatingGraceMinutes: z.number().positive().default(T.terminatingGraceMinutes),
+  notReadyGraceSeconds: z.number().min(0).default(T.notReadyGraceSeconds),
 });
 
 /** The Slack workspace (and Enterprise Grid org) the bot serves; requests from any other are refused. */
@@ -152,12 +149,7 @@ const slackWorkspace = z.strictObject({
     .optional(),
 });
 
-/**
- * The project's own docs, where `slack.runbookBaseUrl` points when unset. package.json names no
- * repository, so this is the conventional location of this repository; set the key to your fork or
- * internal mirror so the links resolve where your team reads them.
- */
-export const DEFAULT_RUNBOOK_BASE_URL = 'https://github.com/k8s-health-bot/k8s-health-bot/blob/main';
+export { DEFAULT_RUNBOOK_BASE_URL } from './defaults.js';
 
 /** Below this many approvals one person could run a fix; allowed only with approvals.allowSinglePerson. */
 export const MIN_APPROVALS = 2;
@@ -268,4 +260,4 @@ export type Config = Omit<z.infer<typeof configSchema>, 'clusters'> & { clusters
 export type FleetConfig = z.infer<typeof fleetSchema>;
 export type Thresholds = z.infer<typeof thresholdsSchema>;
 
-export const DEFAULT_THRESHOLDS: Thresholds = thresholdsSchema.parse({});
+export const DEFAULT_THRESHOLDS: Thresholds = DEFAULT_THRESHOLDS_VALUES;

@@ -1,4 +1,4 @@
-import { DEFAULT_RUNBOOK_BASE_URL } from '../config/config-schema.js';
+import { DEFAULT_RUNBOOK_BASE_URL } from '../config/defaults.js';
 
 /**
  * The runbook of a finding id: its section of docs/diagnosis.md (`## etcd.member-mismatch`) on

@@ -38,6 +38,11 @@ describe('CLI start-up imports', () => {
     expect(reached).toEqual([]);
   });
 
+  it('check --from without a config file loads no config schema: zod is reached only through the dynamic import of resolve-config', () => {
+    expect(staticPackages('src/cli/run-check.ts').has('zod')).toBe(false);
+    expect(staticPackages('src/cli/resolve-config.ts').has('zod')).toBe(true);
+  });
+
   it('the walk does find heavy packages where they are imported (the check can fail)', () => {
     expect([...staticPackages('src/cli/run-serve.ts')].some((p) => HEAVY.includes(p))).toBe(true);
   });

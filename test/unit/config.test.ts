@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig, parseConfig } from '../../src/config/load-config.js';
 import { ConfigError } from '../../src/config/config-error.js';
 import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
+import { DEFAULT_THRESHOLDS as PLAIN_DEFAULT_THRESHOLDS } from '../../src/config/defaults.js';
 import { readEnvOptions } from '../../src/config/read-env-options.js';
 
 const configDir = path.resolve('config');
@@ -107,5 +108,12 @@ describe('readEnvOptions', () => {
   it('rejects a bad PORT or LOG_LEVEL with a message naming the variable', () => {
     expect(() => readEnvOptions({ PORT: 'http' })).toThrow('PORT must be a port number');
     expect(() => readEnvOptions({ LOG_LEVEL: 'loud' })).toThrow('LOG_LEVEL must be one of');
+  });
+});
+
+describe('defaults read without a config file (config/defaults.ts)', () => {
+  it('are what the schema gives an empty config', () => {
+    expect(parseConfig({}, process.cwd()).thresholds).toEqual(PLAIN_DEFAULT_THRESHOLDS);
+    expect(DEFAULT_THRESHOLDS).toBe(PLAIN_DEFAULT_THRESHOLDS);
   });
 });
