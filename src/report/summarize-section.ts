@@ -212,12 +212,24 @@ function summarizeEtcd(s: Snapshot) {
     const why = e.endpoints.flatMap((ep) => ep.errors).find((x) => /no leader/i.test(x));
     parts.push(e.endpoints.length ? `no leader${why ? ` ("${why}")` : ''}` : 'no endpoint answered endpoint status: leader unknown');
   }
+  // Members that were asked and did not answer (or answered unhealthy): named, and the line is not green
+  // when quorum still holds and no finding covers them (openshift/origin#27496: one of three down).
+  const notAnswering = state
+    ? state.voting.filter((m) => state.failed.has(m.id)).map((m) => `${describeMember(m.id, e.members)} (${state.failed.get(m.id)})`)
+    : [
+        ...(e.errors ?? [])
+          .filter((x) => x.command === 'endpoint status' && x.endpoint && !e.endpoints.some((ep) => ep.endpoint === x.endpoint))
+          .map((x) => `${x.endpoint} (endpoint status: ${x.error})`),
+        ...e.health.filter((h) => !h.health && !/^Active Alarm\(s\)/.test(h.error ?? '')).map((h) => `${h.endpoint} (endpoint health=false${h.error ? `: ${h.error}` : ''})`),
+      ];
+  if (notAnswering.length) parts.push(`not answering: ${named(notAnswering)}`);
   if (state?.notQueried.length) parts.push(`${state.notQueried.length} not queried`);
   const alarms = [...new Set(e.alarms.filter((a) => a.alarm !== 'NONE').map((a) => a.alarm))];
   if (alarms.length) parts.push(`alarm ${alarms.join(', ')}`);
   // Members nobody asked are unknown, not healthy: a line that covers only some of them is not green
   // (issue 13 defect classes 2 and 9); the etcd.members-not-queried finding says which and how to ask.
-  return { summary: parts.join(', '), hasData: e.members.length > 0 && leaderSeen && !state?.notQueried.length };
+  const hasData = e.members.length > 0 && leaderSeen && !state?.notQueried.length;
+  return hasData && notAnswering.length > 0 ? { summary: parts.join(', '), hasData, degraded: true } : { summary: parts.join(', '), hasData };
 }
 
 function countBy<T>(items: T[], key: (t: T) => string): Map<string, number> {

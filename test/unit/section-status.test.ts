@@ -70,6 +70,23 @@ describe('green means checked (defect class 9)', () => {
     expect([r.status, r.findings.map((f) => f.id)]).toEqual(['critical', ['apiserver.unreachable']]);
   });
 
+  it('etcd with one of three members asked and not answering, quorum kept: named and degraded, never green (openshift/origin#27496)', async () => {
+    const members = ['1', '2', '3'].map((id) => ({ id, name: `cp-${id}`, peerURLs: [], clientURLs: [`https://10.0.0.1${id}:2379`], isLearner: false }));
+    const s = healthyCluster({
+      etcd: {
+        source: 'etcdctl',
+        members,
+        endpoints: ['1', '2'].map((id) => ({ endpoint: `https://10.0.0.1${id}:2379`, memberId: id, leader: '2', errors: [] })),
+        health: [],
+        alarms: [],
+        errors: [{ command: 'endpoint status', endpoint: 'https://10.0.0.13:2379', error: 'context deadline exceeded' }],
+      },
+    });
+    const r = await scanSnapshot(s, { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS });
+    expect(r.findings.filter((f) => f.section === 'etcd')).toEqual([]);
+    expect(status(r, 'etcd')).toEqual({ id: 'etcd', status: 'degraded', summary: expect.stringContaining('not answering: cp-3 (3) (endpoint status: context deadline exceeded)') });
+  });
+
   it('a dump holding objects from an API server that did not answer: the last known state, unknown, never green', async () => {
     // The bundled S1 dump's shape: nodes and pods as they were, meta.json apiserver.reachable false.
     const s = healthyCluster({ apiserver: { reachable: false, checks: [], error: 'context deadline exceeded' } });

@@ -11,7 +11,8 @@ const MAX_LENGTH = 300;
  * - `Failed to get the status of endpoint <ep> (<error>)` — endpoint status, per endpoint;
  * - `<ep> is unhealthy: failed to commit proposal: <error>` (or `failed to connect:`) — endpoint health;
  * - `{"level":"warn",…,"target":"endpoint://client-…/<host:port>",…,"error":"rpc error: code = … desc = <error>"}`
- *   — the client's retry warnings; the endpoint is the last part of `target`;
+ *   — the client's retry warnings; the endpoint is the last part of a 3.4 `target` (3.5+ `etcd-endpoints://`
+ *   targets name the client's first endpoint, not the one asked: no endpoint then);
  * - `Error: <error>` — the command failed as a whole (`Error: context deadline exceeded`);
  * - any other line (another tool's own message) is kept whole as a command-level error.
  *
@@ -97,7 +98,12 @@ function readZapLine(line: string): { error: string; endpoint?: string } | undef
   const desc = /desc = (.*)$/s.exec(rec.error);
   const error = desc ? desc[1]! : rec.error;
   const target = typeof rec.target === 'string' ? rec.target : '';
-  const endpoint = /^[a-z-]+:\/\/[^/]*\/(.+)$/.exec(target)?.[1];
+  // etcd 3.4 (`endpoint://client-<uuid>/<host:port>`) names the endpoint it dialed. From 3.5 on
+  // (`etcd-endpoints://0x…/<host:port>`) the host is the client's FIRST endpoint whatever was dialed
+  // (client/v3 client.go `dial`: authority(c.endpoints[0])): openshift/origin#27496 shows a retry on
+  // 10.0.151.23 for the dial of 10.0.189.153, while 10.0.151.23 answered. It names no endpoint then.
+  const m = /^([a-z-]+):\/\/[^/]*\/(.+)$/.exec(target);
+  const endpoint = m && m[1] !== 'etcd-endpoints' ? m[2] : undefined;
   return endpoint ? { error, endpoint } : { error };
 }
 

@@ -1,5 +1,6 @@
 import { compareDecimal } from './compare-decimal.js';
 import type { EtcdEndpointHealth, EtcdEndpointStatus, EtcdMember, EtcdState } from '../snapshot.js';
+import { isEtcdctlText, parseEndpointStatusText, parseMemberListText } from './parse-etcdctl-text.js';
 
 /**
  * Parse JSON printed by `etcdctl -w json` without losing uint64 precision.
@@ -13,9 +14,13 @@ export function parseEtcdctlJson(text: string): unknown {
   return JSON.parse(quoteLongIntegers(text));
 }
 
-/** `etcdctl member list -w json` → members (ids as decimal strings; 3.4 omits `isLearner` when false). */
+/**
+ * `etcdctl member list -w json` → members (ids as decimal strings; 3.4 omits `isLearner` when false).
+ * The table and simple outputs are read too (parse-etcdctl-text.ts).
+ */
 export function parseMemberList(text: string): EtcdMember[] {
   if (text.trim() === '') return [];
+  if (isEtcdctlText(text)) return parseMemberListText(text);
   return listOf(text, 'member list', 'members').map((raw, i) => {
     const id = toDecimal(raw.ID);
     if (id === undefined) throw new Error(`member list: members[${i}] has no valid "ID"`);
@@ -34,10 +39,12 @@ export function parseMemberList(text: string): EtcdMember[] {
  * `etcdctl endpoint status -w json` → one entry per endpoint that answered. A dead endpoint is left
  * out by etcdctl (reported on stderr only), so it stays absent here too. `leader` is absent when the
  * endpoint knows none (3.4 omits it; 0 means none); errors such as "etcdserver: no leader" or
- * "memberID:… alarm:NOSPACE " are kept verbatim (see alarmsFromEndpoints).
+ * "memberID:… alarm:NOSPACE " are kept verbatim (see alarmsFromEndpoints). The table and simple
+ * outputs are read too (parse-etcdctl-text.ts: they name only the leader row).
  */
 export function parseEndpointStatus(text: string): EtcdEndpointStatus[] {
   if (text.trim() === '') return [];
+  if (isEtcdctlText(text)) return parseEndpointStatusText(text);
   const doc = parseEtcdctlJson(text);
   const list = Array.isArray(doc) ? doc : [doc];
   return list.map((raw, i) => {

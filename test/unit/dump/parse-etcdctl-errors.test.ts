@@ -36,6 +36,17 @@ describe('parseEtcdctlErrors', () => {
     ]);
   });
 
+  it('etcd 3.5+ retry warnings name the client\'s first endpoint, not the one dialed: no endpoint (openshift/origin#27496)', () => {
+    const text = [
+      '{"level":"warn","ts":"2022-10-31T14:17:52.205Z","logger":"etcd-client","caller":"v3/retry_interceptor.go:62","msg":"retrying of unary invoker failed","target":"etcd-endpoints://0xc00045e000/10.0.151.23:2379","attempt":0,"error":"rpc error: code = DeadlineExceeded desc = context deadline exceeded"}',
+      'Failed to get the status of endpoint https://10.0.189.153:2379 (context deadline exceeded)',
+    ].join('\n');
+    expect(parseEtcdctlErrors(text, 'endpoint status')).toEqual([
+      { command: 'endpoint status', error: 'context deadline exceeded' },
+      { command: 'endpoint status', endpoint: 'https://10.0.189.153:2379', error: 'context deadline exceeded' },
+    ]);
+  });
+
   it('keeps another tool\'s own line whole, one line, bounded count', () => {
     expect(parseEtcdctlErrors('error while getting member list etcdserver: no leader', 'member list')).toEqual([
       { command: 'member list', error: 'error while getting member list etcdserver: no leader' },

@@ -109,3 +109,56 @@ describe('parseAlarmList', () => {
     expect(parseAlarmList('{}')).toStrictEqual([]);
   });
 });
+
+/**
+ * etcdctl's table and simple outputs (parse-etcdctl-text.ts), lines quoted from public threads:
+ * etcd-io/etcd#11537 (etcd 3.4.3, simple member list, status table) and openshift/origin#27496 (etcd 3.5.5,
+ * one endpoint timed out, two rows at term 8).
+ */
+describe('etcdctl text outputs of member list and endpoint status', () => {
+  const border = '+--------------------------+------------------+---------+---------+-----------+------------+-----------+------------+--------------------+--------+';
+  const header = '|         ENDPOINT         |        ID        | VERSION | DB SIZE | IS LEADER | IS LEARNER | RAFT TERM | RAFT INDEX | RAFT APPLIED INDEX | ERRORS |';
+  const row = (ep: string, id: string, leader: boolean, term: number, errors = '') =>
+    `| ${ep} | ${id} |   3.5.5 |   84 MB |     ${leader} |      false |         ${term} |      67569 |              67569 | ${errors} |`;
+
+  it('simple member list: hex ids to exact decimal, addresses split, learner column', () => {
+    const members = parseMemberList('f15c8d27ccf66395, started, etcd-001, https://172.16.2.3:2380, https://172.16.2.3:2379, false\n');
+    expect(members).toEqual([{ id: BigInt('0xf15c8d27ccf66395').toString(), name: 'etcd-001', peerURLs: ['https://172.16.2.3:2380'], clientURLs: ['https://172.16.2.3:2379'], isLearner: false }]);
+    expect(members[0]!.id).toBe('17391931063079953301');
+  });
+
+  it('member list table: an unstarted member has no name and no client URLs; several client URLs kept', () => {
+    const text = [
+      '+------------------+-----------+---------------+---------------------------+---------------------------------------------------+------------+',
+      '|        ID        |  STATUS   |     NAME      |        PEER ADDRS         |       CLIENT ADDRS                                |  IS LEARNER |',
+      '|  77437ec2a02c648 |   started | etcd-devudb01 | http://172.21.61.224:2380 | http://172.21.61.224:2379,http://10.0.0.1:2379    |      false |',
+      '| add745bd637ed2e4 | unstarted |               | http://172.21.58.245:2380 |                                                   |       true |',
+    ].join('\n');
+    const [a, b] = parseMemberList(text);
+    expect(a).toMatchObject({ name: 'etcd-devudb01', clientURLs: ['http://172.21.61.224:2379', 'http://10.0.0.1:2379'], isLearner: false });
+    expect(b).toMatchObject({ id: BigInt('0xadd745bd637ed2e4').toString(), name: '', clientURLs: [], isLearner: true });
+  });
+
+  it('status table: the leader row names itself, rows at its term follow it, an endpoint left out stays absent', () => {
+    const st = parseEndpointStatus([border, header, border, row('https://10.0.151.23:2379', '7d59549bb5563cbc', false, 8), row('https://10.0.230.36:2379', 'a623bf12e6883a04', true, 8)].join('\n'));
+    const leader = BigInt('0xa623bf12e6883a04').toString();
+    expect(st.map((s) => [s.endpoint, s.memberId, s.leader, s.raftTerm, s.version, s.dbSize, s.errors])).toEqual([
+      ['https://10.0.151.23:2379', BigInt('0x7d59549bb5563cbc').toString(), leader, '8', '3.5.5', 84_000_000, []],
+      ['https://10.0.230.36:2379', leader, leader, '8', '3.5.5', 84_000_000, []],
+    ]);
+  });
+
+  it('a row reporting "etcdserver: no leader" follows nobody; a table that hides whom a member follows is refused, not read as "no leader"', () => {
+    const st = parseEndpointStatus([header, row('https://a:2379', '1', false, 9, 'etcdserver: no leader')].join('\n'));
+    expect(st[0]).toMatchObject({ errors: ['etcdserver: no leader'] });
+    expect(st[0]!.leader).toBeUndefined();
+    expect(() => parseEndpointStatus([header, row('https://a:2379', '1', false, 9), row('https://b:2379', '2', false, 9)].join('\n'))).toThrow(/does not say whom it follows \(no row is the leader\)/);
+    expect(() => parseEndpointStatus([header, row('https://a:2379', '1', true, 9), row('https://b:2379', '2', false, 7)].join('\n'))).toThrow(/raft term 7, leader's 9/);
+  });
+
+  it('simple status lines (3.4/3.5 layout); error text is still refused so it is read as stderr', () => {
+    const st = parseEndpointStatus('https://127.0.0.1:2379, 8e9e05c52164694d, 3.5.0, 25 kB, true, false, 2, 4, 4, \n');
+    expect(st[0]).toMatchObject({ endpoint: 'https://127.0.0.1:2379', leader: BigInt('0x8e9e05c52164694d').toString(), dbSize: 25_000, raftAppliedIndex: '4', errors: [] });
+    expect(() => parseEndpointStatus('Failed to get the status of endpoint https://10.0.189.153:2379 (context deadline exceeded)')).toThrow(/not etcdctl output/);
+  });
+});
