@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { addToSnapshot } from '../add-to-snapshot.js';
 import { findKind, KINDS, type KindSpec } from '../kinds.js';
@@ -18,7 +19,10 @@ import { createEmptySnapshot, type KindCoverage, type KubeObject, type PartialEn
  * order. Throws DumpError when the dump is unusable.
  */
 export async function loadDump(dir: string, opts: { cluster?: string } = {}): Promise<Snapshot> {
-  const dump = await readDumpObjects(dir);
+  // Read through the directory the path points at now: a `dump:` cluster whose path is a symlink
+  // re-pointed to a newer capture between scans is then read as one capture, never half the old one
+  // (every file is opened by path, and a re-point in the middle of a scan mixed two captures).
+  const dump = await readDumpObjects(await realpath(dir).catch(() => dir));
   const cluster = opts.cluster ?? dump.meta.cluster ?? path.basename(path.resolve(dir));
   return snapshotFromDumpObjects(dump, { cluster, ...captureTime(dump) });
 }
