@@ -208,7 +208,9 @@ describe('watch cache: following the cluster', () => {
     const infos: { cluster: string; cachedKinds: number; listedKinds: number }[] = [];
     const cached = await collectSnapshot(cluster, { now: NOW, watchCaches: wc, onCollected: (i) => infos.push(i) });
     const machines0 = wc.for(cluster).all().find((w) => w.spec.plural === 'machines');
-    expect({ state: machines0?.state, listed: infos[0]!.listedKinds }).toEqual({ state: 'failed', listed: 1 });
+    // Refused, the kind retries its list with backoff: 'failed', or 'listing' again when a retry is in
+    // flight (seen on a loaded CI machine) — never watched, so the scan lists it itself.
+    expect({ state: machines0?.state, listed: infos[0]!.listedKinds }).toEqual({ state: expect.stringMatching(/^(failed|listing)$/), listed: 1 });
     expect(cached.partial).toEqual(listed.partial);
     expect(cached.partial).toEqual([expect.objectContaining({ source: 'list machines.cluster.x-k8s.io', error: expect.stringContaining('forbidden') })]);
     expect(comparable(cached)).toEqual(comparable(listed));
