@@ -59,7 +59,9 @@ describe('collectEtcd against a real 3-member etcd', () => {
     await cluster.kill(1);
     await cluster.kill(2);
     // The survivor steps down (or stays leaderless) once it notices it lost quorum.
-    const { etcd, partial } = await eventually(probe, (r) => r.etcd?.endpoints[0]?.leader === undefined);
+    // Under load a probe can land while the survivor still times out instead of answering "no leader":
+    // wait for the settled state (leader gone, the survivor's own answer), not the first leaderless probe.
+    const { etcd, partial } = await eventually(probe, (r) => r.etcd?.endpoints.length === 1 && r.etcd.endpoints[0]?.leader === undefined && r.etcd.endpoints[0]?.errors.join() === 'etcdserver: no leader');
 
     expect(etcd!.endpoints).toHaveLength(1);
     const survivor = etcd!.endpoints[0]!;
