@@ -1,6 +1,8 @@
 import type { webApi } from '@slack/bolt';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
 import { moveRequest } from '../remediate/move-request.js';
+import type { PlanSigner } from '../remediate/plan-signer.js';
+import { messageToEdit } from '../remediate/sign-message-placement.js';
 import { renderApproval } from '../slack/render-approval.js';
 import type { ApprovalStore } from '../store/approval-store.js';
 import type { AuditLog } from '../store/audit-log.js';
@@ -13,6 +15,8 @@ export interface ExpireApprovalsDeps {
   audit: AuditLog;
   /** Posts the re-rendered request messages; without one (no bot token) requests are still expired, and their messages marked stale for a process that has one. */
   slack?: webApi.WebClient;
+  /** Verifies which message a request may edit (its signed placement); without it no message is edited. */
+  signer?: PlanSigner;
   now: () => Date;
   log: Logger;
   /** Most requests handled per sweep (default 500); the rest are due at the next tick. */
@@ -100,10 +104,11 @@ function expireIfDue(req: ApprovalRequest, now: Date): ApprovalRequest | undefin
 
 /** chat.update the request message to its stored state; a retryable failure marks it stale again. */
 async function postRendered(req: ApprovalRequest, deps: ExpireApprovalsDeps, result: ExpireApprovalsResult): Promise<void> {
-  if (!req.thread.messageTs || !deps.slack) return;
+  const ts = messageToEdit(req, deps.signer);
+  if (!ts || !deps.slack) return;
   const m = renderApproval(req);
   try {
-    await deps.slack.chat.update({ channel: req.thread.channel, ts: req.thread.messageTs, text: m.text, blocks: m.blocks });
+    await deps.slack.chat.update({ channel: req.thread.channel, ts, text: m.text, blocks: m.blocks });
     result.updated.push(req.id);
   } catch (err) {
     const code = (err as { data?: { error?: string } }).data?.error;

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { webApi } from '@slack/bolt';
 import { createExecutedMemory } from '../remediate/create-executed-memory.js';
 import { runRemediation, type RunRemediationDeps } from '../remediate/run-remediation.js';
+import { messageToEdit } from '../remediate/sign-message-placement.js';
 import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
 import type { ProposalStore } from '../store/proposal-store.js';
 import { renderApproval } from '../slack/render-approval.js';
@@ -59,9 +60,10 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): { worker: Worke
       const result = renderApprovalResult(req, { backup: run.backup, undo });
       const thread = req.thread.threadTs ? { thread_ts: req.thread.threadTs } : {};
       await deps.slack.chat.postMessage({ channel: req.thread.channel, ...thread, text: result.text, blocks: result.blocks, unfurl_links: false });
-      if (req.thread.messageTs) {
+      const ts = messageToEdit(req, deps.signer);
+      if (ts) {
         const m = renderApproval(req);
-        await deps.slack.chat.update({ channel: req.thread.channel, ts: req.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => log.warn({ error: describeError(err) }, 'approval message update failed'));
+        await deps.slack.chat.update({ channel: req.thread.channel, ts, text: m.text, blocks: m.blocks }).catch((err: unknown) => log.warn({ error: describeError(err) }, 'approval message update failed'));
       }
       return { status: req.status };
     },

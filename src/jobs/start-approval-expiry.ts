@@ -1,4 +1,5 @@
 import type { webApi } from '@slack/bolt';
+import type { PlanSigner } from '../remediate/plan-signer.js';
 import { Worker, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ApprovalStore, AuditLog } from '../remediate/approval-stores.js';
@@ -24,6 +25,8 @@ export interface StartApprovalExpiryOptions {
   audit: AuditLog;
   /** Without a client (no bot token) requests are expired but messages not updated here. */
   slack?: webApi.WebClient;
+  /** Verifies which message each request may edit (its signed placement). */
+  signer?: PlanSigner;
   now: () => Date;
   log: Logger;
 }

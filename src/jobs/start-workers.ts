@@ -206,7 +206,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   if (runs('expiry')) {
     // The approval expiry sweep (scheduler `approvals-expiry`) runs with or without a token: requests
     // expire regardless; only updating their Slack messages needs one (see jobs/expire-approvals.ts).
-    workers.push(await startApprovalExpiry({ queue: deps.queues.approvals, connection, prefix, approvals: stores.approvals, audit: stores.audit, slack: deps.slack?.expiry, now, log }));
+    workers.push(await startApprovalExpiry({ queue: deps.queues.approvals, connection, prefix, approvals: stores.approvals, audit: stores.audit, slack: deps.slack?.expiry, signer: deps.signer, now, log }));
   }
   deps.metrics?.attach({ workers, watchCaches: deps.watchCaches, clusters: deps.config.clusters.map((c) => c.name) });
   return { workers, fleet };

@@ -49,7 +49,13 @@ export interface ApprovalRequest {
    */
   signature?: string;
   /** The thread the request lives in, and its own message (updated on every vote). */
-  thread: { channel: string; threadTs: string; messageTs?: string };
+  thread: {
+    channel: string;
+    threadTs: string;
+    messageTs?: string;
+    /** MAC over request id, channel and messageTs, made when the message is posted (sign-message-placement.ts). */
+    messageMac?: string;
+  };
   /** Final outcome line (executed, aborted: why, interrupted…). */
   result?: string;
   /** Each status change, in order. */

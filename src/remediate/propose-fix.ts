@@ -10,6 +10,7 @@ import { createBackupLoader } from './create-backup-loader.js';
 import { hashPlan } from './hash-plan.js';
 import type { PlanSigner } from './plan-signer.js';
 import type { RemediationPlan } from './remediation-plan.js';
+import { signMessagePlacement } from './sign-message-placement.js';
 import { signRequest } from './sign-request.js';
 import { proposalClickKey, type ProposalClick } from './sign-proposal-click.js';
 import { describeError } from '../errors/describe-error.js';
@@ -121,6 +122,7 @@ export async function proposeFix(click: ProposalClick, proposal: { cluster: stri
   };
   request.signature = signRequest(request, deps.signer);
   request.thread.messageTs = await deps.publish(request);
+  request.thread.messageMac = signMessagePlacement(request, deps.signer);
   await deps.approvals.create(request);
   await deps.approvals.linkClick(clickKey, request.id, deps.config.approvals.ttlMinutes * 60);
   await deps.audit.append({ at: now.toISOString(), cluster: cluster.name, requestId: request.id, event: 'proposed', action: plan.action, user: click.user, hash: request.hash, detail: `${plan.label}; ${dryRun}` });

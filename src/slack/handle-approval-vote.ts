@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
 import { applyVote, type Vote, type VoteOutcome } from '../remediate/apply-vote.js';
 import type { ApprovalRequest } from '../remediate/approval-request.js';
+import { messageToEdit } from '../remediate/sign-message-placement.js';
 import { isRequestSignatureValid } from '../remediate/sign-request.js';
 import { signVote } from '../remediate/sign-vote.js';
 import { neutralizeMrkdwn as md, neutralizeMrkdwnNumber as count } from '../text/neutralize-mrkdwn.js';
@@ -104,9 +105,10 @@ export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account
     });
     if (outcome === 'approved') await deps.approval.enqueue(id);
     await deps.approval.onApprovalsChanged?.(client).catch((err: unknown) => deps.log.warn({ requestId: id, error: describeError(err) }, 'app home refresh failed'));
-    if (request.thread.messageTs) {
+    const ts = messageToEdit(request, signer);
+    if (ts) {
       const m = renderApproval(request);
-      await client.chat.update({ channel: request.thread.channel, ts: request.thread.messageTs, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log.warn({ requestId: id, error: describeError(err) }, 'approval message update failed'));
+      await client.chat.update({ channel: request.thread.channel, ts, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log.warn({ requestId: id, error: describeError(err) }, 'approval message update failed'));
     }
   } else if (outcome !== 'closed') {
     const detail = (outcome === 'ineligible' || outcome === 'unverified') && why ? `${outcome}: ${why}` : outcome;

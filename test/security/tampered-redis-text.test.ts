@@ -60,6 +60,28 @@ describe('fields our code writes, rewritten in Redis with markup, stay inert in 
     expect(bot.kube.writes).toEqual([]);
   });
 
+  it("an approval request whose message ts is rewritten in Redis: votes still count, but no vote edits the other message (its placement is signed)", async () => {
+    const { requestId, ephemeral } = await bot.propose({ action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, label: 'Scale shop/web to 0', risk: 'r' });
+    if (!requestId) throw new Error(`not proposed: ${ephemeral?.text}`);
+    const key = `${REDIS_PREFIX}approval:${requestId}`;
+    const stored = JSON.parse((await bot.redis.get(key))!) as ApprovalRequest;
+    const own = stored.thread.messageTs!;
+    expect(stored.thread.messageMac).toMatch(/^[0-9a-f]{64}$/);
+    // Another of the bot's messages in the channel (an alert parent, an answer): the attacker's target.
+    stored.thread.messageTs = '1700000000.000999';
+    await bot.redis.set(key, JSON.stringify(stored), 'KEEPTTL');
+    const updates = bot.slack.callsTo('chat.update').length;
+    expect(await bot.vote(requestId, 'U0ANN')).toContain('1 of 2');
+    expect(bot.slack.callsTo('chat.update').slice(updates).map((c) => c.body.ts)).not.toContain('1700000000.000999');
+    // Put back as posted, the placement verifies again and the next vote (a Reject: nothing runs) edits the request's own message.
+    const now = JSON.parse((await bot.redis.get(key))!) as ApprovalRequest;
+    await bot.redis.set(key, JSON.stringify({ ...now, thread: { ...now.thread, messageTs: own } }), 'KEEPTTL');
+    await bot.vote(requestId, 'U0BEN', 'reject');
+    await bot.slack.waitFor('the request message edited', () => bot.slack.callsTo('chat.update').slice(updates).find((c) => c.body.ts === own));
+    expect((await bot.approvals.get(requestId))!.status).toBe('rejected');
+    expect(realWrites()).toEqual([]);
+  });
+
   it("an approval request whose `required` is markup: no vote counts (it no longer matches its signature), every reply and render stays inert, and it never runs", async () => {
     const { requestId, ephemeral } = await bot.propose({ action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, label: 'Scale shop/web to 0', risk: 'r' });
     if (!requestId) throw new Error(`not proposed: ${ephemeral?.text}`);

@@ -10,12 +10,14 @@ import { APPROVALS_QUEUE, REDIS_PREFIX } from '../../../src/jobs/queue-names.js'
 import { createWorkerMetrics } from '../../../src/jobs/create-worker-metrics.js';
 import { startJobs } from '../../../src/compose/compose-jobs.js';
 import type { ApprovalRequest } from '../../../src/remediate/approval-request.js';
+import { createPlanSigner } from '../../../src/remediate/plan-signer.js';
 import { APPROVE_ACTION_ID } from '../../../src/slack/render-approval.js';
 import { createApprovalStore } from '../../../src/store/approval-store.js';
 import { createAuditLog } from '../../../src/store/audit-log.js';
 import { startApprovalBot, type ApprovalBot } from '../../support/start-approval-bot.js';
 import { randomPrefix } from './replay-cluster.js';
 import { captureLogs } from '../../support/capture-logs.js';
+import { TEST_PLAN_SECRET } from '../../support/plan-secret.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -51,6 +53,7 @@ function sweeper(at: Date, opts: { connection?: Redis; slack?: boolean } = {}): 
     approvals: opts.connection ? createApprovalStore(redis, { keyPrefix: REDIS_PREFIX }) : bot.approvals,
     audit: opts.connection ? createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log: captured.log }) : bot.audit,
     slack: opts.slack === false ? undefined : new WebClient(TOKEN, { slackApiUrl: bot.slack.apiUrl, retryConfig: { retries: 0 } }),
+    signer: createPlanSigner(TEST_PLAN_SECRET),
     now: () => at,
     log: captured.log,
   };
