@@ -38,22 +38,16 @@ const MAX_NAMED = 3;
  */
 export function summarizeSection(id: SectionId, s: Snapshot): SectionLine {
   const line = summarizeFromData(id, s);
-  return WORKLOAD_SIDE[id]?.(s) && s.apiserver?.reachable === false ? lastKnown(line) : line;
+  return WORKLOAD_SIDE.has(id) && s.apiserver?.reachable === false ? lastKnown(line) : line;
 }
 
 /**
  * Sections read from the workload cluster's API server: nodes, pods, webhook configurations and the
- * control plane. When that API server did not answer, objects in a capture are from before (a dump's
- * last known state), not checked now.
+ * control plane (with a KubeadmControlPlane its count may come from Machine conditions on the management
+ * side, but the API server is part of the control plane: one that does not answer is not healthy). When
+ * that API server did not answer, objects in a capture are from before (a dump's last known state).
  */
-const WORKLOAD_SIDE: Partial<Record<SectionId, (s: Snapshot) => boolean>> = {
-  nodes: () => true,
-  workloads: () => true,
-  webhooks: () => true,
-  // With a KubeadmControlPlane the count may come from Machine conditions (the management side), but
-  // the API server is part of the control plane: one that does not answer is not a healthy control plane.
-  controlplane: () => true,
-};
+const WORKLOAD_SIDE: ReadonlySet<SectionId> = new Set(['nodes', 'workloads', 'webhooks', 'controlplane']);
 
 /**
  * The API server is unreachable, yet the capture holds its objects: show them as the last known state

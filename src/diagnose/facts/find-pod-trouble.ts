@@ -104,24 +104,16 @@ function findStuckCreating(pod: PodProjection, seen: PodTroubleContext): PodTrou
  * "default/web-1: Unschedulable since 2025-09-11T20:50:19Z (0/1 nodes are available: 1 Insufficient cpu)".
  */
 export function describePodTrouble(pod: PodProjection, t: PodTrouble): string {
-  if (t.container === undefined) {
-    const why = t.message ? firstSentence(t.message) : '';
-    return `${pod.namespace}/${pod.name}: ${t.reason}${t.since ? ` since ${t.since}` : ''}${why ? ` (${why})` : ''}`;
-  }
+  // Unschedulable and stuck creating carry since when, and why: the scheduler's verdict (its preemption
+  // part left out) or the kubelet's most repeated warning (its first line).
+  const why = t.message ? clip(t.container === undefined ? t.message.split(/\.\s+preemption:/)[0]!.trim().replace(/\.$/, '') : t.message.split('\n')[0]!) : '';
+  const since = t.since ? ` since ${t.since}${why ? ` (${why})` : ''}` : '';
+  if (t.container === undefined) return `${pod.namespace}/${pod.name}: ${t.reason}${since || (why ? ` (${why})` : '')}`;
   const restarts = t.restarts ? ` (${t.restarts} restart${t.restarts === 1 ? '' : 's'})` : '';
-  // Stuck creating: since when it was bound, and the kubelet's most repeated warning about it.
-  const creating = t.since ? ` since ${t.since}${t.message ? ` (${firstLine(t.message)})` : ''}` : '';
-  return `${pod.namespace}/${pod.name}: container ${t.container} ${t.reason}${restarts}${creating}`;
+  return `${pod.namespace}/${pod.name}: container ${t.container} ${t.reason}${restarts}${since}`;
 }
 
-/** The scheduler's verdict without its preemption part: "0/3 nodes are available: 3 Insufficient cpu". */
-function firstSentence(message: string): string {
-  const head = message.split(/\.\s+preemption:/)[0]?.trim() ?? message;
-  const cut = head.replace(/\.$/, '');
-  return cut.length > 160 ? `${cut.slice(0, 157)}...` : cut;
-}
-
-function firstLine(message: string): string {
-  const line = message.split('\n')[0] ?? message;
-  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+/** At most 160 characters of a cluster-written reason. */
+function clip(text: string): string {
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
 }
