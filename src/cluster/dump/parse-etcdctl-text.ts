@@ -5,11 +5,15 @@ import type { EtcdEndpointStatus, EtcdMember } from '../snapshot.js';
  * reports and runbooks paste (etcd-io/etcd#11537, openshift/origin#27496). Both print the member id in
  * hex (`%x`); it comes back as the exact decimal string the JSON readers produce.
  *
- * Columns, etcd 3.4/3.5 (etcdctl/ctlv3/command/printer.go):
+ * Columns (etcdctl/ctlv3/command/printer.go of each release):
  * - member list: ID, STATUS, NAME, PEER ADDRS, CLIENT ADDRS, IS LEARNER (3.3 has no IS LEARNER);
- * - endpoint status: ENDPOINT, ID, VERSION, DB SIZE, IS LEADER, IS LEARNER, RAFT TERM, RAFT INDEX,
- *   RAFT APPLIED INDEX, ERRORS. The table is read by its header, so 3.6's added columns are skipped; the
- *   simple output has no header and is read for the 3.4/3.5 layout only.
+ * - endpoint status, 3.4/3.5: ENDPOINT, ID, VERSION, DB SIZE, IS LEADER, IS LEARNER, RAFT TERM, RAFT INDEX,
+ *   RAFT APPLIED INDEX, ERRORS; 3.3: ENDPOINT, ID, VERSION, DB SIZE, IS LEADER, RAFT TERM, RAFT INDEX;
+ *   3.6: ENDPOINT, ID, VERSION, STORAGE VERSION, DB SIZE, IN USE, PERCENTAGE NOT IN USE, QUOTA, IS LEADER,
+ *   IS LEARNER, RAFT TERM, RAFT INDEX, RAFT APPLIED INDEX, ERRORS, DOWNGRADE TARGET VERSION, DOWNGRADE ENABLED.
+ *   A table is read by its header. The simple output has no header: each line's layout is told by its
+ *   fields (simpleStatusColumns), and the ERRORS, themselves joined with ", ", take what is left between
+ *   the columns before and after them.
  *
  * Unlike JSON, endpoint status text does not name each member's leader, only IS LEADER. A member follows
  * the leader row when it is at the leader's raft term and reports no error (Raft has one leader per term;
@@ -28,7 +32,8 @@ export function isEtcdctlText(text: string): boolean {
 }
 
 export function parseMemberListText(text: string): EtcdMember[] {
-  const rows = readRows(text, 'member list', ['ID', 'STATUS', 'NAME', 'PEER ADDRS', 'CLIENT ADDRS', 'IS LEARNER'], [5, 6]);
+  const columns = ['ID', 'STATUS', 'NAME', 'PEER ADDRS', 'CLIENT ADDRS', 'IS LEARNER'];
+  const rows = readRows(text, 'member list', columns, (f) => (f.length === 5 || f.length === 6 ? columns.slice(0, f.length) : undefined));
   return rows.map((r, i) => {
     const id = hexToDecimal(r['ID']);
     if (id === undefined) throw new Error(`member list: row ${i + 1} has no valid hex ID "${r['ID']}"`);
@@ -43,9 +48,23 @@ export function parseMemberListText(text: string): EtcdMember[] {
 }
 
 const STATUS_COLUMNS = ['ENDPOINT', 'ID', 'VERSION', 'DB SIZE', 'IS LEADER', 'IS LEARNER', 'RAFT TERM', 'RAFT INDEX', 'RAFT APPLIED INDEX', 'ERRORS'];
+const STATUS_COLUMNS_33 = ['ENDPOINT', 'ID', 'VERSION', 'DB SIZE', 'IS LEADER', 'RAFT TERM', 'RAFT INDEX'];
+const STATUS_COLUMNS_36 = ['ENDPOINT', 'ID', 'VERSION', 'STORAGE VERSION', 'DB SIZE', 'IN USE', 'PERCENTAGE NOT IN USE', 'QUOTA', 'IS LEADER', 'IS LEARNER', 'RAFT TERM', 'RAFT INDEX', 'RAFT APPLIED INDEX', 'ERRORS', 'DOWNGRADE TARGET VERSION', 'DOWNGRADE ENABLED'];
+
+/**
+ * Which release printed a simple `endpoint status` line, told by its fields: 3.6 has a size where the
+ * others print IS LEADER (its 5th field); 3.3 has the raft term (digits) where 3.4/3.5 print IS LEARNER.
+ */
+function simpleStatusColumns(f: string[]): string[] | undefined {
+  const bool = (v: string | undefined) => v === 'true' || v === 'false';
+  if (f.length >= 16 && parseSize(f[4]) !== undefined && bool(f[8])) return STATUS_COLUMNS_36;
+  if (f.length === 7 && bool(f[4]) && /^\d+$/.test(f[5] ?? '')) return STATUS_COLUMNS_33;
+  if (f.length >= 10 && bool(f[4]) && bool(f[5])) return STATUS_COLUMNS;
+  return undefined;
+}
 
 export function parseEndpointStatusText(text: string): EtcdEndpointStatus[] {
-  const rows = readRows(text, 'endpoint status', STATUS_COLUMNS, [10]);
+  const rows = readRows(text, 'endpoint status', STATUS_COLUMNS, simpleStatusColumns);
   const out = rows.map((r, i) => {
     const memberId = hexToDecimal(r['ID']);
     if (!r['ENDPOINT'] || memberId === undefined) throw new Error(`endpoint status: row ${i + 1} has no endpoint or no valid hex ID`);
@@ -79,10 +98,11 @@ export function parseEndpointStatusText(text: string): EtcdEndpointStatus[] {
 
 /**
  * Rows of a `-w table` (header row read, borders skipped) or of the simple output (comma-separated,
- * positional: `counts` are the field counts accepted; with more, the last column takes the rest — the
- * ERRORS of endpoint status are themselves joined with ", ").
+ * positional: `layout` names the columns of a line by its fields, or refuses it). A column named ERRORS
+ * takes every field between the columns before it and those after it: the errors are themselves
+ * joined with ", ".
  */
-function readRows(text: string, what: string, columns: string[], counts: number[]): Row[] {
+function readRows(text: string, what: string, columns: string[], layout: (fields: string[]) => string[] | undefined): Row[] {
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
   if (lines.length === 0) return [];
   if (lines[0]!.startsWith('+') || lines[0]!.startsWith('|')) {
@@ -94,10 +114,12 @@ function readRows(text: string, what: string, columns: string[], counts: number[
   return lines.map((line) => {
     // An empty last column (no ERRORS) leaves the line ending in ", ", which the trim above cut to ",".
     const f = (line.endsWith(',') ? `${line} ` : line).split(', ').map((c) => c.trim());
-    const max = Math.max(...counts);
-    if (f.length < Math.min(...counts)) throw new Error(`${what}: not etcdctl output (-w json, table or simple): "${line.slice(0, 80)}"`);
-    const fields = f.length > max ? [...f.slice(0, max - 1), f.slice(max - 1).join(', ')] : f;
-    return Object.fromEntries(columns.slice(0, fields.length).map((c, i) => [c, fields[i]!]));
+    const cols = layout(f);
+    if (!cols) throw new Error(`${what}: not etcdctl output (-w json, table or simple): "${line.slice(0, 80)}"`);
+    const e = cols.indexOf('ERRORS');
+    const after = e < 0 ? 0 : cols.length - e - 1;
+    const fields = e < 0 || f.length === cols.length ? f : [...f.slice(0, e), f.slice(e, f.length - after).join(', '), ...f.slice(f.length - after)];
+    return Object.fromEntries(cols.map((c, i) => [c, fields[i] ?? '']));
   });
 }
 

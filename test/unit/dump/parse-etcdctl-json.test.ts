@@ -161,4 +161,33 @@ describe('etcdctl text outputs of member list and endpoint status', () => {
     expect(st[0]).toMatchObject({ endpoint: 'https://127.0.0.1:2379', leader: BigInt('0x8e9e05c52164694d').toString(), dbSize: 25_000, raftAppliedIndex: '4', errors: [] });
     expect(() => parseEndpointStatus('Failed to get the status of endpoint https://10.0.189.153:2379 (context deadline exceeded)')).toThrow(/not etcdctl output/);
   });
+
+  // Layouts from etcdctl/ctlv3/command/printer.go of v3.3.27 and v3.6.0 (etcd-io/etcd, Apache-2.0); the
+  // values are those of the 3.6 status table in etcd's own demo (localhost:2379 … 8211f1d0f64f3269).
+  it('simple status lines of etcd 3.3 (7 fields, no learner, no errors): the leader and the members at its term', () => {
+    const st = parseEndpointStatus(['localhost:2379, 8211f1d0f64f3269, 3.3.27, 20 kB, true, 2, 10', 'localhost:22379, 91bc3c398fb3c146, 3.3.27, 20 kB, false, 2, 10'].join('\n'));
+    const leader = BigInt('0x8211f1d0f64f3269').toString();
+    expect(st.map((s) => [s.endpoint, s.leader, s.raftTerm, s.raftIndex, s.version, s.dbSize, s.errors, s.isLearner])).toEqual([
+      ['localhost:2379', leader, '2', '10', '3.3.27', 20_000, [], false],
+      ['localhost:22379', leader, '2', '10', '3.3.27', 20_000, [], false],
+    ]);
+  });
+
+  it('simple status lines of etcd 3.6 (16 fields): storage version and quota skipped, errors between the fixed columns', () => {
+    const healthy = 'localhost:2379, 8211f1d0f64f3269, 3.6.0, 3.6.0, 20 kB, 16 kB, 20%, 0 B, true, false, 2, 10, 10, , , false';
+    const st = parseEndpointStatus(healthy);
+    expect(st[0]).toMatchObject({ endpoint: 'localhost:2379', version: '3.6.0', dbSize: 20_000, raftTerm: '2', raftIndex: '10', raftAppliedIndex: '10', errors: [], isLearner: false });
+    expect(st[0]!.leader).toBe(BigInt('0x8211f1d0f64f3269').toString());
+    // Two errors joined with ", " by etcdctl, then the two downgrade columns.
+    const alarmed = 'localhost:22379, 91bc3c398fb3c146, 3.6.0, 3.6.0, 2.1 GB, 2.1 GB, 0%, 2.1 GB, false, false, 3, 10, 10, etcdserver: no leader, memberID:10501334649042878790 alarm:NOSPACE , , false';
+    const [a] = parseEndpointStatus(alarmed);
+    expect(a!.errors).toEqual(['etcdserver: no leader', 'memberID:10501334649042878790 alarm:NOSPACE']);
+    expect(a!.leader).toBeUndefined();
+    expect(a!.dbSize).toBe(2_100_000_000);
+  });
+
+  it('a simple line of none of the three layouts is refused by name, not read into the wrong columns', () => {
+    expect(() => parseEndpointStatus('localhost:2379, 8211f1d0f64f3269, 3.6.0, 20 kB, maybe, false, 2, 10, 10, ')).toThrow(/endpoint status: not etcdctl output/);
+    expect(() => parseMemberList('8211f1d0f64f3269, started, infra1, http://127.0.0.1:12380, http://127.0.0.1:2379, false, extra')).toThrow(/member list: not etcdctl output/);
+  });
 });
