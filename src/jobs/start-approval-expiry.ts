@@ -1,11 +1,7 @@
-import type { webApi } from '@slack/bolt';
-import type { PlanSigner } from '../remediate/plan-signer.js';
 import { Worker, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ApprovalStore, AuditLog } from '../remediate/approval-stores.js';
-import { expireApprovals } from './expire-approvals.js';
+import { expireApprovals, type ExpireApprovalsDeps } from './expire-approvals.js';
 import { APPROVALS_QUEUE } from './queue-names.js';
-import type { Logger } from '../log/logger.js';
 
 /** Job scheduler id of the approval expiry sweep (the same in every replica: upserting it twice keeps one). */
 export const APPROVAL_EXPIRY_SCHEDULER_ID = 'approvals-expiry';
@@ -13,22 +9,14 @@ export const APPROVAL_EXPIRY_SCHEDULER_ID = 'approvals-expiry';
 /** Sweep period: an expired request loses its buttons within a minute of expiresAt. */
 export const APPROVAL_EXPIRY_EVERY_MS = 60_000;
 
-export interface StartApprovalExpiryOptions {
+/** The sweep's own needs (jobs/expire-approvals.ts: store, audit, Slack client, signer, clock, log) and its queue. */
+export interface StartApprovalExpiryOptions extends ExpireApprovalsDeps {
   /** The `k8s-health-approvals` queue (its scheduler is upserted here). */
   queue: Queue;
   /** A connection with maxRetriesPerRequest: null (BullMQ requirement, docs/development.md "Stack notes"). */
   connection: Redis;
   /** BullMQ prefix. */
   prefix: string;
-  approvals: ApprovalStore;
-  /** Gives the sweep's audit records their MAC when it holds K8S_HEALTH_PLAN_SECRET. */
-  audit: AuditLog;
-  /** Without a client (no bot token) requests are expired but messages not updated here. */
-  slack?: webApi.WebClient;
-  /** Verifies which message each request may edit (its signed placement). */
-  signer?: PlanSigner;
-  now: () => Date;
-  log: Logger;
 }
 
 /**
@@ -45,9 +33,10 @@ export async function startApprovalExpiry(opts: StartApprovalExpiryOptions): Pro
     // No retries: the next tick is the retry. Keep a short trail of runs for inspection.
     opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { age: 7 * 24 * 3600, count: 100 } },
   });
-  const deps = { approvals: opts.approvals, audit: opts.audit, slack: opts.slack, now: opts.now, log: opts.log };
+  // Every sweep dependency passes through, the signer included: without it no request message is edited.
+  const { queue: _queue, connection, prefix, ...deps } = opts;
   return new Worker(APPROVALS_QUEUE, async () => {
     const r = await expireApprovals(deps);
     return { expired: r.expired.length, updated: r.updated.length, stale: r.stale.length };
-  }, { connection: opts.connection, prefix: opts.prefix, concurrency: 1 });
+  }, { connection, prefix, concurrency: 1 });
 }

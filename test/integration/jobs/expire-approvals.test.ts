@@ -214,4 +214,30 @@ describe('startWorkers schedules the sweep', () => {
       redis.disconnect();
     }
   }, 60_000);
+
+  it('the scheduled sweep of a worker with a bot token and the plan secret edits the expired request\'s own (signed) message: no buttons left', async () => {
+    const prefix = randomPrefix();
+    const redis = new Redis(bot.redisServer.url);
+    const approvals = createApprovalStore(redis, { keyPrefix: `${prefix}:` });
+    if (!bot.kube.find('ValidatingWebhookConfiguration', NAME)) bot.kube.emit('ADDED', webhook);
+    // A real request and its posted, signed message (thread.messageTs, thread.messageMac), now due.
+    const template = await proposed();
+    expect(template.thread.messageMac).toBeTruthy();
+    const due: ApprovalRequest = { ...template, expiresAt: new Date(Date.now() - 1000).toISOString() };
+    await approvals.create(due);
+    const before = updatesOf(due).length;
+    const set = await startJobs({ config: configSchema.parse({}), redisUrl: bot.redisServer.url, prefix, metrics: createWorkerMetrics(), slack: { token: TOKEN, apiUrl: bot.slack.apiUrl }, signer: createPlanSigner(TEST_PLAN_SECRET) });
+    const queue = new Queue(APPROVALS_QUEUE, { connection: { url: bot.redisServer.url }, prefix });
+    try {
+      const update = await bot.slack.waitFor('the sweep\'s chat.update of the request message', () => updatesOf(due)[before], 20_000);
+      expect((await approvals.get(due.id))!.status).toBe('expired');
+      expect(hasApprove(update.body.blocks as Any[])).toBe(false);
+      expect(JSON.stringify(update.body.blocks)).toMatch(/expired/i);
+    } finally {
+      await set.close();
+      await queue.obliterate({ force: true });
+      await queue.close();
+      redis.disconnect();
+    }
+  }, 60_000);
 });
