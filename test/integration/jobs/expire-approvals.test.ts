@@ -181,19 +181,40 @@ describe('approval expiry sweep', () => {
   }, 60_000);
 });
 
+/**
+ * A worker's jobs (startJobs) on a fresh BullMQ prefix, with a request made from a real proposal
+ * (`keepMessage`: its posted, signed message; else no message) stored there already due.
+ */
+async function withDueRequestAndJobs(
+  opts: { keepMessage: boolean; jobs?: Partial<Parameters<typeof startJobs>[0]> },
+  body: (ctx: { due: ApprovalRequest; approvals: ReturnType<typeof createApprovalStore>; queue: Queue }) => Promise<void>,
+): Promise<void> {
+  const prefix = randomPrefix();
+  const redis = new Redis(bot.redisServer.url);
+  const approvals = createApprovalStore(redis, { keyPrefix: `${prefix}:` });
+  if (!bot.kube.find('ValidatingWebhookConfiguration', NAME)) bot.kube.emit('ADDED', webhook); // suspended by an earlier test
+  const template = await proposed();
+  const past = new Date(Date.now() - 1000).toISOString();
+  const due: ApprovalRequest = opts.keepMessage
+    ? { ...template, expiresAt: past }
+    : { ...template, id: approvals.newId(), expiresAt: past, thread: { channel: template.thread.channel, threadTs: template.thread.threadTs } };
+  await approvals.create(due);
+  const set = await startJobs({ config: configSchema.parse({}), redisUrl: bot.redisServer.url, prefix, metrics: createWorkerMetrics(), ...opts.jobs });
+  const queue = new Queue(APPROVALS_QUEUE, { connection: { url: bot.redisServer.url }, prefix });
+  try {
+    await body({ due, approvals, queue });
+  } finally {
+    await set.close();
+    await queue.obliterate({ force: true });
+    await queue.close();
+    redis.disconnect();
+  }
+}
+
 describe('startWorkers schedules the sweep', () => {
   it('upserts the `approvals-expiry` job scheduler (every 60 s) and its worker expires due requests, even without a Slack token', async () => {
-    const prefix = randomPrefix();
-    const redis = new Redis(bot.redisServer.url);
-    const approvals = createApprovalStore(redis, { keyPrefix: `${prefix}:` });
-    if (!bot.kube.find('ValidatingWebhookConfiguration', NAME)) bot.kube.emit('ADDED', webhook); // suspended by the previous test
-    const template = await proposed();
-    const due: ApprovalRequest = { ...template, id: approvals.newId(), expiresAt: new Date(Date.now() - 1000).toISOString(), thread: { channel: template.thread.channel, threadTs: template.thread.threadTs } };
-    await approvals.create(due);
     const metrics = createWorkerMetrics();
-    const set = await startJobs({ config: configSchema.parse({}), redisUrl: bot.redisServer.url, prefix, metrics });
-    const queue = new Queue(APPROVALS_QUEUE, { connection: { url: bot.redisServer.url }, prefix });
-    try {
+    await withDueRequestAndJobs({ keepMessage: false, jobs: { metrics } }, async ({ due, approvals, queue }) => {
       const schedulers = await queue.getJobSchedulers(0, -1);
       expect(schedulers.map((s) => [s.key, s.every])).toEqual([['approvals-expiry', 60_000]]);
       // `every` schedulers run their first tick at once.
@@ -207,37 +228,16 @@ describe('startWorkers schedules the sweep', () => {
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(await metrics.registry.metrics()).toContain('k8s_health_approvals_expired_total 1');
-    } finally {
-      await set.close();
-      await queue.obliterate({ force: true });
-      await queue.close();
-      redis.disconnect();
-    }
+    });
   }, 60_000);
 
   it('the scheduled sweep of a worker with a bot token and the plan secret edits the expired request\'s own (signed) message: no buttons left', async () => {
-    const prefix = randomPrefix();
-    const redis = new Redis(bot.redisServer.url);
-    const approvals = createApprovalStore(redis, { keyPrefix: `${prefix}:` });
-    if (!bot.kube.find('ValidatingWebhookConfiguration', NAME)) bot.kube.emit('ADDED', webhook);
-    // A real request and its posted, signed message (thread.messageTs, thread.messageMac), now due.
-    const template = await proposed();
-    expect(template.thread.messageMac).toBeTruthy();
-    const due: ApprovalRequest = { ...template, expiresAt: new Date(Date.now() - 1000).toISOString() };
-    await approvals.create(due);
-    const before = updatesOf(due).length;
-    const set = await startJobs({ config: configSchema.parse({}), redisUrl: bot.redisServer.url, prefix, metrics: createWorkerMetrics(), slack: { token: TOKEN, apiUrl: bot.slack.apiUrl }, signer: createPlanSigner(TEST_PLAN_SECRET) });
-    const queue = new Queue(APPROVALS_QUEUE, { connection: { url: bot.redisServer.url }, prefix });
-    try {
-      const update = await bot.slack.waitFor('the sweep\'s chat.update of the request message', () => updatesOf(due)[before], 20_000);
+    const jobs = { slack: { token: TOKEN, apiUrl: bot.slack.apiUrl }, signer: createPlanSigner(TEST_PLAN_SECRET) };
+    await withDueRequestAndJobs({ keepMessage: true, jobs }, async ({ due, approvals }) => {
+      expect(due.thread.messageMac).toBeTruthy();
+      const update = await bot.slack.waitFor('the sweep\'s chat.update of the request message', () => updatesOf(due).find((c) => !hasApprove(c.body.blocks as Any[])), 20_000);
       expect((await approvals.get(due.id))!.status).toBe('expired');
-      expect(hasApprove(update.body.blocks as Any[])).toBe(false);
       expect(JSON.stringify(update.body.blocks)).toMatch(/expired/i);
-    } finally {
-      await set.close();
-      await queue.obliterate({ force: true });
-      await queue.close();
-      redis.disconnect();
-    }
+    });
   }, 60_000);
 });
