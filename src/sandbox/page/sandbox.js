@@ -4,6 +4,40 @@
 import { el, renderBlock, renderBlocks, renderText } from './block-kit.js';
 
 const $ = (id) => document.getElementById(id);
+
+/**
+ * A dialog from the page's one skeleton (index.html #dialog-skeleton), its parts named `${id}-title`,
+ * `${id}-${body}`, `${id}-${secondary}`, `${id}-${primary}` (the ids the code and the tour use). A confirm
+ * closes through its form (method dialog: each button submits its value) and has no ×; a modal keeps
+ * its ×, and its form is submitted by the code.
+ */
+function makeDialog(id, { body, secondary, primary, confirm }) {
+  const d = $('dialog-skeleton').content.firstElementChild.cloneNode(true);
+  const part = (sel, name) => Object.assign(d.querySelector(sel), { id: `${id}-${name}` });
+  d.id = id;
+  d.setAttribute('aria-labelledby', `${id}-title`);
+  part('.dialog-title', 'title');
+  part('.dialog-body', body);
+  const [no, yes] = [part('[data-part="secondary"]', secondary), part('[data-part="primary"]', primary)];
+  if (confirm) {
+    d.querySelector('form').method = 'dialog';
+    d.querySelector('[data-part="x"]').remove();
+    Object.assign(no, { type: 'submit', value: 'deny' });
+    Object.assign(yes, { type: 'submit', value: 'confirm' });
+  } else {
+    part('form', 'form');
+    part('[data-part="x"]', 'x');
+    d.classList.add('dialog-modal');
+    d.querySelector('.dialog-body').classList.add('dialog-scroll');
+    Object.assign(no, { type: 'button' });
+    Object.assign(yes, { type: 'submit' });
+  }
+  document.body.append(d);
+  return d;
+}
+makeDialog('confirm', { body: 'text', secondary: 'deny', primary: 'ok', confirm: true });
+makeDialog('modal', { body: 'body', secondary: 'close', primary: 'submit' });
+
 const ui = {
   person: $('person'), scenario: $('scenario'), play: $('play'), nextScan: $('next-scan'), reset: $('reset'),
   clock: $('clock'), step: $('step'), status: $('status'), title: $('scenario-title'), messages: $('messages'),
@@ -223,6 +257,7 @@ ui.modalForm.addEventListener('submit', (e) => {
 });
 const closeModal = () => state?.view && act('Closing…', () => api('POST', '/api/view/close', { as, viewId: state.view.id }));
 $('modal-close').addEventListener('click', closeModal);
+$('modal-x').addEventListener('click', closeModal);
 ui.modal.addEventListener('cancel', (e) => {
   e.preventDefault(); // Escape: close through the sandbox, so the view is gone there too
   closeModal();
