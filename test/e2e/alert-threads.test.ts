@@ -69,6 +69,9 @@ describe('k8s-health worker (spawned): alert threads across process restarts', (
   async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
+      // A worker that exited is not waited for: say so at once (its output is in the diagnosis).
+      const dead = children.find((c) => c.exitCode !== null && !c.killed);
+      if (dead) throw new Error(`a worker exited (code ${dead.exitCode}) while waiting for ${what}`);
       const v = await fn().catch(() => undefined);
       if (v) return v;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -145,6 +148,8 @@ describe('k8s-health worker (spawned): alert threads across process restarts', (
     // Replace the worker process in the middle of the open incident.
     first.child.kill('SIGTERM');
     expect(await step('worker #1 exits', () => exitWithin(first, 30000))).toBe(0);
+    // Worker #2 on a port of its own: the port worker #1 freed may be taken by a parallel test by now.
+    port = await freePort();
     const second = spawnWorker('worker #2');
     await step('worker #2 ready', () => until('worker #2 ready', async () => (await readyz()).status === 200));
     replay.show(path.join(REPLAY_DIR, 't36'));
