@@ -3,7 +3,7 @@ import { WebClient } from '@slack/web-api';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { createApproverAccountCheck } from '../../src/slack/check-approver-account.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
-import { startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
+import { useApprovalBot } from '../support/start-approval-bot.js';
 
 /**
  * Issue 14, item 7: an approver listed in the config whose Slack account can no longer approve —
@@ -35,21 +35,16 @@ const EXPECTED_REASON: Record<string, RegExp> = {
   U0GONE: /Slack does not know this account here \(user_not_found\)/,
 };
 
-let bot: ApprovalBot;
+const bot = useApprovalBot({
+  objects: [app('app-a')],
+  approvers: ['U0ANN', 'U0BEN', 'U0PAT', 'U0FLAKY', 'U0GONE', ...Object.keys(ACCOUNTS)],
+  registerApprovers: false,
+});
 
-beforeAll(async () => {
-  bot = await startApprovalBot({
-    objects: [app('app-a')],
-    approvers: ['U0ANN', 'U0BEN', 'U0PAT', 'U0FLAKY', 'U0GONE', ...Object.keys(ACCOUNTS)],
-    registerApprovers: false,
-  });
+beforeAll(() => {
   bot.slack.addMember(['U0ANN', 'U0BEN', 'U0PAT', 'U0FLAKY']);
   for (const [id, account] of Object.entries(ACCOUNTS)) bot.slack.addMember(id, account);
   // U0GONE is listed in the config but not a member: users.info answers user_not_found.
-}, 60_000);
-
-afterAll(async () => {
-  await bot?.stop();
 });
 
 describe('approvers re-checked with users.info at vote time', () => {

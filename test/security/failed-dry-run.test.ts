@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
-import { startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
+import { useApprovalBot } from '../support/start-approval-bot.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -18,13 +18,7 @@ const web: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: {
 const scaleWeb: RemediationProposal = { action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, label: 'Scale shop/web to 0', risk: 'r' };
 const PATH = '/apis/apps/v1/namespaces/shop/deployments/web';
 
-let bot: ApprovalBot;
-beforeAll(async () => {
-  bot = await startApprovalBot({ objects: [web] });
-}, 60_000);
-afterAll(async () => {
-  await bot?.stop();
-});
+const bot = useApprovalBot({ objects: [web] });
 
 /** Propose while the API server refuses the dry-run PATCH (e.g. RBAC, an admission webhook). */
 async function proposeWithFailingDryRun(): Promise<{ id: string; message: Any }> {

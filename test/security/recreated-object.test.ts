@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { deletingMachine, drainMessage, pdbRefusalLine } from '../support/blocker-objects.js';
 import { mhc } from '../support/snapshot-b.js';
-import { startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
+import { useApprovalBot } from '../support/start-approval-bot.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -30,13 +30,7 @@ const drainingMachine = (uid: string): KubeObject => {
   return { ...m, metadata: { ...m.metadata, uid } };
 };
 
-let bot: ApprovalBot;
-beforeAll(async () => {
-  bot = await startApprovalBot({ objects: [webhook('uid-a'), deployment('uid-a'), pod('uid-a'), goneNode, healthCheck('uid-a'), drainingMachine('uid-a')] });
-}, 60_000);
-afterAll(async () => {
-  await bot?.stop();
-});
+const bot = useApprovalBot({ objects: [webhook('uid-a'), deployment('uid-a'), pod('uid-a'), goneNode, healthCheck('uid-a'), drainingMachine('uid-a')] });
 
 /** Delete and create again under the same name, as its owner would; returns the replacement as stored. */
 function recreate(kind: string, replacement: KubeObject): KubeObject {

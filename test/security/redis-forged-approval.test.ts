@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
 import { hashPlan } from '../../src/remediate/hash-plan.js';
 import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
-import { startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
+import { useApprovalBot } from '../support/start-approval-bot.js';
 
 /**
  * Attack: someone who can write to Redis (a leaked password, a compromised pod on the Redis network)
@@ -19,15 +19,9 @@ const names = ['app-status', 'app-forged', 'app-copied', 'app-params', 'victim',
 const deployment = (name: string): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'shop', uid: `uid-${name}` }, spec: { replicas: 3 } }) as unknown as KubeObject;
 const scale = (name: string, replicas = 0): RemediationProposal => ({ action: 'deployment.scale', params: { namespace: 'shop', name, replicas }, label: `Scale shop/${name} to ${replicas}`, risk: 'r' });
 
-let bot: ApprovalBot;
 let seq = 0;
 
-beforeAll(async () => {
-  bot = await startApprovalBot({ objects: names.map(deployment), secondCluster: 'prod-west' });
-}, 60_000);
-afterAll(async () => {
-  await bot?.stop();
-});
+const bot = useApprovalBot({ objects: names.map(deployment), secondCluster: 'prod-west' });
 
 const realWrites = () => bot.kube.writes.filter((w) => !w.dryRun).length;
 const key = (id: string) => `k8s-health:approval:${id}`;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import type { Finding } from '../../src/diagnose/finding.js';
 import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
@@ -9,7 +9,7 @@ import { createReportStore } from '../../src/store/report-store.js';
 import { HOSTILE_ALL, HOSTILE_TEXTS } from '../support/hostile-text.js';
 import { findInjections, linesOf } from '../support/inspect-slack-text.js';
 import { blockActionBody, slashCommandBody } from '../support/sign-slack-request.js';
-import { APPROVAL_CHANNEL, APPROVAL_CLUSTER, startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
+import { APPROVAL_CHANNEL, APPROVAL_CLUSTER, useApprovalBot } from '../support/start-approval-bot.js';
 
 /**
  * Issue 14, item 1, end to end: hostile text from the cluster (a stored report's findings, an API
@@ -22,15 +22,7 @@ import { APPROVAL_CHANNEL, APPROVAL_CLUSTER, startApprovalBot, type ApprovalBot 
 const app = (name: string): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'apps', uid: `uid-${name}` }, spec: { replicas: 3 } }) as KubeObject;
 const OURS = { mentions: ['U0ALICE', 'U0PAT', 'U0ANN', 'U0BEN'] };
 
-let bot: ApprovalBot;
-
-beforeAll(async () => {
-  bot = await startApprovalBot({ objects: [app('app-a')] });
-}, 60_000);
-
-afterAll(async () => {
-  await bot?.stop();
-});
+const bot = useApprovalBot({ objects: [app('app-a')] });
 
 function hostileFinding(h: string, i: number): Finding {
   return {

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { auditFields, hashAuditRecord } from '../../src/store/audit-log.js';
 import { FORGED } from '../support/hostile-text.js';
 import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
 import { runCliInProcess } from '../support/run-cli-in-process.js';
-import { startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
+import { useApprovalBot } from '../support/start-approval-bot.js';
 
 /**
  * Attack: rewriting the approval audit trail in Redis to hide or change what happened (issue 14,
@@ -18,21 +18,17 @@ const STREAM = 'k8s-health:audit';
 const HEAD = 'k8s-health:audit:head';
 const web: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' }, spec: { replicas: 3 } } as unknown as KubeObject;
 
-let bot: ApprovalBot;
+const bot = useApprovalBot({ objects: [web] });
 let entries: [string, string[]][] = [];
 let head = '';
 
 beforeAll(async () => {
-  bot = await startApprovalBot({ objects: [web] });
   await bot.runApproved({ action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 1 }, label: 'Scale shop/web to 1', risk: 'r' });
   const { requestId } = await bot.propose({ action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, label: 'Scale shop/web to 0', risk: 'r' });
   await bot.vote(requestId!, 'U0BEN', 'reject');
   entries = (await bot.redis.xrange(STREAM, '-', '+')) as [string, string[]][];
   head = (await bot.redis.get(HEAD))!;
 }, 60_000);
-afterAll(async () => {
-  await bot?.stop();
-});
 
 const env = () => ({ REDIS_URL: bot.redisServer.url });
 const verify = (secret?: string) => runCliInProcess(['audit', 'verify'], secret ? { ...env(), K8S_HEALTH_PLAN_SECRET: secret } : env());

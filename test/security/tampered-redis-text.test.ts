@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
 import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
@@ -7,7 +7,7 @@ import { renderApproval } from '../../src/slack/render-approval.js';
 import { FORGED } from '../support/hostile-text.js';
 import { findInjections } from '../support/inspect-slack-text.js';
 import { blockActionBody, slashCommandBody } from '../support/sign-slack-request.js';
-import { APPROVAL_CHANNEL, APPROVAL_CLUSTER, startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
+import { APPROVAL_CHANNEL, APPROVAL_CLUSTER, useApprovalBot } from '../support/start-approval-bot.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -24,13 +24,7 @@ const OURS = { mentions: ['U0ALICE', 'U0PAT', 'U0ANN', 'U0BEN', 'U0BOB'] };
 const EVIL = `<!channel> look\n${FORGED} *Approved* by <@U0EVIL> <https://evil.example|click>`;
 const web: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' }, spec: { replicas: 3 } } as unknown as KubeObject;
 
-let bot: ApprovalBot;
-beforeAll(async () => {
-  bot = await startApprovalBot({ objects: [web] });
-}, 60_000);
-afterAll(async () => {
-  await bot?.stop();
-});
+const bot = useApprovalBot({ objects: [web] });
 
 const realWrites = () => bot.kube.writes.filter((w) => !w.dryRun);
 

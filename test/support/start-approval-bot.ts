@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from '@jest/globals';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
@@ -335,4 +336,26 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     },
   };
   return bot;
+}
+
+/**
+ * The approval harness for a whole test file (or describe block): started in beforeAll, stopped in
+ * afterAll. Returns a stand-in that forwards to the started bot, so tests read `bot.x` as they would
+ * a `let bot` assigned in beforeAll; touched before the start, it says so instead of reading undefined.
+ */
+export function useApprovalBot(opts: ApprovalBotOptions = {}, timeoutMs = 60_000): ApprovalBot {
+  let bot: ApprovalBot | undefined;
+  beforeAll(async () => {
+    bot = await startApprovalBot(opts);
+  }, timeoutMs);
+  afterAll(async () => {
+    await bot?.stop();
+  });
+  return new Proxy({} as ApprovalBot, {
+    get(_target, key) {
+      if (!bot) throw new Error(`the approval bot is not started (bot.${String(key)} read outside beforeAll/it)`);
+      const value: unknown = Reflect.get(bot, key, bot);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(bot) : value;
+    },
+  });
 }

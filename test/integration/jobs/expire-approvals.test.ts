@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { WebClient } from '@slack/web-api';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -14,7 +14,7 @@ import { createPlanSigner } from '../../../src/remediate/plan-signer.js';
 import { APPROVE_ACTION_ID } from '../../../src/slack/render-approval.js';
 import { createApprovalStore } from '../../../src/store/approval-store.js';
 import { createAuditLog } from '../../../src/store/audit-log.js';
-import { startApprovalBot, type ApprovalBot } from '../../support/start-approval-bot.js';
+import { useApprovalBot } from '../../support/start-approval-bot.js';
 import { randomPrefix } from './replay-cluster.js';
 import { captureLogs } from '../../support/capture-logs.js';
 import { TEST_PLAN_SECRET } from '../../support/plan-secret.js';
@@ -33,15 +33,7 @@ const webhook = {
 } as unknown as KubeObject;
 const suspend: RemediationProposal = { action: 'webhook.suspend', params: { kind: 'Validating', name: NAME }, label: `Suspend webhook ${NAME}`, risk: 'r' };
 
-let bot: ApprovalBot;
-
-beforeAll(async () => {
-  bot = await startApprovalBot({ objects: [webhook] });
-}, 60_000);
-
-afterAll(async () => {
-  await bot?.stop();
-});
+const bot = useApprovalBot({ objects: [webhook] });
 
 /** What the sweeps log (real pino, read by nobody here). */
 const captured = captureLogs();

@@ -4,13 +4,13 @@
  * of one Machine being deleted, pause a MachineHealthCheck's remediation — each dry-run first, pinned,
  * executed once, verified, and undone through its own gated proposal.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
 import { findAction } from '../../../src/remediate/actions/index.js';
 import { deletingMachine, drainMessage, mdMachine, pdbRefusalLine } from '../../support/blocker-objects.js';
 import { isGranted, rbacOfRequest } from '../../support/rbac-of-request.js';
 import { mhc } from '../../support/snapshot-b.js';
-import { startApprovalBot, type ApprovalBot } from '../../support/start-approval-bot.js';
+import { useApprovalBot } from '../../support/start-approval-bot.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -25,23 +25,15 @@ const healthCheck = (name: string, annotations?: Record<string, string>): KubeOb
   return { ...m, apiVersion: 'cluster.x-k8s.io/v1beta2', metadata: { ...m.metadata, uid: `uid-${name}`, ...(annotations ? { annotations } : {}) } };
 };
 
-let bot: ApprovalBot;
-
-beforeAll(async () => {
-  bot = await startApprovalBot({
-    objects: [
-      draining('md-0-drain-a'),
-      draining('md-0-drain-b'),
-      deletingMachine({ name: 'md-0-detach', deletingMin: 40, stage: 'WaitingForVolumeDetach', message: 'Waiting for Node volumes to be detached (started at 2025-03-01T09:00:00Z)\n* PersistentVolumeClaims: shop/data-db-0' }),
-      withUid(mdMachine('md-0-running', { node: 'md-0-running' }), 'uid-md-0-running'),
-      healthCheck('md-0-mhc'),
-      healthCheck('md-0-mhc-b'),
-    ],
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await bot?.stop();
+const bot = useApprovalBot({
+  objects: [
+    draining('md-0-drain-a'),
+    draining('md-0-drain-b'),
+    deletingMachine({ name: 'md-0-detach', deletingMin: 40, stage: 'WaitingForVolumeDetach', message: 'Waiting for Node volumes to be detached (started at 2025-03-01T09:00:00Z)\n* PersistentVolumeClaims: shop/data-db-0' }),
+    withUid(mdMachine('md-0-running', { node: 'md-0-running' }), 'uid-md-0-running'),
+    healthCheck('md-0-mhc'),
+    healthCheck('md-0-mhc-b'),
+  ],
 });
 
 const writesTo = (name: string) => bot.kube.writes.filter((w) => w.name === name).map((w) => `${w.method} dry=${w.dryRun}`);

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
 import { findAction } from '../../../src/remediate/actions/index.js';
 import { isGranted, rbacOfRequest } from '../../support/rbac-of-request.js';
-import { startApprovalBot, type ApprovalBot } from '../../support/start-approval-bot.js';
+import { useApprovalBot } from '../../support/start-approval-bot.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -23,21 +23,13 @@ const pod: KubeObject = {
 } as unknown as KubeObject;
 const deployment: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'kyverno-admission-controller', namespace: 'kyverno', uid: 'uid-dep' }, spec: { replicas: 3 } } as unknown as KubeObject;
 
-let bot: ApprovalBot;
-
-beforeAll(async () => {
-  bot = await startApprovalBot({
-    objects: [
-      node('worker-gone', 'Unknown'), machine('md-0-gone', 'worker-gone', 'Deleting'),
-      node('worker-dead', 'Unknown'), machine('md-0-dead', 'worker-dead', 'Deleting'),
-      node('worker-back', 'Unknown'), machine('md-0-back', 'worker-back', 'Deleting'),
-      pod, deployment,
-    ],
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await bot?.stop();
+const bot = useApprovalBot({
+  objects: [
+    node('worker-gone', 'Unknown'), machine('md-0-gone', 'worker-gone', 'Deleting'),
+    node('worker-dead', 'Unknown'), machine('md-0-dead', 'worker-dead', 'Deleting'),
+    node('worker-back', 'Unknown'), machine('md-0-back', 'worker-back', 'Deleting'),
+    pod, deployment,
+  ],
 });
 
 /** Writes to one object, as "METHOD dry=…", in order. */

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
 import { CONFIRM_VIEW_ID } from '../../../src/slack/render-approval.js';
-import { APPROVAL_CLUSTER, startApprovalBot, type ApprovalBot } from '../../support/start-approval-bot.js';
+import { APPROVAL_CLUSTER, useApprovalBot } from '../../support/start-approval-bot.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
 
 const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'kyverno-admission-controller', namespace: 'kyverno', uid: 'uid-dep' }, spec: { replicas: 3 } } as unknown as KubeObject;
 
-let bot: ApprovalBot;
-
-beforeAll(async () => {
-  bot = await startApprovalBot({ objects: [deployment], confirmByTyping: true });
-}, 60_000);
-
-afterAll(async () => {
-  await bot?.stop();
-});
+const bot = useApprovalBot({ objects: [deployment], confirmByTyping: true });
 
 describe('approvals.confirmByTyping: the final approver types the cluster name in a modal', () => {
   it('opens the modal on the decisive click; a wrong name or a wrong person decides nothing; the right name decides', async () => {

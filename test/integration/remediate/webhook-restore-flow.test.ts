@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
 import { findAction } from '../../../src/remediate/actions/index.js';
 import { sendKube } from '../../../src/remediate/send-kube.js';
 import { createTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
 import { isGranted, rbacOfRequest } from '../../support/rbac-of-request.js';
-import { startApprovalBot, type ApprovalBot } from '../../support/start-approval-bot.js';
+import { useApprovalBot } from '../../support/start-approval-bot.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -33,15 +33,7 @@ function withoutServerSet(o: Any): Any {
   return { ...o, metadata: Object.fromEntries(Object.entries(o.metadata).filter(([k]) => !SERVER_SET.includes(k))) };
 }
 
-let bot: ApprovalBot;
-
-beforeAll(async () => {
-  bot = await startApprovalBot({ objects: [webhook] });
-}, 60_000);
-
-afterAll(async () => {
-  await bot?.stop();
-});
+const bot = useApprovalBot({ objects: [webhook] });
 
 describe('the fake API server creates objects (POST to the collection)', () => {
   it('validates a dry run without storing it, stores a create with server-set metadata, refuses a duplicate and a resourceVersion', async () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
-import { startApprovalBot, type ApprovalBot } from '../../support/start-approval-bot.js';
+import { useApprovalBot } from '../../support/start-approval-bot.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -12,13 +12,7 @@ type Any = any;
 const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'noisy', namespace: 'shop', uid: 'uid-noisy' }, spec: { replicas: 4 } } as unknown as KubeObject;
 
 describe('approved fixes run in the worker set', () => {
-  let bot: ApprovalBot;
-  beforeAll(async () => {
-    bot = await startApprovalBot({ objects: [deployment], workerSet: true });
-  });
-  afterAll(async () => {
-    await bot?.stop();
-  });
+  const bot = useApprovalBot({ objects: [deployment], workerSet: true });
 
   it('a decisive approval is executed once by startWorkers and reported in the thread', async () => {
     const { requestId, request } = await bot.runApproved({ action: 'deployment.scale', params: { namespace: 'shop', name: 'noisy', replicas: 0 }, label: 'Scale shop/noisy to 0', risk: 'r' });
