@@ -38,6 +38,16 @@ function recreate(kind: string, replacement: KubeObject): KubeObject {
   bot.kube.emit('ADDED', replacement);
   return structuredClone(bot.kube.find(kind, replacement.metadata.name, replacement.metadata.namespace)!);
 }
+/** Recreates the object (a new uid) the moment the first real write to it reaches the API server; returns what replaced it. */
+function recreateAtWrite(kind: string, fresh: KubeObject): () => KubeObject | undefined {
+  let replacement: KubeObject | undefined;
+  bot.kube.beforeWrite = (w) => {
+    if (w.dryRun || w.name !== fresh.metadata.name) return;
+    bot.kube.beforeWrite = undefined;
+    replacement = recreate(kind, fresh);
+  };
+  return () => replacement;
+}
 async function thread(id: string): Promise<string> {
   const m = await bot.slack.waitFor(`result of ${id}`, () => bot.slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? '').includes(`outcome of request ${id}`) && String(c.body.text).includes('aborted')), 30_000);
   return String(m.body.text);
@@ -67,12 +77,7 @@ describe('a plan never acts on a replacement with the same name', () => {
 
   it('webhook recreated at the very moment of the DELETE: the API server refuses the pinned DELETE (409), the thread says nothing was changed', async () => {
     const { requestId } = await bot.propose({ action: 'webhook.suspend', params: { kind: 'Validating', name: 'kyverno-policy' }, label: 'Suspend webhook kyverno-policy', risk: 'r' });
-    let replacement: KubeObject | undefined;
-    bot.kube.beforeWrite = (w) => {
-      if (w.dryRun || w.name !== 'kyverno-policy') return;
-      bot.kube.beforeWrite = undefined;
-      replacement = recreate('ValidatingWebhookConfiguration', webhook('uid-b'));
-    };
+    const replacement = recreateAtWrite('ValidatingWebhookConfiguration', webhook('uid-b'));
     const done = await bot.approveTwice(requestId!);
     expect(done.status).toBe('aborted');
     expect(done.result).toContain('aborted, nothing was changed: the API server refused the write pinned to the object this plan was made for');
@@ -82,7 +87,7 @@ describe('a plan never acts on a replacement with the same name', () => {
     const deletes = bot.kube.writes.filter((w) => w.name === 'kyverno-policy' && !w.dryRun);
     expect(deletes).toHaveLength(1);
     expect((deletes[0]!.body as Any).preconditions).toEqual({ uid: 'uid-a', resourceVersion: expect.any(String) });
-    expect(bot.kube.find('ValidatingWebhookConfiguration', 'kyverno-policy')).toEqual(replacement);
+    expect(bot.kube.find('ValidatingWebhookConfiguration', 'kyverno-policy')).toEqual(replacement());
   }, 60_000);
 
   it('Machine recreated between proposal and approval (machine.skip-drain): the live re-check aborts, the new Machine is never annotated', async () => {
@@ -98,12 +103,7 @@ describe('a plan never acts on a replacement with the same name', () => {
 
   it('MachineHealthCheck recreated at the very moment of the PATCH (mhc.pause-remediation): the json-patch `test` on its uid fails (422), the new one is not paused', async () => {
     const { requestId } = await bot.propose({ action: 'mhc.pause-remediation', params: { namespace: 'ns1', name: 'md-0-mhc' }, label: 'Pause remediation: md-0-mhc', risk: 'r' });
-    let replacement: KubeObject | undefined;
-    bot.kube.beforeWrite = (w) => {
-      if (w.dryRun || w.name !== 'md-0-mhc') return;
-      bot.kube.beforeWrite = undefined;
-      replacement = recreate('MachineHealthCheck', healthCheck('uid-b'));
-    };
+    const replacement = recreateAtWrite('MachineHealthCheck', healthCheck('uid-b'));
     const done = await bot.approveTwice(requestId!);
     expect(done.status).toBe('aborted');
     expect(done.result).toContain('aborted, nothing was changed: the API server refused the write pinned to the object this plan was made for');
@@ -113,7 +113,7 @@ describe('a plan never acts on a replacement with the same name', () => {
     const patches = bot.kube.writes.filter((w) => w.name === 'md-0-mhc' && !w.dryRun);
     expect(patches).toHaveLength(1);
     expect((patches[0]!.body as Any[]).slice(0, 2)).toEqual([{ op: 'test', path: '/metadata/uid', value: 'uid-a' }, { op: 'test', path: '/metadata/resourceVersion', value: expect.any(String) }]);
-    expect(bot.kube.find('MachineHealthCheck', 'md-0-mhc', 'ns1')).toEqual(replacement);
-    expect((replacement!.metadata.annotations ?? {})['cluster.x-k8s.io/paused']).toBeUndefined();
+    expect(bot.kube.find('MachineHealthCheck', 'md-0-mhc', 'ns1')).toEqual(replacement());
+    expect((replacement()!.metadata.annotations ?? {})['cluster.x-k8s.io/paused']).toBeUndefined();
   }, 60_000);
 });
