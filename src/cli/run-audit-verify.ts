@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { readEnvOptions } from '../config/read-env-options.js';
 import { REDIS_PREFIX } from '../jobs/queue-names.js';
-import { createPlanSigner, PLAN_SECRET_ENV } from '../remediate/plan-signer.js';
+import { createPlanSigner, PLAN_SECRET_ENV } from '../approvals/plan-signer.js';
 import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import { verifyAuditLog } from '../store/verify-audit-log.js';
 import type { CliIo } from './cli-io.js';

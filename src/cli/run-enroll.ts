@@ -4,7 +4,7 @@ import { capiSecretName, KUBECONFIG_KEY } from '../cluster/fleet/discovered-clus
 import { loadKubeConfig } from '../cluster/live/load-kube-config.js';
 import { requestKube } from '../cluster/live/request-kube.js';
 import { describeError } from '../errors/describe-error.js';
-import { enrollCluster } from '../remediate/enroll-cluster.js';
+import { enrollCluster } from '../approvals/execute/enroll-cluster.js';
 import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import type { CliIo } from './cli-io.js';
 import { resolveConfig } from './resolve-config.js';

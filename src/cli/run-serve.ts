@@ -8,7 +8,7 @@ import type { History } from '../diagnose/history.js';
 import { createProcessLogger } from '../log/create-logger.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { scanCluster } from '../scan/scan-cluster.js';
-import { createPlanSigner } from '../remediate/plan-signer.js';
+import { createPlanSigner } from '../approvals/plan-signer.js';
 import { createHealthRoutes } from '../slack/create-health-routes.js';
 import { createMetrics } from '../slack/create-metrics.js';
 import type { ScanFn } from '../slack/create-scan-requester.js';

@@ -6,7 +6,7 @@ import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { startJobs, type JobsOptions, type WorkerSet } from '../compose/compose-jobs.js';
 import { startFleet } from '../compose/start-fleet.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
-import { createPlanSigner } from '../remediate/plan-signer.js';
+import { createPlanSigner } from '../approvals/plan-signer.js';
 import { createProcessLogger } from '../log/create-logger.js';
 import { waitForSignal } from './wait-for-signal.js';
 import { describeError } from '../errors/describe-error.js';

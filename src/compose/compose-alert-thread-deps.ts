@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { createAlertStateStore } from '../alerts/alert-state-store.js';
 import type { Logger } from '../log/logger.js';
-import type { PlanSigner } from '../remediate/plan-signer.js';
+import type { PlanSigner } from '../approvals/plan-signer.js';
 import { createChannelLimiter } from '../slack/create-channel-limiter.js';
 import type { AlertThreadDeps } from '../slack/handle-alert-thread.js';
 import { createAlertQuietStore } from '../store/alert-quiet-store.js';

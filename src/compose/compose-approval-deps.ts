@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../log/logger.js';
-import type { PlanSigner } from '../remediate/plan-signer.js';
+import type { PlanSigner } from '../approvals/plan-signer.js';
 import { createApproverAccountCheck } from '../slack/check-approver-account.js';
 import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
 import type { ApprovalDeps } from '../slack/handle-approval-deps.js';

@@ -19,8 +19,8 @@ import { startWorkers, type JobQueues, type JobSlackClients, type JobStores } fr
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
 import type { FleetScans, FleetScansOptions } from '../jobs/start-fleet-scans.js';
 import { createClusterLeaseStore } from '../store/cluster-lease-store.js';
-import { createActionContext } from '../remediate/create-action-context.js';
-import { createPlanSigner, type PlanSigner } from '../remediate/plan-signer.js';
+import { createActionContext } from '../approvals/execute/create-action-context.js';
+import { createPlanSigner, type PlanSigner } from '../approvals/plan-signer.js';
 import type { ScanDeps } from '../scan/scan-cluster.js';
 import { createChannelLimiter } from '../slack/create-channel-limiter.js';
 import type { ScanFn } from '../slack/create-scan-requester.js';

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../log/logger.js';
-import type { PlanSigner } from '../remediate/plan-signer.js';
+import type { PlanSigner } from '../approvals/plan-signer.js';
 import type { ServeMetrics } from '../slack/create-metrics.js';
 import { createScanRequester, type ScanFn } from '../slack/create-scan-requester.js';
 import type { ReportStore } from '../store/report-store.js';

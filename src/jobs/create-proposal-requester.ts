@@ -1,5 +1,5 @@
 import type { Queue, QueueEvents } from 'bullmq';
-import { proposalClickKey } from '../remediate/sign-proposal-click.js';
+import { proposalClickKey } from '../approvals/request/sign-proposal-click.js';
 import type { RequestProposal } from '../slack/handle-approval-deps.js';
 import type { ProposeJobData } from './propose-worker.js';
 import { describeError } from '../errors/describe-error.js';

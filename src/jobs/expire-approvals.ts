@@ -1,8 +1,8 @@
 import type { webApi } from '@slack/bolt';
-import type { ApprovalRequest } from '../remediate/approval-request.js';
-import { moveRequest } from '../remediate/move-request.js';
-import type { PlanSigner } from '../remediate/plan-signer.js';
-import { messageToEdit } from '../remediate/sign-message-placement.js';
+import type { ApprovalRequest } from '../approvals/approval-request.js';
+import { moveRequest } from '../approvals/move-request.js';
+import type { PlanSigner } from '../approvals/plan-signer.js';
+import { messageToEdit } from '../approvals/request/sign-message-placement.js';
 import { renderApproval } from '../slack/render-approval.js';
 import type { ApprovalStore } from '../store/approval-store.js';
 import type { AuditLog } from '../store/audit-log.js';

@@ -1,8 +1,8 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { webApi } from '@slack/bolt';
-import { proposeFix, type ProposeFixDeps } from '../remediate/propose-fix.js';
-import { isProposalClickSignatureValid, type ProposalClick } from '../remediate/sign-proposal-click.js';
+import { proposeFix, type ProposeFixDeps } from '../approvals/request/propose-fix.js';
+import { isProposalClickSignatureValid, type ProposalClick } from '../approvals/request/sign-proposal-click.js';
 import { postApprovalRequest, postProposalReply } from '../slack/post-approval-request.js';
 import type { ProposalStore } from '../store/proposal-store.js';
 import { renderProposalRefusal } from '../slack/render-proposal-refusal.js';

@@ -1,9 +1,9 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { webApi } from '@slack/bolt';
-import { createExecutedMemory } from '../remediate/create-executed-memory.js';
-import { runRemediation, type RunRemediationDeps } from '../remediate/run-remediation.js';
-import { messageToEdit } from '../remediate/sign-message-placement.js';
+import { createExecutedMemory } from '../approvals/execute/create-executed-memory.js';
+import { runRemediation, type RunRemediationDeps } from '../approvals/execute/run-remediation.js';
+import { messageToEdit } from '../approvals/request/sign-message-placement.js';
 import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
 import type { ProposalStore } from '../store/proposal-store.js';
 import { renderApproval } from '../slack/render-approval.js';

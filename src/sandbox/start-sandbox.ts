@@ -12,7 +12,7 @@ import { parseConfig } from '../config/load-config.js';
 import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
 import { composeSlackDeps } from '../compose/compose-slack-deps.js';
 import type { Logger } from '../log/logger.js';
-import { createPlanSigner } from '../remediate/plan-signer.js';
+import { createPlanSigner } from '../approvals/plan-signer.js';
 import { createMetrics } from '../slack/create-metrics.js';
 import { createReplayGuard } from '../slack/create-replay-guard.js';
 import { createSlackApp } from '../slack/create-slack-app.js';

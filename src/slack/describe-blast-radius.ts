@@ -1,4 +1,4 @@
-import type { RemediationPlan } from '../remediate/remediation-plan.js';
+import type { RemediationPlan } from '../approvals/remediation-plan.js';
 
 /** What a plan writes: each object once, and the namespaces they are in. */
 export interface BlastRadius {

@@ -1,7 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { ClusterConfig } from '../config/config-schema.js';
-import type { PlanSigner } from '../remediate/plan-signer.js';
-import type { ProposalClick } from '../remediate/sign-proposal-click.js';
+import type { PlanSigner } from '../approvals/plan-signer.js';
+import type { ProposalClick } from '../approvals/request/sign-proposal-click.js';
 import type { ApprovalStore } from '../store/approval-store.js';
 import type { AuditLog } from '../store/audit-log.js';
 import type { CheckApproverAccount } from './check-approver-account.js';

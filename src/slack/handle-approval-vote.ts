@@ -1,9 +1,9 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
-import { applyVote, type Vote, type VoteOutcome } from '../remediate/apply-vote.js';
-import type { ApprovalRequest } from '../remediate/approval-request.js';
-import { messageToEdit } from '../remediate/sign-message-placement.js';
-import { isRequestSignatureValid } from '../remediate/sign-request.js';
-import { signVote } from '../remediate/sign-vote.js';
+import { applyVote, type Vote, type VoteOutcome } from '../approvals/vote/apply-vote.js';
+import type { ApprovalRequest } from '../approvals/approval-request.js';
+import { messageToEdit } from '../approvals/request/sign-message-placement.js';
+import { isRequestSignatureValid } from '../approvals/request/sign-request.js';
+import { signVote } from '../approvals/vote/sign-vote.js';
 import { neutralizeMrkdwn as md, neutralizeMrkdwnNumber as count } from '../text/neutralize-mrkdwn.js';
 import { slackDate } from './slack-date.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';

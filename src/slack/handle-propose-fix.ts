@@ -1,6 +1,6 @@
 import type { BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { findAction } from '../remediate/actions/index.js';
-import { signProposalClick, type ProposalClick } from '../remediate/sign-proposal-click.js';
+import { findAction } from '../approvals/actions/index.js';
+import { signProposalClick, type ProposalClick } from '../approvals/request/sign-proposal-click.js';
 import { neutralizeMrkdwn as md } from '../text/neutralize-mrkdwn.js';
 import { clampBlocks } from './clamp-blocks.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';

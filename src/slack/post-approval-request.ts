@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
-import type { ApprovalRequest } from '../remediate/approval-request.js';
-import type { ProposalClick } from '../remediate/sign-proposal-click.js';
+import type { ApprovalRequest } from '../approvals/approval-request.js';
+import type { ProposalClick } from '../approvals/request/sign-proposal-click.js';
 import { renderApproval } from './render-approval.js';
 
 /** Post a new approval request in the thread of the clicked message; returns the message's ts. */

@@ -2,7 +2,7 @@ import type { webApi } from '@slack/bolt';
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import { describeError } from '../errors/describe-error.js';
 import type { Logger } from '../log/logger.js';
-import type { ApprovalStore } from '../remediate/approval-stores.js';
+import type { ApprovalStore } from '../approvals/approval-stores.js';
 import type { HomeViewersStore } from '../store/home-viewers-store.js';
 import type { ReportStore } from '../store/report-store.js';
 import { renderAppHome, type HomeCluster } from './render-app-home.js';

@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import type { ApprovalRequest } from '../remediate/approval-request.js';
+import type { ApprovalRequest } from '../approvals/approval-request.js';
 import { neutralizeMrkdwn as md, neutralizeMrkdwnCode, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
 import { proposeFixActionId } from './action-ids.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';

@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
-import type { ApprovalRequest } from '../remediate/approval-request.js';
-import type { RemediationPlan } from '../remediate/remediation-plan.js';
+import type { ApprovalRequest } from '../approvals/approval-request.js';
+import type { RemediationPlan } from '../approvals/remediation-plan.js';
 import { neutralizeMrkdwn as md, neutralizeMrkdwnCode, neutralizeMrkdwnId, neutralizeMrkdwnNumber as count, neutralizeSlackPlainText } from '../text/neutralize-mrkdwn.js';
 import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';

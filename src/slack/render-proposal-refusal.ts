@@ -1,4 +1,4 @@
-import type { ProposeRefusal } from '../remediate/propose-fix.js';
+import type { ProposeRefusal } from '../approvals/request/propose-fix.js';
 import { neutralizeMrkdwn as md } from '../text/neutralize-mrkdwn.js';
 
 /**

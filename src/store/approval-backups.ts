@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ApprovalBackups, StoredBackup } from '../remediate/approval-stores.js';
+import type { ApprovalBackups, StoredBackup } from '../approvals/approval-stores.js';
 
 export type { ApprovalBackups, StoredBackup };
 

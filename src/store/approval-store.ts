@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ApprovalRequest } from '../remediate/approval-request.js';
-import type { ApprovalStore } from '../remediate/approval-stores.js';
+import type { ApprovalRequest } from '../approvals/approval-request.js';
+import type { ApprovalStore } from '../approvals/approval-stores.js';
 
 export type { ApprovalStore };
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { AuditEvent, AuditLog } from '../remediate/approval-stores.js';
-import type { PlanSigner } from '../remediate/plan-signer.js';
+import type { AuditEvent, AuditLog } from '../approvals/approval-stores.js';
+import type { PlanSigner } from '../approvals/plan-signer.js';
 import type { Logger } from '../log/logger.js';
 
 export type { AuditEvent, AuditLog };

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { PlanSigner } from '../remediate/plan-signer.js';
+import type { PlanSigner } from '../approvals/plan-signer.js';
 import { AUDIT_GENESIS, auditFields, hashAuditRecord } from './audit-log.js';
 
 /** What `k8s-health audit verify` found. */

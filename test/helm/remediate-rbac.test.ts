@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { KINDS } from '../../src/cluster/kinds.js';
 import { ACTION_IDS } from '../../src/diagnose/finding.js';
-import { ACTIONS } from '../../src/remediate/actions/index.js';
-import type { CatalogActionId } from '../../src/remediate/remediation-plan.js';
+import { ACTIONS } from '../../src/approvals/actions/index.js';
+import type { CatalogActionId } from '../../src/approvals/remediation-plan.js';
 import { addGrant, grantedVerb, ruleGrants, rulesBySubject, type Grants } from './rbac-grants.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

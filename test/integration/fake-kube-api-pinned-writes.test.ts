@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiException, AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
-import { sendKube } from '../../src/remediate/send-kube.js';
+import { sendKube } from '../../src/approvals/execute/send-kube.js';
 import { createTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../support/fake-kube-api/start-fake-kube-api.js';
 

@@ -3,7 +3,7 @@ import { loadDump } from '../../src/cluster/dump/load-dump.js';
 import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
 import { scanSnapshot } from '../../src/scan/scan-snapshot.js';
 import { SEVERITY_RANK, type Finding } from '../../src/diagnose/finding.js';
-import { findAction } from '../../src/remediate/actions/index.js';
+import { findAction } from '../../src/approvals/actions/index.js';
 import { renderJson } from '../../src/report/render-json.js';
 import { renderText } from '../../src/report/render-text.js';
 import type { Report } from '../../src/report/report.js';

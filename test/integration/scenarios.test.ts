@@ -4,7 +4,7 @@ import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
 import { scanSnapshot } from '../../src/scan/scan-snapshot.js';
 import { isSystemWebhook } from '../../src/diagnose/facts/is-system-webhook.js';
 import type { Report } from '../../src/report/report.js';
-import { findAction } from '../../src/remediate/actions/index.js';
+import { findAction } from '../../src/approvals/actions/index.js';
 import { InMemoryHistory } from '../../src/store/in-memory-history.js';
 import { listScenarios, type Scenario } from '../support/scenarios.js';
 

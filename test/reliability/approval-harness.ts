@@ -11,8 +11,8 @@ import { createProposalRequester } from '../../src/jobs/create-proposal-requeste
 import { startProposeWorker } from '../../src/jobs/propose-worker.js';
 import { PROPOSE_QUEUE, REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
 import { startRemediateWorker } from '../../src/jobs/remediate-worker.js';
-import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
-import { createActionContext } from '../../src/remediate/create-action-context.js';
+import type { ApprovalRequest } from '../../src/approvals/approval-request.js';
+import { createActionContext } from '../../src/approvals/execute/create-action-context.js';
 import { proposeFixActionId } from '../../src/slack/action-ids.js';
 import { createMetrics } from '../../src/slack/create-metrics.js';
 import { createScanRequester } from '../../src/slack/create-scan-requester.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
-import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
+import type { ApprovalRequest } from '../../src/approvals/approval-request.js';
 import { proposeFixActionId } from '../../src/slack/action-ids.js';
 import { createProposalStore } from '../../src/store/proposal-store.js';
 import { APPROVE_ACTION_ID } from '../../src/slack/render-approval.js';

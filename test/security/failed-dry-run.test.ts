@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
-import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
+import type { ApprovalRequest } from '../../src/approvals/approval-request.js';
 import { useApprovalBot } from '../support/start-approval-bot.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
-import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
-import { hashPlan } from '../../src/remediate/hash-plan.js';
+import type { ApprovalRequest } from '../../src/approvals/approval-request.js';
+import { hashPlan } from '../../src/approvals/hash-plan.js';
 import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
 import { useApprovalBot } from '../support/start-approval-bot.js';
 

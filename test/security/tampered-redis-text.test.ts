@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
-import type { ApprovalRequest } from '../../src/remediate/approval-request.js';
+import type { ApprovalRequest } from '../../src/approvals/approval-request.js';
 import { DETAILS_ACTION_ID } from '../../src/slack/action-ids.js';
 import { renderApproval } from '../../src/slack/render-approval.js';
 import { FORGED } from '../support/hostile-text.js';

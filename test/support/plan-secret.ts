@@ -1,4 +1,4 @@
-import { createPlanSigner } from '../../src/remediate/plan-signer.js';
+import { createPlanSigner } from '../../src/approvals/plan-signer.js';
 
 /**
  * The K8S_HEALTH_PLAN_SECRET of test processes (in-process deps and spawned serve/worker alike): 32+

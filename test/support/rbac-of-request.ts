@@ -1,4 +1,4 @@
-import type { RbacNeed } from '../../src/remediate/remediation-action.js';
+import type { RbacNeed } from '../../src/approvals/actions/remediation-action.js';
 
 /**
  * The RBAC permission a Kubernetes API request needs — (API group, resource, verb) — from its method

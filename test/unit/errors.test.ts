@@ -6,8 +6,8 @@ import { ConfigError } from '../../src/config/config-error.js';
 import { describeError } from '../../src/errors/describe-error.js';
 import { isK8sHealthError, K8sHealthError } from '../../src/errors/k8s-health-error.js';
 import { QueuedScanTimeoutError } from '../../src/jobs/create-queued-scan.js';
-import { RemediateError } from '../../src/remediate/remediate-error.js';
-import { KubeCallError } from '../../src/remediate/send-kube.js';
+import { RemediateError } from '../../src/approvals/remediate-error.js';
+import { KubeCallError } from '../../src/approvals/execute/send-kube.js';
 import { SlackStartupError } from '../../src/slack/slack-startup-error.js';
 import { AlertLockTimeoutError } from '../../src/store/alert-lock.js';
 

@@ -6,10 +6,10 @@ import path from 'node:path';
  * Layers point one way (issue 15; docs/architecture.md "Layers"): every import between two folders of
  * src/ must be an edge listed here. Type-only imports count too — a reader follows them all the same.
  * The order, bottom up: errors, text → log → config → cluster → diagnose → report → alerts →
- * remediate → store → timeline → scan → slack → jobs → compose → sandbox → cli. `compose/` is the
+ * approvals → store → timeline → scan → slack → jobs → compose → sandbox → cli. `compose/` is the
  * jobs side's composition shared by the roots (cli/run-serve.ts, cli/run-worker.ts, the sandbox's). `cluster/` is the only reader of the outside world,
  * `diagnose/` is pure, `report/` never imports `slack/`, `slack/` never imports `jobs/`, and
- * `remediate/` (the only writer) imports no store, Slack or job code.
+ * `approvals/` (`approvals/execute` is the only writer) imports no store, Slack or job code.
  */
 export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   errors: [],
@@ -20,15 +20,15 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   diagnose: ['cluster', 'config', 'errors'],
   report: ['cluster', 'diagnose', 'text'],
   alerts: ['diagnose', 'report', 'errors', 'log'],
-  remediate: ['cluster', 'config', 'diagnose', 'errors', 'log'],
-  store: ['cluster', 'diagnose', 'report', 'remediate', 'errors', 'log'],
+  approvals: ['cluster', 'config', 'diagnose', 'errors', 'log'],
+  store: ['cluster', 'diagnose', 'report', 'approvals', 'errors', 'log'],
   timeline: ['alerts', 'diagnose', 'store', 'text'],
   scan: ['cluster', 'config', 'diagnose', 'report', 'store'],
-  slack: ['alerts', 'config', 'diagnose', 'report', 'remediate', 'store', 'timeline', 'errors', 'log', 'text'],
-  jobs: ['alerts', 'cluster', 'config', 'diagnose', 'report', 'remediate', 'scan', 'slack', 'store', 'errors', 'log', 'text'],
-  compose: ['alerts', 'cluster', 'config', 'jobs', 'remediate', 'scan', 'slack', 'store', 'errors', 'log'],
-  sandbox: ['cluster', 'compose', 'config', 'remediate', 'slack', 'store', 'errors', 'log', 'text'],
-  cli: ['alerts', 'cluster', 'compose', 'config', 'diagnose', 'report', 'remediate', 'sandbox', 'scan', 'slack', 'jobs', 'store', 'timeline', 'errors', 'log', 'text'],
+  slack: ['alerts', 'config', 'diagnose', 'report', 'approvals', 'store', 'timeline', 'errors', 'log', 'text'],
+  jobs: ['alerts', 'cluster', 'config', 'diagnose', 'report', 'approvals', 'scan', 'slack', 'store', 'errors', 'log', 'text'],
+  compose: ['alerts', 'cluster', 'config', 'jobs', 'approvals', 'scan', 'slack', 'store', 'errors', 'log'],
+  sandbox: ['cluster', 'compose', 'config', 'approvals', 'slack', 'store', 'errors', 'log', 'text'],
+  cli: ['alerts', 'cluster', 'compose', 'config', 'diagnose', 'report', 'approvals', 'sandbox', 'scan', 'slack', 'jobs', 'store', 'timeline', 'errors', 'log', 'text'],
 };
 
 /** Every import of src/ that crosses folders: `from`, `to` (layers) and where. */

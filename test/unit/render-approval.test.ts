@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ApprovalRequest, ApprovalStatus } from '../../src/remediate/approval-request.js';
+import type { ApprovalRequest, ApprovalStatus } from '../../src/approvals/approval-request.js';
 import { APPROVE_ACTION_ID, REJECT_ACTION_ID, renderApproval } from '../../src/slack/render-approval.js';
 import { blastRadiusLine, describeBlastRadius } from '../../src/slack/describe-blast-radius.js';
 import { ACTION_IDS } from '../../src/diagnose/finding.js';

@@ -9,8 +9,8 @@ import { expireApprovals, type ExpireApprovalsDeps } from '../../../src/jobs/exp
 import { APPROVALS_QUEUE, REDIS_PREFIX } from '../../../src/jobs/queue-names.js';
 import { createWorkerMetrics } from '../../../src/jobs/create-worker-metrics.js';
 import { startJobs } from '../../../src/compose/compose-jobs.js';
-import type { ApprovalRequest } from '../../../src/remediate/approval-request.js';
-import { createPlanSigner } from '../../../src/remediate/plan-signer.js';
+import type { ApprovalRequest } from '../../../src/approvals/approval-request.js';
+import { createPlanSigner } from '../../../src/approvals/plan-signer.js';
 import { APPROVE_ACTION_ID } from '../../../src/slack/render-approval.js';
 import { createApprovalStore } from '../../../src/store/approval-store.js';
 import { createAuditLog } from '../../../src/store/audit-log.js';

@@ -14,7 +14,7 @@ import { createProposalRequester } from '../../../src/jobs/create-proposal-reque
 import { startProposeWorker } from '../../../src/jobs/propose-worker.js';
 import { BULLMQ_PREFIX, PROPOSE_QUEUE, REMEDIATE_QUEUE } from '../../../src/jobs/queue-names.js';
 import { startRemediateWorker } from '../../../src/jobs/remediate-worker.js';
-import { createActionContext } from '../../../src/remediate/create-action-context.js';
+import { createActionContext } from '../../../src/approvals/execute/create-action-context.js';
 import { proposeFixActionId } from '../../../src/slack/action-ids.js';
 import { createMetrics } from '../../../src/slack/create-metrics.js';
 import { createScanRequester } from '../../../src/slack/create-scan-requester.js';

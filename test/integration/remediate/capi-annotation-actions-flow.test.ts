@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
-import { findAction } from '../../../src/remediate/actions/index.js';
+import { findAction } from '../../../src/approvals/actions/index.js';
 import { deletingMachine, drainMessage, mdMachine, pdbRefusalLine } from '../../support/blocker-objects.js';
 import { isGranted, rbacOfRequest } from '../../support/rbac-of-request.js';
 import { mhc } from '../../support/snapshot-b.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
-import { findAction } from '../../../src/remediate/actions/index.js';
+import { findAction } from '../../../src/approvals/actions/index.js';
 import { isGranted, rbacOfRequest } from '../../support/rbac-of-request.js';
 import { useApprovalBot } from '../../support/start-approval-bot.js';
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
 import { parseConfig } from '../../../src/config/load-config.js';
-import type { ActionContext } from '../../../src/remediate/action-context.js';
-import { findAction } from '../../../src/remediate/actions/index.js';
-import { createActionContext } from '../../../src/remediate/create-action-context.js';
-import type { PlanParams } from '../../../src/remediate/remediation-plan.js';
+import type { ActionContext } from '../../../src/approvals/execute/action-context.js';
+import { findAction } from '../../../src/approvals/actions/index.js';
+import { createActionContext } from '../../../src/approvals/execute/create-action-context.js';
+import type { PlanParams } from '../../../src/approvals/remediation-plan.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../../support/fake-kube-api/start-fake-kube-api.js';
 import { writeTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
 

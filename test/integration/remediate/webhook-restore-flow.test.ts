@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
-import { findAction } from '../../../src/remediate/actions/index.js';
-import { sendKube } from '../../../src/remediate/send-kube.js';
+import { findAction } from '../../../src/approvals/actions/index.js';
+import { sendKube } from '../../../src/approvals/execute/send-kube.js';
 import { createTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
 import { isGranted, rbacOfRequest } from '../../support/rbac-of-request.js';
 import { useApprovalBot } from '../../support/start-approval-bot.js';

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
 import { composeAlertThreadDeps } from '../../../src/compose/compose-alert-thread-deps.js';
 import { configSchema } from '../../../src/config/config-schema.js';
-import { createPlanSigner } from '../../../src/remediate/plan-signer.js';
+import { createPlanSigner } from '../../../src/approvals/plan-signer.js';
 import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID } from '../../../src/slack/action-ids.js';
 import { createMetrics } from '../../../src/slack/create-metrics.js';
 import { createScanRequester } from '../../../src/slack/create-scan-requester.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { applyVote } from '../../../src/remediate/apply-vote.js';
-import type { ApprovalRequest } from '../../../src/remediate/approval-request.js';
-import { hashPlan } from '../../../src/remediate/hash-plan.js';
-import { moveRequest } from '../../../src/remediate/move-request.js';
+import { applyVote } from '../../../src/approvals/vote/apply-vote.js';
+import type { ApprovalRequest } from '../../../src/approvals/approval-request.js';
+import { hashPlan } from '../../../src/approvals/hash-plan.js';
+import { moveRequest } from '../../../src/approvals/move-request.js';
 
 const t0 = new Date('2025-03-01T10:00:00Z');
 const plan = { action: 'deployment.scale' as const, cluster: 'prod', params: { namespace: 'k', name: 'd', replicas: 0 }, label: 'Scale k/d to 0', apiCalls: ['PATCH /apis/apps/v1/namespaces/k/deployments/d'], preconditions: [{ id: 'replicas-unchanged', text: 'x', recorded: 3 }], risk: 'r' };

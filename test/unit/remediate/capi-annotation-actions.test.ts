@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { findAction } from '../../../src/remediate/actions/index.js';
-import { addAnnotationCall, annotationPointer, removeAnnotationCall } from '../../../src/remediate/capi-object.js';
-import { pinnedUid } from '../../../src/remediate/pin-object.js';
+import { findAction } from '../../../src/approvals/actions/index.js';
+import { addAnnotationCall, annotationPointer, removeAnnotationCall } from '../../../src/approvals/actions/capi-object.js';
+import { pinnedUid } from '../../../src/approvals/actions/pin-object.js';
 
 const SKIPS = ['machine.skip-drain', 'machine.skip-volume-detach', 'mhc.pause-remediation'] as const;
 const UNDOS = ['machine.wait-for-drain', 'machine.wait-for-volume-detach', 'mhc.resume-remediation'] as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { canonicalJson } from '../../../src/remediate/canonical-json.js';
-import { createPlanSigner, PLAN_SECRET_ENV } from '../../../src/remediate/plan-signer.js';
+import { canonicalJson } from '../../../src/approvals/canonical-json.js';
+import { createPlanSigner, PLAN_SECRET_ENV } from '../../../src/approvals/plan-signer.js';
 import { TEST_PLAN_SECRET } from '../../support/plan-secret.js';
 
 describe('createPlanSigner (HMAC-SHA256 with K8S_HEALTH_PLAN_SECRET)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
-import { createPlanSigner } from '../../../src/remediate/plan-signer.js';
-import { openSealedBackup, sealBackup } from '../../../src/remediate/seal-backup.js';
+import { createPlanSigner } from '../../../src/approvals/plan-signer.js';
+import { openSealedBackup, sealBackup } from '../../../src/approvals/execute/seal-backup.js';
 import type { StoredBackup } from '../../../src/store/approval-backups.js';
 import { testSigner } from '../../support/plan-secret.js';
 

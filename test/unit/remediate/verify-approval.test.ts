@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ClusterConfig } from '../../../src/config/config-schema.js';
 import { parseConfig } from '../../../src/config/load-config.js';
-import type { ApprovalRequest, ApprovalVote } from '../../../src/remediate/approval-request.js';
-import { hashPlan } from '../../../src/remediate/hash-plan.js';
-import { createPlanSigner } from '../../../src/remediate/plan-signer.js';
-import { signRequest } from '../../../src/remediate/sign-request.js';
-import { signVote } from '../../../src/remediate/sign-vote.js';
-import { verifyApproval } from '../../../src/remediate/verify-approval.js';
+import type { ApprovalRequest, ApprovalVote } from '../../../src/approvals/approval-request.js';
+import { hashPlan } from '../../../src/approvals/hash-plan.js';
+import { createPlanSigner } from '../../../src/approvals/plan-signer.js';
+import { signRequest } from '../../../src/approvals/request/sign-request.js';
+import { signVote } from '../../../src/approvals/vote/sign-vote.js';
+import { verifyApproval } from '../../../src/approvals/execute/verify-approval.js';
 import { testSigner } from '../../support/plan-secret.js';
 
 const signer = testSigner();
