@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type { AlertStateStore } from '../alerts/alert-state-store.js';
 import { resolveClusterDeleted } from '../alerts/resolve-cluster-deleted.js';
 import type { Logger } from '../log/logger.js';
-import type { AlertThreadStore } from '../store/alert-thread-store.js';
+import type { AlertThreadStore } from '../alerts/alert-thread-store.js';
 import { enqueueNotify } from './enqueue-notify.js';
 import { scanSchedulerId } from './schedule-scans.js';
 

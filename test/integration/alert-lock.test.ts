@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AlertLockTimeoutError, withAlertLock } from '../../src/store/alert-lock.js';
+import { AlertLockTimeoutError, withAlertLock } from '../../src/alerts/alert-lock.js';
 import { useRedis } from '../support/use-redis.js';
 
 /**
