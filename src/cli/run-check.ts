@@ -78,7 +78,7 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   else if (opts.output === 'blocks') {
     // The very function and options /k8s-health posts with (handle-health-command.ts), card first;
     // without proposal ids a fix is a line of text instead of a button (nothing is stored by check).
-    const { renderBlocks } = await import('../slack/render-blocks.js');
+    const { renderBlocks } = await import('../slack/render/render-blocks.js');
     io.stdout.write(JSON.stringify(renderBlocks(report, { now: clock(), section, runbookBaseUrl }), null, 2) + '\n');
   } else io.stdout.write(renderText(report, { now: clock(), section }));
   return report.findings.some((f) => f.severity === 'critical') ? 1 : 0;

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../log/logger.js';
-import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
-import type { AppHomeDeps } from '../slack/publish-app-home.js';
+import { createApprovalAuthorizer } from '../slack/handle/handle-approval-authorizer.js';
+import type { AppHomeDeps } from '../slack/post/publish-app-home.js';
 import { createApprovalStore } from '../store/approval-store.js';
 import { createHomeViewersStore } from '../store/home-viewers-store.js';
 import { createReportStore } from '../store/report-store.js';

@@ -2,14 +2,14 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../log/logger.js';
 import type { PlanSigner } from '../approvals/plan-signer.js';
-import { createApproverAccountCheck } from '../slack/check-approver-account.js';
-import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
-import type { ApprovalDeps } from '../slack/handle-approval-deps.js';
+import { createApproverAccountCheck } from '../slack/handle/check-approver-account.js';
+import { createApprovalAuthorizer } from '../slack/handle/handle-approval-authorizer.js';
+import type { ApprovalDeps } from '../slack/handle/handle-approval-deps.js';
 import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';
 import type { Jobs } from './compose-jobs.js';
 import { composeAppHomeDeps } from './compose-app-home-deps.js';
-import { refreshAppHomes } from '../slack/publish-app-home.js';
+import { refreshAppHomes } from '../slack/post/publish-app-home.js';
 
 /**
  * What the Slack side of the approval flow needs (issue 6), composed the same way by every root that

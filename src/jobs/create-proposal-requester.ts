@@ -1,6 +1,6 @@
 import type { Queue, QueueEvents } from 'bullmq';
 import { proposalClickKey } from '../approvals/request/sign-proposal-click.js';
-import type { RequestProposal } from '../slack/handle-approval-deps.js';
+import type { RequestProposal } from '../slack/handle/handle-approval-deps.js';
 import type { ProposeJobData } from './propose-worker.js';
 import { describeError } from '../errors/describe-error.js';
 

@@ -1,7 +1,7 @@
 import { K8sHealthError } from '../errors/k8s-health-error.js';
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Report } from '../report/report.js';
-import type { ScanFn } from '../slack/create-scan-requester.js';
+import type { ScanFn } from '../slack/handle/create-scan-requester.js';
 import { describeError } from '../errors/describe-error.js';
 
 /** Options of {@link createQueuedScan}. */

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { NotifyRequest } from '../slack/post-alert.js';
+import type { NotifyRequest } from '../slack/post/post-alert.js';
 
 /** Notify job options: retried with capped backoff; failures stay visible (never silently dropped). */
 export const NOTIFY_JOB_OPTIONS = {

@@ -3,7 +3,7 @@ import type { ApprovalRequest } from '../approvals/approval-request.js';
 import { moveRequest } from '../approvals/move-request.js';
 import type { PlanSigner } from '../approvals/plan-signer.js';
 import { messageToEdit } from '../approvals/request/sign-message-placement.js';
-import { renderApproval } from '../slack/render-approval.js';
+import { renderApproval } from '../slack/render/render-approval.js';
 import type { ApprovalStore } from '../store/approval-store.js';
 import type { AuditLog } from '../store/audit-log.js';
 import { describeError } from '../errors/describe-error.js';

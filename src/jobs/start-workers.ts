@@ -11,13 +11,13 @@ import type { ApprovalBackups, ApprovalStore, AuditLog } from '../approvals/appr
 import type { PlanSigner } from '../approvals/plan-signer.js';
 import type { Report } from '../report/report.js';
 import type { ScanDeps } from '../scan/scan-cluster.js';
-import type { ChannelLimiter } from '../slack/create-channel-limiter.js';
-import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
+import type { ChannelLimiter } from '../slack/post/create-channel-limiter.js';
+import { postAlert, type NotifyRequest } from '../slack/post/post-alert.js';
 import type { AlertQuietStore } from '../alerts/alert-quiet-store.js';
 import type { AlertThreadStore } from '../alerts/alert-thread-store.js';
 import type { HomeViewersStore } from '../store/home-viewers-store.js';
-import { createApprovalAuthorizer } from '../slack/handle-approval-authorizer.js';
-import { refreshAppHomes } from '../slack/publish-app-home.js';
+import { createApprovalAuthorizer } from '../slack/handle/handle-approval-authorizer.js';
+import { refreshAppHomes } from '../slack/post/publish-app-home.js';
 import type { BaselineStore } from '../store/baseline-store.js';
 import type { ProposalStore } from '../store/proposal-store.js';
 import type { ReportStore } from '../store/report-store.js';

@@ -1,8 +1,8 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
 import { DETAILS_ACTION_ID, FOREIGN_ACTION_PATTERN, PROPOSE_FIX_ACTION_PATTERN } from './action-ids.js';
-import { handleDetails } from './handle-details.js';
-import { handleHealthCommand } from './handle-health-command.js';
-import { handleProposeFix } from './handle-propose-fix.js';
+import { handleDetails } from './handle/handle-details.js';
+import { handleHealthCommand } from './handle/handle-health-command.js';
+import { handleProposeFix } from './handle/handle-propose-fix.js';
 import type { SlackDeps } from './slack-deps.js';
 
 /** The slash command the manifest declares (manifest.yaml). */

@@ -1,7 +1,7 @@
 import type { Config } from '../config/config-schema.js';
 import type { ReportStore } from '../store/report-store.js';
-import type { RequestScan } from './create-scan-requester.js';
-import type { ServeMetrics } from './create-metrics.js';
+import type { RequestScan } from './handle/create-scan-requester.js';
+import type { ServeMetrics } from './receive/create-metrics.js';
 import type { ProposalStore } from '../store/proposal-store.js';
 import type { Logger } from '../log/logger.js';
 

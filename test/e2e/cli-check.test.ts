@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { listScenarios } from '../support/scenarios.js';
 import { cardLines, hasDetailsButton } from '../support/card-lines.js';
-import { CARD_LINE_BUDGET, renderBlocks } from '../../src/slack/render-blocks.js';
+import { CARD_LINE_BUDGET, renderBlocks } from '../../src/slack/render/render-blocks.js';
 
 /** Runs the built CLI exactly as a user does (`npm test` builds dist/ before jest runs). */
 function cli(args: string[], env: Record<string, string> = {}) {

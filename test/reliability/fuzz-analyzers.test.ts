@@ -7,7 +7,7 @@ import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
 import { analyzeSnapshot } from '../../src/diagnose/analyze-snapshot.js';
 import { ANALYZERS } from '../../src/diagnose/analyzers/index.js';
 import { buildReport } from '../../src/report/build-report.js';
-import { renderBlocks } from '../../src/slack/render-blocks.js';
+import { renderBlocks } from '../../src/slack/render/render-blocks.js';
 import { renderJson } from '../../src/report/render-json.js';
 import { renderText } from '../../src/report/render-text.js';
 import { listScenarios } from '../support/scenarios.js';

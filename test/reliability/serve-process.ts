@@ -7,7 +7,7 @@ import type { KubeObject } from '../../src/cluster/snapshot.js';
 import type { ApprovalRequest } from '../../src/approvals/approval-request.js';
 import { proposeFixActionId } from '../../src/slack/action-ids.js';
 import { createProposalStore } from '../../src/store/proposal-store.js';
-import { APPROVE_ACTION_ID } from '../../src/slack/render-approval.js';
+import { APPROVE_ACTION_ID } from '../../src/slack/render/render-approval.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../support/fake-kube-api/start-fake-kube-api.js';
 import { writeTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';

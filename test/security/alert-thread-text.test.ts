@@ -2,9 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { analyzeAlertChanges } from '../../src/alerts/analyze-alert-changes.js';
 import type { Finding } from '../../src/diagnose/finding.js';
 import type { Report } from '../../src/report/report.js';
-import { timelineMessage } from '../../src/slack/handle-alert-thread.js';
-import { renderAlertParent, renderAlertReply } from '../../src/slack/render-alert.js';
-import { renderAppHome } from '../../src/slack/render-app-home.js';
+import { timelineMessage } from '../../src/slack/handle/handle-alert-thread.js';
+import { renderAlertParent, renderAlertReply } from '../../src/slack/render/render-alert.js';
+import { renderAppHome } from '../../src/slack/render/render-app-home.js';
 import { FORGED, HOSTILE_TEXTS } from '../support/hostile-text.js';
 import { findInjections, linesOf } from '../support/inspect-slack-text.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { WebClient } from '@slack/web-api';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
-import { createApproverAccountCheck } from '../../src/slack/check-approver-account.js';
+import { createApproverAccountCheck } from '../../src/slack/handle/check-approver-account.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { useApprovalBot } from '../support/start-approval-bot.js';
 

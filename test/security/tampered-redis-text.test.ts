@@ -3,7 +3,7 @@ import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
 import type { ApprovalRequest } from '../../src/approvals/approval-request.js';
 import { DETAILS_ACTION_ID } from '../../src/slack/action-ids.js';
-import { renderApproval } from '../../src/slack/render-approval.js';
+import { renderApproval } from '../../src/slack/render/render-approval.js';
 import { FORGED } from '../support/hostile-text.js';
 import { findInjections } from '../support/inspect-slack-text.js';
 import { blockActionBody, slashCommandBody } from '../support/sign-slack-request.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { checkSlackRequest } from '../../src/slack/check-slack-request.js';
+import { checkSlackRequest } from '../../src/slack/receive/check-slack-request.js';
 
 const NOW = 1_700_000_000;
 const click = (extra: Record<string, unknown> = {}) => ({ type: 'block_actions', team: { id: 'T0TEAM' }, user: { id: 'U0ANN', team_id: 'T0TEAM' }, actions: [], ...extra });

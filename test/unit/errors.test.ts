@@ -8,7 +8,7 @@ import { isK8sHealthError, K8sHealthError } from '../../src/errors/k8s-health-er
 import { QueuedScanTimeoutError } from '../../src/jobs/create-queued-scan.js';
 import { RemediateError } from '../../src/approvals/remediate-error.js';
 import { KubeCallError } from '../../src/approvals/execute/send-kube.js';
-import { SlackStartupError } from '../../src/slack/slack-startup-error.js';
+import { SlackStartupError } from '../../src/slack/receive/slack-startup-error.js';
 import { AlertLockTimeoutError } from '../../src/alerts/alert-lock.js';
 
 /** One error type (issue 15): every error class of the bot is a K8sHealthError with a stable code, its message and its cause. */

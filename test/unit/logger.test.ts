@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { LogLevel } from '@slack/bolt';
 import { createLogger, createProcessLogger, loadPrettyPrinter } from '../../src/log/create-logger.js';
-import { createBoltLogger } from '../../src/slack/create-bolt-logger.js';
+import { createBoltLogger } from '../../src/slack/receive/create-bolt-logger.js';
 import { createAuditLog } from '../../src/store/audit-log.js';
 import { captureLogs } from '../support/capture-logs.js';
 import { HOSTILE_ALL } from '../support/hostile-text.js';

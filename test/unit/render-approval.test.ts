@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ApprovalRequest, ApprovalStatus } from '../../src/approvals/approval-request.js';
-import { APPROVE_ACTION_ID, REJECT_ACTION_ID, renderApproval } from '../../src/slack/render-approval.js';
-import { blastRadiusLine, describeBlastRadius } from '../../src/slack/describe-blast-radius.js';
+import { APPROVE_ACTION_ID, REJECT_ACTION_ID, renderApproval } from '../../src/slack/render/render-approval.js';
+import { blastRadiusLine, describeBlastRadius } from '../../src/slack/render/describe-blast-radius.js';
 import { ACTION_IDS } from '../../src/diagnose/finding.js';
-import { UNDO_OF } from '../../src/slack/describe-undo.js';
+import { UNDO_OF } from '../../src/slack/render/describe-undo.js';
 import { findInjections, linesOf } from '../support/inspect-slack-text.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,17 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Finding } from '../../src/diagnose/finding.js';
-import { proposalKey, renderBlocks } from '../../src/slack/render-blocks.js';
+import { proposalKey, renderBlocks } from '../../src/slack/render/render-blocks.js';
 import type { Report } from '../../src/report/report.js';
-import { clampBlocks, SLACK_LIMITS } from '../../src/slack/clamp-blocks.js';
+import { clampBlocks, SLACK_LIMITS } from '../../src/slack/render/clamp-blocks.js';
 import { PROPOSE_FIX_ACTION_PATTERN } from '../../src/slack/action-ids.js';
 import { webhookDownFinding } from '../support/webhook-down-finding.js';
 import { readFileSync } from 'node:fs';
 import { FINDING_IDS } from '../../src/diagnose/finding.js';
 import { DEFAULT_RUNBOOK_BASE_URL } from '../../src/config/config-schema.js';
 import { DETAILS_ACTION_ID } from '../../src/slack/action-ids.js';
-import { CARD_LINE_BUDGET, whySentence } from '../../src/slack/render-blocks.js';
-import { renderDetails } from '../../src/slack/render-details.js';
-import { headingAnchor, runbookUrl } from '../../src/slack/runbook-url.js';
+import { CARD_LINE_BUDGET, whySentence } from '../../src/slack/render/render-blocks.js';
+import { renderDetails } from '../../src/slack/render/render-details.js';
+import { headingAnchor, runbookUrl } from '../../src/slack/render/runbook-url.js';
 import { cardLines, hasDetailsButton } from '../support/card-lines.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -5,7 +5,7 @@ import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
 import { UNKNOWN_TIME_MISSING } from '../../src/diagnose/apply-unknown-time.js';
 import { scanSnapshot } from '../../src/scan/scan-snapshot.js';
 import { buildReport } from '../../src/report/build-report.js';
-import { renderBlocks } from '../../src/slack/render-blocks.js';
+import { renderBlocks } from '../../src/slack/render/render-blocks.js';
 import { renderJson } from '../../src/report/render-json.js';
 import { renderText } from '../../src/report/render-text.js';
 import type { Report } from '../../src/report/report.js';

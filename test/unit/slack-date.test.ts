@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { durationBetween, slackDate } from '../../src/slack/slack-date.js';
+import { durationBetween, slackDate } from '../../src/slack/render/slack-date.js';
 
 describe('slackDate', () => {
   it('renders a Slack date token with a UTC fallback', () => {

@@ -11,7 +11,7 @@ import { createWorkerMetrics } from '../../../src/jobs/create-worker-metrics.js'
 import { startJobs } from '../../../src/compose/compose-jobs.js';
 import type { ApprovalRequest } from '../../../src/approvals/approval-request.js';
 import { createPlanSigner } from '../../../src/approvals/plan-signer.js';
-import { APPROVE_ACTION_ID } from '../../../src/slack/render-approval.js';
+import { APPROVE_ACTION_ID } from '../../../src/slack/render/render-approval.js';
 import { createApprovalStore } from '../../../src/store/approval-store.js';
 import { createAuditLog } from '../../../src/store/audit-log.js';
 import { useApprovalBot } from '../../support/start-approval-bot.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
-import { createChannelLimiter } from '../../../src/slack/create-channel-limiter.js';
+import { createChannelLimiter } from '../../../src/slack/post/create-channel-limiter.js';
 import { NOTIFY_QUEUE, SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
 import { startJobs } from '../../../src/compose/compose-jobs.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';

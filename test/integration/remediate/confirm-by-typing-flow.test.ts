@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
-import { CONFIRM_VIEW_ID } from '../../../src/slack/render-approval.js';
+import { CONFIRM_VIEW_ID } from '../../../src/slack/render/render-approval.js';
 import { APPROVAL_CLUSTER, useApprovalBot } from '../../support/start-approval-bot.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

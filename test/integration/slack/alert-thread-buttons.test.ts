@@ -9,11 +9,11 @@ import { composeAlertThreadDeps } from '../../../src/compose/compose-alert-threa
 import { configSchema } from '../../../src/config/config-schema.js';
 import { createPlanSigner } from '../../../src/approvals/plan-signer.js';
 import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID } from '../../../src/slack/action-ids.js';
-import { createMetrics } from '../../../src/slack/create-metrics.js';
-import { createScanRequester } from '../../../src/slack/create-scan-requester.js';
-import { createSlackApp } from '../../../src/slack/create-slack-app.js';
-import { registerAlertThreadListeners } from '../../../src/slack/handle-alert-thread.js';
-import { registerAppHomeListener } from '../../../src/slack/handle-app-home.js';
+import { createMetrics } from '../../../src/slack/receive/create-metrics.js';
+import { createScanRequester } from '../../../src/slack/handle/create-scan-requester.js';
+import { createSlackApp } from '../../../src/slack/receive/create-slack-app.js';
+import { registerAlertThreadListeners } from '../../../src/slack/handle/handle-alert-thread.js';
+import { registerAppHomeListener } from '../../../src/slack/handle/handle-app-home.js';
 import { composeAppHomeDeps } from '../../../src/compose/compose-app-home-deps.js';
 import { registerListeners } from '../../../src/slack/register-listeners.js';
 import { createAuditLog } from '../../../src/store/audit-log.js';

@@ -7,10 +7,10 @@ import { toClusterConfig } from '../../../src/cluster/fleet/to-cluster-config.js
 import { createClusterSet } from '../../../src/config/cluster-set.js';
 import { parseConfig } from '../../../src/config/load-config.js';
 import type { Report } from '../../../src/report/report.js';
-import { createMetrics } from '../../../src/slack/create-metrics.js';
-import { createScanRequester } from '../../../src/slack/create-scan-requester.js';
-import { createSlackApp } from '../../../src/slack/create-slack-app.js';
-import { parseCommand } from '../../../src/slack/parse-command.js';
+import { createMetrics } from '../../../src/slack/receive/create-metrics.js';
+import { createScanRequester } from '../../../src/slack/handle/create-scan-requester.js';
+import { createSlackApp } from '../../../src/slack/receive/create-slack-app.js';
+import { parseCommand } from '../../../src/slack/receive/parse-command.js';
 import { registerListeners } from '../../../src/slack/register-listeners.js';
 import { createProposalStore } from '../../../src/store/proposal-store.js';
 import { createReportStore } from '../../../src/store/report-store.js';

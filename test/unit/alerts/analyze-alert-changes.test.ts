@@ -4,7 +4,7 @@ import { analyzeAlertChanges } from '../../../src/alerts/analyze-alert-changes.j
 import { EMPTY_ALERT_STATE, type ClusterAlertState } from '../../../src/alerts/incident.js';
 import { migrateAlertState } from '../../../src/alerts/migrate-alert-state.js';
 import type { Report } from '../../../src/report/report.js';
-import { renderAlertReply } from '../../../src/slack/render-alert.js';
+import { renderAlertReply } from '../../../src/slack/render/render-alert.js';
 
 /**
  * The pure alert transition: which scan opens, replies to, resolves and reopens a thread. Changes are

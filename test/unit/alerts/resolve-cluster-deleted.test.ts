@@ -4,7 +4,7 @@ import type { AlertStateStore } from '../../../src/alerts/alert-state-store.js';
 import { EMPTY_ALERT_STATE, type ClusterAlertState } from '../../../src/alerts/incident.js';
 import { resolveClusterDeleted } from '../../../src/alerts/resolve-cluster-deleted.js';
 import type { Finding } from '../../../src/diagnose/finding.js';
-import { renderAlertReply } from '../../../src/slack/render-alert.js';
+import { renderAlertReply } from '../../../src/slack/render/render-alert.js';
 
 const finding = (fingerprint: string): Finding => ({ id: 'controlplane.etcd-unhealthy', severity: 'warning', section: 'etcd', title: `KCP ${fingerprint} reports etcd unhealthy`, subject: { kind: 'KubeadmControlPlane', name: fingerprint }, evidence: ['EtcdClusterHealthy=False'], remediations: [], confidence: 'high', fingerprint });
 

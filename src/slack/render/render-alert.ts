@@ -1,0 +1,171 @@
+import type { types } from '@slack/bolt';
+import { formatAge } from '../../diagnose/facts/age.js';
+import { SEVERITY_RANK, type Severity } from '../../diagnose/finding.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
+import { proposalKey } from './render-blocks.js';
+import type { AlertChange, AlertChangeDetail, Incident } from '../../alerts/incident.js';
+import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, PROPOSE_FIX_ACTION_PREFIX, proposeFixActionId } from '../action-ids.js';
+import { mentionUser } from './mention-user.js';
+import { durationBetween, slackDate } from './slack-date.js';
+import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
+
+type KnownBlock = types.KnownBlock;
+
+const SEVERITY_EMOJI: Record<Severity, string> = { critical: ':red_circle:', warning: ':warning:', info: ':information_source:' };
+
+/** What the parent shows besides the incident: who is on it, whether it is snoozed, its fix ids. */
+export interface AlertParentOptions {
+  proposalIds?: Readonly<Record<string, string>>;
+  /** "I'm on it": the Slack user who took the incident, and when. */
+  owner?: { user: string; at: string };
+  /** Snoozed: until when (ISO), or until the incident resolves. */
+  snooze?: { until?: string; untilResolved?: boolean; by: string };
+}
+
+/** How many symptoms the card names (the rest: "+N more", only when N more exist). */
+const SYMPTOMS_SHOWN = 4;
+
+/**
+ * The parent message of an alert thread (pure), always the incident's current state, as a summary
+ * card that fits one phone screen (issue 16, at most ~12 lines): what is wrong and where, since when
+ * (a Slack date token: every reader sees their own zone; never a relative age, the parent is edited
+ * later), why (the cause in one sentence), the root cause's symptoms, who is on it and whether it is
+ * snoozed, then the one fix as a button and the thread's own buttons (I'm on it, Snooze/Unsnooze,
+ * Export timeline). A resolved incident says "Resolved · lasted 14m" (computed from its times) and
+ * offers no buttons but the timeline. Everything from the finding and the stored state is untrusted
+ * text (neutralize-mrkdwn.ts, or plain_text).
+ */
+export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}): SlackMessage {
+  const f = inc.finding;
+  const resolved = inc.status === 'resolved';
+  const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
+  // How long the problem was seen: first to last sighting (the resolution itself waits resolveAfterScans more scans).
+  const lasted = durationBetween(inc.openedAt, inc.lastSeenAt) ?? 'an unknown time';
+  const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizeSlackPlainText(`${inc.cluster}: ${f.title}`, { max: 120 })}`;
+  const date = (iso: string | undefined) => slackDate(iso) ?? 'an unknown time';
+  const severity = SEVERITY_EMOJI[f.severity] ? `${SEVERITY_EMOJI[f.severity]} *${f.severity}*` : `*${md(f.severity, { max: 20 })}*`;
+  const lines: string[] = [];
+  if (inc.mergedInto) lines.push(`:link: Now followed in the thread of its root cause (fingerprint \`${neutralizeMrkdwnId(inc.mergedInto)}\`).`);
+  else if (resolved) lines.push(`:white_check_mark: *Resolved* ${date(inc.resolvedAt)} · lasted ${lasted} (first seen ${date(inc.openedAt)}, last seen ${date(inc.lastSeenAt)})`);
+  else lines.push(`${severity} · ${md(subject, { max: 200 })} · since ${date(f.since ?? inc.openedAt)}`);
+  if (f.cause) lines.push(`*Why:* ${md(oneSentence(f.cause), { max: 400 })}`);
+  const symptoms = inc.symptoms ?? [];
+  if (symptoms.length > 0) {
+    lines.push(`*Causes ${symptoms.length} symptom${symptoms.length === 1 ? '' : 's'}:*`);
+    for (const s of symptoms.slice(0, SYMPTOMS_SHOWN)) lines.push(`• ${SEVERITY_EMOJI[s.severity] ?? ''} ${md(s.title, { max: 200 })}`);
+    if (symptoms.length > SYMPTOMS_SHOWN) lines.push(`• _+${symptoms.length - SYMPTOMS_SHOWN} more in the thread_`);
+  }
+  if (opts.owner) lines.push(`:raising_hand: On it: ${mentionUser(opts.owner.user)} since ${date(opts.owner.at)}`);
+  if (opts.snooze && !resolved) lines.push(`:zzz: Snoozed ${opts.snooze.untilResolved ? 'until resolved' : `until ${date(opts.snooze.until)}`} by ${mentionUser(opts.snooze.by)}: no new replies meanwhile`);
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: head, emoji: true } },
+    { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
+  ];
+  const buttons: (types.Button | types.StaticSelect)[] = [];
+  if (!resolved) {
+    // The one fix: the first proposal of the root cause (the others stay in `/k8s-health CLUSTER`).
+    const i = f.remediations.findIndex((_r, n) => opts.proposalIds?.[proposalKey(f, n)]);
+    if (i >= 0) {
+      const r = f.remediations[i]!;
+      buttons.push({ type: 'button', style: 'primary', action_id: proposeFixActionId(i), text: { type: 'plain_text', text: neutralizeSlackPlainText(r.label, { max: 75 }), emoji: true }, value: opts.proposalIds![proposalKey(f, i)]! });
+    }
+    if (!opts.owner) buttons.push({ type: 'button', action_id: ALERT_OWN_ACTION_ID, text: { type: 'plain_text', text: "I'm on it", emoji: true }, value: threadValue(inc) });
+    if (opts.snooze) buttons.push({ type: 'button', action_id: ALERT_UNSNOOZE_ACTION_ID, text: { type: 'plain_text', text: 'Unsnooze', emoji: true }, value: threadValue(inc) });
+    else
+      buttons.push({
+        type: 'static_select',
+        action_id: ALERT_SNOOZE_ACTION_ID,
+        placeholder: { type: 'plain_text', text: 'Snooze', emoji: true },
+        options: SNOOZE_CHOICES.map((c) => ({ text: { type: 'plain_text', text: c.label, emoji: true }, value: `${c.value}|${threadValue(inc)}` })),
+      });
+  }
+  buttons.push({ type: 'button', action_id: ALERT_TIMELINE_ACTION_ID, text: { type: 'plain_text', text: 'Export timeline', emoji: true }, value: threadValue(inc) });
+  blocks.push({ type: 'actions', block_id: `alert:${f.fingerprint}`.slice(0, 255), elements: buttons });
+  if (!resolved && buttons[0]?.action_id?.startsWith(PROPOSE_FIX_ACTION_PREFIX)) {
+    const r = f.remediations[Number(buttons[0].action_id.split('.').pop())]!;
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `Risk: ${md(r.risk, { max: 300 })} · every fix needs two approvals before it runs` }] });
+  }
+  blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `Alert thread · updates are replies below · \`${md(f.id, { max: 80 })}\` · fingerprint \`${neutralizeMrkdwnId(f.fingerprint)}\`` }] });
+  const what = md(`${inc.cluster}: ${f.title}`, { max: 300 });
+  const text = resolved ? `Resolved: ${what} (lasted ${lasted})` : `${md(f.severity.toUpperCase(), { max: 20 })} ${what}`;
+  return clampBlocks({ text, blocks });
+}
+
+/** The value of the thread's own buttons: which incident (cluster and root-cause fingerprint). */
+export function threadValue(inc: Pick<Incident, 'cluster' | 'fingerprint'>): string {
+  return JSON.stringify({ c: inc.cluster, f: inc.fingerprint });
+}
+
+/** The snooze choices (value: hours, or `resolved`). */
+export const SNOOZE_CHOICES = [
+  { value: '1h', label: '1 hour' },
+  { value: '4h', label: '4 hours' },
+  { value: 'resolved', label: 'Until resolved' },
+] as const;
+
+/** The first sentence of a cause chain: "why" in one sentence. */
+function oneSentence(text: string): string {
+  const m = /^(.+?[.!?])(\s|$)/s.exec(text);
+  return (m ? m[1]! : text).replace(/\s+/g, ' ');
+}
+
+/** How many new evidence lines one reply quotes (alerts/ keeps at most this many per change too). */
+const MAX_REPLY_EVIDENCE = 6;
+
+/**
+ * A thread reply for one change (pure): its details (alerts/incident.ts, raw data) worded as mrkdwn
+ * lines, every value from the cluster neutralized here, and the fallback text. A change without
+ * details (one stored by an older version, alerts/migrate-alert-state.ts) says what kind it was and when.
+ */
+export function renderAlertReply(inc: Incident, change: AlertChange): SlackMessage {
+  const lines = change.details.flatMap(renderChangeDetail);
+  const body = lines.join('\n') || `${md(change.kinds.join(', '), { max: 200 })} at ${slackDate(change.at) ?? 'an unknown time'}`;
+  return clampBlocks({
+    text: `${md(`${inc.cluster} ${inc.finding.id}`, { max: 200 })}: ${lines[0] ?? md(change.kinds.join(', '), { max: 200 })}`,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: body } },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: `scan of ${slackDate(change.at) ?? 'an unknown time'}` }] },
+    ],
+  });
+}
+
+/** The reply lines of one detail. */
+function renderChangeDetail(d: AlertChangeDetail): string[] {
+  switch (d.kind) {
+    case 'reopened':
+      return [`:repeat: *Back again* ${formatAge(d.resolvedForMs)} after it was resolved — this thread is open again.`];
+    case 'severity': {
+      const up = SEVERITY_RANK[d.to] < SEVERITY_RANK[d.from];
+      return [`${up ? ':arrow_up: Severity raised' : ':arrow_down: Severity lowered'}: ${md(d.from, { max: 20 })} → *${md(d.to, { max: 20 })}*`];
+    }
+    case 'recreation':
+      return [`:recycle: Recreation counted again: ${Number(d.from)} → *${Number(d.to)}* machine replacements`];
+    case 'evidence':
+      return [
+        ':mag: New evidence:',
+        ...d.lines.slice(0, MAX_REPLY_EVIDENCE).map((e) => `> ${md(e, { max: 400 })}`),
+        ...(d.more > 0 ? [`> _+${Number(d.more)} more_`] : []),
+      ];
+    case 'related':
+      return d.findings.map((r) =>
+        r.relation === 'symptom'
+          ? `:link: New symptom of this root cause: ${md(r.severity, { max: 20 })} *${md(r.title, { max: 300 })}*${r.since ? ` (since ${slackDate(r.since) ?? 'an unknown time'})` : ''}`
+          : `:link: Related finding: ${md(r.severity, { max: 20 })} *${md(r.title, { max: 300 })}* (\`${md(r.id, { max: 80 })}\`)`,
+      );
+    case 'resolved':
+      if (d.reason === 'cluster-renamed') return [`:twisted_rightwards_arrows: *Resolved here: cluster renamed* — it is now \`${md(d.renamedTo ?? '', { max: 120 })}\` (another Cluster of the same name appeared); its alerts continue under that name.`];
+      if (d.reason === 'cluster-deleted') return [`:white_check_mark: *Resolved: cluster deleted* — its Cluster object is no longer in the fleet (deleted, or no longer matched by the fleet's namespaces or selector); it lasted ${formatAge(d.lastedMs)}.`];
+      return [`:white_check_mark: *Resolved*: not seen in ${Number(d.missedScans)} consecutive scans (last seen ${slackDate(d.lastSeenAt) ?? 'an unknown time'}); lasted ${formatAge(d.lastedMs)}.`];
+    case 'paused':
+      return [
+        `:double_vertical_bar: *Remediation is still paused* on MachineHealthCheck ${md(d.mhc, { max: 300 })}${d.since ? ` (since ${slackDate(d.since) ?? 'an unknown time'})` : ''}: failed machines are not replaced.`,
+        d.resume
+          ? `To resume once the cause is fixed: *${md(d.resume, { max: 200 })}* (button in \`/k8s-health\` for this cluster; it needs two approvals).`
+          : 'To resume once the cause is fixed: remove the `cluster.x-k8s.io/paused` annotation from the MachineHealthCheck (or the skip-remediation annotation from its machines).',
+      ];
+    case 'merged':
+      return [`:link: This turned out to be a symptom of *${md(d.title, { max: 300 })}*: it is followed in that thread from now on, and this thread is closed.`];
+    default:
+      return [];
+  }
+}
