@@ -1,7 +1,7 @@
 import type { Queue, QueueEvents } from 'bullmq';
 import { proposalClickKey } from '../approvals/request/sign-proposal-click.js';
 import type { RequestProposal } from '../slack/handle/handle-approval-deps.js';
-import type { ProposeJobData } from './propose-worker.js';
+import type { ProposeJobData } from './workers/propose.js';
 import { describeError } from '../errors/describe-error.js';
 
 /** Options of {@link createProposalRequester}. */

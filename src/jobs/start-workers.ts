@@ -23,13 +23,13 @@ import type { ProposalStore } from '../store/proposal-store.js';
 import type { ReportStore } from '../store/report-store.js';
 import type { WorkerMetrics } from './create-worker-metrics.js';
 import { NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
-import { startProposeWorker } from './propose-worker.js';
-import { startRemediateWorker } from './remediate-worker.js';
-import { runScanJob, startScanWorker } from './run-scan-job.js';
+import { startProposeWorker } from './workers/propose.js';
+import { startRemediateWorker } from './workers/remediate.js';
+import { runScanJob, startScanWorker } from './workers/scan.js';
 import { scheduleScans } from './schedule-scans.js';
 import { startFleetScans, type FleetScans, type FleetScansOptions } from './start-fleet-scans.js';
 import { isLeasedCluster } from './is-leased-cluster.js';
-import { startApprovalExpiry } from './start-approval-expiry.js';
+import { startApprovalExpiry } from './workers/expiry.js';
 import type { WorkerKind } from './worker-kinds.js';
 import type { Logger } from '../log/logger.js';
 

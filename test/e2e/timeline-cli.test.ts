@@ -15,7 +15,7 @@ import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import { REDIS_PREFIX } from '../../src/jobs/queue-names.js';
 import { escapeMarkdown } from '../../src/text/escape-markdown.js';
-import { runScanJob } from '../../src/jobs/run-scan-job.js';
+import { runScanJob } from '../../src/jobs/workers/scan.js';
 import { createAlertStateStore } from '../../src/alerts/alert-state-store.js';
 import { createRedisBaselineStore } from '../../src/store/baseline-store.js';
 import { RedisHistory } from '../../src/store/redis-history.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import { configSchema } from '../../../src/config/config-schema.js';
-import { runScanJob } from '../../../src/jobs/run-scan-job.js';
+import { runScanJob } from '../../../src/jobs/workers/scan.js';
 import { createAlertStateStore } from '../../../src/alerts/alert-state-store.js';
 import { RedisHistory } from '../../../src/store/redis-history.js';
 import { createReportStore } from '../../../src/store/report-store.js';

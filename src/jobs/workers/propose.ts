@@ -1,13 +1,13 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { webApi } from '@slack/bolt';
-import { proposeFix, type ProposeFixDeps } from '../approvals/request/propose-fix.js';
-import { isProposalClickSignatureValid, type ProposalClick } from '../approvals/request/sign-proposal-click.js';
-import { postApprovalRequest, postProposalReply } from '../slack/post/post-approval-request.js';
-import type { ProposalStore } from '../store/proposal-store.js';
-import { renderProposalRefusal } from '../slack/render/render-proposal-refusal.js';
-import { BULLMQ_PREFIX, PROPOSE_QUEUE } from './queue-names.js';
-import { describeError } from '../errors/describe-error.js';
+import { proposeFix, type ProposeFixDeps } from '../../approvals/request/propose-fix.js';
+import { isProposalClickSignatureValid, type ProposalClick } from '../../approvals/request/sign-proposal-click.js';
+import { postApprovalRequest, postProposalReply } from '../../slack/post/post-approval-request.js';
+import type { ProposalStore } from '../../store/proposal-store.js';
+import { renderProposalRefusal } from '../../slack/render/render-proposal-refusal.js';
+import { BULLMQ_PREFIX, PROPOSE_QUEUE } from '../queue-names.js';
+import { describeError } from '../../errors/describe-error.js';
 
 /** Data of a `propose` job: the click as `serve` verified and sealed it, and when it stops waiting. */
 export interface ProposeJobData {

@@ -1,7 +1,7 @@
 import { Worker, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { expireApprovals, type ExpireApprovalsDeps } from './expire-approvals.js';
-import { APPROVALS_QUEUE } from './queue-names.js';
+import { expireApprovals, type ExpireApprovalsDeps } from '../expire-approvals.js';
+import { APPROVALS_QUEUE } from '../queue-names.js';
 
 /** Job scheduler id of the approval expiry sweep (the same in every replica: upserting it twice keeps one). */
 export const APPROVAL_EXPIRY_SCHEDULER_ID = 'approvals-expiry';

@@ -1,15 +1,15 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { webApi } from '@slack/bolt';
-import { createExecutedMemory } from '../approvals/execute/create-executed-memory.js';
-import { runRemediation, type RunRemediationDeps } from '../approvals/execute/run-remediation.js';
-import { messageToEdit } from '../approvals/request/sign-message-placement.js';
-import { createApprovalAuthorizer } from '../slack/handle/handle-approval-authorizer.js';
-import type { ProposalStore } from '../store/proposal-store.js';
-import { renderApproval } from '../slack/render/render-approval.js';
-import { renderApprovalResult } from '../slack/render/render-approval-result.js';
-import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from './queue-names.js';
-import { describeError } from '../errors/describe-error.js';
+import { createExecutedMemory } from '../../approvals/execute/create-executed-memory.js';
+import { runRemediation, type RunRemediationDeps } from '../../approvals/execute/run-remediation.js';
+import { messageToEdit } from '../../approvals/request/sign-message-placement.js';
+import { createApprovalAuthorizer } from '../../slack/handle/handle-approval-authorizer.js';
+import type { ProposalStore } from '../../store/proposal-store.js';
+import { renderApproval } from '../../slack/render/render-approval.js';
+import { renderApprovalResult } from '../../slack/render/render-approval-result.js';
+import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from '../queue-names.js';
+import { describeError } from '../../errors/describe-error.js';
 
 export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthorized'> {
   /**

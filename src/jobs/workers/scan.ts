@@ -1,17 +1,17 @@
 import { UnrecoverableError, Worker, type Job, type Queue, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { SCAN_QUEUE } from './queue-names.js';
-import type { Config } from '../config/config-schema.js';
-import type { History } from '../diagnose/history.js';
-import type { Report } from '../report/report.js';
-import { updateAlertState, type AlertStateStore } from '../alerts/alert-state-store.js';
-import type { BaselineStore } from '../store/baseline-store.js';
-import type { ReportStore } from '../store/report-store.js';
-import { DEFAULT_FLAP_WINDOW_MINUTES } from '../alerts/analyze-alert-changes.js';
-import { analyzeAlertChanges } from '../alerts/analyze-alert-changes.js';
-import { enqueueNotify } from './enqueue-notify.js';
-import { scanCluster, type ScanDeps } from '../scan/scan-cluster.js';
-import type { Logger } from '../log/logger.js';
+import { SCAN_QUEUE } from '../queue-names.js';
+import type { Config } from '../../config/config-schema.js';
+import type { History } from '../../diagnose/history.js';
+import type { Report } from '../../report/report.js';
+import { updateAlertState, type AlertStateStore } from '../../alerts/alert-state-store.js';
+import type { BaselineStore } from '../../store/baseline-store.js';
+import type { ReportStore } from '../../store/report-store.js';
+import { DEFAULT_FLAP_WINDOW_MINUTES } from '../../alerts/analyze-alert-changes.js';
+import { analyzeAlertChanges } from '../../alerts/analyze-alert-changes.js';
+import { enqueueNotify } from '../enqueue-notify.js';
+import { scanCluster, type ScanDeps } from '../../scan/scan-cluster.js';
+import type { Logger } from '../../log/logger.js';
 
 /** Data of a scan job (scheduled per cluster, or requested by `/k8s-health`). */
 export interface ScanJobData {
