@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { DumpError } from '../../src/cluster/dump/dump-error.js';
 import { loadDump } from '../../src/cluster/dump/load-dump.js';
-import { parseEndpointHealth, parseEndpointStatus, parseMemberList } from '../../src/cluster/dump/parse-etcdctl-json.js';
+import { parseEndpointHealth, parseEndpointStatus, parseMemberList } from '../../src/cluster/parse/parse-etcdctl-json.js';
 import { parseObjectFile } from '../../src/cluster/dump/parse-object-file.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';

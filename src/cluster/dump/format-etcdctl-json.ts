@@ -1,5 +1,5 @@
-import { formatEtcdctlErrors } from './parse-etcdctl-errors.js';
-import { alarmsFromEndpoints } from './parse-etcdctl-json.js';
+import { formatEtcdctlErrors } from '../parse/parse-etcdctl-errors.js';
+import { alarmsFromEndpoints } from '../parse/parse-etcdctl-json.js';
 import type { EtcdCommand, EtcdState } from '../snapshot.js';
 
 /** The DIR/etcd/ file name of each command. */

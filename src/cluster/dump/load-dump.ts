@@ -2,9 +2,9 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { addToSnapshot } from '../add-to-snapshot.js';
 import { findKind, KINDS, type KindSpec } from '../kinds.js';
-import { compareDecimal } from './compare-decimal.js';
+import { compareDecimal } from '../parse/compare-decimal.js';
 import { readDumpObjects, type DumpObjects } from './read-dump-objects.js';
-import { sortEtcdErrors } from '../etcd/sort-etcd-errors.js';
+import { sortEtcdErrors } from '../parse/sort-etcd-errors.js';
 import { sortSnapshot } from '../sort-snapshot.js';
 import { createEmptySnapshot, type KindCoverage, type KubeObject, type PartialEntry, type Snapshot } from '../snapshot.js';
 

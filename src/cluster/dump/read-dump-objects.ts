@@ -1,12 +1,12 @@
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DumpError } from './dump-error.js';
-import { isEtcdctlErrorText, parseEtcdctlErrors } from './parse-etcdctl-errors.js';
-import { alarmsFromEndpoints, parseAlarmList, parseEndpointHealth, parseEndpointStatus, parseMemberList } from './parse-etcdctl-json.js';
+import { isEtcdctlErrorText, parseEtcdctlErrors } from '../parse/parse-etcdctl-errors.js';
+import { alarmsFromEndpoints, parseAlarmList, parseEndpointHealth, parseEndpointStatus, parseMemberList } from '../parse/parse-etcdctl-json.js';
 import { kindFromPath } from './kind-from-path.js';
 import { KINDS } from '../kinds.js';
 import { parseObjectFile, readObjectFile, type ForeignObjects } from './parse-object-file.js';
-import { parseReadyz } from '../live/parse-readyz.js';
+import { parseReadyz } from '../parse/parse-readyz.js';
 import { controlPlaneComponentOf, scanControlPlaneLog } from './scan-control-plane-log.js';
 import type { ApiServerState, ControlPlaneLog, EtcdCommand, EtcdCommandError, EtcdState, KindCoverage, KubeObject, PartialEntry, ReadyzCheck } from '../snapshot.js';
 import { describeError } from '../../errors/describe-error.js';

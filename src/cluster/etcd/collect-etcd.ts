@@ -3,8 +3,8 @@ import type { ClusterConfig } from '../../config/config-schema.js';
 import { createEtcdClient } from './create-etcd-client.js';
 import { describeEtcdError } from './describe-etcd-error.js';
 import { loadEtcdTls } from './load-etcd-tls.js';
-import { alarmName, alarmsFromEndpoints as alarmsFromStatus } from '../dump/parse-etcdctl-json.js';
-import { sortEtcdErrors } from './sort-etcd-errors.js';
+import { alarmName, alarmsFromEndpoints as alarmsFromStatus } from '../parse/parse-etcdctl-json.js';
+import { sortEtcdErrors } from '../parse/sort-etcd-errors.js';
 import type { EtcdCommandError, EtcdEndpointHealth, EtcdEndpointStatus, EtcdMember, EtcdState, PartialEntry } from '../snapshot.js';
 
 type Outcome<T> = { ok: true; value: T; ms: number } | { ok: false; error: string; ms: number };

@@ -1,5 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { parseReadyz } from './parse-readyz.js';
+import { parseReadyz } from '../parse/parse-readyz.js';
 import { requestKube } from './request-kube.js';
 import type { ApiServerState } from '../snapshot.js';
 import { describeError } from '../../errors/describe-error.js';

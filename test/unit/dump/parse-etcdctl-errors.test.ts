@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatEtcdctlErrors, isEtcdctlErrorText, parseEtcdctlErrors } from '../../../src/cluster/dump/parse-etcdctl-errors.js';
-import { alarmName, parseAlarmList, parseEndpointHealth } from '../../../src/cluster/dump/parse-etcdctl-json.js';
+import { formatEtcdctlErrors, isEtcdctlErrorText, parseEtcdctlErrors } from '../../../src/cluster/parse/parse-etcdctl-errors.js';
+import { alarmName, parseAlarmList, parseEndpointHealth } from '../../../src/cluster/parse/parse-etcdctl-json.js';
 
 /**
  * etcdctl's stderr and simple output, with lines quoted from public reports: etcd-io/etcd#9095

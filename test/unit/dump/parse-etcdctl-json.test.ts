@@ -6,7 +6,7 @@ import {
   parseEndpointStatus,
   parseEtcdctlJson,
   parseMemberList,
-} from '../../../src/cluster/dump/parse-etcdctl-json.js';
+} from '../../../src/cluster/parse/parse-etcdctl-json.js';
 
 // Verbatim from etcd's etcdctl/README.md (realdata/etcd/real_etcdctl_json_outputs.txt, block 1).
 const README_MEMBER_LIST =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseReadyz } from '../../../src/cluster/live/parse-readyz.js';
+import { parseReadyz } from '../../../src/cluster/parse/parse-readyz.js';
 
 describe('parseReadyz', () => {
   it('reads a passing /readyz?verbose body', () => {
