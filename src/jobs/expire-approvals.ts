@@ -1,9 +1,8 @@
 import type { webApi } from '@slack/bolt';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
-import { moveRequest } from '../approvals/move-request.js';
+import { expireApproval } from '../approvals/vote/expire-approval.js';
 import type { PlanSigner } from '../approvals/plan-signer.js';
-import { messageToEdit } from '../approvals/request/sign-message-placement.js';
-import { renderApproval } from '../slack/render/render-approval.js';
+import { updateApprovalMessage } from '../slack/post/update-approval-message.js';
 import type { ApprovalStore } from '../store/approval-store.js';
 import type { AuditLog } from '../store/audit-log.js';
 import { describeError } from '../errors/describe-error.js';
@@ -74,15 +73,10 @@ export async function expireApprovals(deps: ExpireApprovalsDeps): Promise<Expire
   }
 
   for (const id of await deps.approvals.pendingBefore(now.getTime(), limit)) {
-    const res = await deps.approvals.update(id, (req) => ({ request: expireIfDue(req, now), extra: undefined }));
-    if (!res?.changed) continue; // gone, decided meanwhile, or another sweep won
-    const req = res.request;
+    // The transition and its audit entry are the use case's; it returns the request only to the winner.
+    const req = await expireApproval(id, { ...deps, now: () => now });
+    if (!req) continue; // gone, decided meanwhile, or another sweep won
     result.expired.push(id);
-    deps.log.info({ requestId: id, cluster: req.cluster, by: 'sweep' }, 'approval expired');
-    await deps.audit.append({
-      at: now.toISOString(), cluster: req.cluster, requestId: id, event: 'expired', action: req.plan.action, hash: req.hash,
-      detail: `${req.approvals.length} of ${req.required} approvals`,
-    });
     if (!req.thread.messageTs) continue;
     if (deps.slack) await postRendered(req, deps, result);
     else {
@@ -96,19 +90,11 @@ export async function expireApprovals(deps: ExpireApprovalsDeps): Promise<Expire
   return result;
 }
 
-/** The click path's expiry rule (apply-vote.ts) without a vote: pending and now ≥ expiresAt, else no change. */
-function expireIfDue(req: ApprovalRequest, now: Date): ApprovalRequest | undefined {
-  if (req.status !== 'pending' || now.getTime() < Date.parse(req.expiresAt)) return undefined;
-  return moveRequest(req, 'expired', now);
-}
-
 /** chat.update the request message to its stored state; a retryable failure marks it stale again. */
 async function postRendered(req: ApprovalRequest, deps: ExpireApprovalsDeps, result: ExpireApprovalsResult): Promise<void> {
-  const ts = messageToEdit(req, deps.signer);
-  if (!ts || !deps.slack) return;
-  const m = renderApproval(req);
+  if (!deps.slack) return;
   try {
-    await deps.slack.chat.update({ channel: req.thread.channel, ts, text: m.text, blocks: m.blocks });
+    if ((await updateApprovalMessage(deps.slack, req, deps.signer)) === 'none') return;
     result.updated.push(req.id);
   } catch (err) {
     const code = (err as { data?: { error?: string } }).data?.error;

@@ -3,11 +3,10 @@ import type { Redis } from 'ioredis';
 import type { webApi } from '@slack/bolt';
 import { createExecutedMemory } from '../../approvals/execute/create-executed-memory.js';
 import { runRemediation, type RunRemediationDeps } from '../../approvals/execute/run-remediation.js';
-import { messageToEdit } from '../../approvals/request/sign-message-placement.js';
 import { createApprovalAuthorizer } from '../../slack/handle/handle-approval-authorizer.js';
 import type { ProposalStore } from '../../store/proposal-store.js';
-import { renderApproval } from '../../slack/render/render-approval.js';
-import { renderApprovalResult } from '../../slack/render/render-approval-result.js';
+import { postApprovalResult } from '../../slack/post/post-approval-result.js';
+import { updateApprovalMessage } from '../../slack/post/update-approval-message.js';
 import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from '../queue-names.js';
 import { describeError } from '../../errors/describe-error.js';
 
@@ -57,14 +56,8 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): { worker: Worke
         });
         undo = { label: run.undo.label, proposalId };
       }
-      const result = renderApprovalResult(req, { backup: run.backup, undo });
-      const thread = req.thread.threadTs ? { thread_ts: req.thread.threadTs } : {};
-      await deps.slack.chat.postMessage({ channel: req.thread.channel, ...thread, text: result.text, blocks: result.blocks, unfurl_links: false });
-      const ts = messageToEdit(req, deps.signer);
-      if (ts) {
-        const m = renderApproval(req);
-        await deps.slack.chat.update({ channel: req.thread.channel, ts, text: m.text, blocks: m.blocks }).catch((err: unknown) => log.warn({ error: describeError(err) }, 'approval message update failed'));
-      }
+      await postApprovalResult(deps.slack, req, { backup: run.backup, undo });
+      await updateApprovalMessage(deps.slack, req, deps.signer).catch((err: unknown) => log.warn({ error: describeError(err) }, 'approval message update failed'));
       return { status: req.status };
     },
     { connection: deps.connection, prefix: deps.prefix ?? BULLMQ_PREFIX, concurrency: 4 },

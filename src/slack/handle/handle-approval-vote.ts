@@ -1,13 +1,12 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs, webApi } from '@slack/bolt';
-import { applyVote, type Vote, type VoteOutcome } from '../../approvals/vote/apply-vote.js';
+import type { Vote, VoteOutcome } from '../../approvals/vote/apply-vote.js';
+import { castVote as castVoteUseCase } from '../../approvals/vote/cast-vote.js';
 import type { ApprovalRequest } from '../../approvals/approval-request.js';
-import { messageToEdit } from '../../approvals/request/sign-message-placement.js';
-import { isRequestSignatureValid } from '../../approvals/request/sign-request.js';
-import { signVote } from '../../approvals/vote/sign-vote.js';
 import { neutralizeMrkdwn as md, neutralizeMrkdwnNumber as count } from '../../text/neutralize-mrkdwn.js';
 import { slackDate } from '../render/slack-date.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
-import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, renderApproval } from '../render/render-approval.js';
+import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID } from '../render/render-approval.js';
+import { updateApprovalMessage } from '../post/update-approval-message.js';
 import type { SlackDeps } from '../slack-deps.js';
 import { describeError } from '../../errors/describe-error.js';
 import { createRequestLogger } from '../receive/create-request-logger.js';
@@ -63,58 +62,28 @@ export async function handleApprovalVote({ action, ack, respond, body, client }:
 }
 
 /**
- * Apply one vote atomically (compare-and-set over the pure policy), then: update the request
- * message, audit, and on the decisive approval enqueue the remediate job (job id = request id).
- * An authorized user other than the proposer has their Slack account re-read with users.info first
- * (check-approver-account.ts); `why` says what was wrong with it when it did not count.
+ * One vote through the use case (approvals/vote/cast-vote.ts), then what Slack shows of it: recent
+ * viewers' App Home and the request message (updateApprovalMessage), when the request changed. Slack
+ * side only: the approver checks are asked through this client.
  */
 export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account'>, client: webApi.WebClient, deps: SlackDeps & { approval: ApprovalDeps }): Promise<{ outcome: VoteOutcome; request: ApprovalRequest; why?: string }> {
-  const stored = await deps.approval.approvals.get(id);
-  if (!stored) throw new Error('approval request vanished');
-  // Votes are sealed with K8S_HEALTH_PLAN_SECRET; without it none can be recorded (the executor would refuse them).
-  const signer = deps.approval.signer;
-  if (!signer.ready) throw new Error(signer.problem);
-  // A request changed in Redis after it was proposed (plan, shown text, required count, dry-run outcome)
-  // gets no vote and no re-render: the executor would refuse it anyway, and Slack must not show it approved.
-  if (!isRequestSignatureValid(stored, signer)) {
-    await deps.approval.audit.append({ at: deps.now().toISOString(), cluster: stored.cluster, requestId: id, event: 'refused', action: stored.plan.action, user: v.user, detail: 'tampered: the request does not match its signature' });
-    throw new Error('this request does not match its signature (it was changed after it was proposed); nothing was recorded, propose the fix again');
-  }
-  const cluster = deps.config.clusters.find((c) => c.name === stored.cluster);
-  const authorized = !!cluster && (await deps.approval.isAuthorized(client, cluster, v.user));
-  // The proposer's clicks never count (a Reject withdraws): no need to ask Slack about them.
-  const account = authorized && v.user !== stored.proposer ? await deps.approval.checkApprover(client, v.user) : undefined;
-  const why = account && account.status !== 'ok' ? account.reason : undefined;
-  const now = deps.now();
-  const res = await deps.approval.approvals.update(id, (req) => {
-    const r = applyVote(req, { ...v, authorized, ...(account ? { account: account.status } : {}) }, { now, confirmByTyping: deps.config.approvals.confirmByTyping, required: deps.config.approvals.required });
-    // Seal the vote this click added (the policy is pure; sealing needs the secret): only votes sealed
-    // by a process that verified the click count when the executor re-checks the request.
-    if (r.request === req || r.request.approvals.length === req.approvals.length) return { request: r.request, extra: r.outcome };
-    return { request: { ...r.request, approvals: r.request.approvals.map((a, i) => (i < req.approvals.length ? a : signVote(req, a, signer))) }, extra: r.outcome };
+  const { approval } = deps;
+  const r = await castVoteUseCase(id, v, {
+    config: deps.config,
+    approvals: approval.approvals,
+    audit: approval.audit,
+    signer: approval.signer,
+    isAuthorized: (cluster, user) => approval.isAuthorized(client, cluster, user),
+    checkApprover: (user) => approval.checkApprover(client, user),
+    enqueue: approval.enqueue,
+    now: deps.now,
+    log: deps.log,
   });
-  if (!res) throw new Error('approval request vanished');
-  const { request, extra: outcome } = res;
-  deps.log.info({ requestId: id, user: v.user, kind: v.kind, outcome }, 'approval vote');
-  if (res.changed) {
-    const event = outcome === 'counted' || outcome === 'approved' ? 'approved' : (outcome as 'rejected' | 'cancelled' | 'expired');
-    await deps.approval.audit.append({
-      at: now.toISOString(), cluster: request.cluster, requestId: id, event, action: request.plan.action, hash: request.hash,
-      ...(outcome === 'expired' ? {} : { user: v.user }),
-      detail: `${request.approvals.length} of ${request.required} approvals${outcome === 'approved' ? ' (decisive)' : ''}`,
-    });
-    if (outcome === 'approved') await deps.approval.enqueue(id);
-    await deps.approval.onApprovalsChanged?.(client).catch((err: unknown) => deps.log.warn({ requestId: id, error: describeError(err) }, 'app home refresh failed'));
-    const ts = messageToEdit(request, signer);
-    if (ts) {
-      const m = renderApproval(request);
-      await client.chat.update({ channel: request.thread.channel, ts, text: m.text, blocks: m.blocks }).catch((err: unknown) => deps.log.warn({ requestId: id, error: describeError(err) }, 'approval message update failed'));
-    }
-  } else if (outcome !== 'closed') {
-    const detail = (outcome === 'ineligible' || outcome === 'unverified') && why ? `${outcome}: ${why}` : outcome;
-    await deps.approval.audit.append({ at: now.toISOString(), cluster: request.cluster, requestId: id, event: 'refused', action: request.plan.action, user: v.user, detail });
+  if (r.changed) {
+    await approval.onApprovalsChanged?.(client).catch((err: unknown) => deps.log.warn({ requestId: id, error: describeError(err) }, 'app home refresh failed'));
+    await updateApprovalMessage(client, r.request, approval.signer).catch((err: unknown) => deps.log.warn({ requestId: id, error: describeError(err) }, 'approval message update failed'));
   }
-  return { outcome, request, ...(why ? { why } : {}) };
+  return { outcome: r.outcome, request: r.request, ...(r.why ? { why: r.why } : {}) };
 }
 
 function confirmView(req: ApprovalRequest) {
