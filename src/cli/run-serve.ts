@@ -14,9 +14,6 @@ import { createMetrics } from '../slack/receive/create-metrics.js';
 import type { ScanFn } from '../slack/handle/create-scan-requester.js';
 import { createReplayGuard } from '../slack/receive/create-replay-guard.js';
 import { createSlackApp } from '../slack/receive/create-slack-app.js';
-import { registerApprovalListeners } from '../slack/handle/handle-approval-listeners.js';
-import { registerAlertThreadListeners } from '../slack/handle/handle-alert-thread.js';
-import { registerAppHomeListener } from '../slack/handle/handle-app-home.js';
 import { registerListeners } from '../slack/register-listeners.js';
 import { RedisHistory } from '../store/redis-history.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
@@ -152,9 +149,6 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const { app, mode } = started;
   slackApp = app;
   registerListeners(app, slackDeps);
-  registerApprovalListeners(app, slackDeps);
-  registerAlertThreadListeners(app, slackDeps);
-  registerAppHomeListener(app, slackDeps);
   if (!deps.scan) {
     // The scan schedulers are synced at start: wait (a while) for the first discovery, so the
     // discovered clusters' schedulers are not removed and re-added.

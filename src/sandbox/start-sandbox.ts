@@ -16,9 +16,6 @@ import { createPlanSigner } from '../approvals/plan-signer.js';
 import { createMetrics } from '../slack/receive/create-metrics.js';
 import { createReplayGuard } from '../slack/receive/create-replay-guard.js';
 import { createSlackApp } from '../slack/receive/create-slack-app.js';
-import { registerApprovalListeners } from '../slack/handle/handle-approval-listeners.js';
-import { registerAlertThreadListeners } from '../slack/handle/handle-alert-thread.js';
-import { registerAppHomeListener } from '../slack/handle/handle-app-home.js';
 import { registerListeners } from '../slack/register-listeners.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { createReportStore } from '../store/report-store.js';
@@ -144,9 +141,6 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
     onRefused: (r) => log.warn({ status: r.status, reason: r.reason, detail: r.detail }, 'slack request refused'),
   });
   registerListeners(app, slackDeps);
-  registerApprovalListeners(app, slackDeps);
-  registerAlertThreadListeners(app, slackDeps);
-  registerAppHomeListener(app, slackDeps);
   jobs = await composed.start();
   // Loopback only: the receiver is reached by the sandbox's page server, never from outside.
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;

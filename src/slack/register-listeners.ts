@@ -4,12 +4,28 @@ import { handleDetails } from './handle/handle-details.js';
 import { handleHealthCommand } from './handle/handle-health-command.js';
 import { handleProposeFix } from './handle/handle-propose-fix.js';
 import type { SlackDeps } from './slack-deps.js';
+import type { AlertThreadDeps } from './handle/handle-alert-thread.js';
+import { registerAlertThreadListeners } from './handle/handle-alert-thread.js';
+import type { AppHomeDeps } from './post/publish-app-home.js';
+import { registerAppHomeListener } from './handle/handle-app-home.js';
+import type { ApprovalDeps } from './handle/handle-approval-deps.js';
+import { registerApprovalListeners } from './handle/handle-approval-listeners.js';
 
 /** The slash command the manifest declares (manifest.yaml). */
 export const HEALTH_COMMAND = '/k8s-health';
 
-/** Register every listener of the app (explicit list, no self-registration). */
-export function registerListeners(app: App, deps: SlackDeps): void {
+/**
+ * What the listener groups need: the command's and buttons' deps, and each optional group's own.
+ * `serve` and the sandbox give all of them; a test of one part gives only what that part needs.
+ */
+export type ListenerDeps = SlackDeps & { approval?: ApprovalDeps; alertThreads?: AlertThreadDeps; appHome?: AppHomeDeps };
+
+/**
+ * Register every listener of the app (explicit list, no self-registration): the command and its
+ * buttons, then the approval buttons and modal, the alert thread's buttons and the App Home, each
+ * group when its deps are given. The one call a composition root makes.
+ */
+export function registerListeners(app: App, deps: ListenerDeps): void {
   app.command(HEALTH_COMMAND, (args) => handleHealthCommand(args, deps));
   app.action<BlockButtonAction>({ type: 'block_actions', action_id: PROPOSE_FIX_ACTION_PATTERN }, (args) => handleProposeFix(args, deps));
   app.action<BlockButtonAction>({ type: 'block_actions', action_id: DETAILS_ACTION_ID }, (args) => handleDetails(args, deps));
@@ -24,4 +40,8 @@ export function registerListeners(app: App, deps: SlackDeps): void {
     deps.metrics.errors.inc({ where: 'bolt' });
     deps.log.error({ code: err.code, error: err.message }, 'slack error');
   });
+  // The same deps object goes on (not a copy): a root that fills it in later is seen by every handler.
+  if (deps.approval) registerApprovalListeners(app, deps as SlackDeps & { approval: ApprovalDeps });
+  if (deps.alertThreads) registerAlertThreadListeners(app, deps as SlackDeps & { alertThreads: AlertThreadDeps });
+  if (deps.appHome) registerAppHomeListener(app, deps as { appHome: AppHomeDeps });
 }

@@ -19,7 +19,6 @@ import { createScanRequester } from '../../src/slack/handle/create-scan-requeste
 import { createSlackApp } from '../../src/slack/receive/create-slack-app.js';
 import { createApproverAccountCheck } from '../../src/slack/handle/check-approver-account.js';
 import { createApprovalAuthorizer } from '../../src/slack/handle/handle-approval-authorizer.js';
-import { registerApprovalListeners } from '../../src/slack/handle/handle-approval-listeners.js';
 import { createProposalStore } from '../../src/store/proposal-store.js';
 import { registerListeners } from '../../src/slack/register-listeners.js';
 import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../../src/slack/render/render-approval.js';
@@ -134,7 +133,6 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
     approval: { approvals, audit, signer, requestProposal: createProposalRequester(proposeQueue, proposeEvents), enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer({ ttlMs: 60_000 }), checkApprover: createApproverAccountCheck(config.slack) },
   };
   registerListeners(app, deps);
-  registerApprovalListeners(app, deps);
   const server = (await app.start(0)) as Server;
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

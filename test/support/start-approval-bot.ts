@@ -26,7 +26,6 @@ import { createApproverAccountCheck } from '../../src/slack/handle/check-approve
 import type { SlackRequestPolicy } from '../../src/slack/receive/check-slack-request.js';
 import { createReplayGuard } from '../../src/slack/receive/create-replay-guard.js';
 import { createApprovalAuthorizer } from '../../src/slack/handle/handle-approval-authorizer.js';
-import { registerApprovalListeners } from '../../src/slack/handle/handle-approval-listeners.js';
 import { createProposalStore } from '../../src/store/proposal-store.js';
 import { registerListeners } from '../../src/slack/register-listeners.js';
 import { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, REJECT_ACTION_ID } from '../../src/slack/render/render-approval.js';
@@ -225,7 +224,6 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     approval: { approvals, audit, signer, requestProposal: createProposalRequester(proposeQueue, proposeEvents, { timeoutMs: opts.proposeTimeoutMs }), enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer(), checkApprover: createApproverAccountCheck(config.slack) },
   };
   registerListeners(app as App, deps);
-  registerApprovalListeners(app as App, deps);
   const server = (await app.start(0)) as Server;
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -21,7 +21,6 @@ import { createScanRequester } from '../../../src/slack/handle/create-scan-reque
 import { createSlackApp } from '../../../src/slack/receive/create-slack-app.js';
 import { createApproverAccountCheck } from '../../../src/slack/handle/check-approver-account.js';
 import { createApprovalAuthorizer } from '../../../src/slack/handle/handle-approval-authorizer.js';
-import { registerApprovalListeners } from '../../../src/slack/handle/handle-approval-listeners.js';
 import { createProposalStore } from '../../../src/store/proposal-store.js';
 import { registerListeners } from '../../../src/slack/register-listeners.js';
 import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../../../src/slack/render/render-approval.js';
@@ -104,7 +103,6 @@ async function startBot(): Promise<void> {
     },
   };
   registerListeners(app, deps);
-  registerApprovalListeners(app, deps);
   const server = (await app.start(0)) as Server;
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }

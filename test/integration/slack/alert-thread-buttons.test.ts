@@ -12,8 +12,6 @@ import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, 
 import { createMetrics } from '../../../src/slack/receive/create-metrics.js';
 import { createScanRequester } from '../../../src/slack/handle/create-scan-requester.js';
 import { createSlackApp } from '../../../src/slack/receive/create-slack-app.js';
-import { registerAlertThreadListeners } from '../../../src/slack/handle/handle-alert-thread.js';
-import { registerAppHomeListener } from '../../../src/slack/handle/handle-app-home.js';
 import { composeAppHomeDeps } from '../../../src/compose/compose-app-home-deps.js';
 import { registerListeners } from '../../../src/slack/register-listeners.js';
 import { createAuditLog } from '../../../src/store/audit-log.js';
@@ -82,10 +80,9 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
       now: () => new Date(),
       log,
       alertThreads: composeAlertThreadDeps({ redis, keyPrefix, signer: createPlanSigner(undefined), now: () => new Date(), log, channelIntervalMs: 50 }),
+      appHome: composeAppHomeDeps({ redis, keyPrefix, config: config(), now: () => new Date(), log }),
     };
     registerListeners(app, deps);
-    registerAlertThreadListeners(app, deps);
-    registerAppHomeListener(app, { appHome: composeAppHomeDeps({ redis, keyPrefix, config: config(), now: () => new Date(), log }) });
     const server = (await app.start(0)) as Server;
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
