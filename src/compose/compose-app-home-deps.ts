@@ -12,14 +12,15 @@ import { createReportStore } from '../store/report-store.js';
  * and for the scan workers' refresh of recent viewers: the latest reports, the pending approvals, the
  * recent-viewer set, and who approves which cluster.
  */
-export function composeAppHomeDeps(opts: { redis: Redis; keyPrefix: string; config: Config; now: () => Date; log: Logger }): AppHomeDeps {
+export function composeAppHomeDeps(opts: { redis: Redis; keyPrefix: string; config: Config; now: () => Date; log: Logger; isAuthorized?: AppHomeDeps['isAuthorized'] }): AppHomeDeps {
   const { redis, keyPrefix, now, log } = opts;
   return {
     config: opts.config,
     reports: createReportStore(redis, { keyPrefix, now }),
     approvals: createApprovalStore(redis, { keyPrefix }),
     viewers: createHomeViewersStore(redis, { keyPrefix }),
-    isAuthorized: createApprovalAuthorizer({ log }),
+    // The process's one approver check when its root passes it (its group cache is shared), else its own.
+    isAuthorized: opts.isAuthorized ?? createApprovalAuthorizer({ log }),
     now,
     log,
   };

@@ -9,7 +9,7 @@ import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';
 import type { Jobs } from './compose-jobs.js';
 import { composeAppHomeDeps } from './compose-app-home-deps.js';
-import { refreshAppHomes } from '../slack/post/publish-app-home.js';
+import { refreshAppHomes, type AppHomeDeps } from '../slack/post/publish-app-home.js';
 
 /**
  * What the Slack side of the approval flow needs (issue 6), composed the same way by every root that
@@ -17,16 +17,18 @@ import { refreshAppHomes } from '../slack/post/publish-app-home.js';
  * connection; a fix-button click is handed to the remediation worker (`k8s-health-propose`) and the
  * decisive vote enqueues `k8s-health-remediate`, both through the composed jobs side.
  */
-export function composeApprovalDeps(opts: { redis: Redis; keyPrefix: string; config: Config; signer: PlanSigner; jobs: Pick<Jobs, 'requestProposal' | 'enqueueRemediation'>; log: Logger; now?: () => Date }): ApprovalDeps {
+export function composeApprovalDeps(opts: { redis: Redis; keyPrefix: string; config: Config; signer: PlanSigner; jobs: Pick<Jobs, 'requestProposal' | 'enqueueRemediation'>; log: Logger; now?: () => Date; isAuthorized?: ApprovalDeps['isAuthorized']; appHome?: AppHomeDeps }): ApprovalDeps {
   const { redis, keyPrefix, log } = opts;
+  // Built once per process: the root passes the App Home deps and the approver check it already has.
+  const appHome = opts.appHome ?? composeAppHomeDeps({ redis, keyPrefix, config: opts.config, now: opts.now ?? (() => new Date()), log });
   return {
     approvals: createApprovalStore(redis, { keyPrefix }),
     audit: createAuditLog(redis, { keyPrefix, log, signer: opts.signer }),
     signer: opts.signer,
     requestProposal: opts.jobs.requestProposal,
     enqueue: opts.jobs.enqueueRemediation,
-    isAuthorized: createApprovalAuthorizer({ log }),
+    isAuthorized: opts.isAuthorized ?? createApprovalAuthorizer({ log }),
     checkApprover: createApproverAccountCheck(opts.config.slack),
-    onApprovalsChanged: (client) => refreshAppHomes(composeAppHomeDeps({ redis, keyPrefix, config: opts.config, now: opts.now ?? (() => new Date()), log }), client),
+    onApprovalsChanged: (client) => refreshAppHomes(appHome, client),
   };
 }

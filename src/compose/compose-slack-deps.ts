@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { createApprovalAuthorizer } from '../slack/handle/handle-approval-authorizer.js';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../log/logger.js';
 import type { PlanSigner } from '../approvals/plan-signer.js';
@@ -31,6 +32,9 @@ export function composeSlackDeps(opts: {
   log: Logger;
 }) {
   const { redis, keyPrefix, config, signer, now, log } = opts;
+  // One approver check (its group cache) and one App Home composition for every listener of the process.
+  const isAuthorized = createApprovalAuthorizer({ log });
+  const appHome = composeAppHomeDeps({ redis, keyPrefix, config, now, log, isAuthorized });
   return {
     config,
     reports: opts.reports,
@@ -39,8 +43,8 @@ export function composeSlackDeps(opts: {
     metrics: opts.metrics,
     now,
     log,
-    approval: composeApprovalDeps({ redis, keyPrefix, config, signer, jobs: opts.jobs, log, now }),
+    approval: composeApprovalDeps({ redis, keyPrefix, config, signer, jobs: opts.jobs, log, now, isAuthorized, appHome }),
     alertThreads: composeAlertThreadDeps({ redis, keyPrefix, signer, now, log }),
-    appHome: composeAppHomeDeps({ redis, keyPrefix, config, now, log }),
+    appHome,
   };
 }

@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import { Worker, type Job, type Queue } from 'bullmq';
+import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertStateStore } from '../alerts/alert-state-store.js';
 import type { Incident } from '../alerts/incident.js';
@@ -12,7 +12,6 @@ import type { PlanSigner } from '../approvals/plan-signer.js';
 import type { Report } from '../report/report.js';
 import type { ScanDeps } from '../scan/scan-cluster.js';
 import type { ChannelLimiter } from '../slack/post/create-channel-limiter.js';
-import { postAlert, type NotifyRequest } from '../slack/post/post-alert.js';
 import type { AlertQuietStore } from '../alerts/alert-quiet-store.js';
 import type { AlertThreadStore } from '../alerts/alert-thread-store.js';
 import type { HomeViewersStore } from '../store/home-viewers-store.js';
@@ -22,7 +21,7 @@ import type { BaselineStore } from '../store/baseline-store.js';
 import type { ProposalStore } from '../store/proposal-store.js';
 import type { ReportStore } from '../store/report-store.js';
 import type { WorkerMetrics } from './create-worker-metrics.js';
-import { NOTIFY_QUEUE, SCAN_QUEUE } from './queue-names.js';
+import { startNotifyWorker } from './workers/notify.js';
 import { startProposeWorker } from './workers/propose.js';
 import { startRemediateWorker } from './workers/remediate.js';
 import { runScanJob, startScanWorker } from './workers/scan.js';
@@ -129,6 +128,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   const { connection, prefix, stores, log, now } = deps;
   const runs = (kind: WorkerKind) => deps.kinds.includes(kind);
   const workers: Worker[] = [];
+  // Built once for the process: one approver check (its group cache) serves the App Home refreshes of
+  // the scan and propose workers and the remediate worker's execution-time check.
+  const authorizer = createApprovalAuthorizer({ log });
+  const homes = { config: deps.config, reports: stores.reports, approvals: stores.approvals, viewers: stores.homeViewers, isAuthorized: authorizer, now, log };
   let fleet: FleetScans | undefined;
   if (runs('scan')) {
     const fleetMode = deps.leases !== undefined && deps.watchCaches !== undefined && deps.config.scan.watch && deps.config.scan.leases;
@@ -140,8 +143,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       if (i.listedKinds > 0) log.info({ cluster: i.cluster, cachedKinds: i.cachedKinds, listedKinds: i.listedKinds }, 'scan listed kinds the watch cache does not hold yet');
     };
     const collect = deps.watchCaches ? { ...deps.collect, watchCaches: deps.watchCaches, onCollected } : deps.collect;
-    // App Home tabs opened recently are re-published when a cluster's alerts change (issue 16).
-    const homes = { config: deps.config, reports: stores.reports, approvals: stores.approvals, viewers: stores.homeViewers, isAuthorized: createApprovalAuthorizer({ log }), now, log };
+    // App Home tabs opened recently are re-published when a cluster's alerts change.
     const slackClients = deps.slack;
     const onAlertsChanged = slackClients ? async () => void (await refreshAppHomes(homes, slackClients.results)) : undefined;
     // With a bot token, alert changes are queued for the notify workers (here or in another process).
@@ -165,7 +167,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
         settings: { backoffStrategy },
         log,
         deps: scanDeps,
-      }),
+      }).worker,
     );
     if (fleetMode) {
       fleet = startFleetScans({
@@ -182,7 +184,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   if (runs('notify')) {
     if (deps.slack) {
       const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, now, log };
-      workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert({ ...notify, log: log.child({ queue: NOTIFY_QUEUE, jobId: job.id, cluster: job.data.cluster }) }, job.data), { connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
+      workers.push(startNotifyWorker({ ...notify, connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
     }
@@ -193,12 +195,12 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       // serve without --no-workers). Exactly-once is the approval store's compare-and-set, whichever
       // process takes the job. Not ready (no K8S_HEALTH_PLAN_SECRET): every approved request is refused
       // by the executor; the composition root warns about it once at startup.
-      const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: deps.slack.results, connection, prefix, now, log };
-      workers.push(startRemediateWorker(remediate).worker);
-      // Fix-button clicks are planned and dry-run here too (issue 15): the same credential.
       const slackResults = deps.slack.results;
-      const appHomes = { config: deps.config, reports: stores.reports, approvals: stores.approvals, viewers: stores.homeViewers, isAuthorized: createApprovalAuthorizer({ log }), now, log };
-      workers.push(startProposeWorker({ ...remediate, onApprovalsChanged: () => refreshAppHomes(appHomes, slackResults) }).worker);
+      const isAuthorized = (cluster: ClusterConfig, user: string) => authorizer(slackResults, cluster, user);
+      const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: slackResults, isAuthorized, connection, prefix, now, log };
+      workers.push(startRemediateWorker(remediate).worker);
+      // Fix-button clicks are planned and dry-run here too: the same credential.
+      workers.push(startProposeWorker({ ...remediate, onApprovalsChanged: () => refreshAppHomes(homes, slackResults) }).worker);
     } else {
       log.warn('no SLACK_BOT_TOKEN: approved remediations are not run by this process (results are reported in Slack)');
     }
@@ -206,7 +208,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   if (runs('expiry')) {
     // The approval expiry sweep (scheduler `approvals-expiry`) runs with or without a token: requests
     // expire regardless; only updating their Slack messages needs one (see jobs/expire-approvals.ts).
-    workers.push(await startApprovalExpiry({ queue: deps.queues.approvals, connection, prefix, approvals: stores.approvals, audit: stores.audit, slack: deps.slack?.expiry, signer: deps.signer, now, log }));
+    workers.push((await startApprovalExpiry({ queue: deps.queues.approvals, connection, prefix, approvals: stores.approvals, audit: stores.audit, slack: deps.slack?.expiry, signer: deps.signer, now, log })).worker);
   }
   deps.metrics?.attach({ workers, watchCaches: deps.watchCaches, clusters: deps.config.clusters.map((c) => c.name) });
   return { workers, fleet };

@@ -2,6 +2,7 @@ import { Worker, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { expireApprovals, type ExpireApprovalsDeps } from '../expire-approvals.js';
 import { APPROVALS_QUEUE } from '../queue-names.js';
+import type { StartedWorker } from './started-worker.js';
 
 /** Job scheduler id of the approval expiry sweep (the same in every replica: upserting it twice keeps one). */
 export const APPROVAL_EXPIRY_SCHEDULER_ID = 'approvals-expiry';
@@ -26,7 +27,7 @@ export interface StartApprovalExpiryOptions extends ExpireApprovalsDeps {
  * scheduler, each tick processed by one worker. Two sweeps overlapping anyway (a slow tick) are
  * safe: the store's compare-and-set lets one win each request, and only the winner posts.
  */
-export async function startApprovalExpiry(opts: StartApprovalExpiryOptions): Promise<Worker> {
+export async function startApprovalExpiry(opts: StartApprovalExpiryOptions): Promise<StartedWorker> {
   await opts.queue.upsertJobScheduler(APPROVAL_EXPIRY_SCHEDULER_ID, { every: APPROVAL_EXPIRY_EVERY_MS }, {
     name: 'expire-approvals',
     data: {},
@@ -35,8 +36,9 @@ export async function startApprovalExpiry(opts: StartApprovalExpiryOptions): Pro
   });
   // Every sweep dependency passes through, the signer included: without it no request message is edited.
   const { queue: _queue, connection, prefix, ...deps } = opts;
-  return new Worker(APPROVALS_QUEUE, async () => {
+  const worker = new Worker(APPROVALS_QUEUE, async () => {
     const r = await expireApprovals(deps);
     return { expired: r.expired.length, updated: r.updated.length, stale: r.stale.length };
   }, { connection, prefix, concurrency: 1 });
+  return { worker, close: () => worker.close() };
 }

@@ -6,6 +6,7 @@ import { isProposalClickSignatureValid, type ProposalClick } from '../../approva
 import { postApprovalRequest, postProposalReply } from '../../slack/post/post-approval-request.js';
 import type { ProposalStore } from '../../store/proposal-store.js';
 import { renderProposalRefusal } from '../../slack/render/render-proposal-refusal.js';
+import type { StartedWorker } from './started-worker.js';
 import { BULLMQ_PREFIX, PROPOSE_QUEUE } from '../queue-names.js';
 import { describeError } from '../../errors/describe-error.js';
 
@@ -43,7 +44,7 @@ export interface ProposeWorkerDeps extends Omit<ProposeFixDeps, 'publish'> {
  *    stores and audits it; a refusal is told to the clicker ephemerally in that thread.
  * Failing to tell the clicker fails the job: `serve`, which waits for it, then answers with the reason.
  */
-export function startProposeWorker(deps: ProposeWorkerDeps): { worker: Worker; close(): Promise<void> } {
+export function startProposeWorker(deps: ProposeWorkerDeps): StartedWorker {
   const tell = (click: ProposalClick, text: string) => postProposalReply(deps.slack, click, text);
   const worker = new Worker<ProposeJobData, ProposeJobResult>(
     PROPOSE_QUEUE,

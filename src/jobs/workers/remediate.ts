@@ -7,6 +7,7 @@ import { createApprovalAuthorizer } from '../../slack/handle/handle-approval-aut
 import type { ProposalStore } from '../../store/proposal-store.js';
 import { postApprovalResult } from '../../slack/post/post-approval-result.js';
 import { updateApprovalMessage } from '../../slack/post/update-approval-message.js';
+import type { StartedWorker } from './started-worker.js';
 import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from '../queue-names.js';
 import { describeError } from '../../errors/describe-error.js';
 
@@ -31,7 +32,7 @@ export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthori
  * and re-renders the request message. A job redelivered after a crash finds its request
  * `executing` and reports it `interrupted` instead of running it again.
  */
-export function startRemediateWorker(deps: RemediateWorkerDeps): { worker: Worker; close(): Promise<void> } {
+export function startRemediateWorker(deps: RemediateWorkerDeps): StartedWorker {
   const authorizer = createApprovalAuthorizer({ log: deps.log });
   // One memory of executed requests per worker: a replay whose Redis marker was deleted is still refused here.
   const runDeps: RunRemediationDeps = { ...deps, isAuthorized: deps.isAuthorized ?? ((cluster, user) => authorizer(deps.slack, cluster, user)), executedHere: deps.executedHere ?? createExecutedMemory() };

@@ -1,5 +1,6 @@
 import { UnrecoverableError, Worker, type Job, type Queue, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { StartedWorker } from './started-worker.js';
 import { SCAN_QUEUE } from '../queue-names.js';
 import type { Config } from '../../config/config-schema.js';
 import type { History } from '../../diagnose/history.js';
@@ -83,10 +84,11 @@ export async function runScanJob(data: ScanJobData, deps: ScanJobDeps): Promise<
  * The scan worker: takes each job of queue `k8s-health-scan` (scheduled per cluster, or requested by
  * `/k8s-health`) and runs {@link runScanJob} with a child logger carrying the job and the cluster.
  */
-export function startScanWorker(opts: { connection: Redis; prefix: string; concurrency: number; settings?: WorkerOptions['settings']; log: Logger; deps: Omit<ScanJobDeps, 'log'> }): Worker<ScanJobData, Report> {
-  return new Worker<ScanJobData, Report>(
+export function startScanWorker(opts: { connection: Redis; prefix: string; concurrency: number; settings?: WorkerOptions['settings']; log: Logger; deps: Omit<ScanJobDeps, 'log'> }): StartedWorker {
+  const worker = new Worker<ScanJobData, Report>(
     SCAN_QUEUE,
     (job: Job<ScanJobData>) => runScanJob(job.data, { ...opts.deps, log: opts.log.child({ queue: SCAN_QUEUE, jobId: job.id, cluster: job.data.cluster }) }),
     { connection: opts.connection, prefix: opts.prefix, concurrency: opts.concurrency, ...(opts.settings ? { settings: opts.settings } : {}) },
   );
+  return { worker, close: () => worker.close() };
 }
