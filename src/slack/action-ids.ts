@@ -23,11 +23,21 @@ export const ALERT_SNOOZE_ACTION_ID = 'k8s-health.alert.snooze';
 export const ALERT_UNSNOOZE_ACTION_ID = 'k8s-health.alert.unsnooze';
 export const ALERT_TIMELINE_ACTION_ID = 'k8s-health.alert.timeline';
 
+/** Action ids of the approval buttons and the confirmation modal (values: the opaque request id only). */
+export const APPROVE_ACTION_ID = 'k8s-health.approval.approve';
+export const REJECT_ACTION_ID = 'k8s-health.approval.reject';
+export const CONFIRM_VIEW_ID = 'k8s-health.approval.confirm';
+
 /**
- * Every button id some listener of ours handles: the proposed fixes and the approval buttons
- * (render-approval.ts) and Details. Anything else is answered by the catch-all in register-listeners.ts.
+ * Every fixed button id some listener of ours handles (the proposed fixes match PROPOSE_FIX_ACTION_PATTERN
+ * besides): the single list a new button is added to; the patterns below are derived from it.
  */
-export const OWN_ACTION_PATTERN = /^k8s-health\.(propose-fix(\.\d+)?|approval\.(approve|reject)|details|alert\.(own|snooze|unsnooze|timeline))$/;
+export const OWN_ACTION_IDS: readonly string[] = [APPROVE_ACTION_ID, REJECT_ACTION_ID, DETAILS_ACTION_ID, ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID];
+
+const ownAlternatives = `${PROPOSE_FIX_ACTION_PATTERN.source.replace(/^\^|\$$/g, '')}|${OWN_ACTION_IDS.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}`;
+
+/** Every button id some listener of ours handles. Anything else is answered by the catch-all in register-listeners.ts. */
+export const OWN_ACTION_PATTERN = new RegExp(`^(?:${ownAlternatives})$`);
 
 /** Button ids no listener of ours handles (a message from an older version, another app's block). */
-export const FOREIGN_ACTION_PATTERN = /^(?!k8s-health\.(propose-fix(\.\d+)?|approval\.(approve|reject)|details|alert\.(own|snooze|unsnooze|timeline))$)/;
+export const FOREIGN_ACTION_PATTERN = new RegExp(`^(?!(?:${ownAlternatives})$)`);

@@ -11,10 +11,9 @@ import { UNDO_OF } from './describe-undo.js';
 
 type KnownBlock = types.KnownBlock;
 
-/** Action ids of the approval buttons and the confirmation modal (values: the opaque request id only). */
-export const APPROVE_ACTION_ID = 'k8s-health.approval.approve';
-export const REJECT_ACTION_ID = 'k8s-health.approval.reject';
-export const CONFIRM_VIEW_ID = 'k8s-health.approval.confirm';
+// The approval ids are listed with every other action id (slack/action-ids.ts); re-exported for the renderer's readers.
+import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../action-ids.js';
+export { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, REJECT_ACTION_ID } from '../action-ids.js';
 
 /**
  * The state of a request as its message shows it (issue 16): the header's words and its colour (the
