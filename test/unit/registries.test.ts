@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ACTIONS } from '../../src/approvals/actions/index.js';
+import { DUMP_LAYOUTS } from '../../src/cluster/dump/layouts/index.js';
 import { ANALYZERS } from '../../src/diagnose/analyzers/index.js';
 import { ACTION_IDS, FINDING_IDS } from '../../src/diagnose/finding.js';
 import * as actionIds from '../../src/slack/action-ids.js';
@@ -53,5 +54,13 @@ describe('registries', () => {
     const used = walk('src/slack').flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/action_id: ([A-Z_]+_ACTION_ID)\b/g)].map((m) => ({ file, id: m[1]! })));
     expect(used.length).toBeGreaterThan(5);
     expect(used.filter((u) => !exported.has(u.id))).toEqual([]);
+  });
+
+  it('dump layouts: every layout file of cluster/dump/layouts/ is in the registry, once', async () => {
+    const helpers = new Set(['dump-layout.ts', 'kind-from-name.ts', 'index.ts']);
+    const files = readdirSync('src/cluster/dump/layouts').filter((f) => !helpers.has(f)).sort();
+    const registered = await Promise.all(files.map(async (f) => Object.values(await import(`../../src/cluster/dump/layouts/${f.replace(/\.ts$/, '.js')}`)).filter((v) => DUMP_LAYOUTS.includes(v as never)).length));
+    expect(Object.fromEntries(files.map((f, i) => [f, registered[i]]))).toEqual(Object.fromEntries(files.map((f) => [f, 1])));
+    expect(new Set(DUMP_LAYOUTS.map((l) => l.name)).size).toBe(DUMP_LAYOUTS.length);
   });
 });

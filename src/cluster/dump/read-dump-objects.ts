@@ -4,6 +4,7 @@ import { DumpError } from './dump-error.js';
 import { isEtcdctlErrorText, parseEtcdctlErrors } from '../parse/parse-etcdctl-errors.js';
 import { alarmsFromEndpoints, parseAlarmList, parseEndpointHealth, parseEndpointStatus, parseMemberList } from '../parse/parse-etcdctl-json.js';
 import { kindFromPath } from './kind-from-path.js';
+import { DUMP_LAYOUTS, RESERVED_ROOT_ENTRIES } from './layouts/index.js';
 import { KINDS } from '../kinds.js';
 import { parseObjectFile, readObjectFile, type ForeignObjects } from './parse-object-file.js';
 import { parseReadyz } from '../parse/parse-readyz.js';
@@ -43,15 +44,13 @@ export interface DumpObjects {
   newestTime?: string;
 }
 
-/** Entries of the dump root that are not Kubernetes objects of the single/workload cluster. */
-const RESERVED = new Set(['meta.json', 'etcd', 'apiserver', 'workload', 'management']);
+/** Entries of the dump root that are not Kubernetes objects of the single/workload cluster (every layout's). */
+const RESERVED = RESERVED_ROOT_ENTRIES;
 const OBJECT_FILE = /\.(json|ya?ml)$/i;
 /** A saved stdout of `kubectl cluster-info dump` may be a .txt; pod logs (logs.txt) never are objects. */
 const TEXT_FILE = /\.txt$/i;
 /** How much of a .txt is read to tell a kubectl cluster-info dump stdout from a log. */
 const SNIFF_BYTES = 64 * 1024;
-/** kubectl prints each List as `{` then `"kind": "NodeList"` (indented, or not when the copy lost it). */
-const CLUSTER_INFO_STDOUT = /(^|\n)\{\s*"kind"\s*:\s*"[A-Za-z]*List"/;
 /** Times beyond this from the wall clock are not a capture time (a corrupt or hand-edited year 9999). */
 const FUTURE_SLACK_MS = 24 * 3600 * 1000;
 /** Guards against symlink loops. */
@@ -148,10 +147,11 @@ async function readTree(dumpDir: string, root: string, partial: PartialEntry[], 
     const rel = relative(dumpDir, file);
     let parsed: KubeObject[];
     try {
-      if (TEXT_FILE.test(file) && !CLUSTER_INFO_STDOUT.test(await readHead(file))) continue; // a log, not objects
+      if (TEXT_FILE.test(file) && !holdsObjects(await readHead(file))) continue; // a log, not objects
       const text = decodeText(await readFile(file));
-      if (/-errors\.json$/i.test(file)) {
-        noteCollectionErrors(rel, text, partial, found);
+      const errorsOf = errorsFileOf(rel);
+      if (errorsOf !== undefined) {
+        noteCollectionErrors(rel, errorsOf, text, partial, found);
         continue;
       }
       const read = readObjectFile(text, file, { notAfterMs: found.notAfterMs });
@@ -232,6 +232,20 @@ async function listFiles(
   }
 }
 
+/** A layout (a kubectl cluster-info dump stdout) tells objects in a .txt from a log by its first bytes. */
+function holdsObjects(head: string): boolean {
+  return DUMP_LAYOUTS.some((l) => l.holdsObjects?.(head));
+}
+
+/** A file of collection errors (a support bundle's `<kind>-errors.json`): the objects file it is about. */
+function errorsFileOf(rel: string): string | undefined {
+  for (const l of DUMP_LAYOUTS) {
+    const of = l.errorsFileOf?.(rel);
+    if (of !== undefined) return of;
+  }
+  return undefined;
+}
+
 /** The first bytes of a file, to tell a kubectl cluster-info dump stdout from a log without reading the log whole. */
 async function readHead(file: string): Promise<string> {
   const fh = await open(file, 'r');
@@ -249,7 +263,7 @@ async function readHead(file: string): Promise<string> {
  * met listing that kind, as a JSON array of strings or a map namespace → error. A non-empty one for
  * a kind we read makes that kind "failed" (its section is then unknown, never healthy).
  */
-function noteCollectionErrors(rel: string, text: string, partial: PartialEntry[], found: Found): void {
+function noteCollectionErrors(rel: string, objectsFile: string, text: string, partial: PartialEntry[], found: Found): void {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -259,7 +273,7 @@ function noteCollectionErrors(rel: string, text: string, partial: PartialEntry[]
   const errors = (Array.isArray(raw) ? raw : isRecord(raw) ? Object.entries(raw).map(([ns, e]) => `${ns}: ${String(e)}`) : []).filter(
     (e): e is string => typeof e === 'string' && e.length > 0,
   );
-  const spec = kindFromPath(rel.replace(/-errors\.json$/i, '.json')).spec;
+  const spec = kindFromPath(objectsFile).spec;
   if (!errors.length || !spec) return;
   found.failed[spec.kind] ??= errors[0]!;
   partial.push({ source: rel, error: `${errors.length} collection error(s); first: ${errors[0]}` });
