@@ -153,7 +153,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     // The scan schedulers are synced at start: wait (a while) for the first discovery, so the
     // discovered clusters' schedulers are not removed and re-added.
     jobs = Promise.race([fleet.ready, new Promise((r) => setTimeout(r, 30_000).unref())]).then(() => composed.start());
-    jobs.catch((err: unknown) => announce.error({ error: describeError(err) }, 'workers failed to start'));
+    jobs.catch((err: unknown) => announce.error({ err }, 'workers failed to start'));
   }
   redis.connect().catch(() => undefined);
   // Workers finish their in-flight jobs before the connections close; never started (or Redis down

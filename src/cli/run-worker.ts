@@ -95,7 +95,7 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
     },
     (err: unknown) => {
       startError = describeError(err);
-      announce.error({ error: startError }, 'workers failed to start');
+      announce.error({ err }, 'workers failed to start');
     },
   );
   await stop;

@@ -211,13 +211,13 @@ export function composeJobs(opts: JobsOptions): Jobs {
         ? opts.clusterSet.onChange((change) => {
             syncing = syncing.then(() => scheduleScans(queues.scan, opts.config, { leased: (c) => fleet !== undefined && isLeasedCluster(opts.config, c) })).then(
               (r) => log.info({ ...change, scheduled: r.scheduled.length, removed: r.removed }, 'fleet: clusters changed; scan schedulers synced'),
-              (err: unknown) => log.warn({ error: describeError(err) }, 'fleet: scan schedulers not synced (next change retries)'),
+              (err: unknown) => log.warn({ err }, 'fleet: scan schedulers not synced (next change retries)'),
             );
           })
         : undefined;
       for (const w of workers) {
         w.on('error', onError);
-        w.on('failed', (job, err) => log.warn({ queue: w.name, jobId: job?.id, attempt: job?.attemptsMade, error: err.message }, 'job failed'));
+        w.on('failed', (job, err) => log.warn({ queue: w.name, jobId: job?.id, attempt: job?.attemptsMade, err }, 'job failed'));
       }
       return {
         workers,
@@ -240,7 +240,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
         async retireClusters(clusters) {
           for (const { name, renamedTo } of clusters) {
             await retireCluster(name, { alerts: stores.alerts, threads: stores.threads, scanQueue: queues.scan, notifyQueue: slack ? queues.notify : undefined, now, log }, renamedTo).catch((err: unknown) =>
-              log.warn({ cluster: name, error: describeError(err) }, 'fleet: could not retire a deleted cluster'),
+              log.warn({ cluster: name, err }, 'fleet: could not retire a deleted cluster'),
             );
           }
         },

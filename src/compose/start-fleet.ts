@@ -2,7 +2,6 @@ import { startFleetDiscovery } from '../cluster/fleet/start-fleet-discovery.js';
 import { toClusterConfig } from '../cluster/fleet/to-cluster-config.js';
 import { createClusterSet, type ClusterSet } from '../config/cluster-set.js';
 import type { Config } from '../config/config-schema.js';
-import { describeError } from '../errors/describe-error.js';
 import { createRedisConnection } from '../jobs/create-redis-connection.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { createClusterDirectory } from '../store/cluster-directory.js';
@@ -48,7 +47,7 @@ export function startFleet(opts: FleetOptions): Fleet {
       log.warn({ fleet: f.name }, `fleet ${f.name}: credentials: capi-admin-secret reads Cluster API's admin kubeconfig of every cluster (for labs only; enroll clusters with k8s-health enroll instead)`);
     }
   }
-  const redis = createRedisConnection(opts.redisUrl, { onError: (err) => log.debug({ error: err.message }, 'fleet directory: Redis error') });
+  const redis = createRedisConnection(opts.redisUrl, { onError: (err) => log.debug({ err }, 'fleet directory: Redis error') });
   const directory = createClusterDirectory(redis, { keyPrefix: opts.keyPrefix ?? REDIS_PREFIX });
   const configuredNames = new Set(config.clusters.map((c) => c.name));
   const stops: (() => Promise<void> | void)[] = [];
@@ -67,7 +66,7 @@ export function startFleet(opts: FleetOptions): Fleet {
             const gone = [...change.removed.map((name) => ({ name })), ...(change.renamed ?? []).map((r) => ({ name: r.from, renamedTo: r.to }))];
             if (gone.length) opts.onRemoved?.(gone);
           },
-          (err: unknown) => log.warn({ error: describeError(err) }, 'fleet directory: not updated (Redis?); the next change retries'),
+          (err: unknown) => log.warn({ err }, 'fleet directory: not updated (Redis?); the next change retries'),
         );
       },
     });
@@ -84,7 +83,7 @@ export function startFleet(opts: FleetOptions): Fleet {
     const entries = await directory.list();
     clusterSet.setDiscovered(entries.filter((d) => fleets.has(d.fleet)).map((d) => toClusterConfig(fleets.get(d.fleet)!, d)));
   };
-  const safeRelist = () => relist().catch((err: unknown) => log.warn({ error: describeError(err) }, 'fleet directory: not read (Redis?)'));
+  const safeRelist = () => relist().catch((err: unknown) => log.warn({ err }, 'fleet directory: not read (Redis?)'));
   const timer = setInterval(() => void safeRelist(), opts.relistMs ?? 30_000);
   timer.unref();
   stops.push(() => clearInterval(timer));
@@ -93,7 +92,7 @@ export function startFleet(opts: FleetOptions): Fleet {
       const unsubscribe = await directory.subscribe(() => void safeRelist());
       stops.push(unsubscribe);
     } catch (err) {
-      log.warn({ error: describeError(err) }, 'fleet directory: cannot follow changes; re-read every 30 s');
+      log.warn({ err }, 'fleet directory: cannot follow changes; re-read every 30 s');
     }
     await safeRelist();
   })();

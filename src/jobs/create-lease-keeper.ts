@@ -175,7 +175,7 @@ export function createLeaseKeeper(opts: LeaseKeeperOptions): LeaseKeeper {
         await store.release(held, id);
         await store.heartbeat(id, ttlMs, false);
       } catch (err) {
-        log?.warn({ worker: id, error: describeError(err) }, 'lease: could not release on stop; the leases expire on their own');
+        log?.warn({ worker: id, err }, 'lease: could not release on stop; the leases expire on their own');
       }
     },
   };

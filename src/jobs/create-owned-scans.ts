@@ -1,4 +1,3 @@
-import { describeError } from '../errors/describe-error.js';
 import type { Logger } from '../log/logger.js';
 
 /** Why an owned cluster is scanned. */
@@ -66,7 +65,7 @@ export function createOwnedScans(opts: OwnedScansOptions): OwnedScans {
       active += 1;
       const p = opts
         .scan(cluster, trigger)
-        .catch((err: unknown) => opts.log?.warn({ cluster, trigger, error: describeError(err) }, 'owned scan failed'))
+        .catch((err: unknown) => opts.log?.warn({ cluster, trigger, err }, 'owned scan failed'))
         .finally(() => {
           active -= 1;
           inFlight.delete(p);

@@ -5,7 +5,6 @@ import type { PlanSigner } from '../approvals/plan-signer.js';
 import { updateApprovalMessage } from '../slack/post/update-approval-message.js';
 import type { ApprovalStore } from '../store/approval-store.js';
 import type { AuditLog } from '../store/audit-log.js';
-import { describeError } from '../errors/describe-error.js';
 import type { Logger } from '../log/logger.js';
 
 /** What {@link expireApprovals} needs (built by jobs/start-approval-expiry.ts or a test). */
@@ -102,7 +101,7 @@ async function postRendered(req: ApprovalRequest, deps: ExpireApprovalsDeps, res
       deps.log.warn({ requestId: req.id, error: code }, 'approval message update dropped');
       return;
     }
-    deps.log.warn({ requestId: req.id, error: describeError(err) }, 'approval message update failed (retried next sweep)');
+    deps.log.warn({ requestId: req.id, err }, 'approval message update failed (retried next sweep)');
     await deps.approvals.markMessageStale(req.id);
     result.stale.push(req.id);
   }

@@ -250,7 +250,7 @@ export async function startSandboxPage(opts: {
         (out) => send(200, JSON.stringify(out ?? {}), 'application/json'),
         (err: unknown) => {
           const status = err instanceof PageError ? err.status : 500;
-          if (status === 500) opts.log.error({ error: describeError(err) }, 'sandbox page: request failed');
+          if (status === 500) opts.log.error({ err }, 'sandbox page: request failed');
           send(status, JSON.stringify({ error: describeError(err) }), 'application/json');
         },
       );

@@ -38,7 +38,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.error(async (err) => {
     // Last resort: a listener threw past its own try/catch. Log one line; never crash the process.
     deps.metrics.errors.inc({ where: 'bolt' });
-    deps.log.error({ code: err.code, error: err.message }, 'slack error');
+    deps.log.error({ code: err.code, err }, 'slack error');
   });
   // The same deps object goes on (not a copy): a root that fills it in later is seen by every handler.
   if (deps.approval) registerApprovalListeners(app, deps as SlackDeps & { approval: ApprovalDeps });

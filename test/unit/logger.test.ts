@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { LogLevel } from '@slack/bolt';
 import { createLogger, createProcessLogger, loadPrettyPrinter } from '../../src/log/create-logger.js';
+import { K8sHealthError } from '../../src/errors/k8s-health-error.js';
 import { createBoltLogger } from '../../src/slack/receive/create-bolt-logger.js';
 import { createAuditLog } from '../../src/store/audit-log.js';
 import { captureLogs } from '../support/capture-logs.js';
@@ -113,5 +114,19 @@ describe("Bolt's logger adapter", () => {
       expect.objectContaining({ level: 'error', component: 'bolt', msg: 'An unhandled error occurred while Bolt processed an event Error: boom {"a":1}' }),
       expect.objectContaining({ level: 'warn', component: 'bolt-app', msg: 'second' }),
     ]);
+  });
+});
+
+describe('errors in logs', () => {
+  it('`err` is serialized by pino with its type, message, stack, code and cause; secrets on it stay redacted', () => {
+    const { log, lines } = captureLogs();
+    const cause = new Error('connect ECONNREFUSED 10.0.0.5:6379');
+    const err = Object.assign(new K8sHealthError('E_TEST_FAILED', 'the thing failed: check the connection', { cause }), { token: SECRETS.botToken });
+    log.warn({ cluster: 'prod-east', err }, 'something failed');
+    const line = JSON.parse(lines.join('\n').trim().split('\n').pop()!) as { err: { type: string; message: string; stack: string; code: string; token: string } };
+    expect(line.err).toMatchObject({ type: 'K8sHealthError', code: 'E_TEST_FAILED', token: '[redacted]' });
+    expect(line.err.message).toContain('the thing failed: check the connection');
+    expect(line.err.stack).toContain('caused by: Error: connect ECONNREFUSED 10.0.0.5:6379');
+    expect(lines.join('\n')).not.toContain(SECRETS.botToken);
   });
 });

@@ -6,7 +6,6 @@ import { sidesOfKind, namespaceOfKind } from './kind-sides.js';
 import { KINDS, type KindSpec } from '../kinds.js';
 import { loadKubeConfig } from './load-kube-config.js';
 import { startKindWatch, type KindWatch, type KindWatchOptions } from './watch-kind.js';
-import { describeError } from '../../errors/describe-error.js';
 
 export type WatchCacheOptions = Omit<KindWatchOptions, 'namespace' | 'acquireList'> & {
   /** How often discovery is read again (default 5 min; tests shorten it). */
@@ -81,7 +80,7 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
         await startSide(role);
         return;
       } catch (err) {
-        opts.log?.warn({ cluster: cluster.name, side: role, error: describeError(err) }, 'watch cache cannot start; retrying');
+        opts.log?.warn({ cluster: cluster.name, side: role, err }, 'watch cache cannot start; retrying');
       } finally {
         afterFirstAttempt();
       }

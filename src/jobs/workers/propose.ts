@@ -70,14 +70,14 @@ export function startProposeWorker(deps: ProposeWorkerDeps): StartedWorker {
         const r = await proposeFix(click, stored, { ...deps, log: log.child({ cluster: stored.cluster }), publish: (req) => postApprovalRequest(deps.slack, req) });
         if (r.outcome === 'proposed') {
           log.info({ requestId: r.request.id, cluster: stored.cluster }, 'fix proposed');
-          await deps.onApprovalsChanged?.().catch((err: unknown) => log.warn({ error: describeError(err) }, 'app home refresh failed'));
+          await deps.onApprovalsChanged?.().catch((err: unknown) => log.warn({ err }, 'app home refresh failed'));
         }
         if (r.outcome === 'proposed') return { outcome: 'proposed', requestId: r.request.id };
         await tell(click, renderProposalRefusal(r.refusal));
         return { outcome: 'refused', reason: r.refusal.reason };
       } catch (err) {
         const reason = describeError(err);
-        log.error({ cluster: stored.cluster, error: reason }, 'propose-fix failed');
+        log.error({ cluster: stored.cluster, err }, 'propose-fix failed');
         await tell(click, renderProposalRefusal({ reason: 'error', detail: reason }));
         return { outcome: 'refused', reason: 'error' };
       }
@@ -87,6 +87,6 @@ export function startProposeWorker(deps: ProposeWorkerDeps): StartedWorker {
   // A worker's 'error' events are its connection's (every reconnect attempt during a Redis outage
   // repeats one): /readyz reports them; the log keeps them at debug. A job's own failure is a
   // 'failed' event, logged at warn by the composition (compose/compose-jobs.ts).
-  worker.on('error', (err) => deps.log.debug({ queue: PROPOSE_QUEUE, error: err.message }, 'propose worker error'));
+  worker.on('error', (err) => deps.log.debug({ queue: PROPOSE_QUEUE, err }, 'propose worker error'));
   return { worker, close: () => worker.close() };
 }

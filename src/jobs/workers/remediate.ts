@@ -9,7 +9,6 @@ import { postApprovalResult } from '../../slack/post/post-approval-result.js';
 import { updateApprovalMessage } from '../../slack/post/update-approval-message.js';
 import type { StartedWorker } from './started-worker.js';
 import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from '../queue-names.js';
-import { describeError } from '../../errors/describe-error.js';
 
 export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthorized'> {
   /**
@@ -58,7 +57,7 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): StartedWorker {
         undo = { label: run.undo.label, proposalId };
       }
       await postApprovalResult(deps.slack, req, { backup: run.backup, undo });
-      await updateApprovalMessage(deps.slack, req, deps.signer).catch((err: unknown) => log.warn({ error: describeError(err) }, 'approval message update failed'));
+      await updateApprovalMessage(deps.slack, req, deps.signer).catch((err: unknown) => log.warn({ err }, 'approval message update failed'));
       return { status: req.status };
     },
     { connection: deps.connection, prefix: deps.prefix ?? BULLMQ_PREFIX, concurrency: 4 },
@@ -66,6 +65,6 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): StartedWorker {
   // A worker's 'error' events are its connection's (every reconnect attempt during a Redis outage
   // repeats one): /readyz reports them; the log keeps them at debug. A job's own failure is a
   // 'failed' event, logged at warn by the composition (compose/compose-jobs.ts).
-  worker.on('error', (err) => deps.log.debug({ queue: REMEDIATE_QUEUE, error: err.message }, 'remediate worker error'));
+  worker.on('error', (err) => deps.log.debug({ queue: REMEDIATE_QUEUE, err }, 'remediate worker error'));
   return { worker, close: () => worker.close() };
 }

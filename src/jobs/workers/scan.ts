@@ -75,7 +75,7 @@ export async function runScanJob(data: ScanJobData, deps: ScanJobDeps): Promise<
   }
   if (next.changed.length > 0) {
     deps.log?.info({ cluster: cluster.name, changed: next.changed.map((i) => `${i.finding.id}#${i.seq}`) }, 'alerts changed');
-    await deps.onAlertsChanged?.(cluster.name).catch((err: unknown) => deps.log?.warn({ cluster: cluster.name, error: String(err) }, 'app home refresh failed'));
+    await deps.onAlertsChanged?.(cluster.name).catch((err: unknown) => deps.log?.warn({ cluster: cluster.name, err }, 'app home refresh failed'));
   }
   return report;
 }

@@ -105,7 +105,7 @@ export async function handleAlertThread({ ack, respond, body, client, action }: 
     await refreshAlertParent({ ...deps.alertThreads.post, client, log }, cluster.name, inc.fingerprint);
     log.info({ cluster: cluster.name, fingerprint: inc.fingerprint, action: action.action_id }, 'alert thread updated');
   } catch (err) {
-    log.error({ error: describeError(err) }, 'alert thread click failed');
+    log.error({ err }, 'alert thread click failed');
     await say(`Could not do that: ${md(describeError(err), { max: 300 })}`);
   }
 }

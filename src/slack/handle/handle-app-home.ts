@@ -1,5 +1,4 @@
 import type { App } from '@slack/bolt';
-import { describeError } from '../../errors/describe-error.js';
 import { publishAppHome, type AppHomeDeps } from '../post/publish-app-home.js';
 
 /**
@@ -17,7 +16,7 @@ export function registerAppHomeListener(app: App, deps: { appHome: AppHomeDeps }
       await publishAppHome(deps.appHome, client, event.user);
       log.info('app home published');
     } catch (err) {
-      log.warn({ error: describeError(err) }, 'app home not published');
+      log.warn({ err }, 'app home not published');
     }
   });
 }

@@ -1,6 +1,5 @@
 import type { webApi } from '@slack/bolt';
 import type { ClusterConfig } from '../../config/config-schema.js';
-import { describeError } from '../../errors/describe-error.js';
 import type { Logger } from '../../log/logger.js';
 
 /**
@@ -22,7 +21,7 @@ export function createApprovalAuthorizer(opts: { ttlMs?: number; now?: () => num
           hit = { users: new Set(res.users ?? []), until: now() + ttlMs };
           cache.set(group, hit);
         } catch (err) {
-          opts.log?.warn({ group, error: describeError(err) }, 'approvers: cannot resolve group');
+          opts.log?.warn({ group, err }, 'approvers: cannot resolve group');
           continue;
         }
       }

@@ -3,7 +3,6 @@ import { neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
 import type { ApprovalDeps } from './handle-approval-deps.js';
 import { castVote } from './handle-approval-vote.js';
 import type { SlackDeps } from '../slack-deps.js';
-import { describeError } from '../../errors/describe-error.js';
 
 type ViewArgs = Pick<SlackViewMiddlewareArgs, 'ack' | 'body' | 'view'> & Pick<AllMiddlewareArgs, 'client'>;
 
@@ -28,6 +27,6 @@ export async function handleApprovalConfirm({ ack, body, view, client }: ViewArg
     await castVote(id, { user: body.user.id, kind: 'approve', confirmed: true }, client, deps);
   } catch (err) {
     deps.metrics.errors.inc({ where: 'action' });
-    deps.log.error({ user: body.user.id, requestId: id, error: describeError(err) }, 'approval confirm failed');
+    deps.log.error({ user: body.user.id, requestId: id, err }, 'approval confirm failed');
   }
 }

@@ -56,7 +56,7 @@ export async function handleApprovalVote({ action, ack, respond, body, client }:
   } catch (err) {
     deps.metrics.errors.inc({ where: 'action' });
     const reason = describeError(err);
-    log.error({ error: reason }, 'approval click failed');
+    log.error({ err }, 'approval click failed');
     await tell(`Your click could not be recorded: ${md(reason, { max: 500 })}`).catch(() => undefined);
   }
 }
@@ -80,8 +80,8 @@ export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account
     log: deps.log,
   });
   if (r.changed) {
-    await approval.onApprovalsChanged?.(client).catch((err: unknown) => deps.log.warn({ requestId: id, error: describeError(err) }, 'app home refresh failed'));
-    await updateApprovalMessage(client, r.request, approval.signer).catch((err: unknown) => deps.log.warn({ requestId: id, error: describeError(err) }, 'approval message update failed'));
+    await approval.onApprovalsChanged?.(client).catch((err: unknown) => deps.log.warn({ requestId: id, err }, 'app home refresh failed'));
+    await updateApprovalMessage(client, r.request, approval.signer).catch((err: unknown) => deps.log.warn({ requestId: id, err }, 'approval message update failed'));
   }
   return { outcome: r.outcome, request: r.request, ...(r.why ? { why: r.why } : {}) };
 }

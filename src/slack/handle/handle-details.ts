@@ -39,7 +39,7 @@ export async function handleDetails({ action, ack, respond, body }: ButtonArgs, 
   } catch (err) {
     deps.metrics.errors.inc({ where: 'action' });
     const reason = describeError(err);
-    log.error({ error: reason }, 'details failed');
+    log.error({ err }, 'details failed');
     await tell({ text: `Details could not be shown: ${md(reason, { max: 500 })}` }).catch(() => undefined);
   }
 }

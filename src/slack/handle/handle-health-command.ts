@@ -55,7 +55,7 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
     } catch (err) {
       count('error');
       deps.metrics.errors.inc({ where: 'command' });
-      log.error({ error: describeError(err) }, 'command failed');
+      log.error({ err }, 'command failed');
       await respond({ response_type: 'ephemeral', text: `k8s-health could not list the clusters: ${neutralizeMrkdwn(describeError(err), { max: 500 })}` }).catch(() => undefined);
     }
     return;
@@ -85,7 +85,7 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
     } catch (err) {
       deps.metrics.errors.inc({ where: 'scan' });
       const reason = describeError(err);
-      log.warn({ cluster, error: reason }, 'scan failed');
+      log.warn({ cluster, err }, 'scan failed');
       next = stored
         ? await render(stored.report, { section, note: `:x: Fresh scan failed (${reason}); this is the last stored report.` }, deps) // the note is neutralized whole by renderBlocks
         : renderScanFailed(cluster, reason);
@@ -95,7 +95,7 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
     count('error');
     deps.metrics.errors.inc({ where: 'command' });
     const reason = describeError(err);
-    log.error({ cluster, error: reason }, 'command failed');
+    log.error({ cluster, err }, 'command failed');
     await respond({ response_type: 'ephemeral', text: `k8s-health could not answer for ${neutralizeMrkdwn(cluster, { max: 100 })}: ${neutralizeMrkdwn(reason, { max: 500 })}` }).catch(() => undefined);
   }
 }

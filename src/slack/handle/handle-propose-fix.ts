@@ -86,7 +86,7 @@ export async function handleProposeFix({ action, ack, respond, body }: ButtonArg
   } catch (err) {
     deps.metrics.errors.inc({ where: 'action' });
     const reason = describeError(err);
-    log.error({ error: reason }, 'propose-fix click failed');
+    log.error({ err }, 'propose-fix click failed');
     await reply(renderProposalRefusal({ reason: 'error', detail: reason })).catch(() => undefined);
   }
 }

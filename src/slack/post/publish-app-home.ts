@@ -1,6 +1,5 @@
 import type { webApi } from '@slack/bolt';
 import type { ClusterConfig, Config } from '../../config/config-schema.js';
-import { describeError } from '../../errors/describe-error.js';
 import type { Logger } from '../../log/logger.js';
 import type { ApprovalStore } from '../../approvals/approval-stores.js';
 import type { HomeViewersStore } from '../../store/home-viewers-store.js';
@@ -62,7 +61,7 @@ export async function refreshAppHomes(deps: AppHomeDeps, client: webApi.WebClien
       await publishAppHome(deps, client, user);
       published += 1;
     } catch (err) {
-      deps.log.warn({ user, error: describeError(err) }, 'app home not refreshed');
+      deps.log.warn({ user, err }, 'app home not refreshed');
     }
   }
   return published;
