@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { withAlertLock } from './alert-lock.js';
+import { K8sHealthError } from '../errors/k8s-health-error.js';
 
 /** What a thread record needs of an incident: its thread key (alerts/incident.ts `Incident`). */
 export interface ThreadIncident {
@@ -60,7 +61,7 @@ export function createAlertThreadStore<I extends ThreadIncident = ThreadIncident
     },
     withThread(cluster, fingerprint, fn) {
       const states = opts.states;
-      if (!states) throw new Error('alert thread store: withThread needs the incident source (states) it was created without');
+      if (!states) throw new K8sHealthError('E_ALERT_THREAD_NO_SOURCE', 'alert thread store: withThread needs the incident source (states) it was created without');
       return withAlertLock(redis, { keyPrefix: opts.keyPrefix, name: `${cluster}:${fingerprint}` }, async () => {
         const { state } = await states.load(cluster);
         const incident = state.incidents[fingerprint];

@@ -9,6 +9,7 @@ import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import type { CliIo } from './cli-io.js';
 import { resolveConfig } from './resolve-config.js';
 import { UsageError } from './usage-error.js';
+import { K8sHealthError } from '../errors/k8s-health-error.js';
 
 export interface EnrollOptions {
   config?: string;
@@ -61,8 +62,8 @@ export async function runEnroll(cluster: string, opts: EnrollOptions, io: CliIo)
 async function loadCapiSecret(management: KubeConfig, namespace: string, clusterName: string): Promise<KubeConfig> {
   const name = capiSecretName(clusterName);
   const r = await requestKube(management, `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(name)}`);
-  if (r.status !== 200) throw new Error(`cannot read Secret ${namespace}/${name} in the management cluster: HTTP ${r.status}`);
+  if (r.status !== 200) throw new K8sHealthError('E_ENROLL_SECRET', `cannot read Secret ${namespace}/${name} in the management cluster: HTTP ${r.status}`);
   const value = (JSON.parse(r.body) as { data?: Record<string, string> }).data?.[KUBECONFIG_KEY];
-  if (!value) throw new Error(`Secret ${namespace}/${name} holds no kubeconfig under "${KUBECONFIG_KEY}"`);
+  if (!value) throw new K8sHealthError('E_ENROLL_SECRET', `Secret ${namespace}/${name} holds no kubeconfig under "${KUBECONFIG_KEY}"`);
   return loadKubeConfig({ kubeconfigData: Buffer.from(value, 'base64').toString('utf8') });
 }

@@ -23,6 +23,7 @@ import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
 import { startFleet } from '../compose/start-fleet.js';
 import { waitForSignal } from './wait-for-signal.js';
 import { describeError } from '../errors/describe-error.js';
+import { K8sHealthError } from '../errors/k8s-health-error.js';
 
 
 export interface ServeIo {
@@ -72,8 +73,8 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const history = deps.history ?? new RedisHistory(redis, { keyPrefix: REDIS_PREFIX });
   const scanInProcess: ScanFn = async (name) => {
     const cluster = config.clusters.find((c) => c.name === name);
-    if (!cluster) throw new Error(`cluster "${name}" is not configured`);
-    if (!clusterAccess) throw new Error(`this serve has no cluster access (--no-cluster-access) and no k8s-health worker process took the scan of ${name}: are the worker pods and Redis up?`);
+    if (!cluster) throw new K8sHealthError('E_SCAN_UNAVAILABLE', `cluster "${name}" is not configured`);
+    if (!clusterAccess) throw new K8sHealthError('E_SCAN_UNAVAILABLE', `this serve has no cluster access (--no-cluster-access) and no k8s-health worker process took the scan of ${name}: are the worker pods and Redis up?`);
     return scanCluster(cluster, { history, thresholds: config.thresholds, now });
   };
   // The jobs side, composed once here (compose/compose-jobs.ts): queues and producers work at once; the

@@ -1,3 +1,5 @@
+import { ConfigError } from './config-error.js';
+
 /**
  * Every environment variable the bot reads, in one place (docs/design.md "Interfaces"). Pure: pass the env.
  * Only the composition root (CLI entry) calls this with process.env.
@@ -28,8 +30,8 @@ export interface EnvOptions {
 export function readEnvOptions(env: Record<string, string | undefined>): EnvOptions {
   const level = (env.LOG_LEVEL ?? 'info').toLowerCase();
   const port = env.PORT ? Number(env.PORT) : 3000;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (0-65535), got "${env.PORT}"`);
-  if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new Error(`LOG_LEVEL must be one of debug, info, warn, error, got "${env.LOG_LEVEL}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number (0-65535), got "${env.PORT}"`);
+  if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new ConfigError(`LOG_LEVEL must be one of debug, info, warn, error, got "${env.LOG_LEVEL}"`);
   return {
     slackBotToken: env.SLACK_BOT_TOKEN || undefined,
     slackSigningSecret: env.SLACK_SIGNING_SECRET || undefined,

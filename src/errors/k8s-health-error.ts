@@ -1,3 +1,5 @@
+import type { ErrorCode } from './error-codes.js';
+
 /**
  * The one base of our errors (docs/development.md, "Errors"): a stable `code` for machines (tests, metrics, the
  * boundary translations), a `message` that is one line a user can act on, and the original error as
@@ -10,8 +12,8 @@
 export class K8sHealthError extends Error {
   override readonly name: string = 'K8sHealthError';
   constructor(
-    /** Stable, upper-case `E_…` code: part of the interface (tests and operators match on it). */
-    readonly code: string,
+    /** Stable, upper-case `E_…` code, one of error-codes.ts: part of the interface (tests and operators match on it). */
+    readonly code: ErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { SANDBOX_APP_ID, SANDBOX_BOT, SANDBOX_CHANNEL, SANDBOX_PEOPLE, SANDBOX_TEAM_ID, type SandboxPerson } from './sandbox-people.js';
+import { K8sHealthError } from '../errors/k8s-health-error.js';
 
 /** A request as Slack would send it to the app's request URL: the raw body and its signature headers. */
 export interface SlackRequest {
@@ -23,7 +24,7 @@ export function signSlackBody(secret: string, body: string, nowSeconds = Math.fl
 
 function person(id: string): SandboxPerson {
   const p = SANDBOX_PEOPLE.find((x) => x.id === id);
-  if (!p) throw new Error(`unknown sandbox user ${id}`);
+  if (!p) throw new K8sHealthError('E_SANDBOX_USER', `unknown sandbox user ${id}`);
   return p;
 }
 

@@ -49,7 +49,7 @@ function findPageDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const candidates = [path.join(here, 'page'), path.resolve(here, '../../src/sandbox/page')];
   const found = candidates.find((d) => existsSync(path.join(d, 'index.html')));
-  if (!found) throw new Error(`the sandbox page files are missing (looked in ${candidates.join(', ')}): run it from a checkout of the repository`);
+  if (!found) throw new K8sHealthError('E_SANDBOX_PAGE', `the sandbox page files are missing (looked in ${candidates.join(', ')}): run it from a checkout of the repository`);
   return found;
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
 import type { ApprovalStore } from '../approvals/approval-stores.js';
+import { K8sHealthError } from '../errors/k8s-health-error.js';
 
 export type { ApprovalStore };
 
@@ -61,7 +62,7 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
     async create(req) {
       const [pending, score] = indexArgs(req, req.id);
       const ok = await redis.eval(CREATE, 2, key(req.id), pendingKey, JSON.stringify(req), String(TTL_SECONDS), score, pending, req.id);
-      if (ok !== 1) throw new Error(`approval request ${req.id} already exists`);
+      if (ok !== 1) throw new K8sHealthError('E_APPROVAL_EXISTS', `approval request ${req.id} already exists`);
     },
     async get(id) {
       // Button values are untrusted: anything that is not one of our ids never reaches Redis.
@@ -84,7 +85,7 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
         const next = JSON.stringify(request);
         if ((await redis.eval(CAS, 2, key(id), pendingKey, raw, next, String(TTL_SECONDS), ...indexArgs(request, id))) === 1) return { request, changed: true, extra };
       }
-      throw new Error(`approval request ${id}: too much contention, gave up`);
+      throw new K8sHealthError('E_APPROVAL_CONTENDED', `approval request ${id}: too much contention, gave up`);
     },
     async pendingBefore(ms, limit) {
       return redis.zrangebyscore(pendingKey, '-inf', String(ms), 'LIMIT', 0, limit);

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { AuditEvent, AuditLog } from '../approvals/approval-stores.js';
 import type { PlanSigner } from '../approvals/plan-signer.js';
 import type { Logger } from '../log/logger.js';
+import { K8sHealthError } from '../errors/k8s-health-error.js';
 
 export type { AuditEvent, AuditLog };
 
@@ -58,7 +59,7 @@ export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: Lo
         const mac = opts.signer?.ready ? opts.signer.sign('audit', { hash }) : '';
         if (await redis.eval(APPEND, 2, stream, headKey, prev, String(MAX_AUDIT_EVENTS), json, hash, mac)) return;
       }
-      throw new Error('audit append: too much contention on the chain head, gave up');
+      throw new K8sHealthError('E_APPROVAL_CONTENDED', 'audit append: too much contention on the chain head, gave up');
     },
     async list({ cluster, limit = 50 } = {}) {
       const out: (AuditEvent & { id: string })[] = [];

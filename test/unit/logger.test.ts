@@ -121,10 +121,10 @@ describe('errors in logs', () => {
   it('`err` is serialized by pino with its type, message, stack, code and cause; secrets on it stay redacted', () => {
     const { log, lines } = captureLogs();
     const cause = new Error('connect ECONNREFUSED 10.0.0.5:6379');
-    const err = Object.assign(new K8sHealthError('E_TEST_FAILED', 'the thing failed: check the connection', { cause }), { token: SECRETS.botToken });
+    const err = Object.assign(new K8sHealthError('E_KUBE_UNREACHABLE', 'the thing failed: check the connection', { cause }), { token: SECRETS.botToken });
     log.warn({ cluster: 'prod-east', err }, 'something failed');
     const line = JSON.parse(lines.join('\n').trim().split('\n').pop()!) as { err: { type: string; message: string; stack: string; code: string; token: string } };
-    expect(line.err).toMatchObject({ type: 'K8sHealthError', code: 'E_TEST_FAILED', token: '[redacted]' });
+    expect(line.err).toMatchObject({ type: 'K8sHealthError', code: 'E_KUBE_UNREACHABLE', token: '[redacted]' });
     expect(line.err.message).toContain('the thing failed: check the connection');
     expect(line.err.stack).toContain('caused by: Error: connect ECONNREFUSED 10.0.0.5:6379');
     expect(lines.join('\n')).not.toContain(SECRETS.botToken);

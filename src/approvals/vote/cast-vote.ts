@@ -6,6 +6,8 @@ import type { PlanSigner } from '../plan-signer.js';
 import { isRequestSignatureValid } from '../request/sign-request.js';
 import { applyVote, type Vote, type VoteOutcome } from './apply-vote.js';
 import { signVote } from './sign-vote.js';
+import { K8sHealthError } from '../../errors/k8s-health-error.js';
+import { RemediateError } from '../remediate-error.js';
 
 /** The clicker's Slack account as the approver check read it: anything but `ok` does not count. */
 export type VoterAccount = { status: 'ok' } | { status: 'ineligible' | 'unverified'; reason: string };
@@ -44,15 +46,15 @@ export interface CastVoteResult {
  */
 export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account'>, deps: CastVoteDeps): Promise<CastVoteResult> {
   const stored = await deps.approvals.get(id);
-  if (!stored) throw new Error('approval request vanished');
+  if (!stored) throw new K8sHealthError('E_APPROVAL_GONE', 'approval request vanished');
   // Votes are sealed with K8S_HEALTH_PLAN_SECRET; without it none can be recorded (the executor would refuse them).
   const signer = deps.signer;
-  if (!signer.ready) throw new Error(signer.problem);
+  if (!signer.ready) throw new RemediateError('E_REMEDIATE_NO_SECRET', signer.problem ?? 'K8S_HEALTH_PLAN_SECRET is not set');
   // A request changed in Redis after it was proposed (plan, shown text, required count, dry-run outcome)
   // gets no vote and no re-render: the executor would refuse it anyway, and Slack must not show it approved.
   if (!isRequestSignatureValid(stored, signer)) {
     await deps.audit.append({ at: deps.now().toISOString(), cluster: stored.cluster, requestId: id, event: 'refused', action: stored.plan.action, user: v.user, detail: 'tampered: the request does not match its signature' });
-    throw new Error('this request does not match its signature (it was changed after it was proposed); nothing was recorded, propose the fix again');
+    throw new K8sHealthError('E_APPROVAL_TAMPERED', 'this request does not match its signature (it was changed after it was proposed); nothing was recorded, propose the fix again');
   }
   const cluster = deps.config.clusters.find((c) => c.name === stored.cluster);
   const authorized = !!cluster && (await deps.isAuthorized(cluster, v.user));
@@ -67,7 +69,7 @@ export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account
     if (r.request === req || r.request.approvals.length === req.approvals.length) return { request: r.request, extra: r.outcome };
     return { request: { ...r.request, approvals: r.request.approvals.map((a, i) => (i < req.approvals.length ? a : signVote(req, a, signer))) }, extra: r.outcome };
   });
-  if (!res) throw new Error('approval request vanished');
+  if (!res) throw new K8sHealthError('E_APPROVAL_GONE', 'approval request vanished');
   const { request, extra: outcome } = res;
   deps.log.info({ requestId: id, user: v.user, kind: v.kind, outcome }, 'approval vote');
   if (res.changed) {

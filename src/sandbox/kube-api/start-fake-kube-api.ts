@@ -11,6 +11,7 @@ import { createObjectFilter, SelectorError } from './create-object-filter.js';
 import { createKubeStatus, forbiddenMessage } from './kube-status.js';
 import { KubeStore, type StoreEvent } from './kube-store.js';
 import { renderReadyz, type ReadyzMode } from './render-readyz.js';
+import { K8sHealthError } from '../../errors/k8s-health-error.js';
 
 export interface FakeKubeApiOptions {
   objects?: KubeObject[];
@@ -138,7 +139,7 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
   });
   const api = root.api;
   api.addCluster = async (name, memberOpts = {}) => {
-    if (members.has(name)) throw new Error(`fake-kube-api: cluster ${name} is already served`);
+    if (members.has(name)) throw new K8sHealthError('E_FAKE_KUBE_API', `fake-kube-api: cluster ${name} is already served`);
     const inst = await createInstance(memberOpts, shared);
     inst.api.url = `${shared.url}/clusters/${encodeURIComponent(name)}`;
     inst.api.port = shared.port;
@@ -207,7 +208,7 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
       if (type === 'BOOKMARK') return broadcast(store.bookmark());
       if (type === 'ERROR') return broadcast({ type, object: obj, resourceVersion: 0 });
       const spec = findServedKind(obj.kind, obj.apiVersion) ?? findServedKind(obj.kind);
-      if (!spec) throw new Error(`fake-kube-api: kind ${obj.kind} (${obj.apiVersion}) is not in KINDS`);
+      if (!spec) throw new K8sHealthError('E_FAKE_KUBE_API', `fake-kube-api: kind ${obj.kind} (${obj.apiVersion}) is not in KINDS`);
       const ev = type === 'DELETED' ? store.remove(spec, obj.metadata.namespace, obj.metadata.name) : store.put(spec, obj, type);
       if (ev) broadcast(ev);
     },

@@ -3,6 +3,7 @@ import type { CustomRoute } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import type { ServeMetrics } from './create-metrics.js';
 import { describeError } from '../../errors/describe-error.js';
+import { K8sHealthError } from '../../errors/k8s-health-error.js';
 
 /** A probe that does not answer within this is "not ready" (kubelet probes time out at 1 s by default). */
 const PROBE_TIMEOUT_MS = 900;
@@ -29,7 +30,7 @@ export function createHealthRoutes(deps: {
       handler: (_req, res) => {
         void Promise.all([
           probe(async () => {
-            if ((await deps.redis.ping()) !== 'PONG') throw new Error('unexpected PING reply');
+            if ((await deps.redis.ping()) !== 'PONG') throw new K8sHealthError('E_REDIS_PING', 'unexpected PING reply');
           }),
           probe(async () => {
             await deps.slackAuthTest();
