@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * Counts the hops of the three flows of docs/architecture.md — a `/k8s-health` command, a background
- * scan, an approval — before the issue-15 restructure (git revision BEFORE_REV) and now (the working
- * tree), and checks every hop against the code, so the counts cannot drift from it:
+ * scan, an approval — at three points: before the layers pointed one way (git revision BEFORE_REV),
+ * before a feature had one home (START_REV), and now (the working tree), and checks every hop against
+ * the code, so the counts cannot drift from it:
  *
  *   node scripts/count-hops.js            # table
  *   node scripts/count-hops.js --verbose  # every step and hop
@@ -25,7 +26,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const BEFORE_REV = '7100f0a';
-const LAYERS = ['errors', 'text', 'log', 'config', 'cluster', 'diagnose', 'report', 'alerts', 'remediate', 'store', 'timeline', 'scan', 'slack', 'jobs', 'compose', 'sandbox', 'cli'];
+/** The one-home-per-feature restructure (use cases out of the Slack adapter, approvals/, slack/ by role) started here. */
+const START_REV = 'd7754fc';
+const LAYERS = ['errors', 'text', 'log', 'config', 'cluster', 'diagnose', 'report', 'alerts', 'remediate', 'approvals', 'store', 'timeline', 'scan', 'slack', 'jobs', 'compose', 'sandbox', 'cli'];
 
 /**
  * [file under src/, function, caller]: `caller` is the file whose code calls this step (it imports
@@ -52,7 +55,7 @@ const FLOWS = {
       ['jobs/start-workers.ts', 'startWorkers', 'cli/run-serve.ts'],
       ['jobs/create-queued-scan.ts', 'createQueuedScan', 'jobs/start-workers.ts'],
     ],
-    after: [
+    start: [
       ['slack/create-checked-receiver.ts', 'createCheckedReceiver', 'bolt'],
       ['slack/check-slack-request.ts', 'checkSlackRequest', 'slack/create-checked-receiver.ts'],
       ['slack/create-replay-guard.ts', 'createReplayGuard', 'bolt'],
@@ -66,6 +69,22 @@ const FLOWS = {
       ['slack/post-answer.ts', 'postAnswer', 'slack/handle-health-command.ts'],
       ['slack/create-scan-requester.ts', 'createScanRequester', 'injected:slack/handle-health-command.ts'],
       ['cli/run-serve.ts', 'runServe', 'injected:slack/create-scan-requester.ts'],
+      ['jobs/create-queued-scan.ts', 'createQueuedScan', 'injected:cli/run-serve.ts'],
+    ],
+    after: [
+      ['slack/receive/create-checked-receiver.ts', 'createCheckedReceiver', 'bolt'],
+      ['slack/receive/check-slack-request.ts', 'checkSlackRequest', 'slack/receive/create-checked-receiver.ts'],
+      ['slack/receive/create-replay-guard.ts', 'createReplayGuard', 'bolt'],
+      ['slack/handle/handle-health-command.ts', 'handleHealthCommand', 'bolt'],
+      ['slack/receive/parse-command.ts', 'parseCommand', 'slack/handle/handle-health-command.ts'],
+      ['store/report-store.ts', 'createReportStore', 'injected:slack/handle/handle-health-command.ts'],
+      ['slack/render/render-blocks.ts', 'detailedFindings', 'slack/handle/handle-health-command.ts'],
+      ['store/proposal-store.ts', 'createProposalStore', 'injected:slack/handle/handle-health-command.ts'],
+      ['slack/render/render-blocks.ts', 'renderBlocks', 'slack/handle/handle-health-command.ts'],
+      ['slack/render/clamp-blocks.ts', 'clampBlocks', 'slack/render/render-blocks.ts'],
+      ['slack/post/post-answer.ts', 'postAnswer', 'slack/handle/handle-health-command.ts'],
+      ['slack/handle/create-scan-requester.ts', 'createScanRequester', 'injected:slack/handle/handle-health-command.ts'],
+      ['cli/run-serve.ts', 'runServe', 'injected:slack/handle/create-scan-requester.ts'],
       ['jobs/create-queued-scan.ts', 'createQueuedScan', 'injected:cli/run-serve.ts'],
     ],
   },
@@ -105,7 +124,7 @@ const FLOWS = {
     // is handed over; idempotent job ids), and a poster opens a thread in one call (lock, incident and
     // record: store/alert-thread-store.ts withThread). On a reply the proposal store is not visited
     // (the parent's fix ids are in the thread record; a new fix is stored only when one appears).
-    after: [
+    start: [
       ['jobs/schedule-scans.ts', 'scheduleScans', 'jobs/start-workers.ts'],
       ['jobs/run-scan-job.ts', 'runScanJob', 'queue:SCAN_QUEUE'],
       ['scan/scan-cluster.ts', 'scanCluster', 'jobs/run-scan-job.ts'],
@@ -127,6 +146,29 @@ const FLOWS = {
       ['slack/render-alert.ts', 'renderAlertReply', 'slack/post-alert.ts'],
       ['slack/create-channel-limiter.ts', 'createChannelLimiter', 'injected:slack/post-alert.ts'],
       ['store/alert-thread-store.ts', 'createAlertThreadStore', 'injected:slack/post-alert.ts'],
+    ],
+    after: [
+      ['jobs/schedule-scans.ts', 'scheduleScans', 'jobs/start-workers.ts'],
+      ['jobs/workers/scan.ts', 'runScanJob', 'queue:SCAN_QUEUE'],
+      ['scan/scan-cluster.ts', 'scanCluster', 'jobs/workers/scan.ts'],
+      ['cluster/read-snapshot.ts', 'readSnapshot', 'scan/scan-cluster.ts'],
+      ['cluster/live/collect-snapshot.ts', 'collectSnapshot', 'cluster/read-snapshot.ts'],
+      ['scan/scan-snapshot.ts', 'scanSnapshot', 'scan/scan-cluster.ts'],
+      ['store/redis-history.ts', 'RedisHistory', 'injected:scan/scan-snapshot.ts'],
+      ['diagnose/analyze-snapshot.ts', 'analyzeSnapshot', 'scan/scan-snapshot.ts'],
+      ['diagnose/record-scan.ts', 'recordScan', 'scan/scan-snapshot.ts'],
+      ['store/redis-history.ts', 'RedisHistory', 'injected:scan/scan-snapshot.ts'],
+      ['report/build-report.ts', 'buildReport', 'scan/scan-snapshot.ts'],
+      ['store/report-store.ts', 'createReportStore', 'injected:jobs/workers/scan.ts'],
+      ['alerts/alert-state-store.ts', 'updateAlertState', 'jobs/workers/scan.ts'],
+      ['alerts/analyze-alert-changes.ts', 'analyzeAlertChanges', 'injected:alerts/alert-state-store.ts'],
+      ['jobs/enqueue-notify.ts', 'enqueueNotify', 'jobs/workers/scan.ts'],
+      ['jobs/workers/notify.ts', 'startNotifyWorker', 'queue:NOTIFY_QUEUE'],
+      ['slack/post/post-alert.ts', 'postAlert', 'jobs/workers/notify.ts'],
+      ['alerts/alert-thread-store.ts', 'createAlertThreadStore', 'injected:slack/post/post-alert.ts'],
+      ['slack/render/render-alert.ts', 'renderAlertReply', 'slack/post/post-alert.ts'],
+      ['slack/post/create-channel-limiter.ts', 'createChannelLimiter', 'injected:slack/post/post-alert.ts'],
+      ['alerts/alert-thread-store.ts', 'createAlertThreadStore', 'injected:slack/post/post-alert.ts'],
     ],
   },
   approval: {
@@ -161,7 +203,7 @@ const FLOWS = {
       ['store/audit-log.ts', 'createAuditLog', 'injected:remediate/run-remediation.ts'],
       ['slack/render-approval-result.ts', 'renderApprovalResult', 'jobs/remediate-worker.ts'],
     ],
-    after: [
+    start: [
       ['slack/create-checked-receiver.ts', 'createCheckedReceiver', 'bolt'],
       ['slack/handle-propose-fix.ts', 'handleProposeFix', 'bolt'],
       ['store/proposal-store.ts', 'createProposalStore', 'injected:slack/handle-propose-fix.ts'],
@@ -190,6 +232,38 @@ const FLOWS = {
       ['remediate/actions/deployment-scale.ts', 'deploymentScale', 'injected:remediate/run-remediation.ts'],
       ['store/audit-log.ts', 'createAuditLog', 'injected:remediate/run-remediation.ts'],
       ['slack/render-approval-result.ts', 'renderApprovalResult', 'jobs/remediate-worker.ts'],
+    ],
+    after: [
+      ['slack/receive/create-checked-receiver.ts', 'createCheckedReceiver', 'bolt'],
+      ['slack/handle/handle-propose-fix.ts', 'handleProposeFix', 'bolt'],
+      ['store/proposal-store.ts', 'createProposalStore', 'injected:slack/handle/handle-propose-fix.ts'],
+      ['approvals/request/sign-proposal-click.ts', 'signProposalClick', 'slack/handle/handle-propose-fix.ts'],
+      ['jobs/create-proposal-requester.ts', 'createProposalRequester', 'injected:slack/handle/handle-propose-fix.ts'],
+      ['jobs/workers/propose.ts', 'startProposeWorker', 'queue:PROPOSE_QUEUE'],
+      ['approvals/request/propose-fix.ts', 'proposeFix', 'jobs/workers/propose.ts'],
+      ['approvals/actions/deployment-scale.ts', 'deploymentScale', 'injected:approvals/request/propose-fix.ts'],
+      ['approvals/execute/send-kube.ts', 'sendKube', 'approvals/actions/deployment-scale.ts'],
+      ['cluster/live/send-kube.ts', 'sendKube', 'approvals/execute/send-kube.ts'],
+      ['approvals/request/sign-request.ts', 'signRequest', 'approvals/request/propose-fix.ts'],
+      ['slack/post/post-approval-request.ts', 'postApprovalRequest', 'jobs/workers/propose.ts'],
+      ['store/approval-store.ts', 'createApprovalStore', 'injected:approvals/request/propose-fix.ts'],
+      ['store/audit-log.ts', 'createAuditLog', 'injected:approvals/request/propose-fix.ts'],
+      ['slack/handle/handle-approval-vote.ts', 'handleApprovalVote', 'bolt'],
+      ['approvals/vote/cast-vote.ts', 'castVote', 'slack/handle/handle-approval-vote.ts'],
+      ['slack/handle/handle-approval-authorizer.ts', 'createApprovalAuthorizer', 'injected:approvals/vote/cast-vote.ts'],
+      ['slack/handle/check-approver-account.ts', 'createApproverAccountCheck', 'injected:approvals/vote/cast-vote.ts'],
+      ['store/approval-store.ts', 'createApprovalStore', 'injected:approvals/vote/cast-vote.ts'],
+      ['approvals/vote/apply-vote.ts', 'applyVote', 'approvals/vote/cast-vote.ts'],
+      ['approvals/vote/sign-vote.ts', 'signVote', 'approvals/vote/cast-vote.ts'],
+      ['store/audit-log.ts', 'createAuditLog', 'injected:approvals/vote/cast-vote.ts'],
+      ['jobs/enqueue-remediation.ts', 'enqueueRemediation', 'injected:approvals/vote/cast-vote.ts'],
+      ['jobs/workers/remediate.ts', 'startRemediateWorker', 'queue:REMEDIATE_QUEUE'],
+      ['approvals/execute/run-remediation.ts', 'runRemediation', 'jobs/workers/remediate.ts'],
+      ['approvals/execute/verify-approval.ts', 'verifyApproval', 'approvals/execute/run-remediation.ts'],
+      ['approvals/actions/deployment-scale.ts', 'deploymentScale', 'injected:approvals/execute/run-remediation.ts'],
+      ['store/audit-log.ts', 'createAuditLog', 'injected:approvals/execute/run-remediation.ts'],
+      ['slack/post/post-approval-result.ts', 'postApprovalResult', 'jobs/workers/remediate.ts'],
+      ['slack/render/render-approval-result.ts', 'renderApprovalResult', 'slack/post/post-approval-result.ts'],
     ],
   },
 };
@@ -258,22 +332,23 @@ function count(steps, rev) {
   return { hops: steps.length - 1, layerChanges, returns, backward, problems, steps: hops };
 }
 
+const WHENS = ['before', 'start', 'after'];
 const result = {};
 let failed = false;
 for (const [name, flow] of Object.entries(FLOWS)) {
-  result[name] = { title: flow.title, before: count(flow.before, BEFORE_REV), after: count(flow.after, undefined) };
-  for (const when of ['before', 'after']) if (result[name][when].problems.length) failed = true;
+  result[name] = { title: flow.title, before: count(flow.before, BEFORE_REV), start: count(flow.start, START_REV), after: count(flow.after, undefined) };
+  for (const when of WHENS) if (result[name][when].problems.length) failed = true;
 }
 
 if (args.has('--json')) {
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 } else {
-  process.stdout.write(`before = ${BEFORE_REV}, after = the working tree\nflow       hops          layer changes   returns   backward calls\n`);
+  process.stdout.write(`before = ${BEFORE_REV}, start = ${START_REV}, after = the working tree\nflow       hops              layer changes     returns           backward calls\n`);
   for (const [name, r] of Object.entries(result)) {
-    const cell = (k, w) => `${r.before[k]} → ${r.after[k]}`.padEnd(w);
-    process.stdout.write(`${name.padEnd(10)} ${cell('hops', 13)} ${cell('layerChanges', 15)} ${cell('returns', 9)} ${cell('backward', 8)}\n`);
-    if (args.has('--verbose')) for (const when of ['before', 'after']) process.stdout.write(`  ${when}:\n${r[when].steps.map((s, i) => `    ${i + 1}. ${s}`).join('\n')}\n`);
-    for (const when of ['before', 'after']) for (const p of r[when].problems) process.stdout.write(`  ! ${name} ${when}: ${p}\n`);
+    const cell = (k, w) => WHENS.map((when) => r[when][k]).join(' → ').padEnd(w);
+    process.stdout.write(`${name.padEnd(10)} ${cell('hops', 17)} ${cell('layerChanges', 17)} ${cell('returns', 17)} ${cell('backward', 8)}\n`);
+    if (args.has('--verbose')) for (const when of WHENS) process.stdout.write(`  ${when}:\n${r[when].steps.map((s, i) => `    ${i + 1}. ${s}`).join('\n')}\n`);
+    for (const when of WHENS) for (const p of r[when].problems) process.stdout.write(`  ! ${name} ${when}: ${p}\n`);
   }
 }
 process.exitCode = failed ? 1 : 0;
