@@ -78,6 +78,20 @@ describe('layers', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('approvals/execute is the only writer: its send-kube.ts (every write to a cluster) is imported only inside approvals/', () => {
+    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+    const writer = path.join('src', 'approvals', 'execute', 'send-kube.js');
+    const importers = walk('src').filter((f) => [...readFileSync(f, 'utf8').matchAll(/from\s*['"](\.[^'"]+)['"]/g)].some((m) => path.normalize(path.join(path.dirname(f), m[1]!)) === writer));
+    expect(importers.length).toBeGreaterThan(3);
+    expect(importers.filter((f) => !f.startsWith(path.join('src', 'approvals') + path.sep))).toEqual([]);
+  });
+
+  it('workers never call the Slack Web API themselves: they post through slack/post/', () => {
+    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    const calls = walk(path.join('src', 'jobs')).filter((f) => /\.(chat|views|conversations|reactions)\.[a-zA-Z]+\(/.test(readFileSync(f, 'utf8')));
+    expect(calls).toEqual([]);
+  });
+
   it('the walk sees the imports it checks (the test can fail)', () => {
     expect(edges.some((e) => e.from === 'jobs' && e.to === 'slack')).toBe(true);
     // A dynamic import(): check loads the logger only at LOG_LEVEL=debug.
