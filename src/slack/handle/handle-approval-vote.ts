@@ -62,9 +62,12 @@ export async function handleApprovalVote({ action, ack, respond, body, client }:
 }
 
 /**
- * One vote through the use case (approvals/vote/cast-vote.ts), then what Slack shows of it: recent
- * viewers' App Home and the request message (updateApprovalMessage), when the request changed. Slack
- * side only: the approver checks are asked through this client.
+ * Apply one vote atomically (compare-and-set over the pure policy), then: update the request
+ * message, audit, and on the decisive approval enqueue the remediate job (job id = request id).
+ * An authorized user other than the proposer has their Slack account re-read with users.info first
+ * (check-approver-account.ts); `why` says what was wrong with it when it did not count.
+ * The vote itself is the use case's (approvals/vote/cast-vote.ts); what Slack shows of it (recent
+ * viewers' App Home, the request message) is done here, with the approver checks asked through this client.
  */
 export async function castVote(id: string, v: Omit<Vote, 'authorized' | 'account'>, client: webApi.WebClient, deps: SlackDeps & { approval: ApprovalDeps }): Promise<{ outcome: VoteOutcome; request: ApprovalRequest; why?: string }> {
   const { approval } = deps;
