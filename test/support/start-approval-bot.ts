@@ -151,6 +151,9 @@ export interface ApprovalBot {
 
 let botSeq = 0;
 
+/** Statuses the executor ends a run with (run-remediation.ts finish): stored first, audited right after. */
+const FINAL = new Set(['succeeded', 'failed', 'aborted']);
+
 export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<ApprovalBot> {
   const redisServer = opts.redisServer ?? (await startRedis());
   const clusterName = opts.cluster ?? APPROVAL_CLUSTER;
@@ -302,7 +305,10 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
       const deadline = Date.now() + 45000;
       for (;;) {
         const r = await approvals.get(requestId);
-        if (r && statuses.includes(r.status)) return r;
+        // The executor stores the final status, then audits it: a run counts as finished once both are there.
+        // (A status written by a test itself has no such entry: it is returned at the deadline.)
+        const audited = async () => (await audit.list({ limit: 1000 })).some((e) => e.requestId === requestId && e.detail === r!.result && (e.event === r!.status || e.event === 'refused'));
+        if (r && statuses.includes(r.status) && (!FINAL.has(r.status) || Date.now() > deadline || (await audited()))) return r;
         if (Date.now() > deadline) throw new Error(`request ${requestId} never reached ${statuses.join('|')} (is ${r?.status}: ${r?.result})`);
         await new Promise((res) => setTimeout(res, 50));
       }
