@@ -19,6 +19,7 @@ import { RedisHistory } from '../store/redis-history.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { createReportStore } from '../store/report-store.js';
 import { composeSlackDeps } from '../compose/compose-slack-deps.js';
+import { createApprovalAuthorizer } from '../slack/handle/handle-approval-authorizer.js';
 import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
 import { startFleet } from '../compose/start-fleet.js';
 import { waitForSignal } from './wait-for-signal.js';
@@ -83,9 +84,12 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   // from answering, and a startup error leaves no worker running. In-process workers record into
   // serve's registry: one /metrics (command-requested scans are k8s_health_scans_total, jobs
   // k8s_health_scan_jobs_total).
+  // One approver check (its group cache) for the Slack app and the in-process workers.
+  const isAuthorized = createApprovalAuthorizer({ log });
   const composed = composeJobs({
     config,
     redisUrl: env.redisUrl,
+    isAuthorized,
     runWorkers: opts.workers,
     scanFallback: opts.workers ? undefined : scanInProcess,
     slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl },
@@ -105,7 +109,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     });
   const reports = createReportStore(redis, { keyPrefix: REDIS_PREFIX, now });
   const slackDeps = composeSlackDeps({
-    redis, keyPrefix: REDIS_PREFIX, config, signer, jobs: composed, reports, scan, metrics, now, log,
+    redis, keyPrefix: REDIS_PREFIX, config, signer, jobs: composed, reports, scan, metrics, now, log, isAuthorized,
     onScan: (ok) => (ok ? metrics.scans.inc() : (metrics.scans.inc(), metrics.scanErrors.inc())),
   });
 

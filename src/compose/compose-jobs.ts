@@ -15,7 +15,7 @@ import { retireCluster } from '../jobs/retire-cluster.js';
 import { scheduleScans } from '../jobs/schedule-scans.js';
 import { isLeasedCluster } from '../jobs/is-leased-cluster.js';
 import { APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../jobs/queue-names.js';
-import { startWorkers, type JobQueues, type JobSlackClients, type JobStores } from '../jobs/start-workers.js';
+import { startWorkers, type JobQueues, type JobSlackClients, type JobStores, type WorkerDeps } from '../jobs/start-workers.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
 import type { FleetScans, FleetScansOptions } from '../jobs/start-fleet-scans.js';
 import { createClusterLeaseStore } from '../store/cluster-lease-store.js';
@@ -58,6 +58,8 @@ export interface JobsOptions {
   flapWindowMinutes?: number;
   /** Per-channel gap between Slack messages (default 1000 ms). */
   channelIntervalMs?: number;
+  /** The process's approver check, when its root already built one for the Slack app (the App Home refreshes share its group cache; the executor keeps its own). */
+  isAuthorized?: WorkerDeps['isAuthorized'];
   /** Scan in-process when no worker listens on the scan queue (`serve --no-workers`). */
   scanFallback?: ScanFn;
   /** How long a queued `/k8s-health` scan is waited for. */
@@ -197,7 +199,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
           limiter: createChannelLimiter(connection, { keyPrefix, intervalMs: opts.channelIntervalMs }),
           watchCaches, signer, createContext: createActionContext, kinds,
           scanConcurrency: opts.scanConcurrency, notifyConcurrency: opts.notifyConcurrency, flapWindowMinutes: opts.flapWindowMinutes,
-          collect: opts.collect, now, log, metrics: opts.metrics,
+          collect: opts.collect, now, log, metrics: opts.metrics, isAuthorized: opts.isAuthorized,
           // Fleet mode (scan.leases): one owner per live cluster among every worker on this Redis.
           leases: { store: createClusterLeaseStore(connection, { keyPrefix }), ...opts.leases },
         }));

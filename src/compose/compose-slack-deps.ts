@@ -11,6 +11,7 @@ import { composeAlertThreadDeps } from './compose-alert-thread-deps.js';
 import { composeAppHomeDeps } from './compose-app-home-deps.js';
 import { composeApprovalDeps } from './compose-approval-deps.js';
 import type { Jobs } from './compose-jobs.js';
+import type { ApprovalDeps } from '../slack/handle/handle-approval-deps.js';
 
 /**
  * What the Slack app's listeners need, composed alike by `serve` (cli/run-serve.ts) and the sandbox
@@ -30,10 +31,12 @@ export function composeSlackDeps(opts: {
   metrics: ServeMetrics;
   now: () => Date;
   log: Logger;
+  /** The process's approver check, when its root shares one with the workers. */
+  isAuthorized?: ApprovalDeps['isAuthorized'];
 }) {
   const { redis, keyPrefix, config, signer, now, log } = opts;
   // One approver check (its group cache) and one App Home composition for every listener of the process.
-  const isAuthorized = createApprovalAuthorizer({ log });
+  const isAuthorized = opts.isAuthorized ?? createApprovalAuthorizer({ log });
   const appHome = composeAppHomeDeps({ redis, keyPrefix, config, now, log, isAuthorized });
   return {
     config,

@@ -91,6 +91,8 @@ export interface WorkerDeps {
   createContext: (cluster: ClusterConfig) => Promise<ActionContext>;
   /** Which workers to run. */
   kinds: readonly WorkerKind[];
+  /** The process's approver check for App Home refreshes (approvers.users, or approvers.groups through Slack); default: one built here. */
+  isAuthorized?: ReturnType<typeof createApprovalAuthorizer>;
   scanConcurrency?: number;
   notifyConcurrency?: number;
   flapWindowMinutes?: number;
@@ -129,8 +131,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   const runs = (kind: WorkerKind) => deps.kinds.includes(kind);
   const workers: Worker[] = [];
   // Built once for the process: one approver check (its group cache) serves the App Home refreshes of
-  // the scan and propose workers and the remediate worker's execution-time check.
-  const authorizer = createApprovalAuthorizer({ log });
+  // the scan and propose workers. The remediate worker keeps a check of its own on purpose: its
+  // execution-time re-check must not reuse a group lookup made for a vote moments before.
+  const authorizer = deps.isAuthorized ?? createApprovalAuthorizer({ log });
   const homes = { config: deps.config, reports: stores.reports, approvals: stores.approvals, viewers: stores.homeViewers, isAuthorized: authorizer, now, log };
   let fleet: FleetScans | undefined;
   if (runs('scan')) {
@@ -196,8 +199,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       // process takes the job. Not ready (no K8S_HEALTH_PLAN_SECRET): every approved request is refused
       // by the executor; the composition root warns about it once at startup.
       const slackResults = deps.slack.results;
-      const isAuthorized = (cluster: ClusterConfig, user: string) => authorizer(slackResults, cluster, user);
-      const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: slackResults, isAuthorized, connection, prefix, now, log };
+      const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: slackResults, connection, prefix, now, log };
       workers.push(startRemediateWorker(remediate).worker);
       // Fix-button clicks are planned and dry-run here too: the same credential.
       workers.push(startProposeWorker({ ...remediate, onApprovalsChanged: () => refreshAppHomes(homes, slackResults) }).worker);

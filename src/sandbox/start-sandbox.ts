@@ -11,6 +11,7 @@ import type { ClusterConfig, Config } from '../config/config-schema.js';
 import { parseConfig } from '../config/load-config.js';
 import { composeJobs, type WorkerSet } from '../compose/compose-jobs.js';
 import { composeSlackDeps } from '../compose/compose-slack-deps.js';
+import { createApprovalAuthorizer } from '../slack/handle/handle-approval-authorizer.js';
 import type { Logger } from '../log/logger.js';
 import { createPlanSigner } from '../approvals/plan-signer.js';
 import { createMetrics } from '../slack/receive/create-metrics.js';
@@ -123,10 +124,12 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
   let jobs: WorkerSet | undefined;
   // The jobs side composed as serve and worker compose it (compose/compose-jobs.ts); notify posts
   // keep Slack's pace of about one message per second per channel, a little quicker here.
-  const composed = composeJobs({ config, redisUrl: opts.redisUrl, slack: { token: slack.token, apiUrl: slack.apiUrl }, log, now, signer, channelIntervalMs: 250 });
+  // One approver check (its group cache) for the Slack app and the workers, as in serve.
+  const isAuthorized = createApprovalAuthorizer({ log });
+  const composed = composeJobs({ config, redisUrl: opts.redisUrl, slack: { token: slack.token, apiUrl: slack.apiUrl }, log, now, signer, channelIntervalMs: 250, isAuthorized });
   const reports = createReportStore(redis, { keyPrefix: KEY_PREFIX, now });
   const slackDeps = composeSlackDeps({
-    redis, keyPrefix: KEY_PREFIX, config, signer, jobs: composed, reports, metrics, now, log,
+    redis, keyPrefix: KEY_PREFIX, config, signer, jobs: composed, reports, metrics, now, log, isAuthorized,
     scan: (name) => (jobs ? jobs.scan(name) : Promise.reject(new Error('the workers are starting'))),
   });
 
