@@ -10,6 +10,8 @@ import { describeKubeCall, sendKube } from '../execute/send-kube.js';
 /** What distinguishes one "set a Cluster API annotation" action (issue 18). */
 export interface AnnotateActionSpec {
   id: CatalogActionId;
+  /** Its undo, in words (RemediationAction.undoWords). */
+  undoWords: string;
   kind: CapiTarget['kind'];
   annotation: string;
   label(t: CapiTarget): string;
@@ -38,6 +40,7 @@ export function createAnnotateAction(spec: AnnotateActionSpec): RemediationActio
   const notSet = (t: CapiTarget): Precondition => ({ id: 'not-annotated', text: `${t.what} does not carry ${spec.annotation} yet` });
   return {
     id: spec.id,
+    undoWords: spec.undoWords,
     rbac,
     async plan(cluster, params, live) {
       const t = capiTarget(spec.kind, params);

@@ -8,6 +8,8 @@ import { describeKubeCall, sendKube } from '../execute/send-kube.js';
 /** What distinguishes one "remove the annotation the bot set" action (the undos of issue 18). */
 export interface UnannotateActionSpec {
   id: CatalogActionId;
+  /** Its undo, in words (RemediationAction.undoWords). */
+  undoWords: string;
   kind: CapiTarget['kind'];
   annotation: string;
   label(t: CapiTarget): string;
@@ -33,6 +35,7 @@ export function createUnannotateAction(spec: UnannotateActionSpec): RemediationA
   const rbac: RbacNeed[] = [{ group: 'cluster.x-k8s.io', resource: spec.kind === 'Machine' ? 'machines' : 'machinehealthchecks', verbs: ['get', 'patch'] }];
   return {
     id: spec.id,
+    undoWords: spec.undoWords,
     rbac,
     async plan(cluster, params, live) {
       const t = capiTarget(spec.kind, params);

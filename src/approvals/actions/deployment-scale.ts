@@ -14,6 +14,7 @@ import { describeKubeCall, isNotFound, sendKube, type KubeCall } from '../execut
  */
 export const deploymentScale: RemediationAction = {
   id: 'deployment.scale',
+  undoWords: 'scale back: the replica count it replaces is recorded, and an undo button proposes scaling back to it.',
   rbac: [{ group: 'apps', resource: 'deployments', verbs: ['get', 'patch'] }],
   async plan(cluster, params, live) {
     const t = target(params);

@@ -14,6 +14,7 @@ export const MAX_APPLIED_INDEX_GAP = 1000n;
  */
 export const etcdMoveLeader: RemediationAction = {
   id: 'etcd.move-leader',
+  undoWords: 'none needed: leadership can be moved again by another proposal.',
   rbac: [],
   async plan(cluster, params, live) {
     const target = memberIdParam(params.targetMemberId);

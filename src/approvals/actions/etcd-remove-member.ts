@@ -11,6 +11,7 @@ import { memberIdParam, requireEtcd } from './etcd-move-leader.js';
  */
 export const etcdRemoveMember: RemediationAction = {
   id: 'etcd.remove-member',
+  undoWords: 'none: a removed member comes back only by adding it again by hand (etcdctl member add) or by Cluster API replacing its machine.',
   rbac: [],
   async plan(cluster, params, live) {
     const id = memberIdParam(params.memberId);

@@ -11,6 +11,7 @@ import { createAnnotateAction } from './create-annotate-action.js';
  */
 export const machineSkipDrain = createAnnotateAction({
   id: 'machine.skip-drain',
+  undoWords: 'wait for the drain again: an undo button proposes removing the annotation while the Machine still exists.',
   kind: 'Machine',
   annotation: EXCLUDE_NODE_DRAINING,
   label: (t) => labelOf('Skip drain: ', t.name),

@@ -10,6 +10,7 @@ import { createAnnotateAction } from './create-annotate-action.js';
  */
 export const machineSkipVolumeDetach = createAnnotateAction({
   id: 'machine.skip-volume-detach',
+  undoWords: 'wait for the volume detach again: an undo button proposes removing the annotation while the Machine still exists.',
   kind: 'Machine',
   annotation: EXCLUDE_WAIT_FOR_VOLUME_DETACH,
   label: (t) => labelOf('Skip volume-detach wait: ', t.name),

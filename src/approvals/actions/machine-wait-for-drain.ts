@@ -9,6 +9,7 @@ import { createUnannotateAction } from './create-unannotate-action.js';
  */
 export const machineWaitForDrain = createUnannotateAction({
   id: 'machine.wait-for-drain',
+  undoWords: 'none needed: this is itself the undo of skipping the drain.',
   kind: 'Machine',
   annotation: EXCLUDE_NODE_DRAINING,
   label: (t) => labelOf('Resume drain: ', t.name),

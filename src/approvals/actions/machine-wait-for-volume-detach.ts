@@ -9,6 +9,7 @@ import { createUnannotateAction } from './create-unannotate-action.js';
  */
 export const machineWaitForVolumeDetach = createUnannotateAction({
   id: 'machine.wait-for-volume-detach',
+  undoWords: 'none needed: this is itself the undo of skipping the volume detach.',
   kind: 'Machine',
   annotation: EXCLUDE_WAIT_FOR_VOLUME_DETACH,
   label: (t) => labelOf('Resume volume-detach wait: ', t.name),

@@ -13,6 +13,7 @@ import { createAnnotateAction } from './create-annotate-action.js';
  */
 export const mhcPauseRemediation = createAnnotateAction({
   id: 'mhc.pause-remediation',
+  undoWords: 'resume remediation: an undo button proposes removing the pause annotation.',
   kind: 'MachineHealthCheck',
   annotation: PAUSED_ANNOTATION,
   label: (t) => labelOf('Pause remediation: ', t.name),

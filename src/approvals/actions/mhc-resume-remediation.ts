@@ -10,6 +10,7 @@ import { createUnannotateAction } from './create-unannotate-action.js';
  */
 export const mhcResumeRemediation = createUnannotateAction({
   id: 'mhc.resume-remediation',
+  undoWords: 'none needed: this is itself the undo of pausing remediation.',
   kind: 'MachineHealthCheck',
   annotation: PAUSED_ANNOTATION,
   label: (t) => labelOf('Resume remediation: ', t.name),

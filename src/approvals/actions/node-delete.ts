@@ -15,6 +15,7 @@ import { describeKubeCall, isNotFound, sendKube } from '../execute/send-kube.js'
  */
 export const nodeDelete: RemediationAction = {
   id: 'node.delete',
+  undoWords: 'none: the Node is backed up before the delete, but only its kubelet (or a new machine) registers a Node again.',
   rbac: [{ group: '', resource: 'nodes', verbs: ['get', 'delete'] }, MACHINES_READ],
   plan: (cluster, params, live) =>
     planNodeAction('node.delete', cluster, params, live, (name, uid) => ({

@@ -18,6 +18,7 @@ export const OUT_OF_SERVICE_TAINT = { key: 'node.kubernetes.io/out-of-service', 
  */
 export const nodeOutOfService: RemediationAction = {
   id: 'node.out-of-service',
+  undoWords: 'remove the taint: an undo button proposes removing it once the node is back.',
   rbac: [{ group: '', resource: 'nodes', verbs: ['get', 'patch'] }, MACHINES_READ],
   plan: (cluster, params, live) =>
     planNodeAction('node.out-of-service', cluster, params, live, (name, uid) => ({

@@ -12,6 +12,7 @@ import { hasTaint, OUT_OF_SERVICE_TAINT } from './node-out-of-service.js';
  */
 export const nodeRemoveOutOfService: RemediationAction = {
   id: 'node.remove-out-of-service',
+  undoWords: 'none needed: this is itself the undo of the out-of-service taint.',
   rbac: [{ group: '', resource: 'nodes', verbs: ['get', 'patch'] }],
   plan: (cluster, params, live) =>
     planNodeAction('node.remove-out-of-service', cluster, params, live, (name, uid) => ({

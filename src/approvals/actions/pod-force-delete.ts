@@ -14,6 +14,7 @@ import { describeKubeCall, isNotFound, sendKube } from '../execute/send-kube.js'
  */
 export const podForceDelete: RemediationAction = {
   id: 'pod.force-delete',
+  undoWords: 'none: the pod is gone; its controller (if any) creates a new one.',
   rbac: [{ group: '', resource: 'pods', verbs: ['get', 'delete'] }, { group: '', resource: 'nodes', verbs: ['get'] }],
   async plan(cluster, params, live) {
     const t = target(params);

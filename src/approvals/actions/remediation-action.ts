@@ -21,6 +21,11 @@ export interface ExecuteResult {
 export interface RemediationAction {
   id: CatalogActionId;
   /**
+   * Its undo, in words for the approval message (docs/design.md "Fix catalog", column "undo"). An undo
+   * is never automatic: after the run, an undo button proposes it as a new request with its own approvals.
+   */
+  undoWords: string;
+  /**
    * Every Kubernetes call any of its steps sends, as RBAC (reads included; etcd actions: none). The
    * Helm chart's remediation ClusterRole is tested against the union of these (test/helm/).
    */

@@ -19,6 +19,7 @@ import { readWebhook, WEBHOOK_KINDS, webhookTarget } from './webhook-suspend.js'
  */
 export const webhookRestore: RemediationAction = {
   id: 'webhook.restore',
+  undoWords: 'suspend it again with a new proposal.',
   rbac: WEBHOOK_KINDS.map((resource) => ({ group: 'admissionregistration.k8s.io', resource, verbs: ['get', 'create'] as const })),
   async plan(cluster, params, live) {
     const { kind, name, path } = webhookTarget(params);

@@ -18,6 +18,7 @@ export const WEBHOOK_KINDS = ['validatingwebhookconfigurations', 'mutatingwebhoo
  */
 export const webhookSuspend: RemediationAction = {
   id: 'webhook.suspend',
+  undoWords: 'restore the webhook: its configuration is backed up before the delete, and an undo button proposes restoring exactly that backup.',
   rbac: WEBHOOK_KINDS.map((resource) => ({ group: 'admissionregistration.k8s.io', resource, verbs: ['get', 'delete'] as const })),
   async plan(cluster, params, live) {
     const { kind, name, path } = webhookTarget(params);
