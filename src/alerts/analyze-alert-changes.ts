@@ -34,7 +34,7 @@ const MAX_SYMPTOMS = 50;
  * that got a change. Scan time is the report's collectedAt (data time), so a replayed incident ages
  * as the data does. A report older than the last applied scan is ignored (a slow scan finishing after
  * a newer one must not roll threads back). Changes are data (alerts/incident.ts): the values from the
- * cluster in them stay raw, for the adapter that shows them to neutralize (slack/render-alert.ts).
+ * cluster in them stay raw, for the adapter that shows them to neutralize (slack/render/render-alert.ts).
  */
 export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opts: AlertChangeOptions): { state: ClusterAlertState; changed: Incident[] } {
   // A capture of unknown time (collectedAt '') is stamped with when it was scanned.

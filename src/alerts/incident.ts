@@ -2,7 +2,7 @@ import type { Finding, Severity } from '../diagnose/finding.js';
 
 /**
  * Alert incidents and their changes, as structured data (issue 15): what alerts/ stores in Redis and
- * hands to an adapter (slack/render-alert.ts words and posts them). Nothing here is display text;
+ * hands to an adapter (slack/render/render-alert.ts words and posts them). Nothing here is display text;
  * every string that came from a cluster stays raw and is neutralized by whoever shows it.
  *
  * An incident is "the thing a thread is about": one root cause (issue 16). Findings linked by

@@ -49,7 +49,7 @@ export interface ApprovalStore {
 }
 
 /**
- * A backup as stored. `sha256`, `origin` and `mac` are its seal (remediate/seal-backup.ts): who saved
+ * A backup as stored. `sha256`, `origin` and `mac` are its seal (approvals/execute/seal-backup.ts): who saved
  * it (the executor of request `origin.requestId`, running that action with those params) and a MAC
  * with K8S_HEALTH_PLAN_SECRET over that and the object's hash, so a restore can refuse anything but
  * the exact object its plan backed up. Backups saved before issue 14 have no seal (never restored).

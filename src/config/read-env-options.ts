@@ -22,7 +22,7 @@ export interface EnvOptions {
   /**
    * K8S_HEALTH_PLAN_SECRET: HMAC key that signs approval requests and votes, seals backups and audit
    * records (≥ 32 bytes; never stored in Redis, never logged). Without it the read-only bot works and
-   * approval-gated fixes are refused (remediate/plan-signer.ts).
+   * approval-gated fixes are refused (approvals/plan-signer.ts).
    */
   planSecret?: string;
 }

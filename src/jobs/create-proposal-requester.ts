@@ -18,7 +18,7 @@ const NOT_STARTED = new Set(['waiting', 'delayed', 'prioritized', 'waiting-child
  * `k8s-health-propose`, and the click waits for it like a `/k8s-health` waits for its scan. The
  * idempotency key is proposal + clicker + message (proposalClickKey): while a job of that key waits
  * or runs, another click joins it (BullMQ deduplication); after it, the worker finds the request it
- * made while that is pending (remediate/propose-fix.ts), so a double click makes one request either way.
+ * made while that is pending (approvals/request/propose-fix.ts), so a double click makes one request either way.
  * After `timeoutMs` a job nobody started is withdrawn (and the worker would drop it anyway: it
  * carries that deadline), so "nothing was proposed" stays true.
  */

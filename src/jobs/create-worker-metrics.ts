@@ -33,7 +33,7 @@ export interface WorkerMetrics {
 
 /**
  * Job counters and watch-cache gauges for the processes that run the BullMQ workers. A private
- * registry per process (like slack/create-metrics.ts) unless `registry` is given: `serve` passes its
+ * registry per process (like slack/receive/create-metrics.ts) unless `registry` is given: `serve` passes its
  * own so one `/metrics` holds both (`defaultMetrics: false` then, serve already collects them).
  *
  * Job metrics come from the Worker events rather than from wrapping the processors: the jobs code

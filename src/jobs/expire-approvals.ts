@@ -7,7 +7,7 @@ import type { ApprovalStore } from '../store/approval-store.js';
 import type { AuditLog } from '../store/audit-log.js';
 import type { Logger } from '../log/logger.js';
 
-/** What {@link expireApprovals} needs (built by jobs/start-approval-expiry.ts or a test). */
+/** What {@link expireApprovals} needs (built by jobs/workers/expiry.ts or a test). */
 export interface ExpireApprovalsDeps {
   approvals: ApprovalStore;
   audit: AuditLog;

@@ -19,7 +19,7 @@ export const REMEDIATE_QUEUE = 'k8s-health-remediate';
  */
 export const PROPOSE_QUEUE = 'k8s-health-propose';
 
-/** Approval housekeeping: the expiry sweep (job scheduler `approvals-expiry`, jobs/start-approval-expiry.ts). */
+/** Approval housekeeping: the expiry sweep (job scheduler `approvals-expiry`, jobs/workers/expiry.ts). */
 export const APPROVALS_QUEUE = 'k8s-health-approvals';
 
 /** The Redis prefixes, defined in store/redis-prefix.ts; re-exported for the producers and workers that import them from here. */

@@ -17,7 +17,7 @@ export function proposeFixActionId(index: number): string {
 
 /** The card's "Details" button (render-blocks.ts): symptoms, evidence and sections, ephemeral to the clicker. */
 export const DETAILS_ACTION_ID = 'k8s-health.details';
-/** Alert thread buttons (slack/render-alert.ts, handled by slack/handle-alert-thread.ts). */
+/** Alert thread buttons (slack/render/render-alert.ts, handled by slack/handle/handle-alert-thread.ts). */
 export const ALERT_OWN_ACTION_ID = 'k8s-health.alert.own';
 export const ALERT_SNOOZE_ACTION_ID = 'k8s-health.alert.snooze';
 export const ALERT_UNSNOOZE_ACTION_ID = 'k8s-health.alert.unsnooze';

@@ -8,7 +8,7 @@ const TTL_SECONDS = 90 * 24 * 3600;
 
 /**
  * `<prefix>backup:<requestId>`: one backup per request (each action deletes at most one object).
- * The store keeps what it is given; sealing and checking seals is remediate/seal-backup.ts's job.
+ * The store keeps what it is given; sealing and checking seals is approvals/execute/seal-backup.ts's job.
  */
 export function createApprovalBackups(redis: Redis, opts: { keyPrefix: string; now?: () => Date }): ApprovalBackups {
   const key = (id: string) => `${opts.keyPrefix}backup:${id}`;

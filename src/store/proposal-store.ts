@@ -18,7 +18,7 @@ export interface ProposalStore {
   get(id: string): Promise<StoredProposal | undefined>;
 }
 
-/** Proposals outlive their message for a week; a click freezes one into a plan (remediate/propose-fix.ts). */
+/** Proposals outlive their message for a week; a click freezes one into a plan (approvals/request/propose-fix.ts). */
 const TTL_SECONDS = 7 * 24 * 3600;
 
 /**

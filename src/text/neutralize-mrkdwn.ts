@@ -20,7 +20,7 @@ import { truncate } from './truncate.js';
  * - `://` becomes `[:]//`: a URL stays readable (`https[:]//host`) but is never auto-linked;
  * - the result is cut to `max` characters (default {@link DEFAULT_MAX_CHARS}), an ellipsis included,
  *   never inside an entity.
- * Message blocks are also sent with `verbatim: true` (slack/clamp-blocks.ts), which stops Slack's
+ * Message blocks are also sent with `verbatim: true` (slack/render/clamp-blocks.ts), which stops Slack's
  * own auto-linking; this function does not rely on that.
  */
 

@@ -17,7 +17,7 @@ export interface TimelineSources {
  * The Markdown incident timeline of one cluster (issue 18) from the bot's records: read the alert
  * state, the change log and the audit trail, then render-timeline.ts. One function for both
  * `k8s-health timeline` (cli/run-timeline.ts) and the "Export timeline" button of an alert thread
- * (slack/handle-alert-thread.ts), so both give the same output.
+ * (slack/handle/handle-alert-thread.ts), so both give the same output.
  */
 export async function buildTimeline(sources: TimelineSources, cluster: string, opts: { now: Date; since?: string }): Promise<string> {
   const { state } = await sources.alerts.load(cluster);

@@ -9,7 +9,7 @@ export interface Vote {
   /** The final approver typed the cluster name in the confirmation modal. */
   confirmed?: boolean;
   /**
-   * The clicker's Slack account as users.info showed it at this vote (slack/check-approver-account.ts;
+   * The clicker's Slack account as users.info showed it at this vote (slack/handle/check-approver-account.ts;
    * castVote always sets it for an authorized user): an ineligible or unverified account does not count.
    */
   account?: 'ok' | 'ineligible' | 'unverified';

@@ -22,7 +22,7 @@ export interface KubeCall {
  * as a dump holds them (the typed clients turn timestamps into Dates and rename fields), and a plan
  * lists the exact verbs and paths it sends, so the wire call must be exactly that (`dryRun=All` is
  * one query parameter on the very same call). Returns the response with its body unread, so callers
- * read it whole (requestKube, remediate/send-kube.ts) or stream it (listAll); the deadline covers
+ * read it whole (requestKube, approvals/execute/send-kube.ts) or stream it (listAll); the deadline covers
  * reading the body too. Throws KubeError only when no answer came (no cluster in the context,
  * authentication failed, unreachable, timeout): any HTTP status is the caller's to judge.
  */

@@ -40,7 +40,7 @@ export interface ProposeWorkerDeps extends Omit<ProposeFixDeps, 'publish'> {
  * server-side dry run needs too). Per job:
  * 1. a click whose deadline passed is dropped (serve already told the clicker no worker took it);
  * 2. the seal must verify with this worker's K8S_HEALTH_PLAN_SECRET, and the proposal must still be stored;
- * 3. remediate/propose-fix.ts plans, dry-runs, signs, posts the request in the clicked thread,
+ * 3. approvals/request/propose-fix.ts plans, dry-runs, signs, posts the request in the clicked thread,
  *    stores and audits it; a refusal is told to the clicker ephemerally in that thread.
  * Failing to tell the clicker fails the job: `serve`, which waits for it, then answers with the reason.
  */

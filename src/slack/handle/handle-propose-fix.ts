@@ -21,7 +21,7 @@ type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 
  * 3. without K8S_HEALTH_PLAN_SECRET nothing is proposed (one line naming it);
  * 4. the clicker is told at once that the plan is being prepared, and the click (sealed with the
  *    secret: proposer, channel, thread) goes to the `remediate` worker kind on `k8s-health-propose`
- *    (remediate/propose-fix.ts plans, dry-runs, signs, posts the request in the thread and audits it,
+ *    (approvals/request/propose-fix.ts plans, dry-runs, signs, posts the request in the thread and audits it,
  *    or tells the clicker why not);
  * 5. no worker finishing it in time (none running) is said, not left silent.
  * Labels, plan text and error messages in the ephemeral replies are untrusted text: neutralized.

@@ -13,7 +13,7 @@ import type { Logger } from '../../log/logger.js';
 export interface PostAlertDeps {
   /** A WebClient with `rejectRateLimitedCalls: true`, so 429s reach the shared limiter. */
   client: WebClient;
-  /** Thread records, each opened under its incident's lock with the incident as stored (store/alert-thread-store.ts). */
+  /** Thread records, each opened under its incident's lock with the incident as stored (alerts/alert-thread-store.ts). */
   threads: AlertThreadStore<Incident>;
   limiter: ChannelLimiter;
   proposals: ProposalStore;
@@ -35,12 +35,12 @@ const MAX_RATE_LIMITED_TRIES = 5;
 
 /**
  * Bring an incident's Slack thread up to date (numbered flow):
- * 1.–2. open the thread (store/alert-thread-store.ts withThread): its lock (one poster per thread,
+ * 1.–2. open the thread (alerts/alert-thread-store.ts withThread): its lock (one poster per thread,
  *    across workers), the incident as stored and the thread record; everything up to `postedSeq` is
  *    already in Slack;
  * 3. no parent yet → post it (chat.postMessage) and record its ts at once;
  * 4. each later change → one reply, recorded (postedSeq) right after Slack accepted it — unless the
- *    incident is snoozed (store/alert-quiet-store.ts): then the change is recorded as handled without
+ *    incident is snoozed (alerts/alert-quiet-store.ts): then the change is recorded as handled without
  *    a reply (the parent shows the state); a resolution is always replied and ends the snooze;
  * 5. after changes, edit the parent to the current state (chat.update), with its owner and snooze.
  * A retried job (crash, timeout, 429, 5xx) re-reads the record and posts only what is missing, so
@@ -93,7 +93,7 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
 
 /**
  * Re-render an existing thread's parent after its owner or snooze changed (the alert thread buttons,
- * slack/handle-alert-thread.ts), under the same lock as the notify jobs. False when the incident or
+ * slack/handle/handle-alert-thread.ts), under the same lock as the notify jobs. False when the incident or
  * its thread is not known (forgotten, or not posted yet).
  */
 export async function refreshAlertParent(deps: PostAlertDeps, cluster: string, fingerprint: string): Promise<boolean> {

@@ -12,7 +12,7 @@ export interface AppHomeDeps {
   reports: Pick<ReportStore, 'latest'>;
   approvals: Pick<ApprovalStore, 'pendingBefore' | 'get'>;
   viewers: HomeViewersStore;
-  /** Is this user an approver of this cluster (slack/handle-approval-authorizer.ts)? */
+  /** Is this user an approver of this cluster (slack/handle/handle-approval-authorizer.ts)? */
   isAuthorized: (client: webApi.WebClient, cluster: ClusterConfig, userId: string) => Promise<boolean>;
   now: () => Date;
   log: Logger;

@@ -128,7 +128,7 @@ describe('worker metrics', () => {
     const prefix = randomPrefix();
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
     const metrics = createWorkerMetrics({ defaultMetrics: false });
-    // A real BullMQ worker on the remediate queue; its processor answers what runRemediation would (jobs/remediate-worker.ts).
+    // A real BullMQ worker on the remediate queue; its processor answers what runRemediation would (jobs/workers/remediate.ts).
     const worker = new Worker(
       REMEDIATE_QUEUE,
       async (job) => {

@@ -202,7 +202,7 @@ async function propose(proposal: RemediationProposal, user = 'U0PAT', cluster = 
     const message = slack.callsTo('chat.postMessage')[before]!;
     const actions = (message.body.blocks as Any[]).find((b) => b.type === 'actions');
     const requestId = actions?.elements[0].value as string | undefined;
-    // The request is stored right after its message is posted (remediate/propose-fix.ts): wait for it.
+    // The request is stored right after its message is posted (approvals/request/propose-fix.ts): wait for it.
     for (let i = 0; requestId && i < 500 && !(await approvals().get(requestId)); i++) await new Promise((r) => setTimeout(r, 10));
     return { requestId, message };
   }

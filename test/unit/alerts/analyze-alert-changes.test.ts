@@ -8,7 +8,7 @@ import { renderAlertReply } from '../../../src/slack/render/render-alert.js';
 
 /**
  * The pure alert transition: which scan opens, replies to, resolves and reopens a thread. Changes are
- * data (issue 15: no Slack text in the alert state); slack/render-alert.ts words them.
+ * data (issue 15: no Slack text in the alert state); slack/render/render-alert.ts words them.
  */
 const opts = { channel: 'C0ALERTS', resolveAfterScans: 3, flapWindowMinutes: 30 };
 
