@@ -2,8 +2,8 @@ import type { KubeObject } from '../cluster/snapshot.js';
 import type { ApprovalRequest } from './approval-request.js';
 
 /**
- * The stores the approval flow needs, as interfaces of the remediate side (implemented on Redis in
- * store/: approval-store.ts, approval-backups.ts, audit-log.ts). remediate/ never imports store/;
+ * The stores the approval flow needs, as interfaces of the approvals side (implemented on Redis in
+ * store/: approval-store.ts, approval-backups.ts, audit-log.ts). approvals/ never imports store/;
  * store/ implements these for the composition roots to pass in.
  */
 

@@ -4,7 +4,7 @@ import type { KubeObject } from '../../cluster/snapshot.js';
 import type { ClusterConfig } from '../../config/config-schema.js';
 import type { OpenedBackup } from './seal-backup.js';
 
-/** How remediate/ reaches one live cluster (built by createActionContext, or by a test). */
+/** How approvals/ reaches one live cluster (built by createActionContext, or by a test). */
 export interface ActionContext {
   cluster: ClusterConfig;
   /** The workload cluster's API server. */
