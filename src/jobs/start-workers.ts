@@ -47,12 +47,12 @@ export interface JobStores {
   reports: ReportStore;
   alerts: AlertStateStore;
   threads: AlertThreadStore<Incident>;
-  /** Owners and snoozes of alert threads (issue 16): honoured by the notify workers. */
+  /** Owners and snoozes of alert threads: honoured by the notify workers. */
   quiet: AlertQuietStore;
   /** Who opened the App Home recently: re-published when a cluster's alerts change. */
   homeViewers: HomeViewersStore;
   history: History;
-  /** Last healthy fingerprint per cluster and the changes since (issue 18, "what changed"). */
+  /** Last healthy fingerprint per cluster and the changes since ("what changed"). */
   baselines: BaselineStore;
   approvals: ApprovalStore;
   audit: AuditLog;
@@ -140,7 +140,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       if (i.listedKinds > 0) log.info({ cluster: i.cluster, cachedKinds: i.cachedKinds, listedKinds: i.listedKinds }, 'scan listed kinds the watch cache does not hold yet');
     };
     const collect = deps.watchCaches ? { ...deps.collect, watchCaches: deps.watchCaches, onCollected } : deps.collect;
-    // App Home tabs opened recently are re-published when a cluster's alerts change (issue 16).
+    // App Home tabs opened recently are re-published when a cluster's alerts change.
     const homes = { config: deps.config, reports: stores.reports, approvals: stores.approvals, viewers: stores.homeViewers, isAuthorized: createApprovalAuthorizer({ log }), now, log };
     const slackClients = deps.slack;
     const onAlertsChanged = slackClients ? async () => void (await refreshAppHomes(homes, slackClients.results)) : undefined;
@@ -195,7 +195,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       // by the executor; the composition root warns about it once at startup.
       const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: deps.slack.results, connection, prefix, now, log };
       workers.push(startRemediateWorker(remediate).worker);
-      // Fix-button clicks are planned and dry-run here too (issue 15): the same credential.
+      // Fix-button clicks are planned and dry-run here too: the same credential.
       const slackResults = deps.slack.results;
       const appHomes = { config: deps.config, reports: stores.reports, approvals: stores.approvals, viewers: stores.homeViewers, isAuthorized: createApprovalAuthorizer({ log }), now, log };
       workers.push(startProposeWorker({ ...remediate, onApprovalsChanged: () => refreshAppHomes(appHomes, slackResults) }).worker);

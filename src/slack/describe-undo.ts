@@ -1,7 +1,7 @@
 import type { ActionId } from '../diagnose/finding.js';
 
 /**
- * The undo of each catalog action, in words for the approval message (issue 16; docs/design.md "Fix
+ * The undo of each catalog action, in words for the approval message (docs/design.md "Fix
  * catalog", column "undo"). An undo is never automatic: after the run, an undo button proposes it as a
  * new request that needs its own approvals.
  */
