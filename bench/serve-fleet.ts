@@ -3,7 +3,7 @@ import type { KubeObject } from '../src/cluster/snapshot.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../test/support/fake-kube-api/start-fake-kube-api.js';
 
 /**
- * Bench child (fleet target, issue 17): COUNT small workload clusters, each its own fake Kubernetes
+ * Bench child (fleet target): COUNT small workload clusters, each its own fake Kubernetes
  * API server on a loopback port, all in this one process (the bench runs two of these so neither
  * nears the file-descriptor limit). Every cluster serves the same small healthy dump. IPC:
  * `stats` → per cluster {requests, lists, watches, open, openUnique}; `emit` {index} → that cluster's

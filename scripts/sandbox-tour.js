@@ -96,7 +96,7 @@ async function openAlerts(page) {
   return (await alertHeaders(page)).filter((h) => !h.includes('Resolved'));
 }
 
-/** Click Approve on the request and confirm it in Slack's confirm dialog (issue 16: Approve has one). */
+/** Click Approve on the request and confirm it in Slack's confirm dialog (Approve has one). */
 async function approve(page, request) {
   await request.getByRole('button', { name: 'Approve' }).click();
   await page.locator('#confirm-ok').click();
