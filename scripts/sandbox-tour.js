@@ -143,7 +143,7 @@ export async function playIncident(page, url, shot = async () => undefined) {
   await details.scrollIntoViewIfNeeded();
   await shot('sandbox-details');
 
-  // 1c. The alert thread's own controls (issue 16): Pat takes it ("I'm on it"), snoozes it for an
+  // 1c. The alert thread's own controls: Pat takes it ("I'm on it"), snoozes it for an
   // hour from the Snooze menu, changes their mind (Unsnooze), and exports the timeline into the thread.
   const alert = message(page, WEBHOOK_ALERT).first();
   await alert.getByRole('button', { name: "I'm on it" }).click();
@@ -195,7 +195,7 @@ export async function playIncident(page, url, shot = async () => undefined) {
   seen.firstApproval = await request.innerText();
   await shot('sandbox-first-approval');
 
-  // 5b. Ben's App Home tab (issue 16) while the request waits on him: opening it sends the bot a signed
+  // 5b. Ben's App Home tab while the request waits on him: opening it sends the bot a signed
   // app_home_opened event, the bot publishes Ben's Home (views.publish): the cluster, its state and
   // worst finding, and the approval waiting on Ben. Then back to the channel, its thread still open.
   await actAs(page, 'U0BEN');
@@ -254,7 +254,7 @@ export async function playIncident(page, url, shot = async () => undefined) {
   await page.locator('#thread-messages > li.msg').last().scrollIntoViewIfNeeded();
   await shot('sandbox-resolved');
   // The symptom that resolved last, once the cluster had healed: the recreation loop, in a thread of
-  // its own once its root cause had resolved (issue 16: before, it is listed in the webhook's thread).
+  // its own once its root cause had resolved (until then it is listed in the webhook's thread).
   const loop = page.locator('#messages > li.msg').filter({ has: page.locator('.bk-header', { hasText: 'machine replacements' }) }).first();
   await loop.locator('.msg-replies').click();
   await threadMessage(page, 'Resolved').last().waitFor(t);
