@@ -63,6 +63,8 @@ const FIX = 'Suspend webhook kyverno-resource-validating-webhook-cfg';
 const message = (page, text) => page.locator('#messages > li.msg', { hasText: text });
 const threadMessage = (page, text) => page.locator('#thread-messages > li.msg', { hasText: text });
 
+/* global document -- isChannelQuiet and the waitForFunction callbacks run inside the page, not in Node. */
+
 /** Runs in the page: true once the channel's version has not changed for `ms` (long polling keeps it current). */
 function isChannelQuiet(ms) {
   const v = document.body.dataset.version;
