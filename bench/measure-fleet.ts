@@ -11,7 +11,7 @@ import { startRedis } from '../test/support/start-redis.js';
 import { summarize } from './bench-stats.js';
 
 /**
- * Bench child (fleet target, issue 17): CLUSTERS small live clusters behind fake API servers (two
+ * Bench child (fleet target): CLUSTERS small live clusters behind fake API servers (two
  * serve-fleet children), two `k8s-health worker` processes in fleet mode on one real Redis, the fake
  * Slack Web API. Measures, in one run:
  * - RSS per watched cluster at SMALL (100) and CLUSTERS clusters (workers' VmRSS minus an idle worker's);

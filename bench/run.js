@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --scale small] [-- --iterations N]` — issue 8's targets, measured side by side in
+// `npm run bench [-- --scale small] [-- --iterations N]` — the performance targets, measured side by side in
 // one run on loopback, printed as one table and written to bench/results/<time>-<scale>.json.
 // docs/performance.md explains how to read it. Every process it starts is stopped by pid at the end.
 import { fork, spawn, spawnSync } from 'node:child_process';
@@ -41,7 +41,7 @@ if (!existsSync(path.join(out, 'bench/measure-scan.js'))) fail('bench/ did not c
 if (tsc.status !== 0) log('tsc reported type errors (above); running the emitted JavaScript anyway');
 
 // `npm run bench -- fleet [--clusters 1000] [--churn-minutes 3] [--samples 30] [--lease-seconds 15]
-// [--steady-seconds 60] [--small 100]`: issue 17's fleet targets alone (docs/fleet.md, docs/performance.md).
+// [--steady-seconds 60] [--small 100]`: the fleet targets alone (docs/fleet.md, docs/performance.md).
 if (args[0] === 'fleet') {
   await runFleet();
   process.exit(0);
@@ -100,7 +100,7 @@ const median = (xs) => {
 };
 
 /**
- * Targets 9 and 10 (issue 15): whole-process start-up of the CLI against a bare `node -e ''`, in turn
+ * Targets 9 and 10: whole-process start-up of the CLI against a bare `node -e ''`, in turn
  * (bare, --help, check --from) so a drift of the machine's speed hits all three alike. Wall ms medians.
  */
 function measureStartup(rounds) {
@@ -234,7 +234,7 @@ function printRows(title, rows) {
   console.log('');
 }
 
-/** Issue 17: leases, event-driven scans and failover over many small clusters, in one run (bench/measure-fleet.ts). */
+/** Fleet: leases, event-driven scans and failover over many small clusters, in one run (bench/measure-fleet.ts). */
 async function runFleet() {
   const clusters = Number(arg('clusters', '1000'));
   const churnMinutes = Number(arg('churn-minutes', '3'));

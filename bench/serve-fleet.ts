@@ -3,7 +3,7 @@ import type { KubeObject } from '../src/cluster/snapshot.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../test/support/fake-kube-api/start-fake-kube-api.js';
 
 /**
- * Bench child (fleet target, issue 17): COUNT small workload clusters, each its own fake Kubernetes
+ * Bench child (fleet target): COUNT small workload clusters, each its own fake Kubernetes
  * API server on a loopback port, all in this one process (the bench runs two of these so neither
  * nears the file-descriptor limit). Every cluster serves the same small healthy dump. IPC:
  * `stats` → per cluster {requests, lists, watches, open, openUnique}; `emit` {index} → that cluster's
@@ -37,7 +37,7 @@ function notReady(api: FakeKubeApi): KubeObject {
   return node;
 }
 
-process.on('message', async (msg: { id: number; type: string; index?: number }) => {
+process.on('message', (msg: { id: number; type: string; index?: number }) => {
   if (msg.type === 'stats') process.send!({ id: msg.id, stats: stats() });
   else if (msg.type === 'emit') {
     const api = apis[msg.index!]!;
@@ -46,8 +46,14 @@ process.on('message', async (msg: { id: number; type: string; index?: number }) 
     api.emit('MODIFIED', node);
     process.send!({ id: msg.id, at, node: node.metadata.name });
   } else if (msg.type === 'stop') {
-    await Promise.all(apis.map((a) => a.close()));
-    process.exit(0);
+    // The listener returns nothing (process.on ignores a promise): a failed close ends the child with its error.
+    Promise.all(apis.map((a) => a.close())).then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
   }
 });
 process.on('disconnect', () => process.exit(0));

@@ -23,10 +23,16 @@ const control = http.createServer((req, res) => {
 await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
 const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
 process.send?.({ type: 'ready', url: api.url, controlUrl, scale, generateMs: Date.now() - started });
-process.on('message', async (msg: { type?: string }) => {
+process.on('message', (msg: { type?: string }) => {
   if (msg?.type !== 'stop') return;
   control.close();
-  await api.close();
-  process.exit(0);
+  // The listener returns nothing (process.on ignores a promise): a failed close ends the child with its error.
+  api.close().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 });
 process.on('disconnect', () => process.exit(0));

@@ -2,7 +2,7 @@
 /**
  * Preflight of `npm test`: the tests start a real redis-server and a real 3-member etcd, use etcdctl
  * and kubectl as peers, openssl for the etcd TLS certificates, and drive the sandbox page in the
- * system's headless Chromium (issue 19; playwright-core never downloads a browser of its own here). When a command is missing it is
+ * system's headless Chromium (playwright-core never downloads a browser of its own here). When a command is missing it is
  * installed with the system package manager where that is possible without asking (root, or
  * passwordless sudo, on a Debian/Ubuntu machine); otherwise the run stops with one line naming the
  * exact command to run. Only the packages whose command is missing are installed: a machine may

@@ -63,6 +63,8 @@ const FIX = 'Suspend webhook kyverno-resource-validating-webhook-cfg';
 const message = (page, text) => page.locator('#messages > li.msg', { hasText: text });
 const threadMessage = (page, text) => page.locator('#thread-messages > li.msg', { hasText: text });
 
+/* global document -- isChannelQuiet and the waitForFunction callbacks run inside the page, not in Node. */
+
 /** Runs in the page: true once the channel's version has not changed for `ms` (long polling keeps it current). */
 function isChannelQuiet(ms) {
   const v = document.body.dataset.version;
@@ -96,7 +98,7 @@ async function openAlerts(page) {
   return (await alertHeaders(page)).filter((h) => !h.includes('Resolved'));
 }
 
-/** Click Approve on the request and confirm it in Slack's confirm dialog (issue 16: Approve has one). */
+/** Click Approve on the request and confirm it in Slack's confirm dialog (Approve has one). */
 async function approve(page, request) {
   await request.getByRole('button', { name: 'Approve' }).click();
   await page.locator('#confirm-ok').click();
@@ -143,7 +145,7 @@ export async function playIncident(page, url, shot = async () => undefined) {
   await details.scrollIntoViewIfNeeded();
   await shot('sandbox-details');
 
-  // 1c. The alert thread's own controls (issue 16): Pat takes it ("I'm on it"), snoozes it for an
+  // 1c. The alert thread's own controls: Pat takes it ("I'm on it"), snoozes it for an
   // hour from the Snooze menu, changes their mind (Unsnooze), and exports the timeline into the thread.
   const alert = message(page, WEBHOOK_ALERT).first();
   await alert.getByRole('button', { name: "I'm on it" }).click();
@@ -195,7 +197,7 @@ export async function playIncident(page, url, shot = async () => undefined) {
   seen.firstApproval = await request.innerText();
   await shot('sandbox-first-approval');
 
-  // 5b. Ben's App Home tab (issue 16) while the request waits on him: opening it sends the bot a signed
+  // 5b. Ben's App Home tab while the request waits on him: opening it sends the bot a signed
   // app_home_opened event, the bot publishes Ben's Home (views.publish): the cluster, its state and
   // worst finding, and the approval waiting on Ben. Then back to the channel, its thread still open.
   await actAs(page, 'U0BEN');
@@ -254,7 +256,7 @@ export async function playIncident(page, url, shot = async () => undefined) {
   await page.locator('#thread-messages > li.msg').last().scrollIntoViewIfNeeded();
   await shot('sandbox-resolved');
   // The symptom that resolved last, once the cluster had healed: the recreation loop, in a thread of
-  // its own once its root cause had resolved (issue 16: before, it is listed in the webhook's thread).
+  // its own once its root cause had resolved (until then it is listed in the webhook's thread).
   const loop = page.locator('#messages > li.msg').filter({ has: page.locator('.bk-header', { hasText: 'machine replacements' }) }).first();
   await loop.locator('.msg-replies').click();
   await threadMessage(page, 'Resolved').last().waitFor(t);

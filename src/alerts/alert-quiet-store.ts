@@ -18,7 +18,7 @@ export interface AlertOwner {
 }
 
 /**
- * Ownership and snoozes of alert threads (issue 16), in Redis, read by every notify worker:
+ * Ownership and snoozes of alert threads, in Redis, read by every notify worker:
  * - `<keyPrefix>alert-snooze:<cluster>:<fingerprint>` (JSON): per cluster and root-cause fingerprint;
  *   a timed snooze expires by itself (PX), "until resolved" is deleted when the incident resolves;
  * - `<keyPrefix>alert-owner:<cluster>:<incidentKey>` (JSON, 30 days): per thread, so an incident that

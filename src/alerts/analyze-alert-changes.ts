@@ -52,7 +52,7 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
     changed.set(inc.fingerprint, inc);
   };
 
-  // One thread per root cause (issue 16): every alerting finding belongs to the deepest alerting
+  // One thread per root cause: every alerting finding belongs to the deepest alerting
   // finding its `causedBy` chain reaches (itself when it has no known cause).
   const alerting = report.findings.filter((f) => f.severity !== 'info');
   const rootOf = new Map(alerting.map((f) => [f.fingerprint, findRootCauses(f, alerting).at(-1) ?? f]));
@@ -108,7 +108,7 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
     }
     // An info echo neither reopens a resolved thread nor keeps an open one alive: once a finding is
     // only info (a stopped recreation loop, a node MHC is replacing) it counts as absent below, so
-    // the thread resolves after resolveAfterScans (issue 13, defect 12) instead of staying open.
+    // the thread resolves after resolveAfterScans (defect class 12) instead of staying open.
     const inc = existing;
     const details: AlertChangeDetail[] = [];
     if (inc.status === 'resolved') {

@@ -1,11 +1,11 @@
 import type { Finding, Severity } from '../diagnose/finding.js';
 
 /**
- * Alert incidents and their changes, as structured data (issue 15): what alerts/ stores in Redis and
+ * Alert incidents and their changes, as structured data: what alerts/ stores in Redis and
  * hands to an adapter (slack/render/render-alert.ts words and posts them). Nothing here is display text;
  * every string that came from a cluster stays raw and is neutralized by whoever shows it.
  *
- * An incident is "the thing a thread is about": one root cause (issue 16). Findings linked by
+ * An incident is "the thing a thread is about": one root cause. Findings linked by
  * `causedBy` share the incident of their deepest alerting cause: it is the incident's `finding`, its
  * symptoms are `symptoms` (current) and announced as `related` changes with `relation: 'symptom'`.
  * A finding without a known cause is its own root. An incident of a finding that later turns out to
@@ -47,7 +47,7 @@ export type AlertChangeDetail =
   /** The finding turned out to be a symptom of another root cause: followed in that thread from now on (this one is closed). */
   | { kind: 'merged'; into: string; id: string; title: string }
   /**
-   * Reminder (issue 18): remediation is still paused for a MachineHealthCheck (capi.remediation-paused
+   * Reminder: remediation is still paused for a MachineHealthCheck (capi.remediation-paused
    * is this root cause or one of its symptoms), at most every `pausedReminderHours`. `resume` is the
    * label of the resume fix when the bot paused it (else the annotation is removed by hand).
    */

@@ -2,7 +2,7 @@ import type { AlertChange, ClusterAlertState } from './incident.js';
 import { EMPTY_ALERT_STATE } from './incident.js';
 
 /**
- * Alert state as read from Redis, in today's shape. Before issue 15 each change carried `lines`: the
+ * Alert state as read from Redis, in today's shape. Older versions stored `lines` in each change: the
  * Slack mrkdwn of its reply, built (and neutralized) when the scan ran. Those are dropped here, on
  * read: alerts/ stores no Slack text, and the next save writes the state without them. A change that
  * was still unposted at the upgrade then gets the short reply of a change without details ("severity,
@@ -19,7 +19,7 @@ export function migrateAlertState(raw: unknown): ClusterAlertState {
       return { ...change, kinds: Array.isArray(change.kinds) ? change.kinds : [], details: Array.isArray(change.details) ? change.details : [] };
     });
     if (!Array.isArray(inc.related)) inc.related = [];
-    // Before issue 16 an incident was one finding: no symptoms listed yet (the next scan fills them in,
+    // Older versions kept one incident per finding: no symptoms listed yet (the next scan fills them in,
     // and closes the incidents of findings that are symptoms into their cause's thread).
     if (!Array.isArray(inc.symptoms)) inc.symptoms = [];
     if (!Array.isArray(inc.evidenceSeen)) inc.evidenceSeen = [];

@@ -23,9 +23,9 @@ export interface ApprovalRequest {
   /** approvals.required when proposed. */
   required: number;
   /**
-   * Who may approve, as the cluster's `approvers` config said when proposed (issue 16): shown in the
+   * Who may approve, as the cluster's `approvers` config said when proposed: shown in the
    * request message only. Display, not policy: every vote is authorized against the config at vote
-   * time. Absent on requests stored before issue 16.
+   * time. Absent on requests stored by older versions.
    */
   approvers?: { users: string[]; groups: string[] };
   status: ApprovalStatus;
@@ -38,14 +38,14 @@ export interface ApprovalRequest {
   /**
    * The server-side dry run (or etcd read-only check) passed. A request whose dry run failed shows the
    * failure and no Approve button, and every approve vote on it is refused (apply-vote.ts); signed.
-   * Absent on requests stored before issue 14 (they carry no signature either, so never run).
+   * Absent on requests stored by versions that did not sign requests (they never run).
    */
   dryRunOk?: boolean;
   /**
    * HMAC-SHA256 (K8S_HEALTH_PLAN_SECRET) of the request's signed envelope (sign-request.ts): action,
    * params, preconditions, hash, cluster, id, proposer, times, required count, dry-run outcome, and
    * what approvers are shown (label, API calls, risk, dry-run line, approvers, thread). The
-   * executor refuses a request whose signature does not verify. Absent on requests from before issue 14.
+   * executor refuses a request whose signature does not verify. Absent on requests from versions that did not sign them.
    */
   signature?: string;
   /** The thread the request lives in, and its own message (updated on every vote). */

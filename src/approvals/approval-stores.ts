@@ -34,7 +34,7 @@ export interface ApprovalStore {
   /**
    * Record that this request is being executed, once: SET NX of `<prefix>approvals:executed:<id>`.
    * True for the first caller ever (within the 30-day retention), false afterwards: a request reset
-   * to `approved` in Redis and enqueued again finds the marker and is refused (issue 14, "not
+   * to `approved` in Redis and enqueued again finds the marker and is refused ("not
    * executed before"). Set after the claim and the re-verification, right before anything is sent.
    */
   markExecuted(id: string): Promise<boolean>;
@@ -52,7 +52,7 @@ export interface ApprovalStore {
  * A backup as stored. `sha256`, `origin` and `mac` are its seal (approvals/execute/seal-backup.ts): who saved
  * it (the executor of request `origin.requestId`, running that action with those params) and a MAC
  * with K8S_HEALTH_PLAN_SECRET over that and the object's hash, so a restore can refuse anything but
- * the exact object its plan backed up. Backups saved before issue 14 have no seal (never restored).
+ * the exact object its plan backed up. Backups saved by versions that did not seal them have no seal (never restored).
  */
 export interface StoredBackup {
   what: string;
@@ -71,7 +71,7 @@ export interface ApprovalBackups {
 
 /** One audited step: who, when, what, result (docs/design.md "Approval rules"). */
 /**
- * Alert thread buttons (issue 16): "I'm on it", Snooze, Unsnooze. `requestId` is then the thread's
+ * Alert thread buttons: "I'm on it", Snooze, Unsnooze. `requestId` is then the thread's
  * incident key and `action` the button (`alert.own`, `alert.snooze`, `alert.unsnooze`).
  */
 export type AlertAuditEvent = 'owned' | 'snoozed' | 'unsnoozed';

@@ -2,8 +2,8 @@ import type { ActionId } from '../diagnose/finding.js';
 
 /**
  * Every catalog action: the docs/design.md actions plus node.remove-out-of-service, the undo of
- * node.out-of-service (its own approval-gated proposal), and the Cluster API annotation actions of
- * issue 18 with their undos; all are in the contract's ACTION_IDS.
+ * node.out-of-service (its own approval-gated proposal), and the Cluster API annotation actions
+ * with their undos; all are in the contract's ACTION_IDS.
  */
 export type CatalogActionId = ActionId;
 

@@ -35,7 +35,7 @@ export async function runAuditVerify(opts: { json?: boolean }, io: CliIo): Promi
       io.stdout.write(`intact, ${r.records} records${r.head ? ` (head ${neutralizePlainText(r.head.slice(0, 12))})` : ''}; ${notes.join('; ')}\n`);
     } else {
       // The record id, and the hashes quoted in the reason, are read from Redis: whoever broke the
-      // chain wrote them, so they must not add lines or terminal escapes to this verdict (issue 14).
+      // chain wrote them, so they must not add lines or terminal escapes to this verdict.
       io.stdout.write(`${neutralizePlainText(`broken at record ${r.broken!.id} (#${r.broken!.index} oldest first, after ${r.records} intact): ${r.broken!.reason}`)}\n`);
     }
     return r.intact ? 0 : 1;

@@ -37,7 +37,7 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   const log = io.env.LOG_LEVEL?.toLowerCase() === 'debug' ? (await (await import('../log/create-logger.js')).createProcessLogger({ level: 'debug', destination: io.stderr, base: { process: 'check' } })).log : silentLogger;
   const clock = io.now ?? (() => new Date());
   const history = new InMemoryHistory();
-  // Issue 18: a replay keeps the last healthy dump's fingerprint, so a later dump says what changed since.
+  // A replay keeps the last healthy dump's fingerprint, so a later dump says what changed since.
   const baselines = createMemoryBaselineStore();
   let report: Report;
   let runbookBaseUrl: string | undefined;

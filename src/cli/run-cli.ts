@@ -9,7 +9,7 @@ import { UsageError } from './usage-error.js';
 export type { CliIo };
 
 /**
- * Each command's module is imported when that command runs (issue 15): `--help` and `check --from`
+ * Each command's module is imported when that command runs: `--help` and `check --from`
  * must not pay for Bolt, BullMQ, ioredis, client-node and etcd3. Keep this file's static imports to
  * commander and small local modules (`npm run bench` holds the start-up ratios).
  *

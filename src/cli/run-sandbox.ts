@@ -16,7 +16,7 @@ import { waitForSignal } from './wait-for-signal.js';
 const SCENARIOS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples/scenarios');
 
 /**
- * `k8s-health sandbox` (issue 19): a local web page that plays an incident channel, with no Slack
+ * `k8s-health sandbox`: a local web page that plays an incident channel, with no Slack
  * account, no cluster and no Redis to set up (docs/sandbox.md). Prints the page's URL and runs until
  * SIGINT/SIGTERM (exit 0); exit 2 with one line when it cannot start (a REDIS_URL it must not
  * use, a bad scenario, PORT taken); exit 1 with one line if its embedded store dies under it.

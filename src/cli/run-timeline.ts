@@ -12,7 +12,7 @@ import { parseSince } from './parse-since.js';
 import { pickCluster, resolveConfig } from './resolve-config.js';
 
 /**
- * `k8s-health timeline <cluster> [--since DURATION|ISO] [--config FILE]` (issue 18): a Markdown incident
+ * `k8s-health timeline <cluster> [--since DURATION|ISO] [--config FILE]`: a Markdown incident
  * timeline of one cluster from what the bot keeps in Redis ($REDIS_URL) — the alert state (findings first
  * seen, changed, resolved), the "what changed since last healthy" log, and the approval audit trail (who
  * proposed, approved, ran what, with results) — rendered by report/render-timeline.ts. With a config file

@@ -63,7 +63,7 @@ export const KINDS: readonly KindSpec[] = [
   { kind: 'ValidatingWebhookConfiguration', group: 'admissionregistration.k8s.io', versions: ['v1'], plural: 'validatingwebhookconfigurations', namespaced: false, cluster: 'workload', target: 'validatingWebhooks' },
   { kind: 'MutatingWebhookConfiguration', group: 'admissionregistration.k8s.io', versions: ['v1'], plural: 'mutatingwebhookconfigurations', namespaced: false, cluster: 'workload', target: 'mutatingWebhooks' },
   { kind: 'VolumeAttachment', group: 'storage.k8s.io', versions: ['v1'], plural: 'volumeattachments', namespaced: false, cluster: 'workload', target: 'volumeAttachments' },
-  // Issue 18: which PodDisruptionBudget blocks a drain (status.disruptionsAllowed), and which CRDs were
+  // Which PodDisruptionBudget blocks a drain (status.disruptionsAllowed), and which CRDs were
   // installed since the last healthy scan (kept as a compact projection: no schemas, see add-to-snapshot.ts).
   { kind: 'PodDisruptionBudget', group: 'policy', versions: ['v1'], plural: 'poddisruptionbudgets', namespaced: true, cluster: 'workload', target: 'podDisruptionBudgets' },
   { kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io', versions: ['v1'], plural: 'customresourcedefinitions', namespaced: false, cluster: 'workload', target: 'customResourceDefinitions' },

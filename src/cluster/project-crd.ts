@@ -1,7 +1,7 @@
 import type { KubeObject } from './snapshot.js';
 
 /**
- * What the Snapshot keeps of a CustomResourceDefinition (issue 18, "what changed": CRDs installed or
+ * What the Snapshot keeps of a CustomResourceDefinition ("what changed": CRDs installed or
  * changed since the last healthy scan): its metadata (uid, resourceVersion, generation, times), group,
  * kind, scope and version names. Never the schemas: a cluster's CRDs can weigh tens of megabytes, and the
  * bot only needs to see that one appeared or changed (its generation moves on every spec change).

@@ -7,7 +7,7 @@ export function projectPod(pod: KubeObject): PodProjection {
   const status = pod.status ?? {};
   const statuses: unknown[] = [...arr(status.initContainerStatuses), ...arr(status.containerStatuses)];
   const containers: ContainerStateProjection[] = statuses.map((raw) => {
-    const c = (raw ?? {}) as Record<string, any>; // a null entry in a dump must not sink the whole read (issue 9)
+    const c = (raw ?? {}) as Record<string, any>; // a null entry in a dump must not sink the whole read
     const out: ContainerStateProjection = { name: String(c.name ?? ''), ready: c.ready === true, restartCount: num(c.restartCount) ?? 0 };
     if (c.state?.waiting) out.waiting = pick(c.state.waiting, ['reason', 'message']);
     if (c.state?.terminated) out.terminated = pick(c.state.terminated, ['reason', 'exitCode', 'finishedAt']);

@@ -210,7 +210,7 @@ export interface CapiObjects {
   tanzuKubernetesClusters: KubeObject[];
 }
 
-/** Whether a kind's objects in a snapshot stand for the cluster (issue 13 defect class 9: green means checked). */
+/** Whether a kind's objects in a snapshot stand for the cluster (defect class 9: green means checked). */
 export interface KindCoverage {
   /**
    * `read`: listed (possibly empty) from the API server, or present in the capture;
@@ -236,7 +236,7 @@ export interface Snapshot {
    */
   collectedAt: string;
   /**
-   * How collectedAt is known (issue 13 defect class 8): `recorded` by the collector (live read, meta.json);
+   * How collectedAt is known (defect class 8): `recorded` by the collector (live read, meta.json);
    * `data`: a capture without meta.json was taken at or after the newest time written in it (events,
    * conditions, managedFields), which collectedAt is; `unknown`: no time anywhere, collectedAt is '' and
    * age-based findings say so instead of guessing. Absent means `recorded`. Never the directory's mtime.
@@ -259,7 +259,7 @@ export interface Snapshot {
   mutatingWebhooks: KubeObject[];
   volumeAttachments: KubeObject[];
   persistentVolumeClaims: KubeObject[];
-  /** policy/v1 PodDisruptionBudgets (issue 18: the budget that refuses a drain's evictions). */
+  /** policy/v1 PodDisruptionBudgets (the budget that refuses a drain's evictions). */
   podDisruptionBudgets: KubeObject[];
   /**
    * CustomResourceDefinitions as a compact projection (metadata, spec.group, spec.names.kind, spec.scope,

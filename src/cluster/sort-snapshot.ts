@@ -18,7 +18,7 @@ export function sortSnapshot(s: Snapshot): void {
 
 function sortBy<T>(items: T[], key: (item: T) => string[]): void {
   // The full-content tie-breaker is serialised only for items whose keys tie (rare): serialising
-  // every one of 100,000 pods cost more than the rest of the sort (issue 8).
+  // every one of 100,000 pods cost more than the rest of the sort.
   const keyed: { item: T; key: string[]; json?: string }[] = items.map((item) => ({ item, key: key(item) }));
   keyed.sort((a, b) => {
     for (let i = 0; i < a.key.length; i++) {

@@ -11,7 +11,7 @@ import { createRedisBaselineStore } from '../store/baseline-store.js';
 import { createProposalStore } from '../store/proposal-store.js';
 
 /**
- * What the alert thread buttons need (issue 16: I'm on it, Snooze, Unsnooze; issue 18: Export
+ * What the alert thread buttons need (I'm on it, Snooze, Unsnooze, Export
  * timeline), composed the same way by every root that runs the Slack app (`serve`, the sandbox), on
  * the Slack side's Redis connection: the same stores, lock and channel limiter the notify workers use,
  * so a parent edited by a click and one edited by a notify job never interleave.

@@ -8,7 +8,7 @@ import { createHomeViewersStore } from '../store/home-viewers-store.js';
 import { createReportStore } from '../store/report-store.js';
 
 /**
- * What the App Home needs (issue 16), composed alike for the Slack app's `app_home_opened` listener
+ * What the App Home needs, composed alike for the Slack app's `app_home_opened` listener
  * and for the scan workers' refresh of recent viewers: the latest reports, the pending approvals, the
  * recent-viewer set, and who approves which cluster.
  */

@@ -12,7 +12,7 @@ import { composeAppHomeDeps } from './compose-app-home-deps.js';
 import { refreshAppHomes, type AppHomeDeps } from '../slack/post/publish-app-home.js';
 
 /**
- * What the Slack side of the approval flow needs (issue 6), composed the same way by every root that
+ * What the Slack side of the approval flow needs, composed the same way by every root that
  * runs the Slack app (`serve`, the sandbox): votes are sealed and audited on the Slack side's Redis
  * connection; a fix-button click is handed to the remediation worker (`k8s-health-propose`) and the
  * decisive vote enqueues `k8s-health-remediate`, both through the composed jobs side.

@@ -137,7 +137,7 @@ const slackWorkspace = z.strictObject({
    */
   enterpriseId: z.string().regex(/^E[A-Z0-9]+$/, 'must be a Slack Enterprise Grid org id such as E0123ABCD').optional(),
   /**
-   * Where each finding's runbook link points (issue 16): `<runbookBaseUrl>/docs/diagnosis.md#<anchor of
+   * Where each finding's runbook link points: `<runbookBaseUrl>/docs/diagnosis.md#<anchor of
    * the finding id>`. A URL to the repository's tree (or a docs site serving the same paths), no
    * trailing slash needed. Default: {@link DEFAULT_RUNBOOK_BASE_URL}.
    */
@@ -159,7 +159,7 @@ export const configSchema = z
     clusters: z.array(clusterSchema).default([]),
     /** Management clusters whose Cluster API clusters are discovered (docs/fleet.md). */
     fleets: z.array(fleetSchema).default([]),
-    /** Which Slack workspace/org may talk to the bot (issue 14); optional, enforced when set. */
+    /** Which Slack workspace/org may talk to the bot; optional, enforced when set. */
     slack: slackWorkspace.default({}),
     scan: z
       .strictObject({
@@ -181,10 +181,10 @@ export const configSchema = z
          */
         watch: z.boolean().default(true),
         /**
-         * Fleet mode (issue 17, docs/fleet.md): with `watch`, each live cluster is owned by exactly one
+         * Fleet mode (docs/fleet.md): with `watch`, each live cluster is owned by exactly one
          * scan worker at a time through a lease in Redis; only the owner watches it and scans it (on its
          * own timer every intervalSeconds, and debounced after each watch event). false: every scan
-         * worker may scan any cluster from the BullMQ schedulers, as before issue 17.
+         * worker may scan any cluster from the BullMQ schedulers (no lease).
          */
         leases: z.boolean().default(true),
         /**
@@ -212,7 +212,7 @@ export const configSchema = z
         allowSinglePerson: z.boolean().default(false),
         /**
          * An approved request must START executing within this many minutes of its decisive approval
-         * (the signed time of the last vote); later, the executor refuses it (issue 14: a queued job
+         * (the signed time of the last vote); later, the executor refuses it (a queued job
          * or a replayed request cannot run long after the people who approved it looked at it).
          */
         executionDeadlineMinutes: z.number().positive().max(24 * 60).default(10),

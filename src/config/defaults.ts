@@ -1,6 +1,6 @@
 /**
  * Defaults that commands read without a config file, kept free of the schema library: `check --from`
- * with no config file needs only these, and loading zod is most of its start-up (issue 15, target 10).
+ * with no config file needs only these, and loading zod is most of its start-up (target 10).
  * config-schema.ts takes its defaults from here, so there is one value for each.
  */
 

@@ -16,7 +16,7 @@ export const TIME_BASED_IDS: ReadonlySet<FindingId> = new Set<FindingId>([
   'capi.recreation-loop',
   'capi.mhc-unhealthy',
   'upgrade.stuck',
-  // Issue 18: a blocker is named only once its stage has lasted deletingMinutes / provisioningMinutes; on a
+  // A blocker is named only once its stage has lasted deletingMinutes / provisioningMinutes; on a
   // capture of unknown time that is a guess, and skip-drain / skip-volume-detach must then not be proposed.
   'capi.drain-blocked',
   'capi.deletion-hook-pending',
@@ -27,7 +27,7 @@ export const TIME_BASED_IDS: ReadonlySet<FindingId> = new Set<FindingId>([
 export const UNKNOWN_TIME_MISSING = 'capture time unknown (no meta.json and no timestamp in the data): how long this has lasted is not known';
 
 /**
- * Issue 13 defect class 8: on a capture whose time is unknown (no meta.json, not one timestamp in
+ * Defect class 8: on a capture whose time is unknown (no meta.json, not one timestamp in
  * the data, no --now) the analysis clock is only the wall clock, so every age measured against it
  * is a guess. A time-based finding then says so in `missing`, is of low confidence, is never
  * critical, and proposes no fix (never a write on missing evidence). Other findings are untouched.

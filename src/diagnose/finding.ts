@@ -8,13 +8,13 @@ export const FINDING_IDS = [
   'etcd.no-leader',
   'etcd.leader-unreachable',
   'etcd.member-mismatch',
-  // Issue 13: a raised NOSPACE/CORRUPT alarm, and members the probe never asked (their state is unknown).
+  // A raised NOSPACE/CORRUPT alarm, and members the probe never asked (their state is unknown).
   'etcd.alarm',
   'etcd.members-not-queried',
   'controlplane.degraded',
   'controlplane.not-self-healing',
   'controlplane.node-not-joined',
-  // Issue 13: KCP's EtcdClusterHealthy as etcd evidence when etcd itself was not queried.
+  // KCP's EtcdClusterHealthy as etcd evidence when etcd itself was not queried.
   'controlplane.etcd-unhealthy',
   'node.not-ready',
   'node.cni-not-initialized',
@@ -27,7 +27,7 @@ export const FINDING_IDS = [
   'capi.mhc-unhealthy',
   'capi.recreation-loop',
   'upgrade.stuck',
-  // Issue 18: what holds a Machine deletion or a rollout, named (the cause of capi.machine-stuck-deleting
+  // What holds a Machine deletion or a rollout, named (the cause of capi.machine-stuck-deleting
   // and upgrade.stuck), and remediation that stopped or was paused.
   'capi.drain-blocked',
   'capi.deletion-hook-pending',
@@ -51,9 +51,9 @@ export const ACTION_IDS = [
   'node.out-of-service',
   'node.delete',
   'pod.force-delete',
-  // The undo of node.out-of-service (issue 6): only ever proposed by the undo button, never by an analyzer.
+  // The undo of node.out-of-service: only ever proposed by the undo button, never by an analyzer.
   'node.remove-out-of-service',
-  // Issue 18: skip a blocked drain / volume-detach wait of one Machine being deleted (Cluster API's exclude
+  // Skip a blocked drain / volume-detach wait of one Machine being deleted (Cluster API's exclude
   // annotations), and their undos; pause a MachineHealthCheck's remediation while a loop runs, and resume.
   'machine.skip-drain',
   'machine.wait-for-drain',
@@ -114,7 +114,7 @@ export interface Finding {
   /** ISO time the problem started, when known (condition lastTransitionTime, creationTimestamp, first event). */
   since?: string;
   /**
-   * ISO time of the first scan that saw this finding without a break (issue 16): the earliest of the
+   * ISO time of the first scan that saw this finding without a break: the earliest of the
    * consecutive earlier scans (History) holding its fingerprint, else this scan's analysis time. Set by
    * the scan (scan/stamp-first-seen.ts); Slack shows it as "first seen" when `since` is unknown.
    */

@@ -1,7 +1,7 @@
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 
 /**
- * Fleet mode (issue 17, docs/fleet.md): a live cluster is scanned by the one worker holding its lease
+ * Fleet mode (docs/fleet.md): a live cluster is scanned by the one worker holding its lease
  * when scan.watch and scan.leases are on; dump clusters (re-read files, nothing to watch) and
  * `scan.leases: false` keep the BullMQ schedulers, which any scan worker serves.
  */

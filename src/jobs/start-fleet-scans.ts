@@ -43,7 +43,7 @@ export function configClusterSource(config: Config): ClusterSource {
 }
 
 /**
- * Fleet mode (issue 17, docs/fleet.md "Leases and event-driven scans"): this worker keeps its fair
+ * Fleet mode (docs/fleet.md "Leases and event-driven scans"): this worker keeps its fair
  * share of cluster leases (jobs/create-lease-keeper.ts); for each cluster it owns it holds the watch
  * cache and runs the scans (jobs/create-owned-scans.ts: on acquire, every scan.intervalSeconds, and
  * debounced after each watch event); losing a lease stops its watches at once. Alert posting stays

@@ -46,12 +46,12 @@ export interface JobStores {
   reports: ReportStore;
   alerts: AlertStateStore;
   threads: AlertThreadStore<Incident>;
-  /** Owners and snoozes of alert threads (issue 16): honoured by the notify workers. */
+  /** Owners and snoozes of alert threads: honoured by the notify workers. */
   quiet: AlertQuietStore;
   /** Who opened the App Home recently: re-published when a cluster's alerts change. */
   homeViewers: HomeViewersStore;
   history: History;
-  /** Last healthy fingerprint per cluster and the changes since (issue 18, "what changed"). */
+  /** Last healthy fingerprint per cluster and the changes since ("what changed"). */
   baselines: BaselineStore;
   approvals: ApprovalStore;
   audit: AuditLog;

@@ -29,7 +29,7 @@ export interface LoggerOptions {
  * word, the process's `base` fields, and secrets redacted (redact-paths.ts). For a person at a
  * terminal, `pretty` prints each line readably instead — and since a terminal executes escape
  * sequences and shows newlines, every string in the record (the message too) first goes through
- * neutralizePlainText, as any untrusted text shown to a person does (issue 14). JSON needs no such
+ * neutralizePlainText, as any untrusted text shown to a person does. JSON needs no such
  * step: its escaping already keeps every value on its line and inert.
  */
 export function createLogger(opts: LoggerOptions): Logger {

@@ -7,7 +7,7 @@ import { summarizeSection, type SectionLine } from './summarize-section.js';
 /**
  * The sections without which "healthy" says nothing: the API server answered, its nodes were read, its
  * pods were read. When one of them is unknown and nothing is wrong, the report is `unknown`, not
- * `healthy` (issue 13 defect class 9; docs/diagnosis.md "Unknown sections"). etcd, Cluster API
+ * `healthy` (defect class 9; docs/diagnosis.md "Unknown sections"). etcd, Cluster API
  * machines, upgrades and webhooks may be legitimately absent (a managed control plane, a cluster
  * without Cluster API, a capture that holds no webhook configurations): their own line is grey and
  * says why, and the overall status does not pretend they were checked — but does not hide the rest.

@@ -7,7 +7,7 @@ import type { Report } from './report.js';
 const PROACTIVE = new Set(['webhook.system-namespaces-not-excluded']);
 
 /**
- * Is this report a "last healthy" baseline for "what changed" (issue 18)? No critical or warning finding
+ * Is this report a "last healthy" baseline for "what changed"? No critical or warning finding
  * other than proactive ones, and not `unknown` (its key sections were read: a capture missing the nodes
  * proves nothing). A section degraded by its own line (a pod in CrashLoopBackOff that no finding covers)
  * does not disqualify it: otherwise one chronically crashing app would mean no baseline ever.

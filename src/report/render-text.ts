@@ -94,7 +94,7 @@ function orderSections(findings: Finding[]): SectionId[] {
 
 const RANK_MARK = ['on the failing path', 'same area', 'elsewhere'] as const;
 
-/** "Changed since last healthy at <time>": one line per change, closest to the failing path first (issue 18). */
+/** "Changed since last healthy at <time>": one line per change, closest to the failing path first. */
 export function renderChanges(c: ChangesSinceHealthy): string[] {
   const lines = [`Changed since last healthy at ${t(c.baselineAt)} (closest to what fails now first):`];
   if (!c.changes.length) lines.push('  nothing the bot follows changed (webhooks, CRDs, workloads, budgets, Cluster API objects, nodes)');

@@ -27,7 +27,7 @@ export interface Report {
   findings: Finding[];
   partial: PartialEntry[];
   /**
-   * Issue 18: what changed since the last healthy scan of this cluster (webhook configurations, CRDs,
+   * What changed since the last healthy scan of this cluster (webhook configurations, CRDs,
    * workload images and replicas, Nodes and Machines replaced, …), ranked by closeness to what fails now.
    * Set by the scan caller (jobs/attach-changes.ts) on a report that is not healthy when a baseline exists.
    */

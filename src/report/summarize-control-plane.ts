@@ -21,8 +21,8 @@ export function clustersCountingControlPlane(s: Snapshot): KubeObject[] {
  * The `controlplane` line: per KubeadmControlPlane, its Ready members out of spec.replicas, counted
  * the way controlplane.degraded counts them (countReadyControlPlane: Nodes, else Machine conditions,
  * else KCP status); without a KCP, the control-plane Nodes; without either, what each Cluster's own
- * v1beta2 status counts of its control plane (a capture of Cluster objects only — issue 13 defect
- * class 4). A count nothing reports is said to be unknown, never "0 of N" (issue 13). `degraded` when
+ * v1beta2 status counts of its control plane (a capture of Cluster objects only — defect
+ * class 4). A count nothing reports is said to be unknown, never "0 of N". `degraded` when
  * only a Cluster's count says some are not Ready: no finding covers that line.
  */
 export function summarizeControlPlane(s: Snapshot): { summary: string; hasData: boolean; degraded?: boolean } {

@@ -10,7 +10,7 @@ export function summarizeMachines(s: Snapshot): { summary: string; hasData: bool
   const ms = s.capi.machines;
   if (!ms.length) return { summary: 'no Cluster API machines read', hasData: false };
   const phases = new Map<string, number>();
-  // String(): a dump's phase may be any JSON type (issue 9 fuzzing); a label must not throw.
+  // String(): a dump's phase may be any JSON type (fuzzed input); a label must not throw.
   for (const m of ms) {
     const p = m.metadata.deletionTimestamp ? 'Deleting' : String(m.status?.phase ?? 'Unknown');
     phases.set(p, (phases.get(p) ?? 0) + 1);

@@ -18,7 +18,7 @@ export interface SectionLine {
   summary: string;
   /**
    * False when the section's source was not collected, failed, or is not in the capture: the section
-   * is then `unknown` (grey, "not collected: <why>"), never healthy (issue 13 defect class 9).
+   * is then `unknown` (grey, "not collected: <why>"), never healthy (defect class 9).
    */
   hasData: boolean;
   /** The line itself counts something unhealthy that no finding covers (a pod in CrashLoopBackOff): not green. */
@@ -51,7 +51,7 @@ const WORKLOAD_SIDE: ReadonlySet<SectionId> = new Set(['nodes', 'workloads', 'we
 
 /**
  * The API server is unreachable, yet the capture holds its objects: show them as the last known state
- * and keep the section `unknown` (issue 13 defect class 9: green means checked, never stale data). A
+ * and keep the section `unknown` (defect class 9: green means checked, never stale data). A
  * section already "not collected" keeps its own reason.
  */
 function lastKnown(line: SectionLine): SectionLine {
@@ -126,7 +126,7 @@ function plural(kind: string): string {
 
 /**
  * Pods by phase; a pod whose container waits in CrashLoopBackOff / ImagePullBackOff is counted under
- * that reason, not as Running, and named (issue 13 defect class 10).
+ * that reason, not as Running, and named (defect class 10).
  */
 function summarizeWorkloads(s: Snapshot): SectionLine {
   if (!s.pods.length) return { summary: 'no pods read', hasData: false };
@@ -164,7 +164,7 @@ function summarizeApiServer(s: Snapshot) {
 }
 
 /**
- * The etcd line (issue 13): members, health, leader by name and hex id (as etcdctl prints ids),
+ * The etcd line: members, health, leader by name and hex id (as etcdctl prints ids),
  * alarms, and what was not seen. It has data only when it can see members and a leader and every voting
  * member was asked: otherwise the section is unknown (or critical by its findings), never "healthy,
  * 0 members" nor green on one member's word.
@@ -221,19 +221,19 @@ function summarizeEtcd(s: Snapshot) {
   const alarms = [...new Set(e.alarms.filter((a) => a.alarm !== 'NONE').map((a) => a.alarm))];
   if (alarms.length) parts.push(`alarm ${alarms.join(', ')}`);
   // Members nobody asked are unknown, not healthy: a line that covers only some of them is not green
-  // (issue 13 defect classes 2 and 9); the etcd.members-not-queried finding says which and how to ask.
+  // (defect classes 2 and 9); the etcd.members-not-queried finding says which and how to ask.
   const hasData = e.members.length > 0 && leaderSeen && !state?.notQueried.length;
   return hasData && notAnswering.length > 0 ? { summary: parts.join(', '), hasData, degraded: true } : { summary: parts.join(', '), hasData };
 }
 
 function countBy<T>(items: T[], key: (t: T) => string): Map<string, number> {
   const m = new Map<string, number>();
-  // String(): a dump's pod phase may be any JSON type (issue 9 fuzzing); a label must not throw.
+  // String(): a dump's pod phase may be any JSON type (fuzzed input); a label must not throw.
   for (const i of items) m.set(String(key(i)), (m.get(String(key(i))) ?? 0) + 1);
   return new Map([...m].sort((a, b) => a[0].localeCompare(b[0])));
 }
 
-/** A static pod in CrashLoopBackOff on a Ready node: the node looks fine, the component is not (issue 13, 10). */
+/** A static pod in CrashLoopBackOff on a Ready node: the node looks fine, the component is not (defect class 10). */
 function withStaticPodTrouble(line: SectionLine, s: Snapshot): SectionLine {
   const troubled = s.pods.filter(isControlPlanePod).flatMap((p) => {
     const t = findPodTrouble(p, { at: s.collectedAt, events: s.events });

@@ -35,7 +35,7 @@ const CONTENT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf
 
 /**
  * Every asset is served from here, with a policy that lets the page load nothing from anywhere else
- * (issue 19: no external network requests) and be framed by nobody.
+ * (no external network requests) and be framed by nobody.
  */
 const SECURITY_HEADERS = {
   'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",

@@ -10,7 +10,7 @@ import type { BaselineStore } from '../store/baseline-store.js';
 export const MAX_LISTED_CHANGES = 25;
 
 /**
- * Issue 18, "what changed": after a scan is diagnosed, a healthy report (report/is-healthy-baseline.ts)
+ * "What changed": after a scan is diagnosed, a healthy report (report/is-healthy-baseline.ts)
  * becomes the cluster's new baseline fingerprint; a report that is not healthy gets
  * `changedSinceHealthy` — the ranked diff against the last baseline, when there is one — and that
  * observation is recorded for the incident timeline. The diff itself is pure (diagnose/changes/); this is

@@ -9,7 +9,7 @@ import { scanSnapshot } from './scan-snapshot.js';
 
 export interface ScanDeps {
   history: History;
-  /** Issue 18: keep the last healthy fingerprint and add "changed since last healthy" (absent: not tracked). */
+  /** Keep the last healthy fingerprint and add "changed since last healthy" (absent: not tracked). */
   baselines?: BaselineStore;
   thresholds: Thresholds;
   /** Wall clock (report generatedAt, live collectedAt). */

@@ -30,7 +30,7 @@ export interface ScanSnapshotOptions {
 export async function scanSnapshot(snapshot: Snapshot, opts: ScanSnapshotOptions): Promise<Report> {
   const captured = validDate(snapshot.collectedAt);
   const now = opts.now ?? captured ?? new Date();
-  // Without --now and without any capture time, `now` is only the wall clock: say so (issue 13, 8).
+  // Without --now and without any capture time, `now` is only the wall clock: say so (defect class 8).
   const timeUnknown = !opts.now && !captured;
   const history = await opts.history.load(snapshot.cluster);
   const result = analyzeSnapshot(snapshot, opts.analyzers ?? ANALYZERS, { history, thresholds: opts.thresholds, now, timeUnknown });

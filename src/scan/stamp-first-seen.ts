@@ -2,7 +2,7 @@ import type { Finding } from '../diagnose/finding.js';
 import type { HistoryView } from '../diagnose/history.js';
 
 /**
- * Each finding with `firstSeen` (issue 16): the analysis time of the earliest scan in the unbroken run
+ * Each finding with `firstSeen`: the analysis time of the earliest scan in the unbroken run
  * of earlier scans (newest backwards) whose record holds its fingerprint, else `now` (this scan is the
  * first to see it). History keeps warning and critical findings only, so an info finding is first seen
  * now. A gap (a scan without it) starts the run again: a finding that came back is new again.

@@ -38,7 +38,7 @@ return id`;
  * Every step goes to the Redis stream `<prefix>audit` AND to the structured log as one JSON line
  * (with its chain hash), so a lost Redis still leaves a trail in the logs and vice versa.
  *
- * Tamper evidence (issue 14): each record carries `prev` (the hash of the record before it), `hash`
+ * Tamper evidence: each record carries `prev` (the hash of the record before it), `hash`
  * ({@link hashAuditRecord}) and, when this process holds K8S_HEALTH_PLAN_SECRET, `mac` = HMAC of the
  * hash. The chain head is kept in `<prefix>audit:head`. Anyone can recompute the hashes (so an edit or
  * a deletion shows as the first broken link: `k8s-health audit verify`); only a holder of the secret

@@ -9,7 +9,7 @@ export interface ChangeRecord extends ChangesSinceHealthy {
 }
 
 /**
- * The last healthy fingerprint per cluster (issue 18, "what changed"), and the changes seen since, for the
+ * The last healthy fingerprint per cluster ("what changed"), and the changes seen since, for the
  * incident timeline. Redis for the bot (shared by every worker, survives restarts), memory for
  * `check --from` replays and tests.
  */

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 
 /**
- * Cluster leases and worker heartbeats in Redis (issue 17, docs/fleet.md "Leases and event-driven
+ * Cluster leases and worker heartbeats in Redis (docs/fleet.md "Leases and event-driven
  * scans"). Keys: `<prefix>lease:<cluster>` = the owner's id, with a TTL; `<prefix>lease-workers` = a
  * sorted set of worker ids scored by when their heartbeat expires (Redis server time, so workers'
  * clocks never matter). Every change is one Lua script: a lease is set only when free and renewed or

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 
 /**
- * Who opened the bot's App Home tab recently (issue 16), so a cluster whose alerts change re-publishes
+ * Who opened the bot's App Home tab recently, so a cluster whose alerts change re-publishes
  * the Home of those users only: a small sorted set `<keyPrefix>home-viewers` (member: Slack user id,
  * score: last open in epoch ms), trimmed on every write to `maxUsers` and to `keepMs`.
  */

@@ -7,7 +7,7 @@ const SPECIAL = /[\\`*_[\]<>#!|~&@]/g;
 
 /**
  * Untrusted text (anything from a cluster, an API error, a Slack user id, a finding built from them) made
- * inert for a Markdown document (issue 18, the incident timeline): control characters removed, newlines
+ * inert for a Markdown document (the incident timeline): control characters removed, newlines
  * and runs of whitespace collapsed to one space (a line break would end a table row or start a heading),
  * every Markdown special character backslash-escaped (no links, images, HTML, code spans, emphasis,
  * mentions or table breaks can be injected), cut to `max` characters with "…". CommonMark lets a

@@ -2,7 +2,7 @@ import { flattenUntrusted } from './neutralize-plain-text.js';
 import { truncate } from './truncate.js';
 
 /**
- * The one neutralizer for untrusted text in Slack mrkdwn (issue 14, item 1; docs/security.md
+ * The one neutralizer for untrusted text in Slack mrkdwn (docs/security.md
  * "Untrusted text in Slack messages"). Everything that did not come from our own code — condition
  * and event messages, annotations, object names, webhook and backup JSON, API error bodies, plan
  * labels, etcd member names, partial-entry errors — goes through here before it is placed in a
@@ -146,7 +146,7 @@ export function neutralizeSlackPlainText(value: unknown, opts: NeutralizeMrkdwnO
 
 /**
  * A count or number read back from Redis (a request's `required`, a tally): shown as the number when
- * it is a finite number, neutralized otherwise. Redis is not trusted (issue 14): a `required` stored
+ * it is a finite number, neutralized otherwise. Redis is not trusted: a `required` stored
  * as `"<!channel>"` must not reach a message as markup.
  */
 export function neutralizeMrkdwnNumber(value: unknown): string {

@@ -2,7 +2,7 @@ import { truncate } from './truncate.js';
 
 /**
  * Untrusted text made inert for places that show it as plain characters: a terminal, a log line a
- * person reads, a Slack `plain_text` element (issue 14, item 1). Text from a cluster or an API error
+ * person reads, a Slack `plain_text` element. Text from a cluster or an API error
  * can carry ANSI escapes (recolour or rewrite a terminal line), newlines (forge a whole line of our
  * output), bidi overrides and zero-width characters (show something other than what is stored).
  * Slack mrkdwn needs more than this: `neutralizeMrkdwn` (neutralize-mrkdwn.ts) builds on it.

@@ -14,7 +14,7 @@ export interface TimelineSources {
 }
 
 /**
- * The Markdown incident timeline of one cluster (issue 18) from the bot's records: read the alert
+ * The Markdown incident timeline of one cluster from the bot's records: read the alert
  * state, the change log and the audit trail, then render-timeline.ts. One function for both
  * `k8s-health timeline` (cli/run-timeline.ts) and the "Export timeline" button of an alert thread
  * (slack/handle/handle-alert-thread.ts), so both give the same output.

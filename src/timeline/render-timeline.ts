@@ -46,7 +46,7 @@ const AUDIT_WORD: Record<AuditEvent['event'], string> = {
 const RANK = ['on the failing path', 'same area', 'elsewhere'] as const;
 
 /**
- * A Markdown incident timeline of one cluster, ready to paste into a postmortem (issue 18): a table of
+ * A Markdown incident timeline of one cluster, ready to paste into a postmortem: a table of
  * the findings (first seen, last seen, resolved), then one chronological table of everything — each
  * finding opened / changed / resolved (from the alert state), what changed since the last healthy scan,
  * and who proposed, approved, rejected and ran which fix with what result (from the audit trail) — then

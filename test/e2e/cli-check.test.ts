@@ -104,7 +104,7 @@ describe('k8s-health check (spawned CLI)', () => {
     expect(unknownCluster.stderr).toContain('unknown cluster "nope"');
   });
 
-  it('a capture of only OpenShift machine-api objects is read, not rejected: exit 0, unknown, the foreign kinds noted (issue 13)', () => {
+  it('a capture of only OpenShift machine-api objects is read, not rejected: exit 0, unknown, the foreign kinds noted', () => {
     const r = cli(['check', '--from', 'test/fixtures/real/openshift-machine-api-objects-not-capi/dump', '--output', 'json']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const report = JSON.parse(r.stdout);

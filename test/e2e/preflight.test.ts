@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** The preflight of `npm test` (issue 15): installs or names the services the tests need. */
+/** The preflight of `npm test`: installs or names the services the tests need. */
 const script = path.resolve('scripts/preflight.js');
 
 function runPreflight(pathDirs: string[]) {

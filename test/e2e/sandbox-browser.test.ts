@@ -42,9 +42,9 @@ type Sandbox = { url: string; child: { pid: number; exitCode: number | null }; e
 type Browser = { page: import('playwright-core').Page; close(): Promise<void> };
 
 /**
- * Issue 19: `k8s-health sandbox` (the built CLI) driven by headless Debian Chromium through a whole
+ * `k8s-health sandbox` (the built CLI) driven by headless Debian Chromium through a whole
  * incident — the real Bolt app behind signed requests, the real workers and approval flow, the
- * sandbox's Slack and simulated cluster — and its page checked for what the issue asks of it.
+ * sandbox's Slack and simulated cluster — and its page checked for what docs/sandbox.md promises of it.
  */
 describe('k8s-health sandbox in a real browser', () => {
   let sandbox: Sandbox;
@@ -155,7 +155,7 @@ describe('k8s-health sandbox in a real browser', () => {
 
   it('plays a whole incident: command, answer card, alert thread, proposal, self-approval refused, an approver\'s Home tab, two approvals, execution, resolution', async () => {
     const seen = await playIncident(browser.page, sandbox.url);
-    // Alert threads opened from the first scan of the live cluster, one per root cause (issue 16): the
+    // Alert threads opened from the first scan of the live cluster, one per root cause: the
     // webhook outage owns its thread and lists the loop and the CNI findings as its symptoms.
     expect(seen.alerts.some((h: string) => h.includes('Webhook kyverno-resource-validating-webhook-cfg refuses pods'))).toBe(true);
     expect(seen.alerts.some((h: string) => /machine replacements|CNI not initialized|CNI on node/.test(h))).toBe(false);

@@ -86,7 +86,7 @@ describe('k8s-health serve (spawned, http mode)', () => {
     const [update] = await slack.waitFor('chat.update', () => updatesOf(ts).length === 1 && updatesOf(ts), 30000);
     const blocks = update!.body.blocks as AnyBlock[];
     expect(blocks[0]!.text.text).toBe('tkc-prod: critical');
-    // The card (issue 16): the scan time as a date token, never an age; the root cause with its runbook.
+    // The card: the scan time as a date token, never an age; the root cause with its runbook.
     expect(text(blocks)).toMatch(/scanned <!date\^\d+\^/);
     expect(text(blocks)).not.toMatch(/ ago\b/);
     expect(text(blocks)).toContain('kyverno-resource-validating-webhook-cfg');
@@ -100,7 +100,7 @@ describe('k8s-health serve (spawned, http mode)', () => {
     expect(click.status).toBe(200);
     const reply = await slack.waitFor('click reply', () => slack.responses.find((r) => r.path === '/response/e2e-click'), 30000);
     expect(reply.body.response_type).toBe('ephemeral');
-    expect(reply.body.text).toContain('Not proposed'); // issue 6: dump-backed clusters are never remediated
+    expect(reply.body.text).toContain('Not proposed'); // dump-backed clusters are never remediated
   });
 
   it('answers a stale stored report at once, marked stale, and updates the same message when the fresh scan lands', async () => {

@@ -1,5 +1,5 @@
 /**
- * `k8s-health timeline` end to end (issue 18): real scan jobs over the drain-blocked-by-pdb scenario (healthy
+ * `k8s-health timeline` end to end: real scan jobs over the drain-blocked-by-pdb scenario (healthy
  * t00, blocked t45, then healthy again) write the alert state and the "what changed" log to a real Redis,
  * a real approval flow (signed Bolt requests, remediate worker) skips the blocked drain and audits it, and
  * the built CLI prints the Markdown timeline from those records.

@@ -1,5 +1,5 @@
 /**
- * The Helm chart (issues 7 and 14), checked with a real helm binary (scripts/fetch-helm.js) and the
+ * The Helm chart, checked with a real helm binary (scripts/fetch-helm.js) and the
  * Kubernetes OpenAPI schemas (kubernetes-models), offline. RBAC expectations are derived from KINDS,
  * never a second hand-kept list, so a kind added to the collector without RBAC fails here; what the
  * remediation worker is granted is derived from the catalog in remediate-rbac.test.ts.

@@ -8,7 +8,7 @@ import { runCliInProcess } from '../support/run-cli-in-process.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 
 /**
- * The audit stream is a hash chain (issue 14, item 9) appended in one Lua step: concurrent appends
+ * The audit stream is a hash chain appended in one Lua step: concurrent appends
  * from many connections never fork it, and `k8s-health audit verify` reports it intact.
  */
 let redisServer: RedisServer;
@@ -27,7 +27,7 @@ const event = (i: number): AuditEvent => ({ at: new Date(Date.UTC(2025, 2, 1, 10
 
 describe('audit hash chain', () => {
   it('records written before the chain existed stay readable and are reported, not checked', async () => {
-    // A stream from before issue 14: plain XADDs with one `event` field, no head key.
+    // A stream written before the audit trail was a hash chain: plain XADDs with one `event` field, no head key.
     for (let i = 0; i < 3; i++) await conns[0]!.xadd(`${REDIS_PREFIX}audit`, '*', 'event', JSON.stringify(event(i)));
     const r = await verifyAuditLog(conns[0]!, { keyPrefix: REDIS_PREFIX });
     expect(r).toMatchObject({ intact: true, records: 0, unchained: 3 });

@@ -8,7 +8,7 @@ import { captureLogs } from '../support/capture-logs.js';
 const fp = (at: string, n = 1): ClusterFingerprint => ({ cluster: 'c1', at, objects: Array.from({ length: n }, (_, i) => ({ kind: 'Node', name: `n${i}`, uid: `u${i}` })) });
 const record = (at: string, name = 'db'): ChangeRecord => ({ at, baselineAt: '2025-03-04T09:00:00Z', changes: [{ kind: 'PodDisruptionBudget', namespace: 'shop', name, change: 'added', detail: 'added', rank: 0 }] });
 
-describe('Redis baseline store (issue 18: last healthy fingerprint and the changes seen since)', () => {
+describe('Redis baseline store (last healthy fingerprint and the changes seen since)', () => {
   const db = useRedis();
 
   it('keeps one baseline per cluster, replaced by the next healthy scan; a corrupt one reads as none', async () => {

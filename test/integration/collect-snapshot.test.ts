@@ -97,7 +97,7 @@ describe('collectSnapshot against the fake API server', () => {
     expect(live.capi.machines).toEqual([]);
     expect(live.capi.machineSets).toHaveLength(1);
     expect(live.nodes).toHaveLength(5);
-    // Issue 13 (green means checked): the failed kind is failed with why, the others read — even empty ones.
+    // The failed kind is failed with why, the others read — even empty ones.
     expect(live.coverage?.['Machine']).toEqual({ state: 'failed', why: expect.stringContaining('forbidden') });
     expect(live.coverage?.['Node']).toEqual({ state: 'read' });
     expect(live.coverage?.['ValidatingWebhookConfiguration']).toEqual({ state: 'read' });

@@ -9,7 +9,7 @@ import { startFakeKubeApi, type FakeKubeApi } from '../support/fake-kube-api/sta
 type Any = any;
 
 /**
- * The fake API server enforces pinned writes the way kube-apiserver does (issue 14, item 3), checked
+ * The fake API server enforces pinned writes the way kube-apiserver does, checked
  * with the real @kubernetes/client-node (its typed DeleteOptions and patch calls) and our raw sendKube:
  * - DELETE with DeleteOptions.preconditions: uid, then resourceVersion, must match the stored object,
  *   dry runs included, else 409 Conflict (k8s.io/apiserver registry/rest/delete.go BeforeDelete);

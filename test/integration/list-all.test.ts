@@ -7,7 +7,7 @@ import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { createTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
 
 // Answers the fake API server never gives: tiny chunks, items before the list's own fields, a page
-// cut short. listAll stream-parses pages (issue 8), so these are where it could go wrong.
+// cut short. listAll stream-parses pages, so these are where it could go wrong.
 const pods = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ metadata: { name: `p${from + i}`, annotations: { note: '},{"metadata":{"name":"fake"}}' } }, status: { phase: 'Running' } }));
 let server: http.Server;
 let url: string;

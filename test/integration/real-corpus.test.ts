@@ -11,7 +11,7 @@ import { InMemoryHistory } from '../../src/store/in-memory-history.js';
 import { listRealCases, type ActionMatch, type RealCase } from '../support/real-cases.js';
 
 /**
- * Issue 13: diagnosis on captures of real clusters made by other people. Each case states the
+ * Diagnosis on captures of real clusters made by other people. Each case states the
  * behaviour an SRE needs (ids present/absent, worst severity, fixes proposed or never proposed),
  * not a copy of today's output.
  */

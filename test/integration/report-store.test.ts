@@ -10,7 +10,7 @@ const report = (cluster: string, minute: number): Report => {
   return { cluster, generatedAt: at, collectedAt: at, status: 'healthy', sections: [], findings: [], partial: [] };
 };
 
-describe('report store (issue 15: saving never overwrites a newer report)', () => {
+describe('report store (saving never overwrites a newer report)', () => {
   const db = useRedis();
 
   it('refuses an older report and returns the newer one it kept', async () => {

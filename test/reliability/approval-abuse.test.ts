@@ -5,7 +5,7 @@ import { deployment, EAST, EAST_GROUP, OTHER_GROUP, scaleProposal, startApproval
 import { recordFigure, scaled, SOAK } from './figures.js';
 
 /**
- * Approval abuse (issue 9) over signed Bolt interactions against the real approval flow: self-approval,
+ * Approval abuse over signed Bolt interactions against the real approval flow: self-approval,
  * unauthorized users and groups, the same user twice, clicks on expired / rejected / executed requests,
  * tampered button values, another cluster's approvals. Every click must be refused — checked three ways:
  * the ephemeral reply, the stored request (status and approvals), and the audit stream (no `approved`

@@ -83,7 +83,7 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
   slack.usergroups.set(EAST.group, EAST_GROUP);
   slack.usergroups.set(WEST.group, WEST_GROUP);
   slack.usergroups.set(OTHER_GROUP.id, OTHER_GROUP.members);
-  // Every account the config authorizes is an active member (users.info at vote time, issue 14).
+  // Every account the config authorizes is an active member (users.info at vote time).
   slack.addMember([...EAST.users, ...EAST_GROUP, ...WEST.users, ...WEST_GROUP, ...OTHER_GROUP.members, 'U0PAT']);
   const kube = await startFakeKubeApi({ objects });
   const kubeconfig = await writeTestKubeConfig(kube.url);

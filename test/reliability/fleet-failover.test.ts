@@ -11,7 +11,7 @@ import { startRedis, type RedisServer } from '../support/start-redis.js';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 
 /**
- * Fleet mode (issue 17) with two real `k8s-health worker` processes (dist/), four live clusters each
+ * Fleet mode with two real `k8s-health worker` processes (dist/), four live clusters each
  * behind its own fake API server, real Redis and the fake Slack Web API:
  * - the leases split the clusters 2/2 and every cluster is watched by exactly one process (the fake
  *   API's open watches: one per kind);

@@ -25,7 +25,7 @@ import { silentLogger } from '../../src/log/logger.js';
 fc.configureGlobal({ seed: FUZZ_SEED });
 
 /**
- * Bad input never crashes the bot (issue 9): slash-command text into parseCommand and the whole
+ * Bad input never crashes the bot: slash-command text into parseCommand and the whole
  * command handler, and dump files (truncated JSON, wrong kinds, huge strings, deep nesting, wrong
  * types, uint64 overflow in etcd ids) into loadDump. Interaction payloads are fuzzed over HTTP in
  * fuzz-interactions.test.ts. "Crash" = anything thrown that is not the documented, coded error.

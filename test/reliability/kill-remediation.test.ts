@@ -6,7 +6,7 @@ import { CHANNEL, startServeUnderTest, type ServeUnderTest } from './serve-proce
 
 /**
  * kill -9 of the process running the remediate worker (`serve`, which runs it in-process) while a
- * remediation executes (issue 9): the fake API holds requests (delayMs) so the PATCH is in flight at
+ * remediation executes: the fake API holds requests (delayMs) so the PATCH is in flight at
  * the kill. After the restart BullMQ redelivers the stalled job (lock expiry, ~30 s); the request is
  * found `executing` and reported `interrupted` in its thread — never run a second time.
  */

@@ -6,7 +6,7 @@ import { recordFigure } from './figures.js';
 import { startServeUnderTest, type ServeUnderTest } from './serve-process.js';
 
 /**
- * kill -9 of the spawned `serve` at every step of an approval (issue 9): after the proposal, after the
+ * kill -9 of the spawned `serve` at every step of an approval: after the proposal, after the
  * first vote, after the decisive vote before the job ran (serve --no-workers: the job waits in the
  * queue; the proposal itself is planned by the first serve's in-process remediate worker). After each restart the request is byte-identical, the next click carries on, and the plan
  * runs exactly once — counted as writes at the fake Kubernetes API.
@@ -45,7 +45,7 @@ describe('kill -9 of serve at every step of an approval', () => {
       expect({ same, forward }).toEqual({ same: true, forward: true });
     };
 
-    // Proposing needs the remediate worker (it plans and dry-runs, issue 15): this serve runs it; the
+    // Proposing needs the remediate worker (it plans and dry-runs): this serve runs it; the
     // restarts below have none, so the decisive vote's job waits in the queue.
     await s.start({ workers: true });
     const id = await s.propose(scaleProposal('app-k'));

@@ -12,7 +12,7 @@ import { recordFigure, scaled } from './figures.js';
 
 /**
  * Redis killed with SIGKILL and restarted (AOF, appendfsync always) while approvals are pending and
- * an alert thread is open (issue 9). Everything the bot keeps for them is byte-identical afterwards,
+ * an alert thread is open. Everything the bot keeps for them is byte-identical afterwards,
  * the same processes resume by themselves (no restart of the bot), a pending approval's next vote
  * executes it exactly once, and the open incident's next change is a reply in the same thread.
  */

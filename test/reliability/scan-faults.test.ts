@@ -9,7 +9,7 @@ import { startFakeKubeApi, type FakeKubeApi } from '../support/fake-kube-api/sta
 import { recordFigure, scaled } from './figures.js';
 
 /**
- * Faults of the Kubernetes API during a scan (issue 9): 500s, 403 on some kinds, connection resets and
+ * Faults of the Kubernetes API during a scan: 500s, 403 on some kinds, connection resets and
  * timeouts. Each scan must finish with a report whose `partial` names every gap (the kind that could
  * not be read), never throw, and the next scan after the fault clears must be complete again.
  */

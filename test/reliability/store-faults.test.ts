@@ -10,7 +10,7 @@ import { startTogether } from '../support/start-together.js';
 import { recordFigure, scaled } from './figures.js';
 
 /**
- * Faults of the stores the bot depends on (issue 9): etcd members killed during probes, and Redis
+ * Faults of the stores the bot depends on: etcd members killed during probes, and Redis
  * killed with SIGKILL and restarted with AOF on. Probes report the gap by endpoint and never throw;
  * stored reports and history survive the Redis restart, and the same client resumes by itself.
  */

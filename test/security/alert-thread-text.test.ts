@@ -9,7 +9,7 @@ import { FORGED, HOSTILE_TEXTS } from '../support/hostile-text.js';
 import { findInjections, linesOf } from '../support/inspect-slack-text.js';
 
 /**
- * The message kinds issue 16 added to alert threads — the summary card with symptoms, owner and
+ * The message kinds of alert threads — the summary card with symptoms, owner and
  * snooze, symptom / merged / paused replies, the exported timeline, and the App Home — with a hostile
  * value in every field that comes from a cluster or from Redis: nothing active gets through (no
  * mentions but ours, no links, no forged lines), and a stored owner or snoozer that is not a user id
@@ -34,7 +34,7 @@ function expectInert(message: { text?: unknown; blocks?: unknown }, what: string
   for (const line of linesOf(message)) expect({ what, forged: line.trimStart().startsWith(FORGED) }).toEqual({ what, forged: false });
 }
 
-describe('alert thread messages with hostile values (issue 16)', () => {
+describe('alert thread messages with hostile values', () => {
   it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('card, symptom, merged and paused replies (corpus #%i)', (_i, h) => {
     const root = finding(h, 0);
     const symptom = finding(`${h} symptom`, 1, { id: 'capi.recreation-loop', severity: 'warning', causedBy: ['fp-0'] });

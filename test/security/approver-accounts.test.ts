@@ -6,7 +6,7 @@ import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.
 import { useApprovalBot } from '../support/start-approval-bot.js';
 
 /**
- * Issue 14, item 7: an approver listed in the config whose Slack account can no longer approve —
+ * An approver listed in the config whose Slack account can no longer approve —
  * deactivated, a guest, a bot, someone of another workspace or organisation, unknown to Slack — or
  * whose account Slack cannot confirm right now. Each clicks Approve (and Reject) through the real
  * Bolt receiver (signed interactions), users.info is asked at the vote (fake Slack API), and the

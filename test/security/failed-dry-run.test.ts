@@ -8,7 +8,7 @@ import { useApprovalBot } from '../support/start-approval-bot.js';
 type Any = Record<string, any>;
 
 /**
- * Attack: approving a plan whose server-side dry run failed (issue 14, item 2). The request shows the
+ * Attack: approving a plan whose server-side dry run failed. The request shows the
  * failure and offers only Reject; an Approve click forged for it anyway (correctly signed by Slack, as
  * a stale client or a crafted payload would send) is refused by the policy and audited; and flipping
  * the dry-run flag in Redis does not help, because the flag is covered by the plan signature.

@@ -20,7 +20,7 @@ import { FORGED, HOSTILE_ALL, HOSTILE_TEXTS } from '../support/hostile-text.js';
 import { findInjections, linesOf } from '../support/inspect-slack-text.js';
 
 /**
- * Issue 14, item 1: every kind of message the bot renders, with a hostile value in every field that
+ * Every kind of message the bot renders, with a hostile value in every field that
  * did not come from our own code (test/support/hostile-text.ts: mentions, links, bare URLs and
  * @-words, markers, code fences, forged lines behind every kind of line break, bidi, zero-width,
  * ANSI and control characters, 5 000-character values). The produced mrkdwn is parsed
@@ -92,7 +92,7 @@ function hostilePlan(h: string): RemediationPlan {
 const STATUSES: ApprovalStatus[] = ['pending', 'approved', 'executing', 'succeeded', 'failed', 'aborted', 'interrupted', 'rejected', 'cancelled', 'expired'];
 
 function hostileRequest(h: string, status: ApprovalStatus, tampered: boolean): ApprovalRequest {
-  // `tampered`: what someone with write access to Redis could store (issue 14): user ids that are
+  // `tampered`: what someone with write access to Redis could store: user ids that are
   // markup, an expiry that is not a date, a hash and id that are text.
   const user = (ok: string) => (tampered ? `${ok}> <!channel` : ok);
   return {

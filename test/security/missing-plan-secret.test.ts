@@ -21,7 +21,7 @@ type Any = any;
 /**
  * K8S_HEALTH_PLAN_SECRET missing (or different between the processes): proposing and executing refuse
  * with one line naming the variable, nothing reaches the cluster — while the read-only bot (dump
- * clusters, /k8s-health) keeps working without it (issue 14, item 4).
+ * clusters, /k8s-health) keeps working without it.
  */
 const SECRET_LINE = 'K8S_HEALTH_PLAN_SECRET is not set: approval-gated fixes are disabled until it holds a random secret of at least 32 bytes (e.g. `openssl rand -hex 32`), the same in every serve and worker process';
 const web: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' }, spec: { replicas: 3 } } as unknown as KubeObject;
@@ -42,7 +42,7 @@ describe('in-process: the Slack side or the worker without the secret', () => {
   }, 60_000);
 
   it('a remediation worker without the secret, or with another one, refuses the click (one line to the clicker); nothing stored or read', async () => {
-    // Planning happens in the remediation worker (issue 15): it seals the plan with its secret and must
+    // Planning happens in the remediation worker: it seals the plan with its secret and must
     // verify serve's seal on the click, so a worker without it, or with a different one, proposes nothing.
     const cases = [
       [null, `Not proposed: ${SECRET_LINE}`],

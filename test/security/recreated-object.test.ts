@@ -9,8 +9,7 @@ type Any = any;
 
 /**
  * Attack (or accident): the object a plan was made for is deleted and recreated under the same name
- * (by its operator, a StatefulSet, or a hostile controller) before the approved plan runs (issue 14,
- * item 3). The plan must never act on the replacement: the live re-check catches a replacement made
+ * (by its operator, a StatefulSet, or a hostile controller) before the approved plan runs. The plan must never act on the replacement: the live re-check catches a replacement made
  * before execution, and the pin carried by the write itself (DeleteOptions.preconditions, uid and
  * resourceVersion in the patch) makes kube-apiserver refuse one that races the write. Either way the
  * request fails closed with a clear message in its thread and the replacement is left as it was.
@@ -20,7 +19,7 @@ const deployment = (uid: string): KubeObject => ({ apiVersion: 'apps/v1', kind: 
 const pod = (uid: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'db-0', namespace: 'shop', uid, deletionTimestamp: '2025-03-01T09:10:00Z' }, spec: { nodeName: 'gone', containers: [] } }) as unknown as KubeObject;
 const goneNode: KubeObject = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'gone', uid: 'uid-node' }, spec: {}, status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } } as unknown as KubeObject;
 
-// Cluster API objects of the management cluster that the annotation actions write (issue 18).
+// Cluster API objects of the management cluster that the annotation actions write.
 const healthCheck = (uid: string): KubeObject => {
   const m = mhc('md-0-mhc');
   return { ...m, apiVersion: 'cluster.x-k8s.io/v1beta2', metadata: { ...m.metadata, uid } };

@@ -8,7 +8,7 @@ import { useApprovalBot } from '../support/start-approval-bot.js';
 
 /**
  * Attack: someone who can write to Redis (a leaked password, a compromised pod on the Redis network)
- * but does not hold K8S_HEALTH_PLAN_SECRET tries to make a plan run (issue 14, item 4: "Redis alone
+ * but does not hold K8S_HEALTH_PLAN_SECRET tries to make a plan run ("Redis alone
  * can never make a plan run"). Real Bolt receiver (signed requests for the legitimate clicks), real
  * Redis, the remediate worker on BullMQ, the fake Kubernetes and Slack APIs. Each attack writes Redis
  * exactly as such an attacker can (raw SET of the request, a job on the remediate queue) and must be

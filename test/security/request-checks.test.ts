@@ -10,7 +10,7 @@ import { startRedis, type RedisServer } from '../support/start-redis.js';
 import { APPROVAL_CHANNEL, APPROVAL_CLUSTER, startApprovalBot, type ApprovalBot } from '../support/start-approval-bot.js';
 
 /**
- * Issue 14, item 6: correctly signed requests that must still be refused, against the real Bolt
+ * Correctly signed requests that must still be refused, against the real Bolt
  * HTTP receiver as `serve` wires it (createSlackApp: checked receiver, Redis replay guard), a real
  * Redis, the fake Slack and Kubernetes APIs. Each attack carries a valid proposal id for a
  * remediable cluster, so a request that got through would post an approval request; each test

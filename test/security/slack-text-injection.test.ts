@@ -12,7 +12,7 @@ import { blockActionBody, slashCommandBody } from '../support/sign-slack-request
 import { APPROVAL_CHANNEL, APPROVAL_CLUSTER, useApprovalBot } from '../support/start-approval-bot.js';
 
 /**
- * Issue 14, item 1, end to end: hostile text from the cluster (a stored report's findings, an API
+ * End to end: hostile text from the cluster (a stored report's findings, an API
  * server's error body on a dry run and on a read, a proposal's label) through the real Bolt receiver
  * (signed requests) to what the fake Slack API received: the posted answer, the approval request in
  * the thread, and the ephemeral replies. Nothing that was posted may mention, link, restyle or add

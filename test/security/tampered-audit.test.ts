@@ -7,8 +7,7 @@ import { runCliInProcess } from '../support/run-cli-in-process.js';
 import { useApprovalBot } from '../support/start-approval-bot.js';
 
 /**
- * Attack: rewriting the approval audit trail in Redis to hide or change what happened (issue 14,
- * item 9). After real flows (signed Bolt clicks, the worker) the trail is a hash chain with a MAC per
+ * Attack: rewriting the approval audit trail in Redis to hide or change what happened. After real flows (signed Bolt clicks, the worker) the trail is a hash chain with a MAC per
  * record; `k8s-health audit verify` must name the first broken link (exit 1) for an edited record, a
  * removed record, records cut from the end, and a chain recomputed from the edit onwards by someone
  * without K8S_HEALTH_PLAN_SECRET (caught by the MACs; hashes alone cannot catch it, and the command

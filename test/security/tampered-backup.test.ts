@@ -9,7 +9,7 @@ import { useApprovalBot } from '../support/start-approval-bot.js';
 type Any = any;
 
 /**
- * Attack: using webhook.restore to create an arbitrary configuration (issue 14, item 5). Whoever can
+ * Attack: using webhook.restore to create an arbitrary configuration. Whoever can
  * write Redis can put anything into a backup slot (`k8s-health:backup:<id>`) or edit the undo proposal
  * (`k8s-health:proposal:<id>`). Restore must only ever re-create the exact object its suspend backed
  * up: the backup's seal (MAC with K8S_HEALTH_PLAN_SECRET over the object's hash and the request and

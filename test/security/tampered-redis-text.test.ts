@@ -13,7 +13,7 @@ import { APPROVAL_CHANNEL, APPROVAL_CLUSTER, useApprovalBot } from '../support/s
 type Any = Record<string, any>;
 
 /**
- * Attack (issue 14, items 1 and 4): someone who can write to Redis stores markup in fields the bot
+ * Attack: someone who can write to Redis stores markup in fields the bot
  * itself writes as numbers or as one of its own words — a report's `status` and a section's `status`
  * and id, an approval request's `required` — hoping the renderers trust those fields because our code
  * wrote them. Through the real Bolt receiver (signed command, Details click, votes) to what the fake

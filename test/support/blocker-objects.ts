@@ -1,5 +1,5 @@
 /**
- * Builders for the issue-18 tests (what blocks a Machine deletion or a rollout): Machines being deleted
+ * Builders for the blocker tests (what blocks a Machine deletion or a rollout): Machines being deleted
  * in the v1beta2 shape Cluster API writes (the `Deleting` condition with its reason and message,
  * `status.deletion` start times, v1beta1 conditions under status.deprecated), PodDisruptionBudgets,
  * VolumeAttachments, MachineDeployments. Messages follow kubernetes-sigs/cluster-api

@@ -4,7 +4,7 @@ import { DETAILS_ACTION_ID } from '../../src/slack/action-ids.js';
 type AnyBlock = Record<string, any>;
 
 /**
- * The text lines of an answer's card (issue 16): every block before the Details button or the first
+ * The text lines of an answer's card: every block before the Details button or the first
  * divider — a header is one line, a section or context text one per `\n`-separated line, an actions
  * row one. The budget they are held to is CARD_LINE_BUDGET (render-blocks.ts).
  */

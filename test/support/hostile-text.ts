@@ -1,6 +1,6 @@
 /**
- * Hostile text, as a cluster object, an event, an API error body or a stored request could carry it
- * (issue 14, item 1). Every entry starts with `HOSTILE-<n>` (so a test can find where the value
+ * Hostile text, as a cluster object, an event, an API error body or a stored request could carry it.
+ * Every entry starts with `HOSTILE-<n>` (so a test can find where the value
  * landed) and ends with line breaks of several kinds each followed by {@link FORGED}: a line of the
  * rendered output that starts with FORGED is a line the attacker made.
  */

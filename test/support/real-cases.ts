@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-/** The corpus of real captures (issue 13): test/fixtures/real/<case>/{dump/, expected.json, README.md}. */
+/** The corpus of real captures: test/fixtures/real/<case>/{dump/, expected.json, README.md}. */
 export const REAL_DIR = path.resolve('test/fixtures/real');
 
 export interface ActionMatch {
@@ -12,7 +12,7 @@ export interface ActionMatch {
 /** Behaviour a real capture must show: ids present/absent, worst severity, fixes proposed or never proposed. */
 export interface RealExpected {
   description: string;
-  /** Issue-13 defect classes (1–12) this case is the regression for; [] for a plain healthy capture. */
+  /** Defect classes (1–12) this case is the regression for; [] for a plain healthy capture. */
   defects: number[];
   /** Dump directories under the case, replayed in order as successive scans (default ["dump"]). */
   scans?: string[];

@@ -1,6 +1,6 @@
 /**
  * Start several test services at once; if any fails, stop the ones that did start before
- * rethrowing, so a failed etcd start never leaves a redis-server running (issue 15).
+ * rethrowing, so a failed etcd start never leaves a redis-server running.
  */
 export async function startTogether<T extends readonly unknown[]>(
   starts: { [K in keyof T]: () => Promise<T[K]> },

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../src/cluster/snapshot.js';
 
-/** How big a synthetic cluster to build (issue 8: default 5,000 nodes, 100,000 pods, ...). */
+/** How big a synthetic cluster to build (default 5,000 nodes, 100,000 pods, ...). */
 export interface SyntheticClusterOptions {
   nodes: number;
   pods: number;
@@ -14,7 +14,7 @@ export interface SyntheticClusterOptions {
   seed?: number;
 }
 
-/** The issue's fleet-scale cluster. */
+/** The fleet-scale cluster the performance targets are measured on (docs/performance.md). */
 export const DEFAULT_SCALE: SyntheticClusterOptions = { nodes: 5000, pods: 100_000, machines: 5000, events: 20_000, namespaces: 200, volumeAttachments: 2000 };
 /** A quick run (`npm run bench -- --scale small`): same shape, a tenth of the size. */
 export const SMALL_SCALE: SyntheticClusterOptions = { nodes: 500, pods: 10_000, machines: 500, events: 2000, namespaces: 40, volumeAttachments: 200 };

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Issue 15: `k8s-health --help` and `check --from` must not load Bolt, BullMQ, ioredis, client-node
+ * `k8s-health --help` and `check --from` start fast, so they must not load Bolt, BullMQ, ioredis, client-node
  * or etcd3. Follows the static (non-type) imports of the source from an entry file and lists the
  * packages it reaches; dynamic `import()` is where a command's heavy dependencies belong.
  */

@@ -60,14 +60,14 @@ describe('config files', () => {
     expect(message.split('\n')).toHaveLength(1);
   });
 
-  it('slack.runbookBaseUrl: an http(s) URL that cannot break out of the runbook link, else one line naming it (issue 16)', () => {
+  it('slack.runbookBaseUrl: an http(s) URL that cannot break out of the runbook link, else one line naming it', () => {
     expect(parseConfig({ slack: { runbookBaseUrl: 'https://git.example.com/sre/k8s-health-bot/blob/main' } }, '/x').slack.runbookBaseUrl).toBe('https://git.example.com/sre/k8s-health-bot/blob/main');
     for (const bad of ['https://x.example/a|<!channel>', 'javascript:alert(1)', 'ftp://x.example/docs', 'not a url']) {
       expect(() => parseConfig({ slack: { runbookBaseUrl: bad } }, '/x', 'my.yaml')).toThrow(/^my\.yaml: slack\.runbookBaseUrl: /);
     }
   });
 
-  it('refuses approvals.required below 2 unless allowSinglePerson names the risk (issue 14)', () => {
+  it('refuses approvals.required below 2 unless allowSinglePerson names the risk', () => {
     let message = '';
     try {
       parseConfig({ approvals: { required: 1 } }, '/x', 'my.yaml');

@@ -11,7 +11,7 @@ import { KubeCallError } from '../../src/approvals/execute/send-kube.js';
 import { SlackStartupError } from '../../src/slack/receive/slack-startup-error.js';
 import { AlertLockTimeoutError } from '../../src/alerts/alert-lock.js';
 
-/** One error type (issue 15): every error class of the bot is a K8sHealthError with a stable code, its message and its cause. */
+/** One error type: every error class of the bot is a K8sHealthError with a stable code, its message and its cause. */
 describe('K8sHealthError and its subclasses', () => {
   const cause = new Error('the original');
   const cases: [K8sHealthError, string, string][] = [

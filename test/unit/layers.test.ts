@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Layers point one way (issue 15; docs/architecture.md "Layers"): every import between two folders of
+ * Layers point one way (docs/architecture.md "Layers"): every import between two folders of
  * src/ must be an edge listed here. Type-only imports count too — a reader follows them all the same.
  * The order, bottom up: errors, text → log → config → cluster → diagnose → report → alerts →
  * approvals → store → timeline → scan → slack → jobs → compose → sandbox → cli. `compose/` is the

@@ -7,7 +7,7 @@ import { createAuditLog } from '../../src/store/audit-log.js';
 import { captureLogs } from '../support/capture-logs.js';
 import { HOSTILE_ALL } from '../support/hostile-text.js';
 
-/** Structured logs (issue 15): JSON lines, levels, child loggers, redacted secrets, neutralized pretty output. */
+/** Structured logs: JSON lines, levels, child loggers, redacted secrets, neutralized pretty output. */
 
 /** Distinct markers: any of them in the output is a leak. */
 const SECRETS = {

@@ -104,7 +104,7 @@ describe('the approval message: header, colour and buttons follow the state', ()
     const rejected = linesOf(renderApproval(request('rejected')));
     expect(rejected.some((l) => l.startsWith('*Who may approve:*'))).toBe(false);
     expect(rejected).toContain('Decided by <@U0BEN> <!date^1740823440^{date_short_pretty} {time}|2025-03-01 10:04 UTC>');
-    // Before issue 16 a request carried no approvers: it says where they come from.
+    // A request stored by an older version carries no approvers: it says where they come from.
     expect(linesOf(renderApproval(request('pending', { approvers: undefined })))).toContain('*Who may approve:* the approvers configured for this cluster (not the proposer)');
   });
 

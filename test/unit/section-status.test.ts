@@ -14,7 +14,7 @@ import { ago, buildSnapshot, NOW } from '../support/build-snapshot.js';
 import { node, pod } from '../support/snapshot-b.js';
 
 /**
- * Issue 13 defect classes 8 (time), 9 (green means checked) and 10 (pods): the section and overall
+ * Defect classes 8 (time), 9 (green means checked) and 10 (pods): the section and overall
  * statuses and how every renderer says them.
  */
 const coverage = (of: (kind: string) => KindCoverage): Record<string, KindCoverage> => Object.fromEntries(KINDS.map((k) => [k.kind, of(k.kind)]));

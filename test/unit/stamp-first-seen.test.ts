@@ -6,7 +6,7 @@ import { webhookDownFinding } from '../support/webhook-down-finding.js';
 const scan = (at: string, fingerprints: string[]): ScanRecord => ({ at, machines: [], rollouts: [], findings: fingerprints.map((fingerprint) => ({ id: 'webhook.unavailable-blocking', fingerprint, severity: 'critical' })) });
 const NOW = new Date('2025-03-01T10:30:00Z');
 
-describe('stampFirstSeen (issue 16: "first seen" on the card)', () => {
+describe('stampFirstSeen ("first seen" on the card)', () => {
   it('is the earliest scan of the unbroken run that saw the finding', () => {
     const history = { scans: [scan('2025-03-01T10:00:00Z', ['fp-webhook']), scan('2025-03-01T10:10:00Z', ['fp-webhook']), scan('2025-03-01T10:20:00Z', ['fp-webhook', 'other'])] };
     expect(stampFirstSeen([webhookDownFinding], history, NOW)[0]!.firstSeen).toBe('2025-03-01T10:00:00Z');

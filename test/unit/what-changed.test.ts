@@ -41,7 +41,7 @@ const refused: Finding = {
   subject: { kind: 'ValidatingWebhookConfiguration', name: 'other-webhook' }, evidence: ['pods refused'], remediations: [],
 };
 
-describe('what changed since the last healthy scan (issue 18)', () => {
+describe('what changed since the last healthy scan', () => {
   it('diffs the fingerprints and ranks a webhook on pods first while pods are refused', () => {
     const changes = diffFingerprints(fingerprintSnapshot(healthy(), '2023-11-30T16:00:00Z'), fingerprintSnapshot(broken(), NOW), [refused]);
     expect(changes.map((c) => [c.rank, c.kind, c.name, c.change, c.detail])).toEqual([

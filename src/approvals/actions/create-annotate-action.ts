@@ -7,7 +7,7 @@ import { RemediateError } from '../remediate-error.js';
 import type { CatalogActionId, Precondition } from '../remediation-plan.js';
 import { describeKubeCall, sendKube } from '../execute/send-kube.js';
 
-/** What distinguishes one "set a Cluster API annotation" action (issue 18). */
+/** What distinguishes one "set a Cluster API annotation" action. */
 export interface AnnotateActionSpec {
   id: CatalogActionId;
   /** Its undo, in words (RemediationAction.undoWords). */

@@ -5,7 +5,7 @@ import { RemediateError } from '../remediate-error.js';
 import type { CatalogActionId, PlanParams } from '../remediation-plan.js';
 import { describeKubeCall, sendKube } from '../execute/send-kube.js';
 
-/** What distinguishes one "remove the annotation the bot set" action (the undos of issue 18). */
+/** What distinguishes one "remove the annotation the bot set" action (the undos of the Cluster API annotation actions). */
 export interface UnannotateActionSpec {
   id: CatalogActionId;
   /** Its undo, in words (RemediationAction.undoWords). */

@@ -36,7 +36,7 @@ export const etcdMoveLeader: RemediationAction = {
   async dryRun(plan, ctx) {
     return withEtcdLeader(requireEtcd(ctx), (view) => {
       const problems = check(plan, view);
-      // A failed check is a failed dry run: the request shows it and cannot be approved (issue 14).
+      // A failed check is a failed dry run: the request shows it and cannot be approved.
       if (problems.length) throw new RemediateError('E_REMEDIATE_DRY_RUN', `read-only check failed: ${problems.join('; ')}`);
       return `read-only check ok: leader is ${describe(view, view.leaderId)}, target ${describe(view, String(plan.params.targetMemberId))} is healthy and in sync`;
     });

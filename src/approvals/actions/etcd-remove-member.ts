@@ -33,7 +33,7 @@ export const etcdRemoveMember: RemediationAction = {
   },
   async dryRun(plan, ctx) {
     const problems = await etcdRemoveMember.checkPreconditions(plan, ctx);
-    // A failed check is a failed dry run: the request shows it and cannot be approved (issue 14).
+    // A failed check is a failed dry run: the request shows it and cannot be approved.
     if (problems.length) throw new RemediateError('E_REMEDIATE_DRY_RUN', `read-only check failed: ${problems.join('; ')}`);
     return `read-only check ok: member ${plan.params.memberId} can be removed with quorum kept`;
   },

@@ -28,7 +28,7 @@ export const ACTIONS: readonly RemediationAction[] = [
   nodeRemoveOutOfService,
   nodeDelete,
   podForceDelete,
-  // issue 18: Cluster API annotations, each with its undo
+  // Cluster API annotations, each with its undo
   machineSkipDrain,
   machineWaitForDrain,
   machineSkipVolumeDetach,

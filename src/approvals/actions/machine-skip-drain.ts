@@ -3,7 +3,7 @@ import { EXCLUDE_NODE_DRAINING, readMachineDeletion } from '../../diagnose/facts
 import { createAnnotateAction } from './create-annotate-action.js';
 
 /**
- * machine.skip-drain `namespace` `name` (issue 18): a Machine already being deleted whose drain is blocked
+ * machine.skip-drain `namespace` `name`: a Machine already being deleted whose drain is blocked
  * (a PodDisruptionBudget allowing no disruption, pods that never terminate) gets Cluster API's
  * `machine.cluster.x-k8s.io/exclude-node-draining` annotation, so its deletion goes on without evicting
  * the pods left on the node. Only while the Machine is being deleted and still draining: on a Machine that

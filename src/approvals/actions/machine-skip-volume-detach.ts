@@ -3,7 +3,7 @@ import { EXCLUDE_WAIT_FOR_VOLUME_DETACH, readMachineDeletion } from '../../diagn
 import { createAnnotateAction } from './create-annotate-action.js';
 
 /**
- * machine.skip-volume-detach `namespace` `name` (issue 18): a Machine being deleted that waits for volumes
+ * machine.skip-volume-detach `namespace` `name`: a Machine being deleted that waits for volumes
  * to detach from its node gets Cluster API's `machine.cluster.x-k8s.io/exclude-wait-for-node-volume-detach`
  * annotation, so the VM is deleted without waiting. Only while it is being deleted and still in that wait.
  * Undo: machine.wait-for-volume-detach.

@@ -3,7 +3,7 @@ import { EXCLUDE_NODE_DRAINING } from '../../diagnose/facts/read-machine-deletio
 import { createUnannotateAction } from './create-unannotate-action.js';
 
 /**
- * machine.wait-for-drain `namespace` `name` `value` (issue 18): the undo of machine.skip-drain, proposed
+ * machine.wait-for-drain `namespace` `name` `value`: the undo of machine.skip-drain, proposed
  * by its undo button only. Removes `machine.cluster.x-k8s.io/exclude-node-draining` while it still holds
  * the value the skip wrote; Cluster API then drains the node again if the Machine still exists.
  */

@@ -3,7 +3,7 @@ import { EXCLUDE_WAIT_FOR_VOLUME_DETACH } from '../../diagnose/facts/read-machin
 import { createUnannotateAction } from './create-unannotate-action.js';
 
 /**
- * machine.wait-for-volume-detach `namespace` `name` `value` (issue 18): the undo of
+ * machine.wait-for-volume-detach `namespace` `name` `value`: the undo of
  * machine.skip-volume-detach, proposed by its undo button only: removes the exclude annotation while it
  * still holds the value the skip wrote.
  */

@@ -3,7 +3,7 @@ import { PAUSED_ANNOTATION } from '../../diagnose/facts/read-paused.js';
 import { createAnnotateAction } from './create-annotate-action.js';
 
 /**
- * mhc.pause-remediation `namespace` `name` (issue 18, the loop breaker): set `cluster.x-k8s.io/paused`
+ * mhc.pause-remediation `namespace` `name` (the loop breaker): set `cluster.x-k8s.io/paused`
  * on a MachineHealthCheck while machines are recreated again and again for a cause replacement cannot
  * fix. The MHC controller returns before checking anything while the annotation is there (Cluster API
  * v0.4 to today), so no new remediation starts; one already started finishes. Chosen over

@@ -3,7 +3,7 @@ import { PAUSED_ANNOTATION } from '../../diagnose/facts/read-paused.js';
 import { createUnannotateAction } from './create-unannotate-action.js';
 
 /**
- * mhc.resume-remediation `namespace` `name` `value` (issue 18): the undo of mhc.pause-remediation,
+ * mhc.resume-remediation `namespace` `name` `value`: the undo of mhc.pause-remediation,
  * proposed by its undo button and by capi.remediation-paused when the bot paused the MachineHealthCheck.
  * Removes `cluster.x-k8s.io/paused` only while it holds the value the pause wrote: a pause set by someone
  * else (or by clusterctl) is never lifted.

@@ -11,7 +11,7 @@ import { readWebhook, WEBHOOK_KINDS, webhookTarget } from './webhook-suspend.js'
  * webhook.restore `kind` `name` `backupOf` (the webhook.suspend request whose backup is re-created):
  * the undo of webhook.suspend, its own approval-gated proposal.
  *
- * It restores only the exact object that suspend backed up (issue 14), never whatever sits in the
+ * It restores only the exact object that suspend backed up, never whatever sits in the
  * backup slot: the backup's seal must verify (saved by the executor of request `backupOf`, MAC with
  * K8S_HEALTH_PLAN_SECRET), that request must have been a webhook.suspend of this very kind and name,
  * the object must be that configuration, and its sha256 and uid are recorded in this plan's

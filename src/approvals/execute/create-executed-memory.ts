@@ -1,5 +1,5 @@
 /**
- * Request ids this process has executed, remembered in memory (issue 14, "not executed before").
+ * Request ids this process has executed, remembered in memory ("not executed before").
  *
  * The executed marker (`approvals:executed:<id>`, SET NX) lives in Redis, and a Redis writer can delete
  * it and reset a request to `approved`. The signature, the sealed votes and the execution deadline still

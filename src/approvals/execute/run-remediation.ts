@@ -83,7 +83,7 @@ export async function runRemediation(requestId: string, deps: RunRemediationDeps
     return { request: final, ran: status !== 'aborted', ...extra };
   };
 
-  // 2. Re-verify before anything else: a status of `approved` proves nothing (issue 14).
+  // 2. Re-verify before anything else: a status of `approved` proves nothing.
   const refused = await verifyApproval(req, { config: deps.config, signer: deps.signer, now: deps.now(), isAuthorized: deps.isAuthorized });
   if (refused.length) {
     deps.log.warn({ requestId: req.id, cluster: req.cluster, problems: refused }, 'remediation refused');

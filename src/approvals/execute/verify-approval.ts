@@ -15,7 +15,7 @@ export interface VerifyApprovalContext {
 }
 
 /**
- * Re-derive "this request may run" from what cannot be forged through Redis (issue 14, docs/design.md
+ * Re-derive "this request may run" from what cannot be forged through Redis (docs/design.md
  * "Signed plans"), instead of trusting its `status`. Returns every reason it may not, one short
  * sentence each (empty: it may run). Checked, in this order:
  *

@@ -50,15 +50,15 @@ export type ProposeRefusal =
 export type ProposeOutcome = { outcome: 'proposed'; request: ApprovalRequest } | { outcome: 'refused'; refusal: ProposeRefusal };
 
 /**
- * A verified fix-button click becomes a signed approval request (issue 6; planning moved to the
- * remediation worker in issue 15, because a server-side dry run is authorized exactly like the write
+ * A verified fix-button click becomes a signed approval request (planned in the
+ * remediation worker, because a server-side dry run is authorized exactly like the write
  * itself). Numbered flow:
  * 1. the cluster must (still) be live, remediation-enabled and queryable from the click's channel,
  *    and K8S_HEALTH_PLAN_SECRET usable — otherwise a refusal, nothing read from the cluster; a click
  *    whose earlier request (same proposal, clicker, message) is still pending makes no other one;
  * 2. the catalog action freezes the plan against the live cluster (recorded values, uids, hash);
  * 3. the plan is dry-run server-side; a failed dry run is recorded and shown (the request then has no
- *    Approve button, and no approve vote counts: issue 14);
+ *    Approve button, and no approve vote counts);
  * 4. the request is signed (HMAC with K8S_HEALTH_PLAN_SECRET), published (its message ts recorded),
  *    stored, and audited `proposed` with the clicker as proposer.
  */
@@ -98,7 +98,7 @@ export async function proposeFix(click: ProposalClick, proposal: { cluster: stri
   try {
     dryRun = await action.dryRun(plan, ctx);
   } catch (err) {
-    // Shown, and recorded: a plan whose dry run failed gets no Approve button and no approve vote counts (issue 14).
+    // Shown, and recorded: a plan whose dry run failed gets no Approve button and no approve vote counts.
     dryRunOk = false;
     dryRun = `:x: dry run failed: ${describeError(err)}`;
   }

@@ -7,7 +7,7 @@ const placement = (req: ApprovalRequest) => ({ requestId: req.id, channel: req.t
  * The request's own Slack message, signed once it is posted. `thread.messageTs` is known only after the
  * request itself was signed, and every vote, the expiry sweep and the executor edit that message
  * (chat.update): unsigned, a Redis writer could point those edits at another of the bot's messages in the
- * channel (issue 14).
+ * channel.
  */
 export function signMessagePlacement(req: ApprovalRequest, signer: PlanSigner): string {
   return signer.sign('message', placement(req));

@@ -19,7 +19,7 @@ export interface Vote {
  * What a vote did. `counted`: one more approval, not yet enough. `approved`: the decisive approval
  * (enqueue the job). `needs-confirmation`: it would be decisive, but config wants the cluster name typed.
  * The rest change nothing but `expired` (the request is now expired) and `rejected` / `cancelled`.
- * `dry-run-failed`: an approve on a plan whose server-side dry run failed (issue 14): never counted.
+ * `dry-run-failed`: an approve on a plan whose server-side dry run failed: never counted.
  */
 export type VoteOutcome =
   | 'counted'
@@ -43,7 +43,7 @@ export type VoteOutcome =
  * The two-person approval policy (docs/design.md), pure with an injected clock: distinct authorized
  * approvers; the proposer never counts (but may withdraw); any authorized Reject cancels; a request
  * past its expiry, or already decided, ignores every click; an authorized user whose Slack account
- * is not confirmed eligible at vote time counts as neither approval nor rejection (issue 14). Returns
+ * is not confirmed eligible at vote time counts as neither approval nor rejection. Returns
  * the request to store (unchanged when nothing changed) and the outcome to tell the clicker. A plan
  * whose dry run failed cannot be approved by anyone (its message has no Approve button; this refuses
  * a forged or stale click too), but it can still be rejected or withdrawn. `ctx.required` is

@@ -1,5 +1,5 @@
 /**
- * Times a cluster writes into an object when something happens to it (issue 13 defect class 8): a
+ * Times a cluster writes into an object when something happens to it (defect class 8): a
  * capture without meta.json was taken after the newest of them, so the newest is the best known
  * capture time. Only times that record a past event count: never deletionTimestamp (deletion
  * request + grace period, so in the future), lease durations or certificate expiries.
@@ -33,7 +33,7 @@ export function findNewestTime(obj: unknown, notAfterMs = Number.POSITIVE_INFINI
   if (isRecord(status)) {
     // Cluster API keeps a second condition list: v1beta2 conditions under status.v1beta2 of an object a
     // CAPI v1.9/v1.10 controller serves as v1beta1, the old ones under status.deprecated.v1beta1 of a
-    // v1beta2 object. Either may hold the newest transition (issue 13, defect classes 4 and 8).
+    // v1beta2 object. Either may hold the newest transition (defect classes 4 and 8).
     const lists = [status.conditions, isRecord(status.v1beta2) ? status.v1beta2.conditions : undefined];
     if (isRecord(status.deprecated) && isRecord(status.deprecated.v1beta1)) lists.push(status.deprecated.v1beta1.conditions);
     for (const list of lists) for (const c of arr(list)) if (isRecord(c)) for (const k of CONDITION_TIMES) see(c[k]);

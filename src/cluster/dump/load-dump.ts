@@ -11,7 +11,7 @@ import { createEmptySnapshot, type KindCoverage, type KubeObject, type PartialEn
 /**
  * A dump directory as a Snapshot (README.md "Dump format"). Objects of DIR/management/ go in with
  * origin 'management', all others 'workload'. Cluster name: `opts.cluster`, else meta.json
- * `cluster`, else the directory's basename. collectedAt (issue 13 defect class 8): meta.json
+ * `cluster`, else the directory's basename. collectedAt (defect class 8): meta.json
  * `collectedAt`, else the newest time the cluster wrote into the capture (events, conditions,
  * managedFields: the capture was taken at or after it), else unknown — never the directory's mtime
  * (a copy, an unpacked archive or a git checkout all reset it) nor the clock. Every array is sorted
@@ -45,7 +45,7 @@ export function snapshotFromDumpObjects(dump: DumpObjects, opts: { cluster: stri
   const add = (objects: KubeObject[], origin: 'workload' | 'management') => {
     for (const obj of objects) {
       // Objects of readDumpObjects always carry a kind we read; events.k8s.io Events map to Event.
-      // A dump may hold any JSON type in apiVersion (issue 9 fuzzing): only a string narrows the kind.
+      // A dump may hold any JSON type in apiVersion (fuzzed input): only a string narrows the kind.
       const spec = findKind(obj.kind, typeof obj.apiVersion === 'string' ? obj.apiVersion : undefined) ?? findKind(obj.kind);
       if (spec) addToSnapshot(snapshot, spec, obj, origin);
     }
@@ -73,7 +73,7 @@ export function snapshotFromDumpObjects(dump: DumpObjects, opts: { cluster: stri
 }
 
 /**
- * Which kinds the dump stands for (issue 13 defect class 9). `dump` records it in meta.json (it writes
+ * Which kinds the dump stands for (defect class 9). `dump` records it in meta.json (it writes
  * failed kinds as empty lists, so only its record tells them apart); otherwise a kind is failed when a
  * support bundle's errors file or one of our own partial entries says so, read when the capture lists
  * it (even empty) or holds objects of it, and missing when the capture does not hold it at all.

@@ -39,7 +39,7 @@ export interface DumpObjects {
   failed?: Record<string, string>;
   /**
    * Newest time the cluster wrote into any object of the capture, of any kind, read before managedFields
-   * are dropped (ISO): the capture time of a dump without meta.json (issue 13 defect class 8).
+   * are dropped (ISO): the capture time of a dump without meta.json (defect class 8).
    */
   newestTime?: string;
 }
@@ -83,7 +83,7 @@ export async function readDumpObjects(dir: string): Promise<DumpObjects> {
   const logs = await readControlPlaneLogs(dir, logFiles, partial);
 
   // A capture of Kubernetes objects none of which we read (only OpenShift Machines, say) is still a
-  // capture: it is read, and the report says what was ignored and that nothing was checked (issue 13, 11).
+  // capture: it is read, and the report says what was ignored and that nothing was checked (defect class 11).
   if (!found.holdsObjects && !etcd && !apiserver && logs.length === 0) {
     const unreadable = partial.length ? ` (${partial.length} file(s) could not be read; first: ${partial[0]?.source}: ${partial[0]?.error})` : '';
     throw new DumpError(`dump directory ${dir} contains no Kubernetes objects${unreadable}`);
@@ -279,7 +279,7 @@ function noteCollectionErrors(rel: string, objectsFile: string, text: string, pa
   partial.push({ source: rel, error: `${errors.length} collection error(s); first: ${errors[0]}` });
 }
 
-/** One note per foreign kind: "noted and ignored" (issue 13 defect class 11). */
+/** One note per foreign kind: "noted and ignored" (defect class 11). */
 function foreignNotes(foreign: Map<string, ForeignObjects>): PartialEntry[] {
   return [...foreign.values()]
     .sort((a, b) => (a.kind !== b.kind ? (a.kind < b.kind ? -1 : 1) : a.apiVersion < b.apiVersion ? -1 : 1))

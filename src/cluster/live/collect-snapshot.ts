@@ -64,7 +64,7 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
 
   const jobs: (() => Promise<void>)[] = [];
   const skipped: Record<'workload' | 'management', string[]> = { workload: [], management: [] };
-  // Green means checked (issue 13): every kind is read (listed, or from a watch that is open) or failed, with why.
+  // Green means checked: every kind is read (listed, or from a watch that is open) or failed, with why.
   const coverage: Record<string, KindCoverage> = {};
   const fail = (spec: KindSpec, why: string) => {
     if (coverage[spec.kind]?.state !== 'failed') coverage[spec.kind] = { state: 'failed', why };

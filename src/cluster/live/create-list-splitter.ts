@@ -21,7 +21,7 @@ const ITEMS_KEY = /[{,]\s*"items"\s*:\s*$/;
 const FIRST_KEY = /\{"([^"\\]*)":/y;
 
 /**
- * A streaming splitter for `{ "kind", "apiVersion", "metadata", "items": [ ... ] }` (issue 8):
+ * A streaming splitter for `{ "kind", "apiVersion", "metadata", "items": [ ... ] }`:
  * only the top-level `items` array is cut into elements, each parsed and handed to `onItem` as soon
  * as it is complete, with the list's apiVersion/kind when they came before `items` (as kube-apiserver
  * sends them; otherwise items are held until the end so the header is known).
@@ -59,7 +59,7 @@ export function createListSplitter(
   const emit = (json: string) => emitValue(JSON.parse(json));
 
   /**
-   * The fast path for items (issue 8: scanning every character in JS cost half as much as JSON.parse).
+   * The fast path for items (scanning every character in JS cost half as much as JSON.parse).
    * An item's end is guessed natively with indexOf: the next item starts with `},{"<first key of this
    * item>":`. A guess is accepted only when JSON.parse of the text up to it succeeds, which is exact:
    * a proper prefix of a JSON object is never valid JSON, and a cut inside a string never parses.

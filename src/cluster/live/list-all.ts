@@ -28,7 +28,7 @@ export interface ListAllOptions {
  * `resourceVersion=0` (served from the API server's watch cache, not etcd: docs/design.md "Where state lives"),
  * later pages only send `continue` (the API server rejects a resourceVersion with it).
  * Pages are stream-parsed (createListSplitter): each item is parsed and handed over while the
- * rest of the page is still arriving, so a page is never held whole (issue 8, peak memory).
+ * rest of the page is still arriving, so a page is never held whole (peak memory).
  */
 export async function listAll(kc: KubeConfig, path: string, opts: ListAllOptions): Promise<ListResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;

@@ -30,7 +30,7 @@ export interface KindWatchOptions {
   acquireList?: () => Promise<() => void>;
   /**
    * Called after each ADDED, MODIFIED or DELETED the watch applied, and after a relist replaced the
-   * objects (changes missed during a 410 Gone): fleet mode re-analyses the cluster (issue 17).
+   * objects (changes missed during a 410 Gone): fleet mode re-analyses the cluster.
    */
   onChange?: (spec: KindSpec) => void;
 }

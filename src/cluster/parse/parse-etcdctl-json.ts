@@ -208,7 +208,7 @@ function isDigit(c: number): boolean {
 
 /** An id or counter as an exact decimal string: quoted long integers arrive as strings, short ones as numbers. */
 function toDecimal(v: unknown): string | undefined {
-  // uint64 only: a larger id is no etcd id (issue 9: overflowed ids are a clear error, not a silent member).
+  // uint64 only: a larger id is no etcd id (overflowed ids are a clear error, not a silent member).
   if (typeof v === 'string' && /^\d+$/.test(v)) return v.length <= 20 && BigInt(v) <= 0xffffffffffffffffn ? v : undefined;
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
   return undefined;

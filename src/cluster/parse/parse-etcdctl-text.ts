@@ -19,7 +19,7 @@ import type { EtcdEndpointStatus, EtcdMember } from '../snapshot.js';
  * the leader row when it is at the leader's raft term and reports no error (Raft has one leader per term;
  * a member without one reports "etcdserver: no leader"). When no row is the leader and some member reports
  * no such error, whom it follows is not printed: the file is refused with that reason rather than read as
- * "no leader" (issue 13: not shown is not absent).
+ * "no leader" (not shown is not absent).
  */
 
 interface Row {

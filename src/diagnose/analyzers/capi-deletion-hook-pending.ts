@@ -4,7 +4,7 @@ import { ownerOf } from '../facts/find-deletion-blocker.js';
 import { KCP_CLEANUP_HOOK } from '../facts/read-machine-deletion.js';
 
 /**
- * capi.deletion-hook-pending (issue 18): a Machine being deleted that has waited `deletingMinutes` for a
+ * capi.deletion-hook-pending: a Machine being deleted that has waited `deletingMinutes` for a
  * lifecycle hook — an annotation `pre-drain.delete.hook.machine.cluster.x-k8s.io/<name>: <owner>` or
  * `pre-terminate.delete.hook.machine.cluster.x-k8s.io/<name>: <owner>` that its owner has not removed
  * (v1beta2 `Deleting` reason `WaitingForPreDrainHook` / `WaitingForPreTerminateHook` and

@@ -6,7 +6,7 @@ import { createDeletionAnalyzer } from '../facts/create-deletion-analyzer.js';
 import { labelOf } from '../facts/label-of.js';
 
 /**
- * capi.drain-blocked (issue 18): a Machine being deleted whose node drain has not completed for
+ * capi.drain-blocked: a Machine being deleted whose node drain has not completed for
  * `deletingMinutes`, with what holds it — the PodDisruptionBudget that refuses evictions ("Cannot evict
  * pod as it would violate the pod's disruption budget"; `disruptionsAllowed: 0`) and its pods, pods
  * that do not terminate, eviction errors — from the v1beta2 `Deleting` condition (reason `DrainingNode`)

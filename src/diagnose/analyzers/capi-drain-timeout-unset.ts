@@ -7,7 +7,7 @@ import { readDrainTimeout } from '../facts/read-drain-timeout.js';
 type Owner = 'KubeadmControlPlane' | 'MachineDeployment' | 'MachineSet';
 
 /**
- * capi.drain-timeout-unset (issue 18, proactive): a KubeadmControlPlane, MachineDeployment or standalone
+ * capi.drain-timeout-unset (proactive): a KubeadmControlPlane, MachineDeployment or standalone
  * MachineSet whose Machines get no `nodeDrainTimeout` (v1beta1) / `deletion.nodeDrainTimeoutSeconds`
  * (v1beta2) — unset or 0 means Cluster API waits for a drain forever — while a PodDisruptionBudget that
  * allows no disruption covers pods on one of its nodes right now: the next rollout, scale-down or

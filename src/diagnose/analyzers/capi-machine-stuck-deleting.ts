@@ -10,7 +10,7 @@ import { machineInfo } from '../facts/machine-info.js';
 /**
  * A Machine whose deletion does not finish (drain blocked, VM delete failing, finalizer stuck). When the
  * Machine says which stage holds it and that stage has lasted the threshold too, the blocker's own finding
- * (capi.drain-blocked, capi.deletion-hook-pending, capi.volume-detach-pending: issue 18) is its cause.
+ * (capi.drain-blocked, capi.deletion-hook-pending, capi.volume-detach-pending) is its cause.
  */
 export const capiMachineStuckDeletingAnalyzer: Analyzer = {
   id: 'capi.machine-stuck-deleting',

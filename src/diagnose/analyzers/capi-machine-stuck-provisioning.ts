@@ -34,7 +34,7 @@ export const capiMachineStuckProvisioningAnalyzer: Analyzer = {
         `possible orphan VM${i.providerID ? ` (${i.providerID})` : ''}: machines deleted on timeout may leave their VM in the infrastructure inventory; check and remove it by hand`,
       );
       const byLeader = i.controlPlane && leader;
-      // Issue 13 (defect 7): a stale etcd member holding this machine's peer URL blocks its join.
+      // A stale etcd member holding this machine's peer URL blocks its join.
       const blockers = byLeader ? [] : joinBlockers.filter((mm) => mm.blocksJoinOf === `${i.namespace}/${i.name}`);
       evidence.push(...blockers.map((mm) => mm.detail));
       out.push({

@@ -9,7 +9,7 @@ import { readMhcStatus } from '../facts/read-mhc-status.js';
  * Seed S0: the control-plane MHC shows CurrentHealthy 2 of 3. A worker MHC below expectations is
  * usually self-healing in progress (info) unless remediation is blocked (maxUnhealthy exceeded).
  *
- * Issue 13 (defect class 5): rollouts are not outages. The MHC controller counts neither a new
+ * Rollouts are not outages. The MHC controller counts neither a new
  * Machine still inside nodeStartupTimeout nor a Machine being deleted as healthy, so during a
  * KCP/MachineDeployment rollout currentHealthy < expectedMachines is normal. Only the gap those
  * in-flight Machines do not explain is reported; when they explain all of it, nothing is.

@@ -22,7 +22,7 @@ const CNI_NOT_READY = /NetworkPluginNotReady|cni plugin not initialized/i;
 export const capiRecreationLoopAnalyzer: Analyzer = analyzeEach(
   'capi.recreation-loop',
   // A replacement already failing the same way counts as the next one (flag before it completes), but
-  // only on top of real replacements; a loop that has stopped clears at once (issue 13, defect 12).
+  // only on top of real replacements; a loop that has stopped clears at once (defect class 12).
   (ctx) => findActiveRecreationLoops(ctx),
   (loop, ctx) => {
     const { snapshot, thresholds } = ctx;
@@ -62,7 +62,7 @@ export const capiRecreationLoopAnalyzer: Analyzer = analyzeEach(
       cause,
       remediations: webhook ? webhook.webhooks.flatMap((w) => proposeWebhookFixes(snapshot, w)) : [],
     };
-    // Issue 18, the loop breaker: replacements cannot fix a refused or uninitialized CNI, so offer to
+    // The loop breaker: replacements cannot fix a refused or uninitialized CNI, so offer to
     // pause the MachineHealthCheck that keeps remediating (its undo resumes it).
     if (webhook || cniShown.length) {
       const owned = snapshot.capi.machines.filter(

@@ -11,7 +11,7 @@ import { readCapiStatus } from '../facts/read-capi-status.js';
 const MAX_RETRY = /already failed (\d+) times \(MaxRetry\)/;
 
 /**
- * capi.remediation-exhausted (issue 18): KubeadmControlPlane stopped remediating an unhealthy
+ * capi.remediation-exhausted: KubeadmControlPlane stopped remediating an unhealthy
  * control-plane machine because `maxRetry` (v1beta2 spec.remediation.maxRetry, v1beta1
  * spec.remediationStrategy.maxRetry) replacements already failed. Read from the Machine's
  * `OwnerRemediated` condition (False, "KubeadmControlPlane can't remediate this machine because the

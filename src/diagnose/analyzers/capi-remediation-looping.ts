@@ -27,7 +27,7 @@ const LOOP_FAILURES = 2;
  * most maxRetry times, at least retryPeriod apart; a failure after minHealthyPeriod starts a new
  * chain at 0. So `retryCount` is the number of replacements in the chain that already failed.
  *
- * Issue 13 (defect class 6): one remediation is not a loop. We count the failed replacements —
+ * One remediation is not a loop. We count the failed replacements —
  * retryCount, plus the current replacement when it fails too (being deleted, or no healthy Node past
  * the MHC nodeStartupTimeout), plus replacements earlier scans saw vanish without ever getting a
  * Node — and report a loop from two failures on. A replacement that is healthy ends the chain: no
@@ -90,7 +90,7 @@ export const capiRemediationLoopingAnalyzer: Analyzer = {
         causedBy: byLeader ? [leader.fingerprint] : undefined,
         since: rf.timestamp,
         missing: missing.length ? missing : undefined,
-        // Issue 18, the loop breaker: a replacement cannot fix an unreachable etcd leader; pausing the
+        // The loop breaker: a replacement cannot fix an unreachable etcd leader; pausing the
         // MachineHealthCheck stops the churn while people fix etcd (never on missing evidence).
         remediations: byLeader && !missing.length ? proposePauseRemediation(snap, [m], `an etcd leader that does not answer (${leader.leaderName})`) : [],
       });

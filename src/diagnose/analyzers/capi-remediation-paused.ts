@@ -9,7 +9,7 @@ import { readMachineHealth } from '../facts/read-machine-health.js';
 import { BOT_MARK, PAUSED_ANNOTATION, readPaused, SKIP_REMEDIATION_ANNOTATION } from '../facts/read-paused.js';
 
 /**
- * capi.remediation-paused (issue 18): a MachineHealthCheck that does not remediate — the
+ * capi.remediation-paused: a MachineHealthCheck that does not remediate — the
  * `cluster.x-k8s.io/paused` annotation on it (the MHC controller returns before checking anything,
  * CAPI v0.4+), or Machines it covers that carry `cluster.x-k8s.io/skip-remediation` or the paused
  * annotation (the controller skips them). Since when: the MHC's `Paused` condition, else the time in

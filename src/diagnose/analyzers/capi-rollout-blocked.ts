@@ -11,7 +11,7 @@ import type { RolloutKind } from '../facts/find-rollout-scope.js';
 import { machineInfo } from '../facts/machine-info.js';
 
 /**
- * capi.rollout-blocked (issue 18): a KubeadmControlPlane or MachineDeployment rollout that makes room
+ * capi.rollout-blocked: a KubeadmControlPlane or MachineDeployment rollout that makes room
  * by creating a machine first (MachineDeployment `maxUnavailable: 0`, the default; KubeadmControlPlane
  * `maxSurge: 1`, the default) while that new machine's infrastructure was never provisioned for
  * `provisioningMinutes`: no capacity for one more VM (quota, placement, a full cluster), so no old

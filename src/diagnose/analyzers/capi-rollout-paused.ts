@@ -5,7 +5,7 @@ import { findClusterOf, isRolloutPending, type RolloutKind } from '../facts/find
 import { readPaused } from '../facts/read-paused.js';
 
 /**
- * capi.rollout-paused (issue 18): a Cluster, KubeadmControlPlane or MachineDeployment that Cluster API
+ * capi.rollout-paused: a Cluster, KubeadmControlPlane or MachineDeployment that Cluster API
  * does not reconcile — the `cluster.x-k8s.io/paused` annotation (any CAPI object) or `spec.paused: true`
  * (Cluster, MachineDeployment). A paused Cluster also pauses everything in it (its control plane,
  * MachineDeployments and MachineHealthChecks: no rollout, no remediation). Warning when a rollout is

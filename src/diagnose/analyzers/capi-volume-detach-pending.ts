@@ -5,7 +5,7 @@ import { createDeletionAnalyzer } from '../facts/create-deletion-analyzer.js';
 import { labelOf } from '../facts/label-of.js';
 
 /**
- * capi.volume-detach-pending (issue 18): a Machine whose drain is done but whose deletion has waited
+ * capi.volume-detach-pending: a Machine whose drain is done but whose deletion has waited
  * `deletingMinutes` for volumes to detach from its node (v1beta2 `Deleting` reason
  * `WaitingForVolumeDetach`, v1beta1 `VolumeDetachSucceeded` False, `status.deletion.waitForNodeVolumeDetachStartTime`),
  * naming the VolumeAttachments still attached and their PVCs. Cluster API waits on purpose: on vSphere a

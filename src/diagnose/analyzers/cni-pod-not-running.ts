@@ -10,7 +10,7 @@ import { quoteEvent } from '../facts/quote-event.js';
 /**
  * cni.pod-not-running (seed 003): the CNI agent pod (antrea-agent, calico-node, and the other CNIs
  * of is-cni-agent-pod.ts) is missing on a node, or failing there (ImagePullBackOff, CrashLoopBackOff
- * even while the pod is Running — issue 13 defect class 10 —, Pending past the grace). Subject: the
+ * even while the pod is Running — defect class 10 —, Pending past the grace). Subject: the
  * node. Only when the cluster visibly runs such a CNI (a DaemonSet or agent pods exist), and not
  * for nodes whose kubelet stopped reporting (their pod status is stale: node.not-ready covers them).
  */

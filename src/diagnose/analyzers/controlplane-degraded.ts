@@ -20,7 +20,7 @@ export const controlplaneDegradedAnalyzer: Analyzer = analyzeEach(
     const replicas = kcp.spec?.replicas;
     if (typeof replicas !== 'number' || replicas < 1) return undefined;
     const r = countReadyControlPlane(ctx.snapshot, kcp);
-    // Nothing in the snapshot says how many are Ready: no claim (issue 13: never "0 of 3" by default).
+    // Nothing in the snapshot says how many are Ready: no claim (never "0 of 3" by default).
     if (r.ready === undefined || r.ready >= replicas) return undefined;
     const ns = kcp.metadata.namespace ?? 'default';
     const q = quorum(replicas);
@@ -28,7 +28,7 @@ export const controlplaneDegradedAnalyzer: Analyzer = analyzeEach(
     // nodeStartupTimeout (KCP remediation deletes first, then creates: 2 of 3 for a few minutes).
     const starting = findStartingMachines(ctx.snapshot, kcp, ctx.now);
     // At quorum one more loss stops etcd; below it etcd has already lost its leader. At quorum with
-    // the replacement already starting, CAPI is healing it: warning (issue 13: self-healing is not an outage).
+    // the replacement already starting, CAPI is healing it: warning (self-healing is not an outage).
     const severity = r.ready < q || (r.ready === q && starting.length === 0) ? 'critical' : 'warning';
     const evidence = [
       `KubeadmControlPlane ${ns}/${kcp.metadata.name}: spec.replicas=${replicas}, readyReplicas=${readCapiStatus(kcp).replicas.ready ?? '?'}`,

@@ -7,7 +7,7 @@ import { readCapiStatus } from '../facts/read-capi-status.js';
 const NOT_QUERIED = 'etcd not queried (no etcd endpoints configured or etcd/ in the dump): judged from the KubeadmControlPlane and Machine conditions only';
 
 /**
- * controlplane.etcd-unhealthy (issue 13, defect class 4): when the bot cannot reach etcd itself,
+ * controlplane.etcd-unhealthy (defect class 4): when the bot cannot reach etcd itself,
  * KubeadmControlPlane's own EtcdClusterHealthy condition (aggregating its Machines'
  * EtcdMemberHealthy, which KCP computes by talking to every member) is the etcd evidence there is.
  * Only then: with etcd data in the snapshot the etcd.* analyzers judge etcd directly. Critical when

@@ -18,7 +18,7 @@ export const controlplaneNodeNotJoinedAnalyzer: Analyzer = {
     return findNotJoinedMachines(snap).map(({ machine, node, reasons }) => {
       const i = machineInfo(machine);
       const related = mismatches.filter((m) => m.name === node.metadata.name || m.name === i.name || m.kind === 'stale');
-      // Issue 13 (defect 7): a stale member holding this machine's peer URL is the cause; removing it
+      // A stale member holding this machine's peer URL is the cause; removing it
       // is the fix, not scaling workloads.
       const blockers = related.filter((m) => m.blocksJoinOf === `${i.namespace}/${i.name}`);
       const head = {

@@ -39,7 +39,7 @@ const ALARMS: Record<string, { effect: string; cause: string; steps: string[] }>
 };
 
 /**
- * Issue 13: a raised etcd alarm (NOSPACE, CORRUPT) is a critical finding of its own, never a healthy
+ * A raised etcd alarm (NOSPACE, CORRUPT) is a critical finding of its own, never a healthy
  * etcd. Read from `etcdctl alarm list`, endpoint status errors ("memberID:… alarm:NOSPACE ") or the
  * live maintenance alarm list; from pod logs only when the dump has no etcd data at all.
  */

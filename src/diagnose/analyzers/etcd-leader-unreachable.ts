@@ -9,7 +9,7 @@ import { describeMember, formatMemberId } from '../facts/format-member-id.js';
  * new control-plane member can join and CAPI loops. The fix that worked: move leadership to the
  * healthy, in-sync member.
  *
- * Issue 13: only on evidence about the leader itself (it was asked and failed, or its Machine/Node
+ * Only on evidence about the leader itself (it was asked and failed, or its Machine/Node
  * is gone); a leader nobody asked is etcd.members-not-queried, never this, and never a move-leader.
  */
 export const etcdLeaderUnreachableAnalyzer: Analyzer = {

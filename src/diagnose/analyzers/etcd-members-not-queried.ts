@@ -3,7 +3,7 @@ import { findEtcdLeaderState } from '../facts/find-etcd-leader-state.js';
 import { describeMember } from '../facts/format-member-id.js';
 
 /**
- * Issue 13 ("unqueried is not unreachable"): `etcdctl endpoint status` without `--cluster` asks only
+ * Unqueried is not unreachable (defect class 2): `etcdctl endpoint status` without `--cluster` asks only
  * the endpoints it is given, often one, and that member may name a leader nobody asked. Nothing is
  * known about such members: not that they are down, not that they are fine. Say so (info, with
  * `missing`), so no finding and no fix rests on a member nobody asked; a problem on what was asked

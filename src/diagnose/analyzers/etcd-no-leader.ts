@@ -14,7 +14,7 @@ const CAUSE =
  * Seed S1: with 1 of 3 members up the survivor never becomes leader ("etcdserver: no leader"); the
  * API server fails, self-healing stops, running workloads keep serving.
  *
- * Issue 13: etcd without a leader must never look healthy, and one member's word is not the
+ * Etcd without a leader must never look healthy, and one member's word is not the
  * cluster's. Quorum is lost when fewer voting members than a quorum can still be healthy (members
  * never asked count as possibly healthy); a member that reports "no leader" while others were not
  * asked is a warning that says what is missing. Without a member list (3.5 needs a leader to list

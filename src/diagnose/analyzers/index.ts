@@ -61,7 +61,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   capiRecreationLoopAnalyzer,
   podStuckTerminatingAnalyzer,
   volumeMultiAttachAnalyzer,
-  // issue 18: what blocks a deletion or a rollout, and remediation stopped or paused
+  // what blocks a deletion or a rollout, and remediation stopped or paused
   capiDrainBlockedAnalyzer,
   capiDeletionHookPendingAnalyzer,
   capiVolumeDetachPendingAnalyzer,

@@ -63,7 +63,7 @@ export const nodeNotReadyAnalyzer: Analyzer = {
           } else if (mhcMatch.timeoutSeconds === undefined) {
             fate = `${mhcId} covers its Machine but has no unhealthy condition for Ready=${ready.status}: it will not replace it`;
           } else if (Number.isNaN(sinceMs) || Number.isNaN(new Date(sinceMs + mhcMatch.timeoutSeconds * 1000).getTime())) {
-            // No transition time, or a timeout too large for a date (a corrupt MHC, issue 9 fuzzing): no clock time.
+            // No transition time, or a timeout too large for a date (a corrupt or fuzzed MHC): no clock time.
             severity = 'info';
             fate = `${mhcId} will replace it ${formatAge(mhcMatch.timeoutSeconds * 1000)} after it went ${ready.status}`;
           } else {

@@ -78,13 +78,13 @@ export const upgradeStuckAnalyzer: Analyzer = {
       let cause: string | undefined;
       const causedBy: string[] = [];
       const remediations: RemediationProposal[] = [];
-      // Issue 18: the object that holds the rollout (a pause, an old machine that cannot be deleted, a new
+      // The object that holds the rollout (a pause, an old machine that cannot be deleted, a new
       // one that gets no VM, remediation given up), named with its own finding.
       const held = findRolloutBlockers(ctx, kind, obj);
       const heldCause = held.causes.length ? `the rollout is held: ${held.causes.join('; ')}.` : undefined;
       if (kind === 'KubeadmControlPlane') {
         const notJoined = findNotJoinedMachines(snap).filter(({ machine }) => machineInfo(machine).kcpName === name);
-        // Issue 13 (defect 7): a stale member holding the new machine's peer URL blocks the join. The
+        // A stale member holding the new machine's peer URL blocks the join. The
         // fix is removing that member — not scaling workloads (load is not the cause) and never
         // deleting an existing control-plane machine.
         const blockers = findEtcdMemberMismatches(snap, ctx.now).filter((mm) => mm.blocksJoinOf && own.some(({ i }) => `${i.namespace}/${i.name}` === mm.blocksJoinOf));

@@ -27,7 +27,7 @@ export const webhookUnavailableBlockingAnalyzer: Analyzer = analyzeEach(
       evidence.push(`${w.kind} ${w.name}: webhook ${h.name} failurePolicy=${h.failurePolicy}, ${h.service ? `service ${h.service.namespace}/${h.service.name}${h.service.port ? `:${h.service.port}` : ''}` : `url ${h.url ?? '<none>'}`}${h.coversPods ? ', intercepts pod CREATE' : ''}`);
     }
     for (const s of w.services) evidence.push(s.detail);
-    // Why the service is down, when its pods show it: a backend Running in CrashLoopBackOff (issue 13, 10).
+    // Why the service is down, when its pods show it: a backend Running in CrashLoopBackOff (defect class 10).
     const broken = w.services.flatMap((s) =>
       findServiceBackends(snapshot, s).flatMap((pod) => {
         const trouble = findPodTrouble(pod);

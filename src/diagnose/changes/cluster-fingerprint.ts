@@ -1,5 +1,5 @@
 /**
- * The compact fingerprint of a cluster at one scan (issue 18, "what changed"): per object only what
+ * The compact fingerprint of a cluster at one scan ("what changed"): per object only what
  * tells a change an SRE cares about — identity (uid: replaced or recreated), spec generation, container
  * images, replicas, versions, and a digest of webhook rules — never whole objects, so it stays small
  * enough to keep one per cluster in Redis.

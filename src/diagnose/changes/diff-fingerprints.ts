@@ -21,7 +21,7 @@ const AREAS: Record<FingerprintKind, SectionId[]> = {
 };
 
 /**
- * What changed between the last healthy scan's fingerprint and now (issue 18), ranked by how close each
+ * What changed between the last healthy scan's fingerprint and now, ranked by how close each
  * change is to what is failing: rank 0 when a current warning/critical finding names the object (its
  * subject, a fix's params, `namespace/name` in its evidence) or when a webhook configuration that
  * intercepts Pod creation changed while pods are refused; rank 1 when a failing finding is in the area

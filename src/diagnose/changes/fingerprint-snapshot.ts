@@ -8,7 +8,7 @@ const MAX_IMAGES = 8;
 const MAX_RULE_CHARS = 400;
 
 /**
- * The fingerprint of a snapshot (issue 18): webhook configurations, CRDs, workload controllers,
+ * The fingerprint of a snapshot: webhook configurations, CRDs, workload controllers,
  * PodDisruptionBudgets, Cluster API control planes / MachineDeployments / MachineHealthChecks / Machines,
  * and Nodes, each reduced to identity, generation, images, replicas, version and webhook rules. Pods and
  * events are not in it (they churn by design). Pure and sorted, so the same snapshot prints the same.

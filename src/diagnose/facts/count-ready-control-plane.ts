@@ -23,7 +23,7 @@ export interface ControlPlaneReadiness {
  * 2. else its Machines' own conditions (v1beta2 NodeReady/NodeHealthy/Ready, v1beta1 fallback),
  *    when every Machine reports one;
  * 3. else the KCP's status counter (v1beta2 readyReplicas, v1beta1 readyReplicas as fallback);
- * 4. else unknown. A management-cluster capture without the workload Nodes (issue 13: the CAPD
+ * 4. else unknown. A management-cluster capture without the workload Nodes (the CAPD
  *    quickstart) must never read "0 of 3 Ready".
  */
 export function countReadyControlPlane(snapshot: Snapshot, kcp: KubeObject): ControlPlaneReadiness {

@@ -20,7 +20,7 @@ export interface DeletionFindingWords {
 
 /**
  * The analyzer of one kind of stuck Machine deletion (capi.drain-blocked, capi.deletion-hook-pending,
- * capi.volume-detach-pending; issue 18): one finding per Machine whose deletion has waited in that stage
+ * capi.volume-detach-pending): one finding per Machine whose deletion has waited in that stage
  * for `deletingMinutes` (findStuckDeletions) — a warning in the machines section about the Machine,
  * titled with its name and how long the stage has waited, the stage's start as `since`, what could not
  * be read as `missing` — in the words `words` gives for its blocker.

@@ -5,7 +5,7 @@ import { findRecreationLoops, type RecreationLoop } from './find-recreation-loop
 /**
  * The recreation loops capi.recreation-loop reports: at least `loopReplacements` replacements of one
  * owner in the loop window (a replacement already failing the same way counts as the next one, but
- * only on top of real ones), and not stopped (findLoopStop, issue 13 defect 12). Shared by the loop
+ * only on top of real ones), and not stopped (findLoopStop, defect class 12). Shared by the loop
  * analyzer and the analyzers whose cause a loop can be (a rollout that cannot finish while its new
  * machines are recreated). Worked out once per analysis: both ask for the same context.
  */

@@ -14,7 +14,7 @@ export interface CapacityBlock {
 }
 
 /**
- * Issue 18 ("rollout blocked by maxUnavailable: 0 with no capacity"): a KubeadmControlPlane or
+ * A KubeadmControlPlane or
  * MachineDeployment with a rollout owed, not paused, whose strategy creates a machine first
  * (MachineDeployment RollingUpdate `maxUnavailable` 0 — the default — KubeadmControlPlane `maxSurge` ≥ 1,
  * the default 1; MD `spec.rollout.strategy` v1beta2, `spec.strategy` v1beta1; KCP `spec.rollout.strategy`

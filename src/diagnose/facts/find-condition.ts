@@ -13,7 +13,7 @@ export interface Condition {
 
 /**
  * The condition `type` of an object, wherever its API version keeps it, v1beta2 shapes first
- * (issue 13: v1beta2 is the storage version since CAPI v1.11, v1beta1 the fallback):
+ * (v1beta2 is the storage version since CAPI v1.11, v1beta1 the fallback):
  * - an object served as CAPI v1beta1 (apiVersion `…/v1beta1`) by a v1.9+ controller keeps the new
  *   conditions in status.v1beta2.conditions: read those first, then its own status.conditions;
  * - any other object (core objects, CAPI v1beta2, hand-made dumps without apiVersion): status.conditions,

@@ -37,7 +37,7 @@ export interface DeletionBlocker {
 const MESSAGE_CHARS = 600;
 
 /**
- * Follow one deleting Machine to what holds its deletion (issue 18), in Cluster API's order: pre-drain
+ * Follow one deleting Machine to what holds its deletion, in Cluster API's order: pre-drain
  * hooks, the drain (PodDisruptionBudgets refusing evictions, pods that do not terminate, other eviction
  * errors), the wait for volumes to detach, pre-terminate hooks. Undefined when the Machine is not being
  * deleted, its stage is not one of these, Cluster API was told to skip it (exclude annotations) or the

@@ -15,7 +15,7 @@ export interface EtcdLeaderState {
    * error naming their endpoint. The others were never asked, so nothing is known about them.
    */
   queried: EtcdMember[];
-  /** Voting members nobody asked (issue 13: unqueried is not unreachable). */
+  /** Voting members nobody asked (unqueried is not unreachable). */
   notQueried: EtcdMember[];
   /** Members that were asked and did not answer, or answered unhealthy: why, by member id. */
   failed: Map<string, string>;
@@ -51,7 +51,7 @@ function bigOf(s: string | undefined): bigint {
  *
  * A leader is unreachable only on evidence about the leader itself: its status has errors, its
  * health is false, an endpoint error names it, or its Machine/Node is gone. A leader that is merely
- * absent from `endpoint status` because nobody asked it (etcdctl's default endpoint only; issue 13)
+ * absent from `endpoint status` because nobody asked it (etcdctl's default endpoint only)
  * is "not queried", never unreachable.
  * Returns undefined when the snapshot has no etcd member list.
  */

@@ -37,7 +37,7 @@ const JOIN_GRACE_MINUTES = 10;
  * name and peer address match no control-plane machine or node (stale), and running control-plane
  * machines with no member. Empty when either side is unknown.
  *
- * Issue 13 (defect class 7): a learner or never-started member that is not the member of a current
+ * A learner or never-started member that is not the member of a current
  * Machine is stale — left by a failed join (KCP does not remove the member of a machine that never
  * got a Node, cluster-api#13221) — even when it holds the peer URL of the new Machine now trying to
  * join: that is exactly what blocks the join. It is removable (it never counts towards quorum). A
@@ -120,7 +120,7 @@ export function findEtcdMemberMismatches(snapshot: Snapshot, now: Date = new Dat
   return out;
 }
 
-/** A field a dump may hold with any JSON type (issue 9 fuzzing): only an array is iterated. */
+/** A field a dump may hold with any JSON type (fuzzed input): only an array is iterated. */
 function arrayOrEmpty(v: unknown): { address?: string }[] {
   return Array.isArray(v) ? v : [];
 }

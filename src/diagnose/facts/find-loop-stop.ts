@@ -14,7 +14,7 @@ export const DEFAULT_LOOP_CYCLE_MINUTES = 15;
 export const MIN_LOOP_CYCLE_MINUTES = 10;
 
 /**
- * Why a recreation loop has stopped, or undefined while it may still be going (issue 13, defect
+ * Why a recreation loop has stopped, or undefined while it may still be going (defect
  * class 12: the finding must clear once the loop has stopped, not linger for the loop window):
  * - its owner (KubeadmControlPlane / MachineSet) is gone and none of its Machines remain;
  * - its owner is scaled to 0 and none of its Machines remain;

@@ -25,7 +25,7 @@ export interface MhcTargets {
  * does (core/reconcilers/machinehealthcheck: a target "likely to go unhealthy" is neither healthy
  * nor unhealthy, and a Machine being deleted is not counted healthy):
  * - `starting`: no Node yet, created less than nodeStartupTimeout ago (a rollout's or a
- *   remediation's new Machine; issue 13 defect class 5);
+ *   remediation's new Machine; defect class 5);
  * - `deleting`: the Machine is being deleted (a rollout removing an old Machine);
  * - `within-timeout`: its Node is not Ready, for less than the MHC's timeout for that condition.
  */

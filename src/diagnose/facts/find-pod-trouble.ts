@@ -1,8 +1,8 @@
 import type { EventProjection, PodProjection } from '../../cluster/snapshot.js';
 
 /**
- * Container states that mean the pod is not working whatever its phase says (issue 13 defect class
- * 10): a Running pod whose container is in CrashLoopBackOff, or a Pending one that cannot pull its image.
+ * Container states that mean the pod is not working whatever its phase says (defect
+ * class 10): a Running pod whose container is in CrashLoopBackOff, or a Pending one that cannot pull its image.
  */
 export const FAILING_WAITING_REASONS: ReadonlySet<string> = new Set([
   'CrashLoopBackOff',

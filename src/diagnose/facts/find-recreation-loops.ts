@@ -28,7 +28,7 @@ export interface RecreationLoop {
   /**
    * The owner's newest machine, created within the window, that is already failing (its Node
    * NotReady, or no Node after a few minutes): the next replacement is under way. Counting it lets
-   * a 12-minute loop be flagged before its third recreation completes (issue 5).
+   * a 12-minute loop be flagged before its third recreation completes.
    */
   underway?: { machine: string; why: string };
 }
@@ -208,7 +208,7 @@ function findUnderway(fresh: KubeObject[], snapshot: Snapshot, now: number): Rec
   const nodeName = newest.status?.nodeRef?.name;
   if (typeof nodeName === 'string') {
     const node = snapshot.nodes.find((n) => n.metadata.name === nodeName);
-    // conditions of a wrong type (a corrupt dump) mean "no Ready condition" (issue 9 fuzzing).
+    // conditions of a wrong type (a corrupt dump) mean "no Ready condition" (fuzzed input).
     const conditions: unknown = node?.status?.conditions;
     const ready = (Array.isArray(conditions) ? conditions : []).find((c: { type?: string }) => c?.type === 'Ready');
     if (!node || !ready || ready.status === 'True') return undefined;

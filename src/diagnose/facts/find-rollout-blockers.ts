@@ -15,7 +15,7 @@ export interface RolloutBlockers {
 }
 
 /**
- * Issue 18: the objects that block a KubeadmControlPlane / MachineDeployment rollout, in the order an
+ * The objects that block a KubeadmControlPlane / MachineDeployment rollout, in the order an
  * SRE would check them: the rollout (or its Cluster) is paused (capi.rollout-paused); an old machine's
  * deletion is held by a drain, a hook or a volume (capi.drain-blocked, capi.deletion-hook-pending,
  * capi.volume-detach-pending); the new machine gets no infrastructure (capi.rollout-blocked); KCP gave up

@@ -14,7 +14,7 @@ export interface StartingMachine {
 /**
  * Machines of `kcp` that are starting, not failing: not being deleted, no Ready Node yet, created
  * less than the nodeStartupTimeout of the MHC that covers them (10 min by default) ago. A rollout's
- * or a remediation's new machine looks like this for its first minutes (issue 13, defect class 5).
+ * or a remediation's new machine looks like this for its first minutes (defect class 5).
  */
 export function findStartingMachines(snapshot: Snapshot, kcp: KubeObject, now: Date): StartingMachine[] {
   const ns = kcp.metadata.namespace ?? 'default';

@@ -5,7 +5,7 @@ import { findDeletionBlocker, type DeletionBlocker, type DeletionBlockerId } fro
  * Every Machine whose deletion has waited in one stage (a hook, the drain, the volume detach) for at
  * least `thresholds.deletingMinutes`, with what holds it. The same threshold as
  * capi.machine-stuck-deleting, measured from the stage's own start when Cluster API records it, so a
- * drain that started two minutes ago after a long hook is not called blocked yet (issue 18: a short
+ * drain that started two minutes ago after a long hook is not called blocked yet (a short
  * drain and a hook that clears in time stay quiet). `id` keeps one kind of blocker.
  */
 export function findStuckDeletions(ctx: AnalysisContext, id?: DeletionBlockerId): DeletionBlocker[] {

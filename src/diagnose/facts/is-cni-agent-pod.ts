@@ -2,7 +2,7 @@ import type { PodProjection } from '../../cluster/snapshot.js';
 
 /**
  * The per-node agent DaemonSets of common CNIs: antrea and calico (seed 003, vSphere/Tanzu), and the
- * ones real captures show (issue 13 corpus): weave-net (kURL), kindnet (kind), flannel, cilium, canal.
+ * ones real captures show (the real-capture corpus): weave-net (kURL), kindnet (kind), flannel, cilium, canal.
  */
 export const CNI_DAEMONSETS: ReadonlySet<string> = new Set(['antrea-agent', 'calico-node', 'weave-net', 'kindnet', 'kube-flannel-ds', 'kube-flannel', 'cilium', 'canal']);
 

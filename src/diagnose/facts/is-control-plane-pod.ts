@@ -4,7 +4,7 @@ const COMPONENTS = new Set(['etcd', 'kube-apiserver', 'kube-controller-manager',
 
 /**
  * A control-plane static pod (kubeadm: kube-system, labels component=<name> tier=control-plane, owned
- * by its Node as a mirror pod): the pods whose trouble the control-plane line names (issue 13, 10).
+ * by its Node as a mirror pod): the pods whose trouble the control-plane line names (defect class 10).
  */
 export function isControlPlanePod(pod: PodProjection): boolean {
   if (pod.namespace !== 'kube-system') return false;

@@ -6,7 +6,7 @@ import { labelOf } from './label-of.js';
 import { readPaused } from './read-paused.js';
 
 /**
- * Issue 18, the loop breaker: while machines of one owner are replaced again and again because of a
+ * The loop breaker: while machines of one owner are replaced again and again because of a
  * cause replacement cannot fix (a webhook refusing the CNI, the CNI itself, etcd), offer to pause the
  * MachineHealthCheck that keeps marking them for remediation: `mhc.pause-remediation` sets
  * `cluster.x-k8s.io/paused` on it, which the MHC controller honours since Cluster API v0.4 (it returns

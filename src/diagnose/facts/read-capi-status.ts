@@ -65,7 +65,7 @@ export const DEFAULT_MIN_HEALTHY_PERIOD_SECONDS = 3600;
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /**
- * The one place that reads Cluster API status across API versions (issue 13, defect class 4).
+ * The one place that reads Cluster API status across API versions (defect class 4).
  *
  * v1beta2 is the storage version since CAPI v1.11 (v1beta1 goes away in 2027): its counters are
  * status.readyReplicas / availableReplicas / upToDateReplicas and the old ones moved to

@@ -30,7 +30,7 @@ export interface ProposeWorkerDeps extends Omit<ProposeFixDeps, 'publish'> {
   proposals: ProposalStore;
   /** BullMQ prefix (default 'k8s-health'). */
   prefix?: string;
-  /** A request was posted: recent viewers' App Home lists it among the approvals waiting on them (issue 16). */
+  /** A request was posted: recent viewers' App Home lists it among the approvals waiting on them. */
   onApprovalsChanged?: () => Promise<unknown>;
 }
 

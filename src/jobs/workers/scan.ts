@@ -23,7 +23,7 @@ export interface ScanJobData {
 export interface ScanJobDeps {
   config: Config;
   history: History;
-  /** Last healthy fingerprint per cluster and the changes seen since (issue 18); absent: no "what changed". */
+  /** Last healthy fingerprint per cluster and the changes seen since; absent: no "what changed". */
   baselines?: BaselineStore;
   reports: ReportStore;
   alerts: AlertStateStore;

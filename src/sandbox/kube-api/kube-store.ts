@@ -19,7 +19,7 @@ export interface StoreEvent {
 export class KubeStore {
   private readonly byKind = new Map<KindSpec, Map<string, KubeObject>>();
   private readonly served = new Map<KindSpec, string[]>();
-  /** Sorted objects per kind, rebuilt after a change (issue 8: a 100,000-pod list is paged 200 times). */
+  /** Sorted objects per kind, rebuilt after a change (a 100,000-pod list is paged 200 times). */
   private readonly sorted = new Map<KindSpec, KubeObject[]>();
   private rv = 1000;
   /** Every change, for watches that resume from a resourceVersion. */

@@ -336,7 +336,7 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
       metadata.remainingItemCount = remaining;
     }
     // Built by concatenating each object's cached JSON: the same bytes as JSON.stringify of the
-    // whole list, but a 100,000-pod cluster does not make the fake the bottleneck (issue 8).
+    // whole list, but a 100,000-pod cluster does not make the fake the bottleneck.
     const head = JSON.stringify({ kind: `${t.spec.kind}List`, apiVersion: gv(t.spec, t.version), metadata });
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(`${head.slice(0, -1)},"items":[${page.map((o) => serialized(o, t.spec, t.version)).join(',')}]}`);

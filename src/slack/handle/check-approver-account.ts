@@ -9,7 +9,7 @@ import { describeError } from '../../errors/describe-error.js';
  */
 export type ApproverAccount = { status: 'ok' } | { status: 'ineligible' | 'unverified'; reason: string };
 
-/** Re-check one approver's Slack account (issue 14, item 7). */
+/** Re-check one approver's Slack account. */
 export type CheckApproverAccount = (client: webApi.WebClient, userId: string) => Promise<ApproverAccount>;
 
 /** The users.info fields the check reads (api.slack.com/methods/users.info, "user" object). */

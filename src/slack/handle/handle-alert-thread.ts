@@ -39,7 +39,7 @@ export function registerAlertThreadListeners(app: App, deps: SlackDeps & { alert
 }
 
 /**
- * One click on an alert thread's own buttons (issue 16, issue 18). Numbered flow:
+ * One click on an alert thread's own buttons. Numbered flow:
  * 1. ack; the value names the incident (cluster + root-cause fingerprint); a cluster not configured,
  *    a click outside its alert channel, or an incident no longer known → one ephemeral line;
  * 2. I'm on it: the owner is recorded (alerts/alert-quiet-store.ts), audited (`owned`), and the parent

@@ -2,7 +2,7 @@ import type { App } from '@slack/bolt';
 import { publishAppHome, type AppHomeDeps } from '../post/publish-app-home.js';
 
 /**
- * The App Home tab (issue 16): on `app_home_opened` (tab `home`) the user is remembered as a recent
+ * The App Home tab: on `app_home_opened` (tab `home`) the user is remembered as a recent
  * viewer (store/home-viewers-store.ts: the scan workers re-publish their Home when a cluster's alerts
  * change) and their Home is published (slack/post/publish-app-home.ts). Events need no ack of ours: Bolt
  * acks them. A failure is logged; the next open tries again.

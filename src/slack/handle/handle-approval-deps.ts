@@ -37,6 +37,6 @@ export interface ApprovalDeps {
   isAuthorized: (client: webApi.WebClient, cluster: ClusterConfig, userId: string) => Promise<boolean>;
   /** users.info at vote time for an authorized user: deactivated, guest, other-workspace accounts do not count. */
   checkApprover: CheckApproverAccount;
-  /** A vote changed a request: recent viewers' App Home shows the approvals waiting on them (issue 16). */
+  /** A vote changed a request: recent viewers' App Home shows the approvals waiting on them. */
   onApprovalsChanged?: (client: webApi.WebClient) => Promise<unknown>;
 }

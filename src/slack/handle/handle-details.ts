@@ -9,7 +9,7 @@ import type { SlackDeps } from '../slack-deps.js';
 type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 'ack' | 'respond' | 'body'>;
 
 /**
- * The answer card's Details button (issue 16): the symptoms, evidence and sections of the latest
+ * The answer card's Details button: the symptoms, evidence and sections of the latest
  * stored report, ephemeral to the clicker (the channel keeps only the card). The value is what was
  * asked ("CLUSTER [SECTION]") and is checked again like a typed command: a cluster this channel may
  * not query, or a value made up, is refused with one line. No scan is started: Details is the report

@@ -18,7 +18,7 @@ import { createRequestLogger } from '../receive/create-request-logger.js';
 type CommandArgs = Pick<SlackCommandMiddlewareArgs, 'command' | 'ack' | 'respond'> & Pick<AllMiddlewareArgs, 'client'>;
 
 /**
- * `/k8s-health [CLUSTER [SECTION]]` (issue 4). Numbered flow:
+ * `/k8s-health [CLUSTER [SECTION]]`. Numbered flow:
  * 1. parse; help and errors are the ack itself (ephemeral, nothing public);
  * 2. ack at once (Slack's 3 s deadline), then work;
  * 3. answer in the channel from the latest stored report — or "scanning…" when there is none;

@@ -13,8 +13,8 @@ import { createRequestLogger } from '../receive/create-request-logger.js';
 type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 'ack' | 'respond' | 'body'>;
 
 /**
- * A click on a proposed-fix button in `serve` (issue 6; planning moved to the remediation worker in
- * issue 15). `serve` never reads a cluster for it. Numbered flow:
+ * A click on a proposed-fix button in `serve` (planned by the remediation worker, which
+ * holds the credential). `serve` never reads a cluster for it. Numbered flow:
  * 1. ack; the button value is an opaque proposal id; unknown, or for a cluster this channel may not use → refused;
  * 2. a dump-backed cluster, or one without remediation.enabled, is refused ephemerally — showing what
  *    the plan would do (built from the proposal alone, no cluster read);

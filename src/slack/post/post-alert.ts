@@ -17,7 +17,7 @@ export interface PostAlertDeps {
   threads: AlertThreadStore<Incident>;
   limiter: ChannelLimiter;
   proposals: ProposalStore;
-  /** Owners and snoozes (issue 16): a snoozed incident gets no replies, its parent still follows the state. */
+  /** Owners and snoozes: a snoozed incident gets no replies, its parent still follows the state. */
   quiet: AlertQuietStore;
   now: () => Date;
   log: Logger;

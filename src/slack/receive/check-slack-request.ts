@@ -24,8 +24,8 @@ const INTERACTIVE_TYPES = new Set(['block_actions', 'view_submission', 'view_clo
 type Body = Record<string, unknown>;
 
 /**
- * The checks a verified (signed, not stale) request still has to pass before any listener sees it
- * (issue 14, item 6). Pure. In order:
+ * The checks a verified (signed, not stale) request still has to pass before any listener sees it.
+ * Pure. In order:
  * 1. a timestamp more than {@link MAX_FUTURE_SKEW_SECONDS} ahead of our clock → 401, like a stale one
  *    (Bolt only refuses the past side; `timestamp` is absent in Socket Mode, which has no signature);
  * 2. a payload that is neither a slash command, an interaction nor an event → 400;

@@ -7,11 +7,11 @@ export type ReplayGuard = (body: unknown) => Promise<boolean>;
 
 /**
  * Bolt rejects forged signatures and timestamps older than 5 minutes (create-checked-receiver.ts
- * those more than 5 minutes ahead), but accepts the same signed request again inside that window
- * (issue 9). A replayed body is byte-for-byte the original (any change breaks the signature), and
+ * those more than 5 minutes ahead), but accepts the same signed request again inside that window.
+ * A replayed body is byte-for-byte the original (any change breaks the signature), and
  * every real Slack request differs (trigger_id, action_ts), so a Redis set of body hashes — SET NX,
  * kept at least as long as the whole window accepts a request (slack-request-window.ts; a shorter
- * `ttlSeconds` is refused, issue 14) — drops replays across replicas.
+ * `ttlSeconds` is refused) — drops replays across replicas.
  * Fails open after `timeoutMs` when Redis is slow or down: the signature is still verified, and a
  * dead Redis must not cost the incident its answer (approvals are idempotent per user anyway).
  */

@@ -1,5 +1,5 @@
 /**
- * How long a signed Slack request is acceptable, in one place (issue 14, item 6). Slack signs
+ * How long a signed Slack request is acceptable, in one place. Slack signs
  * `v0:<timestamp>:<body>` and asks receivers to refuse a timestamp more than five minutes away from
  * their own clock ("Verifying requests from Slack"). Bolt refuses only the stale side; the
  * future side is checked by create-checked-receiver.ts, and the replay guard must remember a body

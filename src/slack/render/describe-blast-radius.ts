@@ -13,7 +13,7 @@ export interface BlastRadius {
 const KUBE_PATH = /^(POST|PUT|PATCH|DELETE)\s+\/(?:api\/v1|apis\/[^/\s]+\/[^/\s]+)\/(?:namespaces\/([^/\s?]+)\/)?([a-z0-9.-]+)(?:\/([^/\s?]+))?/;
 
 /**
- * The blast radius of a frozen plan (issue 16), from its API calls: every Kubernetes write (reads such
+ * The blast radius of a frozen plan, from its API calls: every Kubernetes write (reads such
  * as the backup GET are not counted) names its object and namespace; an etcd call touches the etcd
  * cluster. The calls are ours (built by the catalog actions from validated params), yet the caller
  * still neutralizes the result like all plan text.

@@ -5,7 +5,7 @@ export const SLACK_USER_ID = /^[UW][A-Z0-9]{2,20}$/;
 
 /**
  * `<@U…>` for a user id, the only mention the bot writes itself. Ids come from verified payloads,
- * but they are read back from Redis (votes, proposer), which is not trusted (issue 14): anything
+ * but they are read back from Redis (votes, proposer), which is not trusted: anything
  * that is not a user id is shown as neutralized text, never as a mention or a link.
  */
 export function mentionUser(id: unknown): string {

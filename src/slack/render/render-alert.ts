@@ -27,7 +27,7 @@ const SYMPTOMS_SHOWN = 4;
 
 /**
  * The parent message of an alert thread (pure), always the incident's current state, as a summary
- * card that fits one phone screen (issue 16, at most ~12 lines): what is wrong and where, since when
+ * card that fits one phone screen (at most ~12 lines): what is wrong and where, since when
  * (a Slack date token: every reader sees their own zone; never a relative age, the parent is edited
  * later), why (the cause in one sentence), the root cause's symptoms, who is on it and whether it is
  * snoozed, then the one fix as a button and the thread's own buttons (I'm on it, Snooze/Unsnooze,

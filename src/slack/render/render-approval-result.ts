@@ -20,7 +20,7 @@ export function renderApprovalResult(req: ApprovalRequest, extra: { backup?: { w
   if (extra.undo) {
     blocks.push({ type: 'actions', block_id: `undo:${req.id}`.slice(0, 255), elements: [{ type: 'button', action_id: proposeFixActionId(0), text: { type: 'plain_text', text: neutralizeSlackPlainText(extra.undo.label, { max: 75 }) }, value: extra.undo.proposalId }] });
   }
-  // The id stays out of the prose (issue 16): one small context line, last.
+  // The id stays out of the prose: one small context line, last.
   blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `outcome of request ${neutralizeMrkdwnId(req.id)}` }] });
   return clampBlocks({ text: `${md(`${req.cluster}: ${req.plan.label}`, { max: 300 })}: ${outcome}`, blocks });
 }

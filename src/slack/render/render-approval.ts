@@ -16,7 +16,7 @@ import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../action-ids.js';
 export { APPROVE_ACTION_ID, CONFIRM_VIEW_ID, REJECT_ACTION_ID } from '../action-ids.js';
 
 /**
- * The state of a request as its message shows it (issue 16): the header's words and its colour (the
+ * The state of a request as its message shows it: the header's words and its colour (the
  * emoji leading the header: yellow waiting, blue running, green done, red failed or refused, white
  * expired). The fallback text and the TELL lines use the same words.
  */
@@ -34,7 +34,7 @@ export const APPROVAL_STATE: Record<ApprovalRequest['status'], { colour: string;
 };
 
 /**
- * The approval request message in the thread, state and buttons first (issue 16): a header whose words
+ * The approval request message in the thread, state and buttons first: a header whose words
  * and colour follow the state ("Waiting for 1 more of 2 approvals", "Running", "Executed", …), then
  * Approve (primary) and Reject (danger), each behind a confirm dialog, while it is pending — a failed
  * dry run keeps only Reject, and says why; every other state has no buttons. Then: the fix and cluster,
@@ -58,7 +58,7 @@ export function renderApproval(req: ApprovalRequest): SlackMessage {
   const colour = req.status === 'pending' && req.dryRunOk === false ? ':red_circle:' : state.colour;
   const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: `${colour} ${words}`, emoji: true } }];
   if (req.status === 'pending') {
-    // A plan whose dry run failed cannot be approved (issue 14): it keeps only Reject, and says why.
+    // A plan whose dry run failed cannot be approved: it keeps only Reject, and says why.
     const approvable = req.dryRunOk !== false;
     const target = neutralizeSlackPlainText(`${p.label} on ${req.cluster}`, { max: 200 });
     const left = Math.max(0, req.required - req.approvals.length);

@@ -15,7 +15,7 @@ type KnownBlock = types.KnownBlock;
 export interface RenderBlocksOptions {
   /**
    * The clock of the caller. Not used for any age: every time in the message is an absolute Slack date
-   * token (slack-date.ts), so a message edited later never keeps a stale "4m ago" (issue 16).
+   * token (slack-date.ts), so a message edited later never keeps a stale "4m ago".
    */
   now?: Date;
   /** Only this section's line and findings (`/k8s-health CLUSTER SECTION`). */
@@ -36,7 +36,7 @@ export interface RenderBlocksOptions {
 }
 
 /**
- * Lines of text the card may take before its Details button: one phone screen (issue 16). A header,
+ * Lines of text the card may take before its Details button: one phone screen. A header,
  * each line of a context or section text, and an actions row (a button) count one each
  * (test/support/card-lines.ts counts them so).
  */
@@ -119,7 +119,7 @@ export function detailedFindings(report: Report, opts: Pick<RenderBlocksOptions,
 const ROOT_LINES = 2;
 
 /**
- * The `/k8s-health` answer (pure), card first (issue 16): the cluster and its state, when it was
+ * The `/k8s-health` answer (pure), card first: the cluster and its state, when it was
  * scanned, then one entry per root cause — what is wrong, since when, why in one sentence, a runbook
  * link and its one proposed fix as a button — within {@link CARD_LINE_BUDGET} lines, then the Details
  * button (sections, symptoms, evidence: render-details.ts) and one small context line with the
@@ -132,7 +132,7 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
   const plan = planCard(report, opts);
   const sectionTitle = opts.section ? SECTION_TITLES[opts.section] : undefined;
   const sections = opts.section ? report.sections.filter((s) => s.id === opts.section) : report.sections;
-  // A stored report is read back from Redis (untrusted, issue 14): its status is shown as one of our
+  // A stored report is read back from Redis (untrusted): its status is shown as one of our
   // words, or neutralized when it is anything else.
   const status = statusWord(opts.section ? (sections[0]?.status ?? 'unknown') : report.status);
   const scanned = describeScanTime(report);

@@ -1,7 +1,7 @@
 import { formatAge } from '../../diagnose/facts/age.js';
 
 /**
- * Absolute times in Slack messages (issue 16, docs/slack.md "Time"): a date token that every reader
+ * Absolute times in Slack messages (docs/slack.md "Time"): a date token that every reader
  * sees in their own time zone, with a UTC fallback for clients that cannot render it —
  * `<!date^1700000000^{date_short_pretty} {time}|2023-11-14 22:13 UTC>`. A missing or unparsable time
  * gives undefined (the caller says "unknown", never "now"). Never a relative age: a message edited

@@ -12,7 +12,7 @@ import { eventually } from '../../support/eventually.js';
 import { startEtcdCluster, type EtcdTestCluster } from '../../support/start-etcd-cluster.js';
 
 /**
- * Issue 13 against a real 3-member etcd: a real NOSPACE alarm (a 2 MiB quota and a few writes) reaches
+ * etcd evidence against a real 3-member etcd: a real NOSPACE alarm (a 2 MiB quota and a few writes) reaches
  * the live probe and becomes a critical etcd.alarm; then, quorum lost, what the probe could not read is
  * written by `dump` as etcdctl stderr (etcd/<command>.err) and read back into the same diagnosis.
  */

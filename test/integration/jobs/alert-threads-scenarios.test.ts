@@ -32,7 +32,7 @@ const rootsOf = (r: Report) => {
 };
 
 /**
- * Issue 16's proof, played through the real scan and notify workers, real Redis and the fake Slack:
+ * One thread per root cause, played through the real scan and notify workers, real Redis and the fake Slack:
  * every bundled scenario is scanned as it unfolds (each snapshot, then the last one again 14 minutes
  * later), then fixed (three healthy scans). For each: never more threads than root causes, each
  * parent a short card with date tokens and no relative ages, symptoms listed and new ones replied,
@@ -152,7 +152,7 @@ describe('alert threads over every bundled scenario (one thread per root cause)'
   });
 });
 
-describe('remediation paused: reminders in the thread (issue 18)', () => {
+describe('remediation paused: reminders in the thread', () => {
   let redisServer: RedisServer;
   let slack: FakeSlackApi;
   let workers: WorkerSet;

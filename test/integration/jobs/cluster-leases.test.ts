@@ -6,7 +6,7 @@ import { useRedis } from '../../support/use-redis.js';
 import { randomPrefix } from './replay-cluster.js';
 
 /**
- * Cluster leases (issue 17) against a real redis-server: claim, renew, expiry, compare-and-set (a
+ * Cluster leases against a real redis-server: claim, renew, expiry, compare-and-set (a
  * stale owner can neither renew nor release), and the keepers of three workers sharing 30 clusters
  * fairly as workers join and leave.
  */

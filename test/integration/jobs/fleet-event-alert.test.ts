@@ -9,7 +9,7 @@ import { useRedis } from '../../support/use-redis.js';
 import { randomPrefix } from './replay-cluster.js';
 
 /**
- * Fleet mode's event-driven path (issue 17) in one process: the worker takes the cluster's lease,
+ * Fleet mode's event-driven path in one process: the worker takes the cluster's lease,
  * lists and watches it, scans it once; with scan.intervalSeconds an hour away, a node going NotReady
  * at the fake API is seen by the watch, re-analysed after the debounce, and its alert reaches the
  * fake Slack. No BullMQ scheduler exists for the leased cluster.

@@ -27,7 +27,7 @@ describe('notify worker against Slack rate limits and failures', () => {
     const set = await startJobs({ config, redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 100 });
     try {
       const report = await set.scan('quorum');
-      // One thread per root cause (issue 16): alerting findings whose cause chain ends at themselves.
+      // One thread per root cause: alerting findings whose cause chain ends at themselves.
       const findings = report.findings.filter((f) => f.severity !== 'info');
       const alerting = findings.filter((f) => findRootCauses(f, findings).length === 0);
       expect(alerting.length).toBeGreaterThan(0);

@@ -12,7 +12,7 @@ import { createReplayCluster, randomPrefix, type ReplayCluster } from './replay-
 const CASE = path.resolve('test/fixtures/real/capd-quickstart-cni-missing-remediation-churn-stopped');
 
 /**
- * Issue 13, defect class 12: a recreation loop that has stopped must not survive a restart of the bot
+ * Defect class 12: a recreation loop that has stopped must not survive a restart of the bot
  * as an open thread. The real CAPD quickstart churn (control-plane machines recreated while no CNI was
  * installed) is scanned by one "process" with the Redis history and alert state; the bot restarts
  * (new connections, new stores: a new process reading Redis); the next scans see the loop stopped.

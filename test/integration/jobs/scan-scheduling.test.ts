@@ -55,7 +55,7 @@ describe('scan scheduling on BullMQ', () => {
     const queue = new Queue(SCAN_QUEUE, { connection, prefix });
     try {
       const config = configSchema.parse({ clusters: [{ name: 'd', dump: '/x' }, { name: 'live', workload: { kubeconfig: '/k' } }], scan: { intervalSeconds: 5 } });
-      expect(await scheduleScans(queue, config)).toEqual({ scheduled: ['scan:d', 'scan:live'], removed: [] }); // as before issue 17
+      expect(await scheduleScans(queue, config)).toEqual({ scheduled: ['scan:d', 'scan:live'], removed: [] }); // the schedulers used without leases
       const leased = (c: (typeof config.clusters)[number]) => isLeasedCluster(config, c);
       expect(await scheduleScans(queue, config, { leased })).toEqual({ scheduled: ['scan:d'], removed: ['scan:live'] });
       expect((await queue.getJobSchedulers(0, -1)).map((s) => s.key)).toEqual(['scan:d']);

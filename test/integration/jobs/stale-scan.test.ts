@@ -8,7 +8,7 @@ import { createReportStore } from '../../../src/store/report-store.js';
 import { useRedis } from '../../support/use-redis.js';
 import { randomPrefix } from './replay-cluster.js';
 
-/** Issue 15 (races): a scan that finishes after a later one neither overwrites its report nor moves the alert threads. */
+/** A scan that finishes after a later one neither overwrites its report nor moves the alert threads. */
 describe('a scan older than the stored report', () => {
   const db = useRedis();
 

@@ -12,7 +12,7 @@ import { startRedis, type RedisServer } from '../../support/start-redis.js';
 import { randomPrefix } from './replay-cluster.js';
 
 /**
- * `k8s-health worker --only` (issue 14, item 8): the Helm chart runs the remediation worker apart
+ * `k8s-health worker --only`: the Helm chart runs the remediation worker apart
  * from the scan/notify/expiry workers, each under its own ServiceAccount. That split only holds if a
  * process started with a subset really takes no job of the other queues: real Redis, real BullMQ.
  */

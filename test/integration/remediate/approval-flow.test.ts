@@ -249,7 +249,7 @@ describe('two-person approval over signed Bolt interactions', () => {
     expect(text).toContain('dryRun=All) accepted');
     expect(text).toContain('0 of 2 approvals');
     expect(text).toContain('<@U0PAT>');
-    // Issue 16: state first (header and buttons), who may approve from the cluster's config, the blast radius.
+    // State first (header and buttons), who may approve from the cluster's config, the blast radius.
     const blocks = message!.body.blocks as Any[];
     expect(blocks[0].text.text).toBe(':large_yellow_circle: Waiting for 2 more of 2 approvals');
     expect(blocks[1].elements.map((e: Any) => `${e.text.text}/${e.style}/${e.confirm ? 'confirm' : '-'}`)).toEqual(['Approve/primary/confirm', 'Reject/danger/confirm']);

@@ -1,5 +1,5 @@
 /**
- * Issue 18 fixes through the real approval path (signed Bolt requests, Redis, BullMQ remediate worker,
+ * The Cluster API annotation fixes through the real approval path (signed Bolt requests, Redis, BullMQ remediate worker,
  * the fake Kubernetes API server as the management cluster): skip a blocked drain / volume-detach wait
  * of one Machine being deleted, pause a MachineHealthCheck's remediation — each dry-run first, pinned,
  * executed once, verified, and undone through its own gated proposal.

@@ -12,7 +12,7 @@ import { writeTestKubeConfig } from '../../support/fake-kube-api/create-test-kub
 type Any = any;
 
 /**
- * Every catalog write is pinned to the object its plan was made for (issue 14, item 3). Here the
+ * Every catalog write is pinned to the object its plan was made for. Here the
  * object is recreated under the same name at the very moment the real write reaches the API server
  * (the fake's beforeWrite hook), i.e. AFTER every check the action makes itself: only the pin carried
  * by the request (DeleteOptions.preconditions, metadata.uid/resourceVersion in the patch, json-patch

@@ -7,7 +7,8 @@ import { blockActionBody } from '../../support/sign-slack-request.js';
 import { startApprovalBot, type ApprovalBot } from '../../support/start-approval-bot.js';
 
 /**
- * A fix-button click is planned by the remediation worker, not by the Slack side (issue 15, step 0):
+ * A fix-button click is planned by the remediation worker, not by the Slack side (a server-side
+ * dry run needs the same credential as the write):
  * the clicker is told at once that the plan is being prepared; a double click makes one request; with
  * no worker taking the click, the clicker is told so after the wait and nothing is ever proposed.
  */

@@ -28,7 +28,7 @@ const SECRET = 'test-signing-secret';
 const TOKEN = 'xoxb-test-token';
 
 /**
- * The alert thread's own buttons (issue 16: I'm on it, Snooze, Unsnooze; issue 18: Export timeline)
+ * The alert thread's own buttons (I'm on it, Snooze, Unsnooze, Export timeline)
  * through Bolt's real HTTP receiver with real signatures, on a thread opened by the real scan and
  * notify workers (S3 recreation loop) in the fake Slack, with real Redis: the owner is shown and
  * audited, a snoozed incident gets no replies while its parent still follows the state, Unsnooze

@@ -31,7 +31,7 @@ const TOKEN = 'xoxb-test-token';
 const keyPrefix = 'home:';
 
 /**
- * The App Home tab (issue 16) through Bolt's real HTTP receiver with a real signature: an
+ * The App Home tab through Bolt's real HTTP receiver with a real signature: an
  * `app_home_opened` event publishes (views.publish, fake Slack) the clusters the user may query —
  * state, worst finding, since when (date tokens) and the approvals waiting on them — and a change
  * re-publishes the Home of the users who opened it recently.

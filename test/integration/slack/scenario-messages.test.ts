@@ -31,7 +31,7 @@ import { startRedis, type RedisServer } from '../../support/start-redis.js';
 type AnyBlock = Record<string, any>;
 
 /**
- * Issue 16, proof: every bundled scenario (examples/scenarios, replays included, and the dumps of
+ * Proof: every bundled scenario (examples/scenarios, replays included, and the dumps of
  * test/fixtures/dumps) scanned as the bot scans it, stored, asked for with a signed `/k8s-health`
  * through the real Bolt HTTP receiver, and read back from the fake Slack as posted: the card fits its
  * line budget before the Details button, says each root cause's why once and offers each fix button

@@ -286,7 +286,7 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     const [r] = await slack.waitFor('ephemeral reply', () => slack.responses.length > 0 && slack.responses);
     expect(r!.path).toBe('/response/click');
     expect(r!.body.response_type).toBe('ephemeral');
-    expect(r!.body.text).toContain('Not proposed'); // issue 6: dump-backed clusters are never remediated
+    expect(r!.body.text).toContain('Not proposed'); // dump-backed clusters are never remediated
     expect(r!.body.text).toContain('Suspend webhook kyverno-resource-validating-webhook-cfg');
 
     await post(blockActionBody({ actionId: button.action_id, value: 'forged{"name":"kube-system"}', response_url: slack.responseUrl('forged') }));

@@ -8,7 +8,7 @@ import { renderAlertReply } from '../../../src/slack/render/render-alert.js';
 
 /**
  * The pure alert transition: which scan opens, replies to, resolves and reopens a thread. Changes are
- * data (issue 15: no Slack text in the alert state); slack/render/render-alert.ts words them.
+ * data (no Slack text in the alert state); slack/render/render-alert.ts words them.
  */
 const opts = { channel: 'C0ALERTS', resolveAfterScans: 3, flapWindowMinutes: 30 };
 
@@ -103,7 +103,7 @@ describe('analyzeAlertChanges', () => {
     expect(later.changed[0]!.changes.map((c) => c.kinds)).toEqual([['opened']]);
   });
 
-  it('an open incident whose finding drops to info resolves like an absent one (issue 13: no thread kept open by an info echo)', () => {
+  it('an open incident whose finding drops to info resolves like an absent one (no thread kept open by an info echo)', () => {
     let s = run(EMPTY_ALERT_STATE, '2025-01-01T10:00:00Z', [finding()]).state;
     for (const at of ['2025-01-01T10:01:00Z', '2025-01-01T10:02:00Z']) {
       const r = run(s, at, [finding({ severity: 'info' })]);
@@ -137,7 +137,7 @@ describe('analyzeAlertChanges', () => {
   });
 });
 
-describe('one thread per root cause (issue 16)', () => {
+describe('one thread per root cause', () => {
   const root = finding();
   const mid = finding({ id: 'controlplane.node-not-joined', severity: 'warning', fingerprint: 'fp-mid', title: 'node not joined', causedBy: ['fp-leader'], subject: { kind: 'Machine', name: 'cp-1' } });
   const leaf = finding({ id: 'controlplane.degraded', severity: 'critical', fingerprint: 'fp-leaf', title: 'control plane degraded', causedBy: ['fp-mid'], since: '2025-01-01T09:50:00Z', subject: { kind: 'KubeadmControlPlane', name: 'kcp' } });
@@ -197,7 +197,7 @@ describe('one thread per root cause (issue 16)', () => {
   });
 });
 
-describe('migrateAlertState (state stored before issue 15)', () => {
+describe('migrateAlertState (state stored with Slack text in its changes)', () => {
   it('drops the Slack text of old changes on read; an unposted old change gets the short reply of a change without details', () => {
     const old = {
       seq: 7,
@@ -227,7 +227,7 @@ describe('migrateAlertState (state stored before issue 15)', () => {
     expect(migrateAlertState('garbage')).toEqual(EMPTY_ALERT_STATE);
   });
 
-  it('a state from before issue 16 (one thread per finding) loads, and the next scan closes symptom threads into their root cause', () => {
+  it('a state stored with one thread per finding loads, and the next scan closes symptom threads into their root cause', () => {
     const inc = (fp: string, f: Finding, seq: number) => ({
       cluster: 'c1', fingerprint: fp, key: `${fp}.${seq}`, channel: 'C0ALERTS', status: 'open', openedAt: '2025-01-01T09:00:00Z', lastSeenAt: '2025-01-01T10:00:00Z',
       missedScans: 0, finding: f, severity: f.severity, evidenceSeen: [], related: [], seq, changes: [{ seq, kinds: ['opened'], at: '2025-01-01T09:00:00Z', details: [] }],

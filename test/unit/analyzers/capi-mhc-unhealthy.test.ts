@@ -33,7 +33,7 @@ describe('capi.mhc-unhealthy', () => {
     ['fields missing', mhc(true, undefined, 3)],
   ])('quiet: %s', (_n, o) => expect(run(o)).toEqual([]));
 
-  // Issue 13, defect class 5: rollouts are not outages.
+  // Defect class 5: rollouts are not outages.
   describe('rollouts and new machines inside nodeStartupTimeout', () => {
     const v2mhc = (healthy: number, expected: number, cp = false, startup?: number): KubeObject => ({
       apiVersion: 'cluster.x-k8s.io/v1beta2',

@@ -94,7 +94,7 @@ describe('capi.recreation-loop', () => {
     });
   });
 
-  // Issue 13, defect class 12: the finding clears once the loop has stopped.
+  // Defect class 12: the finding clears once the loop has stopped.
   describe('a loop that has stopped clears at once, not after the loop window', () => {
     const sighting = (name: string, createdMin: number, atMin: number) => ({
       at: ago(atMin),

@@ -41,7 +41,7 @@ describe('capi.remediation-looping', () => {
     expect(f!.evidence.join('\n')).toMatch(/earlier scans saw 3 replacement machine\(s\).*vanish without ever getting a Node: r1, r2, r3/);
   });
 
-  // Issue 13, defect class 6: one remediation is not a loop.
+  // Defect class 6: one remediation is not a loop.
   it('a successful remediation (retryCount 1, replacement Running with a Ready Node) is not a loop', () => {
     const replacement = machine({ name: 'cp-xdfcr', controlPlane: true, nodeName: 'cp-xdfcr', v1beta2: true, createdMinutesAgo: 40, annotations: ann('{"machine":"cp-8w2bs","timestamp":"2023-11-30T16:20:00Z","retryCount":1}') });
     expect(run(replacement)).toEqual([]);

@@ -30,7 +30,7 @@ describe('cni.pod-not-running', () => {
     expect(f?.evidence[0]).toContain('reason=ImagePullBackOff');
   });
 
-  it('agent Running but its container in CrashLoopBackOff is not running (issue 13 defect class 10)', () => {
+  it('agent Running but its container in CrashLoopBackOff is not running (defect class 10)', () => {
     const crashing = agent('w1', { phase: 'Running', containers: [{ name: 'antrea-agent', ready: false, restartCount: 9, waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s restarting failed container' } }] });
     const [f] = run(buildSnapshot({ nodes: [node('w1')], pods: [crashing] }));
     expect(f?.title).toBe('CNI on node w1: antrea-agent-w1xxx CrashLoopBackOff');

@@ -40,7 +40,7 @@ describe('controlplane.degraded, seed S2', () => {
   });
 });
 
-describe('controlplane.degraded, issue 13 (v1beta2 first, never "0 of N" by default)', () => {
+describe('controlplane.degraded (v1beta2 first, never "0 of N" by default)', () => {
   const v2 = (name: string, o: { ready?: boolean; created?: number; noConditions?: boolean } = {}) => {
     const m = machine({ name, controlPlane: true, nodeName: o.ready === false ? undefined : name, v1beta2: true, createdMinutesAgo: o.created ?? 600, phase: o.ready === false ? 'Provisioned' : 'Running' });
     if (o.noConditions) {

@@ -26,7 +26,7 @@ describe('controlplane.node-not-joined', () => {
     expect(controlplaneNodeNotJoinedAnalyzer.analyze(buildContext(snap))).toEqual([]);
   });
 
-  it('issue 13 defect 7: a stale member blocking the join is the cause; proposes removing it, not scaling workloads', () => {
+  it('defect class 7: a stale member blocking the join is the cause; proposes removing it, not scaling workloads', () => {
     const [f] = controlplaneNodeNotJoinedAnalyzer.analyze(buildContext(stuckJoinSnapshot(40)));
     expect(f!.remediations.map((r) => `${r.action} ${r.params.memberId ?? ''}`)).toEqual([`etcd.remove-member ${UNSTARTED_ID}`]);
     expect(f!.cause).toContain('Peer URLs already exists');

@@ -15,7 +15,7 @@ describe('etcd.leader-unreachable', () => {
     expect(f).toMatchObject({ severity: 'critical', section: 'etcd', subject: { kind: 'EtcdMember', name: 'it-tkg-mgmt-rg44c-sbv4f' } });
     expect(f!.cause).toMatch(/it-tkg-mgmt-rg44c-qfhp2 still follows leader it-tkg-mgmt-rg44c-sbv4f \(172\.16\.52\.10\), which does not answer/);
     expect(f!.remediations).toEqual([expect.objectContaining({ action: 'etcd.move-leader', params: { targetMemberId: QFHP2_ID }, label: 'Move etcd leader to it-tkg-mgmt-rg44c-qfhp2' })]);
-    // Issue 13: ids in text as etcdctl prints them (hex), exact decimal for machines (ids, params).
+    // Ids in text as etcdctl prints them (hex), exact decimal for machines (ids, params).
     expect(f!.evidence.join('\n')).toContain(BigInt(SBV4F_ID).toString(16));
     expect(f!.evidence.join('\n')).not.toContain(SBV4F_ID);
     expect(f!.ids).toEqual({ leaderMemberId: SBV4F_ID, targetMemberId: QFHP2_ID });

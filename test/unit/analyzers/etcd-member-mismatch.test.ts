@@ -46,7 +46,7 @@ describe('etcd.member-mismatch', () => {
     ['no CAPI machines known', buildSnapshot({ etcd: etcd([member('1', 'x', '10.0.0.1')]) })],
   ])('quiet: %s', (_n, s) => expect(etcdMemberMismatchAnalyzer.analyze(buildContext(s))).toEqual([]));
 
-  // Issue 13, defect class 7: the stuck-join fix.
+  // Defect class 7: the stuck-join fix.
   describe('a member left by a failed join that holds the new machine\'s peer URL', () => {
     it('unstarted member at the address of a new machine 40 min old that never joined → stale, remove-member of exactly it', () => {
       const fs = etcdMemberMismatchAnalyzer.analyze(buildContext(stuckJoinSnapshot(40)));

@@ -8,7 +8,7 @@ import { summarizeControlPlane } from '../../../src/report/summarize-control-pla
 import { summarizeUpgrades } from '../../../src/report/summarize-upgrades.js';
 import { buildSnapshot, kcp, machine, node } from '../../support/build-snapshot.js';
 
-/** Issue 13, defect class 4: one reader of CAPI status, v1beta2 first, v1beta1 as fallback. */
+/** Defect class 4: one reader of CAPI status, v1beta2 first, v1beta1 as fallback. */
 describe('readCapiStatus', () => {
   it('v1beta2 KCP (CAPI 1.11+): the new counters, not the deprecated copies', () => {
     const k: KubeObject = {
@@ -96,7 +96,7 @@ describe('section lines from the same reader', () => {
   });
 });
 
-describe('a capture of Cluster objects only (issue 13, test/fixtures/real/argocd-pr25661-*)', () => {
+describe('a capture of Cluster objects only (test/fixtures/real/argocd-pr25661-*)', () => {
   // Shapes of the real Clusters of Argo CD PR #25661: CAPI v1.10 keeps the v1beta2 counters under
   // status.v1beta2 of a v1beta1 Cluster, CAPI v1.11+ at status.controlPlane / status.workers.
   const rolling = { type: 'RollingOut', status: 'True', reason: 'RollingOut', lastTransitionTime: '2025-12-09T11:27:03Z' };

@@ -5,7 +5,7 @@ import { s2Snapshot } from './s2-fixture.js';
 export const UNSTARTED_ID = BigInt('0xe38f7103cfd379b6').toString();
 
 /**
- * Issue 13, defect class 7, in miniature: the seed-S2 cluster, but the member at the new machine's
+ * Defect class 7, in miniature: the seed-S2 cluster, but the member at the new machine's
  * address 10.0.0.4 is an unstarted one left by an earlier failed join (no name, no client URL, as
  * etcdctl prints it; cluster-api#5509/#13221), so the new machine cp3 cannot add its own member.
  * The memory-heavy workloads of S2 are still on the control-plane nodes: they are not the cause.

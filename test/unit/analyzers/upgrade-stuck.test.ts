@@ -55,7 +55,7 @@ describe('upgrade.stuck', () => {
     expect(upgradeStuckAnalyzer.analyze(buildContext(buildSnapshot({ capi: { machineDeployments: [md(3)], machines: [] } })))).toEqual([]);
   });
 
-  it('issue 13 defect 7: stuck because a stale member holds the new machine\'s peer URL → remove that member, never scale workloads', () => {
+  it('defect class 7: stuck because a stale member holds the new machine\'s peer URL → remove that member, never scale workloads', () => {
     const [f] = upgradeStuckAnalyzer.analyze(buildContext(stuckJoinSnapshot(40)));
     expect(f!.remediations.map((r) => r.action)).toEqual(['etcd.remove-member']);
     expect(f!.remediations[0]!.params).toEqual({ memberId: UNSTARTED_ID });

@@ -85,7 +85,7 @@ describe('webhook.unavailable-blocking', () => {
     expect(f?.severity).toBe('critical');
   });
 
-  it('names a backend pod that is Running but in CrashLoopBackOff as why the service is down (issue 13 defect class 10)', () => {
+  it('names a backend pod that is Running but in CrashLoopBackOff as why the service is down (defect class 10)', () => {
     const backend = pod('kyverno', 'kyverno-admission-controller-7b9d8c6f5-qm4zt', {
       labels: { app: 'kyverno' },
       containers: [{ name: 'kyverno', ready: false, restartCount: 17, waiting: { reason: 'CrashLoopBackOff' } }],

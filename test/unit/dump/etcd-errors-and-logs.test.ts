@@ -7,7 +7,7 @@ import { createEmptySnapshot } from '../../../src/cluster/snapshot.js';
 import { writeDump } from '../../../src/cluster/dump/write-dump.js';
 
 /**
- * Issue 13 dump convention: DIR/etcd/<command>.err holds etcdctl's stderr (or a .json holds error text),
+ * Dump convention (docs/dump-format.md): DIR/etcd/<command>.err holds etcdctl's stderr (or a .json holds error text),
  * `dump` writes it when a live probe fails, and a cluster-info dump tree's etcd/apiserver pod logs are read.
  */
 let tmp: string;

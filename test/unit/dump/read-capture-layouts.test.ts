@@ -9,7 +9,7 @@ import { readObjectFile } from '../../../src/cluster/dump/parse-object-file.js';
 import { splitJsonDocuments } from '../../../src/cluster/dump/split-json-documents.js';
 
 /**
- * Issue 13: the layouts real captures come in (sonobuoy results, troubleshoot support bundles, a saved
+ * The layouts real captures come in (sonobuoy results, troubleshoot support bundles, a saved
  * stdout of `kubectl cluster-info dump`), foreign Machine kinds, and the capture time read from the data.
  */
 let tmp: string;

@@ -54,7 +54,7 @@ describe('writeDump → loadDump round trip', () => {
     expect(await loadDump(out)).toStrictEqual(s);
   });
 
-  it('keeps which kinds failed although it writes them as empty lists (issue 13: green means checked)', async () => {
+  it('keeps which kinds failed although it writes them as empty lists (green means checked)', async () => {
     const s = liveSnapshot();
     delete s.coverage; // an older snapshot: the reader derives coverage from the lists and partial entries
     const out = freshDir();
@@ -152,7 +152,7 @@ function liveSnapshot(): Snapshot {
     { origin: 'management', namespace: 'ns-prod', name: 'm.1', reason: 'MachineDeleting', count: 1, lastTimestamp: '2025-06-01T09:30:00Z', involvedObject: {} },
   ];
   s.capi.machines = [{ apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name: 'm', namespace: 'ns-prod' }, status: { phase: 'Deleting' } }];
-  // Issue 18 kinds: a budget as read, and a CRD as its compact projection (no schemas).
+  // The blocker kinds: a budget as read, and a CRD as its compact projection (no schemas).
   s.podDisruptionBudgets = [{ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'db', namespace: 'default', uid: 'u-pdb' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'db' } } }, status: { disruptionsAllowed: 0 } }];
   s.customResourceDefinitions = [{ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'policies.kyverno.io', uid: 'u-crd', generation: 2 }, spec: { versions: [{ name: 'v1', served: true, storage: true }], group: 'kyverno.io' } }];
   s.etcd = {

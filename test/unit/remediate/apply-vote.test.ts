@@ -24,7 +24,7 @@ describe('applyVote (the approval state machine, injected clock)', () => {
     expect(two.request.transitions.map((x) => x.status)).toEqual(['pending', 'approved']);
   });
 
-  it('needs as many approvals as the executor counts: max(required when proposed, approvals.required now); a `required` that is no number counts as nothing (issue 14)', () => {
+  it('needs as many approvals as the executor counts: max(required when proposed, approvals.required now); a `required` that is no number counts as nothing', () => {
     // Config raised to 3 since the proposal: the second vote is not decisive yet.
     const one = applyVote(base, yes('U1'), { ...at(1), required: 3 }).request;
     expect(applyVote(one, yes('U2'), { ...at(2), required: 3 }).outcome).toBe('counted');

@@ -6,7 +6,7 @@ import { pinnedUid } from '../../../src/approvals/actions/pin-object.js';
 const SKIPS = ['machine.skip-drain', 'machine.skip-volume-detach', 'mhc.pause-remediation'] as const;
 const UNDOS = ['machine.wait-for-drain', 'machine.wait-for-volume-detach', 'mhc.resume-remediation'] as const;
 
-describe('issue-18 catalog actions (offline: params, plans, patches)', () => {
+describe('Cluster API annotation actions (offline: params, plans, patches)', () => {
   it.each(SKIPS)('%s: a plan without a live cluster shows the pinned json-patch and its preconditions, and cannot run (no uid recorded)', async (id) => {
     const plan = await findAction(id).plan('prod', { namespace: 'clusters', name: 'md-0-abc' });
     expect(plan.apiCalls[0]).toMatch(/^PATCH \/apis\/cluster\.x-k8s\.io\/<served version>\/namespaces\/clusters\/(machines|machinehealthchecks)\/md-0-abc \(json-patch: test metadata\.uid <recorded at proposal> and the resourceVersion read right before, then add annotation /);

@@ -7,7 +7,7 @@ import { etcdNoLeaderAnalyzer } from '../../../src/diagnose/analyzers/etcd-no-le
 import { summarizeSection } from '../../../src/report/summarize-section.js';
 import { buildContext, buildSnapshot, etcd, node } from '../../support/build-snapshot.js';
 
-/** Issue 13, defect classes 1–3: no leader never looks healthy, unqueried is not unreachable, alarms are critical. */
+/** Defect classes 1–3: no leader never looks healthy, unqueried is not unreachable, alarms are critical. */
 
 // The etcdctl README's cluster: infra3 (18249187646912138824 = fd422379fda50e48) leads.
 const INFRA = [
