@@ -119,7 +119,7 @@ const FLOWS = {
       ['jobs/create-channel-limiter.ts', 'createChannelLimiter', 'slack/post-alert.ts'],
       ['store/alert-thread-store.ts', 'createAlertThreadStore', 'injected:slack/post-alert.ts'],
     ],
-    // Issue 16: the alert transition is applied by the state store's compare-and-set loop (updateAlertState), the
+    // The alert transition is applied by the state store's compare-and-set loop (updateAlertState), the
     // scan job takes its queue itself and no longer reads thread records (every incident's latest change
     // is handed over; idempotent job ids), and a poster opens a thread in one call (lock, incident and
     // record: store/alert-thread-store.ts withThread). On a reply the proposal store is not visited
