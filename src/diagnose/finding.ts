@@ -39,6 +39,8 @@ export const FINDING_IDS = [
   'capi.remediation-paused',
   'pod.stuck-terminating',
   'volume.multi-attach',
+  // Pods that do not work, one finding per namespace: what lets the overall status speak of them.
+  'workload.pods-unhealthy',
 ] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
 

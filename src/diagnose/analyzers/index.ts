@@ -22,6 +22,7 @@ import { webhookSystemNamespacesNotExcludedAnalyzer } from './webhook-system-nam
 import { capiRecreationLoopAnalyzer } from './capi-recreation-loop.js';
 import { podStuckTerminatingAnalyzer } from './pod-stuck-terminating.js';
 import { volumeMultiAttachAnalyzer } from './volume-multi-attach.js';
+import { workloadPodsUnhealthyAnalyzer } from './workload-pods-unhealthy.js';
 import { capiDrainBlockedAnalyzer } from './capi-drain-blocked.js';
 import { capiDeletionHookPendingAnalyzer } from './capi-deletion-hook-pending.js';
 import { capiVolumeDetachPendingAnalyzer } from './capi-volume-detach-pending.js';
@@ -61,6 +62,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   capiRecreationLoopAnalyzer,
   podStuckTerminatingAnalyzer,
   volumeMultiAttachAnalyzer,
+  workloadPodsUnhealthyAnalyzer,
   // issue 18: what blocks a deletion or a rollout, and remediation stopped or paused
   capiDrainBlockedAnalyzer,
   capiDeletionHookPendingAnalyzer,
