@@ -11,6 +11,8 @@ export const FINDING_IDS = [
   // Issue 13: a raised NOSPACE/CORRUPT alarm, and members the probe never asked (their state is unknown).
   'etcd.alarm',
   'etcd.members-not-queried',
+  // Members asked that do not answer while a leader and a quorum are proven: how many more may fail.
+  'etcd.quorum-degraded',
   'controlplane.degraded',
   'controlplane.not-self-healing',
   'controlplane.node-not-joined',

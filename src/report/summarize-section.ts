@@ -4,6 +4,7 @@ import { findCondition } from '../diagnose/facts/find-condition.js';
 import { findEtcdLeaderState } from '../diagnose/facts/find-etcd-leader-state.js';
 import { findLogsOnEtcd } from '../diagnose/facts/find-logs-on-etcd.js';
 import { describeMember } from '../diagnose/facts/format-member-id.js';
+import { describeMayStillFail, reconcileEtcd } from '../diagnose/facts/reconcile-etcd.js';
 import { describePodTrouble, findPodTrouble } from '../diagnose/facts/find-pod-trouble.js';
 import { isControlPlaneNode } from '../diagnose/facts/is-control-plane-node.js';
 import { isControlPlanePod } from '../diagnose/facts/is-control-plane-pod.js';
@@ -197,9 +198,14 @@ function summarizeEtcd(s: Snapshot): SectionLine {
   if (e.members.length) parts.push(`${e.members.length} members${learners ? ` (${learners} learner)` : ''}`);
   else parts.push(listError ? `member list unavailable: ${listError}` : 'member list not read');
   const state = findEtcdLeaderState(s);
-  if (e.health.length) {
-    const healthy = e.health.filter((h) => h.health).length;
-    parts.push(`${healthy} of ${e.health.length} queried endpoints healthy`);
+  const rec = reconcileEtcd(s);
+  const withHealth = (rec?.members ?? []).filter((v) => v.facts.some((f) => f.startsWith('endpoint health')));
+  if (withHealth.length) {
+    parts.push(`${withHealth.filter((v) => v.committed).length} of ${withHealth.length} queried endpoints healthy`);
+  }
+  const refused = (rec?.members ?? []).filter((v) => v.authRefused && !v.committed);
+  if (refused.length) {
+    parts.push(`${refused.length} answered but refused for want of credentials ("${refused[0]!.authRefused}"): give etcdctl --user or a client certificate`);
   }
   const leaders = new Set(e.endpoints.map((ep) => ep.leader).filter((l): l is string => !!l));
   let leaderSeen = false;
@@ -212,28 +218,43 @@ function summarizeEtcd(s: Snapshot): SectionLine {
   } else if (leaders.size > 1) {
     parts.push(`members disagree on the leader (${[...leaders].map((l) => describeMember(l, e.members)).join(', ')})`);
     leaderSeen = true;
+  } else if (rec?.leaderProof) {
+    // No status row is the leader (it was not asked), but a committed proposal proves one.
+    parts.push(e.endpoints.length ? `leader not among the endpoints asked; a leader and a quorum proven by ${rec.leaderProof}` : `a leader and a quorum proven by ${rec.leaderProof}`);
+    leaderSeen = true;
   } else {
     const why = e.endpoints.flatMap((ep) => ep.errors).find((x) => /no leader/i.test(x));
-    parts.push(e.endpoints.length ? `no leader${why ? ` ("${why}")` : ''}` : 'no endpoint answered endpoint status: leader unknown');
+    const hidden = e.endpoints.some((ep) => ep.leaderNotShown);
+    parts.push(
+      hidden && !why
+        ? 'leader not shown (no endpoint asked is the leader, and the text output names only the leader row)'
+        : e.endpoints.length
+          ? `no leader${why ? ` ("${why}")` : ''}`
+          : (e.errors ?? []).some((x) => x.command === 'endpoint status')
+            ? 'no endpoint answered endpoint status: leader unknown'
+            : 'endpoint status not taken: leader unknown',
+    );
   }
   // Members that were asked and did not answer (or answered unhealthy): named, and the line is not green
   // when quorum still holds and no finding covers them (openshift/origin#27496: one of three down).
+  // Without a member list, the members are the endpoints asked, each once (reconcileEtcd matches them).
   const notAnswering = state
     ? state.voting.filter((m) => state.failed.has(m.id)).map((m) => `${describeMember(m.id, e.members)} (${state.failed.get(m.id)})`)
-    : [
-        ...(e.errors ?? [])
-          .filter((x) => x.command === 'endpoint status' && x.endpoint && !e.endpoints.some((ep) => ep.endpoint === x.endpoint))
-          .map((x) => `${x.endpoint} (endpoint status: ${x.error})`),
-        ...e.health.filter((h) => !h.health && !/^Active Alarm\(s\)/.test(h.error ?? '')).map((h) => `${h.endpoint} (endpoint health=false${h.error ? `: ${h.error}` : ''})`),
-      ];
+    : (rec?.failing ?? []).map((v) => `${v.label} (${v.failed})`);
   if (notAnswering.length) parts.push(`not answering: ${named(notAnswering)}`);
+  if (rec?.quorumHeld && rec.voting.length) {
+    const left = rec.mayStillFail === undefined ? 'the others do not answer this client' : describeMayStillFail(rec.mayStillFail);
+    parts.push(`quorum held: ${rec.up.length} of ${rec.voting.length} answer, quorum ${rec.quorum}, ${left}`);
+  }
   if (state?.notQueried.length) parts.push(`${state.notQueried.length} not queried`);
   const alarms = [...new Set(e.alarms.filter((a) => a.alarm !== 'NONE').map((a) => a.alarm))];
   if (alarms.length) parts.push(`alarm ${alarms.join(', ')}`);
   // Members nobody asked are unknown, not healthy: a line that covers only some of them is not green
   // (issue 13 defect classes 2 and 9); the etcd.members-not-queried finding says which and how to ask.
   const hasData = e.members.length > 0 && leaderSeen && !state?.notQueried.length;
-  const counted = state ? { ready: state.voting.length - state.voting.filter((m) => state.failed.has(m.id)).length, total: state.voting.length } : { ready: 0, total: 0 };
+  const counted = state
+    ? { ready: state.voting.length - state.voting.filter((m) => state.failed.has(m.id)).length, total: state.voting.length }
+    : { ready: rec?.up.length ?? 0, total: rec?.voting.length ?? 0 };
   return hasData && notAnswering.length > 0 ? { summary: parts.join(', '), hasData, degraded: true, counted } : { summary: parts.join(', '), hasData, counted };
 }
 

@@ -83,7 +83,10 @@ describe('green means checked (defect class 9)', () => {
       },
     });
     const r = await scanSnapshot(s, { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS });
-    expect(r.findings.filter((f) => f.section === 'etcd')).toEqual([]);
+    // The leader answers with a quorum: degraded, with the member named and how many more may fail.
+    expect(r.findings.filter((f) => f.section === 'etcd').map((f) => `${f.severity} ${f.id}: ${f.title}`)).toEqual([
+      'warning etcd.quorum-degraded: etcd degraded, quorum held: cp-3 (3) does not answer (2 of 3 members answer, quorum 2; no further member may fail)',
+    ]);
     expect(status(r, 'etcd')).toEqual({ id: 'etcd', status: 'degraded', summary: expect.stringContaining('not answering: cp-3 (3) (endpoint status: context deadline exceeded)') });
   });
 

@@ -5,6 +5,7 @@ import { etcdLeaderUnreachableAnalyzer } from './etcd-leader-unreachable.js';
 import { etcdMemberMismatchAnalyzer } from './etcd-member-mismatch.js';
 import { etcdAlarmAnalyzer } from './etcd-alarm.js';
 import { etcdMembersNotQueriedAnalyzer } from './etcd-members-not-queried.js';
+import { etcdQuorumDegradedAnalyzer } from './etcd-quorum-degraded.js';
 import { controlplaneDegradedAnalyzer } from './controlplane-degraded.js';
 import { controlplaneNotSelfHealingAnalyzer } from './controlplane-not-self-healing.js';
 import { controlplaneNodeNotJoinedAnalyzer } from './controlplane-node-not-joined.js';
@@ -44,6 +45,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   etcdMemberMismatchAnalyzer,
   etcdAlarmAnalyzer,
   etcdMembersNotQueriedAnalyzer,
+  etcdQuorumDegradedAnalyzer,
   controlplaneDegradedAnalyzer,
   controlplaneNotSelfHealingAnalyzer,
   controlplaneNodeNotJoinedAnalyzer,
