@@ -1,8 +1,8 @@
 import { realpath } from 'node:fs/promises';
-import path from 'node:path';
 import { addToSnapshot } from '../add-to-snapshot.js';
 import { findKind, KINDS, type KindSpec } from '../kinds.js';
 import { compareDecimal } from './compare-decimal.js';
+import { deriveClusterName } from './derive-cluster-name.js';
 import { readDumpObjects, type DumpObjects } from './read-dump-objects.js';
 import { sortEtcdErrors } from '../etcd/sort-etcd-errors.js';
 import { sortSnapshot } from '../sort-snapshot.js';
@@ -10,8 +10,8 @@ import { createEmptySnapshot, type KindCoverage, type KubeObject, type PartialEn
 
 /**
  * A dump directory as a Snapshot (README.md "Dump format"). Objects of DIR/management/ go in with
- * origin 'management', all others 'workload'. Cluster name: `opts.cluster`, else meta.json
- * `cluster`, else the directory's basename. collectedAt (issue 13 defect class 8): meta.json
+ * origin 'management', all others 'workload'. Cluster name: `opts.cluster`, else deriveClusterName
+ * (meta.json `cluster`, the one Cluster API Cluster's name, the directory's name skipping `dump`). collectedAt (issue 13 defect class 8): meta.json
  * `collectedAt`, else the newest time the cluster wrote into the capture (events, conditions,
  * managedFields: the capture was taken at or after it), else unknown — never the directory's mtime
  * (a copy, an unpacked archive or a git checkout all reset it) nor the clock. Every array is sorted
@@ -23,8 +23,9 @@ export async function loadDump(dir: string, opts: { cluster?: string } = {}): Pr
   // re-pointed to a newer capture between scans is then read as one capture, never half the old one
   // (every file is opened by path, and a re-point in the middle of a scan mixed two captures).
   const dump = await readDumpObjects(await realpath(dir).catch(() => dir));
-  const cluster = opts.cluster ?? dump.meta.cluster ?? path.basename(path.resolve(dir));
-  return snapshotFromDumpObjects(dump, { cluster, ...captureTime(dump) });
+  const snapshot = snapshotFromDumpObjects(dump, { cluster: opts.cluster ?? '', ...captureTime(dump) });
+  if (!opts.cluster) snapshot.cluster = deriveClusterName(dir, dump.meta.cluster, snapshot.capi.clusters);
+  return snapshot;
 }
 
 /** When the capture was taken, and how that is known (Snapshot.collectedAtFrom). */
