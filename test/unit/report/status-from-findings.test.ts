@@ -68,6 +68,9 @@ const arbSnapshot = fc
     webhooks: fc.boolean(),
     coverage: fc.boolean(),
     apiserver: fc.constantFrom('none', 'ready', 'failing', 'unreachable'),
+    // etcd: members that answer status (naming the first as leader), commit a proposal, fail, or are not asked.
+    etcd: fc.option(fc.array(fc.record({ status: fc.constantFrom('leader', 'answers', 'error', 'none'), health: fc.constantFrom('true', 'false', 'none'), learner: fc.boolean() }), { minLength: 1, maxLength: 7 }), { nil: undefined }),
+    listed: fc.boolean(),
   })
   .map((o) => {
     const pods = o.pods.map((p, i) => (p.trouble === 'crash' ? crashing(p.ns, `p-${i}`) : p.trouble === 'unschedulable' ? unschedulable(p.ns, `p-${i}`) : pod(p.ns, `p-${i}`)));
@@ -75,6 +78,18 @@ const arbSnapshot = fc
     if (o.apiserver === 'ready') s.apiserver = { reachable: true, ready: true, checks: [{ name: 'etcd', ok: true }] };
     if (o.apiserver === 'failing') s.apiserver = { reachable: true, ready: false, checks: [{ name: 'etcd', ok: false, message: 'etcdserver: no leader' }] };
     if (o.apiserver === 'unreachable') s.apiserver = { reachable: false, checks: [], error: 'connect ECONNREFUSED' };
+    if (o.etcd) {
+      const ep = (i: number) => `https://10.0.0.${i + 1}:2379`;
+      s.etcd = {
+        source: 'etcdctl',
+        members: o.listed ? o.etcd.map((m, i) => ({ id: String(i + 1), name: `m${i}`, peerURLs: [], clientURLs: [ep(i)], isLearner: m.learner })) : [],
+        endpoints: o.etcd.flatMap((m, i) =>
+          m.status === 'none' ? [] : [{ endpoint: ep(i), memberId: String(i + 1), ...(m.status === 'error' ? { errors: ['etcdserver: no leader'] } : { leader: m.status === 'leader' ? String(i + 1) : '1', errors: [] }) }],
+        ),
+        health: o.etcd.flatMap((m, i) => (m.health === 'none' ? [] : [{ endpoint: ep(i), health: m.health === 'true', ...(m.health === 'false' ? { error: 'connection refused' } : {}) }])),
+        alarms: [],
+      };
+    }
     return s;
   });
 
