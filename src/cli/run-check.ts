@@ -51,8 +51,8 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     const thresholds = config?.thresholds ?? DEFAULT_THRESHOLDS;
     runbookBaseUrl = config?.slack.runbookBaseUrl;
     const snapshots: Snapshot[] = [];
-    for (const dir of await expandSeries(opts.from, io)) {
-      const snap = await loadDump(dir, opts.cluster ? { cluster: opts.cluster } : {});
+    for (const { dir, nameDir } of await expandSeries(opts.from, io)) {
+      const snap = await loadDump(dir, opts.cluster ? { cluster: opts.cluster } : { nameDir });
       log.debug({ dump: dir, cluster: snap.cluster, collectedAt: snap.collectedAt, partial: snap.partial.length }, 'dump read');
       // A file of the dump that could not be read (truncated JSON, say) is named where the user looks
       // first, as well as under "Not read" in the report.
@@ -98,16 +98,16 @@ const DUMP_FILE = /^[^\s]+\.(json|ya?ml|txt|err)$/i;
  * `--from` directories as dumps to replay: a directory of scan snapshots (t00, t01, …) stands for each of
  * its snapshots in name order, as if each were given with its own --from (one note on stderr says so).
  */
-async function expandSeries(from: string[], io: CliIo): Promise<string[]> {
-  const out: string[] = [];
+async function expandSeries(from: string[], io: CliIo): Promise<{ dir: string; nameDir: string }[]> {
+  const out: { dir: string; nameDir: string }[] = [];
   for (const dir of from) {
     const series = await findSnapshotSeries(dir);
     if (!series) {
-      out.push(dir);
+      out.push({ dir, nameDir: dir });
       continue;
     }
     io.stderr.write(`k8s-health: ${dir} holds ${series.length} scan snapshots (${series.map((d) => path.basename(d)).join(', ')}): replayed in name order, as repeated --from\n`);
-    out.push(...series);
+    out.push(...series.map((d) => ({ dir: d, nameDir: dir })));
   }
   return out;
 }

@@ -18,13 +18,14 @@ import { createEmptySnapshot, type KindCoverage, type KubeObject, type PartialEn
  * (namespace, name, then content) so two reads of the same data are deep-equal whatever the file
  * order. Throws DumpError when the dump is unusable.
  */
-export async function loadDump(dir: string, opts: { cluster?: string } = {}): Promise<Snapshot> {
+export async function loadDump(dir: string, opts: { cluster?: string; nameDir?: string } = {}): Promise<Snapshot> {
   // Read through the directory the path points at now: a `dump:` cluster whose path is a symlink
   // re-pointed to a newer capture between scans is then read as one capture, never half the old one
   // (every file is opened by path, and a re-point in the middle of a scan mixed two captures).
   const dump = await readDumpObjects(await realpath(dir).catch(() => dir));
   const snapshot = snapshotFromDumpObjects(dump, { cluster: opts.cluster ?? '', ...captureTime(dump) });
-  if (!opts.cluster) snapshot.cluster = deriveClusterName(dir, dump.meta.cluster, snapshot.capi.clusters);
+  // A snapshot of a series (t00/, t01/) is named after the series' directory, never after "t00".
+  if (!opts.cluster) snapshot.cluster = deriveClusterName(opts.nameDir ?? dir, dump.meta.cluster, snapshot.capi.clusters);
   return snapshot;
 }
 

@@ -47,6 +47,11 @@ describe('check --from on what users actually pass', () => {
     const ids = (r: { stdout: string }) => JSON.parse(r.stdout).findings.map((f: { id: string; subject: { name: string } }) => `${f.id} ${f.subject.name}`);
     expect(ids(series)).toEqual(ids(repeated));
     expect(series.code).toBe(repeated.code);
+    // Snapshots without meta.json are named after the series, never after "t02".
+    for (const t of ['t00', 't01']) {
+      cpSync(path.join(REAL, 'etcd-docs-three-members-healthy/dump'), path.join(root, 'lab-7', t), { recursive: true });
+    }
+    expect(JSON.parse((await check(['--from', path.join(root, 'lab-7'), '-o', 'json'])).stdout).cluster).toBe('lab-7');
   });
 
   it('a truncated JSON file is named on stderr as well as under "Not read"', async () => {
