@@ -221,7 +221,8 @@ class Reader {
     const after = pieces[last]!.slice(closed + 1).trim();
     if (after !== '' && !after.startsWith('#')) unsupported('text after a quoted scalar');
     pieces[last] = pieces[last]!.slice(0, closed);
-    if (q === "'") return fold(pieces.map((p, k) => (k === 0 ? p.trimEnd() : k === last ? p.trimStart() : p.trim()))).replace(/''/g, "'");
+    // Spaces around a line break are folded away; those inside one line are content.
+    if (q === "'") return fold(pieces.map((p, k) => (k < last ? (k > 0 ? p.trim() : p.trimEnd()) : k > 0 ? p.trimStart() : p))).replace(/''/g, "'");
     // Double-quoted: a line ending in an odd number of backslashes continues without a space.
     let joined = '';
     for (let k = 0; k < pieces.length; k++) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CORE_SCHEMA, dump, loadAll } from 'js-yaml';
@@ -104,5 +105,22 @@ describe('parseKubectlYaml', () => {
   it('random kubectl-shaped objects round-trip as js-yaml reads them', () => {
     const obj = { apiVersion: 'v1', kind: 'List', items: [{ metadata: { name: 'a', labels: { 'x/y': 'true', n: '1' } }, spec: { list: [1, 'two', { three: [] }], empty: {}, nothing: null, t: 'multi\nline\n', s: "quote's \"double\"" } }] };
     for (const text of [dump(obj), dump(obj, { lineWidth: 20 }), JSON.stringify(obj, null, 2)]) expect(parseKubectlYaml(text)).toEqual(full(text));
+  });
+
+  it('any JSON value js-yaml writes (any line width) is read as js-yaml reads it, or refused', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(-1, 20, 80), (value, lineWidth) => {
+        const text = dump(value, { lineWidth });
+        let fast: unknown[];
+        try {
+          fast = parseKubectlYaml(text);
+        } catch (e) {
+          if (!(e instanceof UnsupportedYaml)) throw e;
+          return;
+        }
+        expect(JSON.stringify(fast)).toBe(JSON.stringify(full(text)));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
