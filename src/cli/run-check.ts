@@ -1,4 +1,7 @@
+import path from 'node:path';
+import { findSnapshotSeries } from '../cluster/dump/find-snapshot-series.js';
 import { loadDump } from '../cluster/dump/load-dump.js';
+import { assertKubeconfigFiles } from './assert-kubeconfig-files.js';
 import type { Snapshot } from '../cluster/snapshot.js';
 import { scanSnapshot } from '../scan/scan-snapshot.js';
 import { SECTION_IDS, type SectionId } from '../diagnose/finding.js';
@@ -48,9 +51,12 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     const thresholds = config?.thresholds ?? DEFAULT_THRESHOLDS;
     runbookBaseUrl = config?.slack.runbookBaseUrl;
     const snapshots: Snapshot[] = [];
-    for (const dir of opts.from) {
-      const snap = await loadDump(dir, opts.cluster ? { cluster: opts.cluster } : {});
+    for (const { dir, nameDir } of await expandSeries(opts.from, io)) {
+      const snap = await loadDump(dir, opts.cluster ? { cluster: opts.cluster } : { nameDir });
       log.debug({ dump: dir, cluster: snap.cluster, collectedAt: snap.collectedAt, partial: snap.partial.length }, 'dump read');
+      // A file of the dump that could not be read (truncated JSON, say) is named where the user looks
+      // first, as well as under "Not read" in the report.
+      for (const p of snap.partial) if (DUMP_FILE.test(p.source)) io.stderr.write(`k8s-health: ${path.join(dir, p.source)} not read: ${p.error}\n`);
       snapshots.push(snap);
     }
     // Replay: every dump is one scan of the same cluster (the last one's name wins), in the given order.
@@ -66,6 +72,7 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     const { resolveCluster, resolveConfig } = await import('./resolve-config.js');
     const { config, file } = await resolveConfig(opts.config, io.env, true);
     const cluster = await resolveCluster(config, opts.cluster, file);
+    assertKubeconfigFiles(cluster, file);
     runbookBaseUrl = config.slack.runbookBaseUrl;
     // Live collection (client-node, etcd3) is loaded only for a live check.
     const { scanCluster } = await import('../scan/scan-cluster.js');
@@ -82,6 +89,27 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     io.stdout.write(JSON.stringify(renderBlocks(report, { now: clock(), section, runbookBaseUrl }), null, 2) + '\n');
   } else io.stdout.write(renderText(report, { now: clock(), section }));
   return report.findings.some((f) => f.severity === 'critical') ? 1 : 0;
+}
+
+/** A path of a file inside a dump (`nodes.json`, `etcd/member-list.json`), not a collection step ("list pods"). */
+const DUMP_FILE = /^[^\s]+\.(json|ya?ml|txt|err)$/i;
+
+/**
+ * `--from` directories as dumps to replay: a directory of scan snapshots (t00, t01, …) stands for each of
+ * its snapshots in name order, as if each were given with its own --from (one note on stderr says so).
+ */
+async function expandSeries(from: string[], io: CliIo): Promise<{ dir: string; nameDir: string }[]> {
+  const out: { dir: string; nameDir: string }[] = [];
+  for (const dir of from) {
+    const series = await findSnapshotSeries(dir);
+    if (!series) {
+      out.push({ dir, nameDir: dir });
+      continue;
+    }
+    io.stderr.write(`k8s-health: ${dir} holds ${series.length} scan snapshots (${series.map((d) => path.basename(d)).join(', ')}): replayed in name order, as repeated --from\n`);
+    out.push(...series.map((d) => ({ dir: d, nameDir: dir })));
+  }
+  return out;
 }
 
 function parseNow(v: string): Date {

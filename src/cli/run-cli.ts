@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { readEnvOptions } from '../config/read-env-options.js';
 import type { CliIo } from './cli-io.js';
@@ -23,7 +24,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .description('Cluster health for Cluster API managed Kubernetes: diagnosis, Slack bot, approval-gated fixes')
     .exitOverride()
     .showHelpAfterError(false)
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .version(readVersion(), '-V, --version', 'print the version');
 
   program
     .command('check')
@@ -144,5 +146,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     io.stderr.write(`k8s-health: ${formatCliError(err)}\n`);
     return 2;
+  }
+}
+
+/** The package's version (package.json next to src/ and dist/, as the image ships it). */
+function readVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+  } catch {
+    return 'unknown';
   }
 }

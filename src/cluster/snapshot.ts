@@ -115,6 +115,12 @@ export interface EtcdEndpointStatus {
   dbSize?: number;
   isLearner?: boolean;
   errors: string[];
+  /**
+   * The member answered, but the output does not say whom it follows: etcdctl's text output marks only the
+   * leader's row (IS LEADER), and the leader was not among the endpoints asked. Not "no leader": a member
+   * without one says "etcdserver: no leader" in ERRORS (3.4+), and a committed proposal proves one.
+   */
+  leaderNotShown?: boolean;
 }
 
 export interface EtcdEndpointHealth {

@@ -11,6 +11,8 @@ export const FINDING_IDS = [
   // A raised NOSPACE/CORRUPT alarm, and members the probe never asked (their state is unknown).
   'etcd.alarm',
   'etcd.members-not-queried',
+  // Members asked that do not answer while a leader and a quorum are proven: how many more may fail.
+  'etcd.quorum-degraded',
   'controlplane.degraded',
   'controlplane.not-self-healing',
   'controlplane.node-not-joined',
@@ -39,6 +41,8 @@ export const FINDING_IDS = [
   'capi.remediation-paused',
   'pod.stuck-terminating',
   'volume.multi-attach',
+  // Pods that do not work, one finding per namespace: what lets the overall status speak of them.
+  'workload.pods-unhealthy',
 ] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
 

@@ -40,20 +40,28 @@ export function buildReport(snapshot: Snapshot, analysis: AnalysisResult, opts: 
 /**
  * A section is as bad as its worst finding; without warning or critical findings it is `unknown`
  * when its data was not collected (never green by default), `degraded` when its own line counts
- * something unhealthy (a pod in CrashLoopBackOff), else `healthy`.
+ * something unhealthy (a pod in CrashLoopBackOff, "0 of 1 control-plane nodes Ready"), and `healthy`
+ * only when it counted something and everything it counted is fine: green means something was counted.
  */
-function sectionStatus(findings: Finding[], line: SectionLine): HealthStatus {
+export function sectionStatus(findings: readonly Finding[], line: SectionLine): HealthStatus {
   if (findings.some((f) => f.severity === 'critical')) return 'critical';
   if (findings.some((f) => f.severity === 'warning')) return 'degraded';
   if (!line.hasData) return 'unknown';
-  return line.degraded ? 'degraded' : 'healthy';
+  if (line.degraded) return 'degraded';
+  const c = line.counted;
+  if (!c || c.total <= 0) return 'unknown';
+  return c.ready < c.total ? 'degraded' : 'healthy';
 }
 
-/** Worst of findings and sections; `unknown` rather than `healthy` when a key section is unknown. */
-function overallStatus(findings: Finding[], sections: SectionSummary[]): HealthStatus {
-  if (findings.some((f) => f.severity === 'critical') || sections.some((s) => s.status === 'critical')) return 'critical';
-  if (findings.some((f) => f.severity === 'warning') || sections.some((s) => s.status === 'degraded')) return 'degraded';
-  // Nothing wrong found, but not everything that matters was read: say so rather than "healthy".
+/**
+ * The overall status comes from findings alone: a critical finding makes it critical, a warning
+ * degraded; info never raises it. A section line that counts trouble without a finding colours its
+ * own line only: a status the report cannot explain with a finding is not given. Nothing wrong found
+ * but a key section unread is `unknown`, not `healthy`.
+ */
+export function overallStatus(findings: readonly Finding[], sections: readonly SectionSummary[]): HealthStatus {
+  if (findings.some((f) => f.severity === 'critical')) return 'critical';
+  if (findings.some((f) => f.severity === 'warning')) return 'degraded';
   return sections.some((s) => s.status === 'unknown' && KEY_SECTIONS.includes(s.id)) ? 'unknown' : 'healthy';
 }
 

@@ -25,11 +25,12 @@ export function clustersCountingControlPlane(s: Snapshot): KubeObject[] {
  * class 4). A count nothing reports is said to be unknown, never "0 of N". `degraded` when
  * only a Cluster's count says some are not Ready: no finding covers that line.
  */
-export function summarizeControlPlane(s: Snapshot): { summary: string; hasData: boolean; degraded?: boolean } {
+export function summarizeControlPlane(s: Snapshot): { summary: string; hasData: boolean; degraded?: boolean; counted?: { ready: number; total: number } } {
   const kcps = s.capi.kubeadmControlPlanes;
   if (kcps.length) {
     const parts: string[] = [];
     let known = false;
+    const counted = { ready: 0, total: 0 };
     for (const kcp of kcps) {
       const desired = readCapiStatus(kcp).replicas.desired;
       const r = countReadyControlPlane(s, kcp);
@@ -39,23 +40,31 @@ export function summarizeControlPlane(s: Snapshot): { summary: string; hasData: 
         continue;
       }
       known = true;
+      counted.ready += r.ready;
+      counted.total += desired;
       parts.push(`${who}${r.ready} of ${desired} control-plane ${r.source === 'nodes' ? 'nodes' : 'machines'} Ready${FROM[r.source] ?? ''}`);
     }
-    return { summary: parts.join('; '), hasData: known };
+    return { summary: parts.join('; '), hasData: known, counted };
   }
   const cp = s.nodes.filter(isControlPlaneNode);
-  if (cp.length) return { summary: `${cp.filter(isNodeReady).length} of ${cp.length} control-plane nodes Ready`, hasData: true };
+  if (cp.length) {
+    const ready = cp.filter(isNodeReady).length;
+    return { summary: `${ready} of ${cp.length} control-plane nodes Ready`, hasData: true, counted: { ready, total: cp.length } };
+  }
   const clusters = clustersCountingControlPlane(s);
   if (!clusters.length) return { summary: 'no control-plane nodes read', hasData: false };
   let degraded = false;
+  const counted = { ready: 0, total: 0 };
   const parts = clusters.map((c) => {
     const st = readCapiStatus(c);
     const r = st.controlPlane!;
+    counted.ready += r.ready!;
+    counted.total += r.desired!;
     if (r.ready! < r.desired!) degraded = true;
     const who = clusters.length > 1 ? `${c.metadata.name}: ` : '';
     const rolling = st.condition('RollingOut')?.status === 'True' ? ' while rolling out' : '';
     const inFlight = r.current !== undefined && r.current !== r.desired ? `; ${r.current} machines${rolling}` : '';
     return `${who}${r.ready} of ${r.desired} control-plane machines Ready (from Cluster status${inFlight})`;
   });
-  return { summary: parts.join('; '), hasData: true, ...(degraded ? { degraded } : {}) };
+  return { summary: parts.join('; '), hasData: true, counted, ...(degraded ? { degraded } : {}) };
 }

@@ -4,6 +4,7 @@ import { findCondition } from '../diagnose/facts/find-condition.js';
 import { findEtcdLeaderState } from '../diagnose/facts/find-etcd-leader-state.js';
 import { findLogsOnEtcd } from '../diagnose/facts/find-logs-on-etcd.js';
 import { describeMember } from '../diagnose/facts/format-member-id.js';
+import { describeMayStillFail, reconcileEtcd } from '../diagnose/facts/reconcile-etcd.js';
 import { describePodTrouble, findPodTrouble } from '../diagnose/facts/find-pod-trouble.js';
 import { isControlPlaneNode } from '../diagnose/facts/is-control-plane-node.js';
 import { isControlPlanePod } from '../diagnose/facts/is-control-plane-pod.js';
@@ -23,6 +24,11 @@ export interface SectionLine {
   hasData: boolean;
   /** The line itself counts something unhealthy that no finding covers (a pod in CrashLoopBackOff): not green. */
   degraded?: boolean;
+  /**
+   * What the line counted: `ready` of `total` (nodes Ready, pods without trouble, members answering,
+   * webhook kinds listed). A section is healthy only when `ready` equals `total` and `total` > 0.
+   */
+  counted?: { ready: number; total: number };
 }
 
 /** Node conditions whose True means the kubelet is evicting pods or refusing new ones. */
@@ -56,7 +62,7 @@ const WORKLOAD_SIDE: ReadonlySet<SectionId> = new Set(['nodes', 'workloads', 'we
  */
 function lastKnown(line: SectionLine): SectionLine {
   if (!line.hasData) return line;
-  return { summary: `not checked: API server unreachable; last known: ${line.summary}`, hasData: false };
+  return { summary: `not checked: API server unreachable; last known: ${line.summary}`, hasData: false, counted: { ready: 0, total: 0 } };
 }
 
 function summarizeFromData(id: SectionId, s: Snapshot): SectionLine {
@@ -84,8 +90,9 @@ function summarizeFromData(id: SectionId, s: Snapshot): SectionLine {
         return on.length ? [`${n.metadata.name} (${on.join(', ')})`] : [];
       });
       // A Ready node under pressure evicts pods and takes no new ones: counted and named, not green.
-      if (pressed.length) return { summary: `${summary}; under pressure: ${named(pressed)}`, hasData: true, degraded: true };
-      return { summary, hasData: true };
+      const counted = { ready, total: s.nodes.length };
+      if (pressed.length) return { summary: `${summary}; under pressure: ${named(pressed)}`, hasData: true, degraded: true, counted };
+      return { summary, hasData: true, counted };
     }
     case 'machines':
       return notCollected(s, ['Machine']) ?? summarizeMachines(s);
@@ -95,10 +102,12 @@ function summarizeFromData(id: SectionId, s: Snapshot): SectionLine {
       const missing = notCollected(s, ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']);
       if (missing) return missing;
       const all = [...s.validatingWebhooks, ...s.mutatingWebhooks];
+      // What is counted: the two configuration kinds listed (an empty list is a real answer).
+      const counted = { ready: 2, total: 2 };
       // With coverage, an empty list was really listed; without (hand-built snapshots) only a read cluster says so.
-      if (!all.length) return { summary: 'no admission webhook configurations', hasData: s.coverage ? true : s.nodes.length > 0 };
+      if (!all.length) return { summary: 'no admission webhook configurations', hasData: s.coverage ? true : s.nodes.length > 0, counted };
       const failClosed = all.filter((c) => (c.webhooks ?? []).some((w: { failurePolicy?: string }) => (w.failurePolicy ?? 'Fail') === 'Fail')).length;
-      return { summary: `${all.length} webhook configurations (${failClosed} with failurePolicy Fail)`, hasData: true };
+      return { summary: `${all.length} webhook configurations (${failClosed} with failurePolicy Fail)`, hasData: true, counted };
     }
     case 'workloads':
       return notCollected(s, ['Pod']) ?? summarizeWorkloads(s);
@@ -145,22 +154,24 @@ function summarizeWorkloads(s: Snapshot): SectionLine {
   if (terminating) parts.push(`${terminating} Terminating`);
   let summary = `${s.pods.length} pods: ${parts.join(', ')}`;
   if (troubled.length) summary += ` — not healthy: ${named(troubled.map((x) => describePodTrouble(x.pod, x.t)))}`;
-  return { summary, hasData: true, degraded: troubled.length > 0 };
+  return { summary, hasData: true, degraded: troubled.length > 0, counted: { ready: s.pods.length - troubled.length, total: s.pods.length } };
 }
 
 function named(items: string[]): string {
   return items.length > MAX_NAMED ? `${items.slice(0, MAX_NAMED).join('; ')} (+${items.length - MAX_NAMED} more)` : items.join('; ');
 }
 
-function summarizeApiServer(s: Snapshot) {
+/** Counted: /readyz checks passed of those run, or the API server itself (1 of 1 answered). */
+function summarizeApiServer(s: Snapshot): SectionLine {
   const a = s.apiserver;
-  if (!a) return { summary: s.nodes.length ? 'answered list calls (/readyz not recorded)' : 'not checked', hasData: s.nodes.length > 0 };
-  if (!a.reachable) return { summary: `unreachable${a.error ? `: ${a.error}` : ''}`, hasData: true };
+  if (!a) return { summary: s.nodes.length ? 'answered list calls (/readyz not recorded)' : 'not checked', hasData: s.nodes.length > 0, counted: { ready: s.nodes.length ? 1 : 0, total: 1 } };
+  if (!a.reachable) return { summary: `unreachable${a.error ? `: ${a.error}` : ''}`, hasData: true, counted: { ready: 0, total: 1 } };
   const failed = a.checks.filter((c) => !c.ok);
+  const counted = a.checks.length ? { ready: a.checks.length - failed.length, total: a.checks.length } : { ready: a.ready === false ? 0 : 1, total: 1 };
   if (a.ready === false || failed.length) {
-    return { summary: `/readyz failing${failed.length ? `: ${failed.map((c) => c.name).join(', ')}` : a.error ? `: ${a.error}` : ''}`, hasData: true };
+    return { summary: `/readyz failing${failed.length ? `: ${failed.map((c) => c.name).join(', ')}` : a.error ? `: ${a.error}` : ''}`, hasData: true, degraded: true, counted };
   }
-  return { summary: `ready${a.checks.length ? ` (${a.checks.length} /readyz checks passed)` : ''}`, hasData: true };
+  return { summary: `ready${a.checks.length ? ` (${a.checks.length} /readyz checks passed)` : ''}`, hasData: true, counted };
 }
 
 /**
@@ -169,7 +180,7 @@ function summarizeApiServer(s: Snapshot) {
  * member was asked: otherwise the section is unknown (or critical by its findings), never "healthy,
  * 0 members" nor green on one member's word.
  */
-function summarizeEtcd(s: Snapshot) {
+function summarizeEtcd(s: Snapshot): SectionLine {
   const e = s.etcd;
   if (!e) {
     // A `kubectl cluster-info dump` tree has no etcdctl output, but its etcd pod logs may speak.
@@ -187,9 +198,14 @@ function summarizeEtcd(s: Snapshot) {
   if (e.members.length) parts.push(`${e.members.length} members${learners ? ` (${learners} learner)` : ''}`);
   else parts.push(listError ? `member list unavailable: ${listError}` : 'member list not read');
   const state = findEtcdLeaderState(s);
-  if (e.health.length) {
-    const healthy = e.health.filter((h) => h.health).length;
-    parts.push(`${healthy} of ${e.health.length} queried endpoints healthy`);
+  const rec = reconcileEtcd(s);
+  const withHealth = (rec?.members ?? []).filter((v) => v.facts.some((f) => f.startsWith('endpoint health')));
+  if (withHealth.length) {
+    parts.push(`${withHealth.filter((v) => v.committed).length} of ${withHealth.length} queried endpoints healthy`);
+  }
+  const refused = (rec?.members ?? []).filter((v) => v.authRefused && !v.committed);
+  if (refused.length) {
+    parts.push(`${refused.length} answered but refused for want of credentials ("${refused[0]!.authRefused}"): give etcdctl --user or a client certificate`);
   }
   const leaders = new Set(e.endpoints.map((ep) => ep.leader).filter((l): l is string => !!l));
   let leaderSeen = false;
@@ -202,28 +218,44 @@ function summarizeEtcd(s: Snapshot) {
   } else if (leaders.size > 1) {
     parts.push(`members disagree on the leader (${[...leaders].map((l) => describeMember(l, e.members)).join(', ')})`);
     leaderSeen = true;
+  } else if (rec?.leaderProof) {
+    // No status row is the leader (it was not asked), but a committed proposal proves one.
+    parts.push(e.endpoints.length ? `leader not among the endpoints asked; a leader and a quorum proven by ${rec.leaderProof}` : `a leader and a quorum proven by ${rec.leaderProof}`);
+    leaderSeen = true;
   } else {
     const why = e.endpoints.flatMap((ep) => ep.errors).find((x) => /no leader/i.test(x));
-    parts.push(e.endpoints.length ? `no leader${why ? ` ("${why}")` : ''}` : 'no endpoint answered endpoint status: leader unknown');
+    const hidden = e.endpoints.some((ep) => ep.leaderNotShown);
+    parts.push(
+      hidden && !why
+        ? 'leader not shown (no endpoint asked is the leader, and the text output names only the leader row)'
+        : e.endpoints.length
+          ? `no leader${why ? ` ("${why}")` : ''}`
+          : (e.errors ?? []).some((x) => x.command === 'endpoint status')
+            ? 'no endpoint answered endpoint status: leader unknown'
+            : 'endpoint status not taken: leader unknown',
+    );
   }
   // Members that were asked and did not answer (or answered unhealthy): named, and the line is not green
   // when quorum still holds and no finding covers them (openshift/origin#27496: one of three down).
+  // Without a member list, the members are the endpoints asked, each once (reconcileEtcd matches them).
   const notAnswering = state
     ? state.voting.filter((m) => state.failed.has(m.id)).map((m) => `${describeMember(m.id, e.members)} (${state.failed.get(m.id)})`)
-    : [
-        ...(e.errors ?? [])
-          .filter((x) => x.command === 'endpoint status' && x.endpoint && !e.endpoints.some((ep) => ep.endpoint === x.endpoint))
-          .map((x) => `${x.endpoint} (endpoint status: ${x.error})`),
-        ...e.health.filter((h) => !h.health && !/^Active Alarm\(s\)/.test(h.error ?? '')).map((h) => `${h.endpoint} (endpoint health=false${h.error ? `: ${h.error}` : ''})`),
-      ];
+    : (rec?.failing ?? []).map((v) => `${v.label} (${v.failed})`);
   if (notAnswering.length) parts.push(`not answering: ${named(notAnswering)}`);
+  if (rec?.quorumHeld && rec.voting.length) {
+    const left = rec.mayStillFail === undefined ? 'the others do not answer this client' : describeMayStillFail(rec.mayStillFail);
+    parts.push(`quorum held: ${rec.up.length} of ${rec.voting.length} answer, quorum ${rec.quorum}, ${left}`);
+  }
   if (state?.notQueried.length) parts.push(`${state.notQueried.length} not queried`);
   const alarms = [...new Set(e.alarms.filter((a) => a.alarm !== 'NONE').map((a) => a.alarm))];
   if (alarms.length) parts.push(`alarm ${alarms.join(', ')}`);
   // Members nobody asked are unknown, not healthy: a line that covers only some of them is not green
   // (defect classes 2 and 9); the etcd.members-not-queried finding says which and how to ask.
   const hasData = e.members.length > 0 && leaderSeen && !state?.notQueried.length;
-  return hasData && notAnswering.length > 0 ? { summary: parts.join(', '), hasData, degraded: true } : { summary: parts.join(', '), hasData };
+  const counted = state
+    ? { ready: state.voting.length - state.voting.filter((m) => state.failed.has(m.id)).length, total: state.voting.length }
+    : { ready: rec?.up.length ?? 0, total: rec?.voting.length ?? 0 };
+  return hasData && notAnswering.length > 0 ? { summary: parts.join(', '), hasData, degraded: true, counted } : { summary: parts.join(', '), hasData, counted };
 }
 
 function countBy<T>(items: T[], key: (t: T) => string): Map<string, number> {
@@ -240,5 +272,5 @@ function withStaticPodTrouble(line: SectionLine, s: Snapshot): SectionLine {
     return t ? [describePodTrouble(p, t)] : [];
   });
   if (!troubled.length) return line;
-  return { ...line, summary: `${line.summary}; static pods not healthy: ${named(troubled)}`, hasData: true, degraded: true };
+  return { ...line, summary: `${line.summary}; static pods not healthy: ${named(troubled)}`, hasData: true, degraded: true, counted: line.counted ?? { ready: 0, total: 0 } };
 }

@@ -9,7 +9,7 @@ import { readCapiStatus } from '../diagnose/facts/read-capi-status.js';
  * plane or MachineDeployments are not in the capture adds what its own v1beta2 status counts of them
  * (status.controlPlane / status.workers upToDateReplicas).
  */
-export function summarizeUpgrades(s: Snapshot): { summary: string; hasData: boolean } {
+export function summarizeUpgrades(s: Snapshot): { summary: string; hasData: boolean; counted?: { ready: number; total: number } } {
   const parts: string[] = [];
   for (const kcp of s.capi.kubeadmControlPlanes) {
     const r = readCapiStatus(kcp).replicas;
@@ -37,7 +37,8 @@ export function summarizeUpgrades(s: Snapshot): { summary: string; hasData: bool
     parts.push(`Cluster ${c.metadata.name}${version}: ${own.join(', ')}${rollingOut(c)}`);
   }
   if (!parts.length) return { summary: 'no Cluster API rollouts read', hasData: false };
-  return { summary: parts.join('; '), hasData: true };
+  // Counted: the rollouts whose progress was read (a rollout in progress is not trouble; upgrade.stuck says when it is).
+  return { summary: parts.join('; '), hasData: true, counted: { ready: parts.length, total: parts.length } };
 }
 
 function rollingOut(o: KubeObject): string {

@@ -89,6 +89,8 @@ const scenarios = readdirSync(ROOT)
 function hasSubject(dump: Dump, s: Expected['findings'][number]['subject']): boolean {
   if (s.kind === 'Cluster' || s.kind === 'EtcdCluster') return s.name === dump.meta.cluster || dump.objects.some((o) => o.kind === s.kind && o.metadata?.name === s.name);
   if (s.kind === 'EtcdMember') return dump.etcdMemberNames.includes(s.name);
+  // A namespace exists when the dump holds its Namespace object or any object in it (pods of a workload finding).
+  if (s.kind === 'Namespace') return dump.objects.some((o) => (o.kind === 'Namespace' && o.metadata?.name === s.name) || o.metadata?.namespace === s.name);
   return dump.objects.some((o) => o.kind === s.kind && o.metadata?.name === s.name && (s.namespace === undefined || o.metadata?.namespace === s.namespace));
 }
 

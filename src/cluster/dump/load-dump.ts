@@ -1,8 +1,8 @@
 import { realpath } from 'node:fs/promises';
-import path from 'node:path';
 import { addToSnapshot } from '../add-to-snapshot.js';
 import { findKind, KINDS, type KindSpec } from '../kinds.js';
 import { compareDecimal } from '../parse/compare-decimal.js';
+import { deriveClusterName } from './derive-cluster-name.js';
 import { readDumpObjects, type DumpObjects } from './read-dump-objects.js';
 import { sortEtcdErrors } from '../parse/sort-etcd-errors.js';
 import { sortSnapshot } from '../sort-snapshot.js';
@@ -10,21 +10,23 @@ import { createEmptySnapshot, type KindCoverage, type KubeObject, type PartialEn
 
 /**
  * A dump directory as a Snapshot (README.md "Dump format"). Objects of DIR/management/ go in with
- * origin 'management', all others 'workload'. Cluster name: `opts.cluster`, else meta.json
- * `cluster`, else the directory's basename. collectedAt (defect class 8): meta.json
+ * origin 'management', all others 'workload'. Cluster name: `opts.cluster`, else deriveClusterName
+ * (meta.json `cluster`, the one Cluster API Cluster's name, the directory's name skipping `dump`). collectedAt (defect class 8): meta.json
  * `collectedAt`, else the newest time the cluster wrote into the capture (events, conditions,
  * managedFields: the capture was taken at or after it), else unknown — never the directory's mtime
  * (a copy, an unpacked archive or a git checkout all reset it) nor the clock. Every array is sorted
  * (namespace, name, then content) so two reads of the same data are deep-equal whatever the file
  * order. Throws DumpError when the dump is unusable.
  */
-export async function loadDump(dir: string, opts: { cluster?: string } = {}): Promise<Snapshot> {
+export async function loadDump(dir: string, opts: { cluster?: string; nameDir?: string } = {}): Promise<Snapshot> {
   // Read through the directory the path points at now: a `dump:` cluster whose path is a symlink
   // re-pointed to a newer capture between scans is then read as one capture, never half the old one
   // (every file is opened by path, and a re-point in the middle of a scan mixed two captures).
   const dump = await readDumpObjects(await realpath(dir).catch(() => dir));
-  const cluster = opts.cluster ?? dump.meta.cluster ?? path.basename(path.resolve(dir));
-  return snapshotFromDumpObjects(dump, { cluster, ...captureTime(dump) });
+  const snapshot = snapshotFromDumpObjects(dump, { cluster: opts.cluster ?? '', ...captureTime(dump) });
+  // A snapshot of a series (t00/, t01/) is named after the series' directory, never after "t00".
+  if (!opts.cluster) snapshot.cluster = deriveClusterName(opts.nameDir ?? dir, dump.meta.cluster, snapshot.capi.clusters);
+  return snapshot;
 }
 
 /** When the capture was taken, and how that is known (Snapshot.collectedAtFrom). */

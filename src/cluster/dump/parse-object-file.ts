@@ -1,4 +1,5 @@
-import { parseAllDocuments } from 'yaml';
+import { createRequire } from 'node:module';
+import { parseKubectlYaml, UnsupportedYaml } from './parse-kubectl-yaml.js';
 import { findNewestTime } from './find-newest-time.js';
 import { kindFromPath } from './kind-from-path.js';
 import { findKind, type KindSpec } from '../kinds.js';
@@ -176,6 +177,30 @@ const MAX_YAML_FLOW_DEPTH = 256;
 function parseYamlDocuments(text: string): unknown[] {
   const depth = flowDepth(text);
   if (depth > MAX_YAML_FLOW_DEPTH) throw new Error(`invalid YAML: nested deeper than ${MAX_YAML_FLOW_DEPTH} levels of [ and { (${depth}); not a Kubernetes object`);
+  // What `kubectl get -o yaml` writes is read at about the speed of JSON.parse (parse-kubectl-yaml.ts); the
+  // full YAML library took 100× longer on a 281 KB dump. Anything else goes to js-yaml, which refuses
+  // aliases here (Kubernetes output has none, and a shared node walked by every reader after it is the
+  // billion-laughs trap), and what js-yaml refuses to the YAML library behind config files, which expands
+  // aliases up to a limit and words the error. Both are loaded only when needed.
+  try {
+    return parseKubectlYaml(text);
+  } catch (e) {
+    if (!(e instanceof UnsupportedYaml)) throw e;
+  }
+  try {
+    const { CORE_SCHEMA, loadAll } = require('js-yaml') as typeof import('js-yaml');
+    return loadAll(text, { schema: CORE_SCHEMA, maxAliases: 0 });
+  } catch {
+    return parseYamlDocumentsSlowly(text);
+  }
+}
+
+/** Loads the YAML parsers of the rare path synchronously (dump files are parsed in a sync loop). */
+const require = createRequire(import.meta.url);
+
+/** The YAML library behind config files, for the dump files the faster parsers refuse. */
+function parseYamlDocumentsSlowly(text: string): unknown[] {
+  const { parseAllDocuments } = require('yaml') as typeof import('yaml');
   const docs = parseAllDocuments(text);
   // parseAllDocuments returns an EmptyStream (not an array) for an empty file.
   if (!Array.isArray(docs)) return [];

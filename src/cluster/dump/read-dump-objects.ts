@@ -78,9 +78,22 @@ export async function readDumpObjects(dir: string): Promise<DumpObjects> {
   const workload = await readTree(dir, workloadRoot, partial, found, logFiles);
   const management = split && (await isDirectory(path.join(dir, 'management'))) ? await readTree(dir, path.join(dir, 'management'), partial, found) : undefined;
   const meta = await readMeta(dir, partial);
-  const etcd = await readEtcd(dir, partial);
+  let etcd = await readEtcd(dir, partial);
   const apiserver = meta.apiserver ?? (await readReadyzFile(dir, partial));
   const logs = await readControlPlaneLogs(dir, logFiles, partial);
+  if (!found.holdsObjects && !etcd) {
+    // etcdctl output saved at the top of the directory, or `--from` given the dump's etcd/ folder itself:
+    // the files are etcdctl's, not Kubernetes objects; read them as DIR/etcd/ is read.
+    const rootPartial: PartialEntry[] = [];
+    const rootEtcd = await readEtcd(dir, rootPartial, '.');
+    if (rootEtcd) {
+      etcd = rootEtcd;
+      const etcdFiles = new Set(ETCD_COMMANDS.flatMap((c) => [`${c.file}.json`, `${c.file}.txt`, `${c.file}.err`]));
+      const kept = partial.filter((p) => !etcdFiles.has(p.source));
+      partial.length = 0;
+      partial.push(...kept, ...rootPartial);
+    }
+  }
 
   // A capture of Kubernetes objects none of which we read (only OpenShift Machines, say) is still a
   // capture: it is read, and the report says what was ignored and that nothing was checked (defect class 11).
@@ -372,7 +385,7 @@ const ETCD_COMMANDS: { command: EtcdCommand; file: string }[] = [
  * stderr. Unhealthy endpoints that only stderr names become health entries (the simple output prints
  * them there).
  */
-async function readEtcd(dir: string, partial: PartialEntry[]): Promise<EtcdState | undefined> {
+async function readEtcd(dir: string, partial: PartialEntry[], sub = 'etcd'): Promise<EtcdState | undefined> {
   const etcd: EtcdState = { source: 'etcdctl', members: [], endpoints: [], health: [], alarms: [] };
   const errors: EtcdCommandError[] = [];
   let found = false;
@@ -381,25 +394,25 @@ async function readEtcd(dir: string, partial: PartialEntry[]): Promise<EtcdState
     for (const file of [`${base}.json`, `${base}.txt`]) {
       let text: string | undefined;
       try {
-        text = await readOptional(path.join(dir, 'etcd', file));
+        text = await readOptional(path.join(dir, sub, file));
         if (text === undefined) continue;
         found = true;
         value = parse(text);
         break;
       } catch (e) {
         if (text !== undefined && isEtcdctlErrorText(text)) errors.push(...parseEtcdctlErrors(text, command));
-        else partial.push({ source: `etcd/${file}`, error: oneLine(e) });
+        else partial.push({ source: path.posix.join(sub, file), error: oneLine(e) });
         break;
       }
     }
     try {
-      const err = await readOptional(path.join(dir, 'etcd', `${base}.err`));
+      const err = await readOptional(path.join(dir, sub, `${base}.err`));
       if (err !== undefined) {
         found = true;
         errors.push(...parseEtcdctlErrors(err, command));
       }
     } catch (e) {
-      partial.push({ source: `etcd/${base}.err`, error: oneLine(e) });
+      partial.push({ source: path.posix.join(sub, `${base}.err`), error: oneLine(e) });
     }
     return value;
   };

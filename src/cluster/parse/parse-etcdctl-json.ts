@@ -68,15 +68,22 @@ export function parseEndpointStatus(text: string): EtcdEndpointStatus[] {
 }
 
 /**
- * `etcdctl endpoint health -w json` → one entry per endpoint; unhealthy ones carry `error`. The
- * simple output (`<ep> is healthy: successfully committed proposal: took = 2.09ms`, unhealthy lines
- * `<ep> is unhealthy: failed to commit proposal: <error>`) is read too: it is what docs and issue
- * reports show, and what an SRE pastes.
+ * `etcdctl endpoint health` in each of its forms: `-w json` (one entry per endpoint; unhealthy ones carry
+ * `error`), `-w table` (ENDPOINT | HEALTH | TOOK | ERROR, etcd-io/etcd#13692) and the simple output
+ * (`<ep> is healthy: successfully committed proposal: took = 2.09ms`, unhealthy lines `<ep> is unhealthy:
+ * failed to commit proposal: <error>` or `failed to connect: <error>`): what docs and issue reports show,
+ * and what an SRE pastes. The endpoint is kept as etcdctl printed it, with or without a scheme or a port
+ * ("192.168.233.131 is unhealthy: …"). Lines the etcd client logs to stderr around it (zap JSON warnings,
+ * glog "I | warning: …" lines, a closing "Error: unhealthy cluster") are skipped when saved with `2>&1`.
  */
 export function parseEndpointHealth(text: string): EtcdEndpointHealth[] {
   if (text.trim() === '') return [];
-  if (!/^\s*[[{]/.test(text)) return parseEndpointHealthLines(text);
-  const doc = parseEtcdctlJson(text);
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !isClientLogLine(l));
+  if (lines.length === 0) throw new Error('endpoint health: only etcd client log lines, no endpoint');
+  const first = lines[0]!;
+  if (first.startsWith('+') || first.startsWith('|')) return parseEndpointHealthTable(lines);
+  if (!/^[[{]/.test(first)) return parseEndpointHealthLines(lines);
+  const doc = parseEtcdctlJson(lines.join('\n'));
   const list = Array.isArray(doc) ? doc : [doc];
   return list.map((raw, i) => {
     if (!isRecord(raw) || typeof raw.endpoint !== 'string') throw new Error(`endpoint health: entry ${i} has no "endpoint"`);
@@ -88,12 +95,32 @@ export function parseEndpointHealth(text: string): EtcdEndpointHealth[] {
   });
 }
 
-function parseEndpointHealthLines(text: string): EtcdEndpointHealth[] {
+/** A line the etcd client logs to stderr: a zap JSON warning, or a glog line ("2017-06-08 13:25:45.138292 I | warning: …"). */
+function isClientLogLine(line: string): boolean {
+  return /^\{"level":/.test(line) || /^\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)? [IWEF] \| /.test(line) || /^Error:\s/.test(line);
+}
+
+function parseEndpointHealthTable(lines: string[]): EtcdEndpointHealth[] {
+  const cells = lines.filter((l) => l.startsWith('|')).map((l) => l.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()));
+  const header = (cells.shift() ?? []).map((h) => h.toUpperCase());
+  const col = (name: string) => header.indexOf(name);
+  if (col('ENDPOINT') < 0 || col('HEALTH') < 0) throw new Error('endpoint health: table without ENDPOINT and HEALTH columns');
+  return cells.map((c, i) => {
+    const endpoint = c[col('ENDPOINT')] ?? '';
+    const health = c[col('HEALTH')];
+    if (!endpoint || (health !== 'true' && health !== 'false')) throw new Error(`endpoint health: table row ${i + 1} has no endpoint or no true/false HEALTH`);
+    const out: EtcdEndpointHealth = { endpoint, health: health === 'true' };
+    const took = col('TOOK') >= 0 ? c[col('TOOK')] : '';
+    if (took) out.took = took;
+    const error = col('ERROR') >= 0 ? c[col('ERROR')] : '';
+    if (error) out.error = error;
+    return out;
+  });
+}
+
+function parseEndpointHealthLines(lines: string[]): EtcdEndpointHealth[] {
   const out: EtcdEndpointHealth[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    // "Error: unhealthy cluster" closes the output when any endpoint is unhealthy: the lines say which.
-    if (!line || /^Error:\s/.test(line)) continue;
+  for (const line of lines) {
     let m = /^(\S+) is healthy: successfully committed proposal: took = (.+)$/.exec(line);
     if (m) {
       out.push({ endpoint: m[1]!, health: true, took: m[2]!.trim() });
@@ -104,7 +131,7 @@ function parseEndpointHealthLines(text: string): EtcdEndpointHealth[] {
       out.push({ endpoint: m[1]!, health: false, error: m[2]!.trim() });
       continue;
     }
-    throw new Error(`endpoint health: not etcdctl output (-w json or simple): "${line.slice(0, 80)}"`);
+    throw new Error(`endpoint health: not etcdctl output (-w json, table or simple): "${line.slice(0, 80)}"`);
   }
   return out;
 }

@@ -17,9 +17,10 @@ import type { EtcdEndpointStatus, EtcdMember } from '../snapshot.js';
  *
  * Unlike JSON, endpoint status text does not name each member's leader, only IS LEADER. A member follows
  * the leader row when it is at the leader's raft term and reports no error (Raft has one leader per term;
- * a member without one reports "etcdserver: no leader"). When no row is the leader and some member reports
- * no such error, whom it follows is not printed: the file is refused with that reason rather than read as
- * "no leader" (not shown is not absent).
+ * a member without one reports "etcdserver: no leader"). When no row is the leader (etcd 3.3 asked on two
+ * followers) or a member is at another term, whom it follows is not printed: the row is kept as an answer
+ * with `leaderNotShown`, never read as "no leader" (not shown is not absent). `endpoint health` decides:
+ * a committed proposal proves a leader.
  */
 
 interface Row {
@@ -85,13 +86,7 @@ export function parseEndpointStatusText(text: string): EtcdEndpointStatus[] {
   for (const { s, isLeader } of out) {
     if (isLeader || knowsNoLeader(s)) continue;
     if (leader && s.raftTerm !== undefined && s.raftTerm === leader.raftTerm) s.leader = leader.memberId!;
-    else {
-      throw new Error(
-        `endpoint status: ${s.endpoint} reports no error and is not the leader, but the text output does not say whom it follows` +
-          (leader ? ` (raft term ${s.raftTerm ?? '?'}, leader's ${leader.raftTerm ?? '?'})` : ' (no row is the leader)') +
-          ': use -w json',
-      );
-    }
+    else s.leaderNotShown = true;
   }
   return out.map((x) => x.s);
 }

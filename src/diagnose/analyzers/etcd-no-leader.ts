@@ -5,6 +5,8 @@ import { findEtcdLeaderState } from '../facts/find-etcd-leader-state.js';
 import { findLeaderUnreachableCause } from '../facts/find-leader-unreachable-cause.js';
 import { findLogsOnEtcd } from '../facts/find-logs-on-etcd.js';
 import { describeMember } from '../facts/format-member-id.js';
+import { isEtcdAuthError } from '../facts/is-etcd-auth-error.js';
+import { reconcileEtcd } from '../facts/reconcile-etcd.js';
 
 const CAUSE =
   'etcd lost quorum, so it is read-only: kube-apiserver fails ("etcdserver: no leader"), kubectl and Kubernetes self-healing are down, ' +
@@ -27,6 +29,9 @@ export const etcdNoLeaderAnalyzer: Analyzer = {
     const snap = ctx.snapshot;
     // Members that still name a (dead) leader are the more precise etcd.leader-unreachable (seed S0).
     if (findLeaderUnreachableCause(snap)) return [];
+    // A proposal committed through any member proves a leader and a quorum, whatever else failed
+    // (etcd.quorum-degraded names what does not answer).
+    if (reconcileEtcd(snap)?.voting.some((v) => v.committed)) return [];
     // Pod logs are history: they speak only when the dump has no etcd data and no /readyz.
     const verdict = judgeEtcd(snap) ?? judgeApiServer(snap) ?? (snap.etcd || snap.apiserver ? undefined : judgeLogs(snap));
     if (!verdict) return [];
@@ -75,7 +80,9 @@ function judgeEtcd(snap: Snapshot): Verdict | undefined {
   const failedLines = failedVoters.map((m) => `${describeMember(m.id, members)}: ${state.failed.get(m.id)}`);
   const saysNoLeader = state.noLeaderErrors.map((e) => `endpoint status ${e}`);
   const leaderNamed = !!state.leaderId;
-  const anyTrouble = saysNoLeader.length > 0 || failedVoters.length > 0 || (etcd.endpoints.length > 0 && !leaderNamed);
+  // Rows whose text output does not show whom they follow (leaderNotShown) are answers, not "no leader".
+  const leaderHidden = etcd.endpoints.some((e) => e.leaderNotShown);
+  const anyTrouble = saysNoLeader.length > 0 || failedVoters.length > 0 || (etcd.endpoints.length > 0 && !leaderNamed && !leaderHidden);
   if (!anyTrouble) return undefined;
 
   if (possible < state.quorum && !leaderNamed) {
@@ -122,7 +129,8 @@ function judgeWithoutMembers(snap: Snapshot): Verdict | undefined {
     ...etcd.endpoints.flatMap((s) => s.errors.filter((e) => /no leader/i.test(e)).map((e) => `endpoint status ${s.endpoint}: ${e}`)),
     ...(etcd.errors ?? []).filter((e) => /no leader/i.test(e.error)).map((e) => `${e.command}${e.endpoint ? ` ${e.endpoint}` : ''}: ${e.error}`),
   ];
-  const healthFalse = etcd.health.filter((h) => !h.health && !/^Active Alarm\(s\)/.test(h.error ?? ''));
+  // An auth refusal is an answer (etcd-io/etcd#13692): not evidence of a missing leader.
+  const healthFalse = etcd.health.filter((h) => !h.health && !/^Active Alarm\(s\)/.test(h.error ?? '') && !isEtcdAuthError(h.error));
   const allUnhealthy = healthFalse.length > 0 && healthFalse.length === etcd.health.length;
   const statusFailed = (etcd.errors ?? []).filter((e) => e.command === 'endpoint status' && e.endpoint);
   const noStatusAnswer = etcd.endpoints.length === 0 && statusFailed.length > 0;
@@ -134,8 +142,9 @@ function judgeWithoutMembers(snap: Snapshot): Verdict | undefined {
   const apiUsesEtcd = api?.reachable && api.ready !== false && api.checks.some((c) => c.name === 'etcd' && c.ok);
   if (apiUsesEtcd && noLeader.length === 0) return undefined;
   const evidence = [...noLeader];
-  for (const h of healthFalse) evidence.push(`endpoint health ${h.endpoint}: health=false${h.error ? ` error="${h.error}"` : ''}`);
-  for (const e of statusFailed) evidence.push(`endpoint status ${e.endpoint}: ${e.error}`);
+  // One line per member, every source matched by endpoint (never the same endpoint twice).
+  const rec = reconcileEtcd(snap);
+  for (const v of rec?.failing ?? []) evidence.push(`${v.label}: ${v.facts.join('; ')}`);
   if (listErrors.length) evidence.push(`member list failed: ${listErrors.slice(0, 3).join('; ')}`);
   const missing = [listErrors.length ? `member list unavailable: ${listErrors[0]}` : 'member list not read: quorum size unknown'];
   return {

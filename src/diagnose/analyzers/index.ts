@@ -5,6 +5,7 @@ import { etcdLeaderUnreachableAnalyzer } from './etcd-leader-unreachable.js';
 import { etcdMemberMismatchAnalyzer } from './etcd-member-mismatch.js';
 import { etcdAlarmAnalyzer } from './etcd-alarm.js';
 import { etcdMembersNotQueriedAnalyzer } from './etcd-members-not-queried.js';
+import { etcdQuorumDegradedAnalyzer } from './etcd-quorum-degraded.js';
 import { controlplaneDegradedAnalyzer } from './controlplane-degraded.js';
 import { controlplaneNotSelfHealingAnalyzer } from './controlplane-not-self-healing.js';
 import { controlplaneNodeNotJoinedAnalyzer } from './controlplane-node-not-joined.js';
@@ -22,6 +23,7 @@ import { webhookSystemNamespacesNotExcludedAnalyzer } from './webhook-system-nam
 import { capiRecreationLoopAnalyzer } from './capi-recreation-loop.js';
 import { podStuckTerminatingAnalyzer } from './pod-stuck-terminating.js';
 import { volumeMultiAttachAnalyzer } from './volume-multi-attach.js';
+import { workloadPodsUnhealthyAnalyzer } from './workload-pods-unhealthy.js';
 import { capiDrainBlockedAnalyzer } from './capi-drain-blocked.js';
 import { capiDeletionHookPendingAnalyzer } from './capi-deletion-hook-pending.js';
 import { capiVolumeDetachPendingAnalyzer } from './capi-volume-detach-pending.js';
@@ -43,6 +45,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   etcdMemberMismatchAnalyzer,
   etcdAlarmAnalyzer,
   etcdMembersNotQueriedAnalyzer,
+  etcdQuorumDegradedAnalyzer,
   controlplaneDegradedAnalyzer,
   controlplaneNotSelfHealingAnalyzer,
   controlplaneNodeNotJoinedAnalyzer,
@@ -61,6 +64,7 @@ export const ANALYZERS: readonly Analyzer[] = [
   capiRecreationLoopAnalyzer,
   podStuckTerminatingAnalyzer,
   volumeMultiAttachAnalyzer,
+  workloadPodsUnhealthyAnalyzer,
   // what blocks a deletion or a rollout, and remediation stopped or paused
   capiDrainBlockedAnalyzer,
   capiDeletionHookPendingAnalyzer,

@@ -1,6 +1,7 @@
 import type { EventProjection, KubeObject, Snapshot } from '../../cluster/snapshot.js';
 import { isSystemWebhook } from './is-system-webhook.js';
 import { webhookCoversPods } from './webhook-covers-pods.js';
+import { isKindRead } from './is-kind-read.js';
 
 export type WebhookConfigKind = 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration';
 
@@ -126,12 +127,12 @@ function serviceState(snapshot: Snapshot, svc: { namespace: string; name: string
   const found = snapshot.services.some((s) => s.metadata?.namespace === svc.namespace && s.metadata?.name === svc.name);
   if (!found) {
     // Only claim "no Service" when services were really read (an empty or failed list proves nothing).
-    const known = snapshot.services.length > 0 && !partial('service');
+    const known = isKindRead(snapshot, 'Service', snapshot.services) && !partial('service');
     return { ...base, found: false, down: known, detail: known ? `Service ${id}: not found` : `Service ${id}: not in snapshot` };
   }
   const ep = snapshot.endpoints.find((e) => e.metadata?.namespace === svc.namespace && e.metadata?.name === svc.name);
   if (!ep) {
-    const known = snapshot.endpoints.length > 0 && !partial('endpoints');
+    const known = isKindRead(snapshot, 'Endpoints', snapshot.endpoints) && !partial('endpoints');
     return { ...base, found: true, down: known, detail: known ? `Service ${id}: no Endpoints object (0 ready endpoints)` : `Service ${id}: endpoints not in snapshot` };
   }
   let ready = 0;

@@ -2,6 +2,7 @@ import type { EtcdMember, Snapshot } from '../../cluster/snapshot.js';
 import { describeMember } from './format-member-id.js';
 import { findMemberOfEndpoint } from './find-member-of-endpoint.js';
 import { machineInfo } from './machine-info.js';
+import { isEtcdAuthError } from './is-etcd-auth-error.js';
 import { quorum } from './quorum.js';
 
 /** What the etcd data says about the leader, computed once and shared by the etcd/CAPI analyzers. */
@@ -79,13 +80,15 @@ export function findEtcdLeaderState(snapshot: Snapshot): EtcdLeaderState | undef
     // etcdctl 3.5+ (and our live probe) mark an endpoint unhealthy for an active alarm alone
     // ("Active Alarm(s): NOSPACE"): it answered, the alarm is etcd.alarm's business.
     if (h.health || /^Active Alarm\(s\)/.test(h.error ?? '')) healthyIds.add(m.id);
+    // Refused for want of credentials: it answered, nothing was read (neither healthy nor failed).
+    else if (isEtcdAuthError(h.error)) continue;
     else if (!failed.has(m.id)) failed.set(m.id, `endpoint health=false${h.error ? `: ${h.error}` : ''}`);
   }
   for (const e of etcd.errors ?? []) {
     const m = e.endpoint ? memberOf(e.endpoint) : undefined;
     if (!m) continue;
     queriedIds.add(m.id);
-    if (!failed.has(m.id) && !statusOf.has(m.id)) failed.set(m.id, `${e.command}: ${e.error}`);
+    if (!failed.has(m.id) && !statusOf.has(m.id) && !healthyIds.has(m.id) && !isEtcdAuthError(e.error)) failed.set(m.id, `${e.command}: ${e.error}`);
   }
   const learner = (m: EtcdMember) => m.isLearner || statusOf.get(m.id)?.isLearner === true;
   const voting = etcd.members.filter((m) => !learner(m));

@@ -1,4 +1,5 @@
 import type { EtcdMember } from '../../cluster/snapshot.js';
+import { endpointKey } from './endpoint-key.js';
 import { hostOf } from './host-of.js';
 
 /**
@@ -12,18 +13,10 @@ export function findMemberOfEndpoint(members: readonly EtcdMember[], endpoint: s
     const byId = members.find((m) => m.id === memberId);
     if (byId) return byId;
   }
-  const hp = hostPort(endpoint);
-  const byUrl = members.find((m) => m.clientURLs.some((u) => u === endpoint || hostPort(u) === hp));
+  const hp = endpointKey(endpoint);
+  const byUrl = members.find((m) => m.clientURLs.some((u) => u === endpoint || endpointKey(u) === hp));
   if (byUrl) return byUrl;
   const host = hostOf(endpoint);
   const byHost = members.filter((m) => m.clientURLs.some((u) => hostOf(u) === host) || m.peerURLs.some((u) => hostOf(u) === host));
   return byHost.length === 1 ? byHost[0] : undefined;
-}
-
-/** "https://10.0.0.1:2379/" → "10.0.0.1:2379" (the default port when none is given). */
-function hostPort(url: string): string {
-  const noScheme = url.replace(/^[a-z]+:\/\//i, '').split('/')[0] ?? '';
-  const host = hostOf(url);
-  const port = /:(\d+)$/.exec(noScheme)?.[1] ?? '2379';
-  return `${host}:${port}`;
 }

@@ -4,6 +4,7 @@ import { etcdAlarmAnalyzer } from '../../../src/diagnose/analyzers/etcd-alarm.js
 import { etcdLeaderUnreachableAnalyzer } from '../../../src/diagnose/analyzers/etcd-leader-unreachable.js';
 import { etcdMembersNotQueriedAnalyzer } from '../../../src/diagnose/analyzers/etcd-members-not-queried.js';
 import { etcdNoLeaderAnalyzer } from '../../../src/diagnose/analyzers/etcd-no-leader.js';
+import { etcdQuorumDegradedAnalyzer } from '../../../src/diagnose/analyzers/etcd-quorum-degraded.js';
 import { summarizeSection } from '../../../src/report/summarize-section.js';
 import { buildContext, buildSnapshot, etcd, node } from '../../support/build-snapshot.js';
 
@@ -67,7 +68,7 @@ describe('defect 1: no leader never looks healthy', () => {
     const [f] = etcdNoLeaderAnalyzer.analyze(buildContext(buildSnapshot({ etcd: state })));
     expect(f).toMatchObject({ severity: 'critical', missing: ['member list unavailable: etcdserver: no leader'], confidence: 'medium' });
     const line = summarizeSection('etcd', buildSnapshot({ etcd: state }));
-    expect(line).toEqual({ summary: 'member list unavailable: etcdserver: no leader, no endpoint answered endpoint status: leader unknown', hasData: false });
+    expect(line).toEqual({ summary: 'member list unavailable: etcdserver: no leader, endpoint status not taken: leader unknown', hasData: false, counted: { ready: 0, total: 0 } });
   });
 
   it('no member list and every endpoint health false: critical, low confidence', () => {
@@ -104,9 +105,13 @@ describe('defect 1: no leader never looks healthy', () => {
       { ...INFRA[1]!, status: { leader: INFRA[0]!.id } },
       { ...INFRA[2]!, status: { errors: ['etcdserver: no leader'] }, healthy: false },
     ]);
-    const [f] = etcdNoLeaderAnalyzer.analyze(buildContext(buildSnapshot({ etcd: state })));
+    // The two others committed proposals: a leader and a quorum are proven, so this is no "no leader" finding
+    // but a degraded quorum naming the member cut off and how many more may fail.
+    expect(etcdNoLeaderAnalyzer.analyze(buildContext(buildSnapshot({ etcd: state })))).toEqual([]);
+    const [f] = etcdQuorumDegradedAnalyzer.analyze(buildContext(buildSnapshot({ etcd: state })));
     expect(f).toMatchObject({ severity: 'warning' });
-    expect(f!.evidence.join('\n')).toMatch(/still follow leader infra1 \(8211f1d0f64f3269\)/);
+    expect(f!.title).toMatch(/infra3 \([0-9a-f]+\) does not answer \(2 of 3 members answer, quorum 2; no further member may fail\)/);
+    expect(f!.evidence.join('\n')).toMatch(/endpoint status: etcdserver: no leader/);
   });
 
   it('logs only: the etcd log ends in an election it never wins → critical; the same with served objects → warning', () => {

@@ -81,7 +81,7 @@ describe('readMhcStatus', () => {
 describe('section lines from the same reader', () => {
   it('controlplane: a v1beta2 KCP without Nodes reads from Machine conditions, never "0 of 3"', () => {
     const s = buildSnapshot({ capi: { kubeadmControlPlanes: [kcp({ ready: 3, updated: 3, v1beta2: true })], machines: ['a', 'b', 'c'].map((n) => machine({ name: n, controlPlane: true, nodeName: n, v1beta2: true })) } });
-    expect(summarizeControlPlane(s)).toEqual({ summary: '3 of 3 control-plane machines Ready (from Machine conditions)', hasData: true });
+    expect(summarizeControlPlane(s)).toEqual({ summary: '3 of 3 control-plane machines Ready (from Machine conditions)', hasData: true, counted: { ready: 3, total: 3 } });
   });
   it('controlplane: nothing reports readiness → says so, no data', () => {
     const s = buildSnapshot({ capi: { kubeadmControlPlanes: [kcp({ v1beta2: true })] } });
@@ -132,14 +132,16 @@ describe('a capture of Cluster objects only (test/fixtures/real/argocd-pr25661-*
   });
 
   it('controlplane line: read from the Cluster when no KCP and no control-plane Node is in the capture; degraded below desired', () => {
-    expect(summarizeControlPlane(buildSnapshot({ capi: { clusters: [v111] } }))).toEqual({ summary: '3 of 3 control-plane machines Ready (from Cluster status)', hasData: true });
+    expect(summarizeControlPlane(buildSnapshot({ capi: { clusters: [v111] } }))).toEqual({ summary: '3 of 3 control-plane machines Ready (from Cluster status)', hasData: true, counted: { ready: 3, total: 3 } });
     expect(summarizeControlPlane(buildSnapshot({ capi: { clusters: [v110({ desiredReplicas: 3, replicas: 4, readyReplicas: 3, upToDateReplicas: 1 })] } }))).toEqual({
       summary: '3 of 3 control-plane machines Ready (from Cluster status; 4 machines while rolling out)',
       hasData: true,
+      counted: { ready: 3, total: 3 },
     });
     expect(summarizeControlPlane(buildSnapshot({ capi: { clusters: [v110({ desiredReplicas: 3, replicas: 4, readyReplicas: 2, upToDateReplicas: 3 })] } }))).toEqual({
       summary: '2 of 3 control-plane machines Ready (from Cluster status; 4 machines while rolling out)',
       hasData: true,
+      counted: { ready: 2, total: 3 },
       degraded: true,
     });
     // A KCP in the capture wins over its Cluster's counters; a Cluster that counts nothing adds nothing.

@@ -23,6 +23,19 @@ describe('node.cni-not-initialized', () => {
     expect(f?.causedBy).toBeUndefined();
   });
 
+  it('no Pods in the capture: says what was not captured instead of "no CNI agent pod", and lowers the confidence', () => {
+    const nodes = [node('w1', { ready: 'False', message: CNI_MSG, sinceMin: 8 })];
+    const [f] = run(buildSnapshot({ nodes, coverage: { Node: { state: 'read' }, Pod: { state: 'missing', why: 'not in the capture' } } }));
+    expect(f?.evidence.join('\n')).not.toContain('no CNI agent pod');
+    expect(f?.missing).toEqual(['Pods not captured: whether a CNI agent pod runs on w1 is not known']);
+    expect(f?.confidence).toBe('medium');
+    expect(f?.cause).toContain('whether the CNI agent runs there is not known');
+    // Pods listed (even none on this node): the absence is evidence.
+    const [read] = run(buildSnapshot({ nodes, coverage: { Node: { state: 'read' }, Pod: { state: 'read' } } }));
+    expect(read?.evidence.join('\n')).toContain('no CNI agent pod (antrea-agent, calico-node, …) on node w1');
+    expect(read?.missing).toBeUndefined();
+  });
+
   it('names the blocking webhook as cause (causedBy its fingerprint)', () => {
     const s = buildSnapshot({
       nodes: [node('w1', { ready: 'False', message: CNI_MSG, sinceMin: 8 })],

@@ -80,7 +80,8 @@ describe('etcdctl simple output', () => {
       { endpoint: 'http://127.0.0.1:22379', health: true, took: '903.138µs' },
       { endpoint: 'http://192.168.3.24:2379', health: false, error: 'dial tcp 192.168.3.24:2379: getsockopt: connection refused' },
     ]);
-    expect(() => parseEndpointHealth('+----+\n| ENDPOINT |')).toThrow(/endpoint health: not etcdctl output/);
+    expect(() => parseEndpointHealth('+----+\n| ENDPOINT |')).toThrow(/endpoint health: table without ENDPOINT and HEALTH columns/);
+    expect(() => parseEndpointHealth('hello world')).toThrow(/endpoint health: not etcdctl output/);
   });
 
   it('alarm list lines (etcd maintenance guide), the uint64 member id exact', () => {

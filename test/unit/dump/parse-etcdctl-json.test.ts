@@ -148,12 +148,15 @@ describe('etcdctl text outputs of member list and endpoint status', () => {
     ]);
   });
 
-  it('a row reporting "etcdserver: no leader" follows nobody; a table that hides whom a member follows is refused, not read as "no leader"', () => {
+  it('a row reporting "etcdserver: no leader" follows nobody; a row that does not show whom it follows is kept as an answer (leaderNotShown), not read as "no leader"', () => {
     const st = parseEndpointStatus([header, row('https://a:2379', '1', false, 9, 'etcdserver: no leader')].join('\n'));
     expect(st[0]).toMatchObject({ errors: ['etcdserver: no leader'] });
     expect(st[0]!.leader).toBeUndefined();
-    expect(() => parseEndpointStatus([header, row('https://a:2379', '1', false, 9), row('https://b:2379', '2', false, 9)].join('\n'))).toThrow(/does not say whom it follows \(no row is the leader\)/);
-    expect(() => parseEndpointStatus([header, row('https://a:2379', '1', true, 9), row('https://b:2379', '2', false, 7)].join('\n'))).toThrow(/raft term 7, leader's 9/);
+    // Not shown is not absent: rows that answered without naming whom they follow are kept, marked leaderNotShown.
+    const followers = parseEndpointStatus([header, row('https://a:2379', '1', false, 9), row('https://b:2379', '2', false, 9)].join('\n'));
+    expect(followers.map((x) => [x.endpoint, x.leader, x.leaderNotShown])).toEqual([['https://a:2379', undefined, true], ['https://b:2379', undefined, true]]);
+    const otherTerm = parseEndpointStatus([header, row('https://a:2379', '1', true, 9), row('https://b:2379', '2', false, 7)].join('\n'));
+    expect(otherTerm.map((x) => [x.leader, x.leaderNotShown])).toEqual([['1', undefined], [undefined, true]]);
   });
 
   it('simple status lines (3.4/3.5 layout); error text is still refused so it is read as stderr', () => {
