@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   E_USAGE: 'bad command-line usage (exit status 2)',
   // reading a cluster or a dump
   E_DUMP: 'a dump directory that cannot be read at all (missing, not a directory, no objects)',
+  E_CAPTURE_PARSE: 'one capture file (etcdctl output, a JSON or YAML object file) is not in a form the bot reads: it is listed under "Not read"',
   E_KUBE_CONFIG: 'a kubeconfig that cannot be used (no context, no cluster, unreadable file)',
   E_KUBE_UNREACHABLE: 'the API server cannot be reached',
   E_KUBE_TIMEOUT: 'the API server did not answer in time',
