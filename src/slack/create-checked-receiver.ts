@@ -10,7 +10,8 @@ export interface CheckedReceiverOptions {
   /** Bolt's logger (create-bolt-logger.ts); absent: the receiver's own console logger. */
   logger?: BoltLogger;
   customRoutes?: CustomRoute[];
-  policy: SlackRequestPolicy;
+  /** The workspace policy in force; undefined while it is not known yet (every request → 503). */
+  policy: () => SlackRequestPolicy | undefined;
   /** Told about every refused request (one log line, a metric). */
   onRefused?: (refusal: SlackRequestRefusal) => void;
   /** The clock, in seconds (tests move it). */
@@ -24,6 +25,9 @@ class SlackRequestRefused extends K8sHealthError {
     super('E_SLACK_REQUEST_REFUSED', `Slack request refused (${refusal.status} ${refusal.reason}): ${refusal.detail}`);
   }
 }
+
+/** Before auth.test has answered, no request is checked against a guessed workspace: retry later. */
+const WORKSPACE_UNKNOWN: SlackRequestRefusal = { status: 503, reason: 'workspace-unknown', detail: "the bot's workspace is not known yet (auth.test has not answered)" };
 
 /** Where the request's timestamp header rides from the HTTP layer to the check (not a Bolt context key). */
 const TIMESTAMP_PROPERTY = 'k8sHealthRequestTimestamp';
@@ -55,7 +59,8 @@ export function createCheckedReceiver(opts: CheckedReceiverOptions): Receiver {
       const checked = {
         async processEvent(event: ReceiverEvent) {
           const { [TIMESTAMP_PROPERTY]: timestamp, ...customProperties } = event.customProperties ?? {};
-          const refusal = checkSlackRequest(event.body, opts.policy, { timestamp, nowSeconds: now() });
+          const policy = opts.policy();
+          const refusal = policy ? checkSlackRequest(event.body, policy, { timestamp, nowSeconds: now() }) : WORKSPACE_UNKNOWN;
           if (refusal) {
             opts.onRefused?.(refusal);
             throw new SlackRequestRefused(refusal);
