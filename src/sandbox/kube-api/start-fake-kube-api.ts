@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { findServedKind, type ServedKind as KindSpec } from './served-kinds.js';
 import { createAccessControl } from './create-access-control.js';
 import { answerSelfReview } from './answer-self-review.js';
+import { refuseForeignRequest } from '../refuse-foreign-request.js';
 import { readDumpObjects } from '../../cluster/dump/read-dump-objects.js';
 import type { KubeObject } from '../../cluster/snapshot.js';
 import { applyPatch, PatchError } from './apply-patch.js';
@@ -136,6 +137,12 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
   const root = await createInstance(opts, shared);
   const members = new Map<string, Instance>();
   const server = http.createServer((req, res) => {
+    // The sandbox serves its simulated clusters from here on loopback: no other web page may use them.
+    const foreign = refuseForeignRequest(req, shared.port, { jsonPosts: true });
+    if (foreign) {
+      req.resume();
+      return send(res, foreign.status, createKubeStatus(foreign.status, foreign.message));
+    }
     const url = new URL(req.url ?? '/', 'http://fake');
     const m = /^\/clusters\/([^/]+)(\/.*)?$/.exec(url.pathname);
     const member = m ? members.get(decodeURIComponent(m[1]!)) : undefined;
