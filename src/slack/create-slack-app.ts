@@ -30,6 +30,8 @@ export interface SlackAppOptions {
   requestPolicy?: SlackRequestPolicy;
   /** Told about every request refused by those checks (log line). */
   onRefused?: (refusal: SlackRequestRefusal) => void;
+  /** HTTP mode: told about every request refused for its size or for too many pending (slack-http-limits.ts). */
+  onOversized?: (status: number, reason: string) => void;
   /** HTTP mode: the clock the future-timestamp check reads, in seconds (tests). */
   nowSeconds?: () => number;
 }
@@ -87,6 +89,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
             customRoutes: opts.customRoutes,
             policy: workspace.current,
             onRefused: opts.onRefused,
+            onOversized: opts.onOversized,
             nowSeconds: opts.nowSeconds,
           }),
           deferInitialization: true,
