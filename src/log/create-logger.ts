@@ -68,8 +68,8 @@ type Pino = ReturnType<typeof pino>;
 /**
  * A child's bindings and a call's fields as one object per line. pino writes a child's bindings and
  * then the call's fields as they are, so `log.child({ cluster }).info({ cluster }, …)` — a natural
- * call where a function gets a logger and also names its cluster — printed the key twice, and JSON
- * readers then keep either one. Here the bindings are kept by this wrapper and merged into every call
+ * call where a function gets a logger and also names its cluster — would carry the key twice, and
+ * JSON readers then keep either one. Here the bindings are kept by this wrapper and merged into every call
  * (the call's value wins); an Error given as the fields goes under `err`, as pino would put it.
  */
 function withMergedFields(p: Pino, bound: Record<string, unknown>): Logger & { pino: Pino } {

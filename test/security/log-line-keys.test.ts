@@ -7,7 +7,7 @@ const count = (line: string, key: string) => line.split(`"${key}":`).length - 1;
  * A log line is one JSON object whose keys are unique: a reader (jq, Loki, a SIEM) that meets a key
  * twice keeps one of them, so a line could say one cluster and be filed under another. The scan
  * worker's child logger carries the cluster and the job, and the scan it runs names its cluster in
- * its own fields — that line used to carry `cluster` twice.
+ * its own fields: written apart, bindings and fields would put `cluster` on that line twice.
  */
 describe('log lines carry each key once', () => {
   it('a child bound to a cluster, logging its cluster again: one `cluster` key, the call\'s value', () => {
