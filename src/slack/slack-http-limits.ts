@@ -46,7 +46,11 @@ export function limitRequests(next: RequestListener, opts: { slackPaths: string[
   const refuse = (req: IncomingMessage, res: ServerResponse, status: number, reason: string) => {
     opts.onRefused?.(status, reason);
     if (!res.headersSent) res.writeHead(status, { connection: 'close', 'content-length': '0' });
-    res.end(() => req.socket.destroy());
+    res.end();
+    // The answer goes out, then the connection is closed whatever the client does: a client that
+    // is still sending or never reads must not keep it (the answer's own flush may never be reported).
+    req.socket.end();
+    setTimeout(() => req.socket.destroy(), 1000).unref();
   };
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;

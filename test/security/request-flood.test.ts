@@ -48,6 +48,7 @@ function rss(pid: number): number {
 function stall(port: number, length: number, chunk: Buffer): { closed: Promise<number> } {
   const socket = net.connect(port, '127.0.0.1');
   socket.on('error', () => undefined); // the server cutting us off is the expected end
+  socket.resume(); // read (and drop) the answer: a socket that never reads never sees the server close it
   const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
   socket.on('connect', async () => {
     socket.write(`POST /slack/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\n\r\n`);
@@ -75,18 +76,20 @@ describe('unauthenticated requests cannot exhaust serve', () => {
     }, 50);
     const chunk = Buffer.alloc(64 * 1024, 'a');
     const started = Date.now();
-    let outcome: { open: number; last?: number };
+    const closedAt: (number | undefined)[] = [];
     try {
       const attackers = [...Array.from({ length: 150 }, () => stall(serve.port, 4_000_000, chunk)), ...Array.from({ length: 40 }, () => stall(serve.port, 200_000, chunk))];
-      outcome = await Promise.race([Promise.all(attackers.map((a) => a.closed)).then((at) => ({ open: 0, last: Math.max(...at) })), new Promise<{ open: number }>((r) => setTimeout(() => r({ open: -1 }), 65_000))]);
+      attackers.forEach((a, i) => void a.closed.then((t) => (closedAt[i] = t)));
+      await Promise.race([Promise.all(attackers.map((a) => a.closed)), new Promise((r) => setTimeout(r, 65_000))]);
     } finally {
       clearInterval(sampler);
     }
-    const lastClosedAfter = outcome.last !== undefined ? (outcome.last - started) / 1000 : undefined;
-    // Bounds, not timings: every connection closed by 60 s, the peak under the bound (figures shown on failure).
-    expect({ allClosed: outcome.open === 0, closedWithin60s: lastClosedAfter !== undefined && lastClosedAfter <= 60, peakMiB: Math.round(peak / 1048576), underBound: peak < RSS_BOUND }).toMatchObject({
-      allClosed: true,
-      closedWithin60s: true,
+    const openAfter = (from: number, to: number, limitMs: number) => Array.from({ length: to - from }, (_, i) => closedAt[from + i]).filter((t) => t === undefined || t - started > limitMs).length;
+    // Bounds, not timings: every connection closed by 60 s, the peak under the bound (all figures shown on failure).
+    expect({ largeOpenAfter60s: openAfter(0, 150, 60_000), smallOpenAfter60s: openAfter(150, 190, 60_000), peakMiB: Math.round(peak / 1048576), underBound: peak < RSS_BOUND }).toEqual({
+      largeOpenAfter60s: 0,
+      smallOpenAfter60s: 0,
+      peakMiB: expect.any(Number),
       underBound: true,
     });
     expect(serve.child.exitCode).toBeNull();
