@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI is compiled to dist/ by `npm install` (prepare) or `npm run build`.
 import { runCli } from '../dist/cli/run-cli.js';
+import { exitOnBrokenPipe } from '../dist/cli/exit-on-broken-pipe.js';
+
+exitOnBrokenPipe(process.stdout);
 
 // A promise rejected where nobody awaits it (e.g. inside a library's request handler, seen with
 // Bolt 5 on a signed but malformed interaction payload) must not take the whole bot down during an

@@ -57,7 +57,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('--kubeconfig <file>', "the workload cluster's admin kubeconfig (yours), used for this command only")
     .option('--context <name>', 'context in that kubeconfig')
     .option('--use-capi-secret', "use Cluster API's <cluster>-kubeconfig Secret as the admin credential instead")
-    .action(async (cluster: string, o: { config?: string; kubeconfig?: string; context?: string; useCapiSecret?: boolean }) => {
+    .option('--replace', 'delete and recreate a reader object already there that is not what enroll creates (default: fail naming it)')
+    .action(async (cluster: string, o: { config?: string; kubeconfig?: string; context?: string; useCapiSecret?: boolean; replace?: boolean }) => {
       status = await (await import('./run-enroll.js')).runEnroll(cluster, o, io);
     });
 

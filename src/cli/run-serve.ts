@@ -25,6 +25,7 @@ import { startFleet } from '../compose/start-fleet.js';
 import { waitForSignal } from './wait-for-signal.js';
 import { describeError } from '../errors/describe-error.js';
 import { K8sHealthError } from '../errors/k8s-health-error.js';
+import { HTTP_SERVER_OPTIONS } from '../slack/receive/slack-http-limits.js';
 
 
 export interface ServeIo {
@@ -139,6 +140,11 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       customRoutes: routes,
       replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log.warn('replayed Slack request ignored'), onError: () => log.warn('replay check skipped: Redis unavailable') }),
       requestPolicy: config.slack,
+      onOversized: (status, reason) => {
+        // Counted, and logged at debug only: under a flood a line per request would be the flood.
+        metrics.errors.inc({ where: 'request-refused' });
+        log.debug({ status, reason }, 'slack request refused before reading its body');
+      },
       onRefused: (r) => {
         metrics.errors.inc({ where: 'request-refused' });
         log.warn({ status: r.status, reason: r.reason, detail: r.detail }, 'slack request refused');
@@ -203,7 +209,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
 
 /** Socket Mode has no HTTP receiver: the probe and metrics routes get their own small server. */
 async function serveRoutes(routes: CustomRoute[], port: number): Promise<http.Server> {
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(HTTP_SERVER_OPTIONS, (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const route = routes.find((r) => r.path === path && [r.method].flat().includes(req.method ?? 'GET'));
     if (!route) {

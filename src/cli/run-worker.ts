@@ -10,6 +10,7 @@ import { createPlanSigner } from '../approvals/plan-signer.js';
 import { createProcessLogger } from '../log/create-logger.js';
 import { waitForSignal } from './wait-for-signal.js';
 import { describeError } from '../errors/describe-error.js';
+import { HTTP_SERVER_OPTIONS } from '../slack/receive/slack-http-limits.js';
 
 export interface WorkerIo {
   stdout: NodeJS.WritableStream;
@@ -55,7 +56,8 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
   let startError = '';
   // Its own registry (default process metrics included): scan and notify jobs, watch-cache gauges.
   const metrics = createWorkerMetrics();
-  const server = http.createServer((req, res) => {
+  // Node's 300 s request timeouts shortened as on serve's port (slack/slack-http-limits.ts).
+  const server = http.createServer(HTTP_SERVER_OPTIONS, (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
     if (path === '/metrics') {

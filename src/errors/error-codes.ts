@@ -40,6 +40,8 @@ export const ERROR_CODES = {
   E_REMEDIATE_BACKUP: 'a backup whose seal does not verify, or that is not the object the plan relies on',
   E_REMEDIATE_DRY_RUN: 'a server-side dry run, or an etcd read-only check, did not pass',
   E_ENROLL_NO_TOKEN: '`k8s-health enroll`: the token controller filled no token in time',
+  E_ENROLL_MISMATCH: 'an object enrollment would reuse (ServiceAccount, ClusterRole, binding, token Secret) is not the read-only one it creates: enroll --replace recreates it',
+  E_ENROLL_NOT_READ_ONLY: 'the credential enrollment would store can do more than read what the bot reads: nothing is stored',
   E_ENROLL_CHECK: '`k8s-health enroll`: the read-only credential it built does not work',
   E_ENROLL_SECRET: "`k8s-health enroll`: the management cluster's kubeconfig Secret cannot be read",
   // Slack
