@@ -15,6 +15,12 @@ const kubeContext = z.strictObject({
 const management = kubeContext.extend({
   /** Namespace holding this cluster's Cluster API objects; default: all namespaces. */
   namespace: z.string().min(1).optional(),
+  /**
+   * The Cluster API `Cluster` this cluster is, when its namespace holds several (its Machines, control
+   * plane and events are told apart by it). Default: the namespace's only Cluster; several and none
+   * named is an error listing them.
+   */
+  clusterName: z.string().min(1).optional(),
 });
 
 const etcd = z.strictObject({
