@@ -6,6 +6,7 @@ import { SECTION_IDS, SEVERITY_RANK, type Finding } from './finding.js';
 import { fingerprint } from './fingerprint.js';
 import type { HistoryView } from './history.js';
 import { linkCauses } from './link-causes.js';
+import { linkSymptoms } from './link-symptoms.js';
 import { describeError } from '../errors/describe-error.js';
 
 export interface AnalysisResult {
@@ -44,7 +45,7 @@ export function analyzeSnapshot(
       findings.push(f);
     }
   }
-  return { findings: sortFindings(linkCauses(findings)), errors };
+  return { findings: sortFindings(linkCauses(linkSymptoms(findings, snapshot))), errors };
 }
 
 /**
