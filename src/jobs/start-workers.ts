@@ -3,6 +3,9 @@ import { Worker, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertStateStore } from '../alerts/alert-state-store.js';
 import type { Incident } from '../alerts/incident.js';
+import type { FleetIncident } from '../alerts/fleet-incident.js';
+import type { FleetIncidentStore } from '../store/fleet-incident-store.js';
+import { enqueueMemberCard } from './enqueue-notify.js';
 import type { WatchCaches } from '../cluster/live/create-watch-caches.js';
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import type { History } from '../diagnose/history.js';
@@ -58,6 +61,8 @@ export interface JobStores {
   audit: AuditLog;
   backups: ApprovalBackups;
   proposals: ProposalStore;
+  /** Fleet incidents (docs/fleet.md); absent: every incident keeps a thread of its own. */
+  fleetIncidents?: FleetIncidentStore<FleetIncident>;
 }
 
 /**
@@ -154,6 +159,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       notifyQueue: deps.slack ? deps.queues.notify : undefined,
       onAlertsChanged,
       flapWindowMinutes: deps.flapWindowMinutes,
+      fleet: stores.fleetIncidents,
       now,
       collect,
     };
@@ -181,8 +187,15 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   }
   if (runs('notify')) {
     if (deps.slack) {
-      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, now, log };
-      workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert({ ...notify, log: log.child({ queue: NOTIFY_QUEUE, jobId: job.id, cluster: job.data.cluster }) }, job.data), { connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
+      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fleet: stores.fleetIncidents, now, log };
+      const notifyQueue = deps.queues.notify;
+      const runNotify = async (job: Job<NotifyRequest>) => {
+        const r = await postAlert({ ...notify, log: log.child({ queue: NOTIFY_QUEUE, jobId: job.id, cluster: job.data.cluster }) }, job.data);
+        // A fleet member named in the fleet parent: its own card follows, after every first message.
+        if (r.memberCard && !job.data.memberCard) await enqueueMemberCard(notifyQueue, job.data, 30);
+        return r;
+      };
+      workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, runNotify, { connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
     }
