@@ -22,9 +22,10 @@ import { summarize } from './bench-stats.js';
  * - threads (parents posted in the channel) against the distinct root causes of the stored reports;
  * - scoping: no stored report quotes a Machine of another cluster (every cluster's node has the same
  *   name, and its Machine sits next to the others' in the shared namespace).
- * argv: ROOT_OF_REPO SIZES(comma-separated) SPREAD_S.
+ * argv: ROOT_OF_REPO SIZES(comma-separated) SPREAD_S CORRELATE_S (scan.correlateSeconds; 0 = the reference without fleet incidents).
  */
-const [root, sizesArg, spreadArg] = process.argv.slice(2) as [string, string?, string?];
+const [root, sizesArg, spreadArg, correlateArg] = process.argv.slice(2) as [string, string?, string?, string?];
+const CORRELATE_S = Number(correlateArg ?? 60);
 const SIZES = (sizesArg ?? '10,100').split(',').map(Number);
 const SPREAD_MS = Number(spreadArg ?? 10) * 1000;
 const DUMP = path.join(root, 'examples/scenarios/benign-healthy');
@@ -59,19 +60,19 @@ const call = <T>(msg: Record<string, unknown>) =>
   });
 const urls = first.urls;
 const names = urls.map((_, i) => `f${String(i).padStart(4, '0')}`);
-const nodeName = (await readDumpObjects(DUMP)).workload.find((o) => o.kind === 'Node')!.metadata.name;
+const nodeNames = (await readDumpObjects(DUMP)).workload.filter((o) => o.kind === 'Node').map((o) => o.metadata.name);
 
-// The management side: every cluster's Cluster, MachineHealthCheck-less Machine in one namespace; each Machine's node has the same name.
+// The management side: every cluster's Cluster and Machines (no MachineHealthCheck) in one namespace; the nodes of every cluster have the same names.
 const management = await startFakeKubeApi({
   objects: names.flatMap((c): KubeObject[] => [
     { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Cluster', metadata: { name: c, namespace: NAMESPACE, uid: `uid-${c}` }, spec: {}, status: { phase: 'Provisioned' } },
-    {
+    ...nodeNames.map((node, k) => ({
       apiVersion: 'cluster.x-k8s.io/v1beta1',
       kind: 'Machine',
-      metadata: { name: `${c}-m0`, namespace: NAMESPACE, uid: `uid-${c}-m0`, labels: { 'cluster.x-k8s.io/cluster-name': c }, creationTimestamp: '2026-01-01T00:00:00Z' },
+      metadata: { name: `${c}-m${k}`, namespace: NAMESPACE, uid: `uid-${c}-m${k}`, labels: { 'cluster.x-k8s.io/cluster-name': c }, creationTimestamp: '2026-01-01T00:00:00Z' },
       spec: { clusterName: c, version: 'v1.29.4' },
-      status: { phase: 'Running', nodeRef: { kind: 'Node', name: nodeName } },
-    },
+      status: { phase: 'Running', nodeRef: { kind: 'Node', name: node } },
+    })),
   ]),
 });
 log(`${urls.length} workload API servers and one management API server (${names.length} Clusters in namespace ${NAMESPACE}) up`);
@@ -126,7 +127,7 @@ try {
     const clusters = idx
       .map((i) => `  - name: ${names[i]}\n    workload: { kubeconfig: ${JSON.stringify(kubeconfigs[i])} }\n    management: { kubeconfig: ${JSON.stringify(mgmtKc)}, namespace: ${NAMESPACE}, clusterName: ${names[i]} }\n    slack: { alertChannel: ${CHANNEL} }\n`)
       .join('');
-    await writeFile(config, `clusters:\n${clusters}scan: { intervalSeconds: 60, debounceSeconds: 2, correlateSeconds: 60 }\nthresholds: { notReadyGraceSeconds: 0 }\n`);
+    await writeFile(config, `clusters:\n${clusters}scan: { intervalSeconds: 60, debounceSeconds: 2, correlateSeconds: ${CORRELATE_S} }\nthresholds: { notReadyGraceSeconds: 0 }\n`);
     const workers = [await spawnWorker(config), await spawnWorker(config)];
     // Settled: every cluster scanned once (a stored report), healthy, nothing posted.
     const deadline = Date.now() + 10 * 60_000;
@@ -178,14 +179,14 @@ try {
       for (const f of report.findings) {
         if (f.severity !== 'info' && !f.causedBy?.length) roots.add(f.correlationKey ? `${f.id} ${f.correlationKey}` : `${report.cluster} ${f.fingerprint}`);
         for (const e of f.evidence) {
-          for (const m of e.matchAll(/Machine fleet\/(f\d{4})-m0/g)) {
+          for (const m of e.matchAll(/Machine fleet\/(f\d{4})-m\d+/g)) {
             if (m[1] === report.cluster) ownMachineQuoted += 1;
             else foreign += 1;
           }
         }
       }
     }
-    const r = { clusters: size, spreadSeconds: SPREAD_MS / 1000, firstAlertMs: { ...summarize(latencies), max: Math.max(...latencies), missed }, threads, rootCauses: roots.size, posts: posts.length, foreignObjectsInReports: foreign, ownMachineQuoted };
+    const r = { clusters: size, spreadSeconds: SPREAD_MS / 1000, correlateSeconds: CORRELATE_S, firstAlertMs: { ...summarize(latencies), max: Math.max(...latencies), missed }, threads, rootCauses: roots.size, posts: posts.length, foreignObjectsInReports: foreign, ownMachineQuoted };
     log(`${size} clusters: ${JSON.stringify(r)}`);
     results.push(r);
     for (const w of workers) await stop(w);

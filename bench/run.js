@@ -41,7 +41,7 @@ if (!existsSync(path.join(out, 'bench/measure-scan.js'))) fail('bench/ did not c
 if (tsc.status !== 0) log('tsc reported type errors (above); running the emitted JavaScript anyway');
 
 // `npm run bench -- fleet [--clusters 1000] [--churn-minutes 3] [--samples 30] [--lease-seconds 15]
-// [--steady-seconds 60] [--small 100] [--incident-sizes 10,100] [--incident-spread-seconds 10] [--incident-only]`:
+// [--steady-seconds 60] [--small 100] [--incident-sizes 10,100] [--incident-spread-seconds 10] [--incident-correlate-seconds 60] [--incident-only]`:
 // the fleet targets alone (docs/fleet.md, docs/performance.md).
 if (args[0] === 'fleet') {
   await runFleet();
@@ -245,11 +245,12 @@ async function runFleet() {
   const small = Number(arg('small', '100'));
   const incidentSizes = arg('incident-sizes', '10,100');
   const incidentSpread = Number(arg('incident-spread-seconds', '10'));
+  const incidentCorrelate = Number(arg('incident-correlate-seconds', '60'));
   const rows = [];
   const row = (id, what, value, reference, ratio, goal, pass) => rows.push({ id, what, value, reference, ratio, goal, pass });
   // F6–F8: one fault on many clusters of one channel (bench/measure-fleet-incident.ts).
-  log(`fleet incidents: ${incidentSizes} clusters failing within ${incidentSpread} s into one channel, 2 workers`);
-  const { msg: inc } = await runChild('measure-fleet-incident.js', [root, incidentSizes, String(incidentSpread)], { heapMb: 2048 });
+  log(`fleet incidents: ${incidentSizes} clusters failing within ${incidentSpread} s into one channel, 2 workers, scan.correlateSeconds ${incidentCorrelate}`);
+  const { msg: inc } = await runChild('measure-fleet-incident.js', [root, incidentSizes, String(incidentSpread), String(incidentCorrelate)], { heapMb: 2048 });
   for (const x of inc.sizes) {
     const a = x.firstAlertMs;
     row(`F6/${x.clusters}`, `${x.clusters} clusters failing within ${x.spreadSeconds} s, one channel: event → first message naming the cluster`, `median ${fmt(a.median)} ms, p99 ${fmt(a.p99)} ms (n=${a.n}, missed ${a.missed})`, `${x.clusters} parents at Slack's 1 message/s/channel: the last ≥ ${x.clusters} s`, a.p99 / (x.clusters * 1000), 'p99 ≤ 5 s', a.p99 <= 5000 && a.missed === 0);
