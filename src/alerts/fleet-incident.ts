@@ -96,8 +96,9 @@ export function joinFleetIncident(prev: FleetIncident | undefined, req: JoinRequ
   }
   const version = prev.version + 1;
   const others = prev.members.filter((m) => m.cluster !== req.cluster);
-  const same = prev.members.find((m) => m.cluster === req.cluster);
-  const joined = same && same.incidentKey === req.incidentKey ? { ...same, recoveredAt: undefined } : member(version);
+  const same = prev.members.find((m) => m.cluster === req.cluster && m.incidentKey === req.incidentKey);
+  // The same incident back (reopened): it keeps its place and is failing again.
+  const joined: FleetMember = same ? { ...same, joinedVersion: version } : member(version);
   delete joined.recoveredAt;
   return { ...prev, members: [...others, joined].sort((a, b) => a.joinedAt.localeCompare(b.joinedAt) || a.cluster.localeCompare(b.cluster)), version };
 }

@@ -197,6 +197,12 @@ export async function refreshAlertParent(deps: PostAlertDeps, cluster: string, f
 }
 
 async function updateParent(deps: PostAlertDeps, inc: Incident, thread: AlertThread, save: (t: AlertThread) => Promise<void>, snooze: AlertSnooze | undefined): Promise<void> {
+  // A fleet member's thread is the fleet thread: its parent is the fleet's, never this cluster's card.
+  const memberOf = (thread as MemberThread).fleet;
+  if (memberOf) {
+    await refreshFleetParent(deps, memberOf);
+    return;
+  }
   const fleetKey = deps.fleet ? await deps.fleet.memberOf(inc.cluster, inc.fingerprint) : undefined;
   if (fleetKey && deps.fleet) {
     let fleet = await deps.fleet.get(fleetKey);
