@@ -76,6 +76,8 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
     const fleetKey = deps.fleet ? await deps.fleet.memberOf(inc.cluster, inc.fingerprint) : undefined;
     const fleet = fleetKey && deps.fleet ? await deps.fleet.get(fleetKey) : undefined;
     const joiner = isFleet(fleet) && (fleet.anchor.cluster !== inc.cluster || fleet.anchor.fingerprint !== inc.fingerprint) && fleet.members.some((m) => m.cluster === inc.cluster && m.incidentKey === inc.key);
+    // The anchor of a fleet thread: its replies name its cluster too, among the others'.
+    const anchors = isFleet(fleet) && fleet.anchor.cluster === inc.cluster && fleet.anchor.fingerprint === inc.fingerprint;
     if (joiner && !thread) {
       const anchorThread = await deps.threads.get(fleet.anchor.cluster, fleet.anchor.incidentKey);
       if (!anchorThread) throw new FleetAnchorNotPostedError(`fleet incident ${fleet.key}: the thread of ${fleet.anchor.cluster} is not posted yet`);
@@ -119,7 +121,7 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
         await deps.quiet.unsnooze(inc.cluster, inc.fingerprint);
         snooze = undefined;
       }
-      const reply = thread.fleet ? renderFleetMemberReply(inc, change) : renderAlertReply(inc, change);
+      const reply = thread.fleet || anchors ? renderFleetMemberReply(inc, change) : renderAlertReply(inc, change);
       const t: MemberThread = thread;
       await call(deps, t.channel, () => deps.client.chat.postMessage({ channel: t.channel, thread_ts: t.ts, text: reply.text, blocks: reply.blocks, unfurl_links: false }));
       thread = { ...t, postedSeq: change.seq };
@@ -174,7 +176,7 @@ async function refreshFleetParent(deps: PostAlertDeps, key: string, cluster?: st
   return 1;
 }
 
-/** The anchor's incident as stored, for the parent's wording (read without its lock: only rendered). */
+/** The anchor's incident as stored, for the parent's wording (read under its lock; nothing is posted while holding it). */
 async function loadAnchor(deps: PostAlertDeps, f: FleetIncident): Promise<{ state?: Incident }> {
   let out: Incident | undefined;
   await deps.threads.withThread(f.anchor.cluster, f.anchor.fingerprint, async ({ incident }) => {

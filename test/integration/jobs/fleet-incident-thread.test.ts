@@ -60,7 +60,7 @@ describe('fleet incident: one fault on several clusters is one thread', () => {
   };
   const tsOf = (text: string) => [...slack.messages.entries()].find(([k, m]) => k.startsWith(`${CHANNEL}/`) && String(m.text).includes(text))?.[0].split('/')[1];
 
-  it('forms on the second cluster, grows with the third, lists per-cluster cards, marks a recovered cluster in place', async () => {
+  it('forms on the second cluster, grows with the third, lists per-cluster cards, marks recovered clusters in place, resolves when all recovered', async () => {
     await workers!.scan('shop-a');
     await workers!.scan('shop-b');
     await workers!.scan('shop-c');
@@ -92,6 +92,17 @@ describe('fleet incident: one fault on several clusters is one thread', () => {
       slack.callsTo('chat.postMessage').find((c) => c.body.thread_ts === ts && JSON.stringify(c.body.blocks).includes('*shop-b*') && /Resolved/i.test(JSON.stringify(c.body.blocks))),
     );
     expect(webhookParents()).toHaveLength(1);
+
+    // The anchor and the last one recover: the fleet thread resolves, every cluster marked.
+    for (const name of ['shop-a', 'shop-c']) {
+      clusters[name]!.show(clusters[name]!.derive(HEALTHY, '2025-03-04T08:45:00Z'));
+      await workers!.scan(name);
+    }
+    await slack.waitFor('every cluster recovered', () => shown(ts).includes('Every cluster recovered') && shown(ts).includes('~shop-a~ recovered') && shown(ts).includes('~shop-c~ recovered'));
+    expect(shown(ts)).toContain('Resolved · Fleet incident: webhook.unavailable-blocking on 3 clusters');
+    await slack.waitFor("the anchor's own resolution replied naming it", () =>
+      slack.callsTo('chat.postMessage').find((c) => c.body.thread_ts === ts && JSON.stringify(c.body.blocks).includes('*shop-a*') && /Resolved/i.test(JSON.stringify(c.body.blocks))),
+    );
     // Both root causes of the fault (the refusing webhook, its unexcluded system namespaces) are one fleet thread each.
     expect(parents()).toHaveLength(2);
   }, 60_000);
