@@ -11,6 +11,8 @@ import type { Finding } from './finding.js';
  *   and name and the service it calls;
  * - `node.not-ready`, `node.cni-not-initialized`: the kubelet's reason and the node image (OS image,
  *   kubelet version) — the same image failing the same way;
+ * - `cni.pod-not-running`: why the agent's container waits and the registry it pulls from
+ *   (`ImagePullBackOff registry registry.example.com`), or the agent DaemonSet missing its pod;
  * - `capi.machine-stuck-provisioning`: the infrastructure's reason and message with the Machine's own
  *   and its cluster's names taken out ("failed to clone VM: datastore ds-01 is full").
  *
@@ -40,6 +42,13 @@ function keyOf(f: Finding, snapshot: Snapshot): string | undefined {
       const ready = findCondition(node, 'Ready');
       const info = node.status?.nodeInfo ?? {};
       return `node ${f.id === 'node.cni-not-initialized' ? 'cni-not-initialized' : (ready?.reason ?? ready?.status ?? 'NotReady')} image ${info.osImage ?? '?'} kubelet ${info.kubeletVersion ?? '?'}`;
+    }
+    case 'cni.pod-not-running': {
+      // The agent's own words: why its container waits, and from which registry it pulls (not the pod's name).
+      const waiting = f.evidence.map((e) => /container waiting reason=(\w+)(?: "([^"]*)")?/.exec(e)).find((m) => m);
+      if (!waiting) return f.title.includes('pod missing') ? `cni agent pod missing ${f.title.replace(/^.*: /, '')}` : undefined;
+      const registry = /image \\?"?([a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?)\//i.exec(waiting.input)?.[1];
+      return `cni ${waiting[1]}${registry ? ` registry ${registry}` : ''}`;
     }
     case 'capi.machine-stuck-provisioning': {
       const m = snapshot.capi.machines.find((x) => x.metadata.name === f.subject.name && x.metadata.namespace === f.subject.namespace);

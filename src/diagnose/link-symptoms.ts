@@ -9,6 +9,8 @@ import { fingerprint } from './fingerprint.js';
  * own evidence. This links a symptom to the finding that explains it when the snapshot says so, so
  * one fault is one root cause (one alert thread) with its symptoms under it:
  *
+ * - `node.cni-not-initialized` on node N ← `cni.pod-not-running` on N: the network plugin is not ready
+ *   because its agent pod on that node is missing or not running;
  * - `node.not-ready` on node N ← `node.cni-not-initialized` on N: the Ready condition itself says the
  *   network plugin is not ready (the CNI analyzer only fires on that message);
  * - `capi.remediation-looping` on Machine M ← the finding of M's node (`node.cni-not-initialized`,
@@ -33,7 +35,10 @@ export function linkSymptoms(findings: Finding[], snapshot: Snapshot): Finding[]
   return findings.map((f) => {
     if (f.causedBy?.length) return f;
     let causes: string[] = [];
-    if (f.id === 'node.not-ready' && f.subject.kind === 'Node') {
+    if (f.id === 'node.cni-not-initialized' && f.subject.kind === 'Node') {
+      const pod = fp('cni.pod-not-running', { kind: 'Node', name: f.subject.name });
+      if (has(pod)) causes = [pod];
+    } else if (f.id === 'node.not-ready' && f.subject.kind === 'Node') {
       const cni = fp('node.cni-not-initialized', { kind: 'Node', name: f.subject.name });
       if (has(cni)) causes = [cni];
     } else if (f.id === 'capi.remediation-looping' && f.subject.kind === 'Machine') {
