@@ -4,6 +4,8 @@ import { K8sHealthError } from '../errors/k8s-health-error.js';
 export type RemediateErrorCode =
   | 'E_REMEDIATE_NOT_ALLOWED'
   | 'E_REMEDIATE_NO_TARGET'
+  /** The target belongs to another Cluster API cluster than the one the fix was proposed for. */
+  | 'E_REMEDIATE_OTHER_CLUSTER'
   | 'E_REMEDIATE_PARAMS'
   | 'E_REMEDIATE_ETCD'
   | 'E_REMEDIATE_KUBE'

@@ -14,6 +14,8 @@ import { enqueueRemediation } from '../jobs/enqueue-remediation.js';
 import { retireCluster } from '../jobs/retire-cluster.js';
 import { scheduleScans } from '../jobs/schedule-scans.js';
 import { isLeasedCluster } from '../jobs/is-leased-cluster.js';
+import { createFleetIncidentStore } from '../alerts/fleet-incident-store.js';
+import type { FleetIncident } from '../alerts/fleet-incident.js';
 import { APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../jobs/queue-names.js';
 import { startWorkers, type JobQueues, type JobSlackClients, type JobStores, type WorkerDeps } from '../jobs/start-workers.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
@@ -167,6 +169,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
         reports: createReportStore(connection, { keyPrefix, now: opts.now }),
         alerts,
         threads: createAlertThreadStore(connection, { keyPrefix, states: alerts }),
+        fleetIncidents: createFleetIncidentStore<FleetIncident>(connection, { keyPrefix }),
         quiet: createAlertQuietStore(connection, { keyPrefix, now }),
         homeViewers: createHomeViewersStore(connection, { keyPrefix }),
         history: new RedisHistory(connection, { keyPrefix }),

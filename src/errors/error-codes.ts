@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   E_APPROVAL_TAMPERED: 'the stored approval request does not match its signature: nothing is recorded',
   E_APPROVAL_CONTENDED: 'an approval request or the audit chain kept changing under a compare-and-set',
   E_REMEDIATE_NOT_ALLOWED: 'the action may not run on this target (policy: a healthy control-plane machine, a system webhook…)',
+  E_REMEDIATE_OTHER_CLUSTER: 'the target of the plan belongs to another Cluster API cluster than the one it was proposed for: refused',
   E_REMEDIATE_NO_TARGET: 'the target of the plan is gone or changed: nothing was changed',
   E_REMEDIATE_PARAMS: "the action's parameters are missing or invalid",
   E_REMEDIATE_ETCD: 'an etcd call of a remediation failed',

@@ -3,6 +3,9 @@ import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertStateStore } from '../alerts/alert-state-store.js';
 import type { Incident } from '../alerts/incident.js';
+import type { FleetIncident } from '../alerts/fleet-incident.js';
+import type { FleetIncidentStore } from '../alerts/fleet-incident-store.js';
+import { enqueueMemberCard } from './enqueue-notify.js';
 import type { WatchCaches } from '../cluster/live/create-watch-caches.js';
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import type { History } from '../diagnose/history.js';
@@ -57,6 +60,8 @@ export interface JobStores {
   audit: AuditLog;
   backups: ApprovalBackups;
   proposals: ProposalStore;
+  /** Fleet incidents (docs/fleet.md); absent: every incident keeps a thread of its own. */
+  fleetIncidents?: FleetIncidentStore<FleetIncident>;
 }
 
 /**
@@ -159,6 +164,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       notifyQueue: deps.slack ? deps.queues.notify : undefined,
       onAlertsChanged,
       flapWindowMinutes: deps.flapWindowMinutes,
+      fleet: stores.fleetIncidents,
       now,
       collect,
     };
@@ -186,8 +192,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   }
   if (runs('notify')) {
     if (deps.slack) {
-      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, now, log };
-      workers.push(startNotifyWorker({ ...notify, connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
+      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fleet: stores.fleetIncidents, now, log };
+      workers.push(startNotifyWorker({ ...notify, connection, prefix, queue: deps.queues.notify, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
     }

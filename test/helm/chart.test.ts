@@ -581,6 +581,8 @@ describe('RBAC', () => {
       'cluster.x-k8s.io/machines': ['get', 'list', 'patch'],
       // mhc.pause-remediation / mhc.resume-remediation set or remove cluster.x-k8s.io/paused.
       'cluster.x-k8s.io/machinehealthchecks': ['get', 'patch'],
+      // Both refuse a target of another Cluster of the namespace: they list its Clusters first.
+      'cluster.x-k8s.io/clusters': ['list'],
     });
   });
 

@@ -20,7 +20,7 @@ describe('config files', () => {
   it('applies every default to an empty file', () => {
     const c = parseConfig({}, '/x');
     expect(c.clusters).toEqual([]);
-    expect(c.scan).toEqual({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, pausedReminderHours: 4, watch: true, leases: true, leaseSeconds: 15, debounceSeconds: 2 });
+    expect(c.scan).toEqual({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, pausedReminderHours: 4, watch: true, leases: true, leaseSeconds: 15, debounceSeconds: 2, correlateSeconds: 60 });
     expect(c.approvals).toEqual({ required: 2, ttlMinutes: 30, confirmByTyping: false, allowSinglePerson: false, executionDeadlineMinutes: 10 });
     expect(c.slack).toEqual({});
     expect(c.thresholds).toEqual(DEFAULT_THRESHOLDS);
