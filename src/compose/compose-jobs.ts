@@ -9,6 +9,7 @@ import { silentLogger, type Logger } from '../log/logger.js';
 import { createProposalRequester } from '../jobs/create-proposal-requester.js';
 import { createQueuedScan } from '../jobs/create-queued-scan.js';
 import { createRedisConnection } from '../jobs/create-redis-connection.js';
+import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.js';
 import type { WorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { enqueueRemediation } from '../jobs/enqueue-remediation.js';
 import { retireCluster } from '../jobs/retire-cluster.js';
@@ -41,6 +42,8 @@ import { createReportStore } from '../store/report-store.js';
 export interface JobsOptions {
   config: Config;
   redisUrl: string;
+  /** The process's Redis outage reporter (one warning line per 30 s while Redis is unreachable); every connection here reports to it. */
+  outage?: RedisOutageReporter;
   /** Bot token and Web API base URL; without a token alerts are tracked but not posted. */
   slack?: { token?: string; apiUrl?: string };
   /** Run workers here (false: only the queues, for `serve --no-workers`). */
@@ -135,7 +138,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
   const now = opts.now ?? (() => new Date());
   let lastRedisError = '';
   const onError = (err: Error) => (lastRedisError = err.message);
-  const connection = createRedisConnection(opts.redisUrl, { onError });
+  const connection = createRedisConnection(opts.redisUrl, { onError, outage: opts.outage });
   // QueueEvents block on their connection: one each, closed by us (BullMQ leaves given connections open).
   const scanEventsConnection = connection.duplicate();
   const proposeEventsConnection = connection.duplicate();

@@ -15,6 +15,8 @@ const PROBE_TIMEOUT_MS = 900;
  */
 export function createHealthRoutes(deps: {
   redis: Redis;
+  /** Why Redis is known to be unreachable right now (the outage reporter's view), if it is: answered without waiting on a PING. */
+  redisProblem?: () => string | undefined;
   /** Calls Slack's auth.test (late-bound: the routes exist before the Bolt app that owns the client). */
   slackAuthTest: () => Promise<unknown>;
   metrics: ServeMetrics;
@@ -29,6 +31,8 @@ export function createHealthRoutes(deps: {
       handler: (_req, res) => {
         void Promise.all([
           probe(async () => {
+            const problem = deps.redisProblem?.();
+            if (problem) throw new Error(problem);
             if ((await deps.redis.ping()) !== 'PONG') throw new Error('unexpected PING reply');
           }),
           probe(async () => {
