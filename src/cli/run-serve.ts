@@ -30,6 +30,7 @@ import { createRedisOutageReporter } from '../store/create-redis-outage-reporter
 import { redactRedisUrl } from '../store/redact-redis-url.js';
 import { registerStateStoreGuard } from '../slack/guard-state-store.js';
 import { stopWithin } from './stop-within.js';
+import { startScanWatchdog } from '../jobs/start-scan-watchdog.js';
 
 
 export interface ServeIo {
@@ -120,7 +121,16 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
 
 
   let slackApp: App | undefined;
+  // Clusters nobody scans for three intervals: /readyz `unscanned`, /metrics, one alert each.
+  const watchdog = startScanWatchdog({
+    config, redis, keyPrefix: REDIS_PREFIX, registry: metrics.registry, log, now: () => now().getTime(),
+    post: async (channel, text) => {
+      if (!slackApp) throw new Error('Slack app not started');
+      await slackApp.client.chat.postMessage({ channel, text });
+    },
+  });
   const routes = createHealthRoutes({
+    unscanned: () => watchdog.unscanned(),
     redis,
     redisProblem: () => (outage.down() ? `unreachable at ${outage.address}` : undefined),
     slackAuthTest: () => (slackApp ? slackApp.client.auth.test() : Promise.reject(new Error('Slack app not started'))),
@@ -152,6 +162,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       },
     });
   } catch (err) {
+    watchdog.stop();
     redis.disconnect();
     await fleet.stop().catch(() => undefined);
     await composed.close().catch(() => undefined);
@@ -193,6 +204,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       await app.start();
     }
   } catch (err) {
+    watchdog.stop();
     redis.disconnect();
     healthServer?.close();
     await closeJobs();
@@ -207,6 +219,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   // In-flight work finishes, but never longer than Kubernetes' grace period allows: with Redis
   // unreachable nothing would ever finish, so what is left is dropped (BullMQ retries it elsewhere).
   const graceful = await stopWithin(STOP_BUDGET_MS, async () => {
+    watchdog.stop();
     await app.stop().catch(() => undefined);
     await closeJobs();
     await fleet.stop().catch(() => undefined);
