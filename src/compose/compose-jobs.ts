@@ -29,6 +29,8 @@ import type { RequestProposal } from '../slack/handle-approval-deps.js';
 import { createAlertQuietStore } from '../store/alert-quiet-store.js';
 import { createHomeViewersStore } from '../store/home-viewers-store.js';
 import { createAlertThreadStore } from '../store/alert-thread-store.js';
+import { createRecordSeal } from '../store/create-record-seal.js';
+import { sealAlertRecords } from '../store/seal-alert-records.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';
@@ -163,11 +165,19 @@ export function composeJobs(opts: JobsOptions): Jobs {
       const runWorkers = opts.runWorkers ?? true;
       const kinds = runWorkers ? WORKER_KINDS.filter((k) => (opts.only ?? WORKER_KINDS).includes(k)) : [];
       const signer = opts.signer ?? createPlanSigner(undefined);
-      const alerts = createAlertStateStore(connection, { keyPrefix });
+      // Records that decide where the bot posts and what it edits are sealed with the server secret;
+      // those written before sealing existed are sealed once, so no open thread is lost.
+      const stateSeal = createRecordSeal(signer, 'alert-state');
+      const threadSeal = createRecordSeal(signer, 'alert-thread');
+      if (stateSeal && threadSeal) {
+        const n = await sealAlertRecords(connection, { keyPrefix, states: stateSeal, threads: threadSeal });
+        if (n) log.info({ sealed: n }, 'alert states and thread records from before sealing sealed once');
+      }
+      const alerts = createAlertStateStore(connection, { keyPrefix, seal: stateSeal, onTampered: (cluster) => log.error({ cluster }, 'alert state does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): not used; the next scan starts afresh') });
       const stores: JobStores = {
         reports: createReportStore(connection, { keyPrefix, now: opts.now }),
         alerts,
-        threads: createAlertThreadStore(connection, { keyPrefix, states: alerts }),
+        threads: createAlertThreadStore(connection, { keyPrefix, states: alerts, seal: threadSeal, onTampered: (cluster, key) => log.error({ cluster, thread: key }, 'alert thread record does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): ignored') }),
         quiet: createAlertQuietStore(connection, { keyPrefix, now }),
         homeViewers: createHomeViewersStore(connection, { keyPrefix }),
         history: new RedisHistory(connection, { keyPrefix }),

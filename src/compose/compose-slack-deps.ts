@@ -40,7 +40,7 @@ export function composeSlackDeps(opts: {
     now,
     log,
     approval: composeApprovalDeps({ redis, keyPrefix, config, signer, jobs: opts.jobs, log, now }),
-    alertThreads: composeAlertThreadDeps({ redis, keyPrefix, signer, now, log }),
+    alertThreads: composeAlertThreadDeps({ redis, keyPrefix, signer, now, log, config }),
     appHome: composeAppHomeDeps({ redis, keyPrefix, config, now, log }),
   };
 }

@@ -12,6 +12,7 @@ import type { PlanSigner } from '../remediate/plan-signer.js';
 import type { Report } from '../report/report.js';
 import type { ScanDeps } from '../scan/scan-cluster.js';
 import type { ChannelLimiter } from '../slack/create-channel-limiter.js';
+import { isConfiguredChannel } from '../slack/is-configured-channel.js';
 import { postAlert, type NotifyRequest } from '../slack/post-alert.js';
 import type { AlertQuietStore } from '../store/alert-quiet-store.js';
 import type { AlertThreadStore } from '../store/alert-thread-store.js';
@@ -181,7 +182,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   }
   if (runs('notify')) {
     if (deps.slack) {
-      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, now, log };
+      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, now, log, channelAllowed: (cluster: string, channel: string) => isConfiguredChannel(deps.config, cluster, channel) };
       workers.push(new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert({ ...notify, log: log.child({ queue: NOTIFY_QUEUE, jobId: job.id, cluster: job.data.cluster }) }, job.data), { connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }));
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
