@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Redis } from 'ioredis';
+import { connectRedis, describeRedisTarget } from '../store/connect-redis.js';
 import { readEnvOptions } from '../config/read-env-options.js';
 import { REDIS_PREFIX } from '../jobs/queue-names.js';
 import { createPlanSigner, PLAN_SECRET_ENV } from '../remediate/plan-signer.js';
@@ -33,7 +33,7 @@ export async function runAuditVerify(opts: { json?: boolean; log?: string }, io:
       return 2;
     }
   }
-  const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
+  const redis = connectRedis(env.redis, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
@@ -59,7 +59,7 @@ export async function runAuditVerify(opts: { json?: boolean; log?: string }, io:
     }
     return intact ? 0 : 1;
   } catch (err) {
-    io.stderr.write(`k8s-health audit verify: cannot read the audit stream from REDIS_URL ${env.redisUrl}: ${neutralizePlainText(describeError(err))}\n`);
+    io.stderr.write(`k8s-health audit verify: cannot read the audit stream from Redis (${describeRedisTarget(env.redis)}): ${neutralizePlainText(describeError(err))}\n`);
     return 2;
   } finally {
     redis.disconnect();

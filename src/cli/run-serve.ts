@@ -27,7 +27,7 @@ import { waitForSignal } from './wait-for-signal.js';
 import { describeError } from '../errors/describe-error.js';
 import { createCommandRedis } from '../jobs/create-redis-connection.js';
 import { createRedisOutageReporter } from '../store/create-redis-outage-reporter.js';
-import { redactRedisUrl } from '../store/redact-redis-url.js';
+import { describeRedisTarget } from '../store/connect-redis.js';
 import { registerStateStoreGuard } from '../slack/guard-state-store.js';
 import { stopWithin } from './stop-within.js';
 import { startScanWatchdog } from '../jobs/start-scan-watchdog.js';
@@ -75,10 +75,10 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   let jobs: Promise<WorkerSet> | undefined;
   // Every Redis client of this process reports to one outage reporter: one warning line per 30 s
   // while Redis is unreachable, naming the address without its password.
-  const outage = createRedisOutageReporter({ log: announce, address: redactRedisUrl(env.redisUrl) });
-  const fleet = startFleet({ config, redisUrl: env.redisUrl, outage, mode: opts.workers ? 'discover' : 'follow', log, onRemoved: (names) => void jobs?.then((set) => set.retireClusters(names), () => undefined) });
+  const outage = createRedisOutageReporter({ log: announce, address: describeRedisTarget(env.redis) });
+  const fleet = startFleet({ config, redisUrl: env.redis, outage, mode: opts.workers ? 'discover' : 'follow', log, onRemoved: (names) => void jobs?.then((set) => set.retireClusters(names), () => undefined) });
   // Commands must not hang on a dead Redis: fail fast per command, keep reconnecting in the background.
-  const redis = createCommandRedis(env.redisUrl, { outage });
+  const redis = createCommandRedis(env.redis, { outage });
   const history = deps.history ?? new RedisHistory(redis, { keyPrefix: REDIS_PREFIX });
   const scanInProcess: ScanFn = async (name) => {
     const cluster = config.clusters.find((c) => c.name === name);
@@ -94,7 +94,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   // k8s_health_scan_jobs_total).
   const composed = composeJobs({
     config,
-    redisUrl: env.redisUrl,
+    redisUrl: env.redis,
     outage,
     runWorkers: opts.workers,
     scanFallback: opts.workers ? undefined : scanInProcess,

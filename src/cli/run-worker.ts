@@ -11,7 +11,7 @@ import { createProcessLogger } from '../log/create-logger.js';
 import { waitForSignal } from './wait-for-signal.js';
 import { describeError } from '../errors/describe-error.js';
 import { createRedisOutageReporter } from '../store/create-redis-outage-reporter.js';
-import { redactRedisUrl } from '../store/redact-redis-url.js';
+import { describeRedisTarget } from '../store/connect-redis.js';
 import { stopWithin } from './stop-within.js';
 
 export interface WorkerIo {
@@ -57,7 +57,7 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
   let set: WorkerSet | undefined;
   let startError = '';
   // Every Redis client of this process reports here: one warning line per 30 s while Redis is unreachable.
-  const outage = createRedisOutageReporter({ log: announce, address: redactRedisUrl(env.redisUrl) });
+  const outage = createRedisOutageReporter({ log: announce, address: describeRedisTarget(env.redis) });
   // Its own registry (default process metrics included): scan and notify jobs, watch-cache gauges.
   const metrics = createWorkerMetrics();
   const server = http.createServer((req, res) => {
@@ -92,8 +92,8 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
   // Fleet mode (docs/fleet.md): a worker that scans or remediates discovers (it needs the enrolled
   // kubeconfigs); notify/expiry-only workers follow the shared directory. The first discovery is
   // waited for (a while) so the scan schedulers are synced once with every cluster in.
-  const fleet = startFleet({ config, redisUrl: env.redisUrl, outage, mode: kinds.includes('scan') || kinds.includes('remediate') ? 'discover' : 'follow', log, keyPrefix: deps.workers?.prefix ? `${deps.workers.prefix}:` : undefined, onRemoved: (names) => void set?.retireClusters(names) });
-  const starting = Promise.race([fleet.ready, new Promise((r) => setTimeout(r, 30_000).unref())]).then(() => startJobs({ config, redisUrl: env.redisUrl, outage, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, clusterSet: fleet.clusterSet, ...deps.workers })).then(
+  const fleet = startFleet({ config, redisUrl: env.redis, outage, mode: kinds.includes('scan') || kinds.includes('remediate') ? 'discover' : 'follow', log, keyPrefix: deps.workers?.prefix ? `${deps.workers.prefix}:` : undefined, onRemoved: (names) => void set?.retireClusters(names) });
+  const starting = Promise.race([fleet.ready, new Promise((r) => setTimeout(r, 30_000).unref())]).then(() => startJobs({ config, redisUrl: env.redis, outage, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, clusterSet: fleet.clusterSet, ...deps.workers })).then(
     (s) => {
       set = s;
       announce.info({ kinds: s.kinds, clusters: config.clusters.length }, `workers running (${s.kinds.join(', ')}) for ${config.clusters.length} cluster(s)`);

@@ -30,6 +30,7 @@ import { createAlertQuietStore } from '../store/alert-quiet-store.js';
 import { createHomeViewersStore } from '../store/home-viewers-store.js';
 import { createAlertThreadStore } from '../store/alert-thread-store.js';
 import { createRecordSeal } from '../store/create-record-seal.js';
+import type { RedisTarget } from '../store/connect-redis.js';
 import { sealAlertRecords } from '../store/seal-alert-records.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
@@ -43,7 +44,8 @@ import { createReportStore } from '../store/report-store.js';
 /** Options of {@link composeJobs}. */
 export interface JobsOptions {
   config: Config;
-  redisUrl: string;
+  /** Where Redis is: a URL, or the environment's topology (store/connect-redis.ts). */
+  redisUrl: string | RedisTarget;
   /** The process's Redis outage reporter (one warning line per 30 s while Redis is unreachable); every connection here reports to it. */
   outage?: RedisOutageReporter;
   /** Bot token and Web API base URL; without a token alerts are tracked but not posted. */

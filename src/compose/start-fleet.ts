@@ -5,13 +5,14 @@ import type { Config } from '../config/config-schema.js';
 import { describeError } from '../errors/describe-error.js';
 import { createRedisConnection } from '../jobs/create-redis-connection.js';
 import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.js';
+import type { RedisTarget } from '../store/connect-redis.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { createClusterDirectory } from '../store/cluster-directory.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
 
 export interface FleetOptions {
   config: Config;
-  redisUrl: string;
+  redisUrl: string | RedisTarget;
   /** The process's Redis outage reporter. */
   outage?: RedisOutageReporter;
   /**

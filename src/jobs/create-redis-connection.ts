@@ -1,4 +1,5 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { connectRedis, type RedisTarget } from '../store/connect-redis.js';
 import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.js';
 
 /**
@@ -7,16 +8,16 @@ import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.
  * constructor throws); ioredis keeps reconnecting in the background. Errors are reported through
  * /readyz and the process's outage reporter, never thrown as unhandled 'error' events.
  */
-export function createRedisConnection(url: string, opts: { onError?: (err: Error) => void; outage?: RedisOutageReporter } = {}): Redis {
-  return watchRedis(new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, retryStrategy: (times) => Math.min(times * 200, 2000) }), opts);
+export function createRedisConnection(url: string | RedisTarget, opts: { onError?: (err: Error) => void; outage?: RedisOutageReporter } = {}): Redis {
+  return watchRedis(connectRedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, retryStrategy: (times) => Math.min(times * 200, 2000) }), opts);
 }
 
 /**
  * A client of the bot's Redis with commands that fail fast instead of waiting out an outage (serve's
  * command path: a Slack request must be answered, not left hanging).
  */
-export function createCommandRedis(url: string, opts: { outage?: RedisOutageReporter; redis?: RedisOptions } = {}): Redis {
-  return watchRedis(new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true, retryStrategy: (times) => Math.min(times * 200, 2000), ...opts.redis }), opts);
+export function createCommandRedis(url: string | RedisTarget, opts: { outage?: RedisOutageReporter; redis?: RedisOptions } = {}): Redis {
+  return watchRedis(connectRedis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true, retryStrategy: (times) => Math.min(times * 200, 2000), ...opts.redis }), opts);
 }
 
 /**

@@ -98,10 +98,10 @@ describe('k8s-health audit (spawned CLI)', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(`k8s-health audit: cannot read the audit stream from REDIS_URL ${url}`);
+    expect(r.stderr).toContain(`k8s-health audit: cannot read the audit stream from Redis (${url})`);
     const v = cli(['audit', 'verify'], { REDIS_URL: url });
     expect(v.code).toBe(2);
     expect(v.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(v.stderr).toContain(`k8s-health audit verify: cannot read the audit stream from REDIS_URL ${url}`);
+    expect(v.stderr).toContain(`k8s-health audit verify: cannot read the audit stream from Redis (${url})`);
   });
 });

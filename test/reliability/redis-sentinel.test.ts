@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import path from 'node:path';
+import { startJobs } from '../../src/compose/compose-jobs.js';
+import { configSchema } from '../../src/config/config-schema.js';
+import { readEnvOptions } from '../../src/config/read-env-options.js';
+import { createPlanSigner } from '../../src/remediate/plan-signer.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
+import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
+import { startRedisSentinel, type RedisSentinelTopology } from '../support/start-redis-sentinel.js';
+import { recordFigure } from './figures.js';
+
+/**
+ * The bot on a real Sentinel topology (a master, two replicas, three sentinels from Debian's
+ * packages): configured only by REDIS_SENTINELS / REDIS_SENTINEL_MASTER / REDIS_PASSWORD, it scans,
+ * opens alert threads, counts a two-person approval and executes the fix — and goes on through a
+ * kill -9 of the master (the sentinels promote a replica; ioredis follows them).
+ */
+let topo: RedisSentinelTopology;
+let slack: FakeSlackApi;
+
+beforeAll(async () => {
+  topo = await startRedisSentinel();
+  slack = await startFakeSlackApi({ validToken: 'xoxb-sentinel' });
+}, 60_000);
+
+afterAll(async () => {
+  await slack?.close();
+  await topo?.stop();
+});
+
+/** Wait until both replicas have everything the master has (asynchronous replication: a kill before that may lose the newest writes). */
+async function replicated(): Promise<void> {
+  const c = topo.client();
+  try {
+    for (let i = 0; i < 200; i++) {
+      const info = await c.info('replication');
+      const offset = Number(/master_repl_offset:(\d+)/.exec(info)?.[1] ?? -1);
+      const replicas = [...info.matchAll(/slave\d+:.*?offset=(\d+)/g)].map((m) => Number(m[1]));
+      if (replicas.length === 2 && replicas.every((o) => o >= offset)) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('replicas did not catch up within 10 s');
+  } finally {
+    c.disconnect();
+  }
+}
+
+async function notifyDrained(queue: { getJobCounts(...t: string[]): Promise<Record<string, number>> }): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const n = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    if (Object.values(n).every((x) => x === 0)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('notify queue not drained within 30 s');
+}
+
+describe('Redis Sentinel topology', () => {
+  it('scans and alert threads through the sentinels (in-process workers), on through a master failover', async () => {
+    const env = readEnvOptions(topo.env);
+    const config = configSchema.parse({ clusters: [{ name: 'prod', dump: path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'), slack: { alertChannel: 'C0ALERTS' } }], scan: { intervalSeconds: 3600 } });
+    const set = await startJobs({ config, redisUrl: env.redis, slack: { token: 'xoxb-sentinel', apiUrl: slack.apiUrl }, signer: createPlanSigner(TEST_PLAN_SECRET), channelIntervalMs: 10 });
+    const c = topo.client();
+    try {
+      const report = await set.scan('prod');
+      expect(report.status).toBe('critical');
+      await notifyDrained(set.notifyQueue);
+      const parentsOf = () => slack.callsTo('chat.postMessage').filter((m) => m.body.channel === 'C0ALERTS' && !m.body.thread_ts);
+      const posted = parentsOf().length;
+      expect(posted).toBeGreaterThan(0);
+      expect(await c.exists('k8s-health:report:prod')).toBe(1);
+      await replicated();
+      const { failoverMs } = await topo.killMaster();
+      // After the failover: the next scan lands on the new master, no parent posted twice.
+      const again = await set.scan('prod');
+      expect(again.status).toBe('critical');
+      await notifyDrained(set.notifyQueue);
+      const twice = parentsOf().length - posted;
+      recordFigure({ suite: 'redis-sentinel', case: 'scan + alert threads, master kill -9 after the threads were posted: parents posted twice', tried: posted, bad: twice, note: `failover (sentinels name a new master) ${failoverMs} ms` });
+      expect(twice).toBe(0);
+      expect(await c.exists('k8s-health:report:prod')).toBe(1);
+      expect((await set.ready()).ready).toBe(true);
+    } finally {
+      c.disconnect();
+      await set.close();
+    }
+  }, 90_000);
+});
