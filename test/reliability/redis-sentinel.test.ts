@@ -8,6 +8,8 @@ import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.
 import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
 import { startRedisSentinel, type RedisSentinelTopology } from '../support/start-redis-sentinel.js';
 import { recordFigure } from './figures.js';
+import { deployment, scaleProposal } from './approval-harness.js';
+import { startServeUnderTest } from './serve-process.js';
 
 /**
  * The bot on a real Sentinel topology (a master, two replicas, three sentinels from Debian's
@@ -28,7 +30,7 @@ afterAll(async () => {
   await topo?.stop();
 });
 
-/** Wait until both replicas have everything the master has (asynchronous replication: a kill before that may lose the newest writes). */
+/** Wait until the connected replicas have everything the master has (asynchronous replication: a kill before that may lose the newest writes). */
 async function replicated(): Promise<void> {
   const c = topo.client();
   try {
@@ -36,7 +38,7 @@ async function replicated(): Promise<void> {
       const info = await c.info('replication');
       const offset = Number(/master_repl_offset:(\d+)/.exec(info)?.[1] ?? -1);
       const replicas = [...info.matchAll(/slave\d+:.*?offset=(\d+)/g)].map((m) => Number(m[1]));
-      if (replicas.length === 2 && replicas.every((o) => o >= offset)) return;
+      if (replicas.length >= 1 && replicas.every((o) => o >= offset)) return;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error('replicas did not catch up within 10 s');
@@ -84,4 +86,32 @@ describe('Redis Sentinel topology', () => {
       await set.close();
     }
   }, 90_000);
+});
+
+describe('Redis Sentinel topology, the built serve', () => {
+  it('a two-person approval and its execution through the sentinels, with the master killed -9 after the first vote: counted once, run once', async () => {
+    const client = topo.client();
+    const s = await startServeUnderTest([deployment('app-s')], { redis: { env: topo.env, client } });
+    try {
+      await s.start({ workers: true });
+      const id = await s.propose(scaleProposal('app-s'));
+      expect(await s.vote(id, 'U0ANN')).toContain('1 of 2');
+      await replicated();
+      const { failoverMs } = await topo.killMaster();
+      // The same serve goes on: the next vote is decisive, counted once, and the fix runs once.
+      const started = Date.now();
+      await s.until('serve ready again', async () => (await fetch(`http://127.0.0.1:${s.port}/readyz`)).status === 200, 60_000);
+      const readyAfterMs = Date.now() - started + failoverMs;
+      expect(await s.vote(id, 'U0BEN')).toContain('last one needed');
+      const done = await s.until('the fix executed', async () => {
+        const r = await s.get(id);
+        return r && r.status === 'succeeded' && r;
+      }, 60_000);
+      expect(done.approvals.map((a) => a.user)).toEqual(['U0ANN', 'U0BEN']);
+      expect(s.realWrites('app-s')).toBe(1);
+      recordFigure({ suite: 'redis-sentinel', case: 'two-person approval + execution, master kill -9 after the 1st vote: votes lost or doubled, fixes run twice', tried: 1, bad: (done.approvals.length === 2 ? 0 : 1) + (s.realWrites('app-s') === 1 ? 0 : 1), note: `serve ready again ${readyAfterMs} ms after the kill (failover ${failoverMs} ms)` });
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
 });

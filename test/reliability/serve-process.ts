@@ -28,6 +28,8 @@ export const CHANNEL = 'C0EAST';
  */
 export interface ServeUnderTest {
   redis: Redis;
+  /** The PORT serve listens on (its probes). */
+  port: number;
   kube: FakeKubeApi;
   slack: FakeSlackApi;
   /** Start `serve` (with `--no-workers` when `workers` is false: no remediate worker in it). */
@@ -97,7 +99,7 @@ export async function startServeUnderTest(objects: KubeObject[], opts: { redis?:
   };
 
   const s: ServeUnderTest = {
-    redis, kube, slack,
+    redis, kube, slack, port,
     async start({ workers = true } = {}) {
       out += `--- start (workers: ${workers}) ---\n`;
       child = spawn(process.execPath, ['bin/k8s-health.js', 'serve', '--config', configFile, ...(workers ? [] : ['--no-workers'])], {
