@@ -115,3 +115,44 @@ describe('Redis Sentinel topology, the built serve', () => {
     }
   }, 120_000);
 });
+
+describe('Redis Sentinel topology, the master killed with the execution claimed', () => {
+  it('the fix in flight when the master dies: run once, its result recorded on the new master', async () => {
+    // A topology of its own: the tests above used up the replicas of theirs.
+    const fresh = await startRedisSentinel();
+    const client = fresh.client();
+    const s = await startServeUnderTest([deployment('app-x')], { redis: { env: fresh.env, client } });
+    try {
+      await s.start({ workers: true });
+      const id = await s.propose(scaleProposal('app-x'));
+      expect(await s.vote(id, 'U0ANN')).toContain('1 of 2');
+      s.kube.delayMs = 1500; // the run's precondition read and its PATCH each wait 1.5 s at the API
+      expect(await s.vote(id, 'U0BEN')).toContain('last one needed');
+      await s.until('the real PATCH in flight', async () => s.kube.requests.some((r) => r.method === 'PATCH' && r.path.endsWith('/deployments/app-x') && r.query.dryRun === undefined), 30_000);
+      const c = fresh.client();
+      try {
+        for (let i = 0; i < 200; i++) {
+          const info = await c.info('replication');
+          const offset = Number(/master_repl_offset:(\d+)/.exec(info)?.[1] ?? -1);
+          const replicas = [...info.matchAll(/slave\d+:.*?offset=(\d+)/g)].map((m) => Number(m[1]));
+          if (replicas.length >= 1 && replicas.every((o) => o >= offset)) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        c.disconnect();
+      }
+      const { failoverMs } = await fresh.killMaster();
+      s.kube.delayMs = 0;
+      const done = await s.until('the execution finished', async () => {
+        const r = await s.get(id);
+        return r && !['approved', 'executing'].includes(r.status) && r;
+      }, 90_000);
+      expect(['succeeded', 'interrupted']).toContain(done.status);
+      expect(s.realWrites('app-x')).toBe(1);
+      recordFigure({ suite: 'redis-sentinel', case: 'execution claimed (PATCH in flight), master kill -9: fixes run twice or lost', tried: 1, bad: s.realWrites('app-x') === 1 ? 0 : 1, note: `ended ${done.status}; failover ${failoverMs} ms` });
+    } finally {
+      await s.close();
+      await fresh.stop();
+    }
+  }, 120_000);
+});
