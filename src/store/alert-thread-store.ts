@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { withAlertLock } from './alert-lock.js';
 import type { RecordSeal } from './create-record-seal.js';
+import { waitForReplicas } from './wait-for-replicas.js';
 
 /** What a thread record needs of an incident: its thread key (alerts/incident.ts `Incident`). */
 export interface ThreadIncident {
@@ -74,6 +75,8 @@ export function createAlertThreadStore<I extends ThreadIncident = ThreadIncident
     async set(cluster, incidentKey, thread) {
       const mac = opts.seal?.sign(sealed(cluster, incidentKey, thread));
       await redis.set(key(cluster, incidentKey), JSON.stringify({ ...thread, ...(mac ? { mac } : {}) }), 'EX', TTL_SECONDS);
+      // What Slack already shows must survive a failover, or a retried job posts it again.
+      await waitForReplicas(redis);
     },
     withThread(cluster, fingerprint, fn) {
       const states = opts.states;

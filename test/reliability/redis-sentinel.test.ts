@@ -162,3 +162,31 @@ describe('Redis Sentinel topology, the master killed as a vote is counted and wi
     }
   }, 120_000);
 });
+
+describe('Redis Sentinel topology, the master killed with an alert being posted', () => {
+  it('the parent in flight at Slack when the master dies: every parent posted exactly once', async () => {
+    const fresh = await startRedisSentinel();
+    const env = readEnvOptions(fresh.env);
+    const config = configSchema.parse({ clusters: [{ name: 'prod', dump: path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'), slack: { alertChannel: 'C0POSTING' } }], scan: { intervalSeconds: 3600 } });
+    const set = await startJobs({ config, redisUrl: env.redis, slack: { token: 'xoxb-sentinel', apiUrl: slack.apiUrl }, signer: createPlanSigner(TEST_PLAN_SECRET), channelIntervalMs: 10 });
+    const parentsOf = () => slack.callsTo('chat.postMessage').filter((m) => m.body.channel === 'C0POSTING' && !m.body.thread_ts);
+    try {
+      slack.postDelayMs = 1500;
+      await set.scan('prod');
+      await slack.waitFor('a parent in flight', () => parentsOf().length > 0, 30_000);
+      const { failoverMs } = await fresh.killMaster();
+      slack.postDelayMs = 0;
+      await notifyDrained(set.notifyQueue);
+      // One parent per root cause of the report, each once.
+      const texts = parentsOf().map((m) => JSON.stringify(m.body.blocks?.[0]));
+      const twice = texts.length - new Set(texts).size;
+      recordFigure({ suite: 'redis-sentinel', case: 'alert parent in flight at Slack, master kill -9: parents posted twice', tried: texts.length, bad: twice, note: `failover ${failoverMs} ms` });
+      expect(texts.length).toBeGreaterThan(0);
+      expect(twice).toBe(0);
+    } finally {
+      slack.postDelayMs = 0;
+      await set.close();
+      await fresh.stop();
+    }
+  }, 120_000);
+});
