@@ -47,7 +47,7 @@ export function composeSlackDeps(opts: {
     now,
     log,
     approval: composeApprovalDeps({ redis, keyPrefix, config, signer, jobs: opts.jobs, log, now, isAuthorized, appHome }),
-    alertThreads: composeAlertThreadDeps({ redis, keyPrefix, signer, now, log }),
+    alertThreads: composeAlertThreadDeps({ redis, keyPrefix, signer, now, log, config }),
     appHome,
   };
 }

@@ -48,8 +48,10 @@ export const ERROR_CODES = {
   // Slack
   E_SLACK_TOKEN_MISSING: 'SLACK_BOT_TOKEN is not set',
   E_SLACK_SECRET_MISSING: 'SLACK_SIGNING_SECRET is not set',
+  E_SLACK_NOT_STARTED: 'a post was asked for before the Slack app finished starting: it is retried on the next check',
   E_SLACK_AUTH: 'Slack rejected the bot token (auth.test)',
   E_SLACK_REQUEST_REFUSED: 'a Slack request failed the request checks (timestamp, user, workspace)',
+  E_STATE_STORE_UNREACHABLE: 'Redis, the state store, is unreachable: readiness fails and commands answer "state store unreachable" until it is back',
   E_REDIS_PING: 'Redis answered PING with something else (readiness)',
   // the sandbox and its simulated cluster
   E_SANDBOX_PAGE: 'the sandbox page could not serve a request, or its files are missing',

@@ -17,6 +17,7 @@ import type { ScanDeps } from '../scan/scan-cluster.js';
 import type { ChannelLimiter } from '../slack/post/create-channel-limiter.js';
 import type { AlertQuietStore } from '../alerts/alert-quiet-store.js';
 import type { AlertThreadStore } from '../alerts/alert-thread-store.js';
+import { isConfiguredChannel } from '../slack/post/is-configured-channel.js';
 import type { HomeViewersStore } from '../store/home-viewers-store.js';
 import { createApprovalAuthorizer } from '../slack/handle/handle-approval-authorizer.js';
 import { refreshAppHomes } from '../slack/post/publish-app-home.js';
@@ -192,7 +193,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   }
   if (runs('notify')) {
     if (deps.slack) {
-      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fleet: stores.fleetIncidents, now, log };
+      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fleet: stores.fleetIncidents, now, log, channelAllowed: (cluster: string, channel: string) => isConfiguredChannel(deps.config, cluster, channel) };
       workers.push(startNotifyWorker({ ...notify, connection, prefix, queue: deps.queues.notify, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');

@@ -29,6 +29,11 @@ export interface PostAlertDeps {
    * that thread; an anchor's parent lists every cluster. Absent: every incident has its own thread.
    */
   fleet?: FleetIncidentStore<FleetIncident>;
+  /**
+   * Whether the configuration names this channel for the cluster (slack/post/is-configured-channel.ts): an
+   * incident or thread record naming another channel is not posted to or edited. Absent: not checked.
+   */
+  channelAllowed?: (cluster: string, channel: string) => boolean;
 }
 
 /** What one notify job asks for: bring the thread of this finding up to this change. */
@@ -65,9 +70,10 @@ const MAX_RATE_LIMITED_TRIES = 5;
  * nothing is posted twice; a job for an older change finds its change already posted by a newer job.
  */
 export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promise<{ posted: number; memberCard?: boolean }> {
-  return deps.threads.withThread(req.cluster, req.fingerprint, async ({ incident: inc, thread: stored, save }) => {
+  return deps.threads.withThread(req.cluster, req.fingerprint, async ({ incident: inc, thread: found, save }) => {
     if (!inc) return { posted: 0 }; // forgotten long after resolution: nothing left to say
-    let thread: MemberThread | undefined = stored;
+    if (!placeAllowed(deps, req.cluster, inc)) return { posted: 0 };
+    let thread: MemberThread | undefined = threadAllowed(deps, inc, found);
     const pending = inc.changes.filter((c) => c.seq > (thread?.postedSeq ?? 0));
     let snooze = pending.length > 0 ? await deps.quiet.getSnooze(inc.cluster, inc.fingerprint) : undefined;
     let posted = 0;
@@ -191,11 +197,26 @@ async function loadAnchor(deps: PostAlertDeps, f: FleetIncident): Promise<{ stat
  * its thread is not known (forgotten, or not posted yet).
  */
 export async function refreshAlertParent(deps: PostAlertDeps, cluster: string, fingerprint: string): Promise<boolean> {
-  return deps.threads.withThread(cluster, fingerprint, async ({ incident, thread, save }) => {
+  return deps.threads.withThread(cluster, fingerprint, async ({ incident, thread: found, save }) => {
+    const thread = incident && placeAllowed(deps, cluster, incident) ? threadAllowed(deps, incident, found) : undefined;
     if (!incident || !thread) return false;
     await updateParent(deps, incident, thread, save, await deps.quiet.getSnooze(cluster, fingerprint));
     return true;
   });
+}
+
+/** The incident belongs to the cluster asked for and names a configured channel; otherwise nothing is posted (logged). */
+function placeAllowed(deps: PostAlertDeps, cluster: string, inc: Incident): boolean {
+  if (inc.cluster === cluster && (!deps.channelAllowed || deps.channelAllowed(cluster, inc.channel))) return true;
+  deps.log.warn({ cluster, fingerprint: inc.fingerprint }, 'alert not posted: the stored incident names a channel (or cluster) the configuration does not; was the alert state written by someone else?');
+  return false;
+}
+
+/** A thread record in a channel the configuration no longer names (or never did) is not replied under nor edited. */
+function threadAllowed(deps: PostAlertDeps, inc: Incident, thread: AlertThread | undefined): AlertThread | undefined {
+  if (!thread || !deps.channelAllowed || deps.channelAllowed(inc.cluster, thread.channel)) return thread;
+  deps.log.warn({ cluster: inc.cluster, fingerprint: inc.fingerprint }, 'alert thread record ignored: its channel is not configured for the cluster; the next change opens a new thread');
+  return undefined;
 }
 
 async function updateParent(deps: PostAlertDeps, inc: Incident, thread: AlertThread, save: (t: AlertThread) => Promise<void>, snooze: AlertSnooze | undefined): Promise<void> {
