@@ -165,15 +165,15 @@ export async function startSandboxPage(opts: {
         // A click in the person's Home view: no channel, message or response_url, as in Slack.
         const home = slack.homeFor(as);
         if (!home || home.id !== b.homeId) throw new PageError(404, 'that Home view is gone');
-        const element = findButton((home.view.blocks ?? []) as unknown[], String(b.blockId ?? ''), String(b.actionId ?? ''), typeof b.value === 'string' ? b.value : undefined);
+        const element = findButton((home.view.blocks ?? []) as unknown[], idOf(b.blockId), idOf(b.actionId), typeof b.value === 'string' ? b.value : undefined);
         if (!element) throw new PageError(404, 'that button is gone (the Home view was published again)');
         const r = await session.send(createBlockActionBody({ user: as, home: { id: home.id, view: home.view }, action: element, triggerId: slack.newTriggerId(as) }));
         tellFailure(as, 'click', r);
         return { status: r.status };
       }
-      const message = slack.findMessage(String(b.ts ?? ''));
+      const message = slack.findMessage(idOf(b.ts));
       if (!message || (message.ephemeralFor && message.ephemeralFor !== as)) throw new PageError(404, 'that message is gone');
-      const element = findButton(message.blocks, String(b.blockId ?? ''), String(b.actionId ?? ''), typeof b.value === 'string' ? b.value : undefined);
+      const element = findButton(message.blocks, idOf(b.blockId), idOf(b.actionId), typeof b.value === 'string' ? b.value : undefined);
       if (!element) throw new PageError(404, 'that button is gone (the message was edited)');
       const body = createBlockActionBody({
         user: as,
@@ -188,7 +188,7 @@ export async function startSandboxPage(opts: {
     },
     'POST /api/view': async (b) => {
       const as = personOf(b.as).id;
-      const view = slack.findView(String(b.viewId ?? ''));
+      const view = slack.findView(idOf(b.viewId));
       if (!view || view.user !== as) throw new PageError(404, 'that dialog is closed');
       const values = (typeof b.values === 'object' && b.values ? b.values : {}) as Record<string, Record<string, string>>;
       const r = await session.send(createViewSubmissionBody({ user: as, viewId: view.id, view: view.view, values, triggerId: slack.newTriggerId(as) }));
@@ -201,7 +201,7 @@ export async function startSandboxPage(opts: {
     },
     'POST /api/view/close': async (b) => {
       const as = personOf(b.as).id;
-      const view = slack.findView(String(b.viewId ?? ''));
+      const view = slack.findView(idOf(b.viewId));
       if (view && view.user === as) slack.closeView(view.id);
       return {};
     },
@@ -312,4 +312,9 @@ function parseJson(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** An id the page sends (a message ts, a block, action or view id): a string, or none at all. */
+function idOf(v: unknown): string {
+  return typeof v === 'string' ? v : '';
 }

@@ -114,7 +114,7 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
 
   const handleApi = (method: string, body: Record<string, unknown>, authToken: string | undefined): Record<string, unknown> => {
     if (authToken !== token) return { ok: false, error: 'invalid_auth' };
-    const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+    const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v as { toString(): string }));
     const blocksOf = (v: unknown) => withBlockIds(Array.isArray(v) ? v : []);
     switch (method) {
       case 'auth.test':

@@ -50,7 +50,7 @@ function stall(port: number, length: number, chunk: Buffer): { closed: Promise<n
   socket.on('error', () => undefined); // the server cutting us off is the expected end
   socket.resume(); // read (and drop) the answer: a socket that never reads never sees the server close it
   const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
-  socket.on('connect', async () => {
+  const feed = async () => {
     socket.write(`POST /slack/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\n\r\n`);
     let left = length - 1;
     while (left > 0 && !socket.destroyed) {
@@ -58,7 +58,9 @@ function stall(port: number, length: number, chunk: Buffer): { closed: Promise<n
       left -= part.length;
       if (!socket.write(part)) await new Promise((r) => (socket.once('drain', r), socket.once('close', r)));
     }
-  });
+  };
+  // feed never rejects: writes to a socket the server closed fail through its 'error' event, handled above.
+  socket.on('connect', () => void feed());
   return { closed };
 }
 

@@ -41,7 +41,7 @@ describe('correlationKey: the fault in words that do not name the cluster', () =
       section: 'nodes',
       title: `CNI on node ${node}: antrea-agent-x ImagePullBackOff`,
       subject: { kind: 'Node', name: node },
-      evidence: [`Pod kube-system/antrea-agent-${node}: phase=Pending, container waiting reason=ImagePullBackOff "Back-off pulling image \"registry.corp.example:5000/antrea/antrea-ubuntu:v1.15\""`],
+      evidence: [`Pod kube-system/antrea-agent-${node}: phase=Pending, container waiting reason=ImagePullBackOff "Back-off pulling image "registry.corp.example:5000/antrea/antrea-ubuntu:v1.15""`],
       remediations: [],
       confidence: 'high',
       fingerprint: fingerprint(cluster, 'cni.pod-not-running', { kind: 'Node', name: node }),

@@ -1,4 +1,6 @@
 import { createRequire } from 'node:module';
+import type * as JsYaml from 'js-yaml';
+import type * as Yaml from 'yaml';
 import { parseKubectlYaml, UnsupportedYaml } from './parse-kubectl-yaml.js';
 import { findNewestTime } from './find-newest-time.js';
 import { kindFromPath } from './kind-from-path.js';
@@ -189,7 +191,7 @@ function parseYamlDocuments(text: string): unknown[] {
     if (!(e instanceof UnsupportedYaml)) throw e;
   }
   try {
-    const { CORE_SCHEMA, loadAll } = require('js-yaml') as typeof import('js-yaml');
+    const { CORE_SCHEMA, loadAll } = require('js-yaml') as typeof JsYaml;
     return loadAll(text, { schema: CORE_SCHEMA, maxAliases: 0 });
   } catch {
     return parseYamlDocumentsSlowly(text);
@@ -201,7 +203,7 @@ const require = createRequire(import.meta.url);
 
 /** The YAML library behind config files, for the dump files the faster parsers refuse. */
 function parseYamlDocumentsSlowly(text: string): unknown[] {
-  const { parseAllDocuments } = require('yaml') as typeof import('yaml');
+  const { parseAllDocuments } = require('yaml') as typeof Yaml;
   const docs = parseAllDocuments(text);
   // parseAllDocuments returns an EmptyStream (not an array) for an empty file.
   if (!Array.isArray(docs)) return [];

@@ -338,7 +338,7 @@ async function readMeta(dir: string, partial: PartialEntry[]): Promise<Meta> {
   if (Array.isArray(raw.partial)) {
     fields.partial = raw.partial
       .filter((p): p is Record<string, unknown> => isRecord(p) && typeof p.source === 'string')
-      .map((p) => ({ source: p.source as string, error: typeof p.error === 'string' ? p.error : String(p.error ?? '') }));
+      .map((p) => ({ source: p.source as string, error: typeof p.error === 'string' ? p.error : p.error == null ? '' : JSON.stringify(p.error) }));
   }
   const meta: Meta = { fields };
   if (isRecord(raw.apiserver)) meta.apiserver = normalizeApiServer(raw.apiserver);

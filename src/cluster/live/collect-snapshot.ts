@@ -6,7 +6,7 @@ import { collectServedVersions } from './collect-served-versions.js';
 import type { WatchCaches } from './create-watch-caches.js';
 import { KINDS, type KindSpec } from '../kinds.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './request-kube.js';
-import { isUnreachable, KubeError } from './kube-error.js';
+import { isUnreachable, type KubeError } from './kube-error.js';
 import { clusterSides } from './cluster-sides.js';
 import { namespaceOfKind, sidesOfKind, type Side } from './kind-sides.js';
 import { loadKubeConfig, type KubeContextRef } from './load-kube-config.js';

@@ -13,9 +13,9 @@ export function answerSelfReview(pathname: string, body: string, rules: readonly
   if (!pathname.startsWith(REVIEWS)) return undefined;
   const kind = pathname.slice(REVIEWS.length);
   if (kind !== 'selfsubjectrulesreviews' && kind !== 'selfsubjectaccessreviews') return undefined;
-  let spec: Record<string, any>;
+  let spec: Record<string, unknown>;
   try {
-    spec = (JSON.parse(body) as { spec?: Record<string, any> }).spec ?? {};
+    spec = (JSON.parse(body) as { spec?: Record<string, unknown> }).spec ?? {};
   } catch {
     return { status: 400, body: { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'the request body is not JSON', code: 400 } };
   }

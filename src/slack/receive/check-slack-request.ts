@@ -1,4 +1,5 @@
 import { SLACK_USER_ID } from '../render/mention-user.js';
+import { neutralizePlainText } from '../../text/neutralize-plain-text.js';
 import { MAX_FUTURE_SKEW_SECONDS } from './slack-request-window.js';
 
 /** Why a signed request is refused, and the HTTP status it gets (never a 500). */
@@ -42,7 +43,7 @@ export function checkSlackRequest(body: unknown, policy: SlackRequestPolicy, req
   if (request.timestamp !== undefined) {
     const ts = Number(request.timestamp);
     if (!Number.isFinite(ts) || ts > request.nowSeconds + MAX_FUTURE_SKEW_SECONDS) {
-      return { status: 401, reason: 'future-timestamp', detail: `request timestamp ${String(request.timestamp).slice(0, 20)} is more than ${MAX_FUTURE_SKEW_SECONDS} s ahead of this clock` };
+      return { status: 401, reason: 'future-timestamp', detail: `request timestamp ${neutralizePlainText(request.timestamp, { max: 20 })} is more than ${MAX_FUTURE_SKEW_SECONDS} s ahead of this clock` };
     }
   }
   if (!isObject(body)) return { status: 400, reason: 'unknown-payload', detail: 'the payload is not an object' };
@@ -64,7 +65,7 @@ export function checkSlackRequest(body: unknown, policy: SlackRequestPolicy, req
     const payloadTeam = kind === 'interaction' ? team?.id : body.team_id;
     const userTeam = isObject(body.user) ? body.user.team_id : undefined;
     if (payloadTeam !== policy.teamId || (userTeam !== undefined && userTeam !== policy.teamId)) {
-      const seen = [payloadTeam, userTeam].filter((t) => t !== undefined).map((t) => String(t).slice(0, 20));
+      const seen = [payloadTeam, userTeam].filter((t) => t !== undefined).map((t) => neutralizePlainText(t, { max: 20 }));
       return { status: 403, reason: 'other-team', detail: `team ${seen.join('/') || '(none)'} is not the configured slack.teamId ${policy.teamId}` };
     }
   }
