@@ -27,7 +27,8 @@ const chartDir = join(root, 'helm');
 const ciDir = join(chartDir, 'ci');
 const ciFiles = readdirSync(ciDir).filter((f) => f.endsWith('-values.yaml')).sort();
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- rendered manifests are untyped YAML until a model validates them, hence the loose types below */
+// Rendered manifests are untyped YAML until a model validates them, hence the loose types below.
+/* eslint-disable @typescript-eslint/no-explicit-any */
 type Manifest = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; [key: string]: any };
 
 /** The chart's names with release `khb` in namespace `ops`. */
