@@ -6,7 +6,8 @@ import { proposalKey } from './render-blocks.js';
 import type { AlertChange, AlertChangeDetail, Incident } from '../../alerts/incident.js';
 import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, PROPOSE_FIX_ACTION_PREFIX, proposeFixActionId } from '../action-ids.js';
 import { mentionUser } from './mention-user.js';
-import { durationBetween, slackDate } from './slack-date.js';
+import { slackDate } from './slack-date.js';
+import { incidentTimes } from './incident-times.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 
 type KnownBlock = types.KnownBlock;
@@ -39,15 +40,17 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   const f = inc.finding;
   const resolved = inc.status === 'resolved';
   const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
-  // How long the problem was seen: first to last sighting (the resolution itself waits resolveAfterScans more scans).
-  const lasted = durationBetween(inc.openedAt, inc.lastSeenAt) ?? 'an unknown time';
+  // How long the problem lasted: from its own start to the last sighting (the resolution itself waits
+  // resolveAfterScans more scans); the same record every other message reads (incident-times.ts).
+  const times = incidentTimes(inc);
+  const lasted = times.lasted ?? 'an unknown time';
   const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizeSlackPlainText(`${inc.cluster}: ${f.title}`, { max: 120 })}`;
   const date = (iso: string | undefined) => slackDate(iso) ?? 'an unknown time';
   const severity = SEVERITY_EMOJI[f.severity] ? `${SEVERITY_EMOJI[f.severity]} *${f.severity}*` : `*${md(f.severity, { max: 20 })}*`;
   const lines: string[] = [];
   if (inc.mergedInto) lines.push(`:link: Now followed in the thread of its root cause (fingerprint \`${neutralizeMrkdwnId(inc.mergedInto)}\`).`);
-  else if (resolved) lines.push(`:white_check_mark: *Resolved* ${date(inc.resolvedAt)} · lasted ${lasted} (first seen ${date(inc.openedAt)}, last seen ${date(inc.lastSeenAt)})`);
-  else lines.push(`${severity} · ${md(subject, { max: 200 })} · since ${date(f.since ?? inc.openedAt)}`);
+  else if (resolved) lines.push(`:white_check_mark: *Resolved* ${date(inc.resolvedAt)} · lasted ${lasted} (since ${date(times.since)}, last seen ${date(times.lastSeen)})`);
+  else lines.push(`${severity} · ${md(subject, { max: 200 })} · since ${date(times.since)}`);
   if (f.cause) lines.push(`*Why:* ${md(oneSentence(f.cause), { max: 400 })}`);
   const symptoms = inc.symptoms ?? [];
   if (symptoms.length > 0) {
@@ -118,7 +121,7 @@ const MAX_REPLY_EVIDENCE = 6;
  * details (one stored by an older version, alerts/migrate-alert-state.ts) says what kind it was and when.
  */
 export function renderAlertReply(inc: Incident, change: AlertChange): SlackMessage {
-  const lines = change.details.flatMap(renderChangeDetail);
+  const lines = change.details.flatMap((d) => renderChangeDetail(d, inc));
   const body = lines.join('\n') || `${md(change.kinds.join(', '), { max: 200 })} at ${slackDate(change.at) ?? 'an unknown time'}`;
   return clampBlocks({
     text: `${md(`${inc.cluster} ${inc.finding.id}`, { max: 200 })}: ${lines[0] ?? md(change.kinds.join(', '), { max: 200 })}`,
@@ -130,7 +133,9 @@ export function renderAlertReply(inc: Incident, change: AlertChange): SlackMessa
 }
 
 /** The reply lines of one detail. */
-function renderChangeDetail(d: AlertChangeDetail): string[] {
+function renderChangeDetail(d: AlertChangeDetail, inc: Incident): string[] {
+  // Durations come from the incident record (incident-times.ts), as on the parent.
+  const lasted = incidentTimes(inc).lasted ?? formatAge(d.kind === 'resolved' ? d.lastedMs : 0);
   switch (d.kind) {
     case 'reopened':
       return [`:repeat: *Back again* ${formatAge(d.resolvedForMs)} after it was resolved — this thread is open again.`];
@@ -154,8 +159,8 @@ function renderChangeDetail(d: AlertChangeDetail): string[] {
       );
     case 'resolved':
       if (d.reason === 'cluster-renamed') return [`:twisted_rightwards_arrows: *Resolved here: cluster renamed* — it is now \`${md(d.renamedTo ?? '', { max: 120 })}\` (another Cluster of the same name appeared); its alerts continue under that name.`];
-      if (d.reason === 'cluster-deleted') return [`:white_check_mark: *Resolved: cluster deleted* — its Cluster object is no longer in the fleet (deleted, or no longer matched by the fleet's namespaces or selector); it lasted ${formatAge(d.lastedMs)}.`];
-      return [`:white_check_mark: *Resolved*: not seen in ${Number(d.missedScans)} consecutive scans (last seen ${slackDate(d.lastSeenAt) ?? 'an unknown time'}); lasted ${formatAge(d.lastedMs)}.`];
+      if (d.reason === 'cluster-deleted') return [`:white_check_mark: *Resolved: cluster deleted* — its Cluster object is no longer in the fleet (deleted, or no longer matched by the fleet's namespaces or selector); it lasted ${lasted}.`];
+      return [`:white_check_mark: *Resolved*: not seen in ${Number(d.missedScans)} consecutive scans (last seen ${slackDate(d.lastSeenAt) ?? 'an unknown time'}); lasted ${lasted}.`];
     case 'paused':
       return [
         `:double_vertical_bar: *Remediation is still paused* on MachineHealthCheck ${md(d.mhc, { max: 300 })}${d.since ? ` (since ${slackDate(d.since) ?? 'an unknown time'})` : ''}: failed machines are not replaced.`,
