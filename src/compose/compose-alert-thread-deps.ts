@@ -9,6 +9,7 @@ import { createAlertThreadStore } from '../alerts/alert-thread-store.js';
 import { createAuditLog } from '../store/audit-log.js';
 import { createRedisBaselineStore } from '../store/baseline-store.js';
 import { createProposalStore } from '../store/proposal-store.js';
+import { createApprovalStore } from '../store/approval-store.js';
 
 /**
  * What the alert thread buttons need (I'm on it, Snooze, Unsnooze, Export
@@ -20,12 +21,14 @@ export function composeAlertThreadDeps(opts: { redis: Redis; keyPrefix: string; 
   const { redis, keyPrefix, now, log } = opts;
   const states = createAlertStateStore(redis, { keyPrefix });
   const audit = createAuditLog(redis, { keyPrefix, log, signer: opts.signer });
+  const approvals = createApprovalStore(redis, { keyPrefix });
   return {
     post: {
       threads: createAlertThreadStore(redis, { keyPrefix, states }),
       quiet: createAlertQuietStore(redis, { keyPrefix, now }),
       limiter: createChannelLimiter(redis, { keyPrefix, intervalMs: opts.channelIntervalMs }),
       proposals: createProposalStore(redis, { keyPrefix }),
+      fixesRan: (keys) => approvals.fixesRan(keys),
       now,
     },
     states,

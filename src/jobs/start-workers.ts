@@ -2,6 +2,8 @@ import type { WebClient } from '@slack/web-api';
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertStateStore } from '../alerts/alert-state-store.js';
+import type { ApprovalRequest } from '../approvals/approval-request.js';
+import { refreshAlertsOfFix } from '../slack/post/post-alert.js';
 import type { Incident } from '../alerts/incident.js';
 import type { WatchCaches } from '../cluster/live/create-watch-caches.js';
 import type { ClusterConfig, Config } from '../config/config-schema.js';
@@ -186,7 +188,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   }
   if (runs('notify')) {
     if (deps.slack) {
-      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, now, log };
+      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), now, log };
       workers.push(startNotifyWorker({ ...notify, connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
@@ -199,7 +201,14 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       // process takes the job. Not ready (no K8S_HEALTH_PLAN_SECRET): every approved request is refused
       // by the executor; the composition root warns about it once at startup.
       const slackResults = deps.slack.results;
-      const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: slackResults, connection, prefix, now, log };
+      // A fix that ran: the alert parents offering it are re-rendered at once, without its button.
+      const alertPost = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), now, log };
+      const onFixRan = async (req: ApprovalRequest) => {
+        if (!req.fixKey) return;
+        const { state } = await stores.alerts.load(req.cluster);
+        await refreshAlertsOfFix(alertPost, Object.values(state.incidents), req.fixKey);
+      };
+      const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: slackResults, connection, prefix, now, log, onFixRan };
       workers.push(startRemediateWorker(remediate).worker);
       // Fix-button clicks are planned and dry-run here too: the same credential.
       workers.push(startProposeWorker({ ...remediate, onApprovalsChanged: () => refreshAppHomes(homes, slackResults) }).worker);

@@ -264,7 +264,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
         if (message) return { message };
         // Refused by serve (its response_url; "Preparing the plan…" is not an answer) or by the worker (chat.postEphemeral).
         const refused = slack.responses.find((x) => x.path === new URL(url).pathname && !String(x.body.text).includes('Preparing the plan'))?.body
-          ?? slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === user)?.body;
+          ?? slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === user && !isProposedNote(c.body))?.body;
         return refused && { ephemeral: refused };
       }, 30000);
       if (done.message) {
@@ -362,4 +362,9 @@ export function useApprovalBot(opts: ApprovalBotOptions = {}, timeoutMs = 60_000
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(bot) : value;
     },
   });
+}
+
+/** The proposer's own note that a request was posted (render-proposed.ts): not a refusal. */
+function isProposedNote(body: { text?: unknown }): boolean {
+  return /^Your request for .* is posted below/.test(String(body.text ?? ''));
 }

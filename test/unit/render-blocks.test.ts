@@ -92,6 +92,13 @@ describe('renderBlocks: the answer card', () => {
     expect(allText(blocks as AnyBlock[]).split('Suspend webhook kyverno-resource-validating-webhook-cfg')).toHaveLength(2);
   });
 
+  it('a fix that already ran shows as done with its time, never as a button', () => {
+    const { blocks } = renderBlocks(report(), { now, proposalIds: {}, ranFixes: { [proposalKey(webhookDown, 0)]: '2025-03-01T10:05:00Z' } });
+    expect((blocks as AnyBlock[]).filter((x) => x.type === 'actions' && x.elements[0].action_id !== DETAILS_ACTION_ID)).toHaveLength(0);
+    expect(allText(blocks as AnyBlock[])).toContain(':white_check_mark: Suspend webhook kyverno-resource-validating-webhook-cfg ran <!date^1740823500^');
+    expect(allText(blocks as AnyBlock[])).not.toContain('propose it from Slack');
+  });
+
   it('without proposal ids (check --output blocks) shows the fix as text, never as a button', () => {
     const { blocks } = renderBlocks(report(), { now });
     expect((blocks as AnyBlock[]).filter((x) => x.type === 'actions').map((x) => x.elements[0].action_id)).toEqual([DETAILS_ACTION_ID]);

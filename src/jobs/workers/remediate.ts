@@ -8,6 +8,7 @@ import type { ProposalStore } from '../../store/proposal-store.js';
 import { postApprovalResult } from '../../slack/post/post-approval-result.js';
 import { updateApprovalMessage } from '../../slack/post/update-approval-message.js';
 import type { StartedWorker } from './started-worker.js';
+import type { ApprovalRequest } from '../../approvals/approval-request.js';
 import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from '../queue-names.js';
 
 export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthorized'> {
@@ -23,7 +24,12 @@ export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthori
   proposals: ProposalStore;
   /** BullMQ prefix (default 'k8s-health'). */
   prefix?: string;
+  /** A fix ran: re-render the alert parents that offered it, so its button disappears now, not at the next scan. */
+  onFixRan?: (req: ApprovalRequest) => Promise<void>;
 }
+
+/** How long "this fix ran" hides its buttons: as long as a stored proposal lives. */
+const FIX_RAN_SECONDS = 7 * 24 * 3600;
 
 /**
  * The remediate worker: one job per approved request (job id = request id). runRemediation does
@@ -45,6 +51,11 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): StartedWorker {
       const req = run.request;
       if (!req || !['succeeded', 'failed', 'aborted', 'interrupted'].includes(req.status)) return { status: req?.status ?? 'unknown' };
       log.info({ remediation: true, cluster: req.cluster, action: req.plan.action, status: req.status, result: req.result }, `remediation ${req.status}`);
+      // A fix that ran loses its buttons (alert parents, answer cards): remembered as long as proposals are.
+      if (req.status === 'succeeded' && typeof req.fixKey === 'string') {
+        await deps.approvals.markFixRan(req.fixKey, deps.now().toISOString(), FIX_RAN_SECONDS);
+        await deps.onFixRan?.(req).catch((err: unknown) => log.warn({ err }, 'alert parent refresh after the fix failed'));
+      }
       let undo: { label: string; proposalId: string } | undefined;
       if (run.undo && req.status === 'succeeded') {
         const proposalId = await deps.proposals.save({

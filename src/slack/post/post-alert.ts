@@ -8,6 +8,7 @@ import type { ProposalStore } from '../../store/proposal-store.js';
 import { renderAlertParent, renderAlertReply } from '../render/render-alert.js';
 import type { SlackMessage } from '../render/clamp-blocks.js';
 import type { Logger } from '../../log/logger.js';
+import { fixKey } from '../../approvals/request/fix-key.js';
 
 /** What {@link postAlert} needs. */
 export interface PostAlertDeps {
@@ -21,6 +22,8 @@ export interface PostAlertDeps {
   quiet: AlertQuietStore;
   now: () => Date;
   log: Logger;
+  /** When fixes last ran (approval store: fixesRan): a fix that ran during this incident has no button on its parent. */
+  fixesRan?: (fixKeys: readonly string[]) => Promise<Record<string, string>>;
 }
 
 /** What one notify job asks for: bring the thread of this finding up to this change. */
@@ -58,7 +61,8 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
       if (!thread) {
         const proposalIds = await saveProposals(deps, inc, {});
         const owner = await deps.quiet.getOwner(inc.cluster, inc.key);
-        const res = await call(deps, inc.channel, () => deps.client.chat.postMessage({ channel: inc.channel, ...parent(inc, proposalIds, { owner, snooze }), unfurl_links: false }));
+        const ran = await ranDuring(deps, inc);
+        const res = await call(deps, inc.channel, () => deps.client.chat.postMessage({ channel: inc.channel, ...parent(inc, proposalIds, { owner, snooze }, ran), unfurl_links: false }));
         thread = { channel: (res.channel as string | undefined) ?? inc.channel, ts: res.ts as string, postedSeq: change.seq, proposalIds };
         await save(thread);
         posted += 1;
@@ -109,21 +113,44 @@ async function updateParent(deps: PostAlertDeps, inc: Incident, thread: AlertThr
   const proposalIds = await saveProposals(deps, inc, thread.proposalIds);
   if (Object.keys(proposalIds).length !== Object.keys(thread.proposalIds).length) await save({ ...thread, proposalIds });
   const owner = await deps.quiet.getOwner(inc.cluster, inc.key);
-  await call(deps, thread.channel, () => deps.client.chat.update({ channel: thread.channel, ts: thread.ts, ...parent(inc, proposalIds, { owner, snooze }) }));
+  const ran = await ranDuring(deps, inc);
+  await call(deps, thread.channel, () => deps.client.chat.update({ channel: thread.channel, ts: thread.ts, ...parent(inc, proposalIds, { owner, snooze }, ran) }));
 }
 
-function parent(inc: Incident, proposalIds: Record<string, string>, quiet: { owner?: AlertOwner; snooze?: AlertSnooze }): SlackMessage {
-  return renderAlertParent(inc, { proposalIds: byProposalKey(inc, proposalIds), ...(quiet.owner ? { owner: quiet.owner } : {}), ...(quiet.snooze ? { snooze: quiet.snooze } : {}) });
+function parent(inc: Incident, proposalIds: Record<string, string>, quiet: { owner?: AlertOwner; snooze?: AlertSnooze }, ran: ReadonlySet<number>): SlackMessage {
+  return renderAlertParent(inc, { proposalIds: byProposalKey(inc, proposalIds, ran), ...(quiet.owner ? { owner: quiet.owner } : {}), ...(quiet.snooze ? { snooze: quiet.snooze } : {}) });
 }
 
-/** Stored proposal ids are keyed by proposal content; the renderer wants them by proposalKey. */
-function byProposalKey(inc: Incident, ids: Record<string, string>): Record<string, string> {
+/** Stored proposal ids are keyed by proposal content; the renderer wants them by proposalKey (fixes that ran left out). */
+function byProposalKey(inc: Incident, ids: Record<string, string>, ran: ReadonlySet<number>): Record<string, string> {
   const out: Record<string, string> = {};
   inc.finding.remediations.forEach((r, i) => {
     const id = ids[JSON.stringify(r)];
-    if (id) out[proposalKey(inc.finding, i)] = id;
+    if (id && !ran.has(i)) out[proposalKey(inc.finding, i)] = id;
   });
   return out;
+}
+
+/** The indexes of the finding's fixes that ran since this incident opened: their buttons are gone. */
+async function ranDuring(deps: PostAlertDeps, inc: Incident): Promise<Set<number>> {
+  if (!deps.fixesRan || inc.finding.remediations.length === 0) return new Set();
+  const keys = inc.finding.remediations.map((r) => fixKey(inc.cluster, r));
+  const ran = await deps.fixesRan(keys);
+  const opened = Date.parse(inc.openedAt);
+  return new Set(keys.flatMap((k, i) => (ran[k] && !(Date.parse(ran[k]) < opened) ? [i] : [])));
+}
+
+/**
+ * A fix ran: re-render the parent of every open incident of the cluster that offers it, so its
+ * button disappears at once (each under its thread's lock, like a notify job).
+ */
+export async function refreshAlertsOfFix(deps: PostAlertDeps, incidents: readonly Incident[], key: string): Promise<number> {
+  let n = 0;
+  for (const inc of incidents) {
+    if (inc.status !== 'open' || !inc.finding.remediations.some((r) => fixKey(inc.cluster, r) === key)) continue;
+    if (await refreshAlertParent(deps, inc.cluster, inc.fingerprint)) n += 1;
+  }
+  return n;
 }
 
 /** Store each fix of the finding once (the button carries only the opaque id; a click on it reads the proposal back). */

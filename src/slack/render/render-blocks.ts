@@ -27,6 +27,8 @@ export interface RenderBlocksOptions {
    * whose value is only that id; without one (e.g. `check --output blocks`) it is shown as text.
    */
   proposalIds?: Readonly<Record<string, string>>;
+  /** Fixes that already ran (ISO time) keyed by {@link proposalKey}: shown as done, never as a button. */
+  ranFixes?: Readonly<Record<string, string>>;
   /** At most this many root causes on the card (default: as many as {@link CARD_LINE_BUDGET} allows). */
   maxFindings?: number;
   /** One extra line under the header, e.g. "fresh scan failed: …"; shown as untrusted text (emoji codes still render). */
@@ -232,9 +234,11 @@ function renderRoot(f: Finding, report: Report, plan: CardPlan, opts: RenderBloc
   ];
   const fix = f.remediations[0];
   const id = fix ? opts.proposalIds?.[proposalKey(f, 0)] : undefined;
-  if (fix && !id) lines.push(`:wrench: Fix: ${md(fix.label, { max: 200 })} (propose it from Slack: two approvals before it runs)`);
+  const ran = fix ? opts.ranFixes?.[proposalKey(f, 0)] : undefined;
+  if (fix && ran) lines.push(`:white_check_mark: ${md(fix.label, { max: 200 })} ran ${slackDate(ran) ?? 'earlier'}`);
+  else if (fix && !id) lines.push(`:wrench: Fix: ${md(fix.label, { max: 200 })} (propose it from Slack: two approvals before it runs)`);
   const out: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } }];
-  if (fix && id) {
+  if (fix && id && !ran) {
     out.push({
       type: 'actions',
       block_id: `fix:${f.fingerprint}`.slice(0, 255),

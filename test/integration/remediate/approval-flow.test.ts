@@ -187,8 +187,8 @@ async function post(body: string): Promise<number> {
 
 let seq = 0;
 /** Click a proposed-fix button for `proposal` as `user`; resolves with the posted approval request message. */
-async function propose(proposal: RemediationProposal, user = 'U0PAT', cluster = 'prod-east'): Promise<{ requestId?: string; ephemeral?: Any; message?: Any }> {
-  const pid = await proposals().save({ cluster, findingId: 'webhook.unavailable-blocking', fingerprint: 'fp', proposal, createdAt: clock.toISOString() });
+async function propose(proposal: RemediationProposal, user = 'U0PAT', cluster = 'prod-east', createdAt = clock): Promise<{ requestId?: string; ephemeral?: Any; message?: Any }> {
+  const pid = await proposals().save({ cluster, findingId: 'webhook.unavailable-blocking', fingerprint: 'fp', proposal, createdAt: createdAt.toISOString() });
   const before = slack.callsTo('chat.postMessage').length;
   const ephemeralBefore = slack.callsTo('chat.postEphemeral').length;
   const url = slack.responseUrl(`propose-${++seq}`);
@@ -197,7 +197,7 @@ async function propose(proposal: RemediationProposal, user = 'U0PAT', cluster = 
   const done = await slack.waitFor('proposal posted or refused', () =>
     slack.callsTo('chat.postMessage').length > before
     || slack.responses.find((r) => r.path === new URL(url).pathname && !String(r.body.text).includes('Preparing the plan'))
-    || slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === user), 30000);
+    || slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === user && !/is posted below/.test(String(c.body.text))), 30000);
   if (done === true) {
     const message = slack.callsTo('chat.postMessage')[before]!;
     const actions = (message.body.blocks as Any[]).find((b) => b.type === 'actions');
@@ -253,11 +253,11 @@ describe('two-person approval over signed Bolt interactions', () => {
     const blocks = message!.body.blocks as Any[];
     expect(blocks[0].text.text).toBe(':large_yellow_circle: Waiting for 2 more of 2 approvals');
     expect(blocks[1].elements.map((e: Any) => `${e.text.text}/${e.style}/${e.confirm ? 'confirm' : '-'}`)).toEqual(['Approve/primary/confirm', 'Reject/danger/confirm']);
-    expect(text).toContain('*Who may approve:* <@U0ANN>, <@U0BEN>, <@U0PAT>, <!subteam^S0SRE> (not the proposer)');
+    expect(text).toContain('*Who may approve:* <@U0ANN>, <@U0BEN>, <!subteam^S0SRE> (not its proposer)');
     expect(text).toContain('*Blast radius:* 1 object cluster-scoped: validatingwebhookconfigurations kyverno-resource-validating-webhook-cfg');
     expect(kube.writes.map((w) => `${w.method} dry=${w.dryRun}`)).toEqual(['DELETE dry=true']);
 
-    expect(await vote(requestId!, 'U0PAT')).toContain('does not count');
+    expect(await vote(requestId!, 'U0PAT')).toContain('your approval does not count. It needs 2 more approvals from other authorized people.');
     expect(await vote(requestId!, 'U0EVE')).toContain('not an authorized approver');
     expect(await vote(requestId!, 'U0EVE', 'reject')).toContain('not an authorized approver');
     expect(await vote(requestId!, 'U0ANN', 'approve', 'approval:r_forged')).toContain('unknown');
@@ -371,4 +371,25 @@ describe('two-person approval over signed Bolt interactions', () => {
     expect(done.result).toContain('interrupted');
     expect(kube.writes.length).toBe(writesBefore);
   }, 60_000);
+  it('one pending request per fix: a second click links to it, the proposer is told how many others must approve, a fix that ran is not proposed again', async () => {
+    kube.emit('ADDED', webhook);
+    const offered = new Date(clock.getTime() - 60_000);
+    const first = await propose(suspend, 'U0PAT');
+    expect(first.requestId).toMatch(/^r_/);
+    const told = await slack.waitFor('the proposer told', () => slack.callsTo('chat.postEphemeral').find((c) => c.body.user === 'U0PAT' && String(c.body.text).includes('posted below')), 30000);
+    expect(told.body.text).toContain('It needs 2 approvals from other authorized people; yours does not count');
+    // Someone else presses the same fix (another button, same cluster, action and parameters): pointed to the pending request.
+    const second = await propose(suspend, 'U0ANN');
+    expect(second.requestId).toBeUndefined();
+    expect(second.ephemeral!.text).toBe('This fix is already proposed by <@U0PAT> and waiting for approvals in this thread: approve it there (one request per fix).');
+    expect((await propose(suspend, 'U0PAT')).ephemeral!.text).toBe('You already proposed this fix: your request is waiting for approvals in this thread.');
+    expect(await vote(first.requestId!, 'U0ANN')).toContain('1 of 2');
+    expect(await vote(first.requestId!, 'U0BEN')).toContain('last one needed');
+    expect((await waitStatus(first.requestId!, ['succeeded', 'failed', 'aborted'])).status).toBe('succeeded');
+    await slack.waitFor('the result in the thread', () => slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? '').includes(first.requestId!) && JSON.stringify(c.body.blocks ?? '').includes('done and verified')), 30000);
+    // A button offered before the fix ran proposes nothing: it says when it ran.
+    clock = new Date(clock.getTime() + 60_000);
+    const late = await propose(suspend, 'U0BEN', 'prod-east', offered);
+    expect(late.ephemeral!.text).toMatch(/^\*Suspend webhook .*\* already ran <!date\^/);
+  }, 90_000);
 });

@@ -104,7 +104,13 @@ describe('webhook.suspend, then webhook.restore from the backup, both through tw
 
   it('a second restore is refused: the dry run answers 409 AlreadyExists, so it offers no Approve and approve votes are refused', async () => {
     bot.kube.writes.splice(0);
-    const { requestId, message } = await bot.clickProposal(undoProposal);
+    // The undo button that ran proposes nothing again: it says the fix already ran.
+    const again = await bot.clickProposal(undoProposal);
+    expect(again.ephemeral!.text).toMatch(/already ran <!date\^/);
+    // The same restore offered afresh (a new proposal, after the run) reaches the dry run, which refuses it.
+    const stored = (await bot.proposals.get(undoProposal))!;
+    const fresh = await bot.proposals.save({ ...stored, createdAt: new Date(Date.now() + 1000).toISOString() });
+    const { requestId, message } = await bot.clickProposal(fresh);
     const blocks = message!.body.blocks as Any[];
     expect(JSON.stringify(blocks)).toContain('dry run failed');
     expect(JSON.stringify(blocks)).toContain('already exists');

@@ -8,13 +8,18 @@ import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js'
 import { composeAlertThreadDeps } from '../../../src/compose/compose-alert-thread-deps.js';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { createPlanSigner } from '../../../src/approvals/plan-signer.js';
-import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID } from '../../../src/slack/action-ids.js';
+import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, PROPOSE_FIX_ACTION_PREFIX } from '../../../src/slack/action-ids.js';
 import { createMetrics } from '../../../src/slack/receive/create-metrics.js';
 import { createScanRequester } from '../../../src/slack/handle/create-scan-requester.js';
 import { createSlackApp } from '../../../src/slack/receive/create-slack-app.js';
 import { composeAppHomeDeps } from '../../../src/compose/compose-app-home-deps.js';
 import { registerListeners } from '../../../src/slack/register-listeners.js';
 import { createAuditLog } from '../../../src/store/audit-log.js';
+import { createApprovalStore } from '../../../src/store/approval-store.js';
+import { createAlertStateStore } from '../../../src/alerts/alert-state-store.js';
+import { fixKey } from '../../../src/approvals/request/fix-key.js';
+import { refreshAlertParent, refreshAlertsOfFix } from '../../../src/slack/post/post-alert.js';
+import { WebClient } from '@slack/web-api';
 import { createProposalStore } from '../../../src/store/proposal-store.js';
 import { createReportStore } from '../../../src/store/report-store.js';
 import { buildTimeline } from '../../../src/timeline/build-timeline.js';
@@ -171,5 +176,25 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
     const answer = await slack.waitFor('the refusal', () => slack.responses.find((r) => r.path === new URL(refused).pathname));
     expect(String(answer.body.text)).toContain('does not know here');
     expect(await redis.keys(`${keyPrefix}alert-snooze:tkc-loop:*`)).toHaveLength(0);
+  });
+
+  it('a fix that ran loses its button on the parent at once', async () => {
+    // The loop's root cause, offering a fix (as a fix-bearing finding does): its parent shows the button.
+    const states = createAlertStateStore(redis, { keyPrefix });
+    const { state, version } = await states.load('tkc-loop');
+    const inc = Object.values(state.incidents).find((i) => i.status === 'open' && !i.mergedInto)!;
+    inc.finding = { ...inc.finding, remediations: [{ action: 'mhc.pause-remediation', params: { namespace: 'default', name: 'tkc-loop-mhc' }, label: 'Pause remediation', risk: 'failed machines are not replaced while paused' }] };
+    expect(await states.save('tkc-loop', state, version)).toBe(true);
+    const deps = composeAlertThreadDeps({ redis, keyPrefix, signer: createPlanSigner(undefined), now: () => new Date(), log });
+    const post = { ...deps.post, client: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), log };
+    expect(await refreshAlertParent(post, 'tkc-loop', inc.fingerprint)).toBe(true);
+    const ts = [...slack.messages.entries()].find(([k, m]) => k.startsWith('C0ALERTS/') && JSON.stringify(m.blocks).includes(`"alert:${inc.fingerprint}"`))![0].split('/')[1]!;
+    expect(parentOf(ts)).toContain(`${PROPOSE_FIX_ACTION_PREFIX}.0`);
+    // The fix ran (the remediate worker records it and refreshes the parents that offer it).
+    const key = fixKey('tkc-loop', inc.finding.remediations[0]!);
+    await createApprovalStore(redis, { keyPrefix }).markFixRan(key, new Date().toISOString(), 60);
+    expect(await refreshAlertsOfFix(post, Object.values(state.incidents), key)).toBe(1);
+    expect(parentOf(ts)).not.toContain(PROPOSE_FIX_ACTION_PREFIX);
+    expect(parentOf(ts)).not.toContain('Risk:');
   });
 });
