@@ -9,11 +9,13 @@ import { parseCommand } from '../receive/parse-command.js';
 import { postAnswer } from '../post/post-answer.js';
 import { renderHelp } from '../render/render-help.js';
 import { renderClusterList } from '../render/render-cluster-list.js';
+import { renderClusterPicker } from '../render/render-cluster-picker.js';
 import { mentionUser } from '../render/mention-user.js';
 import { renderScanFailed, renderScanning } from '../render/render-scanning.js';
 import type { SlackDeps } from '../slack-deps.js';
 import { describeError } from '../../errors/describe-error.js';
 import { createRequestLogger } from '../receive/create-request-logger.js';
+import { fixKey } from '../../approvals/request/fix-key.js';
 
 type CommandArgs = Pick<SlackCommandMiddlewareArgs, 'command' | 'ack' | 'respond'> & Pick<AllMiddlewareArgs, 'client'>;
 
@@ -37,6 +39,13 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
   if (parsed.kind === 'error') {
     await ack({ response_type: 'ephemeral', text: parsed.message });
     count('rejected');
+    return;
+  }
+  if (parsed.kind === 'pick') {
+    // Several clusters and no name: a picker to the one who typed it (handle-pick-cluster.ts answers the pick).
+    const picker = renderClusterPicker(parsed.clusters.map((c) => c.name), parsed.section);
+    await ack({ response_type: 'ephemeral', text: picker.text, blocks: picker.blocks });
+    count('help');
     return;
   }
   await ack();
@@ -103,10 +112,21 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
 /** Render a report (the card) after storing the proposals of its fix buttons, so each button carries only an opaque id. */
 async function render(report: Report, opts: { section?: SectionId; stale?: boolean; note?: string }, deps: SlackDeps): Promise<SlackMessage> {
   const proposalIds: Record<string, string> = {};
-  for (const f of detailedFindings(report, opts)) {
+  const ranFixes: Record<string, string> = {};
+  const onCard = detailedFindings(report, opts);
+  // A fix that ran since the problem was first seen shows as done, not as a button.
+  const keys = onCard.map((f) => (f.remediations[0] ? fixKey(report.cluster, f.remediations[0]) : ''));
+  const ran = deps.fixesRan ? await deps.fixesRan(keys.filter(Boolean)) : {};
+  for (const [i, f] of onCard.entries()) {
     // The card shows one fix per root cause (its first): only that one becomes a button.
     const proposal = f.remediations[0];
     if (!proposal) continue;
+    const at = ran[keys[i]!];
+    const start = Date.parse(f.firstSeen ?? f.since ?? '');
+    if (at && (Number.isNaN(start) || Date.parse(at) >= start)) {
+      ranFixes[proposalKey(f, 0)] = at;
+      continue;
+    }
     proposalIds[proposalKey(f, 0)] = await deps.proposals.save({
       cluster: report.cluster,
       findingId: f.id,
@@ -115,7 +135,7 @@ async function render(report: Report, opts: { section?: SectionId; stale?: boole
       createdAt: deps.now().toISOString(),
     });
   }
-  return renderBlocks(report, { ...opts, now: deps.now(), proposalIds, runbookBaseUrl: deps.config.slack.runbookBaseUrl });
+  return renderBlocks(report, { ...opts, now: deps.now(), proposalIds, ranFixes, runbookBaseUrl: deps.config.slack.runbookBaseUrl });
 }
 
 function withFooter(message: SlackMessage, footer: string): SlackMessage {
