@@ -115,25 +115,25 @@ async function render(report: Report, opts: { section?: SectionId; stale?: boole
   const ranFixes: Record<string, string> = {};
   const onCard = detailedFindings(report, opts);
   // A fix that ran since the problem was first seen shows as done, not as a button.
-  const keys = onCard.map((f) => (f.remediations[0] ? fixKey(report.cluster, f.remediations[0]) : ''));
-  const ran = deps.fixesRan ? await deps.fixesRan(keys.filter(Boolean)) : {};
+  const keys = onCard.map((f) => f.remediations.map((r) => fixKey(report.cluster, r)));
+  const ran = deps.fixesRan ? await deps.fixesRan(keys.flat()) : {};
   for (const [i, f] of onCard.entries()) {
-    // The card shows one fix per root cause (its first): only that one becomes a button.
-    const proposal = f.remediations[0];
-    if (!proposal) continue;
-    const at = ran[keys[i]!];
-    const start = Date.parse(f.firstSeen ?? f.since ?? '');
-    if (at && (Number.isNaN(start) || Date.parse(at) >= start)) {
-      ranFixes[proposalKey(f, 0)] = at;
-      continue;
+    // Every fix of a root cause on the card becomes something to press (render-fix-buttons.ts).
+    for (const [n, proposal] of f.remediations.entries()) {
+      const at = ran[keys[i]![n]!];
+      const start = Date.parse(f.firstSeen ?? f.since ?? '');
+      if (at && (Number.isNaN(start) || Date.parse(at) >= start)) {
+        ranFixes[proposalKey(f, n)] = at;
+        continue;
+      }
+      proposalIds[proposalKey(f, n)] = await deps.proposals.save({
+        cluster: report.cluster,
+        findingId: f.id,
+        fingerprint: f.fingerprint,
+        proposal,
+        createdAt: deps.now().toISOString(),
+      });
     }
-    proposalIds[proposalKey(f, 0)] = await deps.proposals.save({
-      cluster: report.cluster,
-      findingId: f.id,
-      fingerprint: f.fingerprint,
-      proposal,
-      createdAt: deps.now().toISOString(),
-    });
   }
   return renderBlocks(report, { ...opts, now: deps.now(), proposalIds, ranFixes, runbookBaseUrl: deps.config.slack.runbookBaseUrl });
 }

@@ -4,7 +4,8 @@ import { SEVERITY_RANK, type Severity } from '../../diagnose/finding.js';
 import { neutralizeMrkdwn as md, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
 import { proposalKey } from './render-blocks.js';
 import type { AlertChange, AlertChangeDetail, Incident } from '../../alerts/incident.js';
-import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, PROPOSE_FIX_ACTION_PREFIX, proposeFixActionId } from '../action-ids.js';
+import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, PROPOSE_FIX_ACTION_PREFIX } from '../action-ids.js';
+import { renderFixButtons } from './render-fix-buttons.js';
 import { mentionUser } from './mention-user.js';
 import { slackDate } from './slack-date.js';
 import { incidentTimes } from './incident-times.js';
@@ -64,14 +65,14 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
     { type: 'header', text: { type: 'plain_text', text: head, emoji: true } },
     { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
   ];
-  const buttons: (types.Button | types.StaticSelect)[] = [];
+  const buttons: (types.Button | types.StaticSelect | types.Overflow)[] = [];
   if (!resolved) {
-    // The one fix: the first proposal of the root cause (the others stay in `/k8s-health CLUSTER`).
-    const i = f.remediations.findIndex((_r, n) => opts.proposalIds?.[proposalKey(f, n)]);
-    if (i >= 0) {
-      const r = f.remediations[i]!;
-      buttons.push({ type: 'button', style: 'primary', action_id: proposeFixActionId(i), text: { type: 'plain_text', text: neutralizeSlackPlainText(r.label, { max: 75 }), emoji: true }, value: opts.proposalIds![proposalKey(f, i)]! });
-    }
+    // Every fix of the root cause with a stored proposal: buttons, an overflow menu beyond two.
+    const fixes = f.remediations.flatMap((r, index) => {
+      const id = opts.proposalIds?.[proposalKey(f, index)];
+      return id ? [{ index, label: r.label, id }] : [];
+    });
+    buttons.push(...renderFixButtons(fixes, { primary: true }));
     if (!opts.owner) buttons.push({ type: 'button', action_id: ALERT_OWN_ACTION_ID, text: { type: 'plain_text', text: "I'm on it", emoji: true }, value: threadValue(inc) });
     if (opts.snooze) buttons.push({ type: 'button', action_id: ALERT_UNSNOOZE_ACTION_ID, text: { type: 'plain_text', text: 'Unsnooze', emoji: true }, value: threadValue(inc) });
     else
@@ -84,7 +85,7 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   }
   buttons.push({ type: 'button', action_id: ALERT_TIMELINE_ACTION_ID, text: { type: 'plain_text', text: 'Export timeline', emoji: true }, value: threadValue(inc) });
   blocks.push({ type: 'actions', block_id: `alert:${f.fingerprint}`.slice(0, 255), elements: buttons });
-  if (!resolved && buttons[0]?.action_id?.startsWith(PROPOSE_FIX_ACTION_PREFIX)) {
+  if (!resolved && buttons[0]?.type === 'button' && buttons[0].action_id?.startsWith(PROPOSE_FIX_ACTION_PREFIX)) {
     const r = f.remediations[Number(buttons[0].action_id.split('.').pop())]!;
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `Risk: ${md(r.risk, { max: 300 })} · every fix needs two approvals before it runs` }] });
   }

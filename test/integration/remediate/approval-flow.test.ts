@@ -392,4 +392,22 @@ describe('two-person approval over signed Bolt interactions', () => {
     const late = await propose(suspend, 'U0BEN', 'prod-east', offered);
     expect(late.ephemeral!.text).toMatch(/^\*Suspend webhook .*\* already ran <!date\^/);
   }, 90_000);
+
+  it('a fix in the overflow menu (beyond two) goes through the same two-person approval', async () => {
+    const scaleToTwo: RemediationProposal = { ...scaleToZero, params: { ...scaleToZero.params, replicas: 2 }, label: 'Scale kyverno/kyverno-admission-controller to 2' };
+    const pid = await proposals().save({ cluster: 'prod-east', findingId: 'webhook.unavailable-blocking', fingerprint: 'fp', proposal: scaleToTwo, createdAt: clock.toISOString() });
+    const before = slack.callsTo('chat.postMessage').length;
+    const payload = {
+      type: 'block_actions', team: { id: 'T0TEAM', domain: 'example' }, user: { id: 'U0PAT', username: 'pat', name: 'pat', team_id: 'T0TEAM' }, api_app_id: 'A0APP', token: 'legacy-verification-token',
+      container: { type: 'message', message_ts: '1700000000.000100', channel_id: CHANNEL, is_ephemeral: false }, trigger_id: '1.2.4', channel: { id: CHANNEL, name: 'incident' },
+      message: { type: 'message', ts: '1700000000.000100', text: 'alert' }, response_url: slack.responseUrl('overflow'),
+      actions: [{ type: 'overflow', action_id: proposeFixActionId(2), block_id: 'alert:fp', selected_option: { text: { type: 'plain_text', text: scaleToTwo.label }, value: pid }, action_ts: '1700000001.000200' }],
+    };
+    expect(await post(`payload=${encodeURIComponent(JSON.stringify(payload))}`)).toBe(200);
+    const message = await slack.waitFor('the request from the overflow menu', () => slack.callsTo('chat.postMessage').slice(before).find((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_')), 30000);
+    const requestId = String(JSON.stringify(message.body.blocks).match(/approval:(r_[A-Za-z0-9_-]+)/)![1]);
+    await waitStatus(requestId, ['pending']);
+    expect(await vote(requestId, 'U0PAT')).toContain('does not count');
+    expect(await vote(requestId, 'U0ANN')).toContain('1 of 2');
+  }, 60_000);
 });
