@@ -8,6 +8,7 @@ import { createScanRequester, type ScanFn } from '../slack/handle/create-scan-re
 import type { ReportStore } from '../store/report-store.js';
 import { createProposalStore } from '../store/proposal-store.js';
 import { createApprovalStore } from '../store/approval-store.js';
+import { createAnswerCardStore } from '../store/answer-card-store.js';
 import { composeAlertThreadDeps } from './compose-alert-thread-deps.js';
 import { composeAppHomeDeps } from './compose-app-home-deps.js';
 import { composeApprovalDeps } from './compose-approval-deps.js';
@@ -45,6 +46,7 @@ export function composeSlackDeps(opts: {
     reports: opts.reports,
     proposals: createProposalStore(redis, { keyPrefix }),
     fixesRan: (keys: readonly string[]) => approvals.fixesRan(keys),
+    answers: createAnswerCardStore(redis, { keyPrefix }),
     requestScan: createScanRequester(opts.scan, opts.reports, { onScan: opts.onScan }),
     metrics: opts.metrics,
     now,

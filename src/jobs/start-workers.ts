@@ -3,6 +3,7 @@ import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertStateStore } from '../alerts/alert-state-store.js';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
+import type { AnswerCardStore } from '../store/answer-card-store.js';
 import { refreshAlertsOfFix } from '../slack/post/post-alert.js';
 import type { Incident } from '../alerts/incident.js';
 import type { WatchCaches } from '../cluster/live/create-watch-caches.js';
@@ -52,6 +53,8 @@ export interface JobStores {
   quiet: AlertQuietStore;
   /** Who opened the App Home recently: re-published when a cluster's alerts change. */
   homeViewers: HomeViewersStore;
+  /** Posted answer cards: marked outdated when an incident they show resolves. */
+  answers?: AnswerCardStore;
   history: History;
   /** Last healthy fingerprint per cluster and the changes since ("what changed"). */
   baselines: BaselineStore;
@@ -188,7 +191,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   }
   if (runs('notify')) {
     if (deps.slack) {
-      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), now, log };
+      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), answers: stores.answers, now, log };
       workers.push(startNotifyWorker({ ...notify, connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');

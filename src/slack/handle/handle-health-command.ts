@@ -1,12 +1,12 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { SectionId } from '../../diagnose/finding.js';
 import { neutralizeMrkdwn } from '../../text/neutralize-mrkdwn.js';
-import { detailedFindings, proposalKey, renderBlocks } from '../render/render-blocks.js';
+import { detailedFindings, planCard, proposalKey, renderBlocks } from '../render/render-blocks.js';
 import type { Report } from '../../report/report.js';
 import type { SlackMessage } from '../render/clamp-blocks.js';
 import type { CommandOutcome } from '../receive/create-metrics.js';
 import { parseCommand } from '../receive/parse-command.js';
-import { postAnswer } from '../post/post-answer.js';
+import { postAnswer, type PostedAnswer } from '../post/post-answer.js';
 import { renderHelp } from '../render/render-help.js';
 import { renderClusterList } from '../render/render-cluster-list.js';
 import { renderClusterPicker } from '../render/render-cluster-picker.js';
@@ -82,14 +82,17 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
     const fresh = ageMs <= deps.config.scan.freshSeconds * 1000;
     const first = stored ? await render(stored.report, { section, stale: !fresh }, deps) : renderScanning(cluster, section);
     const answer = await postAnswer(client, respond, command.channel_id, withFooter(first, footer));
+    if (stored) await remember(answer, stored.report, withFooter(first, footer), section, deps);
     deps.metrics.commandSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     count(fresh ? 'answered' : stored ? 'stale' : 'scanning');
     log.info({ cluster, section: section ?? null, answer: fresh ? 'fresh' : stored ? 'stale' : 'scanning', via: answer.via }, 'command answered');
     if (fresh) return;
 
     let next: SlackMessage;
+    let latest: Report | undefined;
     try {
       const scanned = await deps.requestScan(cluster);
+      latest = scanned.report;
       next = await render(scanned.report, { section }, deps);
     } catch (err) {
       deps.metrics.errors.inc({ where: 'scan' });
@@ -100,6 +103,7 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
         : renderScanFailed(cluster, reason);
     }
     await answer.update(withFooter(next, footer));
+    await remember(answer, latest ?? stored?.report, withFooter(next, footer), section, deps);
   } catch (err) {
     count('error');
     deps.metrics.errors.inc({ where: 'command' });
@@ -136,6 +140,19 @@ async function render(report: Report, opts: { section?: SectionId; stale?: boole
     }
   }
   return renderBlocks(report, { ...opts, now: deps.now(), proposalIds, ranFixes, runbookBaseUrl: deps.config.slack.runbookBaseUrl });
+}
+
+/**
+ * Remember a card posted with chat.postMessage (a response_url answer cannot be edited later), with
+ * the problems it shows, so the notify worker marks it outdated when one of them resolves.
+ */
+async function remember(answer: PostedAnswer, report: Report | undefined, message: SlackMessage, section: SectionId | undefined, deps: SlackDeps): Promise<void> {
+  if (!deps.answers || !report || answer.via !== 'message' || !answer.channel || !answer.ts) return;
+  const fingerprints = planCard(report, { section }).problems.map((f) => f.fingerprint);
+  if (fingerprints.length === 0) return;
+  await deps.answers
+    .remember({ channel: answer.channel, ts: answer.ts, cluster: report.cluster, fingerprints, postedAt: deps.now().toISOString(), message: { text: message.text, blocks: message.blocks } })
+    .catch((err: unknown) => deps.log.warn({ err }, 'answer card not remembered'));
 }
 
 function withFooter(message: SlackMessage, footer: string): SlackMessage {

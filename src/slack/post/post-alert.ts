@@ -9,6 +9,8 @@ import { renderAlertParent, renderAlertReply } from '../render/render-alert.js';
 import type { SlackMessage } from '../render/clamp-blocks.js';
 import type { Logger } from '../../log/logger.js';
 import { fixKey } from '../../approvals/request/fix-key.js';
+import type { AnswerCardStore } from '../../store/answer-card-store.js';
+import { renderOutdatedCard } from '../render/render-outdated-card.js';
 
 /** What {@link postAlert} needs. */
 export interface PostAlertDeps {
@@ -24,6 +26,8 @@ export interface PostAlertDeps {
   log: Logger;
   /** When fixes last ran (approval store: fixesRan): a fix that ran during this incident has no button on its parent. */
   fixesRan?: (fixKeys: readonly string[]) => Promise<Record<string, string>>;
+  /** Posted answer cards: those showing this incident are marked outdated when it resolves. */
+  answers?: AnswerCardStore;
 }
 
 /** What one notify job asks for: bring the thread of this finding up to this change. */
@@ -89,6 +93,7 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
       await save(thread);
       posted += 1;
       edit = true;
+      if (change.kinds.includes('resolved')) await outdateAnswerCards(deps, inc, t);
     }
     if (edit && thread) await updateParent(deps, inc, thread, save, snooze);
     return { posted };
@@ -138,6 +143,21 @@ async function ranDuring(deps: PostAlertDeps, inc: Incident): Promise<Set<number
   const ran = await deps.fixesRan(keys);
   const opened = Date.parse(inc.openedAt);
   return new Set(keys.flatMap((k, i) => (ran[k] && !(Date.parse(ran[k]) < opened) ? [i] : [])));
+}
+
+/**
+ * The incident resolved: every answer card that shows it says so and loses its fix buttons
+ * (render-outdated-card.ts), once. A card that cannot be edited (deleted, channel archived) is
+ * logged and left: the thread itself says it resolved.
+ */
+async function outdateAnswerCards(deps: PostAlertDeps, inc: Incident, thread: AlertThread): Promise<void> {
+  if (!deps.answers) return;
+  for (const card of await deps.answers.takeFor(inc.cluster, inc.fingerprint)) {
+    const m = renderOutdatedCard(card.message, { title: inc.finding.title, at: inc.resolvedAt ?? inc.lastSeenAt, thread: { channel: thread.channel, ts: thread.ts } });
+    await call(deps, card.channel, () => deps.client.chat.update({ channel: card.channel, ts: card.ts, text: m.text, blocks: m.blocks })).catch((err: unknown) =>
+      deps.log.warn({ cluster: inc.cluster, channel: card.channel, ts: card.ts, err }, 'answer card not marked outdated'),
+    );
+  }
 }
 
 /**

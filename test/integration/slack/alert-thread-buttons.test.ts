@@ -16,6 +16,7 @@ import { composeAppHomeDeps } from '../../../src/compose/compose-app-home-deps.j
 import { registerListeners } from '../../../src/slack/register-listeners.js';
 import { createAuditLog } from '../../../src/store/audit-log.js';
 import { createApprovalStore } from '../../../src/store/approval-store.js';
+import { createAnswerCardStore } from '../../../src/store/answer-card-store.js';
 import { createAlertStateStore } from '../../../src/alerts/alert-state-store.js';
 import { fixKey } from '../../../src/approvals/request/fix-key.js';
 import { refreshAlertParent, refreshAlertsOfFix } from '../../../src/slack/post/post-alert.js';
@@ -24,8 +25,9 @@ import { createProposalStore } from '../../../src/store/proposal-store.js';
 import { createReportStore } from '../../../src/store/report-store.js';
 import { buildTimeline } from '../../../src/timeline/build-timeline.js';
 import { captureLogs } from '../../support/capture-logs.js';
+import { eventually } from '../../support/eventually.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
-import { blockActionBody, signSlackRequest } from '../../support/sign-slack-request.js';
+import { blockActionBody, signSlackRequest, slashCommandBody } from '../../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
 import { createReplayCluster, randomPrefix, REPLAY_DIR, type ReplayCluster } from '../jobs/replay-cluster.js';
 
@@ -80,6 +82,7 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
       config: config(),
       reports,
       proposals: createProposalStore(redis, { keyPrefix }),
+      answers: createAnswerCardStore(redis, { keyPrefix }),
       requestScan: createScanRequester((name) => workers.scan(name), reports),
       metrics: createMetrics({ defaultMetrics: false }),
       now: () => new Date(),
@@ -197,4 +200,24 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
     expect(parentOf(ts)).not.toContain(PROPOSE_FIX_ACTION_PREFIX);
     expect(parentOf(ts)).not.toContain('Risk:');
   });
+
+  it('an answer card showing the incident is marked outdated, without its fix buttons, when the incident resolves', async () => {
+    const body = slashCommandBody({ text: 'tkc-loop', channel_id: 'C0ANSWERS', response_url: slack.responseUrl('answer') });
+    expect((await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) }, body })).status).toBe(200);
+    const card = await slack.waitFor('the answer card', () => slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0ANSWERS'));
+    const key = `C0ANSWERS/${String(card.body.ts ?? [...slack.messages.keys()].find((k) => k.startsWith('C0ANSWERS/'))!.split('/')[1])}`;
+    await eventually(() => redis.hlen(`${keyPrefix}answer-cards:tkc-loop`), (n) => n > 0, 30000, 20);
+    expect(slack.messages.get(key)!.blocks[0].text.text).toMatch(/^tkc-loop: (critical|degraded)$/);
+    // The cluster heals: resolveAfterScans healthy scans resolve its incidents.
+    for (const m of [1, 2, 3]) {
+      replay.show(replay.derive(path.join('examples/scenarios', 'benign-healthy'), `2030-01-01T00:0${m}:00Z`));
+      await workers.scan('tkc-loop');
+    }
+    const outdated = await slack.waitFor('the card outdated', () => (slack.messages.get(key)?.blocks[0].text.text.endsWith('· outdated') ? slack.messages.get(key) : undefined), 30000);
+    const text = JSON.stringify(outdated.blocks);
+    expect(outdated.blocks[1].elements[0].text).toMatch(/^:hourglass: \*Outdated\* — .* resolved <!date\^\d+\^.*\|see its alert thread>; `\/k8s-health` again for the current state\.$/);
+    expect(text).not.toContain('"fix:');
+    // Each card is outdated once.
+    expect(await redis.hlen(`${keyPrefix}answer-cards:tkc-loop`)).toBe(0);
+  }, 60_000);
 });
