@@ -10,6 +10,9 @@ import { createAuditLog } from '../store/audit-log.js';
 import { createRedisBaselineStore } from '../store/baseline-store.js';
 import { createProposalStore } from '../store/proposal-store.js';
 import { createApprovalStore } from '../store/approval-store.js';
+import { createInPlaceStore } from '../store/in-place-store.js';
+import { createReportStore } from '../store/report-store.js';
+import { listInPlace } from '../slack/post/list-in-place.js';
 
 /**
  * What the alert thread buttons need (I'm on it, Snooze, Unsnooze, Export
@@ -29,6 +32,7 @@ export function composeAlertThreadDeps(opts: { redis: Redis; keyPrefix: string; 
       limiter: createChannelLimiter(redis, { keyPrefix, intervalMs: opts.channelIntervalMs }),
       proposals: createProposalStore(redis, { keyPrefix }),
       fixesRan: (keys) => approvals.fixesRan(keys),
+      inPlace: listInPlace(createInPlaceStore(redis, { keyPrefix }), createReportStore(redis, { keyPrefix, now })),
       now,
     },
     states,

@@ -27,6 +27,7 @@ import type { ScanFn } from '../slack/handle/create-scan-requester.js';
 import type { RequestProposal } from '../slack/handle/handle-approval-deps.js';
 import { createAlertQuietStore } from '../alerts/alert-quiet-store.js';
 import { createAnswerCardStore } from '../store/answer-card-store.js';
+import { createInPlaceStore } from '../store/in-place-store.js';
 import { createHomeViewersStore } from '../store/home-viewers-store.js';
 import { createAlertThreadStore } from '../alerts/alert-thread-store.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
@@ -171,6 +172,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
         quiet: createAlertQuietStore(connection, { keyPrefix, now }),
         homeViewers: createHomeViewersStore(connection, { keyPrefix }),
         answers: createAnswerCardStore(connection, { keyPrefix }),
+        inPlace: createInPlaceStore(connection, { keyPrefix }),
         history: new RedisHistory(connection, { keyPrefix }),
         baselines: createRedisBaselineStore(connection, { keyPrefix, log }),
         approvals: createApprovalStore(connection, { keyPrefix }),

@@ -4,7 +4,9 @@ import type { Redis } from 'ioredis';
 import type { AlertStateStore } from '../alerts/alert-state-store.js';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
 import type { AnswerCardStore } from '../store/answer-card-store.js';
-import { refreshAlertsOfFix } from '../slack/post/post-alert.js';
+import { refreshAlertParent } from '../slack/post/post-alert.js';
+import type { InPlaceStore } from '../store/in-place-store.js';
+import { listInPlace } from '../slack/post/list-in-place.js';
 import type { Incident } from '../alerts/incident.js';
 import type { WatchCaches } from '../cluster/live/create-watch-caches.js';
 import type { ClusterConfig, Config } from '../config/config-schema.js';
@@ -55,6 +57,8 @@ export interface JobStores {
   homeViewers: HomeViewersStore;
   /** Posted answer cards: marked outdated when an incident they show resolves. */
   answers?: AnswerCardStore;
+  /** Reversible fixes still in place (the thread says so until their undo runs). */
+  inPlace?: InPlaceStore;
   history: History;
   /** Last healthy fingerprint per cluster and the changes since ("what changed"). */
   baselines: BaselineStore;
@@ -189,9 +193,11 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       });
     }
   }
+  // Reversible changes still in place, each with whether its backend still looks down in the latest report.
+  const inPlaceOf = stores.inPlace ? listInPlace(stores.inPlace, stores.reports) : undefined;
   if (runs('notify')) {
     if (deps.slack) {
-      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), answers: stores.answers, now, log };
+      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), answers: stores.answers, inPlace: inPlaceOf, now, log };
       workers.push(startNotifyWorker({ ...notify, connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
@@ -205,13 +211,14 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       // by the executor; the composition root warns about it once at startup.
       const slackResults = deps.slack.results;
       // A fix that ran: the alert parents offering it are re-rendered at once, without its button.
-      const alertPost = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), now, log };
+      // Every parent of the cluster is re-rendered: the fix's buttons go, and a reversible change
+      // still in place (or undone now) shows (or no longer shows) in its thread.
+      const alertPost = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), inPlace: inPlaceOf, now, log };
       const onFixRan = async (req: ApprovalRequest) => {
-        if (!req.fixKey) return;
         const { state } = await stores.alerts.load(req.cluster);
-        await refreshAlertsOfFix(alertPost, Object.values(state.incidents), req.fixKey);
+        for (const inc of Object.values(state.incidents)) await refreshAlertParent(alertPost, inc.cluster, inc.fingerprint);
       };
-      const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: slackResults, connection, prefix, now, log, onFixRan };
+      const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: slackResults, connection, prefix, now, log, onFixRan, inPlace: stores.inPlace };
       workers.push(startRemediateWorker(remediate).worker);
       // Fix-button clicks are planned and dry-run here too: the same credential.
       workers.push(startProposeWorker({ ...remediate, onApprovalsChanged: () => refreshAppHomes(homes, slackResults) }).worker);

@@ -176,7 +176,8 @@ describe('k8s-health sandbox in a real browser', () => {
     // The proposal: a frozen plan with its API calls, the server-side dry run, 0 of 2.
     expect(seen.proposal).toContain('Waiting for 2 more of 2 approvals');
     expect(seen.proposal).toContain('Suspend webhook kyverno-resource-validating-webhook-cfg on prod-east');
-    expect(seen.proposal).toContain('Who may approve: @pat, @ann, @ben (not the proposer)');
+    // The proposer is never listed among those who may approve.
+    expect(seen.proposal).toContain('Who may approve: @ann, @ben\n');
     expect(seen.proposal).toContain('dryRun=All');
     expect(seen.proposal).toContain('0 of 2 approvals');
     // Refusals are ephemeral: only the clicker sees them.

@@ -11,6 +11,7 @@ import type { Logger } from '../../log/logger.js';
 import { fixKey } from '../../approvals/request/fix-key.js';
 import type { AnswerCardStore } from '../../store/answer-card-store.js';
 import { renderOutdatedCard } from '../render/render-outdated-card.js';
+import type { InPlaceShown } from '../render/render-in-place.js';
 
 /** What {@link postAlert} needs. */
 export interface PostAlertDeps {
@@ -28,6 +29,8 @@ export interface PostAlertDeps {
   fixesRan?: (fixKeys: readonly string[]) => Promise<Record<string, string>>;
   /** Posted answer cards: those showing this incident are marked outdated when it resolves. */
   answers?: AnswerCardStore;
+  /** Reversible changes still in place in a cluster, each with whether its backend is still down. */
+  inPlace?: (cluster: string) => Promise<InPlaceShown[]>;
 }
 
 /** What one notify job asks for: bring the thread of this finding up to this change. */
@@ -66,7 +69,7 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
         const proposalIds = await saveProposals(deps, inc, {});
         const owner = await deps.quiet.getOwner(inc.cluster, inc.key);
         const ran = await ranDuring(deps, inc);
-        const res = await call(deps, inc.channel, () => deps.client.chat.postMessage({ channel: inc.channel, ...parent(inc, proposalIds, { owner, snooze }, ran), unfurl_links: false }));
+        const res = await call(deps, inc.channel, () => deps.client.chat.postMessage({ channel: inc.channel, ...parent(inc, proposalIds, { owner, snooze }, ran, []), unfurl_links: false }));
         thread = { channel: (res.channel as string | undefined) ?? inc.channel, ts: res.ts as string, postedSeq: change.seq, proposalIds };
         await save(thread);
         posted += 1;
@@ -86,7 +89,7 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
         await deps.quiet.unsnooze(inc.cluster, inc.fingerprint);
         snooze = undefined;
       }
-      const reply = renderAlertReply(inc, change);
+      const reply = renderAlertReply(inc, change, change.kinds.includes('resolved') ? { inPlace: await inPlaceOf(deps, inc, thread) } : {});
       const t: AlertThread = thread;
       await call(deps, t.channel, () => deps.client.chat.postMessage({ channel: t.channel, thread_ts: t.ts, text: reply.text, blocks: reply.blocks, unfurl_links: false }));
       thread = { ...t, postedSeq: change.seq };
@@ -119,11 +122,18 @@ async function updateParent(deps: PostAlertDeps, inc: Incident, thread: AlertThr
   if (Object.keys(proposalIds).length !== Object.keys(thread.proposalIds).length) await save({ ...thread, proposalIds });
   const owner = await deps.quiet.getOwner(inc.cluster, inc.key);
   const ran = await ranDuring(deps, inc);
-  await call(deps, thread.channel, () => deps.client.chat.update({ channel: thread.channel, ts: thread.ts, ...parent(inc, proposalIds, { owner, snooze }, ran) }));
+  const inPlace = await inPlaceOf(deps, inc, thread);
+  await call(deps, thread.channel, () => deps.client.chat.update({ channel: thread.channel, ts: thread.ts, ...parent(inc, proposalIds, { owner, snooze }, ran, inPlace) }));
 }
 
-function parent(inc: Incident, proposalIds: Record<string, string>, quiet: { owner?: AlertOwner; snooze?: AlertSnooze }, ran: ReadonlySet<number>): SlackMessage {
-  return renderAlertParent(inc, { proposalIds: byProposalKey(inc, proposalIds, ran), ...(quiet.owner ? { owner: quiet.owner } : {}), ...(quiet.snooze ? { snooze: quiet.snooze } : {}) });
+function parent(inc: Incident, proposalIds: Record<string, string>, quiet: { owner?: AlertOwner; snooze?: AlertSnooze }, ran: ReadonlySet<number>, inPlace: InPlaceShown[]): SlackMessage {
+  return renderAlertParent(inc, { proposalIds: byProposalKey(inc, proposalIds, ran), inPlace, ...(quiet.owner ? { owner: quiet.owner } : {}), ...(quiet.snooze ? { snooze: quiet.snooze } : {}) });
+}
+
+/** The reversible changes approved in this thread that are still in place. */
+async function inPlaceOf(deps: PostAlertDeps, inc: Incident, thread: AlertThread): Promise<InPlaceShown[]> {
+  if (!deps.inPlace) return [];
+  return (await deps.inPlace(inc.cluster)).filter((s) => s.change.thread.channel === thread.channel && s.change.thread.threadTs === thread.ts);
 }
 
 /** Stored proposal ids are keyed by proposal content; the renderer wants them by proposalKey (fixes that ran left out). */
@@ -158,19 +168,6 @@ async function outdateAnswerCards(deps: PostAlertDeps, inc: Incident, thread: Al
       deps.log.warn({ cluster: inc.cluster, channel: card.channel, ts: card.ts, err }, 'answer card not marked outdated'),
     );
   }
-}
-
-/**
- * A fix ran: re-render the parent of every open incident of the cluster that offers it, so its
- * button disappears at once (each under its thread's lock, like a notify job).
- */
-export async function refreshAlertsOfFix(deps: PostAlertDeps, incidents: readonly Incident[], key: string): Promise<number> {
-  let n = 0;
-  for (const inc of incidents) {
-    if (inc.status !== 'open' || !inc.finding.remediations.some((r) => fixKey(inc.cluster, r) === key)) continue;
-    if (await refreshAlertParent(deps, inc.cluster, inc.fingerprint)) n += 1;
-  }
-  return n;
 }
 
 /** Store each fix of the finding once (the button carries only the opaque id; a click on it reads the proposal back). */

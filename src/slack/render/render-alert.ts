@@ -6,6 +6,7 @@ import { proposalKey } from './render-blocks.js';
 import type { AlertChange, AlertChangeDetail, Incident } from '../../alerts/incident.js';
 import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, PROPOSE_FIX_ACTION_PREFIX } from '../action-ids.js';
 import { renderFixButtons } from './render-fix-buttons.js';
+import { renderInPlace, type InPlaceShown } from './render-in-place.js';
 import { mentionUser } from './mention-user.js';
 import { slackDate } from './slack-date.js';
 import { incidentTimes } from './incident-times.js';
@@ -22,6 +23,8 @@ export interface AlertParentOptions {
   owner?: { user: string; at: string };
   /** Snoozed: until when (ISO), or until the incident resolves. */
   snooze?: { until?: string; untilResolved?: boolean; by: string };
+  /** Reversible fixes approved in this thread that are still in place: said, with their Undo, even once resolved. */
+  inPlace?: readonly InPlaceShown[];
 }
 
 /** How many symptoms the card names (the rest: "+N more", only when N more exist). */
@@ -84,6 +87,7 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
       });
   }
   buttons.push({ type: 'button', action_id: ALERT_TIMELINE_ACTION_ID, text: { type: 'plain_text', text: 'Export timeline', emoji: true }, value: threadValue(inc) });
+  blocks.push(...renderInPlace(opts.inPlace ?? [], { resolved }));
   blocks.push({ type: 'actions', block_id: `alert:${f.fingerprint}`.slice(0, 255), elements: buttons });
   if (!resolved && buttons[0]?.type === 'button' && buttons[0].action_id?.startsWith(PROPOSE_FIX_ACTION_PREFIX)) {
     const r = f.remediations[Number(buttons[0].action_id.split('.').pop())]!;
@@ -121,13 +125,15 @@ const MAX_REPLY_EVIDENCE = 6;
  * lines, every value from the cluster neutralized here, and the fallback text. A change without
  * details (one stored by an older version, alerts/migrate-alert-state.ts) says what kind it was and when.
  */
-export function renderAlertReply(inc: Incident, change: AlertChange): SlackMessage {
+export function renderAlertReply(inc: Incident, change: AlertChange, opts: { inPlace?: readonly InPlaceShown[] } = {}): SlackMessage {
   const lines = change.details.flatMap((d) => renderChangeDetail(d, inc));
   const body = lines.join('\n') || `${md(change.kinds.join(', '), { max: 200 })} at ${slackDate(change.at) ?? 'an unknown time'}`;
   return clampBlocks({
     text: `${md(`${inc.cluster} ${inc.finding.id}`, { max: 200 })}: ${lines[0] ?? md(change.kinds.join(', '), { max: 200 })}`,
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: body } },
+      // A resolution never goes silently over a safeguard still lifted: it says what, with the Undo.
+      ...renderInPlace(opts.inPlace ?? [], { resolved: true }),
       { type: 'context', elements: [{ type: 'mrkdwn', text: `scan of ${slackDate(change.at) ?? 'an unknown time'}` }] },
     ],
   });

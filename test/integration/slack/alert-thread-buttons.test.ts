@@ -19,7 +19,7 @@ import { createApprovalStore } from '../../../src/store/approval-store.js';
 import { createAnswerCardStore } from '../../../src/store/answer-card-store.js';
 import { createAlertStateStore } from '../../../src/alerts/alert-state-store.js';
 import { fixKey } from '../../../src/approvals/request/fix-key.js';
-import { refreshAlertParent, refreshAlertsOfFix } from '../../../src/slack/post/post-alert.js';
+import { refreshAlertParent } from '../../../src/slack/post/post-alert.js';
 import { WebClient } from '@slack/web-api';
 import { createProposalStore } from '../../../src/store/proposal-store.js';
 import { createReportStore } from '../../../src/store/report-store.js';
@@ -196,7 +196,7 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
     // The fix ran (the remediate worker records it and refreshes the parents that offer it).
     const key = fixKey('tkc-loop', inc.finding.remediations[0]!);
     await createApprovalStore(redis, { keyPrefix }).markFixRan(key, new Date().toISOString(), 60);
-    expect(await refreshAlertsOfFix(post, Object.values(state.incidents), key)).toBe(1);
+    expect(await refreshAlertParent(post, 'tkc-loop', inc.fingerprint)).toBe(true);
     expect(parentOf(ts)).not.toContain(PROPOSE_FIX_ACTION_PREFIX);
     expect(parentOf(ts)).not.toContain('Risk:');
   });
