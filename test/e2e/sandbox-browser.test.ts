@@ -195,7 +195,11 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(seen.executed).toContain('Executed');
     expect(seen.executed).toContain('2 of 2 approvals: @ann, @ben');
     expect(seen.executed).toContain('(edited)');
-    expect(seen.result).toContain('"kind": "ValidatingWebhookConfiguration"');
+    // The execution reply is a few lines; the backup is one click away, shown only to the clicker.
+    expect(seen.result).toContain('Show backup');
+    expect(seen.result).not.toContain('"kind"');
+    expect(seen.backup).toContain('"kind": "ValidatingWebhookConfiguration"');
+    expect(seen.backup).toContain('Only visible to you');
     expect(seen.thread).toContain('Restore webhook kyverno-resource-validating-webhook-cfg');
     // Resolved: the parent says so and the thread's last reply too.
     expect(seen.resolved).toMatch(/Resolved/);

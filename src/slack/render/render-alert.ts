@@ -52,9 +52,11 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   const date = (iso: string | undefined) => slackDate(iso) ?? 'an unknown time';
   const severity = SEVERITY_EMOJI[f.severity] ? `${SEVERITY_EMOJI[f.severity]} *${f.severity}*` : `*${md(f.severity, { max: 20 })}*`;
   const lines: string[] = [];
-  if (inc.mergedInto) lines.push(`:link: Now followed in the thread of its root cause (fingerprint \`${neutralizeMrkdwnId(inc.mergedInto)}\`).`);
+  // Fingerprints stay in the context line: the merged thread is named by what it is about in its last reply.
+  if (inc.mergedInto) lines.push(':link: Now followed in the thread of its root cause.');
   else if (resolved) lines.push(`:white_check_mark: *Resolved* ${date(inc.resolvedAt)} · lasted ${lasted} (since ${date(times.since)}, last seen ${date(times.lastSeen)})`);
-  else lines.push(`${severity} · ${md(subject, { max: 200 })} · since ${date(times.since)}`);
+  // Each fact once: the subject is named only when the title does not already name it.
+  else lines.push(`${severity}${f.title.includes(f.subject.name) ? '' : ` · ${md(subject, { max: 200 })}`} · since ${date(times.since)}`);
   if (f.cause) lines.push(`*Why:* ${md(oneSentence(f.cause), { max: 400 })}`);
   const symptoms = inc.symptoms ?? [];
   if (symptoms.length > 0) {

@@ -1,4 +1,6 @@
 import type { Server } from 'node:http';
+import { cardLines } from '../../support/card-lines.js';
+import { SHOW_BACKUP_ACTION_ID } from '../../../src/slack/action-ids.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Queue, QueueEvents } from 'bullmq';
@@ -95,6 +97,7 @@ async function startBot(): Promise<void> {
     approval: {
       approvals: approvals(),
       audit: audit(),
+      backups: backups(),
       signer,
       requestProposal: createProposalRequester(proposeQueue, proposeEvents),
       enqueue: (id: string) => enqueueRemediation(queue, id),
@@ -278,7 +281,20 @@ describe('two-person approval over signed Bolt interactions', () => {
     expect((await backups().load(requestId!))!.object.metadata.uid).toBe('uid-kyverno');
     const report = await slack.waitFor('result in thread', () => slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? '').includes('done and verified')), 30000);
     expect(report.body.thread_ts).toBe('1700000000.000100');
-    expect(JSON.stringify(report.body.blocks)).toContain('uid-kyverno');
+    // A few lines on a phone: the backup is behind "Show backup", shown to the clicker alone.
+    expect(cardLines(report.body.blocks as Any[]).length).toBeLessThanOrEqual(8);
+    expect(JSON.stringify(report.body.blocks)).not.toContain('uid-kyverno');
+    const show = (report.body.blocks as Any[]).flatMap((b) => (b.type === 'actions' ? b.elements : [])).find((e: Any) => e.action_id === SHOW_BACKUP_ACTION_ID);
+    expect(show.value).toBe(requestId);
+    const showUrl = slack.responseUrl('show-backup');
+    expect(await post(blockActionBody({ actionId: SHOW_BACKUP_ACTION_ID, value: requestId!, blockId: `undo:${requestId}`, user_id: 'U0ANN', response_url: showUrl }))).toBe(200);
+    const shown = await slack.waitFor('the backup, ephemeral', () => slack.responses.find((r) => r.path === new URL(showUrl).pathname));
+    expect(shown.body.response_type).toBe('ephemeral');
+    expect(JSON.stringify(shown.body.blocks)).toContain('uid-kyverno');
+    // Not from another channel than the request's.
+    const otherUrl = slack.responseUrl('show-backup-elsewhere');
+    await post(blockActionBody({ actionId: SHOW_BACKUP_ACTION_ID, value: requestId!, blockId: `undo:${requestId}`, user_id: 'U0ANN', channel_id: 'C0ELSEWHERE', response_url: otherUrl }));
+    expect(String((await slack.waitFor('refused', () => slack.responses.find((r) => r.path === new URL(otherUrl).pathname))).body.text)).toContain('No backup of this request can be shown here');
     expect(JSON.stringify(report.body.blocks)).toContain('Restore webhook kyverno-resource-validating-webhook-cfg');
     // The request message ends Executed, green, without buttons.
     const final = await slack.waitFor('the request message executed', () => {
