@@ -173,6 +173,9 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(seen.unsnoozed).not.toContain('Snoozed until');
     expect(seen.unsnoozed).toContain('On it: @pat');
     expect(seen.timeline).toContain('Incident timeline of');
+    // Exported as a Markdown file (files.uploadV2 through the sandbox's Slack), with a one-line summary.
+    expect(seen.timeline).toMatch(/timeline-prod-east-\d{8}-\d{4}\.md · \d+ lines/);
+    expect(seen.timeline).toContain('ready for a postmortem');
     // The proposal: a frozen plan with its API calls, the server-side dry run, 0 of 2.
     expect(seen.proposal).toContain('Waiting for 2 more of 2 approvals');
     expect(seen.proposal).toContain('Suspend webhook kyverno-resource-validating-webhook-cfg on prod-east');

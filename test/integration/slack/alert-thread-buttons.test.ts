@@ -160,13 +160,14 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
     expect(await redis.keys(`${keyPrefix}alert-snooze:tkc-loop:*`)).toHaveLength(0);
     expect((await audit.list({ cluster: 'tkc-loop' })).map((e) => e.event)).toContain('unsnoozed');
 
-    // Export timeline: the same Markdown as `k8s-health timeline`, verbatim in preformatted blocks.
+    // Export timeline: a Markdown file in the thread (files.uploadV2), the same Markdown as
+    // `k8s-health timeline`, with a short summary.
     await click(ALERT_TIMELINE_ACTION_ID, value, { user: 'U0ALICE', ts });
-    const exported = await slack.waitFor('the timeline reply', () => posts().find((c) => c.body.thread_ts === ts && String(c.body.text).startsWith('Incident timeline')));
-    const text = (exported.body.blocks as { type: string; elements?: { elements: { text: string }[] }[] }[])
-      .filter((b) => b.type === 'rich_text')
-      .map((b) => b.elements![0]!.elements[0]!.text)
-      .join('');
+    const file = await slack.waitFor('the timeline file', () => [...slack.files.values()].find((f) => f.threadTs === ts && f.channel === 'C0ALERTS'));
+    expect(file.filename).toMatch(/^timeline-tkc-loop-\d{8}-\d{4}\.md$/);
+    expect(file.initialComment).toMatch(/^:scroll: Incident timeline of `tkc-loop`, exported by <@U0ALICE>: the Markdown file below \(\d+ lines\) is ready for a postmortem\.$/);
+    expect(slack.callsTo('files.getUploadURLExternal')).toHaveLength(1);
+    const text = file.content;
     const deps = composeAlertThreadDeps({ redis, keyPrefix, signer: createPlanSigner(undefined), now: () => new Date(), log });
     const cli = await buildTimeline(deps.timeline, 'tkc-loop', { now: new Date() });
     const strip = (s: string) => s.replace(/Generated \S+/, 'Generated X');
