@@ -230,6 +230,11 @@ export async function playIncident(page, url, shot = async () => undefined) {
   const result = threadMessage(page, 'Backup of');
   await result.first().waitFor(t);
   seen.result = await result.first().innerText();
+  // The backup is behind "Show backup" (the reply stays a few lines): shown to the clicker alone.
+  await result.first().getByRole('button', { name: 'Show backup' }).click();
+  const backup = threadMessage(page, '"kind": "ValidatingWebhookConfiguration"');
+  await backup.first().waitFor(t);
+  seen.backup = await backup.first().innerText();
   await request.getByText('Executed').first().scrollIntoViewIfNeeded();
   await shot('sandbox-executed');
 

@@ -48,6 +48,11 @@ export interface ApprovalRequest {
    * executor refuses a request whose signature does not verify. Absent on requests from versions that did not sign them.
    */
   signature?: string;
+  /**
+   * The fix this request is for (request/fix-key.ts: cluster, action and the proposal's parameters):
+   * its pending claim, and once it ran, which fix buttons disappear. Signed; absent on older requests.
+   */
+  fixKey?: string;
   /** The thread the request lives in, and its own message (updated on every vote). */
   thread: {
     channel: string;

@@ -46,6 +46,18 @@ export interface ApprovalStore {
   linkClick(clickKey: string, id: string, ttlSeconds: number): Promise<void>;
   /** The request the click `clickKey` made, when one is remembered. */
   requestOfClick(clickKey: string): Promise<string | undefined>;
+  /**
+   * Claim the fix `fixKey` (request/fix-key.ts: cluster, action, parameters) for request `id`, for
+   * `ttlSeconds`, atomically (SET NX): one request per fix at a time, whoever clicks and wherever.
+   * Returns the id holding the claim — `id` when this call took it, else the earlier holder.
+   */
+  claimFix(fixKey: string, id: string, ttlSeconds: number): Promise<string>;
+  /** Give the claim up, only if `id` still holds it (a click that did not become a request, or a decided one). */
+  releaseFix(fixKey: string, id: string): Promise<void>;
+  /** Remember, for `ttlSeconds`, that the fix ran successfully at `at` (ISO): its buttons are hidden from then on. */
+  markFixRan(fixKey: string, at: string, ttlSeconds: number): Promise<void>;
+  /** When each of these fixes last ran successfully (ISO), for those remembered. */
+  fixesRan(fixKeys: readonly string[]): Promise<Record<string, string>>;
 }
 
 /**

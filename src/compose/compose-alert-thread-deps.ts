@@ -12,6 +12,10 @@ import { createProposalStore } from '../store/proposal-store.js';
 import { createRecordSeal } from '../store/create-record-seal.js';
 import { isConfiguredChannel } from '../slack/post/is-configured-channel.js';
 import type { Config } from '../config/config-schema.js';
+import { createApprovalStore } from '../store/approval-store.js';
+import { createInPlaceStore } from '../store/in-place-store.js';
+import { createReportStore } from '../store/report-store.js';
+import { listInPlace } from '../slack/post/list-in-place.js';
 
 /**
  * What the alert thread buttons need (I'm on it, Snooze, Unsnooze, Export
@@ -24,6 +28,7 @@ export function composeAlertThreadDeps(opts: { redis: Redis; keyPrefix: string; 
   // The same seals as the notify workers (compose/compose-jobs.ts): a click never edits where a Redis writer points.
   const states = createAlertStateStore(redis, { keyPrefix, seal: createRecordSeal(opts.signer, 'alert-state'), onTampered: (cluster) => log.error({ cluster }, 'alert state does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): not used') });
   const audit = createAuditLog(redis, { keyPrefix, log, signer: opts.signer });
+  const approvals = createApprovalStore(redis, { keyPrefix });
   return {
     post: {
       threads: createAlertThreadStore(redis, { keyPrefix, states, seal: createRecordSeal(opts.signer, 'alert-thread'), onTampered: (cluster, key) => log.error({ cluster, thread: key }, 'alert thread record does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): ignored') }),
@@ -31,6 +36,8 @@ export function composeAlertThreadDeps(opts: { redis: Redis; keyPrefix: string; 
       quiet: createAlertQuietStore(redis, { keyPrefix, now }),
       limiter: createChannelLimiter(redis, { keyPrefix, intervalMs: opts.channelIntervalMs }),
       proposals: createProposalStore(redis, { keyPrefix }),
+      fixesRan: (keys) => approvals.fixesRan(keys),
+      inPlace: listInPlace(createInPlaceStore(redis, { keyPrefix }), createReportStore(redis, { keyPrefix, now })),
       now,
     },
     states,

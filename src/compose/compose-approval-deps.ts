@@ -7,6 +7,7 @@ import { createApprovalAuthorizer } from '../slack/handle/handle-approval-author
 import type { ApprovalDeps } from '../slack/handle/handle-approval-deps.js';
 import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';
+import { createApprovalBackups } from '../store/approval-backups.js';
 import type { Jobs } from './compose-jobs.js';
 import { composeAppHomeDeps } from './compose-app-home-deps.js';
 import { refreshAppHomes, type AppHomeDeps } from '../slack/post/publish-app-home.js';
@@ -24,6 +25,7 @@ export function composeApprovalDeps(opts: { redis: Redis; keyPrefix: string; con
   return {
     approvals: createApprovalStore(redis, { keyPrefix }),
     audit: createAuditLog(redis, { keyPrefix, log, signer: opts.signer }),
+    backups: createApprovalBackups(redis, { keyPrefix }),
     signer: opts.signer,
     requestProposal: opts.jobs.requestProposal,
     enqueue: opts.jobs.enqueueRemediation,

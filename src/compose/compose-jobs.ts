@@ -29,6 +29,8 @@ import { createChannelLimiter } from '../slack/post/create-channel-limiter.js';
 import type { ScanFn } from '../slack/handle/create-scan-requester.js';
 import type { RequestProposal } from '../slack/handle/handle-approval-deps.js';
 import { createAlertQuietStore } from '../alerts/alert-quiet-store.js';
+import { createAnswerCardStore } from '../store/answer-card-store.js';
+import { createInPlaceStore } from '../store/in-place-store.js';
 import { createHomeViewersStore } from '../store/home-viewers-store.js';
 import { createAlertThreadStore } from '../alerts/alert-thread-store.js';
 import { createRecordSeal } from '../store/create-record-seal.js';
@@ -187,6 +189,8 @@ export function composeJobs(opts: JobsOptions): Jobs {
         fleetIncidents: createFleetIncidentStore<FleetIncident>(connection, { keyPrefix }),
         quiet: createAlertQuietStore(connection, { keyPrefix, now }),
         homeViewers: createHomeViewersStore(connection, { keyPrefix }),
+        answers: createAnswerCardStore(connection, { keyPrefix, seal: createRecordSeal(signer, 'answer-card'), onTampered: (cluster) => log.error({ cluster }, 'answer card record does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): not edited') }),
+        inPlace: createInPlaceStore(connection, { keyPrefix }),
         history: new RedisHistory(connection, { keyPrefix }),
         baselines: createRedisBaselineStore(connection, { keyPrefix, log }),
         approvals: createApprovalStore(connection, { keyPrefix }),

@@ -7,6 +7,9 @@ import type { ServeMetrics } from '../slack/receive/create-metrics.js';
 import { createScanRequester, type ScanFn } from '../slack/handle/create-scan-requester.js';
 import type { ReportStore } from '../store/report-store.js';
 import { createProposalStore } from '../store/proposal-store.js';
+import { createApprovalStore } from '../store/approval-store.js';
+import { createAnswerCardStore } from '../store/answer-card-store.js';
+import { createRecordSeal } from '../store/create-record-seal.js';
 import { composeAlertThreadDeps } from './compose-alert-thread-deps.js';
 import { composeAppHomeDeps } from './compose-app-home-deps.js';
 import { composeApprovalDeps } from './compose-approval-deps.js';
@@ -37,11 +40,14 @@ export function composeSlackDeps(opts: {
   const { redis, keyPrefix, config, signer, now, log } = opts;
   // One approver check (its group cache) and one App Home composition for every listener of the process.
   const isAuthorized = opts.isAuthorized ?? createApprovalAuthorizer({ log });
+  const approvals = createApprovalStore(redis, { keyPrefix });
   const appHome = composeAppHomeDeps({ redis, keyPrefix, config, now, log, isAuthorized });
   return {
     config,
     reports: opts.reports,
     proposals: createProposalStore(redis, { keyPrefix }),
+    fixesRan: (keys: readonly string[]) => approvals.fixesRan(keys),
+    answers: createAnswerCardStore(redis, { keyPrefix, seal: createRecordSeal(signer, 'answer-card') }),
     requestScan: createScanRequester(opts.scan, opts.reports, { onScan: opts.onScan }),
     metrics: opts.metrics,
     now,

@@ -2,6 +2,11 @@ import type { WebClient } from '@slack/web-api';
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertStateStore } from '../alerts/alert-state-store.js';
+import type { ApprovalRequest } from '../approvals/approval-request.js';
+import type { AnswerCardStore } from '../store/answer-card-store.js';
+import { refreshAlertParent } from '../slack/post/post-alert.js';
+import type { InPlaceStore } from '../store/in-place-store.js';
+import { listInPlace } from '../slack/post/list-in-place.js';
 import type { Incident } from '../alerts/incident.js';
 import type { FleetIncident } from '../alerts/fleet-incident.js';
 import type { FleetIncidentStore } from '../alerts/fleet-incident-store.js';
@@ -52,6 +57,10 @@ export interface JobStores {
   quiet: AlertQuietStore;
   /** Who opened the App Home recently: re-published when a cluster's alerts change. */
   homeViewers: HomeViewersStore;
+  /** Posted answer cards: marked outdated when an incident they show resolves. */
+  answers?: AnswerCardStore;
+  /** Reversible fixes still in place (the thread says so until their undo runs). */
+  inPlace?: InPlaceStore;
   history: History;
   /** Last healthy fingerprint per cluster and the changes since ("what changed"). */
   baselines: BaselineStore;
@@ -189,9 +198,11 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       });
     }
   }
+  // Reversible changes still in place, each with whether its backend still looks down in the latest report.
+  const inPlaceOf = stores.inPlace ? listInPlace(stores.inPlace, stores.reports) : undefined;
   if (runs('notify')) {
     if (deps.slack) {
-      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fleet: stores.fleetIncidents, now, log, channelAllowed: (cluster: string, channel: string) => isConfiguredChannel(deps.config, cluster, channel) };
+      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fleet: stores.fleetIncidents, fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), answers: stores.answers, inPlace: inPlaceOf, now, log, channelAllowed: (cluster: string, channel: string) => isConfiguredChannel(deps.config, cluster, channel) };
       workers.push(startNotifyWorker({ ...notify, connection, prefix, queue: deps.queues.notify, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
@@ -204,7 +215,15 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       // process takes the job. Not ready (no K8S_HEALTH_PLAN_SECRET): every approved request is refused
       // by the executor; the composition root warns about it once at startup.
       const slackResults = deps.slack.results;
-      const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: slackResults, connection, prefix, now, log };
+      // A fix that ran: the alert parents offering it are re-rendered at once, without its button.
+      // Every parent of the cluster is re-rendered: the fix's buttons go, and a reversible change
+      // still in place (or undone now) shows (or no longer shows) in its thread.
+      const alertPost = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), inPlace: inPlaceOf, now, log };
+      const onFixRan = async (req: ApprovalRequest) => {
+        const { state } = await stores.alerts.load(req.cluster);
+        for (const inc of Object.values(state.incidents)) await refreshAlertParent(alertPost, inc.cluster, inc.fingerprint);
+      };
+      const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: slackResults, connection, prefix, now, log, onFixRan, inPlace: stores.inPlace };
       workers.push(startRemediateWorker(remediate).worker);
       // Fix-button clicks are planned and dry-run here too: the same credential.
       workers.push(startProposeWorker({ ...remediate, onApprovalsChanged: () => refreshAppHomes(homes, slackResults) }).worker);

@@ -93,6 +93,9 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
   let responseTargets = new Map<string, ResponseTarget>();
   let triggers = new Map<string, string>();
   const unknownCalls: string[] = [];
+  /** Files being uploaded the files.uploadV2 way, by id, until files.completeUploadExternal shares them. */
+  const uploads = new Map<string, { filename: string; content: string }>();
+  let base = '';
   let version = 0;
   let seq = 0;
   let waiters: Array<() => void> = [];
@@ -133,6 +136,39 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
         m.edited = true;
         bump();
         return { ok: true, channel: str(body.channel), ts: m.ts, text: m.text };
+      }
+      case 'files.getUploadURLExternal': {
+        const id = `F${String(++seq).padStart(8, '0')}`;
+        uploads.set(id, { filename: str(body.filename), content: '' });
+        return { ok: true, file_id: id, upload_url: `${base}/upload/${id}` };
+      }
+      case 'files.completeUploadExternal': {
+        // Shared where Slack shares it: a message in the channel (or thread) with the initial comment
+        // and the file, shown as its name and a preview of its text.
+        let listed: { id?: unknown; title?: unknown }[] = [];
+        try {
+          listed = (typeof body.files === 'string' ? JSON.parse(body.files) : Array.isArray(body.files) ? body.files : []) as typeof listed;
+        } catch {
+          return { ok: false, error: 'invalid_arguments' };
+        }
+        const threadTs = str(body.thread_ts) || undefined;
+        const shared = listed.map((f) => ({ id: str(f.id), title: str(f.title), file: uploads.get(str(f.id)) }));
+        if (shared.some((f) => !f.file)) return { ok: false, error: 'file_not_found' };
+        for (const f of shared) {
+          const lines = f.file!.content.split('\n').length;
+          post({
+            user: SANDBOX_BOT.id,
+            text: str(body.initial_comment) || f.title,
+            blocks: withBlockIds([
+              ...(str(body.initial_comment) ? [{ type: 'section', text: { type: 'mrkdwn', text: str(body.initial_comment) } }] : []),
+              { type: 'context', elements: [{ type: 'mrkdwn', text: `:page_facing_up: ${f.file!.filename} · ${lines} lines` }] },
+              { type: 'rich_text', elements: [{ type: 'rich_text_preformatted', elements: [{ type: 'text', text: f.file!.content.slice(0, 2900) }] }] },
+            ]),
+            ...(threadTs ? { threadTs } : {}),
+          });
+          uploads.delete(f.id);
+        }
+        return { ok: true, files: shared.map((f) => ({ id: f.id, title: f.title })) };
       }
       case 'chat.postEphemeral': {
         const threadTs = str(body.thread_ts) || undefined;
@@ -222,6 +258,14 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(value));
       };
+      if (req.method === 'POST' && url.pathname.startsWith('/upload/')) {
+        const upload = uploads.get(url.pathname.slice('/upload/'.length));
+        if (!upload) return reply(404, { ok: false, error: 'unknown_upload' });
+        upload.content = readUpload(Buffer.concat(chunks).toString('utf8'), String(req.headers['content-type'] ?? ''));
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(`OK - ${upload.content.length}`);
+        return;
+      }
       if (req.method === 'POST' && url.pathname.startsWith('/response/')) {
         const target = responseTargets.get(url.pathname.slice('/response/'.length));
         if (!target) return reply(404, { ok: false, error: 'expired_url' });
@@ -238,7 +282,7 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
-  const base = `http://127.0.0.1:${port}`;
+  base = `http://127.0.0.1:${port}`;
 
   return {
     apiUrl: `${base}/api/`,
@@ -335,4 +379,15 @@ function parseBody(raw: string, contentType: string, query: URLSearchParams): Re
     out[k] = v;
   }
   return out;
+}
+
+/** The file part of a multipart/form-data body (what the WebClient POSTs to an upload_url), else the body itself. */
+function readUpload(raw: string, contentType: string): string {
+  const m = /boundary=(?:"([^"]+)"|([^;\s]+))/.exec(contentType);
+  if (!m) return raw;
+  for (const part of raw.split(`--${m[1] ?? m[2]}`)) {
+    const i = part.indexOf('\r\n\r\n');
+    if (i >= 0 && /content-disposition/i.test(part.slice(0, i))) return part.slice(i + 4).replace(/\r\n$/, '');
+  }
+  return '';
 }

@@ -23,6 +23,12 @@ export const ALERT_SNOOZE_ACTION_ID = 'k8s-health.alert.snooze';
 export const ALERT_UNSNOOZE_ACTION_ID = 'k8s-health.alert.unsnooze';
 export const ALERT_TIMELINE_ACTION_ID = 'k8s-health.alert.timeline';
 
+/** "Show backup" under an execution result (handle-show-backup.ts): the backup to the clicker alone. */
+export const SHOW_BACKUP_ACTION_ID = 'k8s-health.approval.show-backup';
+
+/** The cluster picker of `/k8s-health` without a name (render-cluster-picker.ts, handle-pick-cluster.ts). */
+export const CLUSTER_PICK_ACTION_ID = 'k8s-health.pick-cluster';
+
 /** Action ids of the approval buttons and the confirmation modal (values: the opaque request id only). */
 export const APPROVE_ACTION_ID = 'k8s-health.approval.approve';
 export const REJECT_ACTION_ID = 'k8s-health.approval.reject';
@@ -32,7 +38,7 @@ export const CONFIRM_VIEW_ID = 'k8s-health.approval.confirm';
  * Every fixed button id some listener of ours handles (the proposed fixes match PROPOSE_FIX_ACTION_PATTERN
  * besides): the single list a new button is added to; the patterns below are derived from it.
  */
-export const OWN_ACTION_IDS: readonly string[] = [APPROVE_ACTION_ID, REJECT_ACTION_ID, DETAILS_ACTION_ID, ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID];
+export const OWN_ACTION_IDS: readonly string[] = [APPROVE_ACTION_ID, REJECT_ACTION_ID, DETAILS_ACTION_ID, ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, CLUSTER_PICK_ACTION_ID, SHOW_BACKUP_ACTION_ID];
 
 const ownAlternatives = `${PROPOSE_FIX_ACTION_PATTERN.source.replace(/^\^|\$$/g, '')}|${OWN_ACTION_IDS.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}`;
 

@@ -1,5 +1,6 @@
-import type { App, BlockButtonAction } from '@slack/bolt';
-import { DETAILS_ACTION_ID, FOREIGN_ACTION_PATTERN, PROPOSE_FIX_ACTION_PATTERN } from './action-ids.js';
+import type { App, BlockButtonAction, BlockStaticSelectAction } from '@slack/bolt';
+import { handlePickCluster, handlePickClusterOptions } from './handle/handle-pick-cluster.js';
+import { CLUSTER_PICK_ACTION_ID, DETAILS_ACTION_ID, FOREIGN_ACTION_PATTERN, PROPOSE_FIX_ACTION_PATTERN } from './action-ids.js';
 import { handleDetails } from './handle/handle-details.js';
 import { handleHealthCommand } from './handle/handle-health-command.js';
 import { handleProposeFix } from './handle/handle-propose-fix.js';
@@ -29,6 +30,8 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.command(HEALTH_COMMAND, (args) => handleHealthCommand(args, deps));
   app.action<BlockButtonAction>({ type: 'block_actions', action_id: PROPOSE_FIX_ACTION_PATTERN }, (args) => handleProposeFix(args, deps));
   app.action<BlockButtonAction>({ type: 'block_actions', action_id: DETAILS_ACTION_ID }, (args) => handleDetails(args, deps));
+  app.action<BlockStaticSelectAction>({ type: 'block_actions', action_id: CLUSTER_PICK_ACTION_ID }, (args) => handlePickCluster(args, deps));
+  app.options<'block_suggestion'>({ type: 'block_suggestion', action_id: CLUSTER_PICK_ACTION_ID }, (args) => handlePickClusterOptions(args, deps));
   // A button no listener handles (a message posted by an older version, after an upgrade renamed
   // its ids) is acked at once and explained, instead of Slack showing the user an error after 3 s.
   app.action({ type: 'block_actions', action_id: FOREIGN_ACTION_PATTERN }, async ({ ack, respond }) => {

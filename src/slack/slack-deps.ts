@@ -4,6 +4,7 @@ import type { RequestScan } from './handle/create-scan-requester.js';
 import type { ServeMetrics } from './receive/create-metrics.js';
 import type { ProposalStore } from '../store/proposal-store.js';
 import type { Logger } from '../log/logger.js';
+import type { AnswerCardStore } from '../store/answer-card-store.js';
 
 /** What the Slack listeners need; built once by the composition root (cli/run-serve.ts) or a test. */
 export interface SlackDeps {
@@ -16,4 +17,8 @@ export interface SlackDeps {
   now: () => Date;
   /** The process's logger (handlers log through a child per request). */
   log: Logger;
+  /** When fixes last ran (approval store: fixesRan, by request/fix-key.ts): a fix that ran has no button on the card. */
+  fixesRan?: (fixKeys: readonly string[]) => Promise<Record<string, string>>;
+  /** Posted answer cards, so the notify worker marks them outdated when an incident they show resolves. */
+  answers?: AnswerCardStore;
 }

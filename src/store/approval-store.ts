@@ -28,6 +28,18 @@ redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 if ARGV[4] == '1' then redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6]) else redis.call('ZREM', KEYS[2], ARGV[6]) end
 return 1`;
 
+/** KEYS[1] = ARGV[1] (for ARGV[2] seconds) when absent or already ARGV[1]; returns the holder. */
+const CLAIM = `
+local cur = redis.call('GET', KEYS[1])
+if cur and cur ~= ARGV[1] then return cur end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return ARGV[1]`;
+
+/** Delete KEYS[1] only if it still holds ARGV[1]. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`;
+
 /**
  * Optimistic concurrency on one key per request (`<prefix>approval:<id>`): read, apply the pure
  * change, write with a Lua compare-and-set. Safe on one shared connection (unlike WATCH/MULTI) and
@@ -47,6 +59,9 @@ return 1`;
  * still shows an older state; it is tiny (ids whose chat.update failed) and drained by the sweep.
  * `<prefix>approvals:click:<proposal>.<user>.<message>` maps a fix-button click to the request it
  * made, for that request's lifetime (a repeated click finds the pending request).
+ * `<prefix>approvals:fix:<fix key>` holds the one request of a fix (cluster, action, parameters) while
+ * it is prepared or pending, whoever clicked; `<prefix>approvals:fix-ran:<fix key>` says when that
+ * fix last ran successfully, so its buttons disappear from the alert and the answer.
  */
 export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): ApprovalStore {
   const key = (id: string) => `${opts.keyPrefix}approval:${id}`;
@@ -112,6 +127,25 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
     async requestOfClick(clickKey) {
       const id = await redis.get(`${opts.keyPrefix}approvals:click:${clickKey}`);
       return id && valid(id) ? id : undefined;
+    },
+    async claimFix(fixKey, id, ttlSeconds) {
+      return String(await redis.eval(CLAIM, 1, `${opts.keyPrefix}approvals:fix:${fixKey}`, id, String(Math.max(1, Math.ceil(ttlSeconds)))));
+    },
+    async releaseFix(fixKey, id) {
+      await redis.eval(RELEASE, 1, `${opts.keyPrefix}approvals:fix:${fixKey}`, id);
+    },
+    async markFixRan(fixKey, at, ttlSeconds) {
+      await redis.set(`${opts.keyPrefix}approvals:fix-ran:${fixKey}`, at, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+    },
+    async fixesRan(fixKeys) {
+      if (fixKeys.length === 0) return {};
+      const values = await redis.mget(...fixKeys.map((k) => `${opts.keyPrefix}approvals:fix-ran:${k}`));
+      const out: Record<string, string> = {};
+      fixKeys.forEach((k, i) => {
+        const v = values[i];
+        if (v && !Number.isNaN(Date.parse(v))) out[k] = v;
+      });
+      return out;
     },
   };
 }

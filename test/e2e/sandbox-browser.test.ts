@@ -174,10 +174,14 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(seen.unsnoozed).not.toContain('Snoozed until');
     expect(seen.unsnoozed).toContain('On it: @pat');
     expect(seen.timeline).toContain('Incident timeline of');
+    // Exported as a Markdown file (files.uploadV2 through the sandbox's Slack), with a one-line summary.
+    expect(seen.timeline).toMatch(/timeline-prod-east-\d{8}-\d{4}\.md · \d+ lines/);
+    expect(seen.timeline).toContain('ready for a postmortem');
     // The proposal: a frozen plan with its API calls, the server-side dry run, 0 of 2.
     expect(seen.proposal).toContain('Waiting for 2 more of 2 approvals');
     expect(seen.proposal).toContain('Suspend webhook kyverno-resource-validating-webhook-cfg on prod-east');
-    expect(seen.proposal).toContain('Who may approve: @pat, @ann, @ben (not the proposer)');
+    // The proposer is never listed among those who may approve.
+    expect(seen.proposal).toContain('Who may approve: @ann, @ben\n');
     expect(seen.proposal).toContain('dryRun=All');
     expect(seen.proposal).toContain('0 of 2 approvals');
     // Refusals are ephemeral: only the clicker sees them.
@@ -195,7 +199,11 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(seen.executed).toContain('Executed');
     expect(seen.executed).toContain('2 of 2 approvals: @ann, @ben');
     expect(seen.executed).toContain('(edited)');
-    expect(seen.result).toContain('"kind": "ValidatingWebhookConfiguration"');
+    // The execution reply is a few lines; the backup is one click away, shown only to the clicker.
+    expect(seen.result).toContain('Show backup');
+    expect(seen.result).not.toContain('"kind"');
+    expect(seen.backup).toContain('"kind": "ValidatingWebhookConfiguration"');
+    expect(seen.backup).toContain('Only visible to you');
     expect(seen.thread).toContain('Restore webhook kyverno-resource-validating-webhook-cfg');
     // Resolved: the parent says so and the thread's last reply too.
     expect(seen.resolved).toMatch(/Resolved/);

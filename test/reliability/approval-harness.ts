@@ -156,7 +156,7 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
       await post(blockActionBody({ actionId: proposeFixActionId(0), value: pid, user_id: opts.user ?? 'U0PAT', channel_id: cluster.channel, response_url: url, message_ts: `1700000000.${String(seq).padStart(6, '0')}` }));
       const ephemeralBefore = slack.callsTo('chat.postEphemeral').length;
       // A refusal comes from serve (its response_url; "Preparing the plan…" is not one) or from the worker (chat.postEphemeral).
-      const refusal = () => slack.responses.find((r) => r.path === new URL(url).pathname && !String(r.body.text).includes('Preparing the plan'))?.body ?? slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === (opts.user ?? 'U0PAT'))?.body;
+      const refusal = () => slack.responses.find((r) => r.path === new URL(url).pathname && !String(r.body.text).includes('Preparing the plan'))?.body ?? slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === (opts.user ?? 'U0PAT') && !/is posted below/.test(String(c.body.text)))?.body;
       const posted = await slack.waitFor('approval request posted', () => slack.callsTo('chat.postMessage').slice(before).find((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_')) ?? (refusal() && { refused: true }), 30_000);
       if ('refused' in posted) throw new Error(`proposal refused: ${JSON.stringify(refusal())}`);
       const id = String(JSON.stringify(posted.body.blocks).match(/approval:(r_[A-Za-z0-9_-]+)/)![1]);

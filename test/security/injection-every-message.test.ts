@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { renderBackup } from '../../src/slack/render/render-backup.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import type { Finding } from '../../src/diagnose/finding.js';
 import { analyzeAlertChanges } from '../../src/alerts/analyze-alert-changes.js';
@@ -266,9 +267,11 @@ describe('every message kind with a hostile value in every untrusted field', () 
     for (const status of ['succeeded', 'failed', 'aborted', 'interrupted'] as const) {
       const message = renderApprovalResult(hostileRequest(h, status, false), { backup: { what: h, json: JSON.stringify(backupObject, null, 2) }, undo: { label: h, proposalId: 'p_undo' } });
       expectInert(message, `result ${status}`);
-      const backup = JSON.stringify(message.blocks);
-      expect(backup).toContain('```'); // the code block is there, and balanced (checked above)
     }
+    // "Show backup": the object in its code block, to the clicker.
+    const shown = renderBackup({ what: h, object: backupObject as never, savedAt: '2025-03-01T10:00:00Z' }, 'r_Ab-_9z');
+    expectInert(shown, 'backup shown');
+    expect(JSON.stringify(shown.blocks)).toContain('```'); // the code block is there, and balanced (checked above)
   });
 
   it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('scanning, scan-failed and command errors (corpus #%i)', (i, h) => {

@@ -41,10 +41,11 @@ afterAll(async () => {
 });
 
 /** A fresh proposal for the remediable cluster: its click would post an approval request. */
+/** A fix of its own per click (one pending request per fix): the replica count is the click's number. */
 async function proposalId(b: ApprovalBot): Promise<string> {
   return createProposalStore(b.redis, { keyPrefix: REDIS_PREFIX }).save({
     cluster: APPROVAL_CLUSTER, findingId: 'security', fingerprint: 'fp',
-    proposal: { action: 'deployment.scale', params: { namespace: 'apps', name: 'app-a', replicas: 0 }, label: 'Scale apps/app-a to 0', risk: 'r' },
+    proposal: { action: 'deployment.scale', params: { namespace: 'apps', name: 'app-a', replicas: seq }, label: `Scale apps/app-a to ${seq}`, risk: 'r' },
     createdAt: new Date().toISOString(),
   });
 }

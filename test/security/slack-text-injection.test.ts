@@ -74,8 +74,9 @@ describe('hostile cluster text through the real receiver into Slack', () => {
   it('an approval request whose dry run fails with a hostile API error body', async () => {
     bot.kube.fail({ method: 'PATCH', pathPrefix: '/apis/apps/v1/namespaces/apps/deployments/app-a', status: 422, times: 1, body: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 422, message: HOSTILE_ALL } });
     const before = bot.slack.callsTo('chat.postMessage').length;
+    // Another fix than the request above (one pending request per fix): replicas 1.
     // Clicked directly (not bot.propose): whether such a request offers Approve at all is not this test's business.
-    const pid = await createProposalStore(bot.redis, { keyPrefix: REDIS_PREFIX }).save({ cluster: APPROVAL_CLUSTER, findingId: 'x', fingerprint: 'fp', proposal: { action: 'deployment.scale', params: { namespace: 'apps', name: 'app-a', replicas: 0 }, label: 'Scale apps/app-a to 0', risk: 'r' }, createdAt: new Date().toISOString() });
+    const pid = await createProposalStore(bot.redis, { keyPrefix: REDIS_PREFIX }).save({ cluster: APPROVAL_CLUSTER, findingId: 'x', fingerprint: 'fp', proposal: { action: 'deployment.scale', params: { namespace: 'apps', name: 'app-a', replicas: 1 }, label: 'Scale apps/app-a to 1', risk: 'r' }, createdAt: new Date().toISOString() });
     expect((await bot.post(blockActionBody({ actionId: proposeFixActionId(0), value: pid, user_id: 'U0PAT', response_url: bot.slack.responseUrl('dry-fail') }))).status).toBe(200);
     const posted = await bot.slack.waitFor('the request message', () => bot.slack.callsTo('chat.postMessage')[before]);
     expect(findInjections(posted.body, OURS)).toEqual([]);
@@ -86,7 +87,8 @@ describe('hostile cluster text through the real receiver into Slack', () => {
 
   it('a proposal that cannot be planned: the hostile read error and label come back ephemerally, inert', async () => {
     bot.kube.fail({ method: 'GET', pathPrefix: '/apis/apps/v1/namespaces/apps/deployments/app-a', status: 500, times: 1, body: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500, message: HOSTILE_ALL } });
-    const { requestId, ephemeral } = await bot.propose({ action: 'deployment.scale', params: { namespace: 'apps', name: 'app-a', replicas: 0 }, label: HOSTILE_TEXTS[1]!, risk: 'r' });
+    // Another fix than the requests above (one pending request per fix): replicas 2.
+    const { requestId, ephemeral } = await bot.propose({ action: 'deployment.scale', params: { namespace: 'apps', name: 'app-a', replicas: 2 }, label: HOSTILE_TEXTS[1]!, risk: 'r' });
     expect(requestId).toBeUndefined();
     expect(ephemeral!.text).toMatch(/^Cannot propose \*HOSTILE-1 /);
     expect(ephemeral!.text).toContain('HOSTILE-ALL');

@@ -45,6 +45,11 @@ export interface FakeSlackApi {
   responses: RecordedResponse[];
   /** Hold every chat.postMessage answer this long (recorded on arrival): a post in flight for failover tests. */
   postDelayMs: number;
+  /**
+   * Files uploaded the files.uploadV2 way (files.getUploadURLExternal, a POST of the bytes to the
+   * returned upload_url, files.completeUploadExternal), by file id: name, content and where it was shared.
+   */
+  files: Map<string, { filename: string; content: string; title?: string; channel?: string; threadTs?: string; initialComment?: string }>;
   /** Current text/blocks of every message posted, by `${channel}/${ts}` (chat.update applies in place). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   messages: Map<string, Record<string, any>>;
@@ -86,6 +91,7 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
   const users = new Map<string, FakeSlackUser>();
   const usergroups = new Map<string, string[]>();
   const homes = new Map<string, Record<string, unknown>>();
+  const files = new Map<string, { filename: string; content: string; title?: string; channel?: string; threadTs?: string; initialComment?: string }>();
   let seq = 0;
   const state = { postDelayMs: 0 };
 
@@ -95,6 +101,14 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      // The upload_url of files.getUploadURLExternal: the file's bytes (multipart, as the WebClient sends them).
+      if (url.pathname.startsWith('/upload/')) {
+        const file = files.get(url.pathname.slice('/upload/'.length));
+        if (!file) return void res.writeHead(404).end('unknown upload');
+        file.content = multipartFile(raw, String(req.headers['content-type'] ?? ''));
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${file.content.length}`);
+        return;
+      }
       const body = parseBody(raw, String(req.headers['content-type'] ?? ''), url.searchParams);
       let delay = 0;
       const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
@@ -165,6 +179,22 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
           seq += 1;
           return json(200, { ok: true, view: { id: `V${seq}`, ...(typeof body.view === 'object' ? body.view : {}) } });
         }
+        case 'files.getUploadURLExternal': {
+          seq += 1;
+          const id = `F${String(seq).padStart(8, '0')}`;
+          files.set(id, { filename: String(body.filename ?? ''), content: '' });
+          return json(200, { ok: true, file_id: id, upload_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload/${id}` });
+        }
+        case 'files.completeUploadExternal': {
+          const listed = (typeof body.files === 'string' ? JSON.parse(body.files) : body.files) as { id: string; title?: string }[];
+          const channel = String(body.channel_id ?? '');
+          for (const f of listed) {
+            const file = files.get(f.id);
+            if (!file) return json(200, { ok: false, error: 'file_not_found' });
+            Object.assign(file, { title: f.title, channel, threadTs: body.thread_ts ? String(body.thread_ts) : undefined, initialComment: body.initial_comment ? String(body.initial_comment) : undefined });
+          }
+          return json(200, { ok: true, files: listed.map((f) => ({ id: f.id, title: f.title })) });
+        }
         case 'users.info': {
           const u = users.get(String(body.user ?? ''));
           return u ? json(200, { ok: true, user: u }) : json(200, { ok: false, error: 'user_not_found' });
@@ -193,6 +223,7 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
     },
     calls,
     responses,
+    files,
     messages,
     notInChannel,
     users,
@@ -250,4 +281,15 @@ function parseBody(raw: string, contentType: string, query: URLSearchParams): Re
     out[k] = v;
   }
   return out;
+}
+
+/** The first file part of a multipart/form-data body (what the WebClient POSTs to an upload_url), else the body itself. */
+function multipartFile(raw: string, contentType: string): string {
+  const m = /boundary=(?:"([^"]+)"|([^;\s]+))/.exec(contentType);
+  if (!m) return raw;
+  for (const part of raw.split(`--${m[1] ?? m[2]}`)) {
+    const i = part.indexOf('\r\n\r\n');
+    if (i >= 0 && /content-disposition/i.test(part.slice(0, i))) return part.slice(i + 4).replace(/\r\n$/, '');
+  }
+  return '';
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from '@jest/globals';
+import { createInPlaceStore, type InPlaceStore } from '../../src/store/in-place-store.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
@@ -122,6 +123,8 @@ export interface ApprovalBot {
   kube: FakeKubeApi;
   approvals: ReturnType<typeof createApprovalStore>;
   proposals: ReturnType<typeof createProposalStore>;
+  /** Reversible changes still in place, as the remediate worker records them. */
+  inPlace: InPlaceStore;
   backups: ReturnType<typeof createApprovalBackups>;
   audit: ReturnType<typeof createAuditLog>;
   /** Every log line (JSON) the bot's parts wrote, their records and messages. */
@@ -202,7 +205,9 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
   const eventsConnection = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: eventsConnection, prefix });
   // The remediate worker kind: approved fixes and fix-button clicks (plan + dry run), as `worker --only remediate` runs them.
+  const inPlace = createInPlaceStore(redis, { keyPrefix: REDIS_PREFIX });
   const workerDeps = {
+    inPlace,
     connection: bull, config, approvals, audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer: workerSigner }), backups, proposals, createContext: createActionContext,
     slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200, signer: workerSigner, prefix,
   };
@@ -237,7 +242,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
   let seq = 0;
 
   const bot: ApprovalBot = {
-    redisServer, redis, slack, kube, approvals, proposals, backups, audit, logs, logRecords, logMessages, config, post, proposeQueue,
+    redisServer, redis, slack, kube, approvals, proposals, inPlace, backups, audit, logs, logRecords, logMessages, config, post, proposeQueue,
     async enqueue(requestId, jobId = requestId) {
       await queue.add('remediate', { requestId }, { jobId, attempts: 1 });
     },
@@ -265,7 +270,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
         if (message) return { message };
         // Refused by serve (its response_url; "Preparing the plan…" is not an answer) or by the worker (chat.postEphemeral).
         const refused = slack.responses.find((x) => x.path === new URL(url).pathname && !String(x.body.text).includes('Preparing the plan'))?.body
-          ?? slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === user)?.body;
+          ?? slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === user && !isProposedNote(c.body))?.body;
         return refused && { ephemeral: refused };
       }, 30000);
       if (done.message) {
@@ -363,4 +368,9 @@ export function useApprovalBot(opts: ApprovalBotOptions = {}, timeoutMs = 60_000
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(bot) : value;
     },
   });
+}
+
+/** The proposer's own note that a request was posted (render-proposed.ts): not a refusal. */
+function isProposedNote(body: { text?: unknown }): boolean {
+  return /^Your request for .* is posted below/.test(String(body.text ?? ''));
 }

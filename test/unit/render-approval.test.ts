@@ -76,9 +76,9 @@ describe('the approval message: header, colour and buttons follow the state', ()
     const [approve, reject] = buttonsOf(renderApproval(request('pending')).blocks as AnyBlock[]);
     expect(approve).toMatchObject({ action_id: APPROVE_ACTION_ID, style: 'primary', value: 'r_abc123', confirm: { title: { text: 'Approve this fix?' }, confirm: { text: 'Approve' }, deny: { text: 'Cancel' } } });
     expect(reject).toMatchObject({ action_id: REJECT_ACTION_ID, style: 'danger', value: 'r_abc123', confirm: { title: { text: 'Reject this fix?' }, style: 'danger' } });
-    expect(approve!.confirm.text.text).toBe('Suspend webhook kyverno-cfg on prod-east. Yours is the last approval needed: it runs once its preconditions are re-checked live.');
+    expect(approve!.confirm.text.text).toBe('Suspend webhook kyverno-cfg on prod-east. One more approval is needed: if you are not its proposer, yours is it, and it runs once its preconditions are re-checked live.');
     const first = buttonsOf(renderApproval(request('pending', { approvals: [] })).blocks as AnyBlock[])[0]!;
-    expect(first.confirm.text.text).toBe('Suspend webhook kyverno-cfg on prod-east. It needs 2 more approvals, yours included, before it runs.');
+    expect(first.confirm.text.text).toBe('Suspend webhook kyverno-cfg on prod-east. It needs 2 more approvals from people other than its proposer before it runs.');
   });
 
   it('a failed dry run: a red header, no Approve, Reject only, and why', () => {
@@ -94,7 +94,7 @@ describe('the approval message: header, colour and buttons follow the state', ()
     expect(lines).toEqual(expect.arrayContaining([
       '*Suspend webhook kyverno-cfg* on *prod-east*',
       '*Approvals:* 1 of 2 approvals: <@U0ANN>',
-      '*Who may approve:* <@U0ANN>, <@U0BEN>, <!subteam^S0SRE> (not the proposer)',
+      '*Who may approve:* <@U0ANN>, <@U0BEN>, <!subteam^S0SRE> (not its proposer)',
       'Proposed by <@U0PAT> <!date^1740823200^{date_short_pretty} {time}|2025-03-01 10:00 UTC> · expires <!date^1740825000^{date_short_pretty} {time}|2025-03-01 10:30 UTC>',
       '*Dry run:* server-side dry run passed (dryRun=All)',
       '*Blast radius:* 1 object cluster-scoped: validatingwebhookconfigurations kyverno-cfg',
@@ -105,7 +105,10 @@ describe('the approval message: header, colour and buttons follow the state', ()
     expect(rejected.some((l) => l.startsWith('*Who may approve:*'))).toBe(false);
     expect(rejected).toContain('Decided by <@U0BEN> <!date^1740823440^{date_short_pretty} {time}|2025-03-01 10:04 UTC>');
     // A request stored by an older version carries no approvers: it says where they come from.
-    expect(linesOf(renderApproval(request('pending', { approvers: undefined })))).toContain('*Who may approve:* the approvers configured for this cluster (not the proposer)');
+    expect(linesOf(renderApproval(request('pending', { approvers: undefined })))).toContain('*Who may approve:* the approvers configured for this cluster, other than its proposer');
+    // The proposer is never listed as a possible approver, even when the config names them.
+    const own = linesOf(renderApproval(request('pending', { approvers: { users: ['U0PAT', 'U0ANN'], groups: [] } })));
+    expect(own).toContain('*Who may approve:* <@U0ANN>');
   });
 
   it('terminal outcomes say what happened and when', () => {

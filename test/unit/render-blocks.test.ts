@@ -92,6 +92,24 @@ describe('renderBlocks: the answer card', () => {
     expect(allText(blocks as AnyBlock[]).split('Suspend webhook kyverno-resource-validating-webhook-cfg')).toHaveLength(2);
   });
 
+  it('every fix is something to press: two buttons, the rest in one overflow menu, each with only its opaque id', () => {
+    const four = { ...webhookDown, remediations: [0, 1, 2, 3].map((i) => ({ ...webhookDown.remediations[0]!, label: `Fix ${i}` })) };
+    const ids = Object.fromEntries([0, 1, 2, 3].map((i) => [proposalKey(four, i), `p_fix${i}`]));
+    const { blocks } = renderBlocks(report([four, loop]), { now, proposalIds: ids });
+    const row = (blocks as AnyBlock[]).find((x) => x.type === 'actions' && x.block_id.startsWith('fix:'))!;
+    expect(row.elements.map((e: AnyBlock) => e.type)).toEqual(['button', 'button', 'overflow']);
+    expect(row.elements.slice(0, 2).map((e: AnyBlock) => e.value)).toEqual(['p_fix0', 'p_fix1']);
+    expect(row.elements[2].options.map((o: AnyBlock) => [o.text.text, o.value])).toEqual([['Fix 2', 'p_fix2'], ['Fix 3', 'p_fix3']]);
+    for (const e of row.elements) expect(e.action_id).toMatch(PROPOSE_FIX_ACTION_PATTERN);
+  });
+
+  it('a fix that already ran shows as done with its time, never as a button', () => {
+    const { blocks } = renderBlocks(report(), { now, proposalIds: {}, ranFixes: { [proposalKey(webhookDown, 0)]: '2025-03-01T10:05:00Z' } });
+    expect((blocks as AnyBlock[]).filter((x) => x.type === 'actions' && x.elements[0].action_id !== DETAILS_ACTION_ID)).toHaveLength(0);
+    expect(allText(blocks as AnyBlock[])).toContain(':white_check_mark: Suspend webhook kyverno-resource-validating-webhook-cfg ran <!date^1740823500^');
+    expect(allText(blocks as AnyBlock[])).not.toContain('propose it from Slack');
+  });
+
   it('without proposal ids (check --output blocks) shows the fix as text, never as a button', () => {
     const { blocks } = renderBlocks(report(), { now });
     expect((blocks as AnyBlock[]).filter((x) => x.type === 'actions').map((x) => x.elements[0].action_id)).toEqual([DETAILS_ACTION_ID]);
@@ -156,7 +174,7 @@ describe('renderBlocks: the answer card', () => {
         if (x.type === 'section') expect(x.text.text.length).toBeLessThanOrEqual(SLACK_LIMITS.sectionText);
         if (x.type === 'actions') {
           expect(x.elements.length).toBeLessThanOrEqual(SLACK_LIMITS.actionsElements);
-          for (const e of x.elements) expect(e.text.text.length).toBeLessThanOrEqual(SLACK_LIMITS.buttonText);
+          for (const e of x.elements) for (const t of e.type === 'overflow' ? e.options.map((o: AnyBlock) => o.text.text) : [e.text.text]) expect(t.length).toBeLessThanOrEqual(SLACK_LIMITS.buttonText);
         }
       }
       expect(text.length).toBeLessThanOrEqual(SLACK_LIMITS.fallbackText);

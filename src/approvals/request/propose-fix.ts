@@ -12,6 +12,7 @@ import type { PlanSigner } from '../plan-signer.js';
 import type { RemediationPlan } from '../remediation-plan.js';
 import { signMessagePlacement } from './sign-message-placement.js';
 import { signRequest } from './sign-request.js';
+import { fixKey } from './fix-key.js';
 import { proposalClickKey, type ProposalClick } from './sign-proposal-click.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { Logger } from '../../log/logger.js';
@@ -43,8 +44,15 @@ export type ProposeRefusal =
   | { reason: 'no-secret'; detail: string }
   /** The action could not freeze a plan (target gone, bad parameters, etcd without a leader…). */
   | { reason: 'plan-failed'; label: string; detail: string }
-  /** This clicker already proposed it from this message, and that request is still pending. */
-  | { reason: 'already-proposed'; requestId: string };
+  /**
+   * The fix (cluster, action, parameters) already has a pending request — this clicker's (`byClicker`)
+   * or someone else's, from this message or another: the clicker is pointed to it.
+   */
+  | { reason: 'already-proposed'; requestId: string; byClicker: boolean; proposer?: string; sameThread?: boolean; thread?: { channel: string; threadTs?: string; messageTs?: string } }
+  /** Another click of the same fix is being planned right now: its request appears shortly. */
+  | { reason: 'being-proposed' }
+  /** The fix already ran (at `at`) after this button was offered: nothing to propose. */
+  | { reason: 'already-ran'; label: string; at: string };
 
 /** What one click came to: a stored, published request, or a refusal. */
 export type ProposeOutcome = { outcome: 'proposed'; request: ApprovalRequest } | { outcome: 'refused'; refusal: ProposeRefusal };
@@ -54,15 +62,17 @@ export type ProposeOutcome = { outcome: 'proposed'; request: ApprovalRequest } |
  * remediation worker, because a server-side dry run is authorized exactly like the write
  * itself). Numbered flow:
  * 1. the cluster must (still) be live, remediation-enabled and queryable from the click's channel,
- *    and K8S_HEALTH_PLAN_SECRET usable — otherwise a refusal, nothing read from the cluster; a click
- *    whose earlier request (same proposal, clicker, message) is still pending makes no other one;
+ *    and K8S_HEALTH_PLAN_SECRET usable — otherwise a refusal, nothing read from the cluster; a fix
+ *    (cluster, action, parameters: fix-key.ts) with a pending request makes no other one, whoever
+ *    clicks where — the clicker is pointed to that request — and a fix that ran since its button was
+ *    offered is not proposed again from it;
  * 2. the catalog action freezes the plan against the live cluster (recorded values, uids, hash);
  * 3. the plan is dry-run server-side; a failed dry run is recorded and shown (the request then has no
  *    Approve button, and no approve vote counts);
  * 4. the request is signed (HMAC with K8S_HEALTH_PLAN_SECRET), published (its message ts recorded),
  *    stored, and audited `proposed` with the clicker as proposer.
  */
-export async function proposeFix(click: ProposalClick, proposal: { cluster: string; proposal: RemediationProposal }, deps: ProposeFixDeps): Promise<ProposeOutcome> {
+export async function proposeFix(click: ProposalClick, proposal: { cluster: string; proposal: RemediationProposal; createdAt?: string }, deps: ProposeFixDeps): Promise<ProposeOutcome> {
   const refuse = (refusal: ProposeRefusal): ProposeOutcome => {
     deps.log.info({ user: click.user, cluster: proposal.cluster, action: proposal.proposal.action, reason: refusal.reason }, 'propose-fix refused');
     return { outcome: 'refused', refusal };
@@ -80,9 +90,53 @@ export async function proposeFix(click: ProposalClick, proposal: { cluster: stri
   const clickKey = proposalClickKey(click);
   const earlier = await deps.approvals.requestOfClick(clickKey);
   const earlierRequest = earlier ? await deps.approvals.get(earlier) : undefined;
-  if (earlierRequest?.status === 'pending' && deps.now().getTime() < Date.parse(earlierRequest.expiresAt)) {
-    return refuse({ reason: 'already-proposed', requestId: earlierRequest.id });
+  if (isPending(earlierRequest, deps.now())) return refuse(pointTo(earlierRequest, click));
+  // One request per fix, whoever clicks and wherever: the fix is claimed for the request made here
+  // (short while planning, then for the request's lifetime); a claim whose request was decided or
+  // expired is taken over.
+  const key = fixKey(cluster.name, proposal.proposal);
+  const ran = (await deps.approvals.fixesRan([key]))[key];
+  if (ran && (!proposal.createdAt || Date.parse(ran) > Date.parse(proposal.createdAt))) return refuse({ reason: 'already-ran', label: proposal.proposal.label, at: ran });
+  const id = deps.approvals.newId();
+  let holder = await deps.approvals.claimFix(key, id, PLANNING_CLAIM_SECONDS);
+  if (holder !== id) {
+    const held = await deps.approvals.get(holder);
+    if (isPending(held, deps.now())) return refuse(pointTo(held, click));
+    // Being planned by another worker right now (no request stored yet, claim still fresh).
+    if (!held) return refuse({ reason: 'being-proposed' });
+    await deps.approvals.releaseFix(key, holder);
+    holder = await deps.approvals.claimFix(key, id, PLANNING_CLAIM_SECONDS);
+    if (holder !== id) return refuse({ reason: 'being-proposed' });
   }
+  try {
+    const out = await planAndPublish(id, key, click, cluster, proposal, deps);
+    if (out.outcome === 'proposed') await deps.approvals.claimFix(key, id, deps.config.approvals.ttlMinutes * 60);
+    else await deps.approvals.releaseFix(key, id);
+    return out;
+  } catch (err) {
+    await deps.approvals.releaseFix(key, id);
+    throw err;
+  }
+}
+
+/** How long a fix stays claimed while its plan is being made (a crashed planner frees it after this). */
+const PLANNING_CLAIM_SECONDS = 120;
+
+function isPending(req: ApprovalRequest | undefined, now: Date): req is ApprovalRequest {
+  return req?.status === 'pending' && now.getTime() < Date.parse(req.expiresAt);
+}
+
+function pointTo(req: ApprovalRequest, click: ProposalClick): ProposeRefusal {
+  return { reason: 'already-proposed', requestId: req.id, byClicker: req.proposer === click.user, proposer: req.proposer, sameThread: req.thread?.channel === click.channel && req.thread?.threadTs === click.threadTs, thread: req.thread };
+}
+
+/** Steps 2–4 for a claimed fix: plan, dry-run, sign, publish, store, audit. */
+async function planAndPublish(id: string, key: string, click: ProposalClick, cluster: ClusterConfig, proposal: { cluster: string; proposal: RemediationProposal }, deps: ProposeFixDeps): Promise<ProposeOutcome> {
+  const refuse = (refusal: ProposeRefusal): ProposeOutcome => {
+    deps.log.info({ user: click.user, cluster: proposal.cluster, action: proposal.proposal.action, reason: refusal.reason }, 'propose-fix refused');
+    return { outcome: 'refused', refusal };
+  };
+  const clickKey = proposalClickKey(click);
 
   const action = findAction(proposal.proposal.action);
   const ctx = await deps.createContext(cluster);
@@ -104,7 +158,8 @@ export async function proposeFix(click: ProposalClick, proposal: { cluster: stri
   }
   const now = deps.now();
   const request: ApprovalRequest = {
-    id: deps.approvals.newId(),
+    id,
+    fixKey: key,
     cluster: cluster.name,
     plan,
     hash: hashPlan(plan),

@@ -24,6 +24,7 @@ function envelope(req: ApprovalRequest) {
       thread: { channel: req.thread?.channel, threadTs: req.thread?.threadTs },
     },
     requestId: req.id,
+    fixKey: req.fixKey,
     cluster: req.cluster,
     action: req.plan.action,
     params: req.plan.params,

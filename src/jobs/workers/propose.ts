@@ -5,6 +5,7 @@ import { proposeFix, type ProposeFixDeps } from '../../approvals/request/propose
 import { isProposalClickSignatureValid, type ProposalClick } from '../../approvals/request/sign-proposal-click.js';
 import { postApprovalRequest, postProposalReply } from '../../slack/post/post-approval-request.js';
 import type { ProposalStore } from '../../store/proposal-store.js';
+import { renderProposed } from '../../slack/render/render-proposed.js';
 import { renderProposalRefusal } from '../../slack/render/render-proposal-refusal.js';
 import type { StartedWorker } from './started-worker.js';
 import { BULLMQ_PREFIX, PROPOSE_QUEUE } from '../queue-names.js';
@@ -70,6 +71,7 @@ export function startProposeWorker(deps: ProposeWorkerDeps): StartedWorker {
         const r = await proposeFix(click, stored, { ...deps, log: log.child({ cluster: stored.cluster }), publish: (req) => postApprovalRequest(deps.slack, req) });
         if (r.outcome === 'proposed') {
           log.info({ requestId: r.request.id, cluster: stored.cluster }, 'fix proposed');
+          await tell(click, renderProposed(r.request)).catch((err: unknown) => log.warn({ err }, 'proposer not told'));
           await deps.onApprovalsChanged?.().catch((err: unknown) => log.warn({ err }, 'app home refresh failed'));
         }
         if (r.outcome === 'proposed') return { outcome: 'proposed', requestId: r.request.id };

@@ -8,6 +8,9 @@ import type { ProposalStore } from '../../store/proposal-store.js';
 import { postApprovalResult } from '../../slack/post/post-approval-result.js';
 import { updateApprovalMessage } from '../../slack/post/update-approval-message.js';
 import type { StartedWorker } from './started-worker.js';
+import type { ApprovalRequest } from '../../approvals/approval-request.js';
+import type { InPlaceStore } from '../../store/in-place-store.js';
+import { fixKey } from '../../approvals/request/fix-key.js';
 import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from '../queue-names.js';
 
 export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthorized'> {
@@ -23,7 +26,28 @@ export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthori
   proposals: ProposalStore;
   /** BullMQ prefix (default 'k8s-health'). */
   prefix?: string;
+  /** A fix ran: re-render the alert parents that offered it, so its button disappears now, not at the next scan. */
+  onFixRan?: (req: ApprovalRequest) => Promise<void>;
+  /** Reversible changes still in place (store/in-place-store.ts). */
+  inPlace?: InPlaceStore;
 }
+
+/** The actions that lift a safeguard until undone: the thread says so while they are in place. */
+const IN_PLACE_ACTIONS = new Set(['webhook.suspend', 'mhc.pause-remediation', 'machine.skip-drain', 'node.out-of-service']);
+
+/** A suspended webhook's backend service, read from the backup of its configuration (the first webhook that names one). */
+function backendOf(json: string | undefined): { backend?: { namespace: string; name: string } } {
+  try {
+    const obj = JSON.parse(json ?? 'null') as { webhooks?: { clientConfig?: { service?: { namespace?: unknown; name?: unknown } } }[] } | null;
+    const svc = obj?.webhooks?.map((w) => w.clientConfig?.service).find((s) => typeof s?.namespace === 'string' && typeof s?.name === 'string');
+    return svc ? { backend: { namespace: String(svc.namespace), name: String(svc.name) } } : {};
+  } catch {
+    return {};
+  }
+}
+
+/** How long "this fix ran" hides its buttons: as long as a stored proposal lives. */
+const FIX_RAN_SECONDS = 7 * 24 * 3600;
 
 /**
  * The remediate worker: one job per approved request (job id = request id). runRemediation does
@@ -46,6 +70,12 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): StartedWorker {
       const req = run.request;
       if (!req || !['succeeded', 'failed', 'aborted', 'interrupted'].includes(req.status)) return { status: req?.status ?? 'unknown' };
       log.info({ remediation: true, cluster: req.cluster, action: req.plan.action, status: req.status, result: req.result }, `remediation ${req.status}`);
+      // A fix that ran loses its buttons (alert parents, answer cards): remembered as long as proposals are.
+      // An undo that ran takes what it undid off the list of reversible changes still in place.
+      if (req.status === 'succeeded' && typeof req.fixKey === 'string') {
+        await deps.approvals.markFixRan(req.fixKey, deps.now().toISOString(), FIX_RAN_SECONDS);
+        await deps.inPlace?.undone(req.cluster, req.fixKey);
+      }
       let undo: { label: string; proposalId: string } | undefined;
       if (run.undo && req.status === 'succeeded') {
         const proposalId = await deps.proposals.save({
@@ -56,7 +86,18 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): StartedWorker {
           createdAt: deps.now().toISOString(),
         });
         undo = { label: run.undo.label, proposalId };
+        // A safeguard lifted (a suspended webhook, paused remediation, a skipped drain, an out-of-service
+        // taint) is remembered until its undo runs: the thread keeps saying so (slack/render/render-in-place.ts).
+        if (IN_PLACE_ACTIONS.has(req.plan.action)) {
+          await deps.inPlace?.add({
+            requestId: req.id, cluster: req.cluster, action: req.plan.action, label: req.plan.label, at: deps.now().toISOString(),
+            thread: { channel: req.thread.channel, threadTs: req.thread.threadTs },
+            undo: { label: run.undo.label, risk: run.undo.risk, proposalId, fixKey: fixKey(req.cluster, run.undo) },
+            ...backendOf(run.backup?.json),
+          });
+        }
       }
+      if (req.status === 'succeeded') await deps.onFixRan?.(req).catch((err: unknown) => log.warn({ err }, 'alert parent refresh after the fix failed'));
       await postApprovalResult(deps.slack, req, { backup: run.backup, undo });
       await updateApprovalMessage(deps.slack, req, deps.signer).catch((err: unknown) => log.warn({ err }, 'approval message update failed'));
       return { status: req.status };

@@ -73,8 +73,17 @@ export async function handleAlertThread({ ack, respond, body, client, action }: 
     const now = deps.now();
     if (action.action_id === ALERT_TIMELINE_ACTION_ID) {
       const markdown = await buildTimeline(deps.alertThreads.timeline, cluster.name, { now });
-      await client.chat.postMessage({ channel, thread_ts: threadTs, unfurl_links: false, ...timelineMessage(cluster.name, markdown, user) });
-      log.info({ cluster: cluster.name, chars: markdown.length }, 'timeline exported');
+      // A Markdown file in the thread (files.uploadV2, scope files:write) with a short summary; an app
+      // installed without that scope gets the text inline instead, and the reply says how to fix it.
+      try {
+        await client.filesUploadV2({ channel_id: channel, thread_ts: threadTs, filename: timelineFilename(cluster.name, now), title: `Incident timeline of ${cluster.name}`, content: markdown, initial_comment: timelineSummary(cluster.name, markdown, user) });
+        log.info({ cluster: cluster.name, chars: markdown.length, as: 'file' }, 'timeline exported');
+      } catch (err) {
+        log.warn({ cluster: cluster.name, err }, 'timeline not uploaded as a file; posted inline');
+        const inline = timelineMessage(cluster.name, markdown, user);
+        inline.blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: 'Not attached as a file: the Slack app needs the `files:write` scope (reinstall it from manifest.yaml).', verbatim: true }] });
+        await client.chat.postMessage({ channel, thread_ts: threadTs, unfurl_links: false, ...inline });
+      }
       return;
     }
     if (!inc || inc.status !== 'open') {
@@ -124,8 +133,20 @@ async function thread(client: Args['client'], channel: string, ts: string, text:
   await client.chat.postMessage({ channel, thread_ts: ts, text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text, verbatim: true } }], unfurl_links: false });
 }
 
+/** The exported file's name: `timeline-<cluster>-<YYYYMMDD-HHMM>.md` (the cluster name kept to file-safe characters). */
+export function timelineFilename(cluster: string, now: Date): string {
+  const stamp = now.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
+  return `timeline-${cluster.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80)}-${stamp}.md`;
+}
+
+/** The short line posted with the file: whose timeline, who exported it, how long it is. */
+export function timelineSummary(cluster: string, markdown: string, user: string): string {
+  const lines = markdown.split('\n').length;
+  return `:scroll: Incident timeline of \`${md(cluster, { max: 100 })}\`, exported by ${mentionUser(user)}: the Markdown file below (${lines} lines) is ready for a postmortem.`;
+}
+
 /**
- * The timeline as a thread reply: preformatted rich-text blocks hold it verbatim (Slack parses no
+ * The timeline inline (when it cannot be attached as a file): preformatted rich-text blocks hold it verbatim (Slack parses no
  * mrkdwn, links or mentions in rich-text `text` elements); a timeline too long for one message is cut
  * with a line naming the CLI command that prints all of it.
  */

@@ -4,6 +4,7 @@ import type { PlanSigner } from '../../approvals/plan-signer.js';
 import type { ProposalClick } from '../../approvals/request/sign-proposal-click.js';
 import type { ApprovalStore } from '../../store/approval-store.js';
 import type { AuditLog } from '../../store/audit-log.js';
+import type { ApprovalBackups } from '../../approvals/approval-stores.js';
 import type { CheckApproverAccount } from './check-approver-account.js';
 
 /** What became of a click handed to the remediation worker (see {@link RequestProposal}). */
@@ -37,6 +38,8 @@ export interface ApprovalDeps {
   isAuthorized: (client: webApi.WebClient, cluster: ClusterConfig, userId: string) => Promise<boolean>;
   /** users.info at vote time for an authorized user: deactivated, guest, other-workspace accounts do not count. */
   checkApprover: CheckApproverAccount;
+  /** Backups taken before a change: "Show backup" shows one to the clicker (handle-show-backup.ts). */
+  backups?: Pick<ApprovalBackups, 'load'>;
   /** A vote changed a request: recent viewers' App Home shows the approvals waiting on them. */
   onApprovalsChanged?: (client: webApi.WebClient) => Promise<unknown>;
 }

@@ -22,7 +22,10 @@ const TELL: Record<VoteOutcome, (r: ApprovalRequest, why: string) => string> = {
   cancelled: () => 'You withdrew your proposal: it will not run.',
   expired: (r) => `This request expired ${slackDate(r.expiresAt) ?? md(r.expiresAt, { max: 40 })}: nothing will run. Propose it again if it is still needed.`,
   closed: (r) => `This request is already ${md(r.status, { max: 20 })}${r.result ? ` (${md(r.result, { max: 500 })})` : ''}: clicks are ignored.`,
-  'self-approval': () => 'You proposed this fix: your approval does not count. Two other authorized people must approve it.',
+  'self-approval': (r) => {
+    const left = Math.max(0, r.required - r.approvals.length);
+    return `You proposed this fix: your approval does not count. It needs ${count(left)} more approval${left === 1 ? '' : 's'} from other authorized people.`;
+  },
   duplicate: (r) => `You already approved this request (${r.approvals.length} of ${count(r.required)}): each approver counts once.`,
   unauthorized: (r) => `You are not an authorized approver of cluster ${md(r.cluster, { max: 100 })} (config approvers.users / approvers.groups).`,
   ineligible: (_r, why) => `Your vote was not recorded: your Slack account cannot approve fixes (${md(why, { max: 200 })}). Ask a workspace admin if this is wrong.`,

@@ -1,19 +1,21 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { SectionId } from '../../diagnose/finding.js';
 import { neutralizeMrkdwn } from '../../text/neutralize-mrkdwn.js';
-import { detailedFindings, proposalKey, renderBlocks } from '../render/render-blocks.js';
+import { detailedFindings, planCard, proposalKey, renderBlocks } from '../render/render-blocks.js';
 import type { Report } from '../../report/report.js';
 import type { SlackMessage } from '../render/clamp-blocks.js';
 import type { CommandOutcome } from '../receive/create-metrics.js';
 import { parseCommand } from '../receive/parse-command.js';
-import { postAnswer } from '../post/post-answer.js';
+import { postAnswer, type PostedAnswer } from '../post/post-answer.js';
 import { renderHelp } from '../render/render-help.js';
 import { renderClusterList } from '../render/render-cluster-list.js';
+import { renderClusterPicker } from '../render/render-cluster-picker.js';
 import { mentionUser } from '../render/mention-user.js';
 import { renderScanFailed, renderScanning } from '../render/render-scanning.js';
 import type { SlackDeps } from '../slack-deps.js';
 import { describeError } from '../../errors/describe-error.js';
 import { createRequestLogger } from '../receive/create-request-logger.js';
+import { fixKey } from '../../approvals/request/fix-key.js';
 
 type CommandArgs = Pick<SlackCommandMiddlewareArgs, 'command' | 'ack' | 'respond'> & Pick<AllMiddlewareArgs, 'client'>;
 
@@ -37,6 +39,13 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
   if (parsed.kind === 'error') {
     await ack({ response_type: 'ephemeral', text: parsed.message });
     count('rejected');
+    return;
+  }
+  if (parsed.kind === 'pick') {
+    // Several clusters and no name: a picker to the one who typed it (handle-pick-cluster.ts answers the pick).
+    const picker = renderClusterPicker(parsed.clusters.map((c) => c.name), parsed.section);
+    await ack({ response_type: 'ephemeral', text: picker.text, blocks: picker.blocks });
+    count('help');
     return;
   }
   await ack();
@@ -73,14 +82,17 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
     const fresh = ageMs <= deps.config.scan.freshSeconds * 1000;
     const first = stored ? await render(stored.report, { section, stale: !fresh }, deps) : renderScanning(cluster, section);
     const answer = await postAnswer(client, respond, command.channel_id, withFooter(first, footer));
+    if (stored) await remember(answer, stored.report, withFooter(first, footer), section, deps);
     deps.metrics.commandSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     count(fresh ? 'answered' : stored ? 'stale' : 'scanning');
     log.info({ cluster, section: section ?? null, answer: fresh ? 'fresh' : stored ? 'stale' : 'scanning', via: answer.via }, 'command answered');
     if (fresh) return;
 
     let next: SlackMessage;
+    let latest: Report | undefined;
     try {
       const scanned = await deps.requestScan(cluster);
+      latest = scanned.report;
       next = await render(scanned.report, { section }, deps);
     } catch (err) {
       deps.metrics.errors.inc({ where: 'scan' });
@@ -91,6 +103,7 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
         : renderScanFailed(cluster, reason);
     }
     await answer.update(withFooter(next, footer));
+    await remember(answer, latest ?? stored?.report, withFooter(next, footer), section, deps);
   } catch (err) {
     count('error');
     deps.metrics.errors.inc({ where: 'command' });
@@ -103,19 +116,43 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
 /** Render a report (the card) after storing the proposals of its fix buttons, so each button carries only an opaque id. */
 async function render(report: Report, opts: { section?: SectionId; stale?: boolean; note?: string }, deps: SlackDeps): Promise<SlackMessage> {
   const proposalIds: Record<string, string> = {};
-  for (const f of detailedFindings(report, opts)) {
-    // The card shows one fix per root cause (its first): only that one becomes a button.
-    const proposal = f.remediations[0];
-    if (!proposal) continue;
-    proposalIds[proposalKey(f, 0)] = await deps.proposals.save({
-      cluster: report.cluster,
-      findingId: f.id,
-      fingerprint: f.fingerprint,
-      proposal,
-      createdAt: deps.now().toISOString(),
-    });
+  const ranFixes: Record<string, string> = {};
+  const onCard = detailedFindings(report, opts);
+  // A fix that ran since the problem was first seen shows as done, not as a button.
+  const keys = onCard.map((f) => f.remediations.map((r) => fixKey(report.cluster, r)));
+  const ran = deps.fixesRan ? await deps.fixesRan(keys.flat()) : {};
+  for (const [i, f] of onCard.entries()) {
+    // Every fix of a root cause on the card becomes something to press (render-fix-buttons.ts).
+    for (const [n, proposal] of f.remediations.entries()) {
+      const at = ran[keys[i]![n]!];
+      const start = Date.parse(f.firstSeen ?? f.since ?? '');
+      if (at && (Number.isNaN(start) || Date.parse(at) >= start)) {
+        ranFixes[proposalKey(f, n)] = at;
+        continue;
+      }
+      proposalIds[proposalKey(f, n)] = await deps.proposals.save({
+        cluster: report.cluster,
+        findingId: f.id,
+        fingerprint: f.fingerprint,
+        proposal,
+        createdAt: deps.now().toISOString(),
+      });
+    }
   }
-  return renderBlocks(report, { ...opts, now: deps.now(), proposalIds, runbookBaseUrl: deps.config.slack.runbookBaseUrl });
+  return renderBlocks(report, { ...opts, now: deps.now(), proposalIds, ranFixes, runbookBaseUrl: deps.config.slack.runbookBaseUrl });
+}
+
+/**
+ * Remember a card posted with chat.postMessage (a response_url answer cannot be edited later), with
+ * the problems it shows, so the notify worker marks it outdated when one of them resolves.
+ */
+async function remember(answer: PostedAnswer, report: Report | undefined, message: SlackMessage, section: SectionId | undefined, deps: SlackDeps): Promise<void> {
+  if (!deps.answers || !report || answer.via !== 'message' || !answer.channel || !answer.ts) return;
+  const fingerprints = planCard(report, { section }).problems.map((f) => f.fingerprint);
+  if (fingerprints.length === 0) return;
+  await deps.answers
+    .remember({ channel: answer.channel, ts: answer.ts, cluster: report.cluster, fingerprints, postedAt: deps.now().toISOString(), message: { text: message.text, blocks: message.blocks } })
+    .catch((err: unknown) => deps.log.warn({ err }, 'answer card not remembered'));
 }
 
 function withFooter(message: SlackMessage, footer: string): SlackMessage {

@@ -1,4 +1,4 @@
-import type { BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { BlockButtonAction, BlockOverflowAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { findAction } from '../../approvals/actions/index.js';
 import { signProposalClick, type ProposalClick } from '../../approvals/request/sign-proposal-click.js';
 import { neutralizeMrkdwn as md } from '../../text/neutralize-mrkdwn.js';
@@ -10,7 +10,7 @@ import type { SlackDeps } from '../slack-deps.js';
 import { describeError } from '../../errors/describe-error.js';
 import { createRequestLogger } from '../receive/create-request-logger.js';
 
-type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 'ack' | 'respond' | 'body'>;
+type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction | BlockOverflowAction>, 'action' | 'ack' | 'respond' | 'body'>;
 
 /**
  * A click on a proposed-fix button in `serve` (planned by the remediation worker, which
@@ -26,8 +26,10 @@ type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction>, 'action' | 
  * 5. no worker finishing it in time (none running) is said, not left silent.
  * Labels, plan text and error messages in the ephemeral replies are untrusted text: neutralized.
  */
-export async function handleProposeFix({ action, ack, respond, body }: ButtonArgs, deps: SlackDeps & { approval?: ApprovalDeps }): Promise<void> {
+export async function handleProposeFix({ action: clicked, ack, respond, body }: ButtonArgs, deps: SlackDeps & { approval?: ApprovalDeps }): Promise<void> {
   await ack();
+  // A fix button carries its proposal id as its value; a fix in the overflow menu as its option's value.
+  const action = { value: clicked.type === 'overflow' ? clicked.selected_option?.value : clicked.value };
   const user = body.user?.id ?? '';
   const log = createRequestLogger(deps.log, { triggerId: body.trigger_id, user, channel: body.channel?.id ?? body.container?.channel_id });
   const reply = (text: string, blocks?: ReturnType<typeof renderPlanBlocks>) => respond({ response_type: 'ephemeral', replace_original: false, text, ...(blocks ? clampBlocks({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }, ...blocks] }) : {}) });

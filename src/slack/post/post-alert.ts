@@ -11,6 +11,10 @@ import type { Logger } from '../../log/logger.js';
 import { isFleet, isOngoing, markRecovered, type FleetIncident } from '../../alerts/fleet-incident.js';
 import type { FleetIncidentStore } from '../../alerts/fleet-incident-store.js';
 import { renderFleetMemberCard, renderFleetMemberReply, renderFleetParent } from '../render/render-fleet-parent.js';
+import { fixKey } from '../../approvals/request/fix-key.js';
+import type { AnswerCardStore } from '../../store/answer-card-store.js';
+import { renderOutdatedCard } from '../render/render-outdated-card.js';
+import type { InPlaceShown } from '../render/render-in-place.js';
 
 /** What {@link postAlert} needs. */
 export interface PostAlertDeps {
@@ -34,6 +38,12 @@ export interface PostAlertDeps {
    * incident or thread record naming another channel is not posted to or edited. Absent: not checked.
    */
   channelAllowed?: (cluster: string, channel: string) => boolean;
+  /** When fixes last ran (approval store: fixesRan): a fix that ran during this incident has no button on its parent. */
+  fixesRan?: (fixKeys: readonly string[]) => Promise<Record<string, string>>;
+  /** Posted answer cards: those showing this incident are marked outdated when it resolves. */
+  answers?: AnswerCardStore;
+  /** Reversible changes still in place in a cluster, each with whether its backend is still down. */
+  inPlace?: (cluster: string) => Promise<InPlaceShown[]>;
 }
 
 /** What one notify job asks for: bring the thread of this finding up to this change. */
@@ -97,7 +107,7 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
     }
     if (thread?.memberCardPending && req.memberCard) {
       const t: MemberThread = thread;
-      const card = renderFleetMemberCard(inc, byProposalKey(inc, t.proposalIds));
+      const card = renderFleetMemberCard(inc, byProposalKey(inc, t.proposalIds, await ranDuring(deps, inc)));
       await call(deps, t.channel, () => deps.client.chat.postMessage({ channel: t.channel, thread_ts: t.ts, text: card.text, blocks: card.blocks, unfurl_links: false }));
       thread = { ...t, memberCardPending: false };
       await save(thread);
@@ -107,7 +117,8 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
       if (!thread) {
         const proposalIds = await saveProposals(deps, inc, {});
         const owner = await deps.quiet.getOwner(inc.cluster, inc.key);
-        const res = await call(deps, inc.channel, () => deps.client.chat.postMessage({ channel: inc.channel, ...parent(inc, proposalIds, { owner, snooze }), unfurl_links: false }));
+        const ran = await ranDuring(deps, inc);
+        const res = await call(deps, inc.channel, () => deps.client.chat.postMessage({ channel: inc.channel, ...parent(inc, proposalIds, { owner, snooze }, ran, []), unfurl_links: false }));
         thread = { channel: (res.channel as string | undefined) ?? inc.channel, ts: res.ts as string, postedSeq: change.seq, proposalIds };
         await save(thread);
         posted += 1;
@@ -127,13 +138,15 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
         await deps.quiet.unsnooze(inc.cluster, inc.fingerprint);
         snooze = undefined;
       }
-      const reply = thread.fleet || anchors ? renderFleetMemberReply(inc, change) : renderAlertReply(inc, change);
+      const replyOpts = change.kinds.includes('resolved') ? { inPlace: await inPlaceOf(deps, inc, thread) } : {};
+      const reply = thread.fleet || anchors ? renderFleetMemberReply(inc, change, replyOpts) : renderAlertReply(inc, change, replyOpts);
       const t: MemberThread = thread;
       await call(deps, t.channel, () => deps.client.chat.postMessage({ channel: t.channel, thread_ts: t.ts, text: reply.text, blocks: reply.blocks, unfurl_links: false }));
       thread = { ...t, postedSeq: change.seq };
       await save(thread);
       posted += 1;
       edit = true;
+      if (change.kinds.includes('resolved')) await outdateAnswerCards(deps, inc, t);
     }
     if (thread?.fleet && deps.fleet) {
       // A fleet member: its recovery is marked in place in the fleet parent; its own card is a reply, not edited.
@@ -244,21 +257,53 @@ async function updateParent(deps: PostAlertDeps, inc: Incident, thread: AlertThr
   const proposalIds = await saveProposals(deps, inc, thread.proposalIds);
   if (Object.keys(proposalIds).length !== Object.keys(thread.proposalIds).length) await save({ ...thread, proposalIds });
   const owner = await deps.quiet.getOwner(inc.cluster, inc.key);
-  await call(deps, thread.channel, () => deps.client.chat.update({ channel: thread.channel, ts: thread.ts, ...parent(inc, proposalIds, { owner, snooze }) }));
+  const ran = await ranDuring(deps, inc);
+  const inPlace = await inPlaceOf(deps, inc, thread);
+  await call(deps, thread.channel, () => deps.client.chat.update({ channel: thread.channel, ts: thread.ts, ...parent(inc, proposalIds, { owner, snooze }, ran, inPlace) }));
 }
 
-function parent(inc: Incident, proposalIds: Record<string, string>, quiet: { owner?: AlertOwner; snooze?: AlertSnooze }): SlackMessage {
-  return renderAlertParent(inc, { proposalIds: byProposalKey(inc, proposalIds), ...(quiet.owner ? { owner: quiet.owner } : {}), ...(quiet.snooze ? { snooze: quiet.snooze } : {}) });
+function parent(inc: Incident, proposalIds: Record<string, string>, quiet: { owner?: AlertOwner; snooze?: AlertSnooze }, ran: ReadonlySet<number>, inPlace: InPlaceShown[]): SlackMessage {
+  return renderAlertParent(inc, { proposalIds: byProposalKey(inc, proposalIds, ran), inPlace, ...(quiet.owner ? { owner: quiet.owner } : {}), ...(quiet.snooze ? { snooze: quiet.snooze } : {}) });
 }
 
-/** Stored proposal ids are keyed by proposal content; the renderer wants them by proposalKey. */
-function byProposalKey(inc: Incident, ids: Record<string, string>): Record<string, string> {
+/** The reversible changes approved in this thread that are still in place. */
+async function inPlaceOf(deps: PostAlertDeps, inc: Incident, thread: AlertThread): Promise<InPlaceShown[]> {
+  if (!deps.inPlace) return [];
+  return (await deps.inPlace(inc.cluster)).filter((s) => s.change.thread.channel === thread.channel && s.change.thread.threadTs === thread.ts);
+}
+
+/** Stored proposal ids are keyed by proposal content; the renderer wants them by proposalKey (fixes that ran left out). */
+function byProposalKey(inc: Incident, ids: Record<string, string>, ran: ReadonlySet<number>): Record<string, string> {
   const out: Record<string, string> = {};
   inc.finding.remediations.forEach((r, i) => {
     const id = ids[JSON.stringify(r)];
-    if (id) out[proposalKey(inc.finding, i)] = id;
+    if (id && !ran.has(i)) out[proposalKey(inc.finding, i)] = id;
   });
   return out;
+}
+
+/** The indexes of the finding's fixes that ran since this incident opened: their buttons are gone. */
+async function ranDuring(deps: PostAlertDeps, inc: Incident): Promise<Set<number>> {
+  if (!deps.fixesRan || inc.finding.remediations.length === 0) return new Set();
+  const keys = inc.finding.remediations.map((r) => fixKey(inc.cluster, r));
+  const ran = await deps.fixesRan(keys);
+  const opened = Date.parse(inc.openedAt);
+  return new Set(keys.flatMap((k, i) => (ran[k] && !(Date.parse(ran[k]) < opened) ? [i] : [])));
+}
+
+/**
+ * The incident resolved: every answer card that shows it says so and loses its fix buttons
+ * (render-outdated-card.ts), once. A card that cannot be edited (deleted, channel archived) is
+ * logged and left: the thread itself says it resolved.
+ */
+async function outdateAnswerCards(deps: PostAlertDeps, inc: Incident, thread: AlertThread): Promise<void> {
+  if (!deps.answers) return;
+  for (const card of await deps.answers.takeFor(inc.cluster, inc.fingerprint)) {
+    const m = renderOutdatedCard(card.message, { title: inc.finding.title, at: inc.resolvedAt ?? inc.lastSeenAt, thread: { channel: thread.channel, ts: thread.ts } });
+    await call(deps, card.channel, () => deps.client.chat.update({ channel: card.channel, ts: card.ts, text: m.text, blocks: m.blocks })).catch((err: unknown) =>
+      deps.log.warn({ cluster: inc.cluster, channel: card.channel, ts: card.ts, err }, 'answer card not marked outdated'),
+    );
+  }
 }
 
 /** Store each fix of the finding once (the button carries only the opaque id; a click on it reads the proposal back). */

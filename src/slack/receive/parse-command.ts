@@ -2,6 +2,7 @@ import type { ClusterConfig, Config } from '../../config/config-schema.js';
 import { SECTION_IDS, type SectionId } from '../../diagnose/finding.js';
 import { neutralizeMrkdwn } from '../../text/neutralize-mrkdwn.js';
 import { mentionChannel } from '../render/mention-user.js';
+import { findClosest } from '../../text/find-closest.js';
 
 /** What `/k8s-health <text>` asks for. Errors are one line that says what is allowed. */
 export type ParsedCommand =
@@ -9,6 +10,8 @@ export type ParsedCommand =
   | { kind: 'report'; cluster: ClusterConfig; section?: SectionId }
   /** Fleet mode, no argument and no single cluster for this channel: the clusters it may query (docs/fleet.md). */
   | { kind: 'list'; clusters: ClusterConfig[] }
+  /** No argument (or a section alone) and several clusters this channel may query: a picker, not an error. */
+  | { kind: 'pick'; clusters: ClusterConfig[]; section?: SectionId }
   | { kind: 'error'; message: string };
 
 const USAGE = 'Usage: `/k8s-health [CLUSTER [SECTION]]` or `/k8s-health help`';
@@ -29,41 +32,48 @@ export function parseCommand(text: string, ctx: { config: Config; channelId: str
   if (clusters.length === 0) return { kind: 'error', message: 'No cluster is configured: add one under `clusters:` in the config file.' };
 
   let cluster: ClusterConfig | undefined;
-  if (words.length === 0) {
-    // Default: the single cluster this channel may query, else the only configured cluster.
-    const here = clusters.filter((c) => c.slack.channels.includes(ctx.channelId));
-    cluster = here.length === 1 ? here[0] : clusters.length === 1 ? clusters[0] : undefined;
-    if (!cluster && ctx.config.fleets.length) {
-      const queryable = here.length > 1 ? here : clusters.filter((c) => isAllowed(c, ctx.channelId));
-      if (queryable.length) return { kind: 'list', clusters: queryable };
-    }
-    if (!cluster) {
-      const candidates = (here.length > 1 ? here : clusters.filter((c) => isAllowed(c, ctx.channelId))).map((c) => quote(c.name));
-      return {
-        kind: 'error',
-        message: `Which cluster? Type \`/k8s-health CLUSTER\` with one of: ${candidates.join(', ') || names}.`,
-      };
-    }
+  let section: SectionId | undefined;
+  const here = clusters.filter((c) => c.slack.channels.includes(ctx.channelId));
+  const queryable = queryableClusters(clusters, ctx.channelId);
+  // Default: the single cluster this channel is for, else the single one it may query, else the only one.
+  const fallback = here.length === 1 ? here[0] : queryable.length === 1 ? queryable[0] : clusters.length === 1 ? clusters[0] : undefined;
+  const typed = words[0];
+  const found = typed === undefined ? undefined : findCluster(clusters, typed.toLowerCase());
+  const sectionAlone = typed !== undefined && words.length === 1 && !found ? SECTION_IDS.find((id) => id === typed.toLowerCase()) : undefined;
+  if (typed === undefined || sectionAlone) {
+    // A section name alone answers for the channel's cluster.
+    section = sectionAlone;
+    cluster = fallback;
+    if (!cluster && !section && ctx.config.fleets.length && queryable.length) return { kind: 'list', clusters: queryable };
+    if (!cluster && queryable.length) return { kind: 'pick', clusters: queryable, ...(section ? { section } : {}) };
+    if (!cluster) return { kind: 'error', message: `Which cluster? Type \`/k8s-health CLUSTER\` with one of: ${names}.` };
   } else {
-    const typed = words[0]!;
-    const found = findCluster(clusters, typed.toLowerCase());
     if (Array.isArray(found)) {
       return { kind: 'error', message: `Several clusters are named "${quote(typed)}": type one of ${found.map((c) => quote(c.name)).join(', ')}.` };
     }
     cluster = found;
-    if (!cluster) return { kind: 'error', message: `Unknown cluster "${quote(typed)}". Known clusters: ${names}. ${USAGE}` };
+    if (!cluster) {
+      // The closest names it may have meant: clusters this channel may query, and sections.
+      const near = findClosest(typed, queryable.map((c) => c.name));
+      const nearSections = findClosest(typed, SECTION_IDS, 2);
+      const meant = [...near.map((n) => `cluster \`${quote(n)}\``), ...nearSections.map((n) => `section \`${n}\`${fallback ? ` (of ${quote(fallback.name)})` : ''}`)];
+      const hint = meant.length ? ` Did you mean ${meant.join(' or ')}?` : '';
+      return { kind: 'error', message: `Unknown cluster "${quote(typed)}".${hint} Known clusters: ${names}. ${USAGE}` };
+    }
   }
   if (!isAllowed(cluster, ctx.channelId)) {
     const allowed = cluster.slack.channels.map((c) => mentionChannel(c)).join(', ');
     return { kind: 'error', message: `Cluster "${quote(cluster.name)}" cannot be queried from this channel; ask in ${allowed}.` };
   }
   if (words.length === 2) {
-    const typed = words[1]!;
-    const section = SECTION_IDS.find((s) => s === typed.toLowerCase());
-    if (!section) return { kind: 'error', message: `Unknown section "${quote(typed)}". Sections: ${SECTION_IDS.join(', ')}.` };
-    return { kind: 'report', cluster, section };
+    const typedSection = words[1]!;
+    section = SECTION_IDS.find((id) => id === typedSection.toLowerCase());
+    if (!section) {
+      const near = findClosest(typedSection, SECTION_IDS, 2);
+      return { kind: 'error', message: `Unknown section "${quote(typedSection)}".${near.length ? ` Did you mean ${near.map((n) => `\`${n}\``).join(' or ')}?` : ''} Sections: ${SECTION_IDS.join(', ')}.` };
+    }
   }
-  return { kind: 'report', cluster };
+  return section ? { kind: 'report', cluster, section } : { kind: 'report', cluster };
 }
 
 /**
@@ -78,6 +88,12 @@ function findCluster(clusters: ClusterConfig[], typed: string): ClusterConfig | 
   if (byNsName) return byNsName;
   const byObject = clusters.filter((c) => c.fleet?.clusterName === typed);
   return byObject.length > 1 ? byObject : byObject[0];
+}
+
+/** The clusters `/k8s-health` may answer for in this channel: those meant for it, else every one it may query. */
+export function queryableClusters(clusters: readonly ClusterConfig[], channelId: string): ClusterConfig[] {
+  const here = clusters.filter((c) => c.slack.channels.includes(channelId));
+  return here.length > 1 ? here : clusters.filter((c) => isAllowed(c, channelId));
 }
 
 /** An empty `slack.channels` means any channel may query the cluster (config-schema.ts). */

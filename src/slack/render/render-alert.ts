@@ -4,9 +4,12 @@ import { SEVERITY_RANK, type Severity } from '../../diagnose/finding.js';
 import { neutralizeMrkdwn as md, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
 import { proposalKey } from './render-blocks.js';
 import type { AlertChange, AlertChangeDetail, Incident } from '../../alerts/incident.js';
-import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, PROPOSE_FIX_ACTION_PREFIX, proposeFixActionId } from '../action-ids.js';
+import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, PROPOSE_FIX_ACTION_PREFIX } from '../action-ids.js';
+import { renderFixButtons } from './render-fix-buttons.js';
+import { renderInPlace, type InPlaceShown } from './render-in-place.js';
 import { mentionUser } from './mention-user.js';
-import { durationBetween, slackDate } from './slack-date.js';
+import { slackDate } from './slack-date.js';
+import { incidentTimes } from './incident-times.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 
 type KnownBlock = types.KnownBlock;
@@ -20,6 +23,8 @@ export interface AlertParentOptions {
   owner?: { user: string; at: string };
   /** Snoozed: until when (ISO), or until the incident resolves. */
   snooze?: { until?: string; untilResolved?: boolean; by: string };
+  /** Reversible fixes approved in this thread that are still in place: said, with their Undo, even once resolved. */
+  inPlace?: readonly InPlaceShown[];
 }
 
 /** How many symptoms the card names (the rest: "+N more", only when N more exist). */
@@ -39,15 +44,19 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   const f = inc.finding;
   const resolved = inc.status === 'resolved';
   const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
-  // How long the problem was seen: first to last sighting (the resolution itself waits resolveAfterScans more scans).
-  const lasted = durationBetween(inc.openedAt, inc.lastSeenAt) ?? 'an unknown time';
+  // How long the problem lasted: from its own start to the last sighting (the resolution itself waits
+  // resolveAfterScans more scans); the same record every other message reads (incident-times.ts).
+  const times = incidentTimes(inc);
+  const lasted = times.lasted ?? 'an unknown time';
   const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizeSlackPlainText(`${inc.cluster}: ${f.title}`, { max: 120 })}`;
   const date = (iso: string | undefined) => slackDate(iso) ?? 'an unknown time';
   const severity = SEVERITY_EMOJI[f.severity] ? `${SEVERITY_EMOJI[f.severity]} *${f.severity}*` : `*${md(f.severity, { max: 20 })}*`;
   const lines: string[] = [];
-  if (inc.mergedInto) lines.push(`:link: Now followed in the thread of its root cause (fingerprint \`${neutralizeMrkdwnId(inc.mergedInto)}\`).`);
-  else if (resolved) lines.push(`:white_check_mark: *Resolved* ${date(inc.resolvedAt)} · lasted ${lasted} (first seen ${date(inc.openedAt)}, last seen ${date(inc.lastSeenAt)})`);
-  else lines.push(`${severity} · ${md(subject, { max: 200 })} · since ${date(f.since ?? inc.openedAt)}`);
+  // Fingerprints stay in the context line: the merged thread is named by what it is about in its last reply.
+  if (inc.mergedInto) lines.push(':link: Now followed in the thread of its root cause.');
+  else if (resolved) lines.push(`:white_check_mark: *Resolved* ${date(inc.resolvedAt)} · lasted ${lasted} (since ${date(times.since)}, last seen ${date(times.lastSeen)})`);
+  // Each fact once: the subject is named only when the title does not already name it.
+  else lines.push(`${severity}${f.title.includes(f.subject.name) ? '' : ` · ${md(subject, { max: 200 })}`} · since ${date(times.since)}`);
   if (f.cause) lines.push(`*Why:* ${md(oneSentence(f.cause), { max: 400 })}`);
   const symptoms = inc.symptoms ?? [];
   if (symptoms.length > 0) {
@@ -62,14 +71,14 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
     { type: 'header', text: { type: 'plain_text', text: head, emoji: true } },
     { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
   ];
-  const buttons: (types.Button | types.StaticSelect)[] = [];
+  const buttons: (types.Button | types.StaticSelect | types.Overflow)[] = [];
   if (!resolved) {
-    // The one fix: the first proposal of the root cause (the others stay in `/k8s-health CLUSTER`).
-    const i = f.remediations.findIndex((_r, n) => opts.proposalIds?.[proposalKey(f, n)]);
-    if (i >= 0) {
-      const r = f.remediations[i]!;
-      buttons.push({ type: 'button', style: 'primary', action_id: proposeFixActionId(i), text: { type: 'plain_text', text: neutralizeSlackPlainText(r.label, { max: 75 }), emoji: true }, value: opts.proposalIds![proposalKey(f, i)]! });
-    }
+    // Every fix of the root cause with a stored proposal: buttons, an overflow menu beyond two.
+    const fixes = f.remediations.flatMap((r, index) => {
+      const id = opts.proposalIds?.[proposalKey(f, index)];
+      return id ? [{ index, label: r.label, id }] : [];
+    });
+    buttons.push(...renderFixButtons(fixes, { primary: true }));
     if (!opts.owner) buttons.push({ type: 'button', action_id: ALERT_OWN_ACTION_ID, text: { type: 'plain_text', text: "I'm on it", emoji: true }, value: threadValue(inc) });
     if (opts.snooze) buttons.push({ type: 'button', action_id: ALERT_UNSNOOZE_ACTION_ID, text: { type: 'plain_text', text: 'Unsnooze', emoji: true }, value: threadValue(inc) });
     else
@@ -81,8 +90,9 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
       });
   }
   buttons.push({ type: 'button', action_id: ALERT_TIMELINE_ACTION_ID, text: { type: 'plain_text', text: 'Export timeline', emoji: true }, value: threadValue(inc) });
+  blocks.push(...renderInPlace(opts.inPlace ?? [], { resolved }));
   blocks.push({ type: 'actions', block_id: `alert:${f.fingerprint}`.slice(0, 255), elements: buttons });
-  if (!resolved && buttons[0]?.action_id?.startsWith(PROPOSE_FIX_ACTION_PREFIX)) {
+  if (!resolved && buttons[0]?.type === 'button' && buttons[0].action_id?.startsWith(PROPOSE_FIX_ACTION_PREFIX)) {
     const r = f.remediations[Number(buttons[0].action_id.split('.').pop())]!;
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `Risk: ${md(r.risk, { max: 300 })} · every fix needs two approvals before it runs` }] });
   }
@@ -118,20 +128,24 @@ const MAX_REPLY_EVIDENCE = 6;
  * lines, every value from the cluster neutralized here, and the fallback text. A change without
  * details (one stored by an older version, alerts/migrate-alert-state.ts) says what kind it was and when.
  */
-export function renderAlertReply(inc: Incident, change: AlertChange): SlackMessage {
-  const lines = change.details.flatMap(renderChangeDetail);
+export function renderAlertReply(inc: Incident, change: AlertChange, opts: { inPlace?: readonly InPlaceShown[] } = {}): SlackMessage {
+  const lines = change.details.flatMap((d) => renderChangeDetail(d, inc));
   const body = lines.join('\n') || `${md(change.kinds.join(', '), { max: 200 })} at ${slackDate(change.at) ?? 'an unknown time'}`;
   return clampBlocks({
     text: `${md(`${inc.cluster} ${inc.finding.id}`, { max: 200 })}: ${lines[0] ?? md(change.kinds.join(', '), { max: 200 })}`,
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: body } },
+      // A resolution never goes silently over a safeguard still lifted: it says what, with the Undo.
+      ...renderInPlace(opts.inPlace ?? [], { resolved: true }),
       { type: 'context', elements: [{ type: 'mrkdwn', text: `scan of ${slackDate(change.at) ?? 'an unknown time'}` }] },
     ],
   });
 }
 
 /** The reply lines of one detail. */
-function renderChangeDetail(d: AlertChangeDetail): string[] {
+function renderChangeDetail(d: AlertChangeDetail, inc: Incident): string[] {
+  // Durations come from the incident record (incident-times.ts), as on the parent.
+  const lasted = incidentTimes(inc).lasted ?? formatAge(d.kind === 'resolved' ? d.lastedMs : 0);
   switch (d.kind) {
     case 'reopened':
       return [`:repeat: *Back again* ${formatAge(d.resolvedForMs)} after it was resolved — this thread is open again.`];
@@ -155,8 +169,8 @@ function renderChangeDetail(d: AlertChangeDetail): string[] {
       );
     case 'resolved':
       if (d.reason === 'cluster-renamed') return [`:twisted_rightwards_arrows: *Resolved here: cluster renamed* — it is now \`${md(d.renamedTo ?? '', { max: 120 })}\` (another Cluster of the same name appeared); its alerts continue under that name.`];
-      if (d.reason === 'cluster-deleted') return [`:white_check_mark: *Resolved: cluster deleted* — its Cluster object is no longer in the fleet (deleted, or no longer matched by the fleet's namespaces or selector); it lasted ${formatAge(d.lastedMs)}.`];
-      return [`:white_check_mark: *Resolved*: not seen in ${Number(d.missedScans)} consecutive scans (last seen ${slackDate(d.lastSeenAt) ?? 'an unknown time'}); lasted ${formatAge(d.lastedMs)}.`];
+      if (d.reason === 'cluster-deleted') return [`:white_check_mark: *Resolved: cluster deleted* — its Cluster object is no longer in the fleet (deleted, or no longer matched by the fleet's namespaces or selector); it lasted ${lasted}.`];
+      return [`:white_check_mark: *Resolved*: not seen in ${Number(d.missedScans)} consecutive scans (last seen ${slackDate(d.lastSeenAt) ?? 'an unknown time'}); lasted ${lasted}.`];
     case 'paused':
       return [
         `:double_vertical_bar: *Remediation is still paused* on MachineHealthCheck ${md(d.mhc, { max: 300 })}${d.since ? ` (since ${slackDate(d.since) ?? 'an unknown time'})` : ''}: failed machines are not replaced.`,

@@ -71,7 +71,7 @@ export function renderApproval(req: ApprovalRequest): SlackMessage {
               type: 'button' as const, action_id: APPROVE_ACTION_ID, style: 'primary' as const, text: { type: 'plain_text' as const, text: 'Approve' }, value: req.id,
               confirm: {
                 title: { type: 'plain_text' as const, text: 'Approve this fix?' },
-                text: { type: 'plain_text' as const, text: `${target}. ${left <= 1 ? 'Yours is the last approval needed: it runs once its preconditions are re-checked live.' : `It needs ${count(left)} more approvals, yours included, before it runs.`}` },
+                text: { type: 'plain_text' as const, text: `${target}. ${left <= 1 ? 'One more approval is needed: if you are not its proposer, yours is it, and it runs once its preconditions are re-checked live.' : `It needs ${count(left)} more approvals from people other than its proposer before it runs.`}` },
                 confirm: { type: 'plain_text' as const, text: 'Approve' },
                 deny: { type: 'plain_text' as const, text: 'Cancel' },
                 style: 'primary' as const,
@@ -93,7 +93,7 @@ export function renderApproval(req: ApprovalRequest): SlackMessage {
     if (!approvable) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: ':no_entry: The dry run failed, so this plan cannot be approved: fix the cause and propose it again.' }] });
   }
   const people = [`*${md(p.label, { max: 200 })}* on *${md(req.cluster, { max: 100 })}*`, `*Approvals:* ${tally}`];
-  if (req.status === 'pending') people.push(`*Who may approve:* ${describeApprovers(req)} (not the proposer)`);
+  if (req.status === 'pending') people.push(`*Who may approve:* ${describeApprovers(req)}`);
   people.push(`Proposed by ${mentionUser(req.proposer)} ${slackDate(req.createdAt) ?? ''} · ${req.status === 'pending' ? 'expires' : 'was to expire'} ${expiry}`.replace(/ {2,}/g, ' '));
   if (req.decidedBy) people.push(`${req.status === 'cancelled' ? 'Withdrawn' : 'Decided'} by ${mentionUser(req.decidedBy.user)} ${slackDate(req.decidedBy.at) ?? ''}`.trimEnd());
   const ended = [...req.transitions].reverse().find((t) => t.status === req.status);
@@ -114,9 +114,11 @@ export function renderApproval(req: ApprovalRequest): SlackMessage {
 /** "<@U1>, <!subteam^S1>" from the approvers the request was proposed with; ids that are not Slack ids are shown inert. */
 function describeApprovers(req: ApprovalRequest): string {
   // Read back from Redis like the rest of the request: anything but arrays of ids is shown inert or not at all.
-  const users: unknown[] = Array.isArray(req.approvers?.users) ? req.approvers.users : [];
+  // The proposer's own approval never counts: never listed among those who may approve.
+  const users: unknown[] = (Array.isArray(req.approvers?.users) ? req.approvers.users : []).filter((u) => u !== req.proposer);
   const groups: unknown[] = Array.isArray(req.approvers?.groups) ? req.approvers.groups : [];
-  if (users.length + groups.length === 0) return 'the approvers configured for this cluster';
+  if (users.length + groups.length === 0) return 'the approvers configured for this cluster, other than its proposer';
+  if (groups.length > 0) return `${[...users.map((u) => mentionUser(u)), ...groups.map((g) => (typeof g === 'string' && /^S[A-Z0-9]{2,20}$/.test(g) ? `<!subteam^${g}>` : neutralizeMrkdwnId(g)))].slice(0, 20).join(', ')} (not its proposer)`;
   const shown = groups.map((g) => (typeof g === 'string' && /^S[A-Z0-9]{2,20}$/.test(g) ? `<!subteam^${g}>` : neutralizeMrkdwnId(g)));
   return [...users.map((u) => mentionUser(u)), ...shown].slice(0, 20).join(', ');
 }

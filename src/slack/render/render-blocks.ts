@@ -3,7 +3,8 @@ import { findRootCauses } from '../../report/find-root-causes.js';
 import { SECTION_TITLES, type Finding, type SectionId, type Severity } from '../../diagnose/finding.js';
 import type { HealthStatus, Report } from '../../report/report.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
-import { DETAILS_ACTION_ID, proposeFixActionId } from '../action-ids.js';
+import { DETAILS_ACTION_ID } from '../action-ids.js';
+import { renderFixButtons } from './render-fix-buttons.js';
 import { neutralizeMrkdwn as md, neutralizeMrkdwnWord, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
 import { slackDate } from './slack-date.js';
 import { runbookUrl } from './runbook-url.js';
@@ -27,6 +28,8 @@ export interface RenderBlocksOptions {
    * whose value is only that id; without one (e.g. `check --output blocks`) it is shown as text.
    */
   proposalIds?: Readonly<Record<string, string>>;
+  /** Fixes that already ran (ISO time) keyed by {@link proposalKey}: shown as done, never as a button. */
+  ranFixes?: Readonly<Record<string, string>>;
   /** At most this many root causes on the card (default: as many as {@link CARD_LINE_BUDGET} allows). */
   maxFindings?: number;
   /** One extra line under the header, e.g. "fresh scan failed: …"; shown as untrusted text (emoji codes still render). */
@@ -231,16 +234,20 @@ function renderRoot(f: Finding, report: Report, plan: CardPlan, opts: RenderBloc
     `${describeSince(f)} — ${why}${behind}`,
   ];
   const fix = f.remediations[0];
-  const id = fix ? opts.proposalIds?.[proposalKey(f, 0)] : undefined;
-  if (fix && !id) lines.push(`:wrench: Fix: ${md(fix.label, { max: 200 })} (propose it from Slack: two approvals before it runs)`);
+  // Every fix with a stored proposal is something to press (buttons, an overflow menu beyond two);
+  // a fix that already ran is said done instead.
+  const fixes = f.remediations.flatMap((r, index) => {
+    const id = opts.proposalIds?.[proposalKey(f, index)];
+    return id && !opts.ranFixes?.[proposalKey(f, index)] ? [{ index, label: r.label, id }] : [];
+  });
+  const ran = f.remediations.flatMap((r, index) => {
+    const at = opts.ranFixes?.[proposalKey(f, index)];
+    return at ? [`:white_check_mark: ${md(r.label, { max: 200 })} ran ${slackDate(at) ?? 'earlier'}`] : [];
+  });
+  if (ran.length > 0) lines.push(ran.join(' · '));
+  else if (fix && fixes.length === 0) lines.push(`:wrench: Fix: ${md(fix.label, { max: 200 })} (propose it from Slack: two approvals before it runs)`);
   const out: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } }];
-  if (fix && id) {
-    out.push({
-      type: 'actions',
-      block_id: `fix:${f.fingerprint}`.slice(0, 255),
-      elements: [{ type: 'button', action_id: proposeFixActionId(0), text: { type: 'plain_text', text: neutralizeSlackPlainText(fix.label, { max: 75 }), emoji: true }, value: id }],
-    });
-  }
+  if (fixes.length > 0) out.push({ type: 'actions', block_id: `fix:${f.fingerprint}`.slice(0, 255), elements: renderFixButtons(fixes) });
   return out;
 }
 

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { withDateTokens } from './date-tokens.js';
 import { SECTION_TITLES, type Finding } from '../../diagnose/finding.js';
 import type { Report } from '../../report/report.js';
 import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
@@ -49,7 +50,7 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
     blocks.push(findingSection(root, { why: !cardSaidAll, opts }));
     const symptoms = plan.symptomsOf.get(root.fingerprint) ?? [];
     if (symptoms.length > 0) {
-      const lines = symptoms.map((s) => `• ${SEVERITY_EMOJI[s.severity]} ${md(atScanTime(s.title), { max: 200 })} — ${describeSince(s)} · <${runbookUrl(s.id, opts.runbookBaseUrl)}|runbook>${s.evidence[0] ? `\n    > ${md(atScanTime(s.evidence[0]), { max: 300 })}` : ''}`);
+      const lines = symptoms.map((s) => `• ${SEVERITY_EMOJI[s.severity]} ${md(atScanTime(s.title), { max: 200 })} — ${describeSince(s)} · <${runbookUrl(s.id, opts.runbookBaseUrl)}|runbook>${s.evidence[0] ? `\n    > ${withDateTokens(md(atScanTime(s.evidence[0]), { max: 300 }))}` : ''}`);
       blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*Symptoms of this cause (${symptoms.length}):*\n${lines.join('\n')}` } });
     }
   }
@@ -72,7 +73,7 @@ function findingSection(f: Finding, o: { why: boolean; opts: RenderBlocksOptions
   if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) {
     lines.push(`*Confidence:* ${md(f.confidence ?? 'high', { max: 10 })}${f.missing?.length ? ` — missing: ${md(f.missing.join('; '), { max: 300 })}` : ''}`);
   }
-  for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${md(atScanTime(e), { max: 400 })}`);
+  for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${withDateTokens(md(atScanTime(e), { max: 400 }))}`);
   const more = f.evidence.length - MAX_EVIDENCE_LINES;
   if (more > 0) lines.push(`> _+${more} more evidence line${more === 1 ? '' : 's'} (\`k8s-health check\` lists them all)_`);
   if (f.steps?.length) lines.push(`*Steps (by hand):* ${f.steps.map((step, i) => `${i + 1}. ${md(step, { max: 300 })}`).join('\n')}`);

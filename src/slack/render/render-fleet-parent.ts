@@ -60,7 +60,7 @@ export function renderFleetMemberCard(inc: Incident, proposalIds: Record<string,
 }
 
 /** A later change of one cluster in a fleet thread: the usual reply, naming the cluster first. */
-export function renderFleetMemberReply(inc: Incident, change: AlertChange): SlackMessage {
-  const reply = renderAlertReply(inc, change);
+export function renderFleetMemberReply(inc: Incident, change: AlertChange, opts: Parameters<typeof renderAlertReply>[2] = {}): SlackMessage {
+  const reply = renderAlertReply(inc, change, opts);
   return { text: reply.text, blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text: `*${md(inc.cluster, { max: 80 })}*` }] }, ...reply.blocks] };
 }

@@ -1,5 +1,18 @@
 import type { ProposeRefusal } from '../../approvals/request/propose-fix.js';
 import { neutralizeMrkdwn as md } from '../../text/neutralize-mrkdwn.js';
+import { mentionUser, SLACK_CHANNEL_ID } from './mention-user.js';
+import { slackDate } from './slack-date.js';
+
+/**
+ * A link to a request's message in another thread or channel (a Slack permalink built from its
+ * channel and ts), or "in its thread" when those are not ids as Slack issues them (read back from Redis).
+ */
+function requestLink(thread: { channel: string; threadTs?: string; messageTs?: string } | undefined): string {
+  const ts = thread?.messageTs ?? thread?.threadTs;
+  if (!thread || !SLACK_CHANNEL_ID.test(thread.channel) || !ts || !/^\d{1,12}\.\d{1,8}$/.test(ts)) return 'in its thread';
+  const root = thread.threadTs && /^\d{1,12}\.\d{1,8}$/.test(thread.threadTs) ? `?thread_ts=${thread.threadTs}&cid=${thread.channel}` : '';
+  return `in <https://slack.com/archives/${thread.channel}/p${ts.replace('.', '')}${root}|its thread>`;
+}
 
 /**
  * What the clicker of a fix button is told when the remediation worker did not propose it (an
@@ -18,8 +31,16 @@ export function renderProposalRefusal(refusal: ProposeRefusal | { reason: 'unkno
       return `Not proposed: ${md(refusal.detail, { max: 1000 })}`;
     case 'plan-failed':
       return `Cannot propose *${md(refusal.label, { max: 200 })}*: ${md(refusal.detail, { max: 1000 })}`;
-    case 'already-proposed':
-      return 'You already proposed this fix from this message: your request is waiting for approvals in this thread.';
+    case 'already-proposed': {
+      const where = refusal.sameThread ? 'in this thread' : requestLink(refusal.thread);
+      return refusal.byClicker
+        ? `You already proposed this fix: your request is waiting for approvals ${where}.`
+        : `This fix is already proposed by ${mentionUser(refusal.proposer)} and waiting for approvals ${where}: approve it there (one request per fix).`;
+    }
+    case 'being-proposed':
+      return 'This fix is being proposed by someone else right now: its approval request appears in a moment (one request per fix).';
+    case 'already-ran':
+      return `*${md(refusal.label, { max: 200 })}* already ran ${slackDate(refusal.at) ?? 'earlier'}: see its result in the thread; \`/k8s-health\` shows what is still wrong.`;
     case 'error':
       return `Could not propose this fix: ${md(refusal.detail, { max: 1000 })}`;
   }

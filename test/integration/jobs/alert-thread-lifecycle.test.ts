@@ -83,9 +83,10 @@ describe('alert thread lifecycle (S3 recreation loop, then fixed)', () => {
     const resolved = await slack.waitFor('the resolved reply', () => posts().find((c) => c.body.thread_ts === parentTs && JSON.stringify(c.body.blocks).includes('Resolved')));
     expect(resolved.body.text).toContain('Resolved');
     await slack.waitFor('the parent marked resolved', () => JSON.stringify(slack.messages.get(`C0ALERTS/${parentTs}`)!.blocks).includes('Resolved') || undefined);
-    // The duration is computed from the first and last sighting (10:24 → 10:36); times are Slack date tokens.
+    // The duration is computed from the problem's own start (the first replacement, 09:57, before the
+    // first scan that saw it at 10:24) to the last sighting (10:36); times are Slack date tokens.
     const resolvedParent = JSON.stringify(slack.messages.get(`C0ALERTS/${parentTs}`)!.blocks);
-    expect(resolvedParent).toContain(`*Resolved* <!date^${Date.parse('2025-02-17T12:10:00Z') / 1000}^{date_short_pretty} {time}|2025-02-17 12:10 UTC> · lasted 12m`);
+    expect(resolvedParent).toContain(`*Resolved* <!date^${Date.parse('2025-02-17T12:10:00Z') / 1000}^{date_short_pretty} {time}|2025-02-17 12:10 UTC> · lasted 39m (since <!date^${Date.parse('2025-02-17T09:57:00Z') / 1000}^`);
     expect(resolvedParent).not.toMatch(/\d+m ago/);
 
     // One thread for the incident: one parent, every other post a reply in it.

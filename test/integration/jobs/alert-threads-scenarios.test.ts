@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { createAlertStateStore } from '../../../src/alerts/alert-state-store.js';
 import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
 import { configSchema } from '../../../src/config/config-schema.js';
-import { formatAge } from '../../../src/diagnose/facts/age.js';
+import { incidentTimes } from '../../../src/slack/render/incident-times.js';
 import { findRootCauses } from '../../../src/report/find-root-causes.js';
 import type { Report } from '../../../src/report/report.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
@@ -133,9 +133,9 @@ describe('alert threads over every bundled scenario (one thread per root cause)'
     for (const inc of Object.values(final)) {
       expect(inc.status).toBe('resolved');
       if (inc.mergedInto) continue;
-      const lasted = formatAge(Date.parse(inc.lastSeenAt) - Date.parse(inc.openedAt));
+      const lasted = incidentTimes(inc).lasted!;
       await slack.waitFor(`${scenario}: ${inc.finding.id} resolved, lasted ${lasted}`, () =>
-        [...slack.messages.entries()].find(([k, m]) => k.startsWith(`${ch}/`) && JSON.stringify(m.blocks).includes(`"alert:${inc.fingerprint}"`) && JSON.stringify(m.blocks).includes(`· lasted ${lasted} (first seen <!date^`)),
+        [...slack.messages.entries()].find(([k, m]) => k.startsWith(`${ch}/`) && JSON.stringify(m.blocks).includes(`"alert:${inc.fingerprint}"`) && JSON.stringify(m.blocks).includes(`· lasted ${lasted} (since <!date^`)),
       );
       await slack.waitFor(`${scenario}: the resolution reply`, () => posts().find((c) => c.body.thread_ts && JSON.stringify(c.body.blocks).includes(`; lasted ${lasted}.`)));
     }

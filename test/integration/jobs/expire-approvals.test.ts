@@ -33,7 +33,11 @@ const webhook = {
 } as unknown as KubeObject;
 const suspend: RemediationProposal = { action: 'webhook.suspend', params: { kind: 'Validating', name: NAME }, label: `Suspend webhook ${NAME}`, risk: 'r' };
 
-const bot = useApprovalBot({ objects: [webhook] });
+/** One request per fix is pending at a time: each request of these tests suspends a webhook of its own. */
+const others = Array.from({ length: 12 }, (_, i) => ({ ...webhook, metadata: { name: `${NAME}-${i + 1}`, uid: `uid-kyverno-${i + 1}` } }) as unknown as KubeObject);
+let proposals = 0;
+
+const bot = useApprovalBot({ objects: [webhook, ...others] });
 
 /** What the sweeps log (real pino, read by nobody here). */
 const captured = captureLogs();
@@ -52,7 +56,9 @@ function sweeper(at: Date, opts: { connection?: Redis; slack?: boolean } = {}): 
 }
 
 async function proposed(): Promise<ApprovalRequest> {
-  const { requestId, ephemeral } = await bot.propose(suspend);
+  const n = proposals++;
+  const name = n === 0 ? NAME : `${NAME}-${n}`;
+  const { requestId, ephemeral } = await bot.propose({ ...suspend, params: { kind: 'Validating', name }, label: `Suspend webhook ${name}` });
   if (!requestId) throw new Error(`not proposed: ${ephemeral?.text}`);
   // The message is posted before the request is stored: wait for it.
   return bot.waitStatus(requestId, ['pending']);

@@ -1,4 +1,6 @@
 import type { Server } from 'node:http';
+import { cardLines } from '../../support/card-lines.js';
+import { SHOW_BACKUP_ACTION_ID } from '../../../src/slack/action-ids.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Queue, QueueEvents } from 'bullmq';
@@ -95,6 +97,7 @@ async function startBot(): Promise<void> {
     approval: {
       approvals: approvals(),
       audit: audit(),
+      backups: backups(),
       signer,
       requestProposal: createProposalRequester(proposeQueue, proposeEvents),
       enqueue: (id: string) => enqueueRemediation(queue, id),
@@ -187,8 +190,8 @@ async function post(body: string): Promise<number> {
 
 let seq = 0;
 /** Click a proposed-fix button for `proposal` as `user`; resolves with the posted approval request message. */
-async function propose(proposal: RemediationProposal, user = 'U0PAT', cluster = 'prod-east'): Promise<{ requestId?: string; ephemeral?: Any; message?: Any }> {
-  const pid = await proposals().save({ cluster, findingId: 'webhook.unavailable-blocking', fingerprint: 'fp', proposal, createdAt: clock.toISOString() });
+async function propose(proposal: RemediationProposal, user = 'U0PAT', cluster = 'prod-east', createdAt = clock): Promise<{ requestId?: string; ephemeral?: Any; message?: Any }> {
+  const pid = await proposals().save({ cluster, findingId: 'webhook.unavailable-blocking', fingerprint: 'fp', proposal, createdAt: createdAt.toISOString() });
   const before = slack.callsTo('chat.postMessage').length;
   const ephemeralBefore = slack.callsTo('chat.postEphemeral').length;
   const url = slack.responseUrl(`propose-${++seq}`);
@@ -197,7 +200,7 @@ async function propose(proposal: RemediationProposal, user = 'U0PAT', cluster = 
   const done = await slack.waitFor('proposal posted or refused', () =>
     slack.callsTo('chat.postMessage').length > before
     || slack.responses.find((r) => r.path === new URL(url).pathname && !String(r.body.text).includes('Preparing the plan'))
-    || slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === user), 30000);
+    || slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === user && !/is posted below/.test(String(c.body.text))), 30000);
   if (done === true) {
     const message = slack.callsTo('chat.postMessage')[before]!;
     const actions = (message.body.blocks as Any[]).find((b) => b.type === 'actions');
@@ -253,11 +256,11 @@ describe('two-person approval over signed Bolt interactions', () => {
     const blocks = message!.body.blocks as Any[];
     expect(blocks[0].text.text).toBe(':large_yellow_circle: Waiting for 2 more of 2 approvals');
     expect(blocks[1].elements.map((e: Any) => `${e.text.text}/${e.style}/${e.confirm ? 'confirm' : '-'}`)).toEqual(['Approve/primary/confirm', 'Reject/danger/confirm']);
-    expect(text).toContain('*Who may approve:* <@U0ANN>, <@U0BEN>, <@U0PAT>, <!subteam^S0SRE> (not the proposer)');
+    expect(text).toContain('*Who may approve:* <@U0ANN>, <@U0BEN>, <!subteam^S0SRE> (not its proposer)');
     expect(text).toContain('*Blast radius:* 1 object cluster-scoped: validatingwebhookconfigurations kyverno-resource-validating-webhook-cfg');
     expect(kube.writes.map((w) => `${w.method} dry=${w.dryRun}`)).toEqual(['DELETE dry=true']);
 
-    expect(await vote(requestId!, 'U0PAT')).toContain('does not count');
+    expect(await vote(requestId!, 'U0PAT')).toContain('your approval does not count. It needs 2 more approvals from other authorized people.');
     expect(await vote(requestId!, 'U0EVE')).toContain('not an authorized approver');
     expect(await vote(requestId!, 'U0EVE', 'reject')).toContain('not an authorized approver');
     expect(await vote(requestId!, 'U0ANN', 'approve', 'approval:r_forged')).toContain('unknown');
@@ -278,7 +281,20 @@ describe('two-person approval over signed Bolt interactions', () => {
     expect((await backups().load(requestId!))!.object.metadata.uid).toBe('uid-kyverno');
     const report = await slack.waitFor('result in thread', () => slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? '').includes('done and verified')), 30000);
     expect(report.body.thread_ts).toBe('1700000000.000100');
-    expect(JSON.stringify(report.body.blocks)).toContain('uid-kyverno');
+    // A few lines on a phone: the backup is behind "Show backup", shown to the clicker alone.
+    expect(cardLines(report.body.blocks as Any[]).length).toBeLessThanOrEqual(8);
+    expect(JSON.stringify(report.body.blocks)).not.toContain('uid-kyverno');
+    const show = (report.body.blocks as Any[]).flatMap((b) => (b.type === 'actions' ? b.elements : [])).find((e: Any) => e.action_id === SHOW_BACKUP_ACTION_ID);
+    expect(show.value).toBe(requestId);
+    const showUrl = slack.responseUrl('show-backup');
+    expect(await post(blockActionBody({ actionId: SHOW_BACKUP_ACTION_ID, value: requestId!, blockId: `undo:${requestId}`, user_id: 'U0ANN', response_url: showUrl }))).toBe(200);
+    const shown = await slack.waitFor('the backup, ephemeral', () => slack.responses.find((r) => r.path === new URL(showUrl).pathname));
+    expect(shown.body.response_type).toBe('ephemeral');
+    expect(JSON.stringify(shown.body.blocks)).toContain('uid-kyverno');
+    // Not from another channel than the request's.
+    const otherUrl = slack.responseUrl('show-backup-elsewhere');
+    await post(blockActionBody({ actionId: SHOW_BACKUP_ACTION_ID, value: requestId!, blockId: `undo:${requestId}`, user_id: 'U0ANN', channel_id: 'C0ELSEWHERE', response_url: otherUrl }));
+    expect(String((await slack.waitFor('refused', () => slack.responses.find((r) => r.path === new URL(otherUrl).pathname))).body.text)).toContain('No backup of this request can be shown here');
     expect(JSON.stringify(report.body.blocks)).toContain('Restore webhook kyverno-resource-validating-webhook-cfg');
     // The request message ends Executed, green, without buttons.
     const final = await slack.waitFor('the request message executed', () => {
@@ -370,5 +386,44 @@ describe('two-person approval over signed Bolt interactions', () => {
     const done = await waitStatus(requestId!, ['interrupted']);
     expect(done.result).toContain('interrupted');
     expect(kube.writes.length).toBe(writesBefore);
+  }, 60_000);
+  it('one pending request per fix: a second click links to it, the proposer is told how many others must approve, a fix that ran is not proposed again', async () => {
+    kube.emit('ADDED', webhook);
+    const offered = new Date(clock.getTime() - 60_000);
+    const first = await propose(suspend, 'U0PAT');
+    expect(first.requestId).toMatch(/^r_/);
+    const told = await slack.waitFor('the proposer told', () => slack.callsTo('chat.postEphemeral').find((c) => c.body.user === 'U0PAT' && String(c.body.text).includes('posted below')), 30000);
+    expect(told.body.text).toContain('It needs 2 approvals from other authorized people; yours does not count');
+    // Someone else presses the same fix (another button, same cluster, action and parameters): pointed to the pending request.
+    const second = await propose(suspend, 'U0ANN');
+    expect(second.requestId).toBeUndefined();
+    expect(second.ephemeral!.text).toBe('This fix is already proposed by <@U0PAT> and waiting for approvals in this thread: approve it there (one request per fix).');
+    expect((await propose(suspend, 'U0PAT')).ephemeral!.text).toBe('You already proposed this fix: your request is waiting for approvals in this thread.');
+    expect(await vote(first.requestId!, 'U0ANN')).toContain('1 of 2');
+    expect(await vote(first.requestId!, 'U0BEN')).toContain('last one needed');
+    expect((await waitStatus(first.requestId!, ['succeeded', 'failed', 'aborted'])).status).toBe('succeeded');
+    await slack.waitFor('the result in the thread', () => slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? '').includes(first.requestId!) && JSON.stringify(c.body.blocks ?? '').includes('done and verified')), 30000);
+    // A button offered before the fix ran proposes nothing: it says when it ran.
+    clock = new Date(clock.getTime() + 60_000);
+    const late = await propose(suspend, 'U0BEN', 'prod-east', offered);
+    expect(late.ephemeral!.text).toMatch(/^\*Suspend webhook .*\* already ran <!date\^/);
+  }, 90_000);
+
+  it('a fix in the overflow menu (beyond two) goes through the same two-person approval', async () => {
+    const scaleToTwo: RemediationProposal = { ...scaleToZero, params: { ...scaleToZero.params, replicas: 2 }, label: 'Scale kyverno/kyverno-admission-controller to 2' };
+    const pid = await proposals().save({ cluster: 'prod-east', findingId: 'webhook.unavailable-blocking', fingerprint: 'fp', proposal: scaleToTwo, createdAt: clock.toISOString() });
+    const before = slack.callsTo('chat.postMessage').length;
+    const payload = {
+      type: 'block_actions', team: { id: 'T0TEAM', domain: 'example' }, user: { id: 'U0PAT', username: 'pat', name: 'pat', team_id: 'T0TEAM' }, api_app_id: 'A0APP', token: 'legacy-verification-token',
+      container: { type: 'message', message_ts: '1700000000.000100', channel_id: CHANNEL, is_ephemeral: false }, trigger_id: '1.2.4', channel: { id: CHANNEL, name: 'incident' },
+      message: { type: 'message', ts: '1700000000.000100', text: 'alert' }, response_url: slack.responseUrl('overflow'),
+      actions: [{ type: 'overflow', action_id: proposeFixActionId(2), block_id: 'alert:fp', selected_option: { text: { type: 'plain_text', text: scaleToTwo.label }, value: pid }, action_ts: '1700000001.000200' }],
+    };
+    expect(await post(`payload=${encodeURIComponent(JSON.stringify(payload))}`)).toBe(200);
+    const message = await slack.waitFor('the request from the overflow menu', () => slack.callsTo('chat.postMessage').slice(before).find((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_')), 30000);
+    const requestId = String(JSON.stringify(message.body.blocks).match(/approval:(r_[A-Za-z0-9_-]+)/)![1]);
+    await waitStatus(requestId, ['pending']);
+    expect(await vote(requestId, 'U0PAT')).toContain('does not count');
+    expect(await vote(requestId, 'U0ANN')).toContain('1 of 2');
   }, 60_000);
 });

@@ -72,6 +72,8 @@ describe('webhook.suspend, then webhook.restore from the backup, both through tw
     expect(undo.elements[0].text.text).toBe(`Restore webhook ${NAME}`);
     undoProposal = undo.elements[0].value;
     expect(undoProposal).toMatch(/^p_/);
+    // The suspension is remembered as in place until its undo runs, with the webhook's backend service.
+    expect((await bot.inPlace.list(request.cluster)).map((c) => [c.requestId, c.undo.proposalId, c.backend])).toEqual([[requestId, undoProposal, { namespace: 'kyverno', name: 'kyverno-svc' }]]);
   }, 60_000);
 
   it('restores exactly the backed-up object minus server-set metadata, dry run (POST dryRun=All) first', async () => {
@@ -100,11 +102,19 @@ describe('webhook.suspend, then webhook.restore from the backup, both through tw
     const restored = bot.kube.find('ValidatingWebhookConfiguration', NAME) as Any;
     expect(withoutServerSet(restored)).toEqual(withoutServerSet(backup));
     expect(restored.metadata.uid).not.toBe('uid-kyverno');
+    // Undone: no longer in place.
+    expect(await bot.inPlace.list(done.cluster)).toEqual([]);
   }, 60_000);
 
   it('a second restore is refused: the dry run answers 409 AlreadyExists, so it offers no Approve and approve votes are refused', async () => {
     bot.kube.writes.splice(0);
-    const { requestId, message } = await bot.clickProposal(undoProposal);
+    // The undo button that ran proposes nothing again: it says the fix already ran.
+    const again = await bot.clickProposal(undoProposal);
+    expect(again.ephemeral!.text).toMatch(/already ran <!date\^/);
+    // The same restore offered afresh (a new proposal, after the run) reaches the dry run, which refuses it.
+    const stored = (await bot.proposals.get(undoProposal))!;
+    const fresh = await bot.proposals.save({ ...stored, createdAt: new Date(Date.now() + 1000).toISOString() });
+    const { requestId, message } = await bot.clickProposal(fresh);
     const blocks = message!.body.blocks as Any[];
     expect(JSON.stringify(blocks)).toContain('dry run failed');
     expect(JSON.stringify(blocks)).toContain('already exists');

@@ -8,19 +8,26 @@ import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js'
 import { composeAlertThreadDeps } from '../../../src/compose/compose-alert-thread-deps.js';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { createPlanSigner } from '../../../src/approvals/plan-signer.js';
-import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID } from '../../../src/slack/action-ids.js';
+import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, PROPOSE_FIX_ACTION_PREFIX } from '../../../src/slack/action-ids.js';
 import { createMetrics } from '../../../src/slack/receive/create-metrics.js';
 import { createScanRequester } from '../../../src/slack/handle/create-scan-requester.js';
 import { createSlackApp } from '../../../src/slack/receive/create-slack-app.js';
 import { composeAppHomeDeps } from '../../../src/compose/compose-app-home-deps.js';
 import { registerListeners } from '../../../src/slack/register-listeners.js';
 import { createAuditLog } from '../../../src/store/audit-log.js';
+import { createApprovalStore } from '../../../src/store/approval-store.js';
+import { createAnswerCardStore } from '../../../src/store/answer-card-store.js';
+import { createAlertStateStore } from '../../../src/alerts/alert-state-store.js';
+import { fixKey } from '../../../src/approvals/request/fix-key.js';
+import { refreshAlertParent } from '../../../src/slack/post/post-alert.js';
+import { WebClient } from '@slack/web-api';
 import { createProposalStore } from '../../../src/store/proposal-store.js';
 import { createReportStore } from '../../../src/store/report-store.js';
 import { buildTimeline } from '../../../src/timeline/build-timeline.js';
 import { captureLogs } from '../../support/capture-logs.js';
+import { eventually } from '../../support/eventually.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
-import { blockActionBody, signSlackRequest } from '../../support/sign-slack-request.js';
+import { blockActionBody, signSlackRequest, slashCommandBody } from '../../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
 import { createReplayCluster, randomPrefix, REPLAY_DIR, type ReplayCluster } from '../jobs/replay-cluster.js';
 
@@ -75,6 +82,7 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
       config: config(),
       reports,
       proposals: createProposalStore(redis, { keyPrefix }),
+      answers: createAnswerCardStore(redis, { keyPrefix }),
       requestScan: createScanRequester((name) => workers.scan(name), reports),
       metrics: createMetrics({ defaultMetrics: false }),
       now: () => new Date(),
@@ -152,13 +160,14 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
     expect(await redis.keys(`${keyPrefix}alert-snooze:tkc-loop:*`)).toHaveLength(0);
     expect((await audit.list({ cluster: 'tkc-loop' })).map((e) => e.event)).toContain('unsnoozed');
 
-    // Export timeline: the same Markdown as `k8s-health timeline`, verbatim in preformatted blocks.
+    // Export timeline: a Markdown file in the thread (files.uploadV2), the same Markdown as
+    // `k8s-health timeline`, with a short summary.
     await click(ALERT_TIMELINE_ACTION_ID, value, { user: 'U0ALICE', ts });
-    const exported = await slack.waitFor('the timeline reply', () => posts().find((c) => c.body.thread_ts === ts && String(c.body.text).startsWith('Incident timeline')));
-    const text = (exported.body.blocks as { type: string; elements?: { elements: { text: string }[] }[] }[])
-      .filter((b) => b.type === 'rich_text')
-      .map((b) => b.elements![0]!.elements[0]!.text)
-      .join('');
+    const file = await slack.waitFor('the timeline file', () => [...slack.files.values()].find((f) => f.threadTs === ts && f.channel === 'C0ALERTS'));
+    expect(file.filename).toMatch(/^timeline-tkc-loop-\d{8}-\d{4}\.md$/);
+    expect(file.initialComment).toMatch(/^:scroll: Incident timeline of `tkc-loop`, exported by <@U0ALICE>: the Markdown file below \(\d+ lines\) is ready for a postmortem\.$/);
+    expect(slack.callsTo('files.getUploadURLExternal')).toHaveLength(1);
+    const text = file.content;
     const deps = composeAlertThreadDeps({ redis, keyPrefix, signer: createPlanSigner(undefined), now: () => new Date(), log });
     const cli = await buildTimeline(deps.timeline, 'tkc-loop', { now: new Date() });
     const strip = (s: string) => s.replace(/Generated \S+/, 'Generated X');
@@ -172,4 +181,44 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
     expect(String(answer.body.text)).toContain('does not know here');
     expect(await redis.keys(`${keyPrefix}alert-snooze:tkc-loop:*`)).toHaveLength(0);
   });
+
+  it('a fix that ran loses its button on the parent at once', async () => {
+    // The loop's root cause, offering a fix (as a fix-bearing finding does): its parent shows the button.
+    const states = createAlertStateStore(redis, { keyPrefix });
+    const { state, version } = await states.load('tkc-loop');
+    const inc = Object.values(state.incidents).find((i) => i.status === 'open' && !i.mergedInto)!;
+    inc.finding = { ...inc.finding, remediations: [{ action: 'mhc.pause-remediation', params: { namespace: 'default', name: 'tkc-loop-mhc' }, label: 'Pause remediation', risk: 'failed machines are not replaced while paused' }] };
+    expect(await states.save('tkc-loop', state, version)).toBe(true);
+    const deps = composeAlertThreadDeps({ redis, keyPrefix, signer: createPlanSigner(undefined), now: () => new Date(), log });
+    const post = { ...deps.post, client: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), log };
+    expect(await refreshAlertParent(post, 'tkc-loop', inc.fingerprint)).toBe(true);
+    const ts = [...slack.messages.entries()].find(([k, m]) => k.startsWith('C0ALERTS/') && JSON.stringify(m.blocks).includes(`"alert:${inc.fingerprint}"`))![0].split('/')[1]!;
+    expect(parentOf(ts)).toContain(`${PROPOSE_FIX_ACTION_PREFIX}.0`);
+    // The fix ran (the remediate worker records it and refreshes the parents that offer it).
+    const key = fixKey('tkc-loop', inc.finding.remediations[0]!);
+    await createApprovalStore(redis, { keyPrefix }).markFixRan(key, new Date().toISOString(), 60);
+    expect(await refreshAlertParent(post, 'tkc-loop', inc.fingerprint)).toBe(true);
+    expect(parentOf(ts)).not.toContain(PROPOSE_FIX_ACTION_PREFIX);
+    expect(parentOf(ts)).not.toContain('Risk:');
+  });
+
+  it('an answer card showing the incident is marked outdated, without its fix buttons, when the incident resolves', async () => {
+    const body = slashCommandBody({ text: 'tkc-loop', channel_id: 'C0ANSWERS', response_url: slack.responseUrl('answer') });
+    expect((await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) }, body })).status).toBe(200);
+    const card = await slack.waitFor('the answer card', () => slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0ANSWERS'));
+    const key = `C0ANSWERS/${String(card.body.ts ?? [...slack.messages.keys()].find((k) => k.startsWith('C0ANSWERS/'))!.split('/')[1])}`;
+    await eventually(() => redis.hlen(`${keyPrefix}answer-cards:tkc-loop`), (n) => n > 0, 30000, 20);
+    expect(slack.messages.get(key)!.blocks[0].text.text).toMatch(/^tkc-loop: (critical|degraded)$/);
+    // The cluster heals: resolveAfterScans healthy scans resolve its incidents.
+    for (const m of [1, 2, 3]) {
+      replay.show(replay.derive(path.join('examples/scenarios', 'benign-healthy'), `2030-01-01T00:0${m}:00Z`));
+      await workers.scan('tkc-loop');
+    }
+    const outdated = await slack.waitFor('the card outdated', () => (slack.messages.get(key)?.blocks[0].text.text.endsWith('· outdated') ? slack.messages.get(key) : undefined), 30000);
+    const text = JSON.stringify(outdated.blocks);
+    expect(outdated.blocks[1].elements[0].text).toMatch(/^:hourglass: \*Outdated\* — .* resolved <!date\^\d+\^.*\|see its alert thread>; `\/k8s-health` again for the current state\.$/);
+    expect(text).not.toContain('"fix:');
+    // Each card is outdated once.
+    expect(await redis.hlen(`${keyPrefix}answer-cards:tkc-loop`)).toBe(0);
+  }, 60_000);
 });

@@ -137,7 +137,7 @@ describe('every bundled scenario through the real Bolt app into the fake Slack',
     expect(card.length).toBeLessThanOrEqual(CARD_LINE_BUDGET);
     expect(hasDetailsButton(blocks)).toBe(true);
 
-    // Each root cause on the card: its title and its why once in the whole message; its one fix as one button.
+    // Each root cause on the card: its title and its why once in the whole message; every fix something to press.
     const plan = planCard(report, {});
     const texts = linesOf({ blocks }).join('\n');
     expect(plan.onCard.length).toBe(Math.min(plan.roots.length, plan.onCard.length));
@@ -149,8 +149,12 @@ describe('every bundled scenario through the real Bolt app into the fake Slack',
       expect({ root: root.id, why: count(texts, why) }).toEqual({ root: root.id, why: sharing });
       expect(json).toContain(`/docs/diagnosis.md#${root.id.replace(/\./g, '')}|runbook>`);
     }
-    const buttons = blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements as AnyBlock[]).filter((e) => PROPOSE_FIX_ACTION_PATTERN.test(e.action_id));
-    expect(buttons).toHaveLength(plan.onCard.filter((f) => f.remediations.length > 0).length);
+    // Buttons for the first two fixes of a root, the rest (up to five) in one overflow menu.
+    const elements = blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements as AnyBlock[]).filter((e) => PROPOSE_FIX_ACTION_PATTERN.test(e.action_id));
+    const buttons = elements.filter((e) => e.type === 'button');
+    const inMenus = elements.filter((e) => e.type === 'overflow').flatMap((e) => e.options as AnyBlock[]);
+    expect(buttons).toHaveLength(plan.onCard.reduce((n, f) => n + Math.min(2, f.remediations.length), 0));
+    expect(inMenus).toHaveLength(plan.onCard.reduce((n, f) => n + Math.min(5, Math.max(0, f.remediations.length - 2)), 0));
     expect(new Set(buttons.map((b) => b.text.text)).size).toBe(buttons.length);
     expect(new Set(buttons.map((b) => b.value)).size).toBe(buttons.length);
     for (const b of buttons) expect(count(json, `"text":"${b.text.text}"`)).toBe(1);

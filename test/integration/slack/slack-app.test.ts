@@ -24,7 +24,8 @@ import { webhookDownFinding } from '../../support/webhook-down-finding.js';
 import { useFuzzSeed } from '../../support/fuzz-seed.js';
 import { captureLogs } from '../../support/capture-logs.js';
 import { hasDetailsButton } from '../../support/card-lines.js';
-import { DETAILS_ACTION_ID } from '../../../src/slack/action-ids.js';
+import { CLUSTER_PICK_ACTION_ID, DETAILS_ACTION_ID } from '../../../src/slack/action-ids.js';
+import { renderClusterPicker } from '../../../src/slack/render/render-cluster-picker.js';
 
 useFuzzSeed();
 
@@ -39,6 +40,7 @@ const config = parseConfig(
       { name: 'prod-east', dump: './x', slack: { channels: ['C0INCIDENT', 'C0ALERTS'] } },
       { name: 'prod-west', dump: './y', slack: { channels: ['C0WEST'] } },
       { name: 'lab', dump: './z' },
+      { name: 'lab-b', dump: './z' },
     ],
     scan: { freshSeconds: 30 },
   },
@@ -229,18 +231,62 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
   });
 
   it.each([
-    ['prod-north', 'Unknown cluster "prod-north". Known clusters: prod-east, prod-west, lab.'],
+    ['prod-north', 'Unknown cluster "prod-north". Known clusters: prod-east, prod-west, lab, lab-b.'],
+    ['prod-eats', 'Unknown cluster "prod-eats". Did you mean cluster `prod-east`? Known clusters:'],
+    ['ectd', 'Unknown cluster "ectd". Did you mean section `etcd` (of prod-east)?'],
+    ['prod-east webhook', 'Unknown section "webhook". Did you mean `webhooks`? Sections:'],
     ['prod-west', 'Cluster "prod-west" cannot be queried from this channel; ask in <#C0WEST>.'],
     ['prod-east disks', 'Unknown section "disks". Sections: apiserver, etcd, controlplane, nodes, machines, upgrades, webhooks, workloads.'],
     ['prod-east nodes extra', 'Too many arguments.'],
-    ['', 'Which cluster? Type `/k8s-health CLUSTER` with one of: lab.'],
   ])('"%s" gets an ephemeral one-line error and nothing public', async (text, expected) => {
-    const res = await command(text, text === '' ? 'C0OTHER' : 'C0INCIDENT');
+    const res = await command(text, 'C0INCIDENT');
     expect(res.status).toBe(200);
     expect(res.json!.response_type).toBe('ephemeral');
     expect(res.json!.text).toContain(expected);
     expect(res.json!.text).not.toContain('\n');
     expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('a section name alone answers for the channel\'s only cluster', async () => {
+    await reports().save(makeReport('prod-west', clock));
+    expect((await command('webhooks', 'C0WEST')).text).toBe('');
+    const [p] = await slack.waitFor('the answer', () => slack.callsTo('chat.postMessage').length === 1 && slack.callsTo('chat.postMessage'));
+    expect(p!.body.blocks[0].text.text).toBe('prod-west · Webhooks: critical');
+  });
+
+  it('no name where several clusters may be queried: a picker (static_select) to the one who typed it; a pick answers as the command would', async () => {
+    await reports().save(makeReport('lab-b', clock));
+    const res = await command('', 'C0OTHER');
+    expect(res.json!.response_type).toBe('ephemeral');
+    const select = (res.json!.blocks as AnyBlock[]).find((b) => b.type === 'actions')!.elements[0];
+    expect(select.type).toBe('static_select');
+    expect(select.action_id).toBe(CLUSTER_PICK_ACTION_ID);
+    expect(select.options.map((o: AnyBlock) => o.value)).toEqual(['lab', 'lab-b']);
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+    // Picked: the answer is posted in the channel, as `/k8s-health lab-b` would.
+    expect((await post(blockActionBody({ actionId: CLUSTER_PICK_ACTION_ID, value: 'lab-b', blockId: 'pick-cluster', channel_id: 'C0OTHER', response_url: slack.responseUrl('pick'), select: true }))).status).toBe(200);
+    const [p] = await slack.waitFor('the answer', () => slack.callsTo('chat.postMessage').length === 1 && slack.callsTo('chat.postMessage'));
+    expect(p!.body.channel).toBe('C0OTHER');
+    expect(p!.body.blocks[0].text.text).toBe('lab-b: critical');
+    // A section alone with several clusters: the picker carries the section.
+    const sectioned = await command('etcd', 'C0OTHER');
+    expect((sectioned.json!.blocks as AnyBlock[]).find((b) => b.type === 'actions')!.block_id).toBe('pick-cluster:etcd');
+    // A pick of a cluster this channel may not query is refused like typed text.
+    await post(blockActionBody({ actionId: CLUSTER_PICK_ACTION_ID, value: 'prod-west', blockId: 'pick-cluster', channel_id: 'C0OTHER', response_url: slack.responseUrl('forged-pick'), select: true }));
+    const [r] = await slack.waitFor('the refusal', () => slack.responses.filter((x) => x.path === '/response/forged-pick').length > 0 && slack.responses.filter((x) => x.path === '/response/forged-pick'));
+    expect(r!.body.text).toBe('Cluster "prod-west" cannot be queried from this channel; ask in <#C0WEST>.');
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
+  });
+
+  it('the picker\'s external_select (beyond 100 clusters) is answered with the matching clusters of the channel', async () => {
+    const payload = { type: 'block_suggestion', action_id: CLUSTER_PICK_ACTION_ID, block_id: 'pick-cluster', value: 'lab', team: { id: 'T0TEAM', domain: 'example' }, user: { id: 'U0BOB', name: 'bob', team_id: 'T0TEAM' }, api_app_id: 'A0APP', token: 'legacy-verification-token', container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0OTHER', is_ephemeral: true }, channel: { id: 'C0OTHER', name: 'other' } };
+    const res = await post(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    expect(res.status).toBe(200);
+    expect(res.json!.options.map((o: AnyBlock) => o.value)).toEqual(['lab', 'lab-b']);
+    const names = Array.from({ length: 101 }, (_, i) => `c${i}`);
+    const many = renderClusterPicker(names).blocks as AnyBlock[];
+    expect(many[1]!.elements[0]).toMatchObject({ type: 'external_select', action_id: CLUSTER_PICK_ACTION_ID, min_query_length: 0 });
+    expect((renderClusterPicker(names.slice(0, 100)).blocks as AnyBlock[])[1]!.elements[0].type).toBe('static_select');
   });
 
   it('Details shows the sections, evidence and symptoms to the clicker only; a value for a cluster this channel may not query is refused', async () => {
