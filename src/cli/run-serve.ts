@@ -11,6 +11,8 @@ import { scanCluster } from '../scan/scan-cluster.js';
 import { createPlanSigner } from '../approvals/plan-signer.js';
 import { createHealthRoutes } from '../slack/receive/create-health-routes.js';
 import { createMetrics } from '../slack/receive/create-metrics.js';
+import { createAlertmanagerRoute } from '../alertmanager/create-alertmanager-route.js';
+import { createAlertmanagerMetrics } from '../alertmanager/create-alertmanager-metrics.js';
 import type { ScanFn } from '../slack/handle/create-scan-requester.js';
 import { createReplayGuard } from '../slack/receive/create-replay-guard.js';
 import { createSlackApp } from '../slack/receive/create-slack-app.js';
@@ -115,7 +117,17 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
 
 
   let slackApp: App | undefined;
-  const routes = createHealthRoutes({
+  // Alertmanager's webhook (docs/alertmanager.md): answered once queued; 404 without K8S_HEALTH_ALERTMANAGER_TOKEN.
+  const alertmanagerRoute = createAlertmanagerRoute({
+    token: env.alertmanagerToken,
+    maxBodyBytes: config.alertmanager.maxBodyBytes,
+    maxAlertsPerRequest: config.alertmanager.maxAlertsPerRequest,
+    enqueue: composed.enqueueAlertmanager,
+    metrics: createAlertmanagerMetrics(metrics.registry),
+    log: log.child({ component: 'alertmanager' }),
+    now,
+  });
+  const routes: CustomRoute[] = [...createHealthRoutes({
     redis,
     slackAuthTest: () => (slackApp ? slackApp.client.auth.test() : Promise.reject(new Error('Slack app not started'))),
     metrics,
@@ -126,7 +138,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
           return set ? set.ready() : { ready: false, workers: 'starting' };
         }
       : undefined,
-  });
+  }), alertmanagerRoute];
   let started: Awaited<ReturnType<typeof createSlackApp>>;
   try {
     started = await createSlackApp({

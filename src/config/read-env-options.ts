@@ -25,6 +25,11 @@ export interface EnvOptions {
    * approval-gated fixes are refused (approvals/plan-signer.ts).
    */
   planSecret?: string;
+  /**
+   * K8S_HEALTH_ALERTMANAGER_TOKEN: the bearer token Alertmanager's webhook receiver sends
+   * (`http_config.authorization`); without it `POST /alertmanager` answers 404 (docs/alertmanager.md).
+   */
+  alertmanagerToken?: string;
 }
 
 export function readEnvOptions(env: Record<string, string | undefined>): EnvOptions {
@@ -42,5 +47,6 @@ export function readEnvOptions(env: Record<string, string | undefined>): EnvOpti
     port,
     logLevel: level as EnvOptions['logLevel'],
     planSecret: env.K8S_HEALTH_PLAN_SECRET || undefined,
+    alertmanagerToken: env.K8S_HEALTH_ALERTMANAGER_TOKEN || undefined,
   };
 }

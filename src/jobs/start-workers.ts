@@ -29,6 +29,8 @@ import { scheduleScans } from './schedule-scans.js';
 import { startFleetScans, type FleetScans, type FleetScansOptions } from './start-fleet-scans.js';
 import { isLeasedCluster } from './is-leased-cluster.js';
 import { startApprovalExpiry } from './workers/expiry.js';
+import { startAlertsWorker } from './workers/alerts.js';
+import type { AlertReceiptStore } from '../alertmanager/alert-receipt-store.js';
 import type { WorkerKind } from './worker-kinds.js';
 import type { Logger } from '../log/logger.js';
 
@@ -39,6 +41,8 @@ export interface JobQueues {
   remediate: Queue;
   propose: Queue;
   approvals: Queue;
+  /** Alertmanager notifications (serve's `POST /alertmanager`). */
+  alerts: Queue;
 }
 
 /** The stores the workers use (created by the composition root). */
@@ -57,6 +61,8 @@ export interface JobStores {
   audit: AuditLog;
   backups: ApprovalBackups;
   proposals: ProposalStore;
+  /** Prometheus alerts: receipts (each shown once), where each is shown, thread tallies. */
+  receipts: AlertReceiptStore;
 }
 
 /**
@@ -91,6 +97,8 @@ export interface WorkerDeps {
   createContext: (cluster: ClusterConfig) => Promise<ActionContext>;
   /** Which workers to run. */
   kinds: readonly WorkerKind[];
+  /** A fresh scan through the scan queue (the alerts worker's, for an alert no finding explains yet). */
+  scan?: (cluster: string) => Promise<Report>;
   /** The process's approver check for App Home refreshes (approvers.users, or approvers.groups through Slack); default: one built here. */
   isAuthorized?: ReturnType<typeof createApprovalAuthorizer>;
   scanConcurrency?: number;
@@ -211,6 +219,14 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
     // The approval expiry sweep (scheduler `approvals-expiry`) runs with or without a token: requests
     // expire regardless; only updating their Slack messages needs one (see jobs/expire-approvals.ts).
     workers.push((await startApprovalExpiry({ queue: deps.queues.approvals, connection, prefix, approvals: stores.approvals, audit: stores.audit, slack: deps.slack?.expiry, signer: deps.signer, now, log })).worker);
+  }
+  if (runs('alerts')) {
+    if (deps.slack) {
+      const alerts = { config: deps.config, receipts: stores.receipts, reports: stores.reports, alerts: stores.alerts, threads: stores.threads, client: deps.slack.notify, limiter: deps.limiter, scan: deps.scan, metrics: deps.metrics, now, log };
+      workers.push(startAlertsWorker({ ...alerts, connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
+    } else {
+      log.warn('no SLACK_BOT_TOKEN: Prometheus alerts from Alertmanager are not shown by this process');
+    }
   }
   deps.metrics?.attach({ workers, watchCaches: deps.watchCaches, clusters: deps.config.clusters.map((c) => c.name) });
   return { workers, fleet };

@@ -15,6 +15,7 @@ export function toClusterConfig(fleet: FleetConfig, d: DiscoveredCluster, kubeco
     slack: { alertChannel: d.alertChannel ?? fleet.slack.alertChannel, channels: d.channels ?? [...fleet.slack.channels] },
     approvers: { users: [...fleet.approvers.users], groups: [...fleet.approvers.groups] },
     remediation: { enabled: fleet.remediation.enabled },
+    ...(d.alertMatchers ? { alertmanager: { matchers: [d.alertMatchers] } } : {}),
     fleet: { fleet: d.fleet, namespace: d.namespace, clusterName: d.clusterName, enrolled: d.enrolled, credentials: d.credentials },
   };
 }
