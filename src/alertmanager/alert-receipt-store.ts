@@ -49,6 +49,8 @@ export interface AlertReceiptStore {
   /** Count this alert in its thread's tally (firing or resolved, once per firing) and return the tally. */
   tally(channel: string, threadTs: string, alert: Pick<AlertmanagerAlert, 'fingerprint' | 'startsAt' | 'status'>): Promise<ThreadTally>;
   setTallyTs(channel: string, threadTs: string, ts: string): Promise<void>;
+  /** Every alert counted in a thread (fingerprint and startsAt), for "silence them all". */
+  threadAlerts(channel: string, threadTs: string): Promise<{ fingerprint: string; startsAt: string }[]>;
   getTally(channel: string, threadTs: string): Promise<ThreadTally>;
   /** A one-off mark (e.g. "the overflow of this notification was said"): true the first time. */
   once(name: string): Promise<boolean>;
@@ -107,6 +109,13 @@ export function createAlertReceiptStore(redis: Redis, opts: { keyPrefix: string 
     },
     async setTallyTs(channel, threadTs, ts) {
       await redis.hset(tallyKey(channel, threadTs), '_ts', ts);
+    },
+    async threadAlerts(channel, threadTs) {
+      const fields = await redis.hkeys(tallyKey(channel, threadTs));
+      return fields
+        .filter((f) => f !== '_ts')
+        .sort()
+        .map((f) => ({ fingerprint: f.slice(0, f.indexOf(':')), startsAt: f.slice(f.indexOf(':') + 1) }));
     },
     async getTally(channel, threadTs) {
       const all = await redis.hgetall(tallyKey(channel, threadTs));

@@ -255,6 +255,10 @@ export const configSchema = z
         clusterLabel: z.string().min(1).default('cluster'),
         /** Where an alert of no known cluster is shown (never dropped silently); absent: logged and counted only. */
         defaultChannel: slackId.optional(),
+        /** Alertmanager's own URL (its API v2 is under /api/v2): the Silence buttons create silences there; absent: no Silence buttons. */
+        url: z.string().url().optional(),
+        /** Who may silence and expire: Slack user and user-group ids; absent: the cluster's approvers (an alert of no known cluster: nobody). */
+        silencers: z.strictObject({ users: z.array(slackId).default([]), groups: z.array(slackId).default([]) }).optional(),
       })
       .default({ maxBodyBytes: 1024 * 1024, maxAlertsPerRequest: 1000, clusterLabel: 'cluster' }),
   })

@@ -97,7 +97,7 @@ async function showAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports:
     if (alert.status === 'resolved' && before.status !== 'resolved') {
       count('resolved');
       const ctx: PrometheusAlertContext = before.placement === 'joined' ? joinedContext(before) : { placement: 'own', reason: before.cluster ? 'no-cause' : 'unknown-cluster', ...(before.cluster ? { cluster: before.cluster } : {}) };
-      await updatePrometheusMessage(deps, before.channel, before.ts, renderPrometheusAlert(alert, ctx));
+      await updatePrometheusMessage(deps, before.channel, before.ts, renderPrometheusAlert(alert, ctx, { silence: canSilence(deps) }));
       const next = { ...before, status: 'resolved' as const };
       await deps.receipts.saveShown({ ...next, fingerprint: alert.fingerprint });
       await updateTally(deps, before.channel, before.threadTs, alert);
@@ -107,7 +107,7 @@ async function showAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports:
   }
   const place = await placeAlert(deps, alert, reports, attemptsMade);
   if (!place) return undefined;
-  const message = renderPrometheusAlert(alert, place.ctx);
+  const message = renderPrometheusAlert(alert, place.ctx, { silence: canSilence(deps) });
   const posted = await postPrometheusMessage(deps, place.channel, message, place.threadTs);
   const record: ShownAlert = {
     ...(place.cluster ? { cluster: place.cluster } : {}),
@@ -212,13 +212,18 @@ async function reportOf(deps: AlertsJobDeps, cluster: ClusterConfig, reports: Ma
 async function updateTally(deps: AlertsJobDeps, channel: string, threadTs: string, alert: AlertmanagerAlert): Promise<void> {
   const tally = await deps.receipts.tally(channel, threadTs, alert);
   if (tally.total < 2 && !tally.tallyTs) return;
-  const message = renderAlertTally(tally);
+  const message = renderAlertTally(tally, { silence: canSilence(deps), threadTs });
   if (tally.tallyTs) await updatePrometheusMessage(deps, channel, tally.tallyTs, message);
   else if (await deps.receipts.once(`tally:${channel}:${threadTs}`)) {
     // One poster opens the tally line; the others edit it once its ts is known.
     const posted = await postPrometheusMessage(deps, channel, message, threadTs);
     await deps.receipts.setTallyTs(channel, threadTs, posted.ts);
     const now = await deps.receipts.getTally(channel, threadTs);
-    if (now.total !== tally.total || now.resolved !== tally.resolved) await updatePrometheusMessage(deps, channel, posted.ts, renderAlertTally(now));
+    if (now.total !== tally.total || now.resolved !== tally.resolved) await updatePrometheusMessage(deps, channel, posted.ts, renderAlertTally(now, { silence: canSilence(deps), threadTs }));
   }
+}
+
+/** Silence buttons only where they can work: Alertmanager's URL is configured. */
+function canSilence(deps: AlertsJobDeps): boolean {
+  return Boolean(deps.config.alertmanager.url);
 }

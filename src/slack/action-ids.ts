@@ -23,6 +23,16 @@ export const ALERT_SNOOZE_ACTION_ID = 'k8s-health.alert.snooze';
 export const ALERT_UNSNOOZE_ACTION_ID = 'k8s-health.alert.unsnooze';
 export const ALERT_TIMELINE_ACTION_ID = 'k8s-health.alert.timeline';
 
+/**
+ * Prometheus alert buttons (slack/render/render-prometheus-alert.ts, handled by
+ * slack/handle/handle-alertmanager-silence.ts): silence an alert (or every alert of a thread) in
+ * Alertmanager for 1, 4 or 24 hours, and expire such a silence.
+ */
+export const ALERTMANAGER_SILENCE_1H_ACTION_ID = 'k8s-health.alertmanager.silence-1h';
+export const ALERTMANAGER_SILENCE_4H_ACTION_ID = 'k8s-health.alertmanager.silence-4h';
+export const ALERTMANAGER_SILENCE_24H_ACTION_ID = 'k8s-health.alertmanager.silence-24h';
+export const ALERTMANAGER_EXPIRE_ACTION_ID = 'k8s-health.alertmanager.expire';
+
 /** Action ids of the approval buttons and the confirmation modal (values: the opaque request id only). */
 export const APPROVE_ACTION_ID = 'k8s-health.approval.approve';
 export const REJECT_ACTION_ID = 'k8s-health.approval.reject';
@@ -32,7 +42,19 @@ export const CONFIRM_VIEW_ID = 'k8s-health.approval.confirm';
  * Every fixed button id some listener of ours handles (the proposed fixes match PROPOSE_FIX_ACTION_PATTERN
  * besides): the single list a new button is added to; the patterns below are derived from it.
  */
-export const OWN_ACTION_IDS: readonly string[] = [APPROVE_ACTION_ID, REJECT_ACTION_ID, DETAILS_ACTION_ID, ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID];
+export const OWN_ACTION_IDS: readonly string[] = [
+  APPROVE_ACTION_ID,
+  REJECT_ACTION_ID,
+  DETAILS_ACTION_ID,
+  ALERT_OWN_ACTION_ID,
+  ALERT_SNOOZE_ACTION_ID,
+  ALERT_UNSNOOZE_ACTION_ID,
+  ALERT_TIMELINE_ACTION_ID,
+  ALERTMANAGER_SILENCE_1H_ACTION_ID,
+  ALERTMANAGER_SILENCE_4H_ACTION_ID,
+  ALERTMANAGER_SILENCE_24H_ACTION_ID,
+  ALERTMANAGER_EXPIRE_ACTION_ID,
+];
 
 const ownAlternatives = `${PROPOSE_FIX_ACTION_PATTERN.source.replace(/^\^|\$$/g, '')}|${OWN_ACTION_IDS.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}`;
 

@@ -6,6 +6,7 @@ import { startAlertmanager, type AlertmanagerServer, type PushedAlert } from '..
 import { startFakeSlackApi, type FakeSlackApi, type RecordedCall } from '../support/fake-slack-api.js';
 import { freePort } from '../support/free-port.js';
 import { spawnServe, type SpawnedServe } from '../support/spawn-serve.js';
+import { blockActionBody, signSlackRequest } from '../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 
 /**
@@ -20,6 +21,9 @@ const S3 = path.resolve('examples/scenarios/s3-recreation-loop-webhook-down');
 const NODE = 'tkc-prod-control-plane-k2v4d';
 const TOKEN = 'am-token-for-the-e2e-test-0123456789';
 const CHANNEL = 'C0ALERTS';
+const SIGNING = 'signing-secret-of-the-e2e-test';
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyBlock = Record<string, any>;
 
 describe('Alertmanager → serve → one thread per root cause (real Alertmanager, S3)', () => {
   let redis: RedisServer | undefined;
@@ -36,6 +40,10 @@ describe('Alertmanager → serve → one thread per root cause (real Alertmanage
     slack = await startFakeSlackApi();
     dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-am-e2e-'));
     configFile = path.join(dir, 'config.yaml');
+    port = await freePort();
+    am = await startAlertmanager({ webhookUrl: `http://127.0.0.1:${port}/alertmanager`, token: TOKEN });
+    slack.addMember('U0SRE', { real_name: 'Sam Reliability' });
+    slack.addMember('U0BOB');
     writeFileSync(
       configFile,
       [
@@ -43,15 +51,14 @@ describe('Alertmanager → serve → one thread per root cause (real Alertmanage
         `  - name: tkc-prod`,
         `    dump: ${JSON.stringify(S3)}`,
         `    slack: { alertChannel: ${CHANNEL} }`,
+        '    approvers: { users: [U0SRE] }',
         'scan: { intervalSeconds: 1, freshSeconds: 30 }',
-        'alertmanager: { defaultChannel: C0DEFAULT }',
+        `alertmanager: { defaultChannel: C0DEFAULT, url: ${JSON.stringify(am.url)} }`,
         '',
       ].join('\n'),
     );
-    port = await freePort();
-    env = { REDIS_URL: redis.url, SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_SIGNING_SECRET: 'signing-secret-of-the-e2e-test', SLACK_API_URL: slack.apiUrl, K8S_HEALTH_ALERTMANAGER_TOKEN: TOKEN, LOG_LEVEL: 'warn' };
+    env = { REDIS_URL: redis.url, SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_SIGNING_SECRET: SIGNING, SLACK_API_URL: slack.apiUrl, K8S_HEALTH_ALERTMANAGER_TOKEN: TOKEN, LOG_LEVEL: 'warn' };
     serve = await spawnServe({ config: configFile, env, port });
-    am = await startAlertmanager({ webhookUrl: `http://127.0.0.1:${port}/alertmanager`, token: TOKEN });
   }, 60_000);
 
   afterAll(async () => {
@@ -126,6 +133,39 @@ describe('Alertmanager → serve → one thread per root cause (real Alertmanage
     await slack!.waitFor('the resolved KubeNodeNotReady reply', () => slack!.callsTo('chat.update').find((c) => /Resolved\* \*Prometheus:\* KubeNodeNotReady/.test(textOf(c))), 30_000);
     await slack!.waitFor('the resolved unrelated alert', () => slack!.callsTo('chat.update').find((c) => /Resolved\* \*Prometheus:\* KubePodCrashLooping/.test(textOf(c))), 30_000);
     await slack!.waitFor('the tally "1 of 5 resolved"', () => [...slack!.messages.values()].some((m) => /1 of 5 resolved/.test(JSON.stringify(m.blocks))), 15_000);
+
+    // Silence 4h on one reply: only a silencer (default: the cluster's approvers) may; the silence is in
+    // Alertmanager with the alert's labels, createdBy the Slack name, the thread linked; the alert is suppressed.
+    const click = async (user: string, actionId: string, value: string, messageTs: string, id: string) => {
+      const raw = blockActionBody({ actionId, value, user_id: user, channel_id: CHANNEL, message_ts: messageTs, thread_ts: rootTs, response_url: slack!.responseUrl(id) });
+      const res = await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SIGNING, raw) }, body: raw });
+      expect(res.status).toBe(200);
+    };
+    const [replyKey, reply] = [...slack!.messages.entries()].find(([, m]) => JSON.stringify(m.blocks).includes('Prometheus:* KubeNodeUnreachable'))!;
+    const replyTs = replyKey.split('/')[1]!;
+    const silence4h = (reply.blocks as AnyBlock[]).flatMap((b) => b.elements ?? []).find((e: AnyBlock) => e.action_id === 'k8s-health.alertmanager.silence-4h');
+    expect(silence4h).toBeDefined();
+    await click('U0BOB', silence4h.action_id, silence4h.value, replyTs, 'bob-silence');
+    const refused = await slack!.waitFor('the refusal', () => slack!.responses.find((r) => r.path === '/response/bob-silence'), 15_000);
+    expect(refused.body.text).toMatch(/^You may not silence alerts of tkc-prod/);
+    expect(await am!.silences()).toEqual([]);
+    await click('U0SRE', silence4h.action_id, silence4h.value, replyTs, 'sre-silence');
+    const notice = await slack!.waitFor('the silence notice', () => posts().find((c) => /silenced KubeNodeUnreachable/.test(textOf(c))), 15_000);
+    expect(notice.body.thread_ts).toBe(rootTs);
+    const [silence] = await am!.silences();
+    expect(silence).toMatchObject({ status: { state: 'active' }, createdBy: 'Sam Reliability (U0SRE)' });
+    expect(silence!.comment).toContain(`https://slack.com/archives/${CHANNEL}/p${rootTs.replace('.', '')}`);
+    expect(silence!.matchers.map((m) => `${m.name}=${m.value}`).sort()).toEqual(['alertname=KubeNodeUnreachable', 'cluster=tkc-prod', `node=${NODE}`, 'severity=warning']);
+    const hoursLeft = (Date.parse(silence!.endsAt) - Date.now()) / 3_600_000;
+    expect(hoursLeft > 3.9 && hoursLeft <= 4).toBe(true);
+    const suppressed = await (await fetch(`${am!.url}/api/v2/alerts?filter=${encodeURIComponent('alertname="KubeNodeUnreachable"')}`)).json() as { status: { state: string; silencedBy: string[] } }[];
+    expect(suppressed.map((a) => a.status)).toEqual([{ state: 'suppressed', silencedBy: [silence!.id], inhibitedBy: [] }]);
+    // Expire: the silence is expired in Alertmanager and the notice says who did it.
+    const expire = (notice.body.blocks as AnyBlock[]).flatMap((b) => b.elements ?? []).find((e: AnyBlock) => e.action_id === 'k8s-health.alertmanager.expire');
+    const noticeTs = [...slack!.messages.entries()].find(([, m]) => JSON.stringify(m.blocks) === JSON.stringify(notice.body.blocks))![0].split('/')[1]!;
+    await click('U0SRE', expire.action_id, expire.value, noticeTs, 'sre-expire');
+    await slack!.waitFor('the expired notice', () => slack!.callsTo('chat.update').find((c) => /expired the silence of KubeNodeUnreachable/.test(textOf(c))), 15_000);
+    expect((await am!.silences()).map((x) => x.status.state)).toEqual(['expired']);
 
     // serve goes away; an alert fired meanwhile is delivered (Alertmanager retries) once it is back.
     await serve!.kill();

@@ -3,6 +3,8 @@ import type { AlertmanagerAlert } from '../../alertmanager/webhook-payload.js';
 import type { ThreadTally } from '../../alertmanager/alert-receipt-store.js';
 import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
+import { mentionUser } from './mention-user.js';
+import { ALERTMANAGER_EXPIRE_ACTION_ID, ALERTMANAGER_SILENCE_1H_ACTION_ID, ALERTMANAGER_SILENCE_24H_ACTION_ID, ALERTMANAGER_SILENCE_4H_ACTION_ID } from '../action-ids.js';
 import { slackDate } from './slack-date.js';
 
 type KnownBlock = types.KnownBlock;
@@ -25,7 +27,25 @@ export function describePrometheusAlert(alert: Pick<AlertmanagerAlert, 'labels'>
  * why it has none (no finding matches yet, or no known cluster). A resolved alert's message is edited
  * to say so. Every label and annotation is untrusted text (neutralize-mrkdwn.ts).
  */
-export function renderPrometheusAlert(alert: AlertmanagerAlert, ctx: PrometheusAlertContext): SlackMessage {
+/** The Silence buttons' durations, by action id (handle-alertmanager-silence.ts reads the hours from here). */
+export const SILENCE_HOURS: Readonly<Record<string, number>> = {
+  [ALERTMANAGER_SILENCE_1H_ACTION_ID]: 1,
+  [ALERTMANAGER_SILENCE_4H_ACTION_ID]: 4,
+  [ALERTMANAGER_SILENCE_24H_ACTION_ID]: 24,
+};
+
+/** What a Silence button silences: one alert (`a` fingerprint, `s` startsAt) or every alert of the thread it is in (`t`). */
+export type SilenceTarget = { a: string; s: string } | { t: string };
+
+function silenceButtons(target: SilenceTarget, label: string): KnownBlock {
+  const value = JSON.stringify(target);
+  return {
+    type: 'actions',
+    elements: Object.entries(SILENCE_HOURS).map(([actionId, hours]) => ({ type: 'button' as const, action_id: actionId, text: { type: 'plain_text' as const, text: `${label} ${hours}h` }, value })),
+  };
+}
+
+export function renderPrometheusAlert(alert: AlertmanagerAlert, ctx: PrometheusAlertContext, opts: { silence?: boolean } = {}): SlackMessage {
   const resolved = alert.status === 'resolved';
   const severity = alert.labels.severity ? ` · ${md(alert.labels.severity, { max: 20 })}` : '';
   const summary = alert.annotations.summary ?? alert.annotations.description ?? alert.annotations.message;
@@ -42,14 +62,30 @@ export function renderPrometheusAlert(alert: AlertmanagerAlert, ctx: PrometheusA
   }
   const text = neutralizeSlackPlainText(`${resolved ? 'Resolved: ' : ''}${alert.labels.alertname ?? 'alert'}`, { max: 150 });
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } }];
+  if (opts.silence && !resolved) blocks.push(silenceButtons({ a: alert.fingerprint, s: alert.startsAt }, 'Silence'));
   return clampBlocks({ text, blocks });
 }
 
 /** The thread's tally line: "Prometheus alerts: 2 of 5 resolved". */
-export function renderAlertTally(tally: ThreadTally): SlackMessage {
+export function renderAlertTally(tally: ThreadTally, opts: { silence?: boolean; threadTs?: string } = {}): SlackMessage {
   const all = tally.total > 0 && tally.resolved === tally.total;
   const line = `${all ? ':white_check_mark:' : ':bar_chart:'} Prometheus alerts in this thread: ${tally.resolved} of ${tally.total} resolved`;
-  return clampBlocks({ text: line, blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text: line }] }] });
+  const blocks: KnownBlock[] = [{ type: 'context', elements: [{ type: 'mrkdwn', text: line }] }];
+  if (opts.silence && opts.threadTs && !all) blocks.push(silenceButtons({ t: opts.threadTs }, 'Silence all'));
+  return clampBlocks({ text: line, blocks });
+}
+
+/** Who silenced what until when, with the Expire button (value: the silence ids and the cluster). */
+export function renderSilenceNotice(s: { user: string; what: string[]; until: string; ids: string[]; cluster?: string }, expired?: { user: string }): SlackMessage {
+  const what = s.what.length === 1 ? s.what[0]! : `${s.what.length} alerts (${s.what.slice(0, 5).join(', ')}${s.what.length > 5 ? ', …' : ''})`;
+  const line = expired
+    ? `:loud_sound: ${mentionUser(expired.user)} expired the silence of ${what} (set by ${mentionUser(s.user)})`
+    : `:mute: ${mentionUser(s.user)} silenced ${what} in Alertmanager until ${slackDate(s.until) ?? s.until}`;
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: line } }];
+  if (!expired) {
+    blocks.push({ type: 'actions', elements: [{ type: 'button', action_id: ALERTMANAGER_EXPIRE_ACTION_ID, text: { type: 'plain_text', text: 'Expire' }, value: JSON.stringify({ ids: s.ids, ...(s.cluster ? { c: s.cluster } : {}), u: s.user, w: s.what.slice(0, 5), until: s.until }) }] });
+  }
+  return clampBlocks({ text: line.replace(/[*:]/g, ''), blocks });
 }
 
 /** The line a notification with more alerts than taken leaves in the thread. */
