@@ -37,6 +37,8 @@ const clusterSlack = z
     alertChannel: slackId.optional(),
     /** Channels allowed to query this cluster; empty = any channel. */
     channels: z.array(slackId).default([]),
+    /** A Slack user group (S…) mentioned once per incident when a critical root cause gets Prometheus alerts (docs/alertmanager.md). */
+    oncall: z.string().regex(/^S[A-Z0-9]+$/, 'must be a Slack user group id such as S0ONCALL').optional(),
   })
   .default({ channels: [] });
 
@@ -259,8 +261,10 @@ export const configSchema = z
         url: z.string().url().optional(),
         /** Who may silence and expire: Slack user and user-group ids; absent: the cluster's approvers (an alert of no known cluster: nobody). */
         silencers: z.strictObject({ users: z.array(slackId).default([]), groups: z.array(slackId).default([]) }).optional(),
+        /** Alerts that open a thread of their own go to the channel of the first route matching their `severity` label (else the cluster's alertChannel). */
+        routes: z.array(z.strictObject({ severity: z.string().min(1), channel: slackId })).default([]),
       })
-      .default({ maxBodyBytes: 1024 * 1024, maxAlertsPerRequest: 1000, clusterLabel: 'cluster' }),
+      .default({ maxBodyBytes: 1024 * 1024, maxAlertsPerRequest: 1000, clusterLabel: 'cluster', routes: [] }),
   })
   .superRefine((c, ctx) => {
     if (c.approvals.required < MIN_APPROVALS && !c.approvals.allowSinglePerson) {

@@ -10,7 +10,7 @@ import type { Logger } from '../log/logger.js';
 import type { Report } from '../report/report.js';
 import type { ReportStore } from '../store/report-store.js';
 import { postPrometheusMessage, updatePrometheusMessage, type PostPrometheusDeps } from '../slack/post/post-prometheus-alert.js';
-import { renderAlertOverflow, renderAlertTally, renderPrometheusAlert, type PrometheusAlertContext } from '../slack/render/render-prometheus-alert.js';
+import { renderAlertOverflow, renderAlertTally, renderOncallPage, renderPrometheusAlert, type PrometheusAlertContext } from '../slack/render/render-prometheus-alert.js';
 import { K8sHealthError } from '../errors/k8s-health-error.js';
 import type { WorkerMetrics } from './create-worker-metrics.js';
 
@@ -79,11 +79,11 @@ export async function runAlertsJob(deps: AlertsJobDeps, n: AlertmanagerNotificat
     }
   }
   const more = n.overflow + n.truncatedAlerts;
-  if (more > 0) {
-    count('overflow');
-    deps.metrics?.alertmanagerAlerts.inc({ outcome: 'overflow' }, more - 1);
+  // Said and counted once per notification, however often it is retried or replayed.
+  if (more > 0 && (await deps.receipts.once(`overflow:${ctx.jobId}`))) {
+    deps.metrics?.alertmanagerAlerts.inc({ outcome: 'overflow' }, more);
     const channel = first?.channel ?? deps.config.alertmanager.defaultChannel;
-    if (channel && (await deps.receipts.once(`overflow:${ctx.jobId}`))) await postPrometheusMessage(deps, channel, renderAlertOverflow(more), first?.threadTs);
+    if (channel) await postPrometheusMessage(deps, channel, renderAlertOverflow(more), first?.threadTs);
     deps.log.warn({ groupKey: n.groupKey, more }, 'alertmanager notification had more alerts than taken');
   }
   return { shown, repeated };
@@ -124,6 +124,9 @@ async function showAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports:
   await deps.receipts.saveShown({ ...record, fingerprint: alert.fingerprint });
   count(place.ctx.placement === 'joined' ? 'joined' : place.ctx.reason === 'unknown-cluster' ? 'unknown-cluster' : 'own');
   if (alert.status === 'resolved') count('resolved');
+  if (place.page && alert.status === 'firing' && place.cluster && (await deps.receipts.once(`oncall:${record.channel}:${record.threadTs}`))) {
+    await postPrometheusMessage(deps, record.channel, renderOncallPage(place.page.group, { cluster: place.cluster, title: place.page.title }), record.threadTs);
+  }
   await updateTally(deps, record.channel, record.threadTs, alert);
   return record;
 }
@@ -139,6 +142,8 @@ interface Placement {
   cluster?: string;
   rootFingerprint?: string;
   ctx: PrometheusAlertContext;
+  /** A critical root cause: its cluster's on-call group, paged once per thread. */
+  page?: { group: string; title: string };
 }
 
 async function placeAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports: Map<string, Promise<Report | undefined>>, attemptsMade: number): Promise<Placement | undefined> {
@@ -150,7 +155,7 @@ async function placeAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports
       deps.log.warn({ fingerprint: alert.fingerprint }, 'alertmanager alert of no known cluster and no alertmanager.defaultChannel: not shown');
       return undefined;
     }
-    return { channel: am.defaultChannel, ctx: { placement: 'own', reason: 'unknown-cluster' } };
+    return { channel: routeOf(deps, alert) ?? am.defaultChannel, ctx: { placement: 'own', reason: 'unknown-cluster' } };
   }
   const cluster = mapped.cluster;
   let report = await reportOf(deps, cluster, reports, false);
@@ -159,8 +164,10 @@ async function placeAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports
     report = await reportOf(deps, cluster, reports, true);
     match = report ? matchAlertFinding(alert.labels, report.findings) : undefined;
   }
-  const ownChannel = cluster.slack.alertChannel ?? am.defaultChannel;
-  const own = (): Placement | undefined => (ownChannel ? { channel: ownChannel, cluster: cluster.name, ctx: { placement: 'own', cluster: cluster.name, reason: 'no-cause' } } : undefined);
+  const ownChannel = routeOf(deps, alert) ?? cluster.slack.alertChannel ?? am.defaultChannel;
+  // An alert of its own that is critical is its own root cause: paged like one.
+  const ownPage = alert.labels.severity === 'critical' && cluster.slack.oncall ? { page: { group: cluster.slack.oncall, title: alert.labels.alertname ?? 'Prometheus alert' } } : {};
+  const own = (): Placement | undefined => (ownChannel ? { channel: ownChannel, cluster: cluster.name, ctx: { placement: 'own', cluster: cluster.name, reason: 'no-cause' }, ...ownPage } : undefined);
   if (!match) return own();
   const thread = await rootThread(deps, cluster.name, match);
   if (thread === 'pending') {
@@ -174,7 +181,14 @@ async function placeAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports
     cluster: cluster.name,
     rootFingerprint: match.root.fingerprint,
     ctx: { placement: 'joined', cluster: cluster.name, finding: { id: match.finding.id, title: match.finding.title }, root: { id: match.root.id, title: match.root.title } },
+    ...(match.root.severity === 'critical' && cluster.slack.oncall ? { page: { group: cluster.slack.oncall, title: match.root.title } } : {}),
   };
+}
+
+/** The channel of the first `alertmanager.routes` entry for the alert's severity label. */
+function routeOf(deps: AlertsJobDeps, alert: AlertmanagerAlert): string | undefined {
+  const severity = alert.labels.severity;
+  return severity ? deps.config.alertmanager.routes.find((r) => r.severity === severity)?.channel : undefined;
 }
 
 /** The thread of the root cause's open incident (following a merge), `pending` while not posted yet. */

@@ -93,3 +93,10 @@ export function renderAlertOverflow(more: number): SlackMessage {
   const line = `:warning: ${more} more alert${more === 1 ? '' : 's'} arrived in the same Alertmanager notification and ${more === 1 ? 'was' : 'were'} not shown (alertmanager.maxAlertsPerRequest, or the receiver's max_alerts): see Alertmanager for all of them`;
   return clampBlocks({ text: line, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: line } }] });
 }
+
+/** The one page of an incident: the cluster's on-call user group, for a critical root cause with Prometheus alerts. */
+export function renderOncallPage(group: string, root: { cluster: string; title: string }): SlackMessage {
+  const mention = /^S[A-Z0-9]{2,20}$/.test(group) ? `<!subteam^${group}>` : md(group, { max: 30 });
+  const line = `:rotating_light: ${mention} critical root cause on ${md(root.cluster, { max: 80 })}: ${md(root.title, { max: 200 })}. Prometheus alerts about it are gathered in this thread.`;
+  return clampBlocks({ text: neutralizeSlackPlainText(`Critical root cause on ${root.cluster}`, { max: 150 }), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: line } }] });
+}

@@ -24,7 +24,7 @@ describe('Alertmanager matchers and the cluster of an alert', () => {
   });
 
   it('defaults: 1 MiB bodies, 1000 alerts per request, the `cluster` label', () => {
-    expect(configSchema.parse({}).alertmanager).toEqual({ maxBodyBytes: 1048576, maxAlertsPerRequest: 1000, clusterLabel: 'cluster' });
+    expect(configSchema.parse({}).alertmanager).toEqual({ maxBodyBytes: 1048576, maxAlertsPerRequest: 1000, clusterLabel: 'cluster', routes: [] });
   });
 
   it('maps by the cluster label (name, fleet namespace/name), then by matchers, else none', () => {
