@@ -85,7 +85,9 @@ export function createAlertmanagerRoute(deps: {
           if (err instanceof AlertmanagerInputError) return refuse(err, 400);
           throw err;
         }
-        deps.enqueue(notification).then(
+        Promise.resolve()
+          .then(() => deps.enqueue(notification))
+          .then(
           () => {
             deps.metrics?.requests.inc({ outcome: 'accepted' });
             answer(res, 200, 'queued');

@@ -58,6 +58,7 @@ export async function runAlertsJob(deps: AlertsJobDeps, n: AlertmanagerNotificat
   const count = (outcome: string) => deps.metrics?.alertmanagerAlerts.inc({ outcome });
   // Each report is read (or scanned) at most once per job.
   const reports = new Map<string, Promise<Report | undefined>>();
+  const touched: Touched = new Set();
   for (const alert of n.alerts) {
     if (!(await deps.receipts.claim(n.groupKey, alert))) {
       repeated += 1;
@@ -67,7 +68,7 @@ export async function runAlertsJob(deps: AlertsJobDeps, n: AlertmanagerNotificat
       continue;
     }
     try {
-      const where = await showAlert(deps, alert, reports, ctx.attemptsMade);
+      const where = await showAlert(deps, alert, reports, ctx.attemptsMade, touched);
       if (where) {
         shown += 1;
         first ??= { channel: where.channel, threadTs: where.threadTs };
@@ -77,6 +78,10 @@ export async function runAlertsJob(deps: AlertsJobDeps, n: AlertmanagerNotificat
       await deps.receipts.release(n.groupKey, alert);
       throw err;
     }
+  }
+  for (const key of [...touched].sort()) {
+    const [channel, threadTs] = key.split(' ') as [string, string];
+    await refreshTally(deps, channel, threadTs);
   }
   const more = n.overflow + n.truncatedAlerts;
   // Said and counted once per notification, however often it is retried or replayed.
@@ -89,7 +94,7 @@ export async function runAlertsJob(deps: AlertsJobDeps, n: AlertmanagerNotificat
   return { shown, repeated };
 }
 
-async function showAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports: Map<string, Promise<Report | undefined>>, attemptsMade: number): Promise<ShownAlert | undefined> {
+async function showAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports: Map<string, Promise<Report | undefined>>, attemptsMade: number, touched: Touched): Promise<ShownAlert | undefined> {
   const count = (outcome: string) => deps.metrics?.alertmanagerAlerts.inc({ outcome });
   const before = await deps.receipts.shown(alert);
   if (before) {
@@ -100,7 +105,7 @@ async function showAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports:
       await updatePrometheusMessage(deps, before.channel, before.ts, renderPrometheusAlert(alert, ctx, { silence: canSilence(deps) }));
       const next = { ...before, status: 'resolved' as const };
       await deps.receipts.saveShown({ ...next, fingerprint: alert.fingerprint });
-      await updateTally(deps, before.channel, before.threadTs, alert);
+      await countTally(deps, before.channel, before.threadTs, alert, touched);
       return next;
     }
     return before;
@@ -127,7 +132,7 @@ async function showAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports:
   if (place.page && alert.status === 'firing' && place.cluster && (await deps.receipts.once(`oncall:${record.channel}:${record.threadTs}`))) {
     await postPrometheusMessage(deps, record.channel, renderOncallPage(place.page.group, { cluster: place.cluster, title: place.page.title }), record.threadTs);
   }
-  await updateTally(deps, record.channel, record.threadTs, alert);
+  await countTally(deps, record.channel, record.threadTs, alert, touched);
   return record;
 }
 
@@ -223,8 +228,17 @@ async function reportOf(deps: AlertsJobDeps, cluster: ClusterConfig, reports: Ma
   return p;
 }
 
-async function updateTally(deps: AlertsJobDeps, channel: string, threadTs: string, alert: AlertmanagerAlert): Promise<void> {
-  const tally = await deps.receipts.tally(channel, threadTs, alert);
+/** Threads whose tally changed in this job (`channel ts`): their tally line is edited once, at the end of the job. */
+type Touched = Set<string>;
+
+async function countTally(deps: AlertsJobDeps, channel: string, threadTs: string, alert: AlertmanagerAlert, touched: Touched): Promise<void> {
+  await deps.receipts.tally(channel, threadTs, alert);
+  touched.add(`${channel} ${threadTs}`);
+}
+
+/** The tally line of a thread, posted once it has two alerts, then edited: one Slack call per job and thread, not per alert. */
+async function refreshTally(deps: AlertsJobDeps, channel: string, threadTs: string): Promise<void> {
+  const tally = await deps.receipts.getTally(channel, threadTs);
   if (tally.total < 2 && !tally.tallyTs) return;
   const message = renderAlertTally(tally, { silence: canSilence(deps), threadTs });
   if (tally.tallyTs) await updatePrometheusMessage(deps, channel, tally.tallyTs, message);
