@@ -28,7 +28,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   slack: ['alerts', 'alertmanager', 'config', 'diagnose', 'report', 'approvals', 'store', 'timeline', 'errors', 'log', 'text'],
   jobs: ['alerts', 'alertmanager', 'cluster', 'config', 'diagnose', 'report', 'approvals', 'scan', 'slack', 'store', 'errors', 'log', 'text'],
   compose: ['alerts', 'alertmanager', 'cluster', 'config', 'jobs', 'approvals', 'scan', 'slack', 'store', 'errors', 'log'],
-  sandbox: ['cluster', 'compose', 'config', 'approvals', 'slack', 'store', 'errors', 'log', 'text'],
+  sandbox: ['alertmanager', 'cluster', 'compose', 'config', 'approvals', 'slack', 'store', 'errors', 'log', 'text'],
   cli: ['alerts', 'alertmanager', 'cluster', 'compose', 'config', 'diagnose', 'report', 'approvals', 'sandbox', 'scan', 'slack', 'jobs', 'store', 'timeline', 'errors', 'log', 'text'],
 };
 
