@@ -15,23 +15,47 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
 function bodyOf(round: number, req: number): string {
   const alerts = Array.from({ length: 100 }, (_, i) => ({
     status: 'firing',
-    labels: { alertname: RULES[i % RULES.length], cluster: 'tkc-prod', node, severity: 'warning', replica: `${round}-${req}-${i}` },
+    labels: {
+      alertname: RULES[i % RULES.length],
+      cluster: 'tkc-prod',
+      node,
+      severity: 'warning',
+      replica: `${round}-${req}-${i}`,
+    },
     annotations: { summary: 'bench' },
     startsAt: '2026-11-28T01:00:00Z',
     endsAt: '0001-01-01T00:00:00Z',
     generatorURL: '',
     fingerprint: ((round + 1) * 1_000_000 + req * 1000 + i).toString(16).padStart(16, '0'),
   }));
-  return JSON.stringify({ version: '4', groupKey: `{}:{round="${round}",req="${req}"}`, status: 'firing', receiver: 'k8s-health', groupLabels: {}, commonLabels: {}, externalURL: '', truncatedAlerts: 0, alerts });
+  return JSON.stringify({
+    version: '4',
+    groupKey: `{}:{round="${round}",req="${req}"}`,
+    status: 'firing',
+    receiver: 'k8s-health',
+    groupLabels: {},
+    commonLabels: {},
+    externalURL: '',
+    truncatedAlerts: 0,
+    alerts,
+  });
 }
 
 function webhook(body: string): Promise<number> {
-  const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), authorization: `Bearer ${token}` };
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    authorization: `Bearer ${token}`,
+  };
   return new Promise((resolve, reject) => {
     const t = performance.now();
     const r = http.request(endpoint!, { method: 'POST', headers, agent }, (res) => {
       res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - t) : reject(new Error(`webhook answered ${res.statusCode}`))));
+      res.on('end', () =>
+        res.statusCode === 200
+          ? resolve(performance.now() - t)
+          : reject(new Error(`webhook answered ${res.statusCode}`)),
+      );
     });
     r.on('error', reject);
     r.end(body);

@@ -13,8 +13,16 @@ import { silentLogger } from '../src/log/logger.js';
 const [redisUrl, token] = process.argv.slice(2);
 const config = configSchema.parse({}) as Config;
 const jobs = composeJobs({ config, redisUrl: redisUrl!, runWorkers: false, log: silentLogger });
-const route = createAlertmanagerRoute({ token, maxBodyBytes: config.alertmanager.maxBodyBytes, maxAlertsPerRequest: config.alertmanager.maxAlertsPerRequest, enqueue: (n) => jobs.enqueueAlertmanager(n), log: silentLogger });
-const server = http.createServer((req, res) => (req.url === route.path ? route.handler(req, res) : res.writeHead(404).end()));
+const route = createAlertmanagerRoute({
+  token,
+  maxBodyBytes: config.alertmanager.maxBodyBytes,
+  maxAlertsPerRequest: config.alertmanager.maxAlertsPerRequest,
+  enqueue: (n) => jobs.enqueueAlertmanager(n),
+  log: silentLogger,
+});
+const server = http.createServer((req, res) =>
+  req.url === route.path ? route.handler(req, res) : res.writeHead(404).end(),
+);
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 process.on('message', (m) => {
   if ((m as { type?: string }).type !== 'stop') return;

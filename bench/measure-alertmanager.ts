@@ -32,45 +32,107 @@ const redis = new Redis(redisServer.url);
 const slack = await startFakeSlackApi();
 try {
   // With alertmanager.url each reply carries Silence buttons whose value names its alert's fingerprint: how alerts are counted.
-  const config = configSchema.parse({ clusters: [{ name: 'tkc-prod', dump: S3, slack: { alertChannel: 'C0ALERTS' } }], alertmanager: { url: 'http://127.0.0.1:9' } }) as Config;
+  const config = configSchema.parse({
+    clusters: [{ name: 'tkc-prod', dump: S3, slack: { alertChannel: 'C0ALERTS' } }],
+    alertmanager: { url: 'http://127.0.0.1:9' },
+  }) as Config;
   // The bot's own state before the alerts arrive: the stored report and the root cause's open thread.
-  const report = await scanSnapshot(await loadDump(S3), { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS });
+  const report = await scanSnapshot(await loadDump(S3), {
+    history: new InMemoryHistory(),
+    thresholds: DEFAULT_THRESHOLDS,
+  });
   await createReportStore(redis, { keyPrefix: 'k8s-health:' }).save(report);
   const rootFinding = report.findings.find((f) => f.id === 'webhook.unavailable-blocking')!;
   const now = new Date().toISOString();
-  const inc = { cluster: 'tkc-prod', fingerprint: rootFinding.fingerprint, key: `${rootFinding.fingerprint}.1`, channel: 'C0ALERTS', status: 'open', openedAt: now, lastSeenAt: now, missedScans: 0, finding: rootFinding, severity: rootFinding.severity, evidenceSeen: [], related: [], seq: 1, changes: [] } as Incident;
+  const inc = {
+    cluster: 'tkc-prod',
+    fingerprint: rootFinding.fingerprint,
+    key: `${rootFinding.fingerprint}.1`,
+    channel: 'C0ALERTS',
+    status: 'open',
+    openedAt: now,
+    lastSeenAt: now,
+    missedScans: 0,
+    finding: rootFinding,
+    severity: rootFinding.severity,
+    evidenceSeen: [],
+    related: [],
+    seq: 1,
+    changes: [],
+  } as Incident;
   const states = createAlertStateStore(redis, { keyPrefix: 'k8s-health:' });
   await states.save('tkc-prod', { seq: 1, incidents: { [inc.fingerprint]: inc } }, 0);
-  const parent = await (await fetch(`${slack.apiUrl}chat.postMessage`, { method: 'POST', headers: { authorization: 'Bearer xoxb-test-token', 'content-type': 'application/json' }, body: JSON.stringify({ channel: 'C0ALERTS', text: 'root cause' }) })).json() as { ts: string };
-  await createAlertThreadStore(redis, { keyPrefix: 'k8s-health:' }).set('tkc-prod', inc.key, { channel: 'C0ALERTS', ts: parent.ts, postedSeq: 1, proposalIds: {} });
+  const parent = (await (
+    await fetch(`${slack.apiUrl}chat.postMessage`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer xoxb-test-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: 'C0ALERTS', text: 'root cause' }),
+    })
+  ).json()) as { ts: string };
+  await createAlertThreadStore(redis, { keyPrefix: 'k8s-health:' }).set('tkc-prod', inc.key, {
+    channel: 'C0ALERTS',
+    ts: parent.ts,
+    postedSeq: 1,
+    proposalIds: {},
+  });
 
-  const jobs = composeJobs({ config, redisUrl: redisServer.url, only: ['alerts'], slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 0, log: silentLogger });
+  const jobs = composeJobs({
+    config,
+    redisUrl: redisServer.url,
+    only: ['alerts'],
+    slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl },
+    channelIntervalMs: 0,
+    log: silentLogger,
+  });
   const workers = await jobs.start();
-  const serve = fork(fileURLToPath(new URL('./alertmanager-serve.js', import.meta.url)), [redisServer.url, TOKEN], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const serve = fork(fileURLToPath(new URL('./alertmanager-serve.js', import.meta.url)), [redisServer.url, TOKEN], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const { endpoint } = await new Promise<{ endpoint: string }>((resolve, reject) => {
     serve.once('message', (m) => resolve(m as never));
     serve.once('exit', (code) => reject(new Error(`alertmanager-serve exited with ${code}`)));
   });
-  const load = fork(fileURLToPath(new URL('./alertmanager-load.js', import.meta.url)), [endpoint, TOKEN, String(rounds), NODE], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const sent = await new Promise<{ ackMs: { n: number; median: number; p99: number }; sent: number }>((resolve, reject) => {
-    load.once('message', (m) => resolve(m as never));
-    load.once('exit', (code) => reject(new Error(`load generator exited with ${code}`)));
-  });
+  const load = fork(
+    fileURLToPath(new URL('./alertmanager-load.js', import.meta.url)),
+    [endpoint, TOKEN, String(rounds), NODE],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const sent = await new Promise<{ ackMs: { n: number; median: number; p99: number }; sent: number }>(
+    (resolve, reject) => {
+      load.once('message', (m) => resolve(m as never));
+      load.once('exit', (code) => reject(new Error(`load generator exited with ${code}`)));
+    },
+  );
   // Drain: every alert shown, or two minutes.
   const t0 = performance.now();
-  const prometheus = () => slack.callsTo('chat.postMessage').filter((c) => JSON.stringify(c.body.blocks ?? '').includes('*Prometheus:*'));
-  while (prometheus().length < sent.sent && performance.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 200));
+  const prometheus = () =>
+    slack.callsTo('chat.postMessage').filter((c) => JSON.stringify(c.body.blocks ?? '').includes('*Prometheus:*'));
+  while (prometheus().length < sent.sent && performance.now() - t0 < 120_000)
+    await new Promise((r) => setTimeout(r, 200));
   const drainMs = performance.now() - t0;
   const posts = prometheus();
   const fingerprintOf = (blocks: unknown) => {
-    const value = (blocks as { elements?: { value?: string }[] }[]).flatMap((b) => b.elements ?? []).find((e) => e.value)?.value;
+    const value = (blocks as { elements?: { value?: string }[] }[])
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.value)?.value;
     return value ? (JSON.parse(value) as { a?: string }).a : undefined;
   };
   const distinct = new Set(posts.map((c) => fingerprintOf(c.body.blocks)));
   const threads = new Set(posts.map((c) => String(c.body.thread_ts ?? 'own')));
   serve.send({ type: 'stop' });
   await workers.close();
-  process.send!({ ackMs: sent.ackMs, sent: sent.sent, shown: posts.length, distinct: distinct.size, threads: threads.size, rootCauses: 1, drainMs }, () => process.exit(0));
+  process.send!(
+    {
+      ackMs: sent.ackMs,
+      sent: sent.sent,
+      shown: posts.length,
+      distinct: distinct.size,
+      threads: threads.size,
+      rootCauses: 1,
+      drainMs,
+    },
+    () => process.exit(0),
+  );
 } finally {
   redis.disconnect();
   await slack.close();

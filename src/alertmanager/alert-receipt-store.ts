@@ -47,7 +47,11 @@ export interface AlertReceiptStore {
   shown(alert: Pick<AlertmanagerAlert, 'fingerprint' | 'startsAt'>): Promise<ShownAlert | undefined>;
   saveShown(alert: ShownAlert & { fingerprint: string }): Promise<void>;
   /** Count this alert in its thread's tally (firing or resolved, once per firing) and return the tally. */
-  tally(channel: string, threadTs: string, alert: Pick<AlertmanagerAlert, 'fingerprint' | 'startsAt' | 'status'>): Promise<ThreadTally>;
+  tally(
+    channel: string,
+    threadTs: string,
+    alert: Pick<AlertmanagerAlert, 'fingerprint' | 'startsAt' | 'status'>,
+  ): Promise<ThreadTally>;
   setTallyTs(channel: string, threadTs: string, ts: string): Promise<void>;
   /** Every alert counted in a thread (fingerprint and startsAt), for "silence them all". */
   threadAlerts(channel: string, threadTs: string): Promise<{ fingerprint: string; startsAt: string }[]>;
@@ -80,10 +84,18 @@ return {total, resolved, ts}
 /** Keys under `<keyPrefix>alertmanager:` (receipt:<hash>, alert:<fingerprint>:<startsAt>, tally:<channel>:<ts>, once:<name>). */
 export function createAlertReceiptStore(redis: Redis, opts: { keyPrefix: string }): AlertReceiptStore {
   const base = `${opts.keyPrefix}alertmanager:`;
-  const receipt = (groupKey: string, a: AlertmanagerAlert) => `${base}receipt:${createHash('sha256').update(JSON.stringify([groupKey, a.fingerprint, a.startsAt, a.status])).digest('hex')}`;
-  const record = (a: Pick<AlertmanagerAlert, 'fingerprint' | 'startsAt'>) => `${base}alert:${a.fingerprint}:${a.startsAt}`;
+  const receipt = (groupKey: string, a: AlertmanagerAlert) =>
+    `${base}receipt:${createHash('sha256')
+      .update(JSON.stringify([groupKey, a.fingerprint, a.startsAt, a.status]))
+      .digest('hex')}`;
+  const record = (a: Pick<AlertmanagerAlert, 'fingerprint' | 'startsAt'>) =>
+    `${base}alert:${a.fingerprint}:${a.startsAt}`;
   const tallyKey = (channel: string, ts: string) => `${base}tally:${channel}:${ts}`;
-  const parseTally = (r: [number, number, string | null]): ThreadTally => ({ total: Number(r[0]), resolved: Number(r[1]), ...(r[2] ? { tallyTs: r[2] } : {}) });
+  const parseTally = (r: [number, number, string | null]): ThreadTally => ({
+    total: Number(r[0]),
+    resolved: Number(r[1]),
+    ...(r[2] ? { tallyTs: r[2] } : {}),
+  });
   return {
     async claim(groupKey, alert) {
       return (await redis.set(receipt(groupKey, alert), 'claimed', 'EX', CLAIM_SECONDS, 'NX')) === 'OK';
@@ -104,7 +116,14 @@ export function createAlertReceiptStore(redis: Redis, opts: { keyPrefix: string 
       await redis.set(record({ fingerprint, startsAt: alert.startsAt }), JSON.stringify(rest), 'EX', TTL_SECONDS);
     },
     async tally(channel, threadTs, alert) {
-      const r = (await redis.eval(TALLY, 1, tallyKey(channel, threadTs), `${alert.fingerprint}:${alert.startsAt}`, alert.status, String(TTL_SECONDS))) as [number, number, string | null];
+      const r = (await redis.eval(
+        TALLY,
+        1,
+        tallyKey(channel, threadTs),
+        `${alert.fingerprint}:${alert.startsAt}`,
+        alert.status,
+        String(TTL_SECONDS),
+      )) as [number, number, string | null];
       return parseTally(r);
     },
     async setTallyTs(channel, threadTs, ts) {
@@ -120,7 +139,11 @@ export function createAlertReceiptStore(redis: Redis, opts: { keyPrefix: string 
     async getTally(channel, threadTs) {
       const all = await redis.hgetall(tallyKey(channel, threadTs));
       const entries = Object.entries(all).filter(([k]) => k !== '_ts');
-      return { total: entries.length, resolved: entries.filter(([, v]) => v === 'resolved').length, ...(all._ts ? { tallyTs: all._ts } : {}) };
+      return {
+        total: entries.length,
+        resolved: entries.filter(([, v]) => v === 'resolved').length,
+        ...(all._ts ? { tallyTs: all._ts } : {}),
+      };
     },
     async once(name) {
       return (await redis.set(`${base}once:${name}`, '1', 'EX', TTL_SECONDS, 'NX')) === 'OK';

@@ -17,9 +17,22 @@ export interface AlertRule {
   anySubject?: readonly FindingId[];
 }
 
-const NODE_FINDINGS: readonly FindingId[] = ['node.not-ready', 'node.cni-not-initialized', 'cni.pod-not-running', 'controlplane.not-self-healing'];
+const NODE_FINDINGS: readonly FindingId[] = [
+  'node.not-ready',
+  'node.cni-not-initialized',
+  'cni.pod-not-running',
+  'controlplane.not-self-healing',
+];
 const POD_FINDINGS: readonly FindingId[] = ['workload.pods-unhealthy', 'pod.stuck-terminating', 'volume.multi-attach'];
-const ETCD_FINDINGS: readonly FindingId[] = ['etcd.no-leader', 'etcd.leader-unreachable', 'etcd.member-mismatch', 'etcd.quorum-degraded', 'etcd.members-not-queried', 'etcd.alarm', 'controlplane.etcd-unhealthy'];
+const ETCD_FINDINGS: readonly FindingId[] = [
+  'etcd.no-leader',
+  'etcd.leader-unreachable',
+  'etcd.member-mismatch',
+  'etcd.quorum-degraded',
+  'etcd.members-not-queried',
+  'etcd.alarm',
+  'controlplane.etcd-unhealthy',
+];
 
 /** The node an alert names: kube-state-metrics' `node`, or the kubelet target's `node` / `instance` host. */
 export function nodeObjects(labels: Readonly<Record<string, string>>): FindingSubject[] {
@@ -41,14 +54,31 @@ export const ALERT_RULES: readonly AlertRule[] = [
   { alertname: 'KubeletDown', findings: NODE_FINDINGS, objects: nodeObjects },
   { alertname: 'KubePodCrashLooping', findings: POD_FINDINGS, objects: podObjects },
   { alertname: 'KubePodNotReady', findings: POD_FINDINGS, objects: podObjects },
-  { alertname: 'KubeDeploymentReplicasMismatch', findings: ['workload.pods-unhealthy'], objects: (l) => (l.namespace ? [{ kind: 'Namespace', name: l.namespace }] : []) },
-  { alertname: 'KubeDaemonSetRolloutStuck', findings: ['workload.pods-unhealthy'], objects: (l) => (l.namespace ? [{ kind: 'Namespace', name: l.namespace }] : []), anySubject: ['cni.pod-not-running'] },
-  { alertname: 'KubeDaemonSetMisScheduled', findings: ['workload.pods-unhealthy'], objects: (l) => (l.namespace ? [{ kind: 'Namespace', name: l.namespace }] : []), anySubject: ['cni.pod-not-running'] },
+  {
+    alertname: 'KubeDeploymentReplicasMismatch',
+    findings: ['workload.pods-unhealthy'],
+    objects: (l) => (l.namespace ? [{ kind: 'Namespace', name: l.namespace }] : []),
+  },
+  {
+    alertname: 'KubeDaemonSetRolloutStuck',
+    findings: ['workload.pods-unhealthy'],
+    objects: (l) => (l.namespace ? [{ kind: 'Namespace', name: l.namespace }] : []),
+    anySubject: ['cni.pod-not-running'],
+  },
+  {
+    alertname: 'KubeDaemonSetMisScheduled',
+    findings: ['workload.pods-unhealthy'],
+    objects: (l) => (l.namespace ? [{ kind: 'Namespace', name: l.namespace }] : []),
+    anySubject: ['cni.pod-not-running'],
+  },
   { alertname: 'etcdNoLeader', findings: ETCD_FINDINGS },
   { alertname: 'etcdMembersDown', findings: ETCD_FINDINGS },
   { alertname: 'etcdInsufficientMembers', findings: ETCD_FINDINGS },
   { alertname: 'etcdHighNumberOfLeaderChanges', findings: ETCD_FINDINGS },
-  { alertname: 'KubeAPIErrorBudgetBurn', findings: ['apiserver.unreachable', 'webhook.unavailable-blocking', ...ETCD_FINDINGS] },
+  {
+    alertname: 'KubeAPIErrorBudgetBurn',
+    findings: ['apiserver.unreachable', 'webhook.unavailable-blocking', ...ETCD_FINDINGS],
+  },
   { alertname: 'KubeAPIDown', findings: ['apiserver.unreachable'] },
   { alertname: 'KubeControllerManagerDown', findings: ['controlplane.degraded', 'controlplane.node-not-joined'] },
   { alertname: 'KubeSchedulerDown', findings: ['controlplane.degraded', 'controlplane.node-not-joined'] },

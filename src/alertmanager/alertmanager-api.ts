@@ -31,7 +31,10 @@ export interface AlertmanagerApi {
  * the URL and what happened, so the Slack reply can say it in one line. Alertmanager's own error text
  * is untrusted (the caller neutralizes it).
  */
-export function createAlertmanagerApi(baseUrl: string, opts: { timeoutMs?: number; fetch?: typeof fetch } = {}): AlertmanagerApi {
+export function createAlertmanagerApi(
+  baseUrl: string,
+  opts: { timeoutMs?: number; fetch?: typeof fetch } = {},
+): AlertmanagerApi {
   const base = baseUrl.replace(/\/+$/, '');
   const timeoutMs = opts.timeoutMs ?? 5000;
   const doFetch = opts.fetch ?? fetch;
@@ -45,11 +48,26 @@ export function createAlertmanagerApi(baseUrl: string, opts: { timeoutMs?: numbe
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
-      const why = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-      throw new K8sHealthError('E_ALERTMANAGER_API', `Alertmanager at ${base} is unreachable (${why}): check alertmanager.url`, { cause: err });
+      const why =
+        err instanceof Error && err.name === 'TimeoutError'
+          ? `no answer within ${timeoutMs} ms`
+          : err instanceof Error
+            ? err.cause instanceof Error
+              ? err.cause.message
+              : err.message
+            : String(err);
+      throw new K8sHealthError(
+        'E_ALERTMANAGER_API',
+        `Alertmanager at ${base} is unreachable (${why}): check alertmanager.url`,
+        { cause: err },
+      );
     }
     const text = await res.text().catch(() => '');
-    if (!res.ok) throw new K8sHealthError('E_ALERTMANAGER_API', `Alertmanager at ${base} refused ${method} ${path.replace(/\/[0-9a-f-]{36}$/, '/…')}: ${res.status} ${text.trim().slice(0, 200)}`);
+    if (!res.ok)
+      throw new K8sHealthError(
+        'E_ALERTMANAGER_API',
+        `Alertmanager at ${base} refused ${method} ${path.replace(/\/[0-9a-f-]{36}$/, '/…')}: ${res.status} ${text.trim().slice(0, 200)}`,
+      );
     try {
       return text ? (JSON.parse(text) as unknown) : undefined;
     } catch {
@@ -59,7 +77,11 @@ export function createAlertmanagerApi(baseUrl: string, opts: { timeoutMs?: numbe
   return {
     async createSilence(spec) {
       const out = (await call('POST', '/api/v2/silences', spec)) as { silenceID?: unknown } | undefined;
-      if (typeof out?.silenceID !== 'string' || out.silenceID === '') throw new K8sHealthError('E_ALERTMANAGER_API', `Alertmanager at ${base} created no silence id: is alertmanager.url Alertmanager itself?`);
+      if (typeof out?.silenceID !== 'string' || out.silenceID === '')
+        throw new K8sHealthError(
+          'E_ALERTMANAGER_API',
+          `Alertmanager at ${base} created no silence id: is alertmanager.url Alertmanager itself?`,
+        );
       return out.silenceID;
     },
     async expireSilence(id) {

@@ -41,7 +41,8 @@ export function createAlertmanagerRoute(deps: {
     path: ALERTMANAGER_PATH,
     method: ['POST'],
     handler: (req, res) => {
-      if (!expected) return void answer(res, 404, 'not found: set K8S_HEALTH_ALERTMANAGER_TOKEN to receive Alertmanager webhooks');
+      if (!expected)
+        return void answer(res, 404, 'not found: set K8S_HEALTH_ALERTMANAGER_TOKEN to receive Alertmanager webhooks');
       const refuse = (err: AlertmanagerInputError, status: number) => {
         deps.metrics?.requests.inc({ outcome: err.reason });
         deps.log.warn({ reason: err.reason, err }, 'alertmanager webhook refused');
@@ -50,9 +51,19 @@ export function createAlertmanagerRoute(deps: {
       const auth = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '');
       if (!auth || !timingSafeEqual(digest(auth[1]!.trim()), expected)) {
         req.resume();
-        return refuse(new AlertmanagerInputError('unauthorized', 'missing or wrong bearer token: set http_config.authorization.credentials to K8S_HEALTH_ALERTMANAGER_TOKEN'), 401);
+        return refuse(
+          new AlertmanagerInputError(
+            'unauthorized',
+            'missing or wrong bearer token: set http_config.authorization.credentials to K8S_HEALTH_ALERTMANAGER_TOKEN',
+          ),
+          401,
+        );
       }
-      const tooLarge = () => new AlertmanagerInputError('too-large', `body over alertmanager.maxBodyBytes (${deps.maxBodyBytes} bytes): lower max_alerts in the webhook receiver`);
+      const tooLarge = () =>
+        new AlertmanagerInputError(
+          'too-large',
+          `body over alertmanager.maxBodyBytes (${deps.maxBodyBytes} bytes): lower max_alerts in the webhook receiver`,
+        );
       const declared = Number(req.headers['content-length'] ?? NaN);
       if (Number.isFinite(declared) && declared > deps.maxBodyBytes) {
         req.resume();
@@ -80,7 +91,10 @@ export function createAlertmanagerRoute(deps: {
         done = true;
         let notification: AlertmanagerNotification;
         try {
-          notification = parseWebhook(Buffer.concat(chunks).toString('utf8'), { maxAlerts: deps.maxAlertsPerRequest, receivedAt: now().toISOString() });
+          notification = parseWebhook(Buffer.concat(chunks).toString('utf8'), {
+            maxAlerts: deps.maxAlertsPerRequest,
+            receivedAt: now().toISOString(),
+          });
         } catch (err) {
           if (err instanceof AlertmanagerInputError) return refuse(err, 400);
           throw err;
@@ -88,16 +102,16 @@ export function createAlertmanagerRoute(deps: {
         Promise.resolve()
           .then(() => deps.enqueue(notification))
           .then(
-          () => {
-            deps.metrics?.requests.inc({ outcome: 'accepted' });
-            answer(res, 200, 'queued');
-          },
-          (err: unknown) => {
-            deps.metrics?.requests.inc({ outcome: 'unavailable' });
-            deps.log.error({ err }, 'alertmanager webhook not queued (Alertmanager retries)');
-            answer(res, 503, `not queued: ${describeError(err)}`);
-          },
-        );
+            () => {
+              deps.metrics?.requests.inc({ outcome: 'accepted' });
+              answer(res, 200, 'queued');
+            },
+            (err: unknown) => {
+              deps.metrics?.requests.inc({ outcome: 'unavailable' });
+              deps.log.error({ err }, 'alertmanager webhook not queued (Alertmanager retries)');
+              answer(res, 503, `not queued: ${describeError(err)}`);
+            },
+          );
       });
     },
   };
@@ -109,6 +123,9 @@ function digest(s: string): Buffer {
 
 function answer(res: ServerResponse, status: number, line: string): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...(status === 413 ? { connection: 'close' } : {}) });
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    ...(status === 413 ? { connection: 'close' } : {}),
+  });
   res.end(`${line}\n`);
 }

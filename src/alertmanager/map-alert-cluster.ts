@@ -11,17 +11,24 @@ export type ClusterMatch = { cluster: ClusterConfig; by: 'label' | 'matchers' } 
  * `clusters[].alertmanager.matchers`; a fleet cluster's `k8s-health.io/alert-matchers` annotation, carried
  * as the same field). Pure; a cluster's matchers are parsed once per cluster list.
  */
-export function mapAlertCluster(labels: Readonly<Record<string, string>>, clusters: readonly ClusterConfig[], clusterLabel: string): ClusterMatch {
+export function mapAlertCluster(
+  labels: Readonly<Record<string, string>>,
+  clusters: readonly ClusterConfig[],
+  clusterLabel: string,
+): ClusterMatch {
   const named = labels[clusterLabel];
   if (named) {
     const exact = clusters.find((c) => c.name === named);
     if (exact) return { cluster: exact, by: 'label' };
-    const fleet = clusters.filter((c) => c.fleet && (`${c.fleet.namespace}/${c.fleet.clusterName}` === named || c.fleet.clusterName === named));
+    const fleet = clusters.filter(
+      (c) => c.fleet && (`${c.fleet.namespace}/${c.fleet.clusterName}` === named || c.fleet.clusterName === named),
+    );
     if (fleet.length === 1) return { cluster: fleet[0]!, by: 'label' };
   }
   for (const c of clusters) {
     const matchers = matchersOf(c);
-    if (matchers.length > 0 && matchers.some((group) => matchesAll(group, labels))) return { cluster: c, by: 'matchers' };
+    if (matchers.length > 0 && matchers.some((group) => matchesAll(group, labels)))
+      return { cluster: c, by: 'matchers' };
   }
   return undefined;
 }

@@ -19,7 +19,10 @@ export interface FindingMatch {
  * so every alert about its symptoms lands there. Among several matches the most severe wins, then
  * the rule's own order, then the report's (deterministic). Pure.
  */
-export function matchAlertFinding(labels: Readonly<Record<string, string>>, findings: readonly Finding[]): FindingMatch | undefined {
+export function matchAlertFinding(
+  labels: Readonly<Record<string, string>>,
+  findings: readonly Finding[],
+): FindingMatch | undefined {
   const alerting = findings.filter((f) => f.severity !== 'info');
   const rule = BY_NAME.get(labels.alertname ?? '');
   // The most severe wins; among equals, the rule's own order (its most specific symptom first), then the report's.
@@ -28,18 +31,30 @@ export function matchAlertFinding(labels: Readonly<Record<string, string>>, find
     return i < 0 ? Number.MAX_SAFE_INTEGER : i;
   };
   const pick = (candidates: Finding[], by: FindingMatch['by']): FindingMatch | undefined => {
-    const best = [...candidates].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (by === 'rule' ? order(a) - order(b) : 0))[0];
+    const best = [...candidates].sort(
+      (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (by === 'rule' ? order(a) - order(b) : 0),
+    )[0];
     if (!best) return undefined;
     const chain = findRootCauses(best, findings);
     return { finding: best, root: chain[chain.length - 1] ?? best, by };
   };
   if (rule) {
-    const found = pick(alerting.filter((f) => (rule.findings.includes(f.id) && onObjects(f.subject, rule, labels)) || (rule.anySubject?.includes(f.id) ?? false)), 'rule');
+    const found = pick(
+      alerting.filter(
+        (f) =>
+          (rule.findings.includes(f.id) && onObjects(f.subject, rule, labels)) ||
+          (rule.anySubject?.includes(f.id) ?? false),
+      ),
+      'rule',
+    );
     if (found) return found;
   }
   const objects = [...nodeObjects(labels).filter(() => labels.node !== undefined), ...podObjects(labels)];
   if (objects.length === 0) return undefined;
-  return pick(alerting.filter((f) => objects.some((o) => sameObject(f.subject, o))), 'object');
+  return pick(
+    alerting.filter((f) => objects.some((o) => sameObject(f.subject, o))),
+    'object',
+  );
 }
 
 function onObjects(subject: FindingSubject, rule: AlertRule, labels: Readonly<Record<string, string>>): boolean {

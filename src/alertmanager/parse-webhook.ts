@@ -16,9 +16,16 @@ export function parseWebhook(body: string, opts: { maxAlerts: number; receivedAt
   } catch {
     throw new AlertmanagerInputError('malformed', 'body is not JSON: send Alertmanager webhook payload version 4');
   }
-  if (!isRecord(raw)) throw new AlertmanagerInputError('malformed', 'body is not a JSON object: send Alertmanager webhook payload version 4');
+  if (!isRecord(raw))
+    throw new AlertmanagerInputError(
+      'malformed',
+      'body is not a JSON object: send Alertmanager webhook payload version 4',
+    );
   if (raw.version !== WEBHOOK_VERSION) {
-    throw new AlertmanagerInputError('version', `payload version ${typeof raw.version === 'string' ? `"${raw.version.replace(/[^\w.-]/g, '?').slice(0, 10)}"` : typeof raw.version} is not supported: this endpoint reads Alertmanager webhook payload version "4"`);
+    throw new AlertmanagerInputError(
+      'version',
+      `payload version ${typeof raw.version === 'string' ? `"${raw.version.replace(/[^\w.-]/g, '?').slice(0, 10)}"` : typeof raw.version} is not supported: this endpoint reads Alertmanager webhook payload version "4"`,
+    );
   }
   if (!Array.isArray(raw.alerts)) throw new AlertmanagerInputError('malformed', '"alerts" must be an array');
   const taken = raw.alerts.slice(0, opts.maxAlerts).map((a, i) => parseAlert(a, i));
@@ -31,7 +38,10 @@ export function parseWebhook(body: string, opts: { maxAlerts: number; receivedAt
     externalURL: optStr(raw.externalURL, 'externalURL'),
     alerts: taken,
     overflow: Math.max(0, raw.alerts.length - opts.maxAlerts),
-    truncatedAlerts: typeof raw.truncatedAlerts === 'number' && Number.isInteger(raw.truncatedAlerts) && raw.truncatedAlerts > 0 ? raw.truncatedAlerts : 0,
+    truncatedAlerts:
+      typeof raw.truncatedAlerts === 'number' && Number.isInteger(raw.truncatedAlerts) && raw.truncatedAlerts > 0
+        ? raw.truncatedAlerts
+        : 0,
     receivedAt: opts.receivedAt,
   };
 }
@@ -48,7 +58,8 @@ function parseAlert(a: unknown, i: number): AlertmanagerAlert {
     generatorURL: optStr(a.generatorURL, `${at}.generatorURL`),
     fingerprint: str(a.fingerprint, `${at}.fingerprint`),
   };
-  if (!/^[0-9a-f]{1,32}$/i.test(alert.fingerprint)) throw new AlertmanagerInputError('malformed', `${at}.fingerprint must be Alertmanager's hex fingerprint`);
+  if (!/^[0-9a-f]{1,32}$/i.test(alert.fingerprint))
+    throw new AlertmanagerInputError('malformed', `${at}.fingerprint must be Alertmanager's hex fingerprint`);
   return alert;
 }
 
@@ -57,7 +68,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 function str(v: unknown, at: string): string {
-  if (typeof v !== 'string' || v === '') throw new AlertmanagerInputError('malformed', `"${at}" must be a non-empty string`);
+  if (typeof v !== 'string' || v === '')
+    throw new AlertmanagerInputError('malformed', `"${at}" must be a non-empty string`);
   return v;
 }
 
@@ -68,7 +80,8 @@ function optStr(v: unknown, at: string): string {
 }
 
 function status(v: unknown, at: string): 'firing' | 'resolved' {
-  if (v !== 'firing' && v !== 'resolved') throw new AlertmanagerInputError('malformed', `"${at}" must be "firing" or "resolved"`);
+  if (v !== 'firing' && v !== 'resolved')
+    throw new AlertmanagerInputError('malformed', `"${at}" must be "firing" or "resolved"`);
   return v;
 }
 

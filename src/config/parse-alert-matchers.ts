@@ -23,7 +23,10 @@ export function parseMatchers(text: string, where: string): AlertMatcher[] {
   if (parts.length === 0) throw new ConfigError(`${where}: "${text.slice(0, 80)}" has no matcher (e.g. {env="prod"})`);
   return parts.map((part) => {
     const m = MATCHER.exec(part);
-    if (!m) throw new ConfigError(`${where}: "${part.trim().slice(0, 80)}" is not a matcher (name="value", name!="value", name=~"regex" or name!~"regex")`);
+    if (!m)
+      throw new ConfigError(
+        `${where}: "${part.trim().slice(0, 80)}" is not a matcher (name="value", name!="value", name=~"regex" or name!~"regex")`,
+      );
     const op = m[2] as AlertMatcher['op'];
     const value = m[3] !== undefined ? m[3].replace(/\\(.)/g, '$1') : m[4]!;
     if (op === '=~' || op === '!~') {

@@ -16,7 +16,9 @@ export const ALERTS_JOB_OPTIONS = {
  * is then one job while the first is kept; the receipts of jobs/run-alerts-job.ts handle the rest.
  */
 export function alertsJobId(n: AlertmanagerNotification): string {
-  const h = createHash('sha256').update(JSON.stringify([n.groupKey, n.alerts.map((a) => [a.fingerprint, a.startsAt, a.status]), n.overflow])).digest('hex');
+  const h = createHash('sha256')
+    .update(JSON.stringify([n.groupKey, n.alerts.map((a) => [a.fingerprint, a.startsAt, a.status]), n.overflow]))
+    .digest('hex');
   return `am.${h.slice(0, 40)}`;
 }
 

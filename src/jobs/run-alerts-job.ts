@@ -9,8 +9,18 @@ import type { ClusterConfig, Config } from '../config/config-schema.js';
 import type { Logger } from '../log/logger.js';
 import type { Report } from '../report/report.js';
 import type { ReportStore } from '../store/report-store.js';
-import { postPrometheusMessage, updatePrometheusMessage, type PostPrometheusDeps } from '../slack/post/post-prometheus-alert.js';
-import { renderAlertOverflow, renderAlertTally, renderOncallPage, renderPrometheusAlert, type PrometheusAlertContext } from '../slack/render/render-prometheus-alert.js';
+import {
+  postPrometheusMessage,
+  updatePrometheusMessage,
+  type PostPrometheusDeps,
+} from '../slack/post/post-prometheus-alert.js';
+import {
+  renderAlertOverflow,
+  renderAlertTally,
+  renderOncallPage,
+  renderPrometheusAlert,
+  type PrometheusAlertContext,
+} from '../slack/render/render-prometheus-alert.js';
 import { K8sHealthError } from '../errors/k8s-health-error.js';
 import type { WorkerMetrics } from './create-worker-metrics.js';
 
@@ -51,7 +61,11 @@ export class ThreadNotPostedError extends K8sHealthError {
  * edits the message that showed it. Each thread keeps a tally ("N of M resolved"). Alerts beyond
  * `alertmanager.maxAlertsPerRequest` are said once, in the thread of the first alert.
  */
-export async function runAlertsJob(deps: AlertsJobDeps, n: AlertmanagerNotification, ctx: { jobId: string; attemptsMade: number }): Promise<{ shown: number; repeated: number }> {
+export async function runAlertsJob(
+  deps: AlertsJobDeps,
+  n: AlertmanagerNotification,
+  ctx: { jobId: string; attemptsMade: number },
+): Promise<{ shown: number; repeated: number }> {
   let shown = 0;
   let repeated = 0;
   let first: { channel: string; threadTs: string } | undefined;
@@ -94,15 +108,33 @@ export async function runAlertsJob(deps: AlertsJobDeps, n: AlertmanagerNotificat
   return { shown, repeated };
 }
 
-async function showAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports: Map<string, Promise<Report | undefined>>, attemptsMade: number, touched: Touched): Promise<ShownAlert | undefined> {
+async function showAlert(
+  deps: AlertsJobDeps,
+  alert: AlertmanagerAlert,
+  reports: Map<string, Promise<Report | undefined>>,
+  attemptsMade: number,
+  touched: Touched,
+): Promise<ShownAlert | undefined> {
   const count = (outcome: string) => deps.metrics?.alertmanagerAlerts.inc({ outcome });
   const before = await deps.receipts.shown(alert);
   if (before) {
     // The same firing, seen again (another group, or its resolution): edit what showed it.
     if (alert.status === 'resolved' && before.status !== 'resolved') {
       count('resolved');
-      const ctx: PrometheusAlertContext = before.placement === 'joined' ? joinedContext(before) : { placement: 'own', reason: before.cluster ? 'no-cause' : 'unknown-cluster', ...(before.cluster ? { cluster: before.cluster } : {}) };
-      await updatePrometheusMessage(deps, before.channel, before.ts, renderPrometheusAlert(alert, ctx, { silence: canSilence(deps) }));
+      const ctx: PrometheusAlertContext =
+        before.placement === 'joined'
+          ? joinedContext(before)
+          : {
+              placement: 'own',
+              reason: before.cluster ? 'no-cause' : 'unknown-cluster',
+              ...(before.cluster ? { cluster: before.cluster } : {}),
+            };
+      await updatePrometheusMessage(
+        deps,
+        before.channel,
+        before.ts,
+        renderPrometheusAlert(alert, ctx, { silence: canSilence(deps) }),
+      );
       const next = { ...before, status: 'resolved' as const };
       await deps.receipts.saveShown({ ...next, fingerprint: alert.fingerprint });
       await countTally(deps, before.channel, before.threadTs, alert, touched);
@@ -127,10 +159,22 @@ async function showAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports:
     status: alert.status,
   };
   await deps.receipts.saveShown({ ...record, fingerprint: alert.fingerprint });
-  count(place.ctx.placement === 'joined' ? 'joined' : place.ctx.reason === 'unknown-cluster' ? 'unknown-cluster' : 'own');
+  count(
+    place.ctx.placement === 'joined' ? 'joined' : place.ctx.reason === 'unknown-cluster' ? 'unknown-cluster' : 'own',
+  );
   if (alert.status === 'resolved') count('resolved');
-  if (place.page && alert.status === 'firing' && place.cluster && (await deps.receipts.once(`oncall:${record.channel}:${record.threadTs}`))) {
-    await postPrometheusMessage(deps, record.channel, renderOncallPage(place.page.group, { cluster: place.cluster, title: place.page.title }), record.threadTs);
+  if (
+    place.page &&
+    alert.status === 'firing' &&
+    place.cluster &&
+    (await deps.receipts.once(`oncall:${record.channel}:${record.threadTs}`))
+  ) {
+    await postPrometheusMessage(
+      deps,
+      record.channel,
+      renderOncallPage(place.page.group, { cluster: place.cluster, title: place.page.title }),
+      record.threadTs,
+    );
   }
   await countTally(deps, record.channel, record.threadTs, alert, touched);
   return record;
@@ -151,13 +195,21 @@ interface Placement {
   page?: { group: string; title: string };
 }
 
-async function placeAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports: Map<string, Promise<Report | undefined>>, attemptsMade: number): Promise<Placement | undefined> {
+async function placeAlert(
+  deps: AlertsJobDeps,
+  alert: AlertmanagerAlert,
+  reports: Map<string, Promise<Report | undefined>>,
+  attemptsMade: number,
+): Promise<Placement | undefined> {
   const am = deps.config.alertmanager;
   const mapped = mapAlertCluster(alert.labels, deps.config.clusters, am.clusterLabel);
   if (!mapped) {
     if (!am.defaultChannel) {
       deps.metrics?.alertmanagerAlerts.inc({ outcome: 'unknown-cluster' });
-      deps.log.warn({ fingerprint: alert.fingerprint }, 'alertmanager alert of no known cluster and no alertmanager.defaultChannel: not shown');
+      deps.log.warn(
+        { fingerprint: alert.fingerprint },
+        'alertmanager alert of no known cluster and no alertmanager.defaultChannel: not shown',
+      );
       return undefined;
     }
     return { channel: routeOf(deps, alert) ?? am.defaultChannel, ctx: { placement: 'own', reason: 'unknown-cluster' } };
@@ -171,8 +223,19 @@ async function placeAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports
   }
   const ownChannel = routeOf(deps, alert) ?? cluster.slack.alertChannel ?? am.defaultChannel;
   // An alert of its own that is critical is its own root cause: paged like one.
-  const ownPage = alert.labels.severity === 'critical' && cluster.slack.oncall ? { page: { group: cluster.slack.oncall, title: alert.labels.alertname ?? 'Prometheus alert' } } : {};
-  const own = (): Placement | undefined => (ownChannel ? { channel: ownChannel, cluster: cluster.name, ctx: { placement: 'own', cluster: cluster.name, reason: 'no-cause' }, ...ownPage } : undefined);
+  const ownPage =
+    alert.labels.severity === 'critical' && cluster.slack.oncall
+      ? { page: { group: cluster.slack.oncall, title: alert.labels.alertname ?? 'Prometheus alert' } }
+      : {};
+  const own = (): Placement | undefined =>
+    ownChannel
+      ? {
+          channel: ownChannel,
+          cluster: cluster.name,
+          ctx: { placement: 'own', cluster: cluster.name, reason: 'no-cause' },
+          ...ownPage,
+        }
+      : undefined;
   if (!match) return own();
   const thread = await rootThread(deps, cluster.name, match);
   if (thread === 'pending') {
@@ -185,8 +248,15 @@ async function placeAlert(deps: AlertsJobDeps, alert: AlertmanagerAlert, reports
     threadTs: thread.ts,
     cluster: cluster.name,
     rootFingerprint: match.root.fingerprint,
-    ctx: { placement: 'joined', cluster: cluster.name, finding: { id: match.finding.id, title: match.finding.title }, root: { id: match.root.id, title: match.root.title } },
-    ...(match.root.severity === 'critical' && cluster.slack.oncall ? { page: { group: cluster.slack.oncall, title: match.root.title } } : {}),
+    ctx: {
+      placement: 'joined',
+      cluster: cluster.name,
+      finding: { id: match.finding.id, title: match.finding.title },
+      root: { id: match.root.id, title: match.root.title },
+    },
+    ...(match.root.severity === 'critical' && cluster.slack.oncall
+      ? { page: { group: cluster.slack.oncall, title: match.root.title } }
+      : {}),
   };
 }
 
@@ -197,7 +267,11 @@ function routeOf(deps: AlertsJobDeps, alert: AlertmanagerAlert): string | undefi
 }
 
 /** The thread of the root cause's open incident (following a merge), `pending` while not posted yet. */
-async function rootThread(deps: AlertsJobDeps, cluster: string, match: FindingMatch): Promise<{ channel: string; ts: string } | 'pending' | undefined> {
+async function rootThread(
+  deps: AlertsJobDeps,
+  cluster: string,
+  match: FindingMatch,
+): Promise<{ channel: string; ts: string } | 'pending' | undefined> {
   const { state } = await deps.alerts.load(cluster);
   let inc = state.incidents[match.root.fingerprint];
   for (let hops = 0; inc?.mergedInto && hops < 5; hops++) inc = state.incidents[inc.mergedInto];
@@ -207,7 +281,12 @@ async function rootThread(deps: AlertsJobDeps, cluster: string, match: FindingMa
 }
 
 /** The cluster's latest report; `fresh`: scanned now unless the stored one is younger than scan.freshSeconds. */
-async function reportOf(deps: AlertsJobDeps, cluster: ClusterConfig, reports: Map<string, Promise<Report | undefined>>, fresh: boolean): Promise<Report | undefined> {
+async function reportOf(
+  deps: AlertsJobDeps,
+  cluster: ClusterConfig,
+  reports: Map<string, Promise<Report | undefined>>,
+  fresh: boolean,
+): Promise<Report | undefined> {
   const key = `${cluster.name}:${fresh}`;
   let p = reports.get(key);
   if (!p) {
@@ -219,7 +298,10 @@ async function reportOf(deps: AlertsJobDeps, cluster: ClusterConfig, reports: Ma
       try {
         return await deps.scan(cluster.name);
       } catch (err) {
-        deps.log.warn({ cluster: cluster.name, err }, 'alertmanager: the scan for an unexplained alert failed; the alert opens its own thread');
+        deps.log.warn(
+          { cluster: cluster.name, err },
+          'alertmanager: the scan for an unexplained alert failed; the alert opens its own thread',
+        );
         return stored?.report;
       }
     })();
@@ -231,7 +313,13 @@ async function reportOf(deps: AlertsJobDeps, cluster: ClusterConfig, reports: Ma
 /** Threads whose tally changed in this job (`channel ts`): their tally line is edited once, at the end of the job. */
 type Touched = Set<string>;
 
-async function countTally(deps: AlertsJobDeps, channel: string, threadTs: string, alert: AlertmanagerAlert, touched: Touched): Promise<void> {
+async function countTally(
+  deps: AlertsJobDeps,
+  channel: string,
+  threadTs: string,
+  alert: AlertmanagerAlert,
+  touched: Touched,
+): Promise<void> {
   await deps.receipts.tally(channel, threadTs, alert);
   touched.add(`${channel} ${threadTs}`);
 }
@@ -247,7 +335,13 @@ async function refreshTally(deps: AlertsJobDeps, channel: string, threadTs: stri
     const posted = await postPrometheusMessage(deps, channel, message, threadTs);
     await deps.receipts.setTallyTs(channel, threadTs, posted.ts);
     const now = await deps.receipts.getTally(channel, threadTs);
-    if (now.total !== tally.total || now.resolved !== tally.resolved) await updatePrometheusMessage(deps, channel, posted.ts, renderAlertTally(now, { silence: canSilence(deps), threadTs }));
+    if (now.total !== tally.total || now.resolved !== tally.resolved)
+      await updatePrometheusMessage(
+        deps,
+        channel,
+        posted.ts,
+        renderAlertTally(now, { silence: canSilence(deps), threadTs }),
+      );
   }
 }
 

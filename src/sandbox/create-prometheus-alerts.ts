@@ -24,19 +24,37 @@ export function createPrometheusAlerts(cluster: string, findings: readonly Alert
   for (const f of findings) {
     if (f.severity === 'info') continue;
     if (f.subject.kind === 'Node') {
-      add({ alertname: 'KubeNodeNotReady', node: f.subject.name }, `${f.subject.name} has been unready for more than 15 minutes.`);
-      add({ alertname: 'KubeletDown', instance: `${f.subject.name}:10250`, job: 'kubelet', node: f.subject.name }, 'Kubelet has disappeared from Prometheus target discovery.');
+      add(
+        { alertname: 'KubeNodeNotReady', node: f.subject.name },
+        `${f.subject.name} has been unready for more than 15 minutes.`,
+      );
+      add(
+        { alertname: 'KubeletDown', instance: `${f.subject.name}:10250`, job: 'kubelet', node: f.subject.name },
+        'Kubelet has disappeared from Prometheus target discovery.',
+      );
     } else if (f.id === 'cni.pod-not-running' || f.id === 'node.cni-not-initialized') {
-      add({ alertname: 'KubeDaemonSetRolloutStuck', namespace: 'kube-system', daemonset: 'cni' }, 'DaemonSet rollout is stuck.');
+      add(
+        { alertname: 'KubeDaemonSetRolloutStuck', namespace: 'kube-system', daemonset: 'cni' },
+        'DaemonSet rollout is stuck.',
+      );
     } else if (f.subject.kind === 'Namespace') {
-      add({ alertname: 'KubeDeploymentReplicasMismatch', namespace: f.subject.name }, `Deployments in ${f.subject.name} have not matched the expected number of replicas.`);
+      add(
+        { alertname: 'KubeDeploymentReplicasMismatch', namespace: f.subject.name },
+        `Deployments in ${f.subject.name} have not matched the expected number of replicas.`,
+      );
     } else if (f.id.startsWith('etcd.')) {
       add({ alertname: 'etcdMembersDown', job: 'etcd', severity: 'critical' }, 'etcd cluster members are down.');
     } else if (f.id === 'webhook.unavailable-blocking' || f.id === 'apiserver.unreachable') {
-      add({ alertname: 'KubeAPIErrorBudgetBurn', long: '1h', short: '5m', severity: 'critical' }, 'The API server is burning too much error budget.');
+      add(
+        { alertname: 'KubeAPIErrorBudgetBurn', long: '1h', short: '5m', severity: 'critical' },
+        'The API server is burning too much error budget.',
+      );
     }
   }
-  add({ alertname: 'KubePodCrashLooping', namespace: 'payments', pod: 'checkout-7d9f5c-x2x9q', container: 'app' }, 'Pod payments/checkout-7d9f5c-x2x9q is in waiting state (reason: "CrashLoopBackOff").');
+  add(
+    { alertname: 'KubePodCrashLooping', namespace: 'payments', pod: 'checkout-7d9f5c-x2x9q', container: 'app' },
+    'Pod payments/checkout-7d9f5c-x2x9q is in waiting state (reason: "CrashLoopBackOff").',
+  );
   return JSON.stringify({
     version: '4',
     groupKey: `{}:{cluster="${cluster}"}`,

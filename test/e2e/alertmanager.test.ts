@@ -57,7 +57,14 @@ describe('Alertmanager → serve → one thread per root cause (real Alertmanage
         '',
       ].join('\n'),
     );
-    env = { REDIS_URL: redis.url, SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_SIGNING_SECRET: SIGNING, SLACK_API_URL: slack.apiUrl, K8S_HEALTH_ALERTMANAGER_TOKEN: TOKEN, LOG_LEVEL: 'warn' };
+    env = {
+      REDIS_URL: redis.url,
+      SLACK_BOT_TOKEN: 'xoxb-test-token',
+      SLACK_SIGNING_SECRET: SIGNING,
+      SLACK_API_URL: slack.apiUrl,
+      K8S_HEALTH_ALERTMANAGER_TOKEN: TOKEN,
+      LOG_LEVEL: 'warn',
+    };
     serve = await spawnServe({ config: configFile, env, port });
   }, 60_000);
 
@@ -71,8 +78,13 @@ describe('Alertmanager → serve → one thread per root cause (real Alertmanage
 
   const posts = () => slack!.callsTo('chat.postMessage');
   const textOf = (c: RecordedCall) => JSON.stringify(c.body.blocks ?? c.body.text);
-  const prometheusReplies = (threadTs: string) => posts().filter((c) => c.body.thread_ts === threadTs && /Prometheus:/.test(textOf(c)));
-  const alert = (labels: Record<string, string>, extra: Partial<PushedAlert> = {}): PushedAlert => ({ labels: { cluster: 'tkc-prod', severity: 'warning', ...labels }, annotations: { summary: `${labels.alertname} fired` }, ...extra });
+  const prometheusReplies = (threadTs: string) =>
+    posts().filter((c) => c.body.thread_ts === threadTs && /Prometheus:/.test(textOf(c)));
+  const alert = (labels: Record<string, string>, extra: Partial<PushedAlert> = {}): PushedAlert => ({
+    labels: { cluster: 'tkc-prod', severity: 'warning', ...labels },
+    annotations: { summary: `${labels.alertname} fired` },
+    ...extra,
+  });
   const SYMPTOMS = [
     alert({ alertname: 'KubeNodeNotReady', node: NODE }),
     alert({ alertname: 'KubeNodeUnreachable', node: NODE }),
@@ -84,10 +96,17 @@ describe('Alertmanager → serve → one thread per root cause (real Alertmanage
 
   it('refuses what is not a version-4 webhook from the token holder, with one line, counted', async () => {
     const url = `http://127.0.0.1:${port}/alertmanager`;
-    const post = (body: string, auth: string | null = `Bearer ${TOKEN}`) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) }, body });
+    const post = (body: string, auth: string | null = `Bearer ${TOKEN}`) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) },
+        body,
+      });
     const noAuth = await post('{}', null);
     expect(noAuth.status).toBe(401);
-    expect(await noAuth.text()).toBe('missing or wrong bearer token: set http_config.authorization.credentials to K8S_HEALTH_ALERTMANAGER_TOKEN\n');
+    expect(await noAuth.text()).toBe(
+      'missing or wrong bearer token: set http_config.authorization.credentials to K8S_HEALTH_ALERTMANAGER_TOKEN\n',
+    );
     expect((await post('{}', 'Bearer wrong-token')).status).toBe(401);
     const bad = await post('{"version": "4", "alerts": [');
     expect(bad.status).toBe(400);
@@ -107,12 +126,18 @@ describe('Alertmanager → serve → one thread per root cause (real Alertmanage
 
   it('S3: five symptom alerts reply in the one root-cause thread, an unrelated pod gets its own; resolutions and a serve restart lose nothing', async () => {
     // The bot's own thread of the root cause first (its scans of the dump, every second).
-    await slack!.waitFor('the root-cause thread', () => posts().find((c) => c.body.channel === CHANNEL && !c.body.thread_ts && /kyverno/.test(textOf(c))), 30_000);
+    await slack!.waitFor(
+      'the root-cause thread',
+      () => posts().find((c) => c.body.channel === CHANNEL && !c.body.thread_ts && /kyverno/.test(textOf(c))),
+      30_000,
+    );
     await am!.pushAlerts([...SYMPTOMS, UNRELATED]);
     const byName = (name: string) => posts().filter((c) => textOf(c).includes(`Prometheus:* ${name}`));
     const first = await slack!.waitFor('the KubeNodeNotReady reply', () => byName('KubeNodeNotReady')[0], 30_000);
     const rootTs = String(first.body.thread_ts);
-    expect(JSON.stringify(slack!.messages.get(`${CHANNEL}/${rootTs}`))).toMatch(/kyverno-resource-validating-webhook-cfg/);
+    expect(JSON.stringify(slack!.messages.get(`${CHANNEL}/${rootTs}`))).toMatch(
+      /kyverno-resource-validating-webhook-cfg/,
+    );
     await slack!.waitFor('five replies in the root-cause thread', () => prometheusReplies(rootTs).length >= 5, 30_000);
     for (const a of SYMPTOMS) {
       const shown = byName(a.labels.alertname!);
@@ -120,51 +145,115 @@ describe('Alertmanager → serve → one thread per root cause (real Alertmanage
       expect(shown[0]!.body.thread_ts).toBe(rootTs);
       expect(textOf(shown[0]!)).toMatch(/Symptom of this thread/);
     }
-    const own = await slack!.waitFor('the unrelated alert\'s own thread', () => byName('KubePodCrashLooping')[0], 30_000);
+    const own = await slack!.waitFor(
+      "the unrelated alert's own thread",
+      () => byName('KubePodCrashLooping')[0],
+      30_000,
+    );
     expect(own.body.thread_ts).toBeUndefined();
     expect(own.body.channel).toBe(CHANNEL);
     expect(textOf(own)).toMatch(/found no cause for this alert yet/);
     // The tally of the root-cause thread.
-    await slack!.waitFor('the tally "0 of 5 resolved"', () => [...slack!.messages.values()].some((m) => /0 of 5 resolved/.test(JSON.stringify(m.blocks))), 15_000);
+    await slack!.waitFor(
+      'the tally "0 of 5 resolved"',
+      () => [...slack!.messages.values()].some((m) => /0 of 5 resolved/.test(JSON.stringify(m.blocks))),
+      15_000,
+    );
 
     // Resolved, as Prometheus says it: the same labels with endsAt in the past.
     const now = new Date().toISOString();
-    await am!.pushAlerts([{ ...SYMPTOMS[0]!, endsAt: now }, { ...UNRELATED, endsAt: now }]);
-    await slack!.waitFor('the resolved KubeNodeNotReady reply', () => slack!.callsTo('chat.update').find((c) => /Resolved\* \*Prometheus:\* KubeNodeNotReady/.test(textOf(c))), 30_000);
-    await slack!.waitFor('the resolved unrelated alert', () => slack!.callsTo('chat.update').find((c) => /Resolved\* \*Prometheus:\* KubePodCrashLooping/.test(textOf(c))), 30_000);
-    await slack!.waitFor('the tally "1 of 5 resolved"', () => [...slack!.messages.values()].some((m) => /1 of 5 resolved/.test(JSON.stringify(m.blocks))), 15_000);
+    await am!.pushAlerts([
+      { ...SYMPTOMS[0]!, endsAt: now },
+      { ...UNRELATED, endsAt: now },
+    ]);
+    await slack!.waitFor(
+      'the resolved KubeNodeNotReady reply',
+      () => slack!.callsTo('chat.update').find((c) => /Resolved\* \*Prometheus:\* KubeNodeNotReady/.test(textOf(c))),
+      30_000,
+    );
+    await slack!.waitFor(
+      'the resolved unrelated alert',
+      () => slack!.callsTo('chat.update').find((c) => /Resolved\* \*Prometheus:\* KubePodCrashLooping/.test(textOf(c))),
+      30_000,
+    );
+    await slack!.waitFor(
+      'the tally "1 of 5 resolved"',
+      () => [...slack!.messages.values()].some((m) => /1 of 5 resolved/.test(JSON.stringify(m.blocks))),
+      15_000,
+    );
 
     // Silence 4h on one reply: only a silencer (default: the cluster's approvers) may; the silence is in
     // Alertmanager with the alert's labels, createdBy the Slack name, the thread linked; the alert is suppressed.
     const click = async (user: string, actionId: string, value: string, messageTs: string, id: string) => {
-      const raw = blockActionBody({ actionId, value, user_id: user, channel_id: CHANNEL, message_ts: messageTs, thread_ts: rootTs, response_url: slack!.responseUrl(id) });
-      const res = await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SIGNING, raw) }, body: raw });
+      const raw = blockActionBody({
+        actionId,
+        value,
+        user_id: user,
+        channel_id: CHANNEL,
+        message_ts: messageTs,
+        thread_ts: rootTs,
+        response_url: slack!.responseUrl(id),
+      });
+      const res = await fetch(`http://127.0.0.1:${port}/slack/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SIGNING, raw) },
+        body: raw,
+      });
       expect(res.status).toBe(200);
     };
-    const [replyKey, reply] = [...slack!.messages.entries()].find(([, m]) => JSON.stringify(m.blocks).includes('Prometheus:* KubeNodeUnreachable'))!;
+    const [replyKey, reply] = [...slack!.messages.entries()].find(([, m]) =>
+      JSON.stringify(m.blocks).includes('Prometheus:* KubeNodeUnreachable'),
+    )!;
     const replyTs = replyKey.split('/')[1]!;
-    const silence4h = (reply.blocks as AnyBlock[]).flatMap((b) => b.elements ?? []).find((e: AnyBlock) => e.action_id === 'k8s-health.alertmanager.silence-4h');
+    const silence4h = (reply.blocks as AnyBlock[])
+      .flatMap((b) => b.elements ?? [])
+      .find((e: AnyBlock) => e.action_id === 'k8s-health.alertmanager.silence-4h');
     expect(silence4h).toBeDefined();
     await click('U0BOB', silence4h.action_id, silence4h.value, replyTs, 'bob-silence');
-    const refused = await slack!.waitFor('the refusal', () => slack!.responses.find((r) => r.path === '/response/bob-silence'), 15_000);
+    const refused = await slack!.waitFor(
+      'the refusal',
+      () => slack!.responses.find((r) => r.path === '/response/bob-silence'),
+      15_000,
+    );
     expect(refused.body.text).toMatch(/^You may not silence alerts of tkc-prod/);
     expect(await am!.silences()).toEqual([]);
     await click('U0SRE', silence4h.action_id, silence4h.value, replyTs, 'sre-silence');
-    const notice = await slack!.waitFor('the silence notice', () => posts().find((c) => /silenced KubeNodeUnreachable/.test(textOf(c))), 15_000);
+    const notice = await slack!.waitFor(
+      'the silence notice',
+      () => posts().find((c) => /silenced KubeNodeUnreachable/.test(textOf(c))),
+      15_000,
+    );
     expect(notice.body.thread_ts).toBe(rootTs);
     const [silence] = await am!.silences();
     expect(silence).toMatchObject({ status: { state: 'active' }, createdBy: 'Sam Reliability (U0SRE)' });
     expect(silence!.comment).toContain(`https://slack.com/archives/${CHANNEL}/p${rootTs.replace('.', '')}`);
-    expect(silence!.matchers.map((m) => `${m.name}=${m.value}`).sort()).toEqual(['alertname=KubeNodeUnreachable', 'cluster=tkc-prod', `node=${NODE}`, 'severity=warning']);
+    expect(silence!.matchers.map((m) => `${m.name}=${m.value}`).sort()).toEqual([
+      'alertname=KubeNodeUnreachable',
+      'cluster=tkc-prod',
+      `node=${NODE}`,
+      'severity=warning',
+    ]);
     const hoursLeft = (Date.parse(silence!.endsAt) - Date.now()) / 3_600_000;
     expect(hoursLeft > 3.9 && hoursLeft <= 4).toBe(true);
-    const suppressed = await (await fetch(`${am!.url}/api/v2/alerts?filter=${encodeURIComponent('alertname="KubeNodeUnreachable"')}`)).json() as { status: { state: string; silencedBy: string[] } }[];
-    expect(suppressed.map((a) => a.status)).toEqual([{ state: 'suppressed', silencedBy: [silence!.id], inhibitedBy: [] }]);
+    const suppressed = (await (
+      await fetch(`${am!.url}/api/v2/alerts?filter=${encodeURIComponent('alertname="KubeNodeUnreachable"')}`)
+    ).json()) as { status: { state: string; silencedBy: string[] } }[];
+    expect(suppressed.map((a) => a.status)).toEqual([
+      { state: 'suppressed', silencedBy: [silence!.id], inhibitedBy: [] },
+    ]);
     // Expire: the silence is expired in Alertmanager and the notice says who did it.
-    const expire = (notice.body.blocks as AnyBlock[]).flatMap((b) => b.elements ?? []).find((e: AnyBlock) => e.action_id === 'k8s-health.alertmanager.expire');
-    const noticeTs = [...slack!.messages.entries()].find(([, m]) => JSON.stringify(m.blocks) === JSON.stringify(notice.body.blocks))![0].split('/')[1]!;
+    const expire = (notice.body.blocks as AnyBlock[])
+      .flatMap((b) => b.elements ?? [])
+      .find((e: AnyBlock) => e.action_id === 'k8s-health.alertmanager.expire');
+    const noticeTs = [...slack!.messages.entries()]
+      .find(([, m]) => JSON.stringify(m.blocks) === JSON.stringify(notice.body.blocks))![0]
+      .split('/')[1]!;
     await click('U0SRE', expire.action_id, expire.value, noticeTs, 'sre-expire');
-    await slack!.waitFor('the expired notice', () => slack!.callsTo('chat.update').find((c) => /expired the silence of KubeNodeUnreachable/.test(textOf(c))), 15_000);
+    await slack!.waitFor(
+      'the expired notice',
+      () => slack!.callsTo('chat.update').find((c) => /expired the silence of KubeNodeUnreachable/.test(textOf(c))),
+      15_000,
+    );
     expect((await am!.silences()).map((x) => x.status.state)).toEqual(['expired']);
 
     // serve goes away; an alert fired meanwhile is delivered (Alertmanager retries) once it is back.
@@ -172,10 +261,15 @@ describe('Alertmanager → serve → one thread per root cause (real Alertmanage
     await am!.pushAlerts([alert({ alertname: 'NodeFilesystemAlmostFull', node: NODE })]);
     await new Promise((r) => setTimeout(r, 3000));
     serve = await spawnServe({ config: configFile, env, port });
-    const late = await slack!.waitFor('the alert sent while serve was down', () => byName('NodeFilesystemAlmostFull')[0], 60_000);
+    const late = await slack!.waitFor(
+      'the alert sent while serve was down',
+      () => byName('NodeFilesystemAlmostFull')[0],
+      60_000,
+    );
     expect(late.body.thread_ts).toBe(rootTs);
     // Alertmanager re-sends its groups (repeat and retries): still every alert exactly once.
     await new Promise((r) => setTimeout(r, 5000));
-    for (const name of [...SYMPTOMS.map((a) => a.labels.alertname!), 'KubePodCrashLooping', 'NodeFilesystemAlmostFull']) expect(`${name}: ${byName(name).length}`).toBe(`${name}: 1`);
+    for (const name of [...SYMPTOMS.map((a) => a.labels.alertname!), 'KubePodCrashLooping', 'NodeFilesystemAlmostFull'])
+      expect(`${name}: ${byName(name).length}`).toBe(`${name}: 1`);
   }, 120_000);
 });

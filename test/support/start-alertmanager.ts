@@ -20,7 +20,16 @@ export interface AlertmanagerServer {
   /** Push alerts as Prometheus does (POST /api/v2/alerts). */
   pushAlerts(alerts: PushedAlert[]): Promise<void>;
   /** GET /api/v2/silences. */
-  silences(): Promise<{ id: string; status: { state: string }; matchers: { name: string; value: string; isRegex: boolean; isEqual?: boolean }[]; createdBy: string; comment: string; endsAt: string }[]>;
+  silences(): Promise<
+    {
+      id: string;
+      status: { state: string };
+      matchers: { name: string; value: string; isRegex: boolean; isEqual?: boolean }[];
+      createdBy: string;
+      comment: string;
+      endsAt: string;
+    }[]
+  >;
   /** Stop by pid and remove its storage dir. */
   stop(): Promise<void>;
 }
@@ -41,10 +50,18 @@ export interface PushedAlert {
  * minutes). Grouped by alertname and cluster like kube-prometheus-stack's default. A missing binary is
  * one loud failure with the install hint, never a skip.
  */
-export async function startAlertmanager(opts: { webhookUrl: string; token: string; groupBy?: string[]; repeatInterval?: string; maxAlerts?: number }): Promise<AlertmanagerServer> {
+export async function startAlertmanager(opts: {
+  webhookUrl: string;
+  token: string;
+  groupBy?: string[];
+  repeatInterval?: string;
+  maxAlerts?: number;
+}): Promise<AlertmanagerServer> {
   const probe = spawnSync(ALERTMANAGER_BIN, ['--version']);
   if (probe.error || probe.status !== 0) {
-    throw new Error(`${ALERTMANAGER_BIN} is not installed: run \`apt-get install -y prometheus-alertmanager\` (scripts/preflight.js does this)`);
+    throw new Error(
+      `${ALERTMANAGER_BIN} is not installed: run \`apt-get install -y prometheus-alertmanager\` (scripts/preflight.js does this)`,
+    );
   }
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-alertmanager-'));
@@ -70,7 +87,13 @@ export async function startAlertmanager(opts: { webhookUrl: string; token: strin
   writeFileSync(path.join(dir, 'alertmanager.yml'), config);
   const child: ChildProcess = spawn(
     ALERTMANAGER_BIN,
-    [`--config.file=${path.join(dir, 'alertmanager.yml')}`, `--storage.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address=', '--log.level=warn'],
+    [
+      `--config.file=${path.join(dir, 'alertmanager.yml')}`,
+      `--storage.path=${path.join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--cluster.listen-address=',
+      '--log.level=warn',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -85,7 +108,8 @@ export async function startAlertmanager(opts: { webhookUrl: string; token: strin
       } catch {
         /* gone */
       }
-      for (let i = 0; i < 200 && child.exitCode === null && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 200 && child.exitCode === null && pidAlive(pid); i++)
+        await new Promise((r) => setTimeout(r, 25));
       if (child.exitCode === null && pidAlive(pid)) signalPid(pid, 'SIGKILL');
     }
     rmSync(dir, { recursive: true, force: true });
@@ -97,7 +121,10 @@ export async function startAlertmanager(opts: { webhookUrl: string; token: strin
       await stop();
       throw new Error(`${ALERTMANAGER_BIN} exited with ${child.exitCode}: ${output.slice(-2000)}`);
     }
-    const ok = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       await stop();
@@ -114,7 +141,11 @@ export async function startAlertmanager(opts: { webhookUrl: string; token: strin
       return output;
     },
     async pushAlerts(alerts) {
-      const res = await fetch(`${url}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alerts) });
+      const res = await fetch(`${url}/api/v2/alerts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(alerts),
+      });
       if (!res.ok) throw new Error(`POST /api/v2/alerts: ${res.status} ${await res.text()}`);
     },
     async silences() {

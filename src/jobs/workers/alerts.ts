@@ -23,7 +23,11 @@ export function startAlertsWorker(deps: AlertsWorkerDeps): StartedWorker {
   const { connection, prefix, concurrency, settings, ...job } = deps;
   const worker = new Worker<AlertmanagerNotification>(
     ALERTS_QUEUE,
-    (j) => runAlertsJob({ ...job, log: job.log.child({ queue: ALERTS_QUEUE, jobId: j.id }) }, j.data, { jobId: j.id ?? '', attemptsMade: j.attemptsMade }),
+    (j) =>
+      runAlertsJob({ ...job, log: job.log.child({ queue: ALERTS_QUEUE, jobId: j.id }) }, j.data, {
+        jobId: j.id ?? '',
+        attemptsMade: j.attemptsMade,
+      }),
     { connection, prefix, concurrency, ...(settings ? { settings } : {}) },
   );
   return { worker, close: () => worker.close() };

@@ -13,10 +13,22 @@ export interface PostPrometheusDeps {
  * channel's slot (the limiter every poster shares); a 429 pauses the channel and fails the call, so
  * the job is retried (its receipts make the retry post only what is missing).
  */
-export async function postPrometheusMessage(deps: PostPrometheusDeps, channel: string, message: SlackMessage, threadTs?: string): Promise<{ channel: string; ts: string }> {
+export async function postPrometheusMessage(
+  deps: PostPrometheusDeps,
+  channel: string,
+  message: SlackMessage,
+  threadTs?: string,
+): Promise<{ channel: string; ts: string }> {
   await deps.limiter.wait(channel);
   try {
-    const res = await deps.client.chat.postMessage({ channel, ...(threadTs ? { thread_ts: threadTs } : {}), text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false });
+    const res = await deps.client.chat.postMessage({
+      channel,
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+      text: message.text,
+      blocks: message.blocks,
+      unfurl_links: false,
+      unfurl_media: false,
+    });
     return { channel: (res.channel as string | undefined) ?? channel, ts: res.ts as string };
   } catch (err) {
     await pauseOn429(deps, channel, err);
@@ -25,7 +37,12 @@ export async function postPrometheusMessage(deps: PostPrometheusDeps, channel: s
 }
 
 /** Edit a message posted before (a resolved alert, the tally line). */
-export async function updatePrometheusMessage(deps: PostPrometheusDeps, channel: string, ts: string, message: SlackMessage): Promise<void> {
+export async function updatePrometheusMessage(
+  deps: PostPrometheusDeps,
+  channel: string,
+  ts: string,
+  message: SlackMessage,
+): Promise<void> {
   await deps.limiter.wait(channel);
   try {
     await deps.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });

@@ -19,10 +19,16 @@ describe('sandbox: Prometheus alerts arrive and are grouped', () => {
   beforeAll(async () => {
     redis = await startRedis();
     slack = await startSandboxSlack();
-    let clock = () => new Date();
-    const scenario = listSandboxScenarios(path.resolve('examples/scenarios')).find((s) => s.name === 's3-recreation-loop-webhook-down')!;
-    session = await startSandbox({ scenario, redisUrl: redis.url, slack, setClock: (c) => (clock = c), log: silentLogger });
-    void clock;
+    const scenario = listSandboxScenarios(path.resolve('examples/scenarios')).find(
+      (s) => s.name === 's3-recreation-loop-webhook-down',
+    )!;
+    session = await startSandbox({
+      scenario,
+      redisUrl: redis.url,
+      slack,
+      setClock: () => undefined,
+      log: silentLogger,
+    });
   }, 60_000);
   afterAll(async () => {
     await session?.stop();
@@ -31,17 +37,22 @@ describe('sandbox: Prometheus alerts arrive and are grouped', () => {
   });
 
   const until = async <T>(what: string, f: () => T | undefined | false, ms = 30_000): Promise<T> => {
-    for (const deadline = Date.now() + ms; ; ) {
+    for (const deadline = Date.now() + ms; ;) {
       const v = f();
       if (v) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(slack!.messagesFor('U0PAT').map((m) => [m.threadTs, m.text]))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}: ${JSON.stringify(slack!.messagesFor('U0PAT').map((m) => [m.threadTs, m.text]))}`,
+        );
       await new Promise((r) => setTimeout(r, 50));
     }
   };
 
   it('symptom alerts reply in the root-cause thread; the unrelated pod gets its own thread', async () => {
     const messages = () => slack!.messagesFor('U0PAT');
-    await until('the root-cause thread', () => messages().find((m) => !m.threadTs && /kyverno/.test(JSON.stringify(m.blocks))));
+    await until('the root-cause thread', () =>
+      messages().find((m) => !m.threadTs && /kyverno/.test(JSON.stringify(m.blocks))),
+    );
     const sent = await session!.sendPrometheusAlerts();
     expect(sent.status).toBe(200);
     const prometheus = () => messages().filter((m) => JSON.stringify(m.blocks).includes('*Prometheus:*'));
@@ -54,6 +65,8 @@ describe('sandbox: Prometheus alerts arrive and are grouped', () => {
     expect(threads).toHaveLength(1);
     // The thread of the root cause: the webhook that blocks the CNI.
     expect(JSON.stringify(slack!.findMessage(threads[0]!)?.blocks)).toMatch(/webhook[^"]*kyverno|kyverno[^"]*webhook/i);
-    expect(joined.map((m) => m.text).sort()).toEqual(expect.arrayContaining(['KubeNodeNotReady', 'KubeletDown', 'KubeAPIErrorBudgetBurn']));
+    expect(joined.map((m) => m.text).sort()).toEqual(
+      expect.arrayContaining(['KubeNodeNotReady', 'KubeletDown', 'KubeAPIErrorBudgetBurn']),
+    );
   }, 60_000);
 });

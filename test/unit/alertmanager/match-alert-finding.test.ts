@@ -24,15 +24,27 @@ describe('a Prometheus alert → the finding on the same object and symptom → 
   };
 
   it('five symptom alerts of S3 all lead to the blocking webhook', () => {
-    expect(match({ alertname: 'KubeNodeNotReady', node: NODE })).toBe('rule node.cni-not-initialized → webhook.unavailable-blocking');
-    expect(match({ alertname: 'KubeNodeUnreachable', node: NODE })).toBe('rule node.cni-not-initialized → webhook.unavailable-blocking');
-    expect(match({ alertname: 'KubeletDown', instance: `${NODE}:10250` })).toBe('rule node.cni-not-initialized → webhook.unavailable-blocking');
-    expect(match({ alertname: 'KubeDaemonSetRolloutStuck', namespace: 'kube-system', daemonset: 'antrea-agent' })).toBe('rule cni.pod-not-running → webhook.unavailable-blocking');
-    expect(match({ alertname: 'KubeAPIErrorBudgetBurn', long: '1h', short: '5m' })).toBe('rule webhook.unavailable-blocking → webhook.unavailable-blocking');
+    expect(match({ alertname: 'KubeNodeNotReady', node: NODE })).toBe(
+      'rule node.cni-not-initialized → webhook.unavailable-blocking',
+    );
+    expect(match({ alertname: 'KubeNodeUnreachable', node: NODE })).toBe(
+      'rule node.cni-not-initialized → webhook.unavailable-blocking',
+    );
+    expect(match({ alertname: 'KubeletDown', instance: `${NODE}:10250` })).toBe(
+      'rule node.cni-not-initialized → webhook.unavailable-blocking',
+    );
+    expect(match({ alertname: 'KubeDaemonSetRolloutStuck', namespace: 'kube-system', daemonset: 'antrea-agent' })).toBe(
+      'rule cni.pod-not-running → webhook.unavailable-blocking',
+    );
+    expect(match({ alertname: 'KubeAPIErrorBudgetBurn', long: '1h', short: '5m' })).toBe(
+      'rule webhook.unavailable-blocking → webhook.unavailable-blocking',
+    );
   });
 
   it('an unknown rule on a known object goes through the generic rule; an unrelated pod matches nothing', () => {
-    expect(match({ alertname: 'NodeFilesystemAlmostFull', node: NODE })).toBe('object cni.pod-not-running → webhook.unavailable-blocking');
+    expect(match({ alertname: 'NodeFilesystemAlmostFull', node: NODE })).toBe(
+      'object cni.pod-not-running → webhook.unavailable-blocking',
+    );
     expect(match({ alertname: 'KubePodCrashLooping', namespace: 'payments', pod: 'api-7d9f' })).toBe('none');
     expect(match({ alertname: 'KubeNodeNotReady', node: 'some-other-node' })).toBe('none');
   });
@@ -40,7 +52,8 @@ describe('a Prometheus alert → the finding on the same object and symptom → 
   it('the rule table names only real finding ids, each rule once, and docs/alertmanager.md lists every rule', () => {
     const names = ALERT_RULES.map((r) => r.alertname);
     expect(new Set(names).size).toBe(names.length);
-    for (const r of ALERT_RULES) for (const id of [...r.findings, ...(r.anySubject ?? [])]) expect(FINDING_IDS).toContain(id);
+    for (const r of ALERT_RULES)
+      for (const id of [...r.findings, ...(r.anySubject ?? [])]) expect(FINDING_IDS).toContain(id);
     const doc = readFileSync('docs/alertmanager.md', 'utf8');
     const documented = [...doc.matchAll(/^\| `([A-Za-z]+)` \|/gm)].map((m) => m[1]);
     expect(documented.sort()).toEqual([...names].sort());
