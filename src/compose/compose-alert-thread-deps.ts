@@ -9,6 +9,7 @@ import { createAlertThreadStore } from '../alerts/alert-thread-store.js';
 import { createAuditLog } from '../store/audit-log.js';
 import { createRedisBaselineStore } from '../store/baseline-store.js';
 import { createProposalStore } from '../store/proposal-store.js';
+import { createAlertReceiptStore } from '../alertmanager/alert-receipt-store.js';
 
 /**
  * What the alert thread buttons need (I'm on it, Snooze, Unsnooze, Export
@@ -20,12 +21,15 @@ export function composeAlertThreadDeps(opts: { redis: Redis; keyPrefix: string; 
   const { redis, keyPrefix, now, log } = opts;
   const states = createAlertStateStore(redis, { keyPrefix });
   const audit = createAuditLog(redis, { keyPrefix, log, signer: opts.signer });
+  const receipts = createAlertReceiptStore(redis, { keyPrefix });
   return {
     post: {
       threads: createAlertThreadStore(redis, { keyPrefix, states }),
       quiet: createAlertQuietStore(redis, { keyPrefix, now }),
       limiter: createChannelLimiter(redis, { keyPrefix, intervalMs: opts.channelIntervalMs }),
       proposals: createProposalStore(redis, { keyPrefix }),
+      // The parent keeps its Prometheus alerts line when a click re-renders it (docs/alertmanager.md).
+      prometheusTally: (channel, ts) => receipts.getTally(channel, ts),
       now,
     },
     states,

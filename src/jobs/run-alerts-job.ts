@@ -31,6 +31,8 @@ export interface AlertsJobDeps extends PostPrometheusDeps {
   reports: ReportStore;
   alerts: AlertStateStore;
   threads: AlertThreadStore<Incident>;
+  /** Re-render a root cause's parent (its "N of M resolved" line); absent: only the tally reply changes. */
+  refreshParent?: (cluster: string, rootFingerprint: string) => Promise<void>;
   /** A fresh scan of a cluster (the scan queue), for an alert no finding explains yet. */
   scan?: (cluster: string) => Promise<Report>;
   metrics?: WorkerMetrics;
@@ -72,7 +74,7 @@ export async function runAlertsJob(
   const count = (outcome: string) => deps.metrics?.alertmanagerAlerts.inc({ outcome });
   // Each report is read (or scanned) at most once per job.
   const reports = new Map<string, Promise<Report | undefined>>();
-  const touched: Touched = new Set();
+  const touched: Touched = new Map();
   for (const alert of n.alerts) {
     if (!(await deps.receipts.claim(n.groupKey, alert))) {
       repeated += 1;
@@ -93,9 +95,11 @@ export async function runAlertsJob(
       throw err;
     }
   }
-  for (const key of [...touched].sort()) {
-    const [channel, threadTs] = key.split(' ') as [string, string];
-    await refreshTally(deps, channel, threadTs);
+  for (const key of [...touched.keys()].sort()) {
+    const t = touched.get(key)!;
+    await refreshTally(deps, t.channel, t.threadTs);
+    // The root cause's parent shows "N of M resolved" too (it resolves with the incident, not with its alerts).
+    if (t.cluster && t.root && deps.refreshParent) await deps.refreshParent(t.cluster, t.root);
   }
   const more = n.overflow + n.truncatedAlerts;
   // Said and counted once per notification, however often it is retried or replayed.
@@ -137,7 +141,7 @@ async function showAlert(
       );
       const next = { ...before, status: 'resolved' as const };
       await deps.receipts.saveShown({ ...next, fingerprint: alert.fingerprint });
-      await countTally(deps, before.channel, before.threadTs, alert, touched);
+      await countTally(deps, before, alert, touched);
       return next;
     }
     return before;
@@ -176,7 +180,7 @@ async function showAlert(
       record.threadTs,
     );
   }
-  await countTally(deps, record.channel, record.threadTs, alert, touched);
+  await countTally(deps, record, alert, touched);
   return record;
 }
 
@@ -247,7 +251,7 @@ async function placeAlert(
     channel: thread.channel,
     threadTs: thread.ts,
     cluster: cluster.name,
-    rootFingerprint: match.root.fingerprint,
+    rootFingerprint: thread.fingerprint,
     ctx: {
       placement: 'joined',
       cluster: cluster.name,
@@ -271,13 +275,13 @@ async function rootThread(
   deps: AlertsJobDeps,
   cluster: string,
   match: FindingMatch,
-): Promise<{ channel: string; ts: string } | 'pending' | undefined> {
+): Promise<{ channel: string; ts: string; fingerprint: string } | 'pending' | undefined> {
   const { state } = await deps.alerts.load(cluster);
   let inc = state.incidents[match.root.fingerprint];
   for (let hops = 0; inc?.mergedInto && hops < 5; hops++) inc = state.incidents[inc.mergedInto];
   if (!inc || inc.status !== 'open' || !inc.channel) return undefined;
   const thread = await deps.threads.get(cluster, inc.key);
-  return thread ? { channel: thread.channel, ts: thread.ts } : 'pending';
+  return thread ? { channel: thread.channel, ts: thread.ts, fingerprint: inc.fingerprint } : 'pending';
 }
 
 /** The cluster's latest report; `fresh`: scanned now unless the stored one is younger than scan.freshSeconds. */
@@ -311,17 +315,21 @@ async function reportOf(
 }
 
 /** Threads whose tally changed in this job (`channel ts`): their tally line is edited once, at the end of the job. */
-type Touched = Set<string>;
+type Touched = Map<string, { channel: string; threadTs: string; cluster?: string; root?: string }>;
 
 async function countTally(
   deps: AlertsJobDeps,
-  channel: string,
-  threadTs: string,
+  shown: ShownAlert,
   alert: AlertmanagerAlert,
   touched: Touched,
 ): Promise<void> {
-  await deps.receipts.tally(channel, threadTs, alert);
-  touched.add(`${channel} ${threadTs}`);
+  await deps.receipts.tally(shown.channel, shown.threadTs, alert);
+  touched.set(`${shown.channel} ${shown.threadTs}`, {
+    channel: shown.channel,
+    threadTs: shown.threadTs,
+    ...(shown.cluster ? { cluster: shown.cluster } : {}),
+    ...(shown.placement === 'joined' && shown.rootFingerprint ? { root: shown.rootFingerprint } : {}),
+  });
 }
 
 /** The tally line of a thread, posted once it has two alerts, then edited: one Slack call per job and thread, not per alert. */

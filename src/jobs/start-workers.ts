@@ -17,6 +17,7 @@ import type { AlertThreadStore } from '../alerts/alert-thread-store.js';
 import type { HomeViewersStore } from '../store/home-viewers-store.js';
 import { createApprovalAuthorizer } from '../slack/handle/handle-approval-authorizer.js';
 import { refreshAppHomes } from '../slack/post/publish-app-home.js';
+import { refreshAlertParent } from '../slack/post/post-alert.js';
 import type { BaselineStore } from '../store/baseline-store.js';
 import type { ProposalStore } from '../store/proposal-store.js';
 import type { ReportStore } from '../store/report-store.js';
@@ -194,7 +195,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   }
   if (runs('notify')) {
     if (deps.slack) {
-      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, now, log };
+      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, prometheusTally: (channel: string, ts: string) => stores.receipts.getTally(channel, ts), now, log };
       workers.push(startNotifyWorker({ ...notify, connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
@@ -222,7 +223,12 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   }
   if (runs('alerts')) {
     if (deps.slack) {
-      const alerts = { config: deps.config, receipts: stores.receipts, reports: stores.reports, alerts: stores.alerts, threads: stores.threads, client: deps.slack.notify, limiter: deps.limiter, scan: deps.scan, metrics: deps.metrics, now, log };
+      const alerts = {
+        config: deps.config, receipts: stores.receipts, reports: stores.reports, alerts: stores.alerts, threads: stores.threads, client: deps.slack.notify, limiter: deps.limiter, scan: deps.scan, metrics: deps.metrics, now, log,
+        // The root cause's parent shows "N of M resolved" (slack/post/post-alert.ts refreshAlertParent, under the thread's lock).
+        refreshParent: (cluster: string, fingerprint: string) =>
+          refreshAlertParent({ client: deps.slack!.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, prometheusTally: (channel, ts) => stores.receipts.getTally(channel, ts), now, log }, cluster, fingerprint).then(() => undefined),
+      };
       workers.push(startAlertsWorker({ ...alerts, connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
     } else {
       log.warn('no SLACK_BOT_TOKEN: Prometheus alerts from Alertmanager are not shown by this process');

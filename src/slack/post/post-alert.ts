@@ -19,6 +19,8 @@ export interface PostAlertDeps {
   proposals: ProposalStore;
   /** Owners and snoozes: a snoozed incident gets no replies, its parent still follows the state. */
   quiet: AlertQuietStore;
+  /** How the thread's Prometheus alerts stand (alertmanager/alert-receipt-store.ts), shown on the parent; absent: not shown. */
+  prometheusTally?: (channel: string, threadTs: string) => Promise<{ total: number; resolved: number }>;
   now: () => Date;
   log: Logger;
 }
@@ -109,11 +111,12 @@ async function updateParent(deps: PostAlertDeps, inc: Incident, thread: AlertThr
   const proposalIds = await saveProposals(deps, inc, thread.proposalIds);
   if (Object.keys(proposalIds).length !== Object.keys(thread.proposalIds).length) await save({ ...thread, proposalIds });
   const owner = await deps.quiet.getOwner(inc.cluster, inc.key);
-  await call(deps, thread.channel, () => deps.client.chat.update({ channel: thread.channel, ts: thread.ts, ...parent(inc, proposalIds, { owner, snooze }) }));
+  const prometheus = await deps.prometheusTally?.(thread.channel, thread.ts);
+  await call(deps, thread.channel, () => deps.client.chat.update({ channel: thread.channel, ts: thread.ts, ...parent(inc, proposalIds, { owner, snooze, ...(prometheus ? { prometheus } : {}) }) }));
 }
 
-function parent(inc: Incident, proposalIds: Record<string, string>, quiet: { owner?: AlertOwner; snooze?: AlertSnooze }): SlackMessage {
-  return renderAlertParent(inc, { proposalIds: byProposalKey(inc, proposalIds), ...(quiet.owner ? { owner: quiet.owner } : {}), ...(quiet.snooze ? { snooze: quiet.snooze } : {}) });
+function parent(inc: Incident, proposalIds: Record<string, string>, quiet: { owner?: AlertOwner; snooze?: AlertSnooze; prometheus?: { total: number; resolved: number } }): SlackMessage {
+  return renderAlertParent(inc, { proposalIds: byProposalKey(inc, proposalIds), ...(quiet.owner ? { owner: quiet.owner } : {}), ...(quiet.snooze ? { snooze: quiet.snooze } : {}), ...(quiet.prometheus ? { prometheus: quiet.prometheus } : {}) });
 }
 
 /** Stored proposal ids are keyed by proposal content; the renderer wants them by proposalKey. */

@@ -166,8 +166,10 @@ describe('runAlertsJob', () => {
     );
   });
 
-  it('the same firing resolved edits its reply; the tally counts it', async () => {
-    const { deps } = await setup();
+  it('the same firing resolved edits its reply; the tally counts it; the root cause\'s parent is refreshed', async () => {
+    const { deps: base } = await setup();
+    const refreshed: string[] = [];
+    const deps = { ...base, refreshParent: async (cluster: string, fp: string) => void refreshed.push(`${cluster} ${fp}`) };
     await runAlertsJob(
       deps,
       notification([
@@ -185,6 +187,8 @@ describe('runAlertsJob', () => {
     const edits = slack.callsTo('chat.update').slice(updates);
     expect(edits.some((c) => /Resolved\* \*Prometheus:\* KubeNodeNotReady/.test(text(c)))).toBe(true);
     expect(edits.some((c) => /1 of 2 resolved/.test(text(c)))).toBe(true);
+    const root = report.findings.find((f) => f.id === 'webhook.unavailable-blocking')!;
+    expect(refreshed).toEqual([`tkc-prod ${root.fingerprint}`, `tkc-prod ${root.fingerprint}`]);
   });
 
   it('waits for a root-cause thread not posted yet, then opens its own after a few attempts', async () => {
