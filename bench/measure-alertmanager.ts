@@ -103,7 +103,7 @@ try {
       load.once('exit', (code) => reject(new Error(`load generator exited with ${code}`)));
     },
   );
-  // Drain: every alert shown, or two minutes.
+  // Drain: every alert shown, or five minutes (a loaded machine drains slowly; the count says how far it got).
   const t0 = performance.now();
   const prometheus = () =>
     slack.callsTo('chat.postMessage').filter((c) => JSON.stringify(c.body.blocks ?? '').includes('*Prometheus:*'));
