@@ -107,7 +107,7 @@ try {
   const t0 = performance.now();
   const prometheus = () =>
     slack.callsTo('chat.postMessage').filter((c) => JSON.stringify(c.body.blocks ?? '').includes('*Prometheus:*'));
-  while (prometheus().length < sent.sent && performance.now() - t0 < 120_000)
+  while (prometheus().length < sent.sent && performance.now() - t0 < 300_000)
     await new Promise((r) => setTimeout(r, 200));
   const drainMs = performance.now() - t0;
   const posts = prometheus();
