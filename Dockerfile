@@ -2,7 +2,11 @@
 # k8s-health-bot image: `docker build -t k8s-health-bot .` then the Helm chart in helm/ (docs/helm.md).
 # Two stages: the build stage has the TypeScript compiler and dev dependencies; the runtime stage has
 # only production dependencies, dist/ and bin/, runs as uid 1000 and works on a read-only root FS.
-ARG NODE_IMAGE=node:22-bookworm-slim
+# Pinned by digest: a tag moves, and a build must get the bytes that were reviewed. This is the
+# multi-platform index of node:22-bookworm-slim (Node 22.23.2, Debian bookworm) as published on
+# 2026-09-19 (docker-library/repo-info, repos/node/remote/22-bookworm-slim.md). To move on, take the
+# tag's new index digest from there (or `docker buildx imagetools inspect node:22-bookworm-slim`).
+ARG NODE_IMAGE=node:22-bookworm-slim@sha256:48e4b67d85f87bd551df43704e24d252f56cc5f8e9718841aace50f19948f0f9
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app

@@ -65,7 +65,8 @@ async function alertmanagerRow(rounds) {
 }
 
 // `npm run bench -- fleet [--clusters 1000] [--churn-minutes 3] [--samples 30] [--lease-seconds 15]
-// [--steady-seconds 60] [--small 100]`: the fleet targets alone (docs/fleet.md, docs/performance.md).
+// [--steady-seconds 60] [--small 100] [--incident-sizes 10,100] [--incident-spread-seconds 10] [--incident-correlate-seconds 60] [--incident-only]`:
+// the fleet targets alone (docs/fleet.md, docs/performance.md).
 if (args[0] === 'fleet') {
   await runFleet();
   process.exit(0);
@@ -289,10 +290,31 @@ async function runFleet() {
   const leaseSeconds = Number(arg('lease-seconds', '15'));
   const steadySeconds = Number(arg('steady-seconds', '60'));
   const small = Number(arg('small', '100'));
-  log(`fleet: ${clusters} clusters (and ${small}), 2 workers, lease ${leaseSeconds} s, ${samples} event samples, ${steadySeconds} s steady, ${churnMinutes} min churn`);
-  const { msg: r } = await runChild('measure-fleet.js', [root, String(clusters), String(churnMinutes), String(samples), String(leaseSeconds), String(steadySeconds), String(small)], { heapMb: 2048 });
+  const incidentSizes = arg('incident-sizes', '10,100');
+  const incidentSpread = Number(arg('incident-spread-seconds', '10'));
+  const incidentCorrelate = Number(arg('incident-correlate-seconds', '60'));
   const rows = [];
   const row = (id, what, value, reference, ratio, goal, pass) => rows.push({ id, what, value, reference, ratio, goal, pass });
+  // F6–F8: one fault on many clusters of one channel (bench/measure-fleet-incident.ts).
+  log(`fleet incidents: ${incidentSizes} clusters failing within ${incidentSpread} s into one channel, 2 workers, scan.correlateSeconds ${incidentCorrelate}`);
+  const { msg: inc } = await runChild('measure-fleet-incident.js', [root, incidentSizes, String(incidentSpread), String(incidentCorrelate)], { heapMb: 2048 });
+  for (const x of inc.sizes) {
+    const a = x.firstAlertMs;
+    row(`F6/${x.clusters}`, `${x.clusters} clusters failing within ${x.spreadSeconds} s, one channel: event → first message naming the cluster`, `median ${fmt(a.median)} ms, p99 ${fmt(a.p99)} ms (n=${a.n}, missed ${a.missed})`, `${x.clusters} parents at Slack's 1 message/s/channel: the last ≥ ${x.clusters} s`, a.p99 / (x.clusters * 1000), 'p99 ≤ 5 s', a.p99 <= 5000 && a.missed === 0);
+    row(`F7/${x.clusters}`, 'threads opened vs distinct root causes', `${x.threads} threads (${x.posts} messages)`, `${x.rootCauses} distinct root causes (id + correlationKey)`, x.threads / Math.max(1, x.rootCauses), '≤ 1.0×', x.threads <= x.rootCauses);
+    row(`F8/${x.clusters}`, "another cluster's objects in a report", `${x.foreignObjectsInReports} (own Machine quoted ${x.ownMachineQuoted} times)`, 'every Machine in one namespace, every node of the same name', null, '0', x.foreignObjectsInReports === 0);
+  }
+  if (args.includes('--incident-only')) {
+    const results = { target: 'fleet-incident', startedAt: new Date().toISOString(), node: process.version, incidents: inc, rows };
+    printRows(`k8s-health bench — fleet incidents: ${incidentSizes} clusters, one channel, 2 worker processes, node ${process.version}`, rows);
+    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+    const file = path.join(root, 'bench/results', `${results.startedAt.replace(/[:.]/g, '-')}-fleet-incident.json`);
+    writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+    log(`written ${path.relative(root, file)}`);
+    return;
+  }
+  log(`fleet: ${clusters} clusters (and ${small}), 2 workers, lease ${leaseSeconds} s, ${samples} event samples, ${steadySeconds} s steady, ${churnMinutes} min churn`);
+  const { msg: r } = await runChild('measure-fleet.js', [root, String(clusters), String(churnMinutes), String(samples), String(leaseSeconds), String(steadySeconds), String(small)], { heapMb: 2048 });
   const e = r.eventToAlert;
   row('F1', 'watch event → alert posted (fake Slack)', `median ${fmt(e.median)} ms, p99 ${fmt(e.p99)} ms (n=${e.n}, missed ${e.missed})`, `scan.intervalSeconds 60 000 ms`, e.p99 / 60_000, 'p99 ≤ 5 s', e.p99 <= 5000 && e.missed === 0);
   row('F2', 'API requests per cluster per minute, steady', `${r.steady.requestsPerClusterMinute.toFixed(2)} (LISTs ${r.steady.listsPerClusterMinute.toFixed(3)})`, `one list scan = ${r.big.kindsPerCluster} LISTs + discovery + readyz`, r.steady.requestsPerClusterMinute / (r.big.kindsPerCluster + 2), 'reported; 0 LISTs', r.steady.listsPerClusterMinute === 0);
@@ -301,7 +323,7 @@ async function runFleet() {
   row('F4', 'failover after kill -9 of a worker', `median ${fmt(c.failoverMs.median / 1000)} s, max ${fmt(c.failoverMs.p99 / 1000)} s (n=${c.failoverMs.n})`, `lease TTL ${leaseSeconds} s`, c.failoverMs.p99 / (leaseSeconds * 1000), '≤ 1.0× (≤ TTL)', c.failoverMs.p99 <= leaseSeconds * 1000);
   const s = r.small;
   row('F5', 'RSS per watched cluster', `${(r.big.perClusterKb / 1024).toFixed(2)} MB at ${r.big.clusters} (workers ${r.big.kb.map((k) => (k / 1024).toFixed(0)).join(' + ')} MB)`, s ? `${(s.perClusterKb / 1024).toFixed(2)} MB at ${s.clusters}; idle worker ${(r.idleKb / 1024).toFixed(0)} MB` : `idle worker ${(r.idleKb / 1024).toFixed(0)} MB`, s ? r.big.perClusterKb / s.perClusterKb : null, 'reported; flat (≈ 1×)', null);
-  const results = { target: 'fleet', startedAt: new Date().toISOString(), node: process.version, fleet: r, rows };
+  const results = { target: 'fleet', startedAt: new Date().toISOString(), node: process.version, fleet: r, incidents: inc, rows };
   printRows(`k8s-health bench — fleet: ${clusters} clusters (${r.big.kindsPerCluster} watched kinds each), 2 worker processes, lease ${leaseSeconds} s, node ${process.version}`, rows);
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   const file = path.join(root, 'bench/results', `${results.startedAt.replace(/[:.]/g, '-')}-fleet.json`);

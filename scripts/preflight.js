@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Preflight of `npm test`: the tests start a real redis-server and a real 3-member etcd, use etcdctl
+ * Preflight of `npm test`: the tests start a real redis-server (and a Sentinel topology with redis-sentinel) and a real 3-member etcd, use etcdctl
  * and kubectl as peers, openssl for the etcd TLS certificates, and drive the sandbox page in the
  * system's headless Chromium (playwright-core never downloads a browser of its own here). When a command is missing it is
  * installed with the system package manager where that is possible without asking (root, or
@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 /** command → Debian package that provides it */
 const NEEDED = [
   ['redis-server', 'redis-server'],
+  ['redis-sentinel', 'redis-sentinel'],
   ['etcd', 'etcd-server'],
   ['etcdctl', 'etcd-client'],
   ['kubectl', 'kubernetes-client'],

@@ -71,11 +71,38 @@ app.kubernetes.io/component: {{ .component }}
 {{/* The one Redis source, checked once: an existing Secret, a URL, or the in-cluster Redis. */}}
 {{- define "khb.redisEnv" -}}
 {{- $sources := 0 }}
-{{- range (list .Values.redis.existingSecret .Values.redis.url .Values.redis.inCluster.enabled) }}{{ if . }}{{ $sources = add1 $sources }}{{ end }}{{ end }}
+{{- range (list .Values.redis.existingSecret .Values.redis.url .Values.redis.inCluster.enabled .Values.redis.sentinels) }}{{ if . }}{{ $sources = add1 $sources }}{{ end }}{{ end }}
 {{- if gt $sources 1 }}
-{{- fail "set only one of redis.url, redis.existingSecret, redis.inCluster.enabled" }}
+{{- fail "set only one of redis.url, redis.existingSecret, redis.inCluster.enabled, redis.sentinels" }}
 {{- end }}
-{{- if .Values.redis.existingSecret }}
+{{- if and .Values.redis.sentinels (not .Values.redis.sentinelMaster) }}
+{{- fail "redis.sentinels is set but redis.sentinelMaster is not: name the master group the sentinels monitor" }}
+{{- end }}
+{{- if and .Values.redis.sentinelMaster (not .Values.redis.sentinels) }}
+{{- fail "redis.sentinelMaster is set but redis.sentinels is not: list the sentinels as host:port" }}
+{{- end }}
+{{- if .Values.redis.sentinels }}
+- name: REDIS_SENTINELS
+  value: {{ join "," .Values.redis.sentinels | quote }}
+- name: REDIS_SENTINEL_MASTER
+  value: {{ .Values.redis.sentinelMaster | quote }}
+{{- with .Values.redis.sentinelAuth }}
+{{- if .existingSecret }}
+- name: REDIS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ .existingSecret }}
+      key: {{ .passwordKey }}
+{{- if .sentinelPasswordKey }}
+- name: REDIS_SENTINEL_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ .existingSecret }}
+      key: {{ .sentinelPasswordKey }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- else if .Values.redis.existingSecret }}
 - name: REDIS_URL
   valueFrom:
     secretKeyRef:
@@ -102,7 +129,7 @@ app.kubernetes.io/component: {{ .component }}
 - name: REDIS_URL
   value: {{ printf "redis://:$(REDIS_PASSWORD)@%s-redis:6379" (include "khb.fullname" .) | quote }}
 {{- else }}
-{{- fail "no Redis configured: set redis.url, redis.existingSecret, or redis.inCluster.enabled=true (see docs/helm.md)" }}
+{{- fail "no Redis configured: set redis.url, redis.existingSecret, redis.sentinels with redis.sentinelMaster, or redis.inCluster.enabled=true (see docs/helm.md)" }}
 {{- end }}
 {{- end }}
 

@@ -25,25 +25,40 @@ export interface AlertTransition {
 /** Compare-and-set retries when scans of one cluster race. */
 const MAX_CAS_TRIES = 20;
 
-/** Compare-and-set on a hash { version, state }: atomic in Redis, no WATCH connection state needed. */
+/** Compare-and-set on a hash { version, state, mac }: atomic in Redis, no WATCH connection state needed. */
 const CAS_SCRIPT = `
 local v = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if v ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'version', v + 1, 'state', ARGV[2])
+redis.call('HSET', KEYS[1], 'version', v + 1, 'state', ARGV[2], 'mac', ARGV[3])
 return 1
 `;
 
 /**
- * Keys: `<keyPrefix>alert-state:<cluster>` (hash with `version` and `state` JSON: structured data
- * only, alerts/incident.ts). No TTL: the state must survive every restart; resolved incidents are
+ * A MAC with the server secret over each stored state (store/create-record-seal.ts builds it): the
+ * state names where alerts are posted and what they say, so a state that does not verify is not used.
+ */
+export interface AlertStateSeal {
+  sign(payload: unknown): string;
+  verify(payload: unknown, mac: unknown): boolean;
+}
+
+/**
+ * Keys: `<keyPrefix>alert-state:<cluster>` (hash with `version`, `state` JSON — structured data
+ * only, alerts/incident.ts — and `mac`, the seal, when the process holds the server secret). No TTL: the state must survive every restart; resolved incidents are
  * pruned by the transition itself.
  */
-export function createAlertStateStore(redis: Redis, opts: { keyPrefix: string }): AlertStateStore {
+export function createAlertStateStore(redis: Redis, opts: { keyPrefix: string; seal?: AlertStateSeal; onTampered?: (cluster: string) => void }): AlertStateStore {
   const key = (cluster: string) => `${opts.keyPrefix}alert-state:${cluster}`;
   return {
     async load(cluster) {
-      const [version, raw] = await redis.hmget(key(cluster), 'version', 'state');
+      const [version, raw, mac] = await redis.hmget(key(cluster), 'version', 'state', 'mac');
       let parsed: unknown;
+      // Sealed (the process holds the server secret): a state that does not verify was not written by
+      // the bot. It is not used — the next scan starts afresh, its threads open in the configured channel.
+      if (raw && opts.seal && !opts.seal.verify({ cluster, state: raw }, mac)) {
+        opts.onTampered?.(cluster);
+        return { state: migrateAlertState(undefined), version: Number(version ?? 0) };
+      }
       try {
         parsed = raw ? JSON.parse(raw) : undefined;
       } catch {
@@ -53,7 +68,8 @@ export function createAlertStateStore(redis: Redis, opts: { keyPrefix: string })
       return { state: migrateAlertState(parsed), version: Number(version ?? 0) };
     },
     async save(cluster, state, expectedVersion) {
-      const ok = await redis.eval(CAS_SCRIPT, 1, key(cluster), String(expectedVersion), JSON.stringify(state));
+      const json = JSON.stringify(state);
+      const ok = await redis.eval(CAS_SCRIPT, 1, key(cluster), String(expectedVersion), json, opts.seal ? opts.seal.sign({ cluster, state: json }) : '');
       return ok === 1;
     },
   };

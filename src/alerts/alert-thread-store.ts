@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import { withAlertLock } from './alert-lock.js';
 import { K8sHealthError } from '../errors/k8s-health-error.js';
+import type { RecordSeal } from '../store/create-record-seal.js';
+import { waitForReplicas } from '../store/wait-for-replicas.js';
 
 /** What a thread record needs of an incident: its thread key (alerts/incident.ts `Incident`). */
 export interface ThreadIncident {
@@ -48,16 +50,34 @@ export interface AlertThreadStore<I extends ThreadIncident = ThreadIncident> {
 /** Threads outlive their incident for 30 days (a reopened finding within the flap window reuses it). */
 const TTL_SECONDS = 30 * 24 * 3600;
 
-/** Keys: `<keyPrefix>alert-thread:<cluster>:<incidentKey>` (JSON); the lock `<keyPrefix>alert-lock:<cluster>:<fingerprint>`. */
-export function createAlertThreadStore<I extends ThreadIncident = ThreadIncident>(redis: Redis, opts: { keyPrefix: string; states?: IncidentSource<I> }): AlertThreadStore<I> {
+/** Keys: `<keyPrefix>alert-thread:<cluster>:<incidentKey>` (JSON, with `mac` when sealed); the lock `<keyPrefix>alert-lock:<cluster>:<fingerprint>`. */
+export function createAlertThreadStore<I extends ThreadIncident = ThreadIncident>(redis: Redis, opts: { keyPrefix: string; states?: IncidentSource<I>; seal?: RecordSeal; onTampered?: (cluster: string, incidentKey: string) => void }): AlertThreadStore<I> {
   const key = (cluster: string, incidentKey: string) => `${opts.keyPrefix}alert-thread:${cluster}:${incidentKey}`;
+  const sealed = (cluster: string, incidentKey: string, t: AlertThread) => ({ cluster, incidentKey, channel: t.channel, ts: t.ts, postedSeq: t.postedSeq, proposalIds: t.proposalIds });
   const store: AlertThreadStore<I> = {
     async get(cluster, incidentKey) {
       const raw = await redis.get(key(cluster, incidentKey));
-      return raw ? (JSON.parse(raw) as AlertThread) : undefined;
+      if (!raw) return undefined;
+      let stored: AlertThread & { mac?: string };
+      try {
+        stored = JSON.parse(raw) as AlertThread & { mac?: string };
+      } catch {
+        return undefined;
+      }
+      const { mac, ...thread } = stored;
+      // Sealed: a record that does not verify names a message the bot must not edit or reply under;
+      // it is ignored (the next change opens a new thread in the configured channel).
+      if (opts.seal && !opts.seal.verify(sealed(cluster, incidentKey, thread), mac)) {
+        opts.onTampered?.(cluster, incidentKey);
+        return undefined;
+      }
+      return thread;
     },
     async set(cluster, incidentKey, thread) {
-      await redis.set(key(cluster, incidentKey), JSON.stringify(thread), 'EX', TTL_SECONDS);
+      const mac = opts.seal?.sign(sealed(cluster, incidentKey, thread));
+      await redis.set(key(cluster, incidentKey), JSON.stringify({ ...thread, ...(mac ? { mac } : {}) }), 'EX', TTL_SECONDS);
+      // What Slack already shows must survive a failover, or a retried job posts it again.
+      await waitForReplicas(redis);
     },
     withThread(cluster, fingerprint, fn) {
       const states = opts.states;

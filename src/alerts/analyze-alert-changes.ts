@@ -92,7 +92,8 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
         lastSeenAt: at,
         missedScans: 0,
         finding: f,
-        severity: f.severity,
+        // A root cause is as grave as what it causes: a warning-level CNI fault under a critical degraded control plane.
+        severity: worstOf([f, ...(symptomsOf.get(f.fingerprint) ?? [])]),
         evidenceSeen: normaliseAll(f.evidence),
         related: symptoms.map((s) => s.fingerprint),
         symptoms: symptoms.slice(0, MAX_SYMPTOMS),
@@ -121,6 +122,8 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
       details.push({ kind: 'severity', from: inc.finding.severity, to: f.severity });
       if (SEVERITY_RANK[f.severity] < SEVERITY_RANK[inc.severity]) inc.severity = f.severity;
     }
+    const worst = worstOf([f, ...(symptomsOf.get(f.fingerprint) ?? [])]);
+    if (SEVERITY_RANK[worst] < SEVERITY_RANK[inc.severity]) inc.severity = worst;
     const n = recreationsOf(f);
     if (n !== undefined && inc.recreations !== undefined && n > inc.recreations) details.push({ kind: 'recreation', from: inc.recreations, to: n });
     if (n !== undefined) inc.recreations = Math.max(n, inc.recreations ?? 0);
@@ -190,4 +193,9 @@ function normalise(line: string): string {
 
 function normaliseAll(lines: string[]): string[] {
   return lines.map(normalise).slice(-MAX_EVIDENCE_SEEN);
+}
+
+/** The gravest severity among a root cause and its symptoms. */
+function worstOf(findings: readonly Finding[]): Finding['severity'] {
+  return findings.reduce<Finding['severity']>((w, f) => (SEVERITY_RANK[f.severity] < SEVERITY_RANK[w] ? f.severity : w), 'info');
 }

@@ -4,6 +4,8 @@ import { K8sHealthError } from '../errors/k8s-health-error.js';
 export type RemediateErrorCode =
   | 'E_REMEDIATE_NOT_ALLOWED'
   | 'E_REMEDIATE_NO_TARGET'
+  /** The target belongs to another Cluster API cluster than the one the fix was proposed for. */
+  | 'E_REMEDIATE_OTHER_CLUSTER'
   | 'E_REMEDIATE_PARAMS'
   | 'E_REMEDIATE_ETCD'
   | 'E_REMEDIATE_KUBE'
@@ -17,7 +19,11 @@ export type RemediateErrorCode =
   /** `k8s-health enroll`: the token controller filled no token in time (docs/fleet.md). */
   | 'E_ENROLL_NO_TOKEN'
   /** `k8s-health enroll`: the read-only credential it built does not work. */
-  | 'E_ENROLL_CHECK';
+  | 'E_ENROLL_CHECK'
+  /** `k8s-health enroll`: an object of that name exists and is not the reader's (fails unless --replace). */
+  | 'E_ENROLL_MISMATCH'
+  /** `k8s-health enroll`: the credential's self reviews show a permission beyond reading. */
+  | 'E_ENROLL_NOT_READ_ONLY';
 
 /** A failed plan / dry run / execution, translated at the remediate boundary (docs/development.md, "Errors"). */
 export class RemediateError extends K8sHealthError {

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { connectRedis, describeRedisTarget } from '../store/connect-redis.js';
 import { readEnvOptions } from '../config/read-env-options.js';
 import { REDIS_PREFIX } from '../jobs/queue-names.js';
 import { neutralizePlainText } from '../text/neutralize-plain-text.js';
@@ -18,7 +18,7 @@ export async function runAudit(opts: { cluster?: string; limit?: string; json?: 
     return 2;
   }
   const env = readEnvOptions(io.env);
-  const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
+  const redis = connectRedis(env.redis, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
@@ -31,7 +31,7 @@ export async function runAudit(opts: { cluster?: string; limit?: string; json?: 
     if (!events.length) io.stderr.write(`no audit events${opts.cluster ? ` for cluster ${opts.cluster}` : ''}\n`);
     return 0;
   } catch (err) {
-    io.stderr.write(`k8s-health audit: cannot read the audit stream from REDIS_URL ${env.redisUrl}: ${neutralizePlainText(describeError(err))}\n`);
+    io.stderr.write(`k8s-health audit: cannot read the audit stream from Redis (${describeRedisTarget(env.redis)}): ${neutralizePlainText(describeError(err))}\n`);
     return 2;
   } finally {
     redis.disconnect();

@@ -57,7 +57,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('--kubeconfig <file>', "the workload cluster's admin kubeconfig (yours), used for this command only")
     .option('--context <name>', 'context in that kubeconfig')
     .option('--use-capi-secret', "use Cluster API's <cluster>-kubeconfig Secret as the admin credential instead")
-    .action(async (cluster: string, o: { config?: string; kubeconfig?: string; context?: string; useCapiSecret?: boolean }) => {
+    .option('--replace', 'delete and recreate a reader object already there that is not what enroll creates (default: fail naming it)')
+    .action(async (cluster: string, o: { config?: string; kubeconfig?: string; context?: string; useCapiSecret?: boolean; replace?: boolean }) => {
       status = await (await import('./run-enroll.js')).runEnroll(cluster, o, io);
     });
 
@@ -82,12 +83,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     });
   audit
     .command('verify')
-    .description('walk the audit hash chain: "intact, N records" (exit 0) or the first broken link (exit 1); MACs too when K8S_HEALTH_PLAN_SECRET is set')
+    .description('walk the audit hash chain: "intact, N records" (exit 0) or the first broken link (exit 1); MACs and the signed head too when K8S_HEALTH_PLAN_SECRET is set')
     .option('--json', 'the result as one JSON object')
-    .action(async (o: { json?: boolean }) => {
+    .option('--log <file>', "also prove the Redis trail against the bot's logs: a file of its JSON log lines (those with \"audit\": true are used)")
+    .action(async (o: { json?: boolean; log?: string }) => {
       // commander gives a parent's options to the parent wherever they appear: `audit verify --json`
       // sets audit's --json, not verify's.
-      status = await (await import('./run-audit-verify.js')).runAuditVerify({ json: o.json || audit.opts().json }, io);
+      status = await (await import('./run-audit-verify.js')).runAuditVerify({ json: o.json || audit.opts().json, log: o.log }, io);
     });
 
   program

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { connectRedis, describeRedisTarget } from '../store/connect-redis.js';
 import type { DiscoveredCluster } from '../cluster/fleet/discovered-cluster.js';
 import { readEnvOptions } from '../config/read-env-options.js';
 import { describeError } from '../errors/describe-error.js';
@@ -35,7 +35,7 @@ export async function runClusters(opts: { config?: string; output: string }, io:
   if (!['text', 'json'].includes(opts.output)) throw new UsageError(`--output must be text or json, got "${opts.output}"`);
   const env = readEnvOptions(io.env);
   const { config } = await resolveConfig(opts.config ?? env.configFile, io.env, true);
-  const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null, connectTimeout: 2000 });
+  const redis = connectRedis(env.redis, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null, connectTimeout: 2000 });
   redis.on('error', () => undefined);
   let connected = false;
   const notes: string[] = [];
@@ -44,7 +44,7 @@ export async function runClusters(opts: { config?: string; output: string }, io:
       await redis.connect();
       connected = true;
     } catch (err) {
-      notes.push(`Redis not reachable at ${env.redisUrl} (${describeError(err)}): statuses unknown`);
+      notes.push(`Redis not reachable at ${describeRedisTarget(env.redis)} (${describeError(err)}): statuses unknown`);
     }
     // Entries of fleets no longer in this config are left out (nobody syncs them any more).
     const fleets = new Set(config.fleets.map((f) => f.name));

@@ -16,6 +16,8 @@ export interface EnrollOptions {
   kubeconfig?: string;
   context?: string;
   useCapiSecret?: boolean;
+  /** Recreate an existing reader object that is not what enroll would create (instead of failing). */
+  replace?: boolean;
 }
 
 /**
@@ -48,7 +50,7 @@ export async function runEnroll(cluster: string, opts: EnrollOptions, io: CliIo)
     return 1;
   }
   try {
-    const r = await enrollCluster({ name: d.name, namespace: d.namespace, clusterName: d.clusterName }, admin, management);
+    const r = await enrollCluster({ name: d.name, namespace: d.namespace, clusterName: d.clusterName }, admin, management, { replace: opts.replace === true });
     for (const s of r.steps) io.stdout.write(`${neutralizePlainText(s)}\n`);
     io.stdout.write(`enrolled ${neutralizePlainText(d.name)}: the bot reads it through Secret ${neutralizePlainText(r.secret)} (read-only)\n`);
     return 0;

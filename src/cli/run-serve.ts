@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Redis } from 'ioredis';
 import type { App, CustomRoute } from '@slack/bolt';
 import type { Config } from '../config/config-schema.js';
 import type { EnvOptions } from '../config/read-env-options.js';
@@ -27,6 +26,13 @@ import { startFleet } from '../compose/start-fleet.js';
 import { waitForSignal } from './wait-for-signal.js';
 import { describeError } from '../errors/describe-error.js';
 import { K8sHealthError } from '../errors/k8s-health-error.js';
+import { HTTP_SERVER_OPTIONS } from '../slack/receive/slack-http-limits.js';
+import { createCommandRedis } from '../jobs/create-redis-connection.js';
+import { createRedisOutageReporter } from '../store/create-redis-outage-reporter.js';
+import { describeRedisTarget } from '../store/connect-redis.js';
+import { registerStateStoreGuard } from '../slack/receive/guard-state-store.js';
+import { stopWithin } from './stop-within.js';
+import { startScanWatchdog } from '../jobs/start-scan-watchdog.js';
 
 
 export interface ServeIo {
@@ -69,10 +75,12 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   // Fleet mode (docs/fleet.md): discovered clusters join config.clusters. With in-process workers this
   // process discovers (it scans); otherwise it follows the shared directory, without any credential.
   let jobs: Promise<WorkerSet> | undefined;
-  const fleet = startFleet({ config, redisUrl: env.redisUrl, mode: opts.workers ? 'discover' : 'follow', log, onRemoved: (names) => void jobs?.then((set) => set.retireClusters(names), () => undefined) });
+  // Every Redis client of this process reports to one outage reporter: one warning line per 30 s
+  // while Redis is unreachable, naming the address without its password.
+  const outage = createRedisOutageReporter({ log: announce, address: describeRedisTarget(env.redis) });
+  const fleet = startFleet({ config, redisUrl: env.redis, outage, mode: opts.workers ? 'discover' : 'follow', log, onRemoved: (names) => void jobs?.then((set) => set.retireClusters(names), () => undefined) });
   // Commands must not hang on a dead Redis: fail fast per command, keep reconnecting in the background.
-  const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true });
-  redis.on('error', () => undefined); // reported by /readyz and by the command that needed it
+  const redis = createCommandRedis(env.redis, { outage });
   const history = deps.history ?? new RedisHistory(redis, { keyPrefix: REDIS_PREFIX });
   const scanInProcess: ScanFn = async (name) => {
     const cluster = config.clusters.find((c) => c.name === name);
@@ -90,7 +98,8 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const isAuthorized = createApprovalAuthorizer({ log });
   const composed = composeJobs({
     config,
-    redisUrl: env.redisUrl,
+    redisUrl: env.redis,
+    outage,
     isAuthorized,
     runWorkers: opts.workers,
     scanFallback: opts.workers ? undefined : scanInProcess,
@@ -117,6 +126,14 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
 
 
   let slackApp: App | undefined;
+  // Clusters nobody scans for three intervals: /readyz `unscanned`, /metrics, one alert each.
+  const watchdog = startScanWatchdog({
+    config, redis, keyPrefix: REDIS_PREFIX, registry: metrics.registry, log, now: () => now().getTime(),
+    post: async (channel, text) => {
+      if (!slackApp) throw new K8sHealthError('E_SLACK_NOT_STARTED', 'the Slack app has not started yet: the unscanned-cluster alert is posted on the next check');
+      await slackApp.client.chat.postMessage({ channel, text });
+    },
+  });
   // Alertmanager's webhook (docs/alertmanager.md): answered once queued; 404 without K8S_HEALTH_ALERTMANAGER_TOKEN.
   const alertmanagerRoute = createAlertmanagerRoute({
     token: env.alertmanagerToken,
@@ -128,14 +145,17 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     now,
   });
   const routes: CustomRoute[] = [...createHealthRoutes({
+    unscanned: () => watchdog.unscanned(),
     redis,
+    redisProblem: () => (outage.down() ? `unreachable at ${outage.address}` : undefined),
     slackAuthTest: () => (slackApp ? slackApp.client.auth.test() : Promise.reject(new Error('Slack app not started'))),
     metrics,
     // `jobs` is assigned once the Slack app is up; until then the workers are "starting".
     workers: opts.workers
       ? async () => {
-          const set = await jobs;
-          return set ? set.ready() : { ready: false, workers: 'starting' };
+          // Workers wait for Redis to start: until then (however long an outage lasts) they are "starting".
+          const set = await Promise.race([jobs?.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 100).unref())]);
+          return set ? set.ready() : { ready: false, workers: outage.down() ? `starting (Redis unreachable at ${outage.address})` : 'starting' };
         }
       : undefined,
   }), alertmanagerRoute];
@@ -151,12 +171,18 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       customRoutes: routes,
       replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log.warn('replayed Slack request ignored'), onError: () => log.warn('replay check skipped: Redis unavailable') }),
       requestPolicy: config.slack,
+      onOversized: (status, reason) => {
+        // Counted, and logged at debug only: under a flood a line per request would be the flood.
+        metrics.errors.inc({ where: 'request-refused' });
+        log.debug({ status, reason }, 'slack request refused before reading its body');
+      },
       onRefused: (r) => {
         metrics.errors.inc({ where: 'request-refused' });
         log.warn({ status: r.status, reason: r.reason, detail: r.detail }, 'slack request refused');
       },
     });
   } catch (err) {
+    watchdog.stop();
     redis.disconnect();
     await fleet.stop().catch(() => undefined);
     await composed.close().catch(() => undefined);
@@ -165,6 +191,8 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   }
   const { app, mode } = started;
   slackApp = app;
+  // First: while Redis is unreachable, every command and click is answered at once instead of timing out.
+  registerStateStoreGuard(app, { reachable: () => redis.status === 'ready', address: outage.address, onRefused: () => metrics.errors.inc({ where: 'state-store-unreachable' }) });
   registerListeners(app, slackDeps);
   if (!deps.scan) {
     // The scan schedulers are synced at start: wait (a while) for the first discovery, so the
@@ -176,7 +204,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   // Workers finish their in-flight jobs before the connections close; never started (or Redis down
   // since startup: not waited for forever), only the queues close.
   const closeJobs = async () => {
-    const set = await Promise.race([jobs?.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 10_000).unref())]);
+    const set = await Promise.race([jobs?.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), outage.down() ? 0 : 5_000).unref())]);
     await (set ? set.close() : composed.close()).catch(() => undefined);
   };
 
@@ -193,6 +221,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       await app.start();
     }
   } catch (err) {
+    watchdog.stop();
     redis.disconnect();
     healthServer?.close();
     await closeJobs();
@@ -204,18 +233,31 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
 
   await (deps.stopSignal ?? waitForSignal());
   announce.info('stopping');
-  await app.stop().catch(() => undefined);
-  await closeJobs();
-  await fleet.stop().catch(() => undefined);
-  if (healthServer) await new Promise<void>((resolve) => healthServer!.close(() => resolve()));
-  await redis.quit().catch(() => redis.disconnect());
+  // In-flight work finishes, but never longer than Kubernetes' grace period allows: with Redis
+  // unreachable nothing would ever finish, so what is left is dropped (BullMQ retries it elsewhere).
+  const graceful = await stopWithin(STOP_BUDGET_MS, async () => {
+    watchdog.stop();
+    await app.stop().catch(() => undefined);
+    await closeJobs();
+    await fleet.stop().catch(() => undefined);
+    if (healthServer) await new Promise<void>((resolve) => healthServer!.close(() => resolve()));
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  if (!graceful) {
+    redis.disconnect();
+    healthServer?.closeAllConnections();
+    announce.warn(`stopped without finishing in-flight work within ${STOP_BUDGET_MS / 1000} s${outage.down() ? ` (Redis unreachable at ${outage.address})` : ''}`);
+  }
   announce.info('stopped');
   return 0;
 }
 
+/** How long a graceful stop may take (SIGTERM to exit within 10 s, Kubernetes' grace period is 30 s). */
+const STOP_BUDGET_MS = 8_000;
+
 /** Socket Mode has no HTTP receiver: the probe and metrics routes get their own small server. */
 async function serveRoutes(routes: CustomRoute[], port: number): Promise<http.Server> {
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(HTTP_SERVER_OPTIONS, (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const route = routes.find((r) => r.path === path && [r.method].flat().includes(req.method ?? 'GET'));
     if (!route) {

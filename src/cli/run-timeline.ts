@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { connectRedis, describeRedisTarget } from '../store/connect-redis.js';
 import { readEnvOptions } from '../config/read-env-options.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { buildTimeline } from '../timeline/build-timeline.js';
@@ -26,7 +26,7 @@ export async function runTimeline(cluster: string, opts: { since?: string; confi
   // With fleets the cluster may be a discovered one (docs/fleet.md): Redis decides whether it has a timeline.
   if (file && !config.fleets.length) pickCluster(config, cluster, file);
   const env = readEnvOptions(io.env);
-  const redis = new Redis(env.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
+  const redis = connectRedis(env.redis, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
@@ -34,7 +34,7 @@ export async function runTimeline(cluster: string, opts: { since?: string; confi
     io.stdout.write(await buildTimeline(sources, cluster, { now, ...(since ? { since } : {}) }));
     return 0;
   } catch (err) {
-    io.stderr.write(`k8s-health timeline: cannot read the bot's records from REDIS_URL ${env.redisUrl}: ${neutralizePlainText(describeError(err))}\n`);
+    io.stderr.write(`k8s-health timeline: cannot read the bot's records from Redis (${describeRedisTarget(env.redis)}): ${neutralizePlainText(describeError(err))}\n`);
     return 2;
   } finally {
     redis.disconnect();

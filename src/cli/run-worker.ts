@@ -10,6 +10,10 @@ import { createPlanSigner } from '../approvals/plan-signer.js';
 import { createProcessLogger } from '../log/create-logger.js';
 import { waitForSignal } from './wait-for-signal.js';
 import { describeError } from '../errors/describe-error.js';
+import { HTTP_SERVER_OPTIONS } from '../slack/receive/slack-http-limits.js';
+import { createRedisOutageReporter } from '../store/create-redis-outage-reporter.js';
+import { describeRedisTarget } from '../store/connect-redis.js';
+import { stopWithin } from './stop-within.js';
 
 export interface WorkerIo {
   stdout: NodeJS.WritableStream;
@@ -53,9 +57,12 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
   }
   let set: WorkerSet | undefined;
   let startError = '';
+  // Every Redis client of this process reports here: one warning line per 30 s while Redis is unreachable.
+  const outage = createRedisOutageReporter({ log: announce, address: describeRedisTarget(env.redis) });
   // Its own registry (default process metrics included): scan and notify jobs, watch-cache gauges.
   const metrics = createWorkerMetrics();
-  const server = http.createServer((req, res) => {
+  // Node's 300 s request timeouts shortened as on serve's port (slack/slack-http-limits.ts).
+  const server = http.createServer(HTTP_SERVER_OPTIONS, (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
     if (path === '/metrics') {
@@ -66,7 +73,7 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
       return;
     }
     if (path !== '/readyz') return void res.writeHead(404).end();
-    const answer = set ? set.ready() : Promise.resolve({ ready: false, redis: startError || 'starting (waiting for Redis)', workers: 'not started' });
+    const answer = set ? set.ready() : Promise.resolve({ ready: false, redis: startError || (outage.down() ? `unreachable at ${outage.address}` : 'starting (waiting for Redis)'), workers: 'not started' });
     void answer.then((r) => res.writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' }).end(`${JSON.stringify(r)}\n`));
   });
   try {
@@ -87,8 +94,8 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
   // Fleet mode (docs/fleet.md): a worker that scans or remediates discovers (it needs the enrolled
   // kubeconfigs); notify/expiry-only workers follow the shared directory. The first discovery is
   // waited for (a while) so the scan schedulers are synced once with every cluster in.
-  const fleet = startFleet({ config, redisUrl: env.redisUrl, mode: kinds.includes('scan') || kinds.includes('remediate') ? 'discover' : 'follow', log, keyPrefix: deps.workers?.prefix ? `${deps.workers.prefix}:` : undefined, onRemoved: (names) => void set?.retireClusters(names) });
-  const starting = Promise.race([fleet.ready, new Promise((r) => setTimeout(r, 30_000).unref())]).then(() => startJobs({ config, redisUrl: env.redisUrl, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, clusterSet: fleet.clusterSet, ...deps.workers })).then(
+  const fleet = startFleet({ config, redisUrl: env.redis, outage, mode: kinds.includes('scan') || kinds.includes('remediate') ? 'discover' : 'follow', log, keyPrefix: deps.workers?.prefix ? `${deps.workers.prefix}:` : undefined, onRemoved: (names) => void set?.retireClusters(names) });
+  const starting = Promise.race([fleet.ready, new Promise((r) => setTimeout(r, 30_000).unref())]).then(() => startJobs({ config, redisUrl: env.redis, outage, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, clusterSet: fleet.clusterSet, ...deps.workers })).then(
     (s) => {
       set = s;
       announce.info({ kinds: s.kinds, clusters: config.clusters.length }, `workers running (${s.kinds.join(', ')}) for ${config.clusters.length} cluster(s)`);
@@ -100,11 +107,18 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
   );
   await stop;
   announce.info('stopping (finishing in-flight jobs)');
-  // Redis down since startup: do not wait for it forever on the way out.
-  await Promise.race([starting, new Promise((r) => setTimeout(r, 10_000).unref())]);
-  await set?.close();
-  await fleet.stop().catch(() => undefined);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  // In-flight jobs finish, within SIGTERM's 10 s: Redis down since startup (or now) is not waited
+  // for; what is left is dropped, and BullMQ hands a dropped job to another worker when its lock expires.
+  const graceful = await stopWithin(8_000, async () => {
+    await Promise.race([starting, new Promise((r) => setTimeout(r, outage.down() ? 0 : 5_000).unref())]);
+    await set?.close();
+    await fleet.stop().catch(() => undefined);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  if (!graceful) {
+    server.closeAllConnections();
+    announce.warn(`stopped without finishing in-flight jobs within 8 s${outage.down() ? ` (Redis unreachable at ${outage.address})` : ''}`);
+  }
   announce.info('stopped');
   return startError ? 1 : 0;
 }

@@ -1,5 +1,17 @@
 import type { KubeObject, PodProjection, ContainerStateProjection } from './snapshot.js';
 
+/** A record of a Pod as read (a dump or the API server): any field may be missing, null or of another type. */
+type Loose = Record<string, unknown>;
+
+/** The fields of a container status read here. */
+interface RawContainerStatus {
+  name?: unknown;
+  ready?: unknown;
+  restartCount?: unknown;
+  state?: { waiting?: Loose; terminated?: Loose };
+  lastState?: { terminated?: Loose };
+}
+
 /** Reduce a full Pod to the compact projection the Snapshot keeps (never whole pods: large clusters). */
 export function projectPod(pod: KubeObject): PodProjection {
   const m = pod.metadata ?? { name: '' };
@@ -7,23 +19,23 @@ export function projectPod(pod: KubeObject): PodProjection {
   const status = pod.status ?? {};
   const statuses: unknown[] = [...arr(status.initContainerStatuses), ...arr(status.containerStatuses)];
   const containers: ContainerStateProjection[] = statuses.map((raw) => {
-    const c = (raw ?? {}) as Record<string, any>; // a null entry in a dump must not sink the whole read
-    const out: ContainerStateProjection = { name: String(c.name ?? ''), ready: c.ready === true, restartCount: num(c.restartCount) ?? 0 };
+    const c = (raw ?? {}) as RawContainerStatus; // a null entry in a dump must not sink the whole read
+    const out: ContainerStateProjection = { name: typeof c.name === 'string' ? c.name : c.name == null ? '' : JSON.stringify(c.name), ready: c.ready === true, restartCount: num(c.restartCount) ?? 0 };
     if (c.state?.waiting) out.waiting = pick(c.state.waiting, ['reason', 'message']);
     if (c.state?.terminated) out.terminated = pick(c.state.terminated, ['reason', 'exitCode', 'finishedAt']);
     if (c.lastState?.terminated) out.lastTerminated = pick(c.lastState.terminated, ['reason', 'exitCode', 'finishedAt']);
     return out;
   });
   let memory = 0;
-  for (const c of arr(spec.containers) as Record<string, any>[]) memory += parseQuantity(c?.resources?.requests?.memory) ?? 0;
+  for (const c of arr(spec.containers) as ({ resources?: { requests?: { memory?: unknown } } } | null)[]) memory += parseQuantity(c?.resources?.requests?.memory) ?? 0;
   const p: PodProjection = {
     namespace: m.namespace ?? 'default',
     name: m.name,
-    pvcNames: (arr(spec.volumes) as Record<string, any>[])
+    pvcNames: (arr(spec.volumes) as ({ persistentVolumeClaim?: { claimName?: unknown } } | null)[])
       .map((v) => v?.persistentVolumeClaim?.claimName)
       .filter((n): n is string => typeof n === 'string'),
-    conditions: (arr(status.conditions) as Record<string, any>[]).map((c) =>
-      pick(c, ['type', 'status', 'reason', 'message', 'lastTransitionTime']),
+    conditions: (arr(status.conditions) as (Loose | null)[]).map((c) =>
+      pick<PodProjection['conditions'][number]>(c, ['type', 'status', 'reason', 'message', 'lastTransitionTime']),
     ) as PodProjection['conditions'],
     containers,
   };
@@ -67,10 +79,12 @@ function arr(v: unknown): unknown[] {
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
-function pick<T extends Record<string, any>>(o: T, keys: string[]): Record<string, any> {
-  const out: Record<string, any> = {};
+/** The listed fields that are set, typed as the projection declares them (values are copied as read). */
+function pick<T extends object>(from: object | null | undefined, keys: (keyof T & string)[]): T {
+  const o = from as Loose | null | undefined;
+  const out: Loose = {};
   for (const k of keys) if (o?.[k] !== undefined && o?.[k] !== null) out[k] = o[k];
-  return out;
+  return out as T;
 }
 function assign<T extends object>(target: T, key: keyof T & string, value: unknown): void {
   if (value !== undefined && value !== null && value !== '') (target as Record<string, unknown>)[key] = value;

@@ -9,11 +9,14 @@ import { silentLogger, type Logger } from '../log/logger.js';
 import { createProposalRequester } from '../jobs/create-proposal-requester.js';
 import { createQueuedScan } from '../jobs/create-queued-scan.js';
 import { createRedisConnection } from '../jobs/create-redis-connection.js';
+import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.js';
 import type { WorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { enqueueRemediation } from '../jobs/enqueue-remediation.js';
 import { retireCluster } from '../jobs/retire-cluster.js';
 import { scheduleScans } from '../jobs/schedule-scans.js';
 import { isLeasedCluster } from '../jobs/is-leased-cluster.js';
+import { createFleetIncidentStore } from '../alerts/fleet-incident-store.js';
+import type { FleetIncident } from '../alerts/fleet-incident.js';
 import { ALERTS_QUEUE, APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../jobs/queue-names.js';
 import { enqueueAlertmanager } from '../jobs/enqueue-alertmanager.js';
 import { createAlertReceiptStore } from '../alertmanager/alert-receipt-store.js';
@@ -31,6 +34,9 @@ import type { RequestProposal } from '../slack/handle/handle-approval-deps.js';
 import { createAlertQuietStore } from '../alerts/alert-quiet-store.js';
 import { createHomeViewersStore } from '../store/home-viewers-store.js';
 import { createAlertThreadStore } from '../alerts/alert-thread-store.js';
+import { createRecordSeal } from '../store/create-record-seal.js';
+import type { RedisTarget } from '../store/connect-redis.js';
+import { sealAlertRecords } from '../store/seal-alert-records.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
 import { createAuditLog } from '../store/audit-log.js';
@@ -43,7 +49,10 @@ import { createReportStore } from '../store/report-store.js';
 /** Options of {@link composeJobs}. */
 export interface JobsOptions {
   config: Config;
-  redisUrl: string;
+  /** Where Redis is: a URL, or the environment's topology (store/connect-redis.ts). */
+  redisUrl: string | RedisTarget;
+  /** The process's Redis outage reporter (one warning line per 30 s while Redis is unreachable); every connection here reports to it. */
+  outage?: RedisOutageReporter;
   /** Bot token and Web API base URL; without a token alerts are tracked but not posted. */
   slack?: { token?: string; apiUrl?: string };
   /** Run workers here (false: only the queues, for `serve --no-workers`). */
@@ -142,7 +151,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
   const now = opts.now ?? (() => new Date());
   let lastRedisError = '';
   const onError = (err: Error) => (lastRedisError = err.message);
-  const connection = createRedisConnection(opts.redisUrl, { onError });
+  const connection = createRedisConnection(opts.redisUrl, { onError, outage: opts.outage });
   // QueueEvents block on their connection: one each, closed by us (BullMQ leaves given connections open).
   const scanEventsConnection = connection.duplicate();
   const proposeEventsConnection = connection.duplicate();
@@ -168,11 +177,20 @@ export function composeJobs(opts: JobsOptions): Jobs {
       const runWorkers = opts.runWorkers ?? true;
       const kinds = runWorkers ? WORKER_KINDS.filter((k) => (opts.only ?? WORKER_KINDS).includes(k)) : [];
       const signer = opts.signer ?? createPlanSigner(undefined);
-      const alerts = createAlertStateStore(connection, { keyPrefix });
+      // Records that decide where the bot posts and what it edits are sealed with the server secret;
+      // those written before sealing existed are sealed once, so no open thread is lost.
+      const stateSeal = createRecordSeal(signer, 'alert-state');
+      const threadSeal = createRecordSeal(signer, 'alert-thread');
+      if (stateSeal && threadSeal) {
+        const n = await sealAlertRecords(connection, { keyPrefix, states: stateSeal, threads: threadSeal });
+        if (n) log.info({ sealed: n }, 'alert states and thread records from before sealing sealed once');
+      }
+      const alerts = createAlertStateStore(connection, { keyPrefix, seal: stateSeal, onTampered: (cluster) => log.error({ cluster }, 'alert state does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): not used; the next scan starts afresh') });
       const stores: JobStores = {
         reports: createReportStore(connection, { keyPrefix, now: opts.now }),
         alerts,
-        threads: createAlertThreadStore(connection, { keyPrefix, states: alerts }),
+        threads: createAlertThreadStore(connection, { keyPrefix, states: alerts, seal: threadSeal, onTampered: (cluster, key) => log.error({ cluster, thread: key }, 'alert thread record does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): ignored') }),
+        fleetIncidents: createFleetIncidentStore<FleetIncident>(connection, { keyPrefix }),
         quiet: createAlertQuietStore(connection, { keyPrefix, now }),
         homeViewers: createHomeViewersStore(connection, { keyPrefix }),
         history: new RedisHistory(connection, { keyPrefix }),

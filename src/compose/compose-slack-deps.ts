@@ -49,7 +49,7 @@ export function composeSlackDeps(opts: {
     now,
     log,
     approval: composeApprovalDeps({ redis, keyPrefix, config, signer, jobs: opts.jobs, log, now, isAuthorized, appHome }),
-    alertThreads: composeAlertThreadDeps({ redis, keyPrefix, signer, now, log }),
+    alertThreads: composeAlertThreadDeps({ redis, keyPrefix, signer, now, log, config }),
     appHome,
     // The Prometheus alerts' Silence and Expire buttons (docs/alertmanager.md).
     alertmanager: {

@@ -3,13 +3,17 @@ import { toClusterConfig } from '../cluster/fleet/to-cluster-config.js';
 import { createClusterSet, type ClusterSet } from '../config/cluster-set.js';
 import type { Config } from '../config/config-schema.js';
 import { createRedisConnection } from '../jobs/create-redis-connection.js';
+import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.js';
+import type { RedisTarget } from '../store/connect-redis.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { createClusterDirectory } from '../store/cluster-directory.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
 
 export interface FleetOptions {
   config: Config;
-  redisUrl: string;
+  redisUrl: string | RedisTarget;
+  /** The process's Redis outage reporter. */
+  outage?: RedisOutageReporter;
   /**
    * `discover`: this process reads the management clusters itself (it scans: it needs the enrolled
    * kubeconfigs) and keeps the shared directory current; `follow`: it only follows the directory
@@ -47,7 +51,7 @@ export function startFleet(opts: FleetOptions): Fleet {
       log.warn({ fleet: f.name }, `fleet ${f.name}: credentials: capi-admin-secret reads Cluster API's admin kubeconfig of every cluster (for labs only; enroll clusters with k8s-health enroll instead)`);
     }
   }
-  const redis = createRedisConnection(opts.redisUrl, { onError: (err) => log.debug({ err }, 'fleet directory: Redis error') });
+  const redis = createRedisConnection(opts.redisUrl, { outage: opts.outage });
   const directory = createClusterDirectory(redis, { keyPrefix: opts.keyPrefix ?? REDIS_PREFIX });
   const configuredNames = new Set(config.clusters.map((c) => c.name));
   const stops: (() => Promise<void> | void)[] = [];

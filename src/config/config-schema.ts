@@ -16,6 +16,12 @@ const kubeContext = z.strictObject({
 const management = kubeContext.extend({
   /** Namespace holding this cluster's Cluster API objects; default: all namespaces. */
   namespace: z.string().min(1).optional(),
+  /**
+   * The Cluster API `Cluster` this cluster is, when its namespace holds several (its Machines, control
+   * plane and events are told apart by it). Default: the namespace's only Cluster; several and none
+   * named is an error listing them.
+   */
+  clusterName: z.string().min(1).optional(),
 });
 
 const etcd = z.strictObject({
@@ -221,8 +227,14 @@ export const configSchema = z
          * many seconds per cluster (changes in between are coalesced into the next scan).
          */
         debounceSeconds: z.number().min(0).max(300).default(2),
+        /**
+         * A root cause with the same id and correlationKey on two or more clusters of one alert channel
+         * within this many seconds is one fleet incident: one thread listing the clusters (docs/fleet.md).
+         * 0: never correlate.
+         */
+        correlateSeconds: z.number().min(0).max(3600).default(60),
       })
-      .default({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, pausedReminderHours: 4, watch: true, leases: true, leaseSeconds: 15, debounceSeconds: 2 }),
+      .default({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, pausedReminderHours: 4, watch: true, leases: true, leaseSeconds: 15, debounceSeconds: 2, correlateSeconds: 60 }),
     approvals: z
       .strictObject({
         /** Distinct authorized approvers a fix needs (the proposer never counts); below 2 only with allowSinglePerson. */

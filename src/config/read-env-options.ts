@@ -15,6 +15,12 @@ export interface EnvOptions {
   slackApiUrl?: string;
   /** Redis connection URL, default redis://127.0.0.1:6379. */
   redisUrl: string;
+  /**
+   * Where Redis is, as every process connects to it (store/connect-redis.ts): REDIS_URL, or a Sentinel
+   * topology (REDIS_SENTINELS + REDIS_SENTINEL_MASTER, which wins over REDIS_URL), with REDIS_USERNAME,
+   * REDIS_PASSWORD, REDIS_SENTINEL_PASSWORD and REDIS_TLS_CA_FILE.
+   */
+  redis: RedisEnv;
   /** Config file path (K8S_HEALTH_CONFIG), default config/config.yaml. */
   configFile?: string;
   port: number;
@@ -32,6 +38,50 @@ export interface EnvOptions {
   alertmanagerToken?: string;
 }
 
+/** The Redis part of the environment (no secret is ever logged from it: store/connect-redis.ts redacts). */
+export interface RedisEnv {
+  url: string;
+  /** REDIS_SENTINELS (`host:port,…`) and REDIS_SENTINEL_MASTER (the master group's name). */
+  sentinels?: { host: string; port: number }[];
+  sentinelMaster?: string;
+  username?: string;
+  password?: string;
+  sentinelPassword?: string;
+  /** REDIS_TLS_CA_FILE: TLS to Redis (and the sentinels), trusting this CA bundle. */
+  tlsCaFile?: string;
+}
+
+/** `host:port,host:port` as a list; one line naming the variable when an entry is not that. */
+function parseNodes(name: string, value: string): { host: string; port: number }[] {
+  const nodes = value.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
+    const m = /^(\[[^\]]+\]|[^:\s]+):(\d{1,5})$/.exec(entry);
+    const port = m ? Number(m[2]) : NaN;
+    if (!m || port < 1 || port > 65535) throw new ConfigError(`${name} must be host:port pairs separated by commas, got "${entry}"`);
+    return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
+  });
+  if (!nodes.length) throw new ConfigError(`${name} is set but names no host:port`);
+  return nodes;
+}
+
+function readRedisEnv(env: Record<string, string | undefined>): RedisEnv {
+  const out: RedisEnv = { url: env.REDIS_URL || 'redis://127.0.0.1:6379' };
+  if (env.REDIS_CLUSTER_NODES) {
+    throw new ConfigError('REDIS_CLUSTER_NODES is set, but Redis Cluster is not supported by this version: use REDIS_SENTINELS with REDIS_SENTINEL_MASTER, or REDIS_URL');
+  }
+  if (env.REDIS_SENTINELS) {
+    out.sentinels = parseNodes('REDIS_SENTINELS', env.REDIS_SENTINELS);
+    if (!env.REDIS_SENTINEL_MASTER) throw new ConfigError('REDIS_SENTINELS is set but REDIS_SENTINEL_MASTER is not: name the master group the sentinels monitor (e.g. mymaster)');
+    out.sentinelMaster = env.REDIS_SENTINEL_MASTER;
+  } else if (env.REDIS_SENTINEL_MASTER) {
+    throw new ConfigError('REDIS_SENTINEL_MASTER is set but REDIS_SENTINELS is not: list the sentinels as host:port,host:port');
+  }
+  if (env.REDIS_USERNAME) out.username = env.REDIS_USERNAME;
+  if (env.REDIS_PASSWORD) out.password = env.REDIS_PASSWORD;
+  if (env.REDIS_SENTINEL_PASSWORD) out.sentinelPassword = env.REDIS_SENTINEL_PASSWORD;
+  if (env.REDIS_TLS_CA_FILE) out.tlsCaFile = env.REDIS_TLS_CA_FILE;
+  return out;
+}
+
 export function readEnvOptions(env: Record<string, string | undefined>): EnvOptions {
   const level = (env.LOG_LEVEL ?? 'info').toLowerCase();
   const port = env.PORT ? Number(env.PORT) : 3000;
@@ -43,6 +93,7 @@ export function readEnvOptions(env: Record<string, string | undefined>): EnvOpti
     slackAppToken: env.SLACK_APP_TOKEN || undefined,
     slackApiUrl: env.SLACK_API_URL || undefined,
     redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
+    redis: readRedisEnv(env),
     configFile: env.K8S_HEALTH_CONFIG || undefined,
     port,
     logLevel: level as EnvOptions['logLevel'],

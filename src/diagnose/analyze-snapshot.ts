@@ -6,6 +6,8 @@ import { SECTION_IDS, SEVERITY_RANK, type Finding } from './finding.js';
 import { fingerprint } from './fingerprint.js';
 import type { HistoryView } from './history.js';
 import { linkCauses } from './link-causes.js';
+import { linkSymptoms } from './link-symptoms.js';
+import { addCorrelationKeys } from './add-correlation-keys.js';
 import { describeError } from '../errors/describe-error.js';
 
 export interface AnalysisResult {
@@ -44,7 +46,7 @@ export function analyzeSnapshot(
       findings.push(f);
     }
   }
-  return { findings: sortFindings(linkCauses(findings)), errors };
+  return { findings: sortFindings(addCorrelationKeys(linkCauses(linkSymptoms(findings, snapshot)), snapshot)), errors };
 }
 
 /**

@@ -115,6 +115,12 @@ export interface Finding {
   cause?: string;
   /** Fingerprints of the findings this one is caused by (root cause first). */
   causedBy?: string[];
+  /**
+   * On root causes: what the fault is, from evidence that does not depend on the cluster (a webhook's
+   * name and service, a node image, an infrastructure error) — the same fault on several clusters has
+   * the same key, so their alerts become one fleet incident (diagnose/add-correlation-keys.ts).
+   */
+  correlationKey?: string;
   /** ISO time the problem started, when known (condition lastTransitionTime, creationTimestamp, first event). */
   since?: string;
   /**

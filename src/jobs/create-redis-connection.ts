@@ -1,13 +1,37 @@
-import { Redis } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { connectRedis, type RedisTarget } from '../store/connect-redis.js';
+import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.js';
 
 /**
  * An ioredis connection for BullMQ. Workers and QueueEvents block on Redis and must wait out a
  * disconnect instead of failing commands (docs/development.md, "Stack notes": `maxRetriesPerRequest: null` or BullMQ's
  * constructor throws); ioredis keeps reconnecting in the background. Errors are reported through
- * /readyz, not thrown as unhandled 'error' events.
+ * /readyz and the process's outage reporter, never thrown as unhandled 'error' events.
  */
-export function createRedisConnection(url: string, opts: { onError?: (err: Error) => void } = {}): Redis {
-  const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, retryStrategy: (times) => Math.min(times * 200, 2000) });
-  redis.on('error', (err: Error) => opts.onError?.(err));
+export function createRedisConnection(url: string | RedisTarget, opts: { onError?: (err: Error) => void; outage?: RedisOutageReporter } = {}): Redis {
+  return watchRedis(connectRedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, retryStrategy: (times) => Math.min(times * 200, 2000) }), opts);
+}
+
+/**
+ * A client of the bot's Redis with commands that fail fast instead of waiting out an outage (serve's
+ * command path: a Slack request must be answered, not left hanging).
+ */
+export function createCommandRedis(url: string | RedisTarget, opts: { outage?: RedisOutageReporter; redis?: RedisOptions } = {}): Redis {
+  return watchRedis(connectRedis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true, retryStrategy: (times) => Math.min(times * 200, 2000), ...opts.redis }), opts);
+}
+
+/**
+ * Every client gets an 'error' listener (without one ioredis prints "[ioredis] Unhandled error event"
+ * with a stack trace at every retry), and so does every duplicate made of it — by us or inside
+ * BullMQ, whose workers duplicate the connection they are given for their blocking commands.
+ */
+export function watchRedis(redis: Redis, opts: { onError?: (err: Error) => void; outage?: RedisOutageReporter }): Redis {
+  redis.on('error', (err: Error) => {
+    opts.onError?.(err);
+    opts.outage?.error(err);
+  });
+  redis.on('ready', () => opts.outage?.ready());
+  const duplicate = redis.duplicate.bind(redis);
+  redis.duplicate = (override?: Partial<RedisOptions>) => watchRedis(duplicate(override), opts);
   return redis;
 }

@@ -104,7 +104,10 @@ export function createWorkerMetrics(opts: { registry?: Registry; defaultMetrics?
   gauge('k8s_health_watch_events', 'Watch events received by the watch cache since it started, by cluster; restarts at 0 when the cache is recreated', ['cluster'] as const, (c) => [[{}, c.events]]);
 
   const seconds = (job: Job) => (job.processedOn ? Math.max(0, Date.now() - job.processedOn) / 1000 : undefined);
-  const cluster = (job: Job) => String((job.data as { cluster?: unknown } | undefined)?.cluster ?? 'unknown');
+  const cluster = (job: Job) => {
+    const name = (job.data as { cluster?: unknown } | undefined)?.cluster;
+    return typeof name === 'string' ? name : 'unknown';
+  };
   const record = (queue: string, job: Job, ok: boolean, result?: unknown) => {
     if (queue === SCAN_QUEUE) {
       scanJobs.inc({ cluster: cluster(job), outcome: ok ? 'ok' : 'error' });

@@ -3,17 +3,19 @@ import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertStateStore } from '../alerts/alert-state-store.js';
 import type { Incident } from '../alerts/incident.js';
+import type { FleetIncident } from '../alerts/fleet-incident.js';
+import type { FleetIncidentStore } from '../alerts/fleet-incident-store.js';
 import type { WatchCaches } from '../cluster/live/create-watch-caches.js';
 import type { ClusterConfig, Config } from '../config/config-schema.js';
 import type { History } from '../diagnose/history.js';
 import type { ActionContext } from '../approvals/execute/action-context.js';
 import type { ApprovalBackups, ApprovalStore, AuditLog } from '../approvals/approval-stores.js';
 import type { PlanSigner } from '../approvals/plan-signer.js';
-import type { Report } from '../report/report.js';
 import type { ScanDeps } from '../scan/scan-cluster.js';
 import type { ChannelLimiter } from '../slack/post/create-channel-limiter.js';
 import type { AlertQuietStore } from '../alerts/alert-quiet-store.js';
 import type { AlertThreadStore } from '../alerts/alert-thread-store.js';
+import { isConfiguredChannel } from '../slack/post/is-configured-channel.js';
 import type { HomeViewersStore } from '../store/home-viewers-store.js';
 import { createApprovalAuthorizer } from '../slack/handle/handle-approval-authorizer.js';
 import { refreshAppHomes } from '../slack/post/publish-app-home.js';
@@ -34,6 +36,7 @@ import { startAlertsWorker } from './workers/alerts.js';
 import type { AlertReceiptStore } from '../alertmanager/alert-receipt-store.js';
 import type { WorkerKind } from './worker-kinds.js';
 import type { Logger } from '../log/logger.js';
+import type { Report } from '../report/report.js';
 
 /** The queues of the bot (created by the composition root on one connection). */
 export interface JobQueues {
@@ -64,6 +67,8 @@ export interface JobStores {
   proposals: ProposalStore;
   /** Prometheus alerts: receipts (each shown once), where each is shown, thread tallies. */
   receipts: AlertReceiptStore;
+  /** Fleet incidents (docs/fleet.md); absent: every incident keeps a thread of its own. */
+  fleetIncidents?: FleetIncidentStore<FleetIncident>;
 }
 
 /**
@@ -168,6 +173,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       notifyQueue: deps.slack ? deps.queues.notify : undefined,
       onAlertsChanged,
       flapWindowMinutes: deps.flapWindowMinutes,
+      fleet: stores.fleetIncidents,
       now,
       collect,
     };
@@ -195,8 +201,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   }
   if (runs('notify')) {
     if (deps.slack) {
-      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, prometheusTally: (channel: string, ts: string) => stores.receipts.getTally(channel, ts), now, log };
-      workers.push(startNotifyWorker({ ...notify, connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
+      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fleet: stores.fleetIncidents, prometheusTally: (channel: string, ts: string) => stores.receipts.getTally(channel, ts), now, log, channelAllowed: (cluster: string, channel: string) => isConfiguredChannel(deps.config, cluster, channel) };
+      workers.push(startNotifyWorker({ ...notify, connection, prefix, queue: deps.queues.notify, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
     }

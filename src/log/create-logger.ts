@@ -48,16 +48,47 @@ export function createLogger(opts: LoggerOptions): Logger {
         },
       }
     : destination;
-  return pino(
-    {
-      level: opts.level ?? 'info',
-      base: opts.base ?? {},
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
-    },
-    stream,
+  return withMergedFields(
+    pino(
+      {
+        level: opts.level ?? 'info',
+        base: opts.base ?? {},
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label) => ({ level: label }) },
+        redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
+      },
+      stream,
+    ),
+    {},
   );
+}
+
+type Pino = ReturnType<typeof pino>;
+
+/**
+ * A child's bindings and a call's fields as one object per line. pino writes a child's bindings and
+ * then the call's fields as they are, so `log.child({ cluster }).info({ cluster }, …)` — a natural
+ * call where a function gets a logger and also names its cluster — would carry the key twice, and
+ * JSON readers then keep either one. Here the bindings are kept by this wrapper and merged into every call
+ * (the call's value wins); an Error given as the fields goes under `err`, as pino would put it.
+ */
+function withMergedFields(p: Pino, bound: Record<string, unknown>): Logger & { pino: Pino } {
+  const method =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (fields: object | string, msg?: string): void => {
+      if (typeof fields === 'string') return Object.keys(bound).length ? p[level](bound, fields) : p[level](fields);
+      const merged = fields instanceof Error ? { ...bound, err: fields } : { ...bound, ...fields };
+      if (msg === undefined) p[level](merged);
+      else p[level](merged, msg);
+    };
+  return {
+    pino: p,
+    debug: method('debug') as Logger['debug'],
+    info: method('info') as Logger['info'],
+    warn: method('warn') as Logger['warn'],
+    error: method('error') as Logger['error'],
+    child: (bindings) => withMergedFields(p, { ...bound, ...bindings }),
+  };
 }
 
 /**
@@ -100,6 +131,6 @@ export interface ProcessLogger {
 export async function createProcessLogger(opts: { level?: LogLevel; destination: LogDestination; base?: Record<string, unknown> }): Promise<ProcessLogger> {
   const pretty = opts.destination.isTTY ? await loadPrettyPrinter() : undefined;
   const log = createLogger({ ...opts, pretty });
-  const announce = (log as ReturnType<typeof pino>).child({}, { level: 'info' });
+  const announce = withMergedFields((log as ReturnType<typeof withMergedFields>).pino.child({}, { level: 'info' }), {});
   return { log, announce };
 }

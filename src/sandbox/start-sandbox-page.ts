@@ -1,6 +1,7 @@
 import type { ClickedElement } from './create-slack-request.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import { refuseForeignRequest } from './refuse-foreign-request.js';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,8 +61,9 @@ function findPageDir(): string {
  * submitted modal a signed `view_submission`, opening the Home tab a signed `app_home_opened` event,
  * each POSTed to the bot's request URL. "Next scan",
  * the scenario picker and reset drive the simulated cluster and restart the bot with empty state.
- * Requests must name this very host (a DNS-rebinding page cannot) and POSTs must be JSON (a
- * cross-site form cannot send it), so other web pages cannot drive the sandbox.
+ * Requests must name this very host (a DNS-rebinding page cannot), carry no other origin, and POSTs
+ * must be JSON (a cross-site form cannot send it), so other web pages cannot drive the sandbox — the
+ * checks of every sandbox port (refuse-foreign-request.ts).
  */
 export async function startSandboxPage(opts: {
   port: number;
@@ -163,15 +165,15 @@ export async function startSandboxPage(opts: {
         // A click in the person's Home view: no channel, message or response_url, as in Slack.
         const home = slack.homeFor(as);
         if (!home || home.id !== b.homeId) throw new PageError(404, 'that Home view is gone');
-        const element = findButton((home.view.blocks ?? []) as unknown[], String(b.blockId ?? ''), String(b.actionId ?? ''), typeof b.value === 'string' ? b.value : undefined);
+        const element = findButton((home.view.blocks ?? []) as unknown[], idOf(b.blockId), idOf(b.actionId), typeof b.value === 'string' ? b.value : undefined);
         if (!element) throw new PageError(404, 'that button is gone (the Home view was published again)');
         const r = await session.send(createBlockActionBody({ user: as, home: { id: home.id, view: home.view }, action: element, triggerId: slack.newTriggerId(as) }));
         tellFailure(as, 'click', r);
         return { status: r.status };
       }
-      const message = slack.findMessage(String(b.ts ?? ''));
+      const message = slack.findMessage(idOf(b.ts));
       if (!message || (message.ephemeralFor && message.ephemeralFor !== as)) throw new PageError(404, 'that message is gone');
-      const element = findButton(message.blocks, String(b.blockId ?? ''), String(b.actionId ?? ''), typeof b.value === 'string' ? b.value : undefined);
+      const element = findButton(message.blocks, idOf(b.blockId), idOf(b.actionId), typeof b.value === 'string' ? b.value : undefined);
       if (!element) throw new PageError(404, 'that button is gone (the message was edited)');
       const body = createBlockActionBody({
         user: as,
@@ -186,7 +188,7 @@ export async function startSandboxPage(opts: {
     },
     'POST /api/view': async (b) => {
       const as = personOf(b.as).id;
-      const view = slack.findView(String(b.viewId ?? ''));
+      const view = slack.findView(idOf(b.viewId));
       if (!view || view.user !== as) throw new PageError(404, 'that dialog is closed');
       const values = (typeof b.values === 'object' && b.values ? b.values : {}) as Record<string, Record<string, string>>;
       const r = await session.send(createViewSubmissionBody({ user: as, viewId: view.id, view: view.view, values, triggerId: slack.newTriggerId(as) }));
@@ -199,7 +201,7 @@ export async function startSandboxPage(opts: {
     },
     'POST /api/view/close': async (b) => {
       const as = personOf(b.as).id;
-      const view = slack.findView(String(b.viewId ?? ''));
+      const view = slack.findView(idOf(b.viewId));
       if (view && view.user === as) slack.closeView(view.id);
       return {};
     },
@@ -240,8 +242,10 @@ export async function startSandboxPage(opts: {
       res.end(body);
     };
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const host = String(req.headers.host ?? '');
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return send(421, 'wrong host: open the URL k8s-health sandbox printed\n', 'text/plain; charset=utf-8');
+    // The same checks as every sandbox port (refuse-foreign-request.ts); POSTs are checked below, past the 404.
+    const foreign = refuseForeignRequest(req, port, { jsonPosts: false });
+    if (foreign?.status === 421) return send(421, 'wrong host: open the URL k8s-health sandbox printed\n', 'text/plain; charset=utf-8');
+    if (foreign) return send(foreign.status, `${foreign.message}\n`, 'text/plain; charset=utf-8');
     if (req.method === 'GET' && (url.pathname === '/' || url.pathname === '/index.html')) return send(200, assets.get('index.html')!, CONTENT_TYPES['.html']!);
     if (req.method === 'GET' && url.pathname.startsWith('/assets/')) {
       const name = url.pathname.slice('/assets/'.length);
@@ -250,7 +254,7 @@ export async function startSandboxPage(opts: {
     }
     const handler = api[`${req.method} ${url.pathname}`];
     if (!handler) return send(404, 'not found\n', 'text/plain; charset=utf-8');
-    if (req.method === 'POST' && !String(req.headers['content-type'] ?? '').startsWith('application/json')) return send(415, JSON.stringify({ error: 'send JSON' }), 'application/json');
+    if (refuseForeignRequest(req, port, { jsonPosts: true })) return send(415, JSON.stringify({ error: 'send JSON' }), 'application/json');
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -317,4 +321,9 @@ function parseJson(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** An id the page sends (a message ts, a block, action or view id): a string, or none at all. */
+function idOf(v: unknown): string {
+  return typeof v === 'string' ? v : '';
 }

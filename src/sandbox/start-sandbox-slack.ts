@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { refuseForeignRequest } from './refuse-foreign-request.js';
 import { SANDBOX_APP_ID, SANDBOX_BOT, SANDBOX_PEOPLE, SANDBOX_TEAM_ID } from './sandbox-people.js';
 
 /** One message of the simulated channel, as the page shows it. */
@@ -113,7 +114,7 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
 
   const handleApi = (method: string, body: Record<string, unknown>, authToken: string | undefined): Record<string, unknown> => {
     if (authToken !== token) return { ok: false, error: 'invalid_auth' };
-    const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+    const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v as { toString(): string }));
     const blocksOf = (v: unknown) => withBlockIds(Array.isArray(v) ? v : []);
     switch (method) {
       case 'auth.test':
@@ -203,7 +204,15 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
     else post({ user: SANDBOX_BOT.id, text, blocks, ephemeralFor: target.user, ...inThread });
   };
 
+  let port = 0;
   const server = http.createServer((req, res) => {
+    // Loopback only, and no other web page: the bot's Web API client sends neither another Host nor an Origin.
+    const foreign = refuseForeignRequest(req, port, { jsonPosts: false });
+    if (foreign) {
+      req.resume();
+      res.writeHead(foreign.status, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify({ ok: false, error: foreign.message }));
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -228,7 +237,8 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  port = (server.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}`;
 
   return {
     apiUrl: `${base}/api/`,

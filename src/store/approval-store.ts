@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
 import type { ApprovalStore } from '../approvals/approval-stores.js';
 import { K8sHealthError } from '../errors/k8s-health-error.js';
+import { waitForReplicas } from './wait-for-replicas.js';
 
 export type { ApprovalStore };
 
@@ -63,6 +64,7 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
       const [pending, score] = indexArgs(req, req.id);
       const ok = await redis.eval(CREATE, 2, key(req.id), pendingKey, JSON.stringify(req), String(TTL_SECONDS), score, pending, req.id);
       if (ok !== 1) throw new K8sHealthError('E_APPROVAL_EXISTS', `approval request ${req.id} already exists`);
+      await waitForReplicas(redis);
     },
     async get(id) {
       // Button values are untrusted: anything that is not one of our ids never reaches Redis.
@@ -83,7 +85,11 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
         const { request, extra } = change(current);
         if (!request || request === current) return { request: current, changed: false, extra };
         const next = JSON.stringify(request);
-        if ((await redis.eval(CAS, 2, key(id), pendingKey, raw, next, String(TTL_SECONDS), ...indexArgs(request, id))) === 1) return { request, changed: true, extra };
+        if ((await redis.eval(CAS, 2, key(id), pendingKey, raw, next, String(TTL_SECONDS), ...indexArgs(request, id))) === 1) {
+          // Votes and the execution claim are answered only once a replica has them (failover).
+          await waitForReplicas(redis);
+          return { request, changed: true, extra };
+        }
       }
       throw new K8sHealthError('E_APPROVAL_CONTENDED', `approval request ${id}: too much contention, gave up`);
     },

@@ -4,62 +4,83 @@ import type { AuditEvent, AuditLog } from '../approvals/approval-stores.js';
 import type { PlanSigner } from '../approvals/plan-signer.js';
 import type { Logger } from '../log/logger.js';
 import { K8sHealthError } from '../errors/k8s-health-error.js';
+import { hashAuditRecordV2, MAX_AUDIT_EVENTS, newAuditChainId, parseAuditHead, signAuditHead, signAuditRecord } from './audit-chain.js';
 
 export type { AuditEvent, AuditLog };
 
-/** The stream is capped (approximately) so it cannot grow without bound. */
-export const MAX_AUDIT_EVENTS = 100000;
+export { MAX_AUDIT_EVENTS } from './audit-chain.js';
 
-/** `prev` of the first chained record. */
+/** `prev` of the first record of a chain. */
 export const AUDIT_GENESIS = '';
 
 /**
- * The chain link of one record: sha256 of the previous record's hash and this record's event JSON
- * exactly as stored. Changing, inserting or removing any record breaks the link of the next one.
+ * The link of a record in the older format (no sequence number, unsigned head): sha256 of the
+ * previous record's hash and this record's event JSON. Kept to read streams archived from it.
  */
 export function hashAuditRecord(prev: string, eventJson: string): string {
   return createHash('sha256').update(`${prev}\n${eventJson}`).digest('hex');
 }
 
 /**
- * Append only if the chain head is still ARGV[1] (KEYS[2] = head key; absent = genesis ''), then
- * move the head, in one atomic step: two concurrent appends can never both link to the same record
- * (a fork); the loser re-reads the head and tries again. Returns the new entry id, or nil.
+ * Append only if the head is still exactly ARGV[1] (KEYS[2]; absent = ''), then move the head, in one
+ * atomic step: two concurrent appends can never both take the same sequence number (a fork); the
+ * loser re-reads the head and tries again. The cap is exact, so the oldest record kept follows from
+ * the head alone. A head in the older format (a bare hash) has its stream renamed to KEYS[3] first:
+ * the new chain starts empty, the old records stay readable there. Returns the new entry id, or nil.
  */
 const APPEND = `
 local head = redis.call('GET', KEYS[2])
 if not head then head = '' end
 if head ~= ARGV[1] then return false end
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'event', ARGV[3], 'prev', ARGV[1], 'hash', ARGV[4], 'mac', ARGV[5])
-redis.call('SET', KEYS[2], ARGV[4])
+if string.len(head) == 64 and string.match(head, '^%x+$') and redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('RENAME', KEYS[1], KEYS[3])
+end
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '*', 'event', ARGV[3], 'chain', ARGV[4], 'seq', ARGV[5], 'prev', ARGV[6], 'hash', ARGV[7], 'mac', ARGV[8])
+redis.call('SET', KEYS[2], ARGV[9])
 return id`;
 
 /**
  * Every step goes to the Redis stream `<prefix>audit` AND to the structured log as one JSON line
- * (with its chain hash), so a lost Redis still leaves a trail in the logs and vice versa.
+ * (`audit: true`, with its chain, sequence number and hash once stored), so a lost or rewritten
+ * Redis still leaves a trail that `k8s-health audit verify --log FILE` checks the stream against.
  *
- * Tamper evidence: each record carries `prev` (the hash of the record before it), `hash`
- * ({@link hashAuditRecord}) and, when this process holds K8S_HEALTH_PLAN_SECRET, `mac` = HMAC of the
- * hash. The chain head is kept in `<prefix>audit:head`. Anyone can recompute the hashes (so an edit or
- * a deletion shows as the first broken link: `k8s-health audit verify`); only a holder of the secret
- * can recompute the MACs, so someone who can write Redis but not read the secret cannot rewrite the
- * chain from the edit onwards without `audit verify` (given the secret) noticing.
+ * Tamper evidence: the chain format of store/audit-chain.ts — sequence numbers, links, MACs over
+ * each record and over the head — checked by `k8s-health audit verify`. Someone who can write Redis
+ * but not read K8S_HEALTH_PLAN_SECRET cannot change, insert, remove or cut records at either end
+ * without verify (given the secret) noticing, except by putting back an older signed head together
+ * with the records up to it: that shows only against the log lines.
  */
-export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: Logger; signer?: PlanSigner }): AuditLog {
+export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: Logger; signer?: PlanSigner; cap?: number }): AuditLog {
   const stream = `${opts.keyPrefix}audit`;
   const headKey = `${opts.keyPrefix}audit:head`;
+  const archiveKey = `${opts.keyPrefix}audit:v1`;
+  const cap = opts.cap ?? MAX_AUDIT_EVENTS;
   return {
     async append(e) {
-      // Logged first: a Redis that cannot be written still leaves the step in the logs.
-      opts.log?.info({ audit: true, ...e }, `audit ${e.event}`);
       const json = JSON.stringify(e);
-      for (let attempt = 0; attempt < 1000; attempt++) {
-        const prev = (await redis.get(headKey)) ?? AUDIT_GENESIS;
-        const hash = hashAuditRecord(prev, json);
-        const mac = opts.signer?.ready ? opts.signer.sign('audit', { hash }) : '';
-        if (await redis.eval(APPEND, 2, stream, headKey, prev, String(MAX_AUDIT_EVENTS), json, hash, mac)) return;
+      try {
+        for (let attempt = 0; attempt < 1000; attempt++) {
+          const raw = (await redis.get(headKey)) ?? '';
+          const head = parseAuditHead(raw);
+          // No head (a new Redis, or one whose head was removed) starts a new chain: verify reports
+          // the break, and the log lines show what came before.
+          const chain = head?.chain ?? newAuditChainId();
+          const seq = head ? head.seq + 1 : 1;
+          const prev = head?.hash ?? AUDIT_GENESIS;
+          const hash = hashAuditRecordV2({ chain, seq, prev, event: json });
+          const mac = signAuditRecord(opts.signer, { chain, seq, prev, hash });
+          const next = signAuditHead(opts.signer, { chain, seq, hash, cap });
+          if (await redis.eval(APPEND, 3, stream, headKey, archiveKey, raw, String(cap), json, chain, String(seq), prev, hash, mac, JSON.stringify(next))) {
+            opts.log?.info({ audit: true, ...e, auditChain: chain, auditSeq: seq, auditHash: hash }, `audit ${e.event}`);
+            return;
+          }
+        }
+        throw new K8sHealthError('E_APPROVAL_CONTENDED', 'audit append: too much contention on the chain head, gave up');
+      } catch (err) {
+        // A Redis that cannot be written still leaves the step in the logs.
+        opts.log?.info({ audit: true, ...e, auditStored: false }, `audit ${e.event} (not stored in Redis)`);
+        throw err;
       }
-      throw new K8sHealthError('E_APPROVAL_CONTENDED', 'audit append: too much contention on the chain head, gave up');
     },
     async list({ cluster, limit = 50 } = {}) {
       const out: (AuditEvent & { id: string })[] = [];

@@ -1,3 +1,4 @@
+import { scanTimesKey } from './scan-times.js';
 import type { Redis } from 'ioredis';
 import type { Report } from '../report/report.js';
 
@@ -48,7 +49,11 @@ export function createReportStore(redis: Redis, opts: { keyPrefix: string; now?:
     async save(report) {
       const stored: StoredReport = { report, storedAt: now().toISOString() };
       const kept = (await redis.eval(SAVE_IF_NOT_OLDER, 1, key(report.cluster), JSON.stringify(stored), report.generatedAt)) as string | null;
-      if (kept === null) return { ...stored, saved: true };
+      if (kept === null) {
+        // When each cluster was last scanned, all in one hash: the scan watchdog reads it in one call.
+        await redis.hset(scanTimesKey(opts.keyPrefix), report.cluster, String(Date.parse(stored.storedAt)));
+        return { ...stored, saved: true };
+      }
       return { ...(JSON.parse(kept) as StoredReport), saved: false };
     },
     async latest(cluster) {

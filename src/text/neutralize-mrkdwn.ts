@@ -52,7 +52,9 @@ const DEFANGED_SEPARATOR = '[:]//';
 const rawBudget = (max: number) => max * 8 + 1024;
 
 function rawString(value: unknown, max: number): string {
-  const s = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+  // Any other value as JavaScript prints it, its own toString included (an object without one reads
+  // "[object Object]", which is inert): the cast only tells the linter that this is deliberate.
+  const s = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value as { toString(): string });
   return s.length > rawBudget(max) ? s.slice(0, rawBudget(max)) : s;
 }
 

@@ -43,7 +43,9 @@ const LONE_SURROGATE = /\p{Cs}/gu;
  * control and invisible format characters.
  */
 export function flattenUntrusted(value: unknown): string {
-  const s = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+  // Any other value as JavaScript prints it, its own toString included (an object without one reads
+  // "[object Object]", which is inert): the cast only tells the linter that this is deliberate.
+  const s = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value as { toString(): string });
   return s
     .replace(ANSI_SEQUENCE, '')
     .replace(LINE_BREAKS, LINE_BREAK_MARK)

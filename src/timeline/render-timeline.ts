@@ -51,7 +51,7 @@ const RANK = ['on the failing path', 'same area', 'elsewhere'] as const;
  * finding opened / changed / resolved (from the alert state), what changed since the last healthy scan,
  * and who proposed, approved, rejected and ran which fix with what result (from the audit trail) — then
  * the latest "what changed" list in full. Every piece of text that came from a cluster, an API error or a
- * user goes through escapeMarkdown. Pure: the CLI (`k8s-health timeline`) and the alert thread's
+ * user, and every stored field (severity, change kinds, counts) goes through escapeMarkdown. Pure: the CLI (`k8s-health timeline`) and the alert thread's
  * "Export timeline" button render through this one function.
  */
 export function renderTimeline(input: TimelineInput): string {
@@ -66,7 +66,7 @@ export function renderTimeline(input: TimelineInput): string {
     .filter((i) => after(i.lastSeenAt) || after(i.resolvedAt) || after(i.openedAt))
     .sort((a, b) => a.openedAt.localeCompare(b.openedAt) || a.finding.id.localeCompare(b.finding.id));
   pushTable(out, 'Findings', 'No alerting finding in this period.', ['finding', 'severity', 'subject', 'first seen', 'last seen', 'resolved'],
-    incidents.map((i) => `| ${code(i.finding.id)} ${md(i.finding.title, 160)} | ${i.severity} | ${subjectOf(i.finding.subject)} | ${md(i.openedAt)} | ${md(i.lastSeenAt)} | ${i.resolvedAt ? md(i.resolvedAt) : 'open'} |`));
+    incidents.map((i) => `| ${code(i.finding.id)} ${md(i.finding.title, 160)} | ${md(i.severity, 20)} | ${subjectOf(i.finding.subject)} | ${md(i.openedAt)} | ${md(i.lastSeenAt)} | ${i.resolvedAt ? md(i.resolvedAt) : 'open'} |`));
   out.push('');
 
   const rows: Row[] = [];
@@ -78,9 +78,9 @@ export function renderTimeline(input: TimelineInput): string {
   }
   const changes = [...input.changes].filter((c) => after(c.at)).sort((a, b) => a.at.localeCompare(b.at));
   for (const c of changes) {
-    const top = c.changes.slice(0, 3).map((x) => `${describeChange(x)} (${RANK[x.rank]})`);
-    const n = c.changes.length + (c.more ?? 0);
-    rows.push({ at: c.at, order: 0, text: `**what changed** since last healthy at ${md(c.baselineAt)}: ${n} change${n === 1 ? '' : 's'}${top.length ? ` — ${top.join('; ')}${n > top.length ? '; …' : ''}` : ''}` });
+    const top = c.changes.slice(0, 3).map((x) => `${describeChange(x)} (${rankOf(x.rank)})`);
+    const n = c.changes.length + countOf(c.more);
+    rows.push({ at: c.at, order: 0, text: `**what changed** since last healthy at ${md(c.baselineAt)}: ${md(n)} change${n === 1 ? '' : 's'}${top.length ? ` — ${top.join('; ')}${n > top.length ? '; …' : ''}` : ''}` });
   }
   for (const e of input.audit) {
     if (!after(e.at) || e.cluster !== input.cluster) continue;
@@ -94,10 +94,20 @@ export function renderTimeline(input: TimelineInput): string {
     out.push('');
     out.push(`## What changed since last healthy (${md(latest.baselineAt)} → ${md(latest.at)})`);
     out.push('');
-    for (const c of latest.changes) out.push(`- ${RANK[c.rank]}: ${describeChange(c)}${c.why ? ` — ${md(c.why)}` : ''}`);
-    if (latest.more) out.push(`- … and ${latest.more} more`);
+    for (const c of latest.changes) out.push(`- ${rankOf(c.rank)}: ${describeChange(c)}${c.why ? ` — ${md(c.why)}` : ''}`);
+    if (countOf(latest.more)) out.push(`- … and ${countOf(latest.more)} more`);
   }
   return `${out.join('\n')}\n`;
+}
+
+/** A stored rank as its words; a rank that is not one of ours is shown neutralized. */
+function rankOf(rank: unknown): string {
+  return typeof rank === 'number' && RANK[rank] ? RANK[rank] : md(rank, 20);
+}
+
+/** A stored count; anything but a non-negative integer counts as none. */
+function countOf(n: unknown): number {
+  return Number.isSafeInteger(n) && (n as number) > 0 ? (n as number) : 0;
 }
 
 function code(id: string): string {
@@ -117,10 +127,10 @@ function describeChange(c: ClusterChange): string {
 function describeIncidentChange(i: Incident, c: AlertChange): string {
   const id = code(i.finding.id);
   const subject = subjectOf(i.finding.subject);
-  if (c.kinds.includes('opened')) return `**opened** ${id} (${i.finding.severity}) on ${subject}: ${md(i.finding.title, 200)}`;
+  if (c.kinds.includes('opened')) return `**opened** ${id} (${md(i.finding.severity, 20)}) on ${subject}: ${md(i.finding.title, 200)}`;
   if (c.kinds.includes('resolved')) return `**resolved** ${id} on ${subject}`;
   const lines = c.details.flatMap(describeDetail).slice(0, 4);
-  return `**${c.kinds.includes('reopened') ? 'reopened' : 'changed'}** ${id} on ${subject} (${c.kinds.join(', ')})${lines.length ? `: ${lines.map((l) => md(l, 200)).join('; ')}` : ''}`;
+  return `**${c.kinds.includes('reopened') ? 'reopened' : 'changed'}** ${id} on ${subject} (${md(c.kinds.join(', '), 120)})${lines.length ? `: ${lines.map((l) => md(l, 200)).join('; ')}` : ''}`;
 }
 
 /** A change's detail as plain lines (escaped by the caller). */
@@ -150,7 +160,7 @@ const SEVERITY_ORDER = ['critical', 'warning', 'info'];
 function describeAudit(e: AuditEvent): string {
   const who = e.user ? ` by ${md(e.user, 40)}` : '';
   const detail = e.detail ? ` — ${md(e.detail, 300)}` : '';
-  return `**${AUDIT_WORD[e.event] ?? md(e.event, 20)}** ${code(e.action)}${who} (request ${md(e.requestId, 40)})${detail}`;
+  return `**${Object.hasOwn(AUDIT_WORD, e.event) ? AUDIT_WORD[e.event] : md(e.event, 20)}** ${code(e.action)}${who} (request ${md(e.requestId, 40)})${detail}`;
 }
 
 /** A `## title` section holding a Markdown table (header and rendered rows), or `empty` when there are no rows. */

@@ -83,10 +83,10 @@ describe('k8s-health audit (spawned CLI)', () => {
     const hashes = cli(['audit', 'verify'], { REDIS_URL: redis.url });
     expect(hashes.stderr).toBe('');
     expect(hashes.code).toBe(0);
-    expect(hashes.stdout).toMatch(/^intact, 7 records \(head [0-9a-f]{12}\); MACs not checked: K8S_HEALTH_PLAN_SECRET is not set\n$/);
+    expect(hashes.stdout).toMatch(/^intact, 7 records \(head #7 [0-9a-f]{12}\); MACs not checked: K8S_HEALTH_PLAN_SECRET is not set; not compared with the log \(--log FILE\)\n$/);
     const keyed = cli(['audit', 'verify', '--json'], { REDIS_URL: redis.url, K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET });
     expect(keyed.code).toBe(0);
-    expect(JSON.parse(keyed.stdout)).toMatchObject({ intact: true, records: 7, unchained: 0, macsChecked: true, head: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(JSON.parse(keyed.stdout)).toMatchObject({ intact: true, records: 7, firstSeq: 1, lastSeq: 7, macsChecked: true, head: expect.stringMatching(/^[0-9a-f]{64}$/) });
     const wrong = cli(['audit', 'verify'], { REDIS_URL: redis.url, K8S_HEALTH_PLAN_SECRET: `${TEST_PLAN_SECRET}-rotated` });
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toMatch(/^broken at record \S+ \(#1 oldest first, after 0 intact\): its MAC does not verify with K8S_HEALTH_PLAN_SECRET/);
@@ -98,10 +98,10 @@ describe('k8s-health audit (spawned CLI)', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(`k8s-health audit: cannot read the audit stream from REDIS_URL ${url}`);
+    expect(r.stderr).toContain(`k8s-health audit: cannot read the audit stream from Redis (${url})`);
     const v = cli(['audit', 'verify'], { REDIS_URL: url });
     expect(v.code).toBe(2);
     expect(v.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(v.stderr).toContain(`k8s-health audit verify: cannot read the audit stream from REDIS_URL ${url}`);
+    expect(v.stderr).toContain(`k8s-health audit verify: cannot read the audit stream from Redis (${url})`);
   });
 });

@@ -25,6 +25,7 @@ describe('npm test preflight', () => {
     chmodSync(bin, 0o755); // readable by the unprivileged user it runs as
     symlinkSync('/bin/sh', path.join(bin, 'sh'));
     symlinkSync(spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim(), path.join(bin, 'redis-server'));
+    symlinkSync(spawnSync('sh', ['-c', 'command -v redis-sentinel'], { encoding: 'utf8' }).stdout.trim(), path.join(bin, 'redis-sentinel'));
     const r = runPreflight([bin]);
     expect(r.status).toBe(1);
     const lines = r.stderr.trim().split('\n');

@@ -5,6 +5,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import type { Page } from 'playwright-core';
 // The incident is shared with `npm run screenshots` (plain JS, no types).
 // @ts-expect-error scripts/ is JavaScript
 import { launchBrowser, MAX_RESOLUTION_STEPS, playIncident, startSandboxProcess } from '../../scripts/sandbox-tour.js';
@@ -39,7 +40,7 @@ async function waitGone(pids: number[], deadlineMs = 20_000): Promise<number[]> 
 }
 
 type Sandbox = { url: string; child: { pid: number; exitCode: number | null }; exit: Promise<number | null>; stdout: string; stderr: string };
-type Browser = { page: import('playwright-core').Page; close(): Promise<void> };
+type Browser = { page: Page; close(): Promise<void> };
 
 /**
  * `k8s-health sandbox` (the built CLI) driven by headless Debian Chromium through a whole

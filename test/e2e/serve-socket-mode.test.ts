@@ -57,7 +57,7 @@ describe('serve in Socket Mode', () => {
       type: 'slash_commands',
       accepts_response_payload: true,
       payload: {
-        token: 'legacy', team_id: 'T0TEST', team_domain: 'test', channel_id: 'C0SOCKET', channel_name: 'incident',
+        token: 'legacy', team_id: 'T0TEAM', team_domain: 'test', channel_id: 'C0SOCKET', channel_name: 'incident',
         user_id: 'U0SRE', user_name: 'sre', command: '/k8s-health', text: 'tkc-prod', api_app_id: 'A0TEST',
         response_url: slack.responseUrl(), trigger_id: '1.2.3',
       },

@@ -120,6 +120,6 @@ describe('k8s-health timeline', () => {
     const down = cli(['timeline', 'shop-prod'], { REDIS_URL: 'redis://127.0.0.1:1' });
     expect(down.code).toBe(2);
     expect(down.stderr.split('\n').filter(Boolean)).toHaveLength(1);
-    expect(down.stderr).toContain('k8s-health timeline: cannot read the bot\'s records from REDIS_URL redis://127.0.0.1:1');
+    expect(down.stderr).toContain('k8s-health timeline: cannot read the bot\'s records from Redis (redis://127.0.0.1:1)');
   });
 });

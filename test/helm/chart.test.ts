@@ -28,6 +28,7 @@ const ciDir = join(chartDir, 'ci');
 const ciFiles = readdirSync(ciDir).filter((f) => f.endsWith('-values.yaml')).sort();
 
 // Rendered manifests are untyped YAML until a model validates them, hence the loose types below.
+/* eslint-disable @typescript-eslint/no-explicit-any */
 type Manifest = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; [key: string]: any };
 
 /** The chart's names with release `khb` in namespace `ops`. */
@@ -125,6 +126,7 @@ describe('helm chart', () => {
       'external-redis-values.yaml',
       'pinned-remediation-values.yaml',
       'remediation-values.yaml',
+      'sentinel-redis-values.yaml',
       'socket-mode-values.yaml',
       'worker-values.yaml',
     ]);
@@ -346,6 +348,26 @@ describe('helm chart', () => {
     expect(byKind(ms, 'Deployment').map((d) => d.metadata.name)).toEqual([WORKER, SERVE]);
   });
 
+  it('connects through a Sentinel topology: REDIS_SENTINELS and REDIS_SENTINEL_MASTER as values, its passwords from the Secret, no REDIS_URL', () => {
+    const ms = render(['sentinel-redis-values.yaml']);
+    expect(byKind(ms, 'Secret')).toEqual([]);
+    for (const d of [SERVE, WORKER]) {
+      const env = envOf(container(ms, d));
+      expect(env.REDIS_SENTINELS).toBe('redis-sentinel-0.redis:26379,redis-sentinel-1.redis:26379,redis-sentinel-2.redis:26379');
+      expect(env.REDIS_SENTINEL_MASTER).toBe('k8shealth');
+      expect(env.REDIS_PASSWORD).toEqual({ secretKeyRef: { name: 'k8s-health-redis-sentinel', key: 'redis-password' } });
+      expect(env.REDIS_SENTINEL_PASSWORD).toEqual({ secretKeyRef: { name: 'k8s-health-redis-sentinel', key: 'sentinel-password' } });
+      expect(env.REDIS_URL).toBeUndefined();
+    }
+    const conflict = helm(['template', 'khb', chartDir, '-f', join(ciDir, 'sentinel-redis-values.yaml'), '--set', 'redis.url=redis://r:6379']);
+    expect(conflict.status).not.toBe(0);
+    expect(conflict.stderr).toContain('set only one of redis.url, redis.existingSecret, redis.inCluster.enabled, redis.sentinels');
+    const noMaster = helm(['template', 'khb', chartDir, '-f', join(ciDir, 'sentinel-redis-values.yaml'), '--set', 'redis.sentinelMaster=']);
+    expect(noMaster.stderr).toContain('redis.sentinels is set but redis.sentinelMaster is not');
+    const badEntry = helm(['template', 'khb', chartDir, '-f', join(ciDir, 'sentinel-redis-values.yaml'), '--set', 'redis.sentinels[0]=no-port']);
+    expect(badEntry.status).not.toBe(0);
+  });
+
   it('keeps a Redis URL given as a value in a Secret, never in a plain env value', () => {
     const ms = render(['socket-mode-values.yaml']);
     const secret = one(ms, 'Secret', 'khb-k8s-health-bot-redis-url');
@@ -446,7 +468,7 @@ describe('helm chart', () => {
 
   it('fails with an actionable message when Redis, Slack or plan-signing credentials are missing or ambiguous', () => {
     expect(() => render([], ['planSigning.existingSecret=p'])).toThrow(/slack\.botToken is required unless slack\.existingSecret is set/);
-    expect(() => render([], ['slack.existingSecret=s', 'planSigning.existingSecret=p'])).toThrow(/no Redis configured: set redis\.url, redis\.existingSecret, or redis\.inCluster\.enabled=true/);
+    expect(() => render([], ['slack.existingSecret=s', 'planSigning.existingSecret=p'])).toThrow(/no Redis configured: set redis\.url, redis\.existingSecret, redis\.sentinels with redis\.sentinelMaster, or redis\.inCluster\.enabled=true/);
     expect(() => render(['defaults-values.yaml'], ['planSigning.secret='])).toThrow(/planSigning\.secret is required unless planSigning\.existingSecret is set: the key remediation plans are signed with, at least 32 bytes/);
     expect(() => render(['defaults-values.yaml'], ['redis.inCluster.enabled=true'])).toThrow(/set only one of redis\.url, redis\.existingSecret, redis\.inCluster\.enabled/);
     expect(() => render(['defaults-values.yaml'], ['slack.socketMode=true'])).toThrow(/slack\.appToken .* is required in Socket Mode/);
@@ -593,6 +615,8 @@ describe('RBAC', () => {
       'cluster.x-k8s.io/machines': ['get', 'list', 'patch'],
       // mhc.pause-remediation / mhc.resume-remediation set or remove cluster.x-k8s.io/paused.
       'cluster.x-k8s.io/machinehealthchecks': ['get', 'patch'],
+      // Both refuse a target of another Cluster of the namespace: they list its Clusters first.
+      'cluster.x-k8s.io/clusters': ['list'],
     });
   });
 

@@ -8,8 +8,8 @@ import { runCliInProcess } from '../support/run-cli-in-process.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 
 /**
- * The audit stream is a hash chain appended in one Lua step: concurrent appends
- * from many connections never fork it, and `k8s-health audit verify` reports it intact.
+ * The audit stream is a numbered hash chain with a signed head, appended in one Lua step: concurrent
+ * appends from many connections never fork it, and `k8s-health audit verify` reports it intact.
  */
 let redisServer: RedisServer;
 const conns: Redis[] = [];
@@ -26,29 +26,44 @@ afterAll(async () => {
 const event = (i: number): AuditEvent => ({ at: new Date(Date.UTC(2025, 2, 1, 10, 0, i)).toISOString(), cluster: 'prod', requestId: `r_${i}`, event: 'approved', action: 'deployment.scale', user: `U${i}` });
 
 describe('audit hash chain', () => {
-  it('records written before the chain existed stay readable and are reported, not checked', async () => {
-    // A stream written before the audit trail was a hash chain: plain XADDs with one `event` field, no head key.
+  it('a stream of the older format (unsigned head) fails verify until the next append archives it to audit:v1 and starts a signed chain', async () => {
+    // Unchained records, then the older chain (prev/hash, head = a bare hash).
     for (let i = 0; i < 3; i++) await conns[0]!.xadd(`${REDIS_PREFIX}audit`, '*', 'event', JSON.stringify(event(i)));
-    const r = await verifyAuditLog(conns[0]!, { keyPrefix: REDIS_PREFIX });
-    expect(r).toMatchObject({ intact: true, records: 0, unchained: 3 });
+    await conns[0]!.set(`${REDIS_PREFIX}audit:head`, 'a'.repeat(64));
+    const before = await verifyAuditLog(conns[0]!, { keyPrefix: REDIS_PREFIX });
+    expect(before).toMatchObject({ intact: false, broken: { id: '(head)', reason: expect.stringContaining('the head is not a signed chain head') } });
+    await createAuditLog(conns[0]!, { keyPrefix: REDIS_PREFIX, signer: testSigner() }).append(event(99));
+    expect(await conns[0]!.xlen(`${REDIS_PREFIX}audit:v1`)).toBe(3);
+    expect(await verifyAuditLog(conns[0]!, { keyPrefix: REDIS_PREFIX, signer: testSigner() })).toMatchObject({ intact: true, records: 1, firstSeq: 1, lastSeq: 1 });
+    await conns[0]!.del(`${REDIS_PREFIX}audit`, `${REDIS_PREFIX}audit:head`, `${REDIS_PREFIX}audit:v1`);
+  });
+
+  it('the cap trims exactly: the oldest records go, verify says so and still holds', async () => {
+    const log = createAuditLog(conns[0]!, { keyPrefix: 'capped:', signer: testSigner(), cap: 5 });
+    for (let i = 0; i < 8; i++) await log.append(event(i));
+    expect(await verifyAuditLog(conns[0]!, { keyPrefix: 'capped:', signer: testSigner() })).toMatchObject({ intact: true, records: 5, trimmedStart: true, firstSeq: 4, lastSeq: 8 });
+    // One more removed by hand is not the cap's doing.
+    const [[oldest]] = (await conns[0]!.xrange('capped:audit', '-', '+', 'COUNT', 1)) as [string, string[]][];
+    await conns[0]!.xdel('capped:audit', oldest!);
+    expect(await verifyAuditLog(conns[0]!, { keyPrefix: 'capped:', signer: testSigner() })).toMatchObject({ intact: false, broken: { reason: expect.stringContaining('records were removed from the start') } });
   });
 
   it('200 appends from 5 connections at once: one unbroken chain, every event listed once', async () => {
     const logs = conns.map((c) => createAuditLog(c, { keyPrefix: REDIS_PREFIX, signer: testSigner() }));
     await Promise.all(Array.from({ length: 200 }, (_, i) => logs[i % logs.length]!.append(event(100 + i))));
     const r = await verifyAuditLog(conns[0]!, { keyPrefix: REDIS_PREFIX, signer: testSigner() });
-    expect(r).toMatchObject({ intact: true, records: 200, unchained: 3, trimmedStart: false, macsChecked: true });
-    expect(r.head).toBe(await conns[0]!.get(`${REDIS_PREFIX}audit:head`));
+    expect(r).toMatchObject({ intact: true, records: 200, trimmedStart: false, macsChecked: true, firstSeq: 1, lastSeq: 200 });
+    expect(r.head).toBe(JSON.parse((await conns[0]!.get(`${REDIS_PREFIX}audit:head`))!).hash);
     const listed = await logs[0]!.list({ limit: 1000 });
-    expect(listed).toHaveLength(203);
-    expect(new Set(listed.map((e) => e.requestId)).size).toBe(203);
+    expect(listed).toHaveLength(200);
+    expect(new Set(listed.map((e) => e.requestId)).size).toBe(200);
   });
 
   it('`k8s-health audit verify` says "intact, N records" (exit 0), MACs checked only with the secret; --json', async () => {
     const env = { REDIS_URL: redisServer.url };
     const plain = await runCliInProcess(['audit', 'verify'], env);
     expect(plain).toMatchObject({ code: 0, stderr: '' });
-    expect(plain.stdout).toMatch(/^intact, 200 records \(head [0-9a-f]{12}\); MACs not checked: K8S_HEALTH_PLAN_SECRET is not set; 3 older unchained record\(s\) not checked\n$/);
+    expect(plain.stdout).toMatch(/^intact, 200 records \(head #200 [0-9a-f]{12}\); MACs not checked: K8S_HEALTH_PLAN_SECRET is not set; not compared with the log \(--log FILE\)\n$/);
     const keyed = await runCliInProcess(['audit', 'verify', '--json'], { ...env, K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET });
     expect(keyed.code).toBe(0);
     expect(JSON.parse(keyed.stdout)).toMatchObject({ intact: true, records: 200, macsChecked: true });

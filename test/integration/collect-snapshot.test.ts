@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { collectSnapshot } from '../../src/cluster/live/collect-snapshot.js';
 import { loadDump } from '../../src/cluster/dump/load-dump.js';
 import type { Snapshot } from '../../src/cluster/snapshot.js';

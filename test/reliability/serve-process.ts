@@ -28,6 +28,8 @@ export const CHANNEL = 'C0EAST';
  */
 export interface ServeUnderTest {
   redis: Redis;
+  /** The PORT serve listens on (its probes). */
+  port: number;
   kube: FakeKubeApi;
   slack: FakeSlackApi;
   /** Start `serve` (with `--no-workers` when `workers` is false: no remediate worker in it). */
@@ -45,9 +47,11 @@ export interface ServeUnderTest {
   close(): Promise<void>;
 }
 
-export async function startServeUnderTest(objects: KubeObject[]): Promise<ServeUnderTest> {
-  const redisServer: RedisServer = await startRedis({ appendonly: true });
-  const redis = new Redis(redisServer.url);
+export async function startServeUnderTest(objects: KubeObject[], opts: { redis?: { env: Record<string, string>; client: Redis }; alerts?: boolean } = {}): Promise<ServeUnderTest> {
+  // A private redis-server, or the topology the test started (its environment, a client of it).
+  const redisServer: RedisServer | undefined = opts.redis ? undefined : await startRedis({ appendonly: true });
+  const redis = opts.redis?.client ?? new Redis(redisServer!.url);
+  const redisEnv = opts.redis?.env ?? { REDIS_URL: redisServer!.url };
   const slack = await startFakeSlackApi({ validToken: TOKEN });
   slack.addMember(['U0ANN', 'U0BEN', 'U0PAT']); // users.info confirms the approvers at vote time
   const kube = await startFakeKubeApi({ objects });
@@ -60,7 +64,7 @@ export async function startServeUnderTest(objects: KubeObject[]): Promise<ServeU
       'clusters:',
       '  - name: prod-east',
       `    workload: { kubeconfig: ${JSON.stringify(kubeconfig)} }`,
-      `    slack: { channels: [${CHANNEL}] }`,
+      `    slack: { channels: [${CHANNEL}]${opts.alerts ? `, alertChannel: ${CHANNEL}` : ''} }`,
       '    approvers: { users: [U0ANN, U0BEN] }',
       '    remediation: { enabled: true }',
       'scan: { intervalSeconds: 3600 }',
@@ -95,11 +99,11 @@ export async function startServeUnderTest(objects: KubeObject[]): Promise<ServeU
   };
 
   const s: ServeUnderTest = {
-    redis, kube, slack,
+    redis, kube, slack, port,
     async start({ workers = true } = {}) {
       out += `--- start (workers: ${workers}) ---\n`;
       child = spawn(process.execPath, ['bin/k8s-health.js', 'serve', '--config', configFile, ...(workers ? [] : ['--no-workers'])], {
-        env: { PATH: process.env.PATH ?? '', SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisServer.url, PORT: String(port), LOG_LEVEL: 'error', K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET },
+        env: { PATH: process.env.PATH ?? '', SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, ...redisEnv, PORT: String(port), LOG_LEVEL: 'error', K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -138,7 +142,7 @@ export async function startServeUnderTest(objects: KubeObject[]): Promise<ServeU
       redis.disconnect();
       await kube.close();
       await slack.close();
-      await redisServer.stop();
+      await redisServer?.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -25,7 +25,7 @@ export function captureLogs(level: LogLevel = 'debug'): CapturedLogs {
         lines.push(line.trimEnd());
         const record = JSON.parse(line) as Record<string, unknown>;
         records.push(record);
-        messages.push(String(record.msg ?? ''));
+        messages.push(record.msg == null ? '' : typeof record.msg === 'string' ? record.msg : JSON.stringify(record.msg));
       },
     },
   });

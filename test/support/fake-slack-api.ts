@@ -43,6 +43,8 @@ export interface FakeSlackApi {
   apiUrl: string;
   calls: RecordedCall[];
   responses: RecordedResponse[];
+  /** Hold every chat.postMessage answer this long (recorded on arrival): a post in flight for failover tests. */
+  postDelayMs: number;
   /** Current text/blocks of every message posted, by `${channel}/${ts}` (chat.update applies in place). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   messages: Map<string, Record<string, any>>;
@@ -85,6 +87,7 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
   const usergroups = new Map<string, string[]>();
   const homes = new Map<string, Record<string, unknown>>();
   let seq = 0;
+  const state = { postDelayMs: 0 };
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -93,9 +96,14 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
       const raw = Buffer.concat(chunks).toString('utf8');
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const body = parseBody(raw, String(req.headers['content-type'] ?? ''), url.searchParams);
+      let delay = 0;
       const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { 'content-type': 'application/json', ...headers });
-        res.end(JSON.stringify(value));
+        const send = () => {
+          res.writeHead(status, { 'content-type': 'application/json', ...headers });
+          res.end(JSON.stringify(value));
+        };
+        if (delay > 0) setTimeout(send, delay);
+        else send();
       };
       if (url.pathname.startsWith('/response/')) {
         responses.push({ path: url.pathname, body });
@@ -110,6 +118,7 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
       const auth = String(req.headers.authorization ?? '');
       const token = auth.startsWith('Bearer ') ? auth.slice(7) : typeof body.token === 'string' ? body.token : undefined;
       calls.push({ method, body, token });
+      if (method === 'chat.postMessage') delay = state.postDelayMs;
 
       const f = faults.get(method);
       if (f && f.left > 0) {
@@ -176,6 +185,12 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
   return {
     port,
     apiUrl: `http://127.0.0.1:${port}/api/`,
+    get postDelayMs() {
+      return state.postDelayMs;
+    },
+    set postDelayMs(ms: number) {
+      state.postDelayMs = ms;
+    },
     calls,
     responses,
     messages,

@@ -30,10 +30,12 @@ export async function startFakeSocketMode(): Promise<FakeSocketMode> {
   wss.on('connection', (ws) => {
     socket = ws;
     ws.on('message', (data) => {
+      // A Buffer: the socket's binaryType is ws's default, 'nodebuffer'.
+      const text = (data as Buffer).toString('utf8');
       try {
-        received.push(JSON.parse(String(data)));
+        received.push(JSON.parse(text));
       } catch {
-        received.push({ raw: String(data) });
+        received.push({ raw: text });
       }
     });
     ws.send(JSON.stringify({ type: 'hello', num_connections: 1, debug_info: { host: 'fake' }, connection_info: { app_id: 'A0TEST' } }));

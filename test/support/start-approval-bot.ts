@@ -245,7 +245,8 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
       for (const w of worker.workers.filter((x) => x.name === REMEDIATE_QUEUE)) await w.pause();
     },
     resumeWorker() {
-      for (const w of worker.workers.filter((x) => x.name === REMEDIATE_QUEUE)) w.resume();
+      // resume never rejects: bullmq reports its failure as the worker's 'error' event.
+      for (const w of worker.workers.filter((x) => x.name === REMEDIATE_QUEUE)) void w.resume();
     },
     async propose(proposal, user = 'U0PAT') {
       const pid = await proposals.save({ cluster: clusterName, findingId: 'test', fingerprint: 'fp', proposal, createdAt: now().toISOString() });

@@ -21,14 +21,15 @@ export interface RedisServer {
 
 /**
  * Start a private real redis-server on a free loopback port (never the shared 6379).
- * A missing redis-server is a loud failure with the install hint, never a skip.
+ * A missing redis-server is a loud failure with the install hint, never a skip. `port` starts it where a
+ * process under test already expects it (a Redis that comes up late); `password` sets requirepass.
  */
-export async function startRedis(opts: { appendonly?: boolean } = {}): Promise<RedisServer> {
+export async function startRedis(opts: { appendonly?: boolean; port?: number; password?: string } = {}): Promise<RedisServer> {
   const probe = spawnSync('redis-server', ['--version']);
   if (probe.error || probe.status !== 0) {
     throw new Error('redis-server is not installed: run `apt-get install -y redis-server` (.ci/run does this)');
   }
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-redis-'));
   const pidfile = path.join(dir, 'redis.pid');
   const launch = async () => {
@@ -36,6 +37,7 @@ export async function startRedis(opts: { appendonly?: boolean } = {}): Promise<R
     execFileSync('redis-server', [
       '--port', String(port), '--bind', '127.0.0.1', '--save', '',
       '--appendonly', opts.appendonly ? 'yes' : 'no', '--dir', dir,
+      ...(opts.password ? ['--requirepass', opts.password] : []),
       '--daemonize', 'yes', '--pidfile', pidfile, '--logfile', path.join(dir, 'redis.log'),
     ]);
     await waitForPort(port, 10000);
@@ -55,7 +57,7 @@ export async function startRedis(opts: { appendonly?: boolean } = {}): Promise<R
   } catch (err) {
     // The daemon may be up without a readable pid: ask it to go over its own port, so a failed
     // start never leaves a redis-server behind.
-    await shutdownByPort(port);
+    await shutdownByPort(port, opts.password);
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
@@ -68,7 +70,7 @@ export async function startRedis(opts: { appendonly?: boolean } = {}): Promise<R
   };
   const server: RedisServer = {
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: opts.password ? `redis://:${encodeURIComponent(opts.password)}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`,
     get pid() { return pid; },
     dir,
     kill: (hard = false) => killPid(hard ? 'SIGKILL' : 'SIGTERM'),
@@ -78,9 +80,9 @@ export async function startRedis(opts: { appendonly?: boolean } = {}): Promise<R
   return server;
 }
 
-function shutdownByPort(port: number): Promise<void> {
+function shutdownByPort(port: number, password?: string): Promise<void> {
   return new Promise((resolve) => {
-    const sock = net.connect(port, '127.0.0.1', () => sock.end('SHUTDOWN NOSAVE\r\n'));
+    const sock = net.connect(port, '127.0.0.1', () => sock.end(`${password ? `AUTH ${password}\r\n` : ''}SHUTDOWN NOSAVE\r\n`));
     sock.setTimeout(2000, () => sock.destroy());
     sock.on('error', () => resolve());
     sock.on('close', () => resolve());

@@ -20,7 +20,7 @@ describe('config files', () => {
   it('applies every default to an empty file', () => {
     const c = parseConfig({}, '/x');
     expect(c.clusters).toEqual([]);
-    expect(c.scan).toEqual({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, pausedReminderHours: 4, watch: true, leases: true, leaseSeconds: 15, debounceSeconds: 2 });
+    expect(c.scan).toEqual({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, pausedReminderHours: 4, watch: true, leases: true, leaseSeconds: 15, debounceSeconds: 2, correlateSeconds: 60 });
     expect(c.approvals).toEqual({ required: 2, ttlMinutes: 30, confirmByTyping: false, allowSinglePerson: false, executionDeadlineMinutes: 10 });
     expect(c.slack).toEqual({});
     expect(c.thresholds).toEqual(DEFAULT_THRESHOLDS);
@@ -101,9 +101,17 @@ describe('config files', () => {
 
 describe('readEnvOptions', () => {
   it('reads every documented variable with defaults', () => {
-    expect(readEnvOptions({})).toEqual({ redisUrl: 'redis://127.0.0.1:6379', port: 3000, logLevel: 'info', slackBotToken: undefined, slackSigningSecret: undefined, slackAppToken: undefined, slackApiUrl: undefined, configFile: undefined });
+    expect(readEnvOptions({})).toEqual({ redisUrl: 'redis://127.0.0.1:6379', redis: { url: 'redis://127.0.0.1:6379' }, port: 3000, logLevel: 'info', slackBotToken: undefined, slackSigningSecret: undefined, slackAppToken: undefined, slackApiUrl: undefined, configFile: undefined });
     const o = readEnvOptions({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's', SLACK_APP_TOKEN: 'xapp-1', SLACK_API_URL: 'http://127.0.0.1:1/api/', REDIS_URL: 'redis://r:1', K8S_HEALTH_CONFIG: '/c.yaml', PORT: '8080', LOG_LEVEL: 'DEBUG' });
     expect(o).toMatchObject({ slackBotToken: 'xoxb-1', slackAppToken: 'xapp-1', port: 8080, logLevel: 'debug', configFile: '/c.yaml', redisUrl: 'redis://r:1' });
+  });
+  it('reads a Sentinel topology (it wins over REDIS_URL) and the Redis credentials; a topology that is not one fails naming the variable', () => {
+    const o = readEnvOptions({ REDIS_URL: 'redis://ignored:1', REDIS_SENTINELS: 's1:26379, [::1]:26380', REDIS_SENTINEL_MASTER: 'mymaster', REDIS_USERNAME: 'bot', REDIS_PASSWORD: 'pw', REDIS_SENTINEL_PASSWORD: 'spw', REDIS_TLS_CA_FILE: '/ca.pem' });
+    expect(o.redis).toEqual({ url: 'redis://ignored:1', sentinels: [{ host: 's1', port: 26379 }, { host: '::1', port: 26380 }], sentinelMaster: 'mymaster', username: 'bot', password: 'pw', sentinelPassword: 'spw', tlsCaFile: '/ca.pem' });
+    expect(() => readEnvOptions({ REDIS_SENTINELS: 's1:26379' })).toThrow('REDIS_SENTINELS is set but REDIS_SENTINEL_MASTER is not');
+    expect(() => readEnvOptions({ REDIS_SENTINELS: 's1', REDIS_SENTINEL_MASTER: 'm' })).toThrow('REDIS_SENTINELS must be host:port pairs separated by commas, got "s1"');
+    expect(() => readEnvOptions({ REDIS_SENTINEL_MASTER: 'm' })).toThrow('REDIS_SENTINEL_MASTER is set but REDIS_SENTINELS is not');
+    expect(() => readEnvOptions({ REDIS_CLUSTER_NODES: 'a:1' })).toThrow('REDIS_CLUSTER_NODES is set, but Redis Cluster is not supported by this version');
   });
   it('rejects a bad PORT or LOG_LEVEL with a message naming the variable', () => {
     expect(() => readEnvOptions({ PORT: 'http' })).toThrow('PORT must be a port number');

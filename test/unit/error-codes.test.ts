@@ -17,3 +17,13 @@ describe('error codes', () => {
     for (const [code, meaning] of Object.entries(ERROR_CODES)) expect(`${code}: ${meaning.length > 10}`).toBe(`${code}: true`);
   });
 });
+
+/** A bare `Error` carries no code: every error the bot raises in src/ is one of the K8sHealthError family. */
+describe('no uncoded errors', () => {
+  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+
+  it('no `throw new Error(` in src/ TypeScript', () => {
+    const bare = walk('src').flatMap((f) => readFileSync(f, 'utf8').split('\n').flatMap((line, i) => (/\bthrow new Error\(/.test(line) ? [`${f}:${i + 1}`] : [])));
+    expect(bare).toEqual([]);
+  });
+});

@@ -19,7 +19,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   cluster: ['config', 'errors', 'log'],
   diagnose: ['cluster', 'config', 'errors'],
   report: ['cluster', 'diagnose', 'text'],
-  alerts: ['diagnose', 'report', 'errors', 'log'],
+  alerts: ['diagnose', 'report', 'store', 'errors', 'log'],
   alertmanager: ['config', 'diagnose', 'report', 'errors', 'log'],
   approvals: ['cluster', 'config', 'diagnose', 'errors', 'log'],
   store: ['cluster', 'diagnose', 'report', 'approvals', 'errors', 'log'],

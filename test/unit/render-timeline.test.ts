@@ -21,7 +21,7 @@ const incident = (title: string): Incident => ({
 describe('escapeMarkdown: untrusted text made inert for a Markdown document', () => {
   it('escapes links, images, HTML, code, emphasis, table pipes and mentions; flattens newlines; drops control and bidi characters; bounds length', () => {
     expect(escapeMarkdown('[x](http://evil) ![i](http://e/i.png) <img src=x onerror=alert(1)> `rm -rf` *b* _i_ a|b @here')).toBe(
-      '\\[x\\](http://evil) \\!\\[i\\](http://e/i.png) \\<img src=x onerror=alert(1)\\> \\`rm -rf\\` \\*b\\* \\_i\\_ a\\|b \\@here',
+      '\\[x\\](`http://evil`) \\!\\[i\\](`http://e/i.png`) \\<img src=x onerror=alert(1)\\> \\`rm -rf\\` \\*b\\* \\_i\\_ a\\|b \\@here',
     );
     expect(escapeMarkdown('line1\n# heading\r\n| cell')).toBe('line1 \\# heading \\| cell');
     expect(escapeMarkdown('a\u0000b\u202ec\u0007d')).toBe('abcd');
@@ -68,7 +68,7 @@ describe('renderTimeline', () => {
       changes: [],
       audit: [{ at: '2025-03-04T10:43:00Z', cluster: 'shop-prod', requestId: 'r1', event: 'failed', action: 'machine.skip-drain', detail: 'Forbidden: `patch` <b>|</b>\n## x' }],
     });
-    expect(md).toContain('drain of node x \\| \\<script\\>alert(1)\\</script\\> \\[click\\](http://evil) \\# pwned');
+    expect(md).toContain('drain of node x \\| \\<script\\>alert(1)\\</script\\> \\[click\\](`http://evil`) \\# pwned');
     expect(md).toContain('| 2025-03-04T10:43:00Z | **failed** `machine.skip-drain` (request r1) — Forbidden: \\`patch\\` \\<b\\>\\|\\</b\\> \\#\\# x |');
     expect(md).not.toContain('**opened**');
     expect(md).toContain('**resolved**');

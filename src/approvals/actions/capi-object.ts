@@ -1,3 +1,4 @@
+import { checkTargetCluster } from './check-target-cluster.js';
 import { replacedMessage } from './pin-object.js';
 import type { KubeObject } from '../../cluster/snapshot.js';
 import type { ActionContext } from '../execute/action-context.js';
@@ -48,6 +49,7 @@ export async function requireCapiObject(ctx: ActionContext, t: CapiTarget): Prom
   const found = await readCapiObject(ctx, t);
   if (!found) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${t.what} does not exist`);
   if (!found.obj.metadata?.uid) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${t.what} has no uid: it cannot be pinned`);
+  await checkTargetCluster(ctx, found.obj, t.what);
   return found;
 }
 
@@ -59,6 +61,12 @@ export async function readPinnedCapiObject(ctx: ActionContext, t: CapiTarget, ui
   const found = await readCapiObject(ctx, t);
   if (!found) return { problem: `${t.what} no longer exists` };
   if (found.obj.metadata?.uid !== uid) return { problem: replacedMessage(t.what, uid, found.obj.metadata?.uid) };
+  try {
+    await checkTargetCluster(ctx, found.obj, t.what);
+  } catch (err) {
+    if (err instanceof RemediateError) return { problem: err.message };
+    throw err;
+  }
   return { obj: found.obj };
 }
 

@@ -3,6 +3,7 @@ import type { ActionContext } from '../execute/action-context.js';
 import type { RbacNeed } from './remediation-action.js';
 import type { Precondition } from '../remediation-plan.js';
 import { isNotFound, sendKube } from '../execute/send-kube.js';
+import { clusterOf } from './check-target-cluster.js';
 
 /** Cluster API versions tried in order for the Machine list. */
 const CAPI_VERSIONS = ['v1beta2', 'v1beta1'];
@@ -38,7 +39,10 @@ export async function collectNodeGone(ctx: ActionContext, name: string): Promise
   if (taints.some((t) => t.key === 'node.cloudprovider.kubernetes.io/shutdown')) return { node, problems: [] };
   const machines = await listMachines(ctx);
   if (!machines) return { node, problems: [`cannot confirm node ${name} is gone: no Cluster API Machines can be read on the management cluster`] };
-  const machine = machines.find((m) => m.status?.nodeRef?.name === name) ?? machines.find((m) => m.metadata?.name === name);
+  // Only this cluster's Machines: a neighbour in the same namespace may have a node of the same name.
+  const own = ctx.cluster.management?.clusterName ?? ctx.cluster.fleet?.clusterName;
+  const mine = own === undefined ? machines : machines.filter((m) => (clusterOf(m) ?? own) === own);
+  const machine = mine.find((m) => m.status?.nodeRef?.name === name) ?? mine.find((m) => m.metadata?.name === name);
   if (!machine) return { node, problems: machines.length ? [] : [`cannot confirm node ${name} is gone: no Cluster API Machines exist`] };
   if (machine.metadata?.deletionTimestamp || machine.status?.phase === 'Deleting' || machine.status?.phase === 'Deleted') return { node, problems: [] };
   return { node, problems: [`Machine ${machine.metadata?.namespace ?? ''}/${machine.metadata?.name} of node ${name} still exists (phase=${machine.status?.phase ?? '<none>'}): the node may only be partitioned`] };

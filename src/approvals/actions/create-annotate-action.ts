@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../cluster/snapshot.js';
 import { botAnnotationValue, BOT_MARK } from '../../diagnose/facts/read-paused.js';
+import { CLUSTERS_READ } from './check-target-cluster.js';
 import { addAnnotationCall, capiTarget, readCapiObject, readPinnedCapiObject, requireCapiObject, type CapiTarget } from './capi-object.js';
 import { pinnedUid, replacedMessage, sameObjectPrecondition } from './pin-object.js';
 import type { RbacNeed, RemediationAction } from './remediation-action.js';
@@ -36,7 +37,7 @@ export interface AnnotateActionSpec {
  * removes exactly that value — never an annotation someone else set.
  */
 export function createAnnotateAction(spec: AnnotateActionSpec): RemediationAction {
-  const rbac: RbacNeed[] = [{ group: 'cluster.x-k8s.io', resource: spec.kind === 'Machine' ? 'machines' : 'machinehealthchecks', verbs: ['get', 'patch'] }];
+  const rbac: RbacNeed[] = [{ group: 'cluster.x-k8s.io', resource: spec.kind === 'Machine' ? 'machines' : 'machinehealthchecks', verbs: ['get', 'patch'] }, CLUSTERS_READ];
   const notSet = (t: CapiTarget): Precondition => ({ id: 'not-annotated', text: `${t.what} does not carry ${spec.annotation} yet` });
   return {
     id: spec.id,

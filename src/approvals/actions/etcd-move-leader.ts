@@ -82,7 +82,7 @@ function describe(view: EtcdLeaderView, id: string): string {
 
 /** Member ids are uint64 decimal strings; anything else is a malformed plan. */
 export function memberIdParam(v: unknown): string {
-  const s = String(v ?? '');
+  const s = typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' ? String(v) : v == null ? '' : JSON.stringify(v);
   if (!/^[1-9][0-9]{0,19}$/.test(s)) throw new RemediateError('E_REMEDIATE_PARAMS', `"${s}" is not an etcd member id (a uint64 decimal string)`);
   return s;
 }

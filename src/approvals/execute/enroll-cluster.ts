@@ -3,6 +3,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { ENROLLED_SECRET_LABEL, KUBECONFIG_KEY, enrolledSecretName } from '../../cluster/fleet/discovered-cluster.js';
 import { KINDS } from '../../cluster/kinds.js';
 import { RemediateError } from '../remediate-error.js';
+import { describeReaderMismatch } from './describe-reader-mismatch.js';
+import { proveReadOnly } from './prove-read-only.js';
 import { KubeCallError, sendKube } from './send-kube.js';
 
 /** Names of what enrollment creates in the workload cluster (docs/fleet.md). */
@@ -43,27 +45,35 @@ export function readerRules(): { apiGroups?: string[]; resources?: string[]; non
  * create a ServiceAccount, a ClusterRole of get/list/watch on exactly what the collectors read, its
  * binding and a token Secret; wait for the token; build a kubeconfig from it; store that as the
  * labelled Secret `<cluster>-k8s-health-kubeconfig` next to the Cluster object in the management
- * cluster; then check the credential lists nodes. Idempotent: existing objects are updated or kept.
+ * cluster once the credential's self reviews prove it read-only and it lists nodes. Idempotent: an
+ * existing object that matches is kept; one that does not fails enrollment, or is recreated with `replace`.
  */
-export async function enrollCluster(target: EnrollTarget, admin: KubeConfig, management: KubeConfig, opts: { tokenWaitMs?: number; timeoutMs?: number } = {}): Promise<EnrollResult> {
+export async function enrollCluster(target: EnrollTarget, admin: KubeConfig, management: KubeConfig, opts: { tokenWaitMs?: number; timeoutMs?: number; replace?: boolean } = {}): Promise<EnrollResult> {
   const steps: string[] = [];
   const timeoutMs = opts.timeoutMs ?? 15_000;
-  const ensure = async (what: string, path: string, body: { metadata: { name: string; [k: string]: unknown } } & Record<string, unknown>, update?: Record<string, unknown>) => {
+  // An object already there is checked, never trusted by its name (describe-reader-mismatch.ts): a
+  // mismatch fails naming it, or with --replace the object is deleted and created again.
+  const ensure = async (what: string, path: string, body: { kind: string; metadata: { name: string; [k: string]: unknown } } & Record<string, unknown>) => {
     try {
       await sendKube(admin, { method: 'POST', path, body }, timeoutMs);
-      steps.push(`created ${what}`);
+      return void steps.push(`created ${what}`);
     } catch (err) {
       if (!(err instanceof KubeCallError && err.status === 409)) throw err;
-      if (!update) return void steps.push(`kept ${what} (already there)`);
-      await sendKube(admin, { method: 'PATCH', path: `${path}/${body.metadata.name}`, body: update, contentType: 'application/merge-patch+json' }, timeoutMs);
-      steps.push(`updated ${what}`);
     }
+    const at = `${path}/${body.metadata.name}`;
+    const existing = (await sendKube(admin, { method: 'GET', path: at }, timeoutMs)) as Record<string, unknown>;
+    const why = describeReaderMismatch(existing, body);
+    if (!why) return void steps.push(`kept ${what} (already there, checked)`);
+    if (!opts.replace) throw new RemediateError('E_ENROLL_MISMATCH', `${what} already exists and ${why}: nothing was stored; inspect it, or run \`k8s-health enroll ${target.name} --replace\` to recreate it`);
+    await sendKube(admin, { method: 'DELETE', path: at }, timeoutMs);
+    await sendKube(admin, { method: 'POST', path, body }, timeoutMs);
+    steps.push(`recreated ${what} (it ${why})`);
   };
   const rbac = '/apis/rbac.authorization.k8s.io/v1';
   const sa = `/api/v1/namespaces/${READER.namespace}`;
   const rules = readerRules();
   await ensure(`ServiceAccount ${READER.namespace}/${READER.name}`, `${sa}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: READER.name, labels: { 'app.kubernetes.io/managed-by': 'k8s-health' } } });
-  await ensure(`ClusterRole ${READER.name} (get, list, watch)`, `${rbac}/clusterroles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: READER.name, labels: { 'app.kubernetes.io/managed-by': 'k8s-health' } }, rules }, { rules });
+  await ensure(`ClusterRole ${READER.name} (get, list, watch)`, `${rbac}/clusterroles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: READER.name, labels: { 'app.kubernetes.io/managed-by': 'k8s-health' } }, rules });
   await ensure(`ClusterRoleBinding ${READER.name}`, `${rbac}/clusterrolebindings`, {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
@@ -95,6 +105,9 @@ export async function enrollCluster(target: EnrollTarget, admin: KubeConfig, man
   // The new credential must work before it is stored: list nodes as the reader.
   const reader = new KubeConfig();
   reader.loadFromString(kubeconfig);
+  // Proven read-only by its own self reviews before anything is stored.
+  await proveReadOnly(reader, rules, READER.namespace, timeoutMs);
+  steps.push('checked: the credential\'s self reviews show get/list/watch on what the bot reads and nothing more');
   let nodesVisible: number;
   try {
     const nodes = (await sendKube(reader, { method: 'GET', path: '/api/v1/nodes', query: { limit: '500' } }, timeoutMs)) as { items?: unknown[] };

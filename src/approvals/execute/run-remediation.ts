@@ -101,13 +101,24 @@ export async function runRemediation(requestId: string, deps: RunRemediationDeps
   await audit(deps, req, 'executing');
 
   const cluster = deps.config.clusters.find((c) => c.name === req.cluster)!;
+  return finish(...(await attemptAction(deps, req, requestId, cluster)));
+}
+
+/** How the action ended: the arguments of `finish`. */
+type Outcome = [status: ApprovalStatus, result: string, extra?: Omit<RemediationRun, 'request' | 'ran'>];
+
+/**
+ * Run the action and say how it ended. Recording the outcome (`finish`) stays outside this try: a
+ * failure to record it rejects the run instead of being caught here and recorded as a failed action.
+ */
+async function attemptAction(deps: RunRemediationDeps, req: ApprovalRequest, requestId: string, cluster: ClusterConfig): Promise<Outcome> {
   let backup: RemediationRun['backup'];
   try {
     const action = findAction(req.plan.action);
     const ctx = await deps.createContext(cluster);
     ctx.loadBackup ??= createBackupLoader(deps.backups, deps.signer);
     const problems = await action.checkPreconditions(req.plan, ctx);
-    if (problems.length) return finish('aborted', `aborted, nothing was changed: ${problems.join('; ')}`);
+    if (problems.length) return ['aborted', `aborted, nothing was changed: ${problems.join('; ')}`];
     const result = await action.execute(req.plan, ctx, {
       requestId,
       saveBackup: async (what, object) => {
@@ -122,18 +133,18 @@ export async function runRemediation(requestId: string, deps: RunRemediationDeps
       if (!failing.length) break;
       await new Promise((r) => setTimeout(r, deps.verifyDelayMs ?? 500));
     }
-    if (failing.length) return finish('failed', `executed, but verification failed: ${failing.join('; ')} (${result.summary})`, { undo: result.undo, backup });
-    return finish('succeeded', `done and verified: ${result.summary}`, { undo: result.undo, backup });
+    if (failing.length) return ['failed', `executed, but verification failed: ${failing.join('; ')} (${result.summary})`, { undo: result.undo, backup }];
+    return ['succeeded', `done and verified: ${result.summary}`, { undo: result.undo, backup }];
   } catch (err) {
     const message = describeError(err);
     // The object was replaced or changed under the plan: the pinned write was refused (409 precondition
     // or optimistic-lock conflict, 422 failed json-patch test or immutable uid), or the action's own
     // re-read found another object. Nothing reached the cluster: fail closed, and say so.
     if (err instanceof KubeCallError && (err.status === 409 || err.status === 422)) {
-      return finish('aborted', `aborted, nothing was changed: the API server refused the write pinned to the object this plan was made for (${message})`, { backup });
+      return ['aborted', `aborted, nothing was changed: the API server refused the write pinned to the object this plan was made for (${message})`, { backup }];
     }
-    if (err instanceof RemediateError && err.code === 'E_REMEDIATE_NO_TARGET') return finish('aborted', `aborted, nothing was changed: ${message}`, { backup });
-    return finish('failed', `failed: ${message}`, { backup });
+    if (err instanceof RemediateError && err.code === 'E_REMEDIATE_NO_TARGET') return ['aborted', `aborted, nothing was changed: ${message}`, { backup }];
+    return ['failed', `failed: ${message}`, { backup }];
   }
 }
 

@@ -26,6 +26,9 @@ export interface KubeCall extends LiveKubeCall {
  * KubeCallError (E_REMEDIATE_KUBE) with the HTTP status, so run-remediation can tell a pinned write
  * the API server refused (409, 422) from any other failure.
  */
+// The answer's shape is the called endpoint's (an object, a list, a Status): each caller reads the fields
+// of the resource it asked for, as the client library's own untyped calls do.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function sendKube(kc: KubeConfig, call: KubeCall, timeoutMs = 15000): Promise<any> {
   let status: number;
   let text: string;

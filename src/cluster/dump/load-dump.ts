@@ -6,6 +6,7 @@ import { deriveClusterName } from './derive-cluster-name.js';
 import { readDumpObjects, type DumpObjects } from './read-dump-objects.js';
 import { sortEtcdErrors } from '../parse/sort-etcd-errors.js';
 import { sortSnapshot } from '../sort-snapshot.js';
+import { scopeSnapshot } from '../scope-snapshot.js';
 import { createEmptySnapshot, type KindCoverage, type KubeObject, type PartialEntry, type Snapshot } from '../snapshot.js';
 
 /**
@@ -18,7 +19,7 @@ import { createEmptySnapshot, type KindCoverage, type KubeObject, type PartialEn
  * (namespace, name, then content) so two reads of the same data are deep-equal whatever the file
  * order. Throws DumpError when the dump is unusable.
  */
-export async function loadDump(dir: string, opts: { cluster?: string; nameDir?: string } = {}): Promise<Snapshot> {
+export async function loadDump(dir: string, opts: { cluster?: string; nameDir?: string; capiCluster?: string } = {}): Promise<Snapshot> {
   // Read through the directory the path points at now: a `dump:` cluster whose path is a symlink
   // re-pointed to a newer capture between scans is then read as one capture, never half the old one
   // (every file is opened by path, and a re-point in the middle of a scan mixed two captures).
@@ -26,6 +27,15 @@ export async function loadDump(dir: string, opts: { cluster?: string; nameDir?: 
   const snapshot = snapshotFromDumpObjects(dump, { cluster: opts.cluster ?? '', ...captureTime(dump) });
   // A snapshot of a series (t00/, t01/) is named after the series' directory, never after "t00".
   if (!opts.cluster) snapshot.cluster = deriveClusterName(opts.nameDir ?? dir, dump.meta.cluster, snapshot.capi.clusters);
+  // A capture of a management namespace holds every cluster of it: keep the one this dump is of
+  // (`--cluster`, meta.json's `cluster`, the name it is read under; docs/fleet.md "Scoping").
+  const hints = [opts.cluster, dump.meta.cluster, snapshot.cluster].filter((h): h is string => typeof h === 'string' && h !== '');
+  scopeSnapshot(snapshot, {
+    configured: opts.capiCluster,
+    hints,
+    what: `dump ${dir}`,
+    fix: 'name it with --cluster NAME, meta.json "cluster", or management.clusterName of a dump cluster',
+  });
   return snapshot;
 }
 

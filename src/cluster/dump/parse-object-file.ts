@@ -1,4 +1,6 @@
 import { createRequire } from 'node:module';
+import type * as JsYaml from 'js-yaml';
+import type * as Yaml from 'yaml';
 import { parseKubectlYaml, UnsupportedYaml } from './parse-kubectl-yaml.js';
 import { findNewestTime } from './find-newest-time.js';
 import { kindFromPath } from './kind-from-path.js';
@@ -6,6 +8,7 @@ import { findKind, type KindSpec } from '../kinds.js';
 import type { KubeObject } from '../snapshot.js';
 import { splitJsonDocuments } from './split-json-documents.js';
 import { describeError } from '../../errors/describe-error.js';
+import { CaptureParseError } from '../parse/capture-parse-error.js';
 
 /** Objects of a kind we read, but of another API group (OpenShift machine.openshift.io Machines): noted, never read. */
 export interface ForeignObjects {
@@ -161,7 +164,7 @@ function parseJsonDocuments(text: string): unknown[] {
     try {
       return splitJsonDocuments(text);
     } catch {
-      throw new Error(`invalid JSON: ${firstLine(e)}`);
+      throw new CaptureParseError(`invalid JSON: ${firstLine(e)}`);
     }
   }
 }
@@ -176,7 +179,7 @@ const MAX_YAML_FLOW_DEPTH = 256;
 
 function parseYamlDocuments(text: string): unknown[] {
   const depth = flowDepth(text);
-  if (depth > MAX_YAML_FLOW_DEPTH) throw new Error(`invalid YAML: nested deeper than ${MAX_YAML_FLOW_DEPTH} levels of [ and { (${depth}); not a Kubernetes object`);
+  if (depth > MAX_YAML_FLOW_DEPTH) throw new CaptureParseError(`invalid YAML: nested deeper than ${MAX_YAML_FLOW_DEPTH} levels of [ and { (${depth}); not a Kubernetes object`);
   // What `kubectl get -o yaml` writes is read at about the speed of JSON.parse (parse-kubectl-yaml.ts); the
   // full YAML library took 100× longer on a 281 KB dump. Anything else goes to js-yaml, which refuses
   // aliases here (Kubernetes output has none, and a shared node walked by every reader after it is the
@@ -188,7 +191,7 @@ function parseYamlDocuments(text: string): unknown[] {
     if (!(e instanceof UnsupportedYaml)) throw e;
   }
   try {
-    const { CORE_SCHEMA, loadAll } = require('js-yaml') as typeof import('js-yaml');
+    const { CORE_SCHEMA, loadAll } = require('js-yaml') as typeof JsYaml;
     return loadAll(text, { schema: CORE_SCHEMA, maxAliases: 0 });
   } catch {
     return parseYamlDocumentsSlowly(text);
@@ -200,13 +203,13 @@ const require = createRequire(import.meta.url);
 
 /** The YAML library behind config files, for the dump files the faster parsers refuse. */
 function parseYamlDocumentsSlowly(text: string): unknown[] {
-  const { parseAllDocuments } = require('yaml') as typeof import('yaml');
+  const { parseAllDocuments } = require('yaml') as typeof Yaml;
   const docs = parseAllDocuments(text);
   // parseAllDocuments returns an EmptyStream (not an array) for an empty file.
   if (!Array.isArray(docs)) return [];
   return docs.map((d, i) => {
     const err = d.errors[0];
-    if (err) throw new Error(`invalid YAML${docs.length > 1 ? ` (document ${i + 1})` : ''}: ${firstLine(err)}`);
+    if (err) throw new CaptureParseError(`invalid YAML${docs.length > 1 ? ` (document ${i + 1})` : ''}: ${firstLine(err)}`);
     return d.toJS({ maxAliasCount: 1000 });
   });
 }

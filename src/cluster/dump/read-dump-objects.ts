@@ -11,6 +11,7 @@ import { parseReadyz } from '../parse/parse-readyz.js';
 import { controlPlaneComponentOf, scanControlPlaneLog } from './scan-control-plane-log.js';
 import type { ApiServerState, ControlPlaneLog, EtcdCommand, EtcdCommandError, EtcdState, KindCoverage, KubeObject, PartialEntry, ReadyzCheck } from '../snapshot.js';
 import { describeError } from '../../errors/describe-error.js';
+import { CaptureParseError } from '../parse/capture-parse-error.js';
 
 /** Raw content of a dump directory, before it becomes a Snapshot (the fake API server serves these). */
 export interface DumpObjects {
@@ -317,7 +318,7 @@ async function readMeta(dir: string, partial: PartialEntry[]): Promise<Meta> {
     const text = await readOptional(path.join(dir, 'meta.json'));
     if (text === undefined) return { fields: {} };
     raw = JSON.parse(text);
-    if (!isRecord(raw)) throw new Error('expected a JSON object');
+    if (!isRecord(raw)) throw new CaptureParseError('expected a JSON object');
   } catch (e) {
     partial.push({ source: 'meta.json', error: oneLine(e) });
     return { fields: {} };
@@ -337,7 +338,7 @@ async function readMeta(dir: string, partial: PartialEntry[]): Promise<Meta> {
   if (Array.isArray(raw.partial)) {
     fields.partial = raw.partial
       .filter((p): p is Record<string, unknown> => isRecord(p) && typeof p.source === 'string')
-      .map((p) => ({ source: p.source as string, error: typeof p.error === 'string' ? p.error : String(p.error ?? '') }));
+      .map((p) => ({ source: p.source as string, error: typeof p.error === 'string' ? p.error : p.error == null ? '' : JSON.stringify(p.error) }));
   }
   const meta: Meta = { fields };
   if (isRecord(raw.apiserver)) meta.apiserver = normalizeApiServer(raw.apiserver);

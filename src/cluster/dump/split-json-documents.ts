@@ -1,4 +1,5 @@
 import { describeError } from '../../errors/describe-error.js';
+import { CaptureParseError } from '../parse/capture-parse-error.js';
 
 /**
  * The JSON documents of a saved *stdout* of `kubectl cluster-info dump` (without --output-directory):
@@ -44,7 +45,7 @@ export function splitJsonDocuments(text: string): unknown[] {
     }
     i = lineEnd(text, i);
   }
-  if (!docs.length) throw new Error(`invalid JSON: ${firstError ?? 'no JSON document found'}`);
+  if (!docs.length) throw new CaptureParseError(`invalid JSON: ${firstError ?? 'no JSON document found'}`);
   return docs;
 }
 

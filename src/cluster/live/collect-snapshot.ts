@@ -6,12 +6,13 @@ import { collectServedVersions } from './collect-served-versions.js';
 import type { WatchCaches } from './create-watch-caches.js';
 import { KINDS, type KindSpec } from '../kinds.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './request-kube.js';
-import { isUnreachable, KubeError } from './kube-error.js';
+import { isUnreachable, type KubeError } from './kube-error.js';
 import { clusterSides } from './cluster-sides.js';
 import { namespaceOfKind, sidesOfKind, type Side } from './kind-sides.js';
 import { loadKubeConfig, type KubeContextRef } from './load-kube-config.js';
 import { createEmptySnapshot, type KindCoverage, type PartialEntry, type Snapshot } from '../snapshot.js';
 import { sortSnapshot } from '../sort-snapshot.js';
+import { scopeSnapshot } from '../scope-snapshot.js';
 import { describeError } from '../../errors/describe-error.js';
 
 export interface CollectOptions {
@@ -115,6 +116,14 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
       snapshot.partial.push({ source: `etcd ${cluster.etcd.endpoints.join(',')}`, error: describeError(err) });
     }
   }
+  // One namespace often holds several clusters: keep only this cluster's management objects.
+  scopeSnapshot(snapshot, {
+    configured: cluster.management?.clusterName,
+    discovered: cluster.fleet?.clusterName,
+    hints: [cluster.name],
+    what: `cluster ${cluster.name}`,
+    fix: 'set management.clusterName to the Cluster this cluster is (docs/fleet.md "Scoping")',
+  });
   sortSnapshot(snapshot);
   return snapshot;
 }

@@ -87,6 +87,8 @@ async function readPage(body: ReadableStream<Uint8Array> | null | undefined, onI
 }
 
 /** Carries an exception of onItem through the stream reading unchanged. */
-class ItemError {
-  constructor(readonly error: unknown) {}
+class ItemError extends Error {
+  constructor(readonly error: unknown) {
+    super('the onItem callback failed', { cause: error });
+  }
 }

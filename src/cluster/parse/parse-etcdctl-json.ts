@@ -1,6 +1,7 @@
 import { compareDecimal } from './compare-decimal.js';
 import type { EtcdEndpointHealth, EtcdEndpointStatus, EtcdMember, EtcdState } from '../snapshot.js';
 import { isEtcdctlText, parseEndpointStatusText, parseMemberListText } from './parse-etcdctl-text.js';
+import { CaptureParseError } from './capture-parse-error.js';
 
 /**
  * Parse JSON printed by `etcdctl -w json` without losing uint64 precision.
@@ -23,7 +24,7 @@ export function parseMemberList(text: string): EtcdMember[] {
   if (isEtcdctlText(text)) return parseMemberListText(text);
   return listOf(text, 'member list', 'members').map((raw, i) => {
     const id = toDecimal(raw.ID);
-    if (id === undefined) throw new Error(`member list: members[${i}] has no valid "ID"`);
+    if (id === undefined) throw new CaptureParseError(`member list: members[${i}] has no valid "ID"`);
     return {
       id,
       // A member added but not started yet has no name and no client URLs.
@@ -48,7 +49,7 @@ export function parseEndpointStatus(text: string): EtcdEndpointStatus[] {
   const doc = parseEtcdctlJson(text);
   const list = Array.isArray(doc) ? doc : [doc];
   return list.map((raw, i) => {
-    if (!isRecord(raw) || typeof raw.Endpoint !== 'string') throw new Error(`endpoint status: entry ${i} has no "Endpoint"`);
+    if (!isRecord(raw) || typeof raw.Endpoint !== 'string') throw new CaptureParseError(`endpoint status: entry ${i} has no "Endpoint"`);
     const st = isRecord(raw.Status) ? raw.Status : {};
     const header = isRecord(st.header) ? st.header : {};
     const out: EtcdEndpointStatus = { endpoint: raw.Endpoint, errors: strings(st.errors) };
@@ -79,14 +80,14 @@ export function parseEndpointStatus(text: string): EtcdEndpointStatus[] {
 export function parseEndpointHealth(text: string): EtcdEndpointHealth[] {
   if (text.trim() === '') return [];
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !isClientLogLine(l));
-  if (lines.length === 0) throw new Error('endpoint health: only etcd client log lines, no endpoint');
+  if (lines.length === 0) throw new CaptureParseError('endpoint health: only etcd client log lines, no endpoint');
   const first = lines[0]!;
   if (first.startsWith('+') || first.startsWith('|')) return parseEndpointHealthTable(lines);
   if (!/^[[{]/.test(first)) return parseEndpointHealthLines(lines);
   const doc = parseEtcdctlJson(lines.join('\n'));
   const list = Array.isArray(doc) ? doc : [doc];
   return list.map((raw, i) => {
-    if (!isRecord(raw) || typeof raw.endpoint !== 'string') throw new Error(`endpoint health: entry ${i} has no "endpoint"`);
+    if (!isRecord(raw) || typeof raw.endpoint !== 'string') throw new CaptureParseError(`endpoint health: entry ${i} has no "endpoint"`);
     const out: EtcdEndpointHealth = { endpoint: raw.endpoint, health: raw.health === true };
     // etcdctl prints took "" when it could not even create a client: treat as unknown.
     if (typeof raw.took === 'string' && raw.took) out.took = raw.took;
@@ -104,11 +105,11 @@ function parseEndpointHealthTable(lines: string[]): EtcdEndpointHealth[] {
   const cells = lines.filter((l) => l.startsWith('|')).map((l) => l.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()));
   const header = (cells.shift() ?? []).map((h) => h.toUpperCase());
   const col = (name: string) => header.indexOf(name);
-  if (col('ENDPOINT') < 0 || col('HEALTH') < 0) throw new Error('endpoint health: table without ENDPOINT and HEALTH columns');
+  if (col('ENDPOINT') < 0 || col('HEALTH') < 0) throw new CaptureParseError('endpoint health: table without ENDPOINT and HEALTH columns');
   return cells.map((c, i) => {
     const endpoint = c[col('ENDPOINT')] ?? '';
     const health = c[col('HEALTH')];
-    if (!endpoint || (health !== 'true' && health !== 'false')) throw new Error(`endpoint health: table row ${i + 1} has no endpoint or no true/false HEALTH`);
+    if (!endpoint || (health !== 'true' && health !== 'false')) throw new CaptureParseError(`endpoint health: table row ${i + 1} has no endpoint or no true/false HEALTH`);
     const out: EtcdEndpointHealth = { endpoint, health: health === 'true' };
     const took = col('TOOK') >= 0 ? c[col('TOOK')] : '';
     if (took) out.took = took;
@@ -131,7 +132,7 @@ function parseEndpointHealthLines(lines: string[]): EtcdEndpointHealth[] {
       out.push({ endpoint: m[1]!, health: false, error: m[2]!.trim() });
       continue;
     }
-    throw new Error(`endpoint health: not etcdctl output (-w json, table or simple): "${line.slice(0, 80)}"`);
+    throw new CaptureParseError(`endpoint health: not etcdctl output (-w json, table or simple): "${line.slice(0, 80)}"`);
   }
   return out;
 }
@@ -146,7 +147,7 @@ export function parseAlarmList(text: string): EtcdState['alarms'] {
   if (!/^\s*[[{]/.test(text)) return parseAlarmLines(text);
   return listOf(text, 'alarm list', 'alarms').map((raw, i) => {
     const memberId = toDecimal(raw.memberID);
-    if (memberId === undefined) throw new Error(`alarm list: alarms[${i}] has no valid "memberID"`);
+    if (memberId === undefined) throw new CaptureParseError(`alarm list: alarms[${i}] has no valid "memberID"`);
     const alarm = alarmName(raw.alarm);
     return { memberId, alarm };
   });
@@ -159,7 +160,7 @@ function parseAlarmLines(text: string): EtcdState['alarms'] {
     if (!line) continue;
     const m = /^memberID:(\d+)\s+alarm:([A-Z_]+)$/.exec(line);
     const memberId = m ? toDecimal(m[1]) : undefined;
-    if (!m || memberId === undefined) throw new Error(`alarm list: not etcdctl output (-w json or simple): "${line.slice(0, 80)}"`);
+    if (!m || memberId === undefined) throw new CaptureParseError(`alarm list: not etcdctl output (-w json or simple): "${line.slice(0, 80)}"`);
     out.push({ memberId, alarm: m[2]! });
   }
   return out;
@@ -253,11 +254,11 @@ function strings(v: unknown): string[] {
 /** The objects of the array at `key` of etcdctl's JSON object (absent: none); one line naming what is wrong otherwise. */
 function listOf(text: string, what: string, key: string): Record<string, unknown>[] {
   const doc = parseEtcdctlJson(text);
-  if (!isRecord(doc)) throw new Error(`${what}: expected a JSON object with "${key}"`);
+  if (!isRecord(doc)) throw new CaptureParseError(`${what}: expected a JSON object with "${key}"`);
   const list = doc[key] === undefined ? [] : doc[key];
-  if (!Array.isArray(list)) throw new Error(`${what}: "${key}" is not an array`);
+  if (!Array.isArray(list)) throw new CaptureParseError(`${what}: "${key}" is not an array`);
   return list.map((raw, i) => {
-    if (!isRecord(raw)) throw new Error(`${what}: ${key}[${i}] is not an object`);
+    if (!isRecord(raw)) throw new CaptureParseError(`${what}: ${key}[${i}] is not an object`);
     return raw;
   });
 }

@@ -1,4 +1,5 @@
 import type { EtcdEndpointStatus, EtcdMember } from '../snapshot.js';
+import { CaptureParseError } from './capture-parse-error.js';
 
 /**
  * etcdctl's `-w table` and default (simple) output of `member list` and `endpoint status`: what issue
@@ -37,7 +38,7 @@ export function parseMemberListText(text: string): EtcdMember[] {
   const rows = readRows(text, 'member list', columns, (f) => (f.length === 5 || f.length === 6 ? columns.slice(0, f.length) : undefined));
   return rows.map((r, i) => {
     const id = hexToDecimal(r['ID']);
-    if (id === undefined) throw new Error(`member list: row ${i + 1} has no valid hex ID "${r['ID']}"`);
+    if (id === undefined) throw new CaptureParseError(`member list: row ${i + 1} has no valid hex ID "${r['ID']}"`);
     return {
       id,
       name: r['NAME'] ?? '',
@@ -68,7 +69,7 @@ export function parseEndpointStatusText(text: string): EtcdEndpointStatus[] {
   const rows = readRows(text, 'endpoint status', STATUS_COLUMNS, simpleStatusColumns);
   const out = rows.map((r, i) => {
     const memberId = hexToDecimal(r['ID']);
-    if (!r['ENDPOINT'] || memberId === undefined) throw new Error(`endpoint status: row ${i + 1} has no endpoint or no valid hex ID`);
+    if (!r['ENDPOINT'] || memberId === undefined) throw new CaptureParseError(`endpoint status: row ${i + 1} has no endpoint or no valid hex ID`);
     const errors = r['ERRORS'] ? r['ERRORS'].split(/,\s*/).filter((e) => e.trim() !== '') : [];
     const s: EtcdEndpointStatus = { endpoint: r['ENDPOINT'], memberId, errors, isLearner: r['IS LEARNER'] === 'true' };
     if (r['VERSION']) s.version = r['VERSION'];
@@ -103,14 +104,14 @@ function readRows(text: string, what: string, columns: string[], layout: (fields
   if (lines[0]!.startsWith('+') || lines[0]!.startsWith('|')) {
     const cells = lines.filter((l) => l.startsWith('|')).map((l) => l.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()));
     const header = (cells.shift() ?? []).map((h) => h.toUpperCase());
-    for (const need of columns.slice(0, 2)) if (!header.includes(need)) throw new Error(`${what}: table without an ${need} column`);
+    for (const need of columns.slice(0, 2)) if (!header.includes(need)) throw new CaptureParseError(`${what}: table without an ${need} column`);
     return cells.map((c) => Object.fromEntries(header.map((h, i) => [h, c[i] ?? ''])));
   }
   return lines.map((line) => {
     // An empty last column (no ERRORS) leaves the line ending in ", ", which the trim above cut to ",".
     const f = (line.endsWith(',') ? `${line} ` : line).split(', ').map((c) => c.trim());
     const cols = layout(f);
-    if (!cols) throw new Error(`${what}: not etcdctl output (-w json, table or simple): "${line.slice(0, 80)}"`);
+    if (!cols) throw new CaptureParseError(`${what}: not etcdctl output (-w json, table or simple): "${line.slice(0, 80)}"`);
     const e = cols.indexOf('ERRORS');
     const after = e < 0 ? 0 : cols.length - e - 1;
     const fields = e < 0 || f.length === cols.length ? f : [...f.slice(0, e), f.slice(e, f.length - after).join(', '), ...f.slice(f.length - after)];

@@ -1,6 +1,7 @@
 import type { Analyzer, FindingDraft } from '../analyzer.js';
 import { isSystemWebhook, SYSTEM_NAMESPACES } from '../facts/is-system-webhook.js';
 import { matchesLabelSelector } from '../facts/matches-label-selector.js';
+import type { RawWebhook } from '../facts/raw-webhook.js';
 import { webhookCoversPods } from '../facts/webhook-covers-pods.js';
 
 /** Seed 003 "Future Considerations": concrete namespaces integral to VKS/TKG lifecycle. */
@@ -48,7 +49,7 @@ export const webhookSystemNamespacesNotExcludedAnalyzer: Analyzer = {
         if (isSystemWebhook(config)) continue;
         const evidence: string[] = [];
         const exposed = new Set<string>();
-        for (const h of (Array.isArray(config.webhooks) ? config.webhooks : []) as Record<string, any>[]) {
+        for (const h of (Array.isArray(config.webhooks) ? config.webhooks : []) as RawWebhook[]) {
           const policy = typeof h?.failurePolicy === 'string' ? h.failurePolicy : 'Fail';
           if (policy !== 'Fail' || !webhookCoversPods(h)) continue;
           const hit = [...names]

@@ -62,12 +62,17 @@ function workloadPrint(o: KubeObject): Partial<ObjectPrint> {
   return out;
 }
 
+/** A field as text: a string as it is, any other value (a dump can hold any JSON) as JSON. */
+function fieldText(v: unknown, absent: string): string {
+  return v === undefined || v === null ? absent : typeof v === 'string' ? v : JSON.stringify(v);
+}
+
 function webhookPrint(o: KubeObject): Partial<ObjectPrint> {
   const hooks = (Array.isArray(o.webhooks) ? o.webhooks : []) as Record<string, unknown>[];
   const rules = hooks.map((h) => {
     const svc = (h.clientConfig as { service?: { namespace?: string; name?: string }; url?: string } | undefined) ?? {};
     const target = svc.service ? `${svc.service.namespace}/${svc.service.name}` : (svc.url ?? '');
-    const line = [String(h.name ?? ''), String(h.failurePolicy ?? 'Fail'), JSON.stringify(h.rules ?? []), JSON.stringify(h.namespaceSelector ?? {}), JSON.stringify(h.objectSelector ?? {}), target].join(' ');
+    const line = [fieldText(h.name, ''), fieldText(h.failurePolicy, 'Fail'), JSON.stringify(h.rules ?? []), JSON.stringify(h.namespaceSelector ?? {}), JSON.stringify(h.objectSelector ?? {}), target].join(' ');
     return line.length > MAX_RULE_CHARS ? `${line.slice(0, MAX_RULE_CHARS)}…` : line;
   });
   return { rules, coversPods: hooks.some(webhookCoversPods) };

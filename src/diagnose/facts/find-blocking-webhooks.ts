@@ -1,5 +1,6 @@
 import type { EventProjection, KubeObject, Snapshot } from '../../cluster/snapshot.js';
 import { isSystemWebhook } from './is-system-webhook.js';
+import type { RawWebhook } from './raw-webhook.js';
 import { webhookCoversPods } from './webhook-covers-pods.js';
 import { isKindRead } from './is-kind-read.js';
 
@@ -63,7 +64,7 @@ export function findBlockingWebhooks(snapshot: Snapshot): BlockingWebhook[] {
   ];
   for (const [kind, configs] of groups) {
     for (const config of configs) {
-      const hooks = (Array.isArray(config.webhooks) ? config.webhooks : []) as Record<string, any>[];
+      const hooks = (Array.isArray(config.webhooks) ? config.webhooks : []) as (RawWebhook | null)[];
       const failClosed: FailClosedHook[] = [];
       const services = new Map<string, WebhookServiceState>();
       const names: string[] = [];

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../cluster/snapshot.js';
 import { isSystemNamespace } from './is-system-namespace.js';
+import type { RawWebhook } from './raw-webhook.js';
 
 /**
  * Namespaces a third-party admission webhook must leave alone (seed 003 "Future Considerations":
@@ -32,11 +33,12 @@ export function isSystemWebhook(config: KubeObject): boolean {
   for (const v of Object.values(labels)) if (typeof v === 'string' && /^(antrea|calico|tigera)$/.test(v)) return true;
   const hooks: unknown[] = Array.isArray(config.webhooks) ? config.webhooks : [];
   for (const raw of hooks) {
-    const h = (raw ?? {}) as Record<string, any>;
+    const h = (raw ?? {}) as RawWebhook;
     if (typeof h.name === 'string' && SYSTEM_NAME.test(h.name)) return true;
     const svc = h.clientConfig?.service;
     if (svc && typeof svc === 'object') {
-      if (typeof svc.namespace === 'string' && (SYSTEM_SERVICE_NAMESPACE.test(svc.namespace) || isSystemNamespace(svc.namespace) || SYSTEM_NAMESPACES.some((p) => (p.endsWith('*') ? svc.namespace.startsWith(p.slice(0, -1)) : svc.namespace === p)))) return true;
+      const ns = svc.namespace;
+      if (typeof ns === 'string' && (SYSTEM_SERVICE_NAMESPACE.test(ns) || isSystemNamespace(ns) || SYSTEM_NAMESPACES.some((p) => (p.endsWith('*') ? ns.startsWith(p.slice(0, -1)) : ns === p)))) return true;
       if (typeof svc.name === 'string' && SYSTEM_NAME.test(svc.name)) return true;
     }
     const url = h.clientConfig?.url;

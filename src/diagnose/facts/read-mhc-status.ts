@@ -50,7 +50,7 @@ export function readMhcStatus(mhc: KubeObject): MhcStatus {
   const unhealthyNodeConditions = raw
     .filter((c): c is Record<string, unknown> => !!c && typeof c === 'object' && typeof (c as { type?: unknown }).type === 'string')
     .map((c) => {
-      const check: MhcConditionCheck = { type: c.type as string, status: String(c.status ?? '') };
+      const check: MhcConditionCheck = { type: c.type as string, status: typeof c.status === 'string' ? c.status : c.status == null ? '' : JSON.stringify(c.status) };
       const t = num(c.timeoutSeconds) ?? parseGoDuration(c.timeout);
       if (t !== undefined) check.timeoutSeconds = t;
       return check;

@@ -1,6 +1,7 @@
-import { Worker, type WorkerOptions } from 'bullmq';
+import { Worker, type Job, type Queue, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { postAlert, type NotifyRequest, type PostAlertDeps } from '../../slack/post/post-alert.js';
+import { enqueueMemberCard } from '../enqueue-notify.js';
 import { NOTIFY_QUEUE } from '../queue-names.js';
 import type { StartedWorker } from './started-worker.js';
 
@@ -11,6 +12,8 @@ export interface NotifyWorkerDeps extends PostAlertDeps {
   prefix: string;
   concurrency: number;
   settings?: WorkerOptions['settings'];
+  /** The notify queue itself: a fleet member named in its fleet parent gets its own card queued after it. */
+  queue: Queue;
 }
 
 /**
@@ -19,8 +22,14 @@ export interface NotifyWorkerDeps extends PostAlertDeps {
  * logger carrying the job and the cluster.
  */
 export function startNotifyWorker(deps: NotifyWorkerDeps): StartedWorker {
-  const { connection, prefix, concurrency, settings, ...notify } = deps;
-  const worker = new Worker<NotifyRequest>(NOTIFY_QUEUE, (job) => postAlert({ ...notify, log: notify.log.child({ queue: NOTIFY_QUEUE, jobId: job.id, cluster: job.data.cluster }) }, job.data), {
+  const { connection, prefix, concurrency, settings, queue, ...notify } = deps;
+  const run = async (job: Job<NotifyRequest>) => {
+    const r = await postAlert({ ...notify, log: notify.log.child({ queue: NOTIFY_QUEUE, jobId: job.id, cluster: job.data.cluster }) }, job.data);
+    // A fleet member named in the fleet parent: its own card follows, after every first message.
+    if (r.memberCard && !job.data.memberCard) await enqueueMemberCard(queue, job.data, 30);
+    return r;
+  };
+  const worker = new Worker<NotifyRequest>(NOTIFY_QUEUE, run, {
     connection,
     prefix,
     concurrency,

@@ -38,7 +38,8 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): StartedWorker {
   const worker = new Worker(
     REMEDIATE_QUEUE,
     async (job) => {
-      const requestId = String((job.data as { requestId?: unknown }).requestId ?? job.id);
+      const given = (job.data as { requestId?: unknown }).requestId;
+      const requestId = typeof given === 'string' ? given : String(job.id);
       // One child logger per job: every line of this run carries its request id.
       const log = deps.log.child({ queue: REMEDIATE_QUEUE, jobId: job.id, requestId });
       const run = await runRemediation(requestId, { ...runDeps, log });

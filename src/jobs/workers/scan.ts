@@ -10,9 +10,12 @@ import type { BaselineStore } from '../../store/baseline-store.js';
 import type { ReportStore } from '../../store/report-store.js';
 import { DEFAULT_FLAP_WINDOW_MINUTES } from '../../alerts/analyze-alert-changes.js';
 import { analyzeAlertChanges } from '../../alerts/analyze-alert-changes.js';
-import { enqueueNotify } from '../enqueue-notify.js';
+import { enqueueNotify, notifyPriority } from '../enqueue-notify.js';
 import { scanCluster, type ScanDeps } from '../../scan/scan-cluster.js';
 import type { Logger } from '../../log/logger.js';
+import { correlateFleetIncidents } from '../correlate-fleet-incidents.js';
+import type { FleetIncident } from '../../alerts/fleet-incident.js';
+import type { FleetIncidentStore } from '../../alerts/fleet-incident-store.js';
 
 /** Data of a scan job (scheduled per cluster, or requested by `/k8s-health`). */
 export interface ScanJobData {
@@ -30,6 +33,8 @@ export interface ScanJobDeps {
   /** The notify queue; absent = alerts are tracked but not posted (no Slack token). */
   notifyQueue?: Queue;
   flapWindowMinutes?: number;
+  /** Fleet incidents (docs/fleet.md): absent, every incident keeps a thread of its own. */
+  fleet?: FleetIncidentStore<FleetIncident>;
   /** Told when this scan changed the cluster's alerts (an incident opened, changed or resolved): App Home refresh; never fails the scan. */
   onAlertsChanged?: (cluster: string) => Promise<void>;
   now?: () => Date;
@@ -70,8 +75,12 @@ export async function runScanJob(data: ScanJobData, deps: ScanJobDeps): Promise<
   const next = await updateAlertState(deps.alerts, cluster.name, (prev) => analyzeAlertChanges(prev, report, opts));
   // Hand over each incident's latest change: this scan's, and any left over by a crash or a Slack
   // outage (a job already there is a no-op, a failed one is retried; the worker posts what is missing).
+  // The same root cause on other clusters of the channel: one fleet thread (before the notify jobs, so their posters know).
+  if (deps.fleet && next.changed.length) await correlateFleetIncidents(deps.fleet, next.changed, { windowSeconds: deps.config.scan.correlateSeconds });
   if (deps.notifyQueue) {
-    for (const [fp, inc] of Object.entries(next.state.incidents)) await enqueueNotify(deps.notifyQueue, { cluster: cluster.name, fingerprint: fp, seq: inc.seq });
+    // Worst first, and the first message of a new incident before any follow-up (enqueue-notify.ts).
+    const incidents = Object.entries(next.state.incidents).sort(([, a], [, b]) => notifyPriority(a) - notifyPriority(b));
+    for (const [fp, inc] of incidents) await enqueueNotify(deps.notifyQueue, { cluster: cluster.name, fingerprint: fp, seq: inc.seq }, notifyPriority(inc));
   }
   if (next.changed.length > 0) {
     deps.log?.info({ cluster: cluster.name, changed: next.changed.map((i) => `${i.finding.id}#${i.seq}`) }, 'alerts changed');

@@ -6,7 +6,7 @@ import type { KubeStore } from './kube-store.js';
 const TOKEN_TYPE = 'kubernetes.io/service-account-token';
 const SA_ANNOTATION = 'kubernetes.io/service-account.name';
 
-interface Rule {
+export interface Rule {
   apiGroups?: string[];
   resources?: string[];
   verbs?: string[];
@@ -25,6 +25,23 @@ export interface AccessControl {
   deny(user: string, method: string, pathname: string, query: Record<string, string>): string | undefined;
   /** A created object as the controllers would complete it: a token Secret gets `data.token`. */
   complete(spec: ServedKind, obj: KubeObject): KubeObject;
+  /** The rules RBAC grants `user`: its ClusterRoleBindings' ClusterRoles plus what every authenticated user gets. */
+  rulesOf(user: string): Rule[];
+}
+
+/**
+ * What kube-apiserver's default bindings give every authenticated user (system:basic-user,
+ * system:discovery, system:public-info-viewer): the self reviews and the discovery paths.
+ */
+export const AUTHENTICATED_RULES: readonly Rule[] = [
+  { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
+  { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] },
+];
+
+/** Whether `rules` allow the verb on the resource (RBAC's match: `*` is every value). */
+export function rulesAllow(rules: readonly Rule[], verb: string, group: string, resource: string): boolean {
+  const has = (list: string[] | undefined, v: string) => !!list && (list.includes(v) || list.includes('*'));
+  return rules.some((r) => has(r.apiGroups, group) && has(r.resources, resource) && has(r.verbs, verb));
 }
 
 export function createAccessControl(store: KubeStore): AccessControl {
@@ -32,7 +49,21 @@ export function createAccessControl(store: KubeStore): AccessControl {
   const bindings = findServedKind('ClusterRoleBinding', 'rbac.authorization.k8s.io/v1')!;
   const roles = findServedKind('ClusterRole', 'rbac.authorization.k8s.io/v1')!;
 
+  const rulesOf = (user: string): Rule[] => {
+    const [, , saNamespace, saName] = user.split(':');
+    const rules: Rule[] = [...AUTHENTICATED_RULES];
+    for (const b of store.list(bindings)) {
+      const binding = b as KubeObject & { subjects?: { kind?: string; name?: string; namespace?: string }[]; roleRef?: { kind?: string; name?: string } };
+      if (!binding.subjects?.some((s) => s.kind === 'ServiceAccount' && s.name === saName && s.namespace === saNamespace)) continue;
+      if (binding.roleRef?.kind !== 'ClusterRole' || !binding.roleRef.name) continue;
+      const role = store.get(roles, undefined, binding.roleRef.name) as (KubeObject & { rules?: Rule[] }) | undefined;
+      rules.push(...(role?.rules ?? []));
+    }
+    return rules;
+  };
+
   return {
+    rulesOf,
     userOf(authorization) {
       const m = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
       if (!m) return undefined;
@@ -54,17 +85,7 @@ export function createAccessControl(store: KubeStore): AccessControl {
       }
       const [resource, name] = rest;
       const verb = method === 'GET' ? (name ? 'get' : query.watch === 'true' || query.watch === '1' ? 'watch' : 'list') : method === 'POST' ? 'create' : method === 'PATCH' ? 'patch' : method === 'DELETE' ? 'delete' : method.toLowerCase();
-      const [, , saNamespace, saName] = user.split(':');
-      const rules: Rule[] = [];
-      for (const b of store.list(bindings)) {
-        const binding = b as KubeObject & { subjects?: { kind?: string; name?: string; namespace?: string }[]; roleRef?: { kind?: string; name?: string } };
-        if (!binding.subjects?.some((s) => s.kind === 'ServiceAccount' && s.name === saName && s.namespace === saNamespace)) continue;
-        if (binding.roleRef?.kind !== 'ClusterRole' || !binding.roleRef.name) continue;
-        const role = store.get(roles, undefined, binding.roleRef.name) as (KubeObject & { rules?: Rule[] }) | undefined;
-        rules.push(...(role?.rules ?? []));
-      }
-      const has = (list: string[] | undefined, v: string) => !!list && (list.includes(v) || list.includes('*'));
-      if (rules.some((r) => has(r.apiGroups, group) && has(r.resources, resource!) && has(r.verbs, verb))) return undefined;
+      if (rulesAllow(rulesOf(user), verb, group, resource!)) return undefined;
       const what = group ? `${resource}.${group}` : resource;
       const scope = namespace ? `in the namespace "${namespace}"` : 'at the cluster scope';
       return `${what}${name ? ` "${name}"` : ''} is forbidden: User "${user}" cannot ${verb} resource "${resource}" in API group "${group}" ${scope}`;

@@ -3,6 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { findServedKind, type ServedKind as KindSpec } from './served-kinds.js';
 import { createAccessControl } from './create-access-control.js';
+import { answerSelfReview } from './answer-self-review.js';
+import { refuseForeignRequest } from '../refuse-foreign-request.js';
 import { readDumpObjects } from '../../cluster/dump/read-dump-objects.js';
 import type { KubeObject } from '../../cluster/snapshot.js';
 import { applyPatch, PatchError } from './apply-patch.js';
@@ -30,6 +32,11 @@ export interface FakeKubeApiOptions {
    * ServiceAccount (403 otherwise). Any other token stays an unrestricted admin, as before.
    */
   accessKinds?: boolean;
+  /**
+   * With accessKinds: SelfSubjectRulesReview answers `incomplete` with only the default rules, as
+   * behind a webhook authorizer; SelfSubjectAccessReview still answers from every rule.
+   */
+  rulesReviewIncomplete?: boolean;
 }
 
 /** One request as the fake saw it. */
@@ -131,6 +138,12 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
   const root = await createInstance(opts, shared);
   const members = new Map<string, Instance>();
   const server = http.createServer((req, res) => {
+    // The sandbox serves its simulated clusters from here on loopback: no other web page may use them.
+    const foreign = refuseForeignRequest(req, shared.port, { jsonPosts: true });
+    if (foreign) {
+      req.resume();
+      return send(res, foreign.status, createKubeStatus(foreign.status, foreign.message));
+    }
     const url = new URL(req.url ?? '/', 'http://fake');
     const m = /^\/clusters\/([^/]+)(\/.*)?$/.exec(url.pathname);
     const member = m ? members.get(decodeURIComponent(m[1]!)) : undefined;
@@ -273,6 +286,8 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
     const user = access?.userOf(req.headers.authorization);
     const denied = user ? access!.deny(user, method, url.pathname, query) : undefined;
     if (denied) return send(res, 403, createKubeStatus(403, denied));
+    const review = access && method === 'POST' ? answerSelfReview(url.pathname, body, user ? access.rulesOf(user) : undefined, opts.rulesReviewIncomplete === true) : undefined;
+    if (review) return send(res, review.status, review.body);
     if (url.pathname === '/readyz' || url.pathname === '/livez' || url.pathname === '/healthz') {
       const r = renderReadyz(readyz, 'verbose' in query, url.pathname.slice(1));
       res.writeHead(r.status, { 'Content-Type': 'text/plain; charset=utf-8' });

@@ -68,6 +68,7 @@ function say(text) {
 }
 
 /** Send something and report failures in the status line (the result itself arrives through the channel). */
+// Never rejects: a failure is shown in the status line, so callers need not await it.
 async function act(what, f) {
   try {
     say(what);
@@ -173,7 +174,7 @@ function openHome() {
   if (!homeShown) channelScroll = [ui.messages.scrollTop, ui.threadMessages.scrollTop];
   homeShown = true;
   if (state) render();
-  act('Opening Home…', () => api('POST', '/api/home', { as }));
+  void act('Opening Home…', () => api('POST', '/api/home', { as }));
 }
 
 function showChannel() {
@@ -253,7 +254,7 @@ ui.modalForm.addEventListener('submit', (e) => {
   e.preventDefault();
   const values = {};
   for (const i of ui.modal.querySelectorAll('.bk-input')) (values[i.dataset.blockId] ??= {})[i.dataset.actionId] = i.value;
-  act('Submitting…', () => api('POST', '/api/view', { as, viewId: state.view.id, values }));
+  void act('Submitting…', () => api('POST', '/api/view', { as, viewId: state.view.id, values }));
 });
 const closeModal = () => state?.view && act('Closing…', () => api('POST', '/api/view/close', { as, viewId: state.view.id }));
 $('modal-close').addEventListener('click', closeModal);
@@ -267,7 +268,7 @@ ui.composer.addEventListener('submit', (e) => {
   e.preventDefault();
   const text = ui.input.value;
   ui.input.value = '';
-  act(`Sending /k8s-health ${text}…`.replace(/\s+…$/, '…'), () => api('POST', '/api/command', { as, text }));
+  void act(`Sending /k8s-health ${text}…`.replace(/\s+…$/, '…'), () => api('POST', '/api/command', { as, text }));
 });
 ui.person.addEventListener('change', () => {
   as = ui.person.value;
@@ -316,7 +317,7 @@ async function loop() {
 function restartPolling() {
   poll?.abort();
   poll = new AbortController();
-  loop();
+  void loop(); // runs until the next restart aborts it; it shows its own failures and retries
 }
 
 restartPolling();

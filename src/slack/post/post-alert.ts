@@ -8,6 +8,9 @@ import type { ProposalStore } from '../../store/proposal-store.js';
 import { renderAlertParent, renderAlertReply } from '../render/render-alert.js';
 import type { SlackMessage } from '../render/clamp-blocks.js';
 import type { Logger } from '../../log/logger.js';
+import { isFleet, isOngoing, markRecovered, type FleetIncident } from '../../alerts/fleet-incident.js';
+import type { FleetIncidentStore } from '../../alerts/fleet-incident-store.js';
+import { renderFleetMemberCard, renderFleetMemberReply, renderFleetParent } from '../render/render-fleet-parent.js';
 
 /** What {@link postAlert} needs. */
 export interface PostAlertDeps {
@@ -23,6 +26,16 @@ export interface PostAlertDeps {
   prometheusTally?: (channel: string, threadTs: string) => Promise<{ total: number; resolved: number }>;
   now: () => Date;
   log: Logger;
+  /**
+   * Fleet incidents (docs/fleet.md): a cluster's incident that joined another cluster's is posted into
+   * that thread; an anchor's parent lists every cluster. Absent: every incident has its own thread.
+   */
+  fleet?: FleetIncidentStore<FleetIncident>;
+  /**
+   * Whether the configuration names this channel for the cluster (slack/post/is-configured-channel.ts): an
+   * incident or thread record naming another channel is not posted to or edited. Absent: not checked.
+   */
+  channelAllowed?: (cluster: string, channel: string) => boolean;
 }
 
 /** What one notify job asks for: bring the thread of this finding up to this change. */
@@ -30,6 +43,16 @@ export interface NotifyRequest {
   cluster: string;
   fingerprint: string;
   seq: number;
+  /** The follow-up of a fleet member's first message: its own card as a reply in the fleet thread. */
+  memberCard?: boolean;
+}
+
+/** A fleet member's thread record: the fleet thread's ts, and whether its card was replied yet. */
+type MemberThread = AlertThread & { fleet?: string; memberCardPending?: boolean };
+
+/** Thrown while a fleet member waits for its anchor's thread to be posted: the job is retried. */
+export class FleetAnchorNotPostedError extends Error {
+  override readonly name = 'FleetAnchorNotPostedError';
 }
 
 /** How many 429s one Slack call waits out inside the job before the job itself is retried. */
@@ -48,14 +71,40 @@ const MAX_RATE_LIMITED_TRIES = 5;
  * A retried job (crash, timeout, 429, 5xx) re-reads the record and posts only what is missing, so
  * nothing is posted twice; a job for an older change finds its change already posted by a newer job.
  */
-export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promise<{ posted: number }> {
-  return deps.threads.withThread(req.cluster, req.fingerprint, async ({ incident: inc, thread: stored, save }) => {
+export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promise<{ posted: number; memberCard?: boolean }> {
+  return deps.threads.withThread(req.cluster, req.fingerprint, async ({ incident: inc, thread: found, save }) => {
     if (!inc) return { posted: 0 }; // forgotten long after resolution: nothing left to say
-    let thread = stored;
+    if (!placeAllowed(deps, req.cluster, inc)) return { posted: 0 };
+    let thread: MemberThread | undefined = threadAllowed(deps, inc, found);
     const pending = inc.changes.filter((c) => c.seq > (thread?.postedSeq ?? 0));
     let snooze = pending.length > 0 ? await deps.quiet.getSnooze(inc.cluster, inc.fingerprint) : undefined;
     let posted = 0;
     let edit = false;
+    // A fleet incident another cluster anchors: this incident lives in that thread (docs/fleet.md).
+    const fleetKey = deps.fleet ? await deps.fleet.memberOf(inc.cluster, inc.fingerprint) : undefined;
+    const fleet = fleetKey && deps.fleet ? await deps.fleet.get(fleetKey) : undefined;
+    const joiner = isFleet(fleet) && (fleet.anchor.cluster !== inc.cluster || fleet.anchor.fingerprint !== inc.fingerprint) && fleet.members.some((m) => m.cluster === inc.cluster && m.incidentKey === inc.key);
+    // The anchor of a fleet thread: its replies name its cluster too, among the others'.
+    const anchors = isFleet(fleet) && fleet.anchor.cluster === inc.cluster && fleet.anchor.fingerprint === inc.fingerprint;
+    if (joiner && !thread) {
+      const anchorThread = await deps.threads.get(fleet.anchor.cluster, fleet.anchor.incidentKey);
+      if (!anchorThread) throw new FleetAnchorNotPostedError(`fleet incident ${fleet.key}: the thread of ${fleet.anchor.cluster} is not posted yet`);
+      const opened = pending[0];
+      thread = { channel: anchorThread.channel, ts: anchorThread.ts, postedSeq: opened?.seq ?? inc.seq, proposalIds: await saveProposals(deps, inc, {}), fleet: fleet.key, memberCardPending: true };
+      await save(thread);
+      // The first message naming this cluster is the fleet parent, edited (once for every cluster that joined meanwhile).
+      posted += await refreshFleetParent(deps, fleet.key, inc.cluster);
+      deps.log.info({ cluster: inc.cluster, finding: inc.finding.id, fleet: fleet.key, anchor: fleet.anchor.cluster }, 'alert joined a fleet thread');
+      return { posted, memberCard: true };
+    }
+    if (thread?.memberCardPending && req.memberCard) {
+      const t: MemberThread = thread;
+      const card = renderFleetMemberCard(inc, byProposalKey(inc, t.proposalIds));
+      await call(deps, t.channel, () => deps.client.chat.postMessage({ channel: t.channel, thread_ts: t.ts, text: card.text, blocks: card.blocks, unfurl_links: false }));
+      thread = { ...t, memberCardPending: false };
+      await save(thread);
+      posted += 1;
+    }
     for (const change of pending) {
       if (!thread) {
         const proposalIds = await saveProposals(deps, inc, {});
@@ -80,17 +129,68 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
         await deps.quiet.unsnooze(inc.cluster, inc.fingerprint);
         snooze = undefined;
       }
-      const reply = renderAlertReply(inc, change);
-      const t: AlertThread = thread;
+      const reply = thread.fleet || anchors ? renderFleetMemberReply(inc, change) : renderAlertReply(inc, change);
+      const t: MemberThread = thread;
       await call(deps, t.channel, () => deps.client.chat.postMessage({ channel: t.channel, thread_ts: t.ts, text: reply.text, blocks: reply.blocks, unfurl_links: false }));
       thread = { ...t, postedSeq: change.seq };
       await save(thread);
       posted += 1;
       edit = true;
     }
+    if (thread?.fleet && deps.fleet) {
+      // A fleet member: its recovery is marked in place in the fleet parent; its own card is a reply, not edited.
+      if (inc.status === 'resolved') {
+        const key = thread.fleet;
+        await deps.fleet.update(key, (f) => (f ? markRecovered(f, inc.cluster, inc.resolvedAt ?? deps.now().toISOString()) : undefined));
+        posted += await refreshFleetParent(deps, key);
+      }
+      return { posted };
+    }
     if (edit && thread) await updateParent(deps, inc, thread, save, snooze);
     return { posted };
   });
+}
+
+/**
+ * Edit a fleet thread's parent to the fleet incident's current state — unless a newer rendering than
+ * `cluster`'s joining already went out (many clusters joining within a second share one edit).
+ * Returns 1 when it edited.
+ */
+async function refreshFleetParent(deps: PostAlertDeps, key: string, cluster?: string): Promise<number> {
+  const store = deps.fleet;
+  if (!store) return 0;
+  // Claim the next edit unless one claimed after this cluster joined is coming: it will show this cluster too.
+  let claimed: FleetIncident | undefined;
+  await store.update(key, (f) => {
+    claimed = undefined;
+    if (!f) return undefined;
+    const member = cluster ? f.members.find((m) => m.cluster === cluster) : undefined;
+    if (member && (f.renderClaimVersion ?? 0) >= member.joinedVersion) return undefined;
+    claimed = { ...f, renderClaimVersion: f.version };
+    return claimed;
+  });
+  if (!claimed) return 0;
+  // Edits have a slot of their own: a burst of new incidents in the channel does not hold them back.
+  await deps.limiter.wait(`${claimed.channel}#edit`);
+  // Rendered as of now, after the wait: every cluster that joined meanwhile is in it.
+  const f = await store.update(key, (x) => (x ? { ...x, renderedVersion: x.version, renderClaimVersion: Math.max(x.renderClaimVersion ?? 0, x.version) } : undefined));
+  if (!f) return 0;
+  const anchorThread = await deps.threads.get(f.anchor.cluster, f.anchor.incidentKey);
+  if (!anchorThread) return 0;
+  const { state } = await loadAnchor(deps, f);
+  if (!state) return 0;
+  const msg = renderFleetParent(f, state);
+  await callUnlimited(deps, anchorThread.channel, () => deps.client.chat.update({ channel: anchorThread.channel, ts: anchorThread.ts, text: msg.text, blocks: msg.blocks }));
+  return 1;
+}
+
+/** The anchor's incident as stored, for the parent's wording (read under its lock; nothing is posted while holding it). */
+async function loadAnchor(deps: PostAlertDeps, f: FleetIncident): Promise<{ state?: Incident }> {
+  let out: Incident | undefined;
+  await deps.threads.withThread(f.anchor.cluster, f.anchor.fingerprint, async ({ incident }) => {
+    out = incident;
+  });
+  return { state: out };
 }
 
 /**
@@ -99,14 +199,49 @@ export async function postAlert(deps: PostAlertDeps, req: NotifyRequest): Promis
  * its thread is not known (forgotten, or not posted yet).
  */
 export async function refreshAlertParent(deps: PostAlertDeps, cluster: string, fingerprint: string): Promise<boolean> {
-  return deps.threads.withThread(cluster, fingerprint, async ({ incident, thread, save }) => {
+  return deps.threads.withThread(cluster, fingerprint, async ({ incident, thread: found, save }) => {
+    const thread = incident && placeAllowed(deps, cluster, incident) ? threadAllowed(deps, incident, found) : undefined;
     if (!incident || !thread) return false;
     await updateParent(deps, incident, thread, save, await deps.quiet.getSnooze(cluster, fingerprint));
     return true;
   });
 }
 
+/** The incident belongs to the cluster asked for and names a configured channel; otherwise nothing is posted (logged). */
+function placeAllowed(deps: PostAlertDeps, cluster: string, inc: Incident): boolean {
+  if (inc.cluster === cluster && (!deps.channelAllowed || deps.channelAllowed(cluster, inc.channel))) return true;
+  deps.log.warn({ cluster, fingerprint: inc.fingerprint }, 'alert not posted: the stored incident names a channel (or cluster) the configuration does not; was the alert state written by someone else?');
+  return false;
+}
+
+/** A thread record in a channel the configuration no longer names (or never did) is not replied under nor edited. */
+function threadAllowed(deps: PostAlertDeps, inc: Incident, thread: AlertThread | undefined): AlertThread | undefined {
+  if (!thread || !deps.channelAllowed || deps.channelAllowed(inc.cluster, thread.channel)) return thread;
+  deps.log.warn({ cluster: inc.cluster, fingerprint: inc.fingerprint }, 'alert thread record ignored: its channel is not configured for the cluster; the next change opens a new thread');
+  return undefined;
+}
+
 async function updateParent(deps: PostAlertDeps, inc: Incident, thread: AlertThread, save: (t: AlertThread) => Promise<void>, snooze: AlertSnooze | undefined): Promise<void> {
+  // A fleet member's thread is the fleet thread: its parent is the fleet's, never this cluster's card.
+  const memberOf = (thread as MemberThread).fleet;
+  if (memberOf) {
+    await refreshFleetParent(deps, memberOf);
+    return;
+  }
+  const fleetKey = deps.fleet ? await deps.fleet.memberOf(inc.cluster, inc.fingerprint) : undefined;
+  if (fleetKey && deps.fleet) {
+    let fleet = await deps.fleet.get(fleetKey);
+    if (isFleet(fleet) && fleet.anchor.cluster === inc.cluster && fleet.anchor.fingerprint === inc.fingerprint) {
+      if (inc.status === 'resolved' && fleet.members.some((m) => m.cluster === inc.cluster && !m.recoveredAt)) {
+        fleet = (await deps.fleet.update(fleetKey, (f) => (f ? markRecovered(f, inc.cluster, inc.resolvedAt ?? deps.now().toISOString()) : undefined))) ?? fleet;
+      }
+      if (isFleet(fleet) && (isOngoing(fleet) || inc.status === 'resolved')) {
+        const msg = renderFleetParent(fleet, inc);
+        await call(deps, thread.channel, () => deps.client.chat.update({ channel: thread.channel, ts: thread.ts, text: msg.text, blocks: msg.blocks }));
+        return;
+      }
+    }
+  }
   // The proposal store is visited only when the root cause offers a fix not stored yet.
   const proposalIds = await saveProposals(deps, inc, thread.proposalIds);
   if (Object.keys(proposalIds).length !== Object.keys(thread.proposalIds).length) await save({ ...thread, proposalIds });
@@ -146,9 +281,9 @@ async function saveProposals(deps: PostAlertDeps, inc: Incident, known: Record<s
  * channel's next slot by Retry-After for every worker, then try again. Other errors propagate:
  * the notify job fails and BullMQ retries it with backoff.
  */
-async function call<T>(deps: PostAlertDeps, channel: string, fn: () => Promise<T>): Promise<T> {
+async function call<T>(deps: PostAlertDeps, channel: string, fn: () => Promise<T>, limited = true): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    await deps.limiter.wait(channel);
+    if (limited || attempt > 1) await deps.limiter.wait(channel);
     try {
       return await fn();
     } catch (err) {
@@ -158,4 +293,9 @@ async function call<T>(deps: PostAlertDeps, channel: string, fn: () => Promise<T
       await deps.limiter.pause(channel, retryAfter * 1000);
     }
   }
+}
+
+/** A call whose slot was already reserved (fleet parent edits reserve theirs before rendering, so the edit shows the latest state). */
+function callUnlimited<T>(deps: PostAlertDeps, channel: string, fn: () => Promise<T>): Promise<T> {
+  return call(deps, channel, fn, false);
 }

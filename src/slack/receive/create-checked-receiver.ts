@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { HTTPModuleFunctions, HTTPReceiver, type App, type CustomRoute, type LogLevel, type Receiver, type ReceiverEvent, type ReceiverProcessEventErrorHandlerArgs, type Logger as BoltLogger } from '@slack/bolt';
 import { K8sHealthError } from '../../errors/k8s-health-error.js';
+import { HTTP_SERVER_OPTIONS, limitRequests, SLACK_BODY_LIMIT } from './slack-http-limits.js';
 import { checkSlackRequest, type SlackRequestPolicy, type SlackRequestRefusal } from './check-slack-request.js';
 
 /** Options of {@link createCheckedReceiver}. */
@@ -10,9 +11,12 @@ export interface CheckedReceiverOptions {
   /** Bolt's logger (create-bolt-logger.ts); absent: the receiver's own console logger. */
   logger?: BoltLogger;
   customRoutes?: CustomRoute[];
-  policy: SlackRequestPolicy;
+  /** The workspace policy in force; undefined while it is not known yet (every request → 503). */
+  policy: () => SlackRequestPolicy | undefined;
   /** Told about every refused request (one log line, a metric). */
   onRefused?: (refusal: SlackRequestRefusal) => void;
+  /** Told about every request refused for its size or for too many pending ones (status, reason). */
+  onOversized?: (status: number, reason: string) => void;
   /** The clock, in seconds (tests move it). */
   nowSeconds?: () => number;
 }
@@ -24,6 +28,9 @@ class SlackRequestRefused extends K8sHealthError {
     super('E_SLACK_REQUEST_REFUSED', `Slack request refused (${refusal.status} ${refusal.reason}): ${refusal.detail}`);
   }
 }
+
+/** Before auth.test has answered, no request is checked against a guessed workspace: retry later. */
+const WORKSPACE_UNKNOWN: SlackRequestRefusal = { status: 503, reason: 'workspace-unknown', detail: "the bot's workspace is not known yet (auth.test has not answered)" };
 
 /** Where the request's timestamp header rides from the HTTP layer to the check (not a Bolt context key). */
 const TIMESTAMP_PROPERTY = 'k8sHealthRequestTimestamp';
@@ -43,6 +50,8 @@ export function createCheckedReceiver(opts: CheckedReceiverOptions): Receiver {
     logLevel: opts.logLevel,
     ...(opts.logger ? { logger: opts.logger } : {}),
     customRoutes: opts.customRoutes ?? [],
+    // Bolt's own cap (raw-body) as a second layer; the first is limitRequests below.
+    bodyLimit: SLACK_BODY_LIMIT,
     customPropertiesExtractor: (req: IncomingMessage) => ({ [TIMESTAMP_PROPERTY]: req.headers['x-slack-request-timestamp'] }),
     processEventErrorHandler: async (args: ReceiverProcessEventErrorHandlerArgs) => {
       if (!(args.error instanceof SlackRequestRefused)) return HTTPModuleFunctions.defaultProcessEventErrorHandler(args);
@@ -50,12 +59,15 @@ export function createCheckedReceiver(opts: CheckedReceiverOptions): Receiver {
       return true; // answered: stops the receiver's "not acknowledged within 3 s" timer
     },
   });
+  // Caps and the pending limit run before Bolt buffers anything (slack-http-limits.ts).
+  inner.requestListener = limitRequests(inner.requestListener, { slackPaths: ['/slack/events'], onRefused: opts.onOversized });
   return {
     init(app: App) {
       const checked = {
         async processEvent(event: ReceiverEvent) {
           const { [TIMESTAMP_PROPERTY]: timestamp, ...customProperties } = event.customProperties ?? {};
-          const refusal = checkSlackRequest(event.body, opts.policy, { timestamp, nowSeconds: now() });
+          const policy = opts.policy();
+          const refusal = policy ? checkSlackRequest(event.body, policy, { timestamp, nowSeconds: now() }) : WORKSPACE_UNKNOWN;
           if (refusal) {
             opts.onRefused?.(refusal);
             throw new SlackRequestRefused(refusal);
@@ -66,7 +78,8 @@ export function createCheckedReceiver(opts: CheckedReceiverOptions): Receiver {
       // The receiver only ever calls processEvent on the app it is given.
       inner.init(checked as unknown as App);
     },
-    start: (...args: Parameters<HTTPReceiver['start']>) => inner.start(...args),
+    // Node's server timeouts instead of its 300 s defaults; options given by the caller still win.
+    start: (port: Parameters<HTTPReceiver['start']>[0], serverOptions: Parameters<HTTPReceiver['start']>[1] = {}) => inner.start(port, { ...HTTP_SERVER_OPTIONS, ...serverOptions }),
     stop: () => inner.stop(),
   };
 }

@@ -16,9 +16,13 @@ const PROBE_TIMEOUT_MS = 900;
  */
 export function createHealthRoutes(deps: {
   redis: Redis;
+  /** Why Redis is known to be unreachable right now (the outage reporter's view), if it is: answered without waiting on a PING. */
+  redisProblem?: () => string | undefined;
   /** Calls Slack's auth.test (late-bound: the routes exist before the Bolt app that owns the client). */
   slackAuthTest: () => Promise<unknown>;
   metrics: ServeMetrics;
+  /** Clusters unscanned for more than three scan intervals (jobs/start-scan-watchdog.ts): listed, readiness unchanged. */
+  unscanned?: () => { cluster: string; scanAgeSeconds: number }[];
   /** In-process workers, when this process runs them: part of readiness (late-bound, like Slack). */
   workers?: () => Promise<{ ready: boolean; workers: string }>;
 }): CustomRoute[] {
@@ -30,6 +34,8 @@ export function createHealthRoutes(deps: {
       handler: (_req, res) => {
         void Promise.all([
           probe(async () => {
+            const problem = deps.redisProblem?.();
+            if (problem) throw new K8sHealthError('E_STATE_STORE_UNREACHABLE', problem);
             if ((await deps.redis.ping()) !== 'PONG') throw new K8sHealthError('E_REDIS_PING', 'unexpected PING reply');
           }),
           probe(async () => {
@@ -43,7 +49,9 @@ export function createHealthRoutes(deps: {
             : Promise.resolve(undefined),
         ]).then(([redis, slack, workers]) => {
           const ok = redis === 'ok' && slack === 'ok' && (workers === undefined || workers === 'ok');
-          send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify({ ready: ok, redis, slack, ...(workers === undefined ? {} : { workers }) })}\n`);
+          // Unscanned clusters are named but do not make serve unready: pulling it out of its Service would scan nothing.
+          const unscanned = deps.unscanned?.() ?? [];
+          send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify({ ready: ok, redis, slack, ...(workers === undefined ? {} : { workers }), ...(unscanned.length ? { unscanned } : {}) })}\n`);
         });
       },
     },

@@ -4,6 +4,7 @@ import { createBoltLogger } from './create-bolt-logger.js';
 import { slackErrorCode } from '../post/post-answer.js';
 import { checkSlackRequest, type SlackRequestPolicy, type SlackRequestRefusal } from './check-slack-request.js';
 import { createCheckedReceiver } from './create-checked-receiver.js';
+import { createWorkspacePolicy } from './create-workspace-policy.js';
 import type { ReplayGuard } from './create-replay-guard.js';
 import { SlackStartupError } from './slack-startup-error.js';
 import { describeError } from '../../errors/describe-error.js';
@@ -22,10 +23,15 @@ export interface SlackAppOptions {
   customRoutes?: CustomRoute[];
   /** Drops a verified request whose exact body was already handled (acked, never processed twice). */
   replayGuard?: ReplayGuard;
-  /** Which workspace/org may send requests (config `slack`); every request is checked (check-slack-request.ts). */
+  /**
+   * Which workspace/org may send requests (config `slack`; with neither id set, the bot's own from
+   * auth.test: create-workspace-policy.ts); every request is checked (check-slack-request.ts).
+   */
   requestPolicy?: SlackRequestPolicy;
   /** Told about every request refused by those checks (log line). */
   onRefused?: (refusal: SlackRequestRefusal) => void;
+  /** HTTP mode: told about every request refused for its size or for too many pending (slack-http-limits.ts). */
+  onOversized?: (status: number, reason: string) => void;
   /** HTTP mode: the clock the future-timestamp check reads, in seconds (tests). */
   nowSeconds?: () => number;
 }
@@ -45,6 +51,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
     throw new SlackStartupError('E_SLACK_TOKEN_MISSING', 'SLACK_BOT_TOKEN is not set: set it to the bot token (xoxb-…) from the app\'s "OAuth & Permissions" page');
   }
   const mode = opts.appToken ? 'socket' : 'http';
+  const workspace = createWorkspacePolicy(opts.requestPolicy);
   // One logger for Bolt, its receiver and its clients: our lines, our level.
   const boltLogger = opts.logger ? createBoltLogger(opts.logger, LEVELS[opts.logLevel]) : undefined;
   if (mode === 'http' && !opts.signingSecret) {
@@ -80,8 +87,9 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
             logLevel: LEVELS[opts.logLevel],
             logger: boltLogger,
             customRoutes: opts.customRoutes,
-            policy: opts.requestPolicy ?? {},
+            policy: workspace.current,
             onRefused: opts.onRefused,
+            onOversized: opts.onOversized,
             nowSeconds: opts.nowSeconds,
           }),
           deferInitialization: true,
@@ -92,7 +100,8 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
   if (mode === 'socket') {
     // Registered first: runs before the replay guard and every listener.
     app.use(async (args) => {
-      const refusal = checkSlackRequest(args.body, opts.requestPolicy ?? {}, { nowSeconds: Math.floor(Date.now() / 1000) });
+      const policy = workspace.current();
+      const refusal = policy ? checkSlackRequest(args.body, policy, { nowSeconds: Math.floor(Date.now() / 1000) }) : { status: 503 as const, reason: 'workspace-unknown' as const, detail: "the bot's workspace is not known yet" };
       if (!refusal) return args.next();
       opts.onRefused?.(refusal);
       await (args as { ack?: () => Promise<void> }).ack?.();
@@ -113,5 +122,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
     const code = slackErrorCode(err) || describeError(err);
     throw new SlackStartupError('E_SLACK_AUTH', `Slack rejected SLACK_BOT_TOKEN (auth.test: ${code}): check the bot token and SLACK_API_URL`, { cause: err });
   }
+  // The workspace is the token's own unless configured: known before any request is taken.
+  await workspace.learn(app.client);
   return { app, mode };
 }

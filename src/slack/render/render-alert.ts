@@ -54,7 +54,8 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   const symptoms = inc.symptoms ?? [];
   if (symptoms.length > 0) {
     lines.push(`*Causes ${symptoms.length} symptom${symptoms.length === 1 ? '' : 's'}:*`);
-    for (const s of symptoms.slice(0, SYMPTOMS_SHOWN)) lines.push(`• ${SEVERITY_EMOJI[s.severity] ?? ''} ${md(s.title, { max: 200 })}`);
+    // A symptom's title may hold a relative age ("(47m ago)"): wrong once the parent is edited later, so dropped here.
+    for (const s of symptoms.slice(0, SYMPTOMS_SHOWN)) lines.push(`• ${SEVERITY_EMOJI[s.severity] ?? ''} ${md(s.title.replace(/\s*\(\d+[smhd] ago\)/g, ''), { max: 200 })}`);
     if (symptoms.length > SYMPTOMS_SHOWN) lines.push(`• _+${symptoms.length - SYMPTOMS_SHOWN} more in the thread_`);
   }
   if (opts.owner) lines.push(`:raising_hand: On it: ${mentionUser(opts.owner.user)} since ${date(opts.owner.at)}`);

@@ -49,6 +49,27 @@ describe('cluster leases in Redis', () => {
     expect(live).toEqual(['w2']);
   });
 
+  it('a lease key written without a TTL (or with one longer than any lease) is taken over, never honoured forever', async () => {
+    const { prefix, store } = storeOf();
+    await db.redis.set(`${prefix}:lease:a`, 'ghost'); // no TTL: would keep the cluster unscanned forever
+    await db.redis.set(`${prefix}:lease:b`, 'ghost', 'PX', 86_400_000); // a day: longer than any lease (MAX_LEASE_MS)
+    await db.redis.set(`${prefix}:lease:c`, 'w2', 'PX', 10_000); // a real lease of another worker
+    expect(await store.claim(['a', 'b', 'c'], 'w1', 10_000)).toEqual([true, true, false]);
+    expect(await store.owners(['a', 'b', 'c'])).toEqual(['w1', 'w1', 'w2']);
+    for (const k of ['a', 'b']) {
+      const ttl = await db.redis.pttl(`${prefix}:lease:${k}`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(10_000);
+    }
+  });
+
+  it('a heartbeat scored beyond now + lease (a "worker" in the year 2100) is dropped, so it takes no share', async () => {
+    const { prefix, store } = storeOf();
+    await db.redis.zadd(`${prefix}:lease-workers`, Date.UTC(2100, 0, 1), 'ghost');
+    expect(await store.heartbeat('w1', 10_000)).toEqual(['w1']);
+    expect(await db.redis.zscore(`${prefix}:lease-workers`, 'ghost')).toBeNull();
+  });
+
   describe('keepers', () => {
     const names = Array.from({ length: 30 }, (_, i) => `c${String(i).padStart(2, '0')}`);
     const source: ClusterSource = { names: () => names, onChange: () => () => undefined };

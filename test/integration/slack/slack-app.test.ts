@@ -5,7 +5,6 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import type { App } from '@slack/bolt';
 import { parseConfig } from '../../../src/config/load-config.js';
-import type { Finding } from '../../../src/diagnose/finding.js';
 import type { Report } from '../../../src/report/report.js';
 import { PROPOSE_FIX_ACTION_PATTERN } from '../../../src/slack/action-ids.js';
 import { createHealthRoutes } from '../../../src/slack/receive/create-health-routes.js';

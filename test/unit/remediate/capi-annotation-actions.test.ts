@@ -15,7 +15,11 @@ describe('Cluster API annotation actions (offline: params, plans, patches)', () 
     expect(() => pinnedUid(plan, 'the target')).toThrow('the plan recorded no uid for the target: propose it again against the live cluster');
     expect(plan.label.length).toBeLessThanOrEqual(75);
     expect(plan.risk.length).toBeGreaterThan(40);
-    expect(findAction(id).rbac).toEqual([{ group: 'cluster.x-k8s.io', resource: id.startsWith('mhc.') ? 'machinehealthchecks' : 'machines', verbs: ['get', 'patch'] }]);
+    expect(findAction(id).rbac).toEqual([
+      { group: 'cluster.x-k8s.io', resource: id.startsWith('mhc.') ? 'machinehealthchecks' : 'machines', verbs: ['get', 'patch'] },
+      // The target must be of the cluster the fix was proposed for: the namespace's Clusters are listed.
+      { group: 'cluster.x-k8s.io', resource: 'clusters', verbs: ['list'] },
+    ]);
   });
 
   it.each(UNDOS)('%s needs the exact value its write recorded, and records it as a precondition', async (id) => {

@@ -1,0 +1,27 @@
+import type { Redis } from 'ioredis';
+
+/** How long the replica count of a connection is trusted before INFO is asked again. */
+const RECHECK_MS = 10_000;
+const known = new WeakMap<Redis, { replicas: number; at: number }>();
+
+/**
+ * After a write that must survive a failover (an approval request created, a vote counted, an
+ * execution claimed): wait until at least one replica has it (WAIT 1), when the master has replicas.
+ * Replication is asynchronous, so without this a master killed right after acknowledging a vote can
+ * take it along, and a claim lost that way would let the promoted replica run the fix again. A
+ * standalone Redis (no replica) costs one INFO every 10 s and no wait; a replica that does not answer
+ * within `timeoutMs` only delays the answer (the write stands on the master).
+ */
+export async function waitForReplicas(redis: Redis, timeoutMs = 1000): Promise<void> {
+  try {
+    let k = known.get(redis);
+    if (!k || Date.now() - k.at > RECHECK_MS) {
+      const info = await redis.info('replication');
+      k = { replicas: Number(/connected_slaves:(\d+)/.exec(info)?.[1] ?? 0), at: Date.now() };
+      known.set(redis, k);
+    }
+    if (k.replicas > 0) await redis.wait(1, timeoutMs);
+  } catch {
+    // INFO or WAIT refused (some managed Redis): the write stands on the master as before.
+  }
+}
