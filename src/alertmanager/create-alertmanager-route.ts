@@ -14,6 +14,12 @@ export const ALERTMANAGER_PATH = '/alertmanager';
 export interface AlertmanagerRoute {
   path: string;
   method: string[];
+  /**
+   * The backstop cap the HTTP server in front applies before the route reads anything: twice
+   * alertmanager.maxBodyBytes, so that the route itself refuses what is over the cap with its own line,
+   * counter and log, and the server still drops what is far beyond it.
+   */
+  bodyLimit: number;
   handler: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
@@ -40,6 +46,7 @@ export function createAlertmanagerRoute(deps: {
   return {
     path: ALERTMANAGER_PATH,
     method: ['POST'],
+    bodyLimit: 2 * deps.maxBodyBytes,
     handler: (req, res) => {
       if (!expected)
         return void answer(res, 404, 'not found: set K8S_HEALTH_ALERTMANAGER_TOKEN to receive Alertmanager webhooks');

@@ -233,7 +233,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
         config: deps.config, receipts: stores.receipts, reports: stores.reports, alerts: stores.alerts, threads: stores.threads, client: deps.slack.notify, limiter: deps.limiter, scan: deps.scan, metrics: deps.metrics, now, log,
         // The root cause's parent shows "N of M resolved" (slack/post/post-alert.ts refreshAlertParent, under the thread's lock).
         refreshParent: (cluster: string, fingerprint: string) =>
-          refreshAlertParent({ client: deps.slack!.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, prometheusTally: (channel, ts) => stores.receipts.getTally(channel, ts), now, log }, cluster, fingerprint).then(() => undefined),
+          refreshAlertParent({ client: deps.slack!.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fleet: stores.fleetIncidents, prometheusTally: (channel, ts) => stores.receipts.getTally(channel, ts), now, log, channelAllowed: (c, ch) => isConfiguredChannel(deps.config, c, ch) }, cluster, fingerprint).then(() => undefined),
       };
       workers.push(startAlertsWorker({ ...alerts, connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
     } else {
