@@ -20,6 +20,7 @@ const NEEDED = [
   ['kubectl', 'kubernetes-client'],
   ['openssl', 'openssl'],
   ['chromium', 'chromium'],
+  ['prometheus-alertmanager', 'prometheus-alertmanager'],
 ];
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;

@@ -60,6 +60,10 @@ app.kubernetes.io/component: {{ .component }}
 {{- default (printf "%s-plan-signing" (include "khb.fullname" .)) .Values.planSigning.existingSecret }}
 {{- end }}
 
+{{- define "khb.alertmanagerSecretName" -}}
+{{- default (printf "%s-alertmanager" (include "khb.fullname" .)) .Values.alertmanager.existingSecret }}
+{{- end }}
+
 {{- define "khb.redisAuthSecretName" -}}
 {{- default (printf "%s-redis-auth" (include "khb.fullname" .)) .Values.redis.inCluster.auth.existingSecret }}
 {{- end }}
@@ -177,6 +181,13 @@ app.kubernetes.io/component: {{ .component }}
     secretKeyRef:
       name: {{ include "khb.planSecretName" $ }}
       key: {{ $.Values.planSigning.existingSecretKey }}
+{{- end }}
+{{- if and $.Values.alertmanager.enabled (eq .component "serve") }}
+- name: K8S_HEALTH_ALERTMANAGER_TOKEN
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "khb.alertmanagerSecretName" $ }}
+      key: {{ $.Values.alertmanager.existingSecretKey }}
 {{- end }}
 {{- with $.Values.extraEnv }}
 {{ toYaml . }}

@@ -31,6 +31,11 @@ export interface EnvOptions {
    * approval-gated fixes are refused (approvals/plan-signer.ts).
    */
   planSecret?: string;
+  /**
+   * K8S_HEALTH_ALERTMANAGER_TOKEN: the bearer token Alertmanager's webhook receiver sends
+   * (`http_config.authorization`); without it `POST /alertmanager` answers 404 (docs/alertmanager.md).
+   */
+  alertmanagerToken?: string;
 }
 
 /** The Redis part of the environment (no secret is ever logged from it: store/connect-redis.ts redacts). */
@@ -93,5 +98,6 @@ export function readEnvOptions(env: Record<string, string | undefined>): EnvOpti
     port,
     logLevel: level as EnvOptions['logLevel'],
     planSecret: env.K8S_HEALTH_PLAN_SECRET || undefined,
+    alertmanagerToken: env.K8S_HEALTH_ALERTMANAGER_TOKEN || undefined,
   };
 }

@@ -9,6 +9,9 @@ export const SCAN_QUEUE = 'k8s-health-scan';
 /** Slack alert-thread posts/updates, rate limited per channel. */
 export const NOTIFY_QUEUE = 'k8s-health-notify';
 
+/** Alertmanager notifications received by serve's `POST /alertmanager`, shown by the alerts worker. */
+export const ALERTS_QUEUE = 'k8s-health-alerts';
+
 /** Approved remediations, executed exactly once. */
 export const REMEDIATE_QUEUE = 'k8s-health-remediate';
 

@@ -195,7 +195,7 @@ describe('helm chart', () => {
     const defaults = render(['defaults-values.yaml']);
     expect(container(defaults, SERVE).args).toEqual(['serve', '--no-workers', '--no-cluster-access']);
     expect(byKind(defaults, 'Deployment').map((d) => d.metadata.name)).toEqual([WORKER, SERVE]);
-    expect(container(defaults, WORKER).args).toEqual(['worker', '--only', 'scan,notify,expiry']);
+    expect(container(defaults, WORKER).args).toEqual(['worker', '--only', 'scan,notify,expiry,alerts']);
 
     const split = render(['worker-values.yaml']);
     expect(one(split, 'Deployment', SERVE).spec.replicas).toBe(2);
@@ -248,6 +248,18 @@ describe('helm chart', () => {
     const referenced = render(['external-redis-values.yaml']);
     expect(byKind(referenced, 'Secret')).toEqual([]);
     expect(envOf(container(referenced, SERVE)).K8S_HEALTH_PLAN_SECRET).toEqual({ secretKeyRef: { name: 'k8s-health-plan', key: 'plan-key' } });
+  });
+
+  it('gives serve alone K8S_HEALTH_ALERTMANAGER_TOKEN when alertmanager.enabled, from a created or an existing Secret', () => {
+    expect(envOf(container(render(['defaults-values.yaml']), SERVE)).K8S_HEALTH_ALERTMANAGER_TOKEN).toBeUndefined();
+    const created = render(['defaults-values.yaml'], ['alertmanager.enabled=true', 'alertmanager.token=ci-alertmanager-token-0123']);
+    expect(one(created, 'Secret', 'khb-k8s-health-bot-alertmanager').stringData).toEqual({ K8S_HEALTH_ALERTMANAGER_TOKEN: 'ci-alertmanager-token-0123' });
+    expect(envOf(container(created, SERVE)).K8S_HEALTH_ALERTMANAGER_TOKEN).toEqual({ secretKeyRef: { name: 'khb-k8s-health-bot-alertmanager', key: 'K8S_HEALTH_ALERTMANAGER_TOKEN' } });
+    expect(envOf(container(created, WORKER)).K8S_HEALTH_ALERTMANAGER_TOKEN).toBeUndefined();
+    const referenced = render(['defaults-values.yaml'], ['alertmanager.enabled=true', 'alertmanager.existingSecret=am-token', 'alertmanager.existingSecretKey=token']);
+    expect(byKind(referenced, 'Secret').map((m) => m.metadata.name)).not.toContain('khb-k8s-health-bot-alertmanager');
+    expect(envOf(container(referenced, SERVE)).K8S_HEALTH_ALERTMANAGER_TOKEN).toEqual({ secretKeyRef: { name: 'am-token', key: 'token' } });
+    expect(() => render(['defaults-values.yaml'], ['alertmanager.enabled=true'])).toThrow(/alertmanager.token is required/);
   });
 
   it('mounts remote kubeconfigs in the workers only, the remediation worker\'s own Secret when given', () => {

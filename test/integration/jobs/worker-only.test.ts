@@ -88,7 +88,7 @@ describe('worker --only: a worker set runs only the workers it was given', () =>
 
     // And the default is every worker: the waiting remediation is taken by a full set.
     const all = await start(undefined);
-    expect(all.kinds).toEqual(['scan', 'notify', 'remediate', 'expiry']);
+    expect(all.kinds).toEqual(['scan', 'notify', 'remediate', 'expiry', 'alerts']);
     expect(await eventually(() => stateOf(REMEDIATE_QUEUE, 'req-absent-2'), (s) => s === 'completed')).toBe('completed');
     await all.close();
   }, 60_000);
