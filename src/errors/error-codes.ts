@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   E_ALERT_STATE_CONTENDED: "a cluster's alert state kept changing under a compare-and-set (the job is retried)",
   E_ALERT_THREAD_NO_SOURCE: 'an alert thread store was asked for incidents without the incident source it needs',
   // approvals and remediation
+  E_KEY_MIGRATION_LOCKED: 'another process held the Redis key-renaming lock for too long at start-up (docs/reliability.md, "Redis Cluster")',
   E_APPROVAL_GONE: 'the approval request is no longer stored',
   E_APPROVAL_EXISTS: 'an approval request with this id already exists',
   E_APPROVAL_TAMPERED: 'the stored approval request does not match its signature: nothing is recorded',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { taggedKey } from './redis-prefix.js';
 import type { Redis } from 'ioredis';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
 import type { ApprovalStore } from '../approvals/approval-stores.js';
@@ -49,9 +50,9 @@ return 1`;
  * made, for that request's lifetime (a repeated click finds the pending request).
  */
 export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): ApprovalStore {
-  const key = (id: string) => `${opts.keyPrefix}approval:${id}`;
-  const pendingKey = `${opts.keyPrefix}approvals:pending`;
-  const staleKey = `${opts.keyPrefix}approvals:stale-messages`;
+  const key = (id: string) => taggedKey(opts.keyPrefix, 'approvals', `approval:${id}`);
+  const pendingKey = taggedKey(opts.keyPrefix, 'approvals', 'approvals:pending');
+  const staleKey = taggedKey(opts.keyPrefix, 'approvals', 'approvals:stale-messages');
   const valid = (id: string) => /^r_[A-Za-z0-9_-]{1,64}$/.test(id);
   /** [pending flag, score, member] for the Lua scripts; an unparsable expiresAt (never expires on click either) is not indexed. */
   const indexArgs = (req: ApprovalRequest, id: string): [string, string, string] => {
@@ -104,13 +105,13 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
     },
     async markExecuted(id) {
       if (!valid(id)) return false;
-      return (await redis.set(`${opts.keyPrefix}approvals:executed:${id}`, new Date().toISOString(), 'EX', TTL_SECONDS, 'NX')) === 'OK';
+      return (await redis.set(taggedKey(opts.keyPrefix, 'approvals', `approvals:executed:${id}`), new Date().toISOString(), 'EX', TTL_SECONDS, 'NX')) === 'OK';
     },
     async linkClick(clickKey, id, ttlSeconds) {
-      await redis.set(`${opts.keyPrefix}approvals:click:${clickKey}`, id, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+      await redis.set(taggedKey(opts.keyPrefix, 'approvals', `approvals:click:${clickKey}`), id, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
     },
     async requestOfClick(clickKey) {
-      const id = await redis.get(`${opts.keyPrefix}approvals:click:${clickKey}`);
+      const id = await redis.get(taggedKey(opts.keyPrefix, 'approvals', `approvals:click:${clickKey}`));
       return id && valid(id) ? id : undefined;
     },
   };
