@@ -15,6 +15,7 @@ import { freePort, waitForPort } from '../support/free-port.js';
 import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
 import { blockActionBody, signSlackRequest } from '../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
+import { scanKeys } from '../../src/store/scan-keys.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
 
 const SECRET = 'rel-kill-signing-secret';
@@ -122,9 +123,9 @@ export async function startServeUnderTest(objects: KubeObject[], opts: { redis?:
     output: () => out,
     async propose(p, user = 'U0PAT') {
       const pid = await proposals.save({ cluster: 'prod-east', findingId: 'reliability', fingerprint: 'fp', proposal: p, createdAt: new Date().toISOString() });
-      const before = new Set(await redis.keys('{k8s-health:approvals}:approval:*'));
+      const before = new Set(await scanKeys(redis, '{k8s-health:approvals}:approval:*'));
       await post(blockActionBody({ actionId: proposeFixActionId(0), value: pid, user_id: user, channel_id: CHANNEL, response_url: slack.responseUrl(`propose-${++seq}`), message_ts: `1700000000.${String(seq).padStart(6, '0')}` }));
-      const key = await until('the approval request stored', async () => (await redis.keys('{k8s-health:approvals}:approval:*')).find((k) => !before.has(k)));
+      const key = await until('the approval request stored', async () => (await scanKeys(redis, '{k8s-health:approvals}:approval:*')).find((k) => !before.has(k)));
       return key.slice('{k8s-health:approvals}:approval:'.length);
     },
     async vote(id, user) {
