@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Cluster } from 'ioredis';
 import { startJobs } from '../../src/compose/compose-jobs.js';
@@ -8,6 +10,8 @@ import { createPlanSigner } from '../../src/approvals/plan-signer.js';
 import { NOTIFY_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
 import { BULLMQ_PREFIX, REDIS_PREFIX, taggedKey } from '../../src/store/redis-prefix.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
+import { freePort } from '../support/free-port.js';
+import { spawnServe } from '../support/spawn-serve.js';
 import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
 import { startRedisCluster, type RedisClusterTopology } from '../support/start-redis-cluster.js';
 import { recordFigure } from './figures.js';
@@ -161,4 +165,39 @@ describe('Redis Cluster topology, a master killed with an alert being posted', (
       await topo.stop();
     }
   }, 90_000);
+});
+
+describe('Redis Cluster unreachable (the built serve)', () => {
+  it('no node answers: /readyz 503, one warning line naming the nodes without the password, no stack traces; SIGTERM exits within 10 s', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-cluster-down-'));
+    const configFile = path.join(dir, 'config.yaml');
+    writeFileSync(configFile, `clusters:\n  - name: prod\n    dump: ${JSON.stringify(path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'))}\n    slack: { channels: [C0DOWN] }\nscan: { intervalSeconds: 3600 }\n`);
+    const nodes = `127.0.0.1:${await freePort()},127.0.0.1:${await freePort()}`;
+    const serve = await spawnServe({ config: configFile, env: { SLACK_BOT_TOKEN: 'xoxb-cluster', SLACK_SIGNING_SECRET: 'cluster-down-secret', SLACK_API_URL: slack.apiUrl, REDIS_CLUSTER_NODES: nodes, REDIS_PASSWORD: 'cluster-down-pw', LOG_LEVEL: 'error' } });
+    const out = () => serve.stdout + serve.stderr;
+    try {
+      let status = 0;
+      for (let i = 0; i < 100 && status !== 503; i++) {
+        status = (await fetch(`http://127.0.0.1:${serve.port}/readyz`, { signal: AbortSignal.timeout(5000) })).status;
+        if (status !== 503) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe(503);
+      for (let i = 0; i < 100 && !out().includes('Redis unreachable'); i++) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 3000));
+      const lines = out().split('\n').filter((l) => l.includes('Redis unreachable'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`redis cluster via ${nodes}`);
+      expect(out()).not.toContain('cluster-down-pw');
+      expect(out()).not.toContain('Unhandled error event');
+      expect(out()).not.toMatch(/\n\s+at /);
+      const started = Date.now();
+      serve.child.kill('SIGTERM');
+      const code = await Promise.race([serve.exit, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 10_000).unref())]);
+      expect(code).not.toBe('hung');
+      recordFigure({ suite: 'redis-cluster', case: 'no cluster node reachable: outage lines in 3 s, stack traces, SIGTERM past 10 s', tried: 1, bad: lines.length === 1 && code !== 'hung' ? 0 : 1, note: `exit after SIGTERM ${Date.now() - started} ms` });
+    } finally {
+      await serve.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
