@@ -7,7 +7,7 @@ import { startJobs } from '../../src/compose/compose-jobs.js';
 import { configSchema } from '../../src/config/config-schema.js';
 import { readEnvOptions } from '../../src/config/read-env-options.js';
 import { createPlanSigner } from '../../src/approvals/plan-signer.js';
-import { NOTIFY_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
+import { NOTIFY_QUEUE, REMEDIATE_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
 import { BULLMQ_PREFIX, REDIS_PREFIX, taggedKey } from '../../src/store/redis-prefix.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { freePort } from '../support/free-port.js';
@@ -132,6 +132,42 @@ describe('Redis Cluster topology, the built serve', () => {
       expect(done.approvals.map((a) => a.user)).toEqual(['U0ANN', 'U0BEN']);
       expect(s.realWrites('app-c')).toBe(1);
       recordFigure({ suite: 'redis-cluster', case: 'two-person approval + execution, kill -9 of the approvals\' master after the 1st vote: votes lost or doubled, fixes run twice', tried: 1, bad: (done.approvals.length === 2 ? 0 : 1) + (s.realWrites('app-c') === 1 ? 0 : 1), note: `serve ready again ${readyAfterMs} ms after the kill (failover ${failoverMs} ms)` });
+    } finally {
+      await s.close();
+      await topo.stop();
+    }
+  }, 120_000);
+});
+
+describe('Redis Cluster topology, masters killed as a vote is counted and with the execution claimed', () => {
+  it('the vote acknowledged survives the approvals\' master; the fix in flight when the remediate queue\'s master dies runs once', async () => {
+    const topo = await startRedisCluster({ replicas: true });
+    const client = topo.client();
+    const s = await startServeUnderTest([deployment('app-x')], { redis: { env: topo.env, client } });
+    try {
+      await s.start({ workers: true });
+      const id = await s.propose(scaleProposal('app-x'));
+      expect(await s.vote(id, 'U0ANN')).toContain('1 of 2');
+      // At once, without waiting for replication: the answer came after a replica had the vote.
+      const counted = await topo.killMasterOf(taggedKey(REDIS_PREFIX, 'approvals', 'x'));
+      expect((await s.get(id))!.approvals.map((a) => a.user)).toEqual(['U0ANN']);
+      recordFigure({ suite: 'redis-cluster', case: 'kill -9 of the approvals\' master right after a vote was acknowledged: votes lost', tried: 1, bad: 0, note: `failover ${counted.failoverMs} ms` });
+      await s.until('serve ready again', async () => (await fetch(`http://127.0.0.1:${s.port}/readyz`)).status === 200, 60_000);
+      s.kube.delayMs = 1500; // the run's precondition read and its PATCH each wait 1.5 s at the API
+      expect(await s.vote(id, 'U0BEN')).toContain('last one needed');
+      await s.until('the real PATCH in flight', async () => s.kube.requests.some((r) => r.method === 'PATCH' && r.path.endsWith('/deployments/app-x') && r.query.dryRun === undefined), 30_000);
+      await replicated(client as unknown as Cluster);
+      // The remediate queue's slot has another master than the approvals' (fixed hash tags, three masters).
+      const { failoverMs, oldPort } = await topo.killMasterOf(`${queuePrefix(BULLMQ_PREFIX, REMEDIATE_QUEUE)}:x`);
+      expect(oldPort).not.toBe(counted.oldPort);
+      s.kube.delayMs = 0;
+      const done = await s.until('the execution finished', async () => {
+        const r = await s.get(id);
+        return r && !['approved', 'executing'].includes(r.status) && r;
+      }, 60_000);
+      expect(['succeeded', 'interrupted']).toContain(done.status);
+      expect(s.realWrites('app-x')).toBe(1);
+      recordFigure({ suite: 'redis-cluster', case: 'execution claimed (PATCH in flight), kill -9 of the remediate queue\'s master: fixes run twice or lost', tried: 1, bad: s.realWrites('app-x') === 1 ? 0 : 1, note: `ended ${done.status}; failover ${failoverMs} ms` });
     } finally {
       await s.close();
       await topo.stop();
