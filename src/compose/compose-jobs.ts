@@ -17,7 +17,7 @@ import { scheduleScans } from '../jobs/schedule-scans.js';
 import { isLeasedCluster } from '../jobs/is-leased-cluster.js';
 import { createFleetIncidentStore } from '../alerts/fleet-incident-store.js';
 import type { FleetIncident } from '../alerts/fleet-incident.js';
-import { ALERTS_QUEUE, APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../jobs/queue-names.js';
+import { ALERTS_QUEUE, ALL_QUEUES, APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../jobs/queue-names.js';
 import { enqueueAlertmanager } from '../jobs/enqueue-alertmanager.js';
 import { createAlertReceiptStore } from '../alertmanager/alert-receipt-store.js';
 import type { AlertmanagerNotification } from '../alertmanager/webhook-payload.js';
@@ -45,7 +45,8 @@ import { createAuditLog } from '../store/audit-log.js';
 import { createRedisBaselineStore } from '../store/baseline-store.js';
 import { createProposalStore } from '../store/proposal-store.js';
 import { RedisHistory } from '../store/redis-history.js';
-import { BULLMQ_PREFIX } from '../store/redis-prefix.js';
+import { BULLMQ_PREFIX, queuePrefix } from '../store/redis-prefix.js';
+import { migrateKeyLayout } from '../store/migrate-key-layout.js';
 import { createReportStore } from '../store/report-store.js';
 
 /** Options of {@link composeJobs}. */
@@ -157,10 +158,10 @@ export function composeJobs(opts: JobsOptions): Jobs {
   // QueueEvents block on their connection: one each, closed by us (BullMQ leaves given connections open).
   const scanEventsConnection = connection.duplicate();
   const proposeEventsConnection = connection.duplicate();
-  const queue = (name: string) => new Queue(name, { connection, prefix }).on('error', onError);
+  const queue = (name: string) => new Queue(name, { connection, prefix: queuePrefix(prefix, name) }).on('error', onError);
   const queues: JobQueues = { scan: queue(SCAN_QUEUE), notify: queue(NOTIFY_QUEUE), remediate: queue(REMEDIATE_QUEUE), propose: queue(PROPOSE_QUEUE), approvals: queue(APPROVALS_QUEUE), alerts: queue(ALERTS_QUEUE) };
-  const scanEvents = new QueueEvents(SCAN_QUEUE, { connection: scanEventsConnection, prefix }).on('error', onError);
-  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: proposeEventsConnection, prefix }).on('error', onError);
+  const scanEvents = new QueueEvents(SCAN_QUEUE, { connection: scanEventsConnection, prefix: queuePrefix(prefix, SCAN_QUEUE) }).on('error', onError);
+  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: proposeEventsConnection, prefix: queuePrefix(prefix, PROPOSE_QUEUE) }).on('error', onError);
   const connections = [connection, scanEventsConnection, proposeEventsConnection];
   const closeQueues = async () => {
     await Promise.all([...Object.values(queues).map((q) => q.close()), scanEvents.close(), proposeEvents.close()]);
@@ -181,6 +182,10 @@ export function composeJobs(opts: JobsOptions): Jobs {
       const signer = opts.signer ?? createPlanSigner(undefined);
       // Records that decide where the bot posts and what it edits are sealed with the server secret;
       // those written before sealing existed are sealed once, so no open thread is lost.
+      // Keys written before hash tags existed get their tagged names first (once per Redis, under a lock).
+      const layout = await migrateKeyLayout(connection, { keyPrefix, queues: ALL_QUEUES });
+      if (layout.ran) log.info({ moved: layout.moved }, 'Redis keys renamed to their hash-tagged names (docs/reliability.md, "Redis Cluster")');
+      if (layout.kept.length) log.warn({ kept: layout.kept.slice(0, 20), count: layout.kept.length }, 'Redis keys of the old layout left in place: their new name already holds data');
       const stateSeal = createRecordSeal(signer, 'alert-state');
       const threadSeal = createRecordSeal(signer, 'alert-thread');
       if (stateSeal && threadSeal) {

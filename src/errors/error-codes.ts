@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   E_ALERTMANAGER_API: "Alertmanager's API v2 (alertmanager.url) did not answer or refused a silence",
   E_ALERTMANAGER_INPUT: 'an Alertmanager webhook body the bot refuses (malformed JSON, another payload version, too large, wrong token)',
   // approvals and remediation
+  E_KEY_MIGRATION_LOCKED: 'another process held the Redis key-renaming lock for too long at start-up (docs/reliability.md, "Redis Cluster")',
   E_APPROVAL_GONE: 'the approval request is no longer stored',
   E_APPROVAL_EXISTS: 'an approval request with this id already exists',
   E_APPROVAL_TAMPERED: 'the stored approval request does not match its signature: nothing is recorded',

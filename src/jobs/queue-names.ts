@@ -25,5 +25,8 @@ export const PROPOSE_QUEUE = 'k8s-health-propose';
 /** Approval housekeeping: the expiry sweep (job scheduler `approvals-expiry`, jobs/workers/expiry.ts). */
 export const APPROVALS_QUEUE = 'k8s-health-approvals';
 
+/** Every queue, for what walks them all (the key-layout migration at start-up): a new queue is added here. */
+export const ALL_QUEUES: readonly string[] = [SCAN_QUEUE, NOTIFY_QUEUE, REMEDIATE_QUEUE, PROPOSE_QUEUE, APPROVALS_QUEUE, ALERTS_QUEUE];
+
 /** The Redis prefixes, defined in store/redis-prefix.ts; re-exported for the producers and workers that import them from here. */
-export { BULLMQ_PREFIX, REDIS_PREFIX } from '../store/redis-prefix.js';
+export { BULLMQ_PREFIX, REDIS_PREFIX, queuePrefix } from '../store/redis-prefix.js';

@@ -1,7 +1,7 @@
 import { Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertmanagerNotification } from '../../alertmanager/webhook-payload.js';
-import { ALERTS_QUEUE } from '../queue-names.js';
+import { ALERTS_QUEUE, queuePrefix } from '../queue-names.js';
 import { runAlertsJob, type AlertsJobDeps } from '../run-alerts-job.js';
 import type { StartedWorker } from './started-worker.js';
 
@@ -28,7 +28,7 @@ export function startAlertsWorker(deps: AlertsWorkerDeps): StartedWorker {
         jobId: j.id ?? '',
         attemptsMade: j.attemptsMade,
       }),
-    { connection, prefix, concurrency, ...(settings ? { settings } : {}) },
+    { connection, prefix: queuePrefix(prefix, ALERTS_QUEUE), concurrency, ...(settings ? { settings } : {}) },
   );
   return { worker, close: () => worker.close() };
 }
