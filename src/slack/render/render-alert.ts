@@ -4,7 +4,13 @@ import { SEVERITY_RANK, type Severity } from '../../diagnose/finding.js';
 import { neutralizeMrkdwn as md, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
 import { proposalKey } from './render-blocks.js';
 import type { AlertChange, AlertChangeDetail, Incident } from '../../alerts/incident.js';
-import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, PROPOSE_FIX_ACTION_PREFIX } from '../action-ids.js';
+import {
+  ALERT_OWN_ACTION_ID,
+  ALERT_SNOOZE_ACTION_ID,
+  ALERT_TIMELINE_ACTION_ID,
+  ALERT_UNSNOOZE_ACTION_ID,
+  PROPOSE_FIX_ACTION_PREFIX,
+} from '../action-ids.js';
 import { renderFixButtons } from './render-fix-buttons.js';
 import { renderInPlace, type InPlaceShown } from './render-in-place.js';
 import { mentionUser } from './mention-user.js';
@@ -14,7 +20,11 @@ import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 
 type KnownBlock = types.KnownBlock;
 
-const SEVERITY_EMOJI: Record<Severity, string> = { critical: ':red_circle:', warning: ':warning:', info: ':information_source:' };
+const SEVERITY_EMOJI: Record<Severity, string> = {
+  critical: ':red_circle:',
+  warning: ':warning:',
+  info: ':information_source:',
+};
 
 /** What the parent shows besides the incident: who is on it, whether it is snoozed, its fix ids. */
 export interface AlertParentOptions {
@@ -52,24 +62,41 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   const lasted = times.lasted ?? 'an unknown time';
   const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizeSlackPlainText(`${inc.cluster}: ${f.title}`, { max: 120 })}`;
   const date = (iso: string | undefined) => slackDate(iso) ?? 'an unknown time';
-  const severity = SEVERITY_EMOJI[f.severity] ? `${SEVERITY_EMOJI[f.severity]} *${f.severity}*` : `*${md(f.severity, { max: 20 })}*`;
+  const severity = SEVERITY_EMOJI[f.severity]
+    ? `${SEVERITY_EMOJI[f.severity]} *${f.severity}*`
+    : `*${md(f.severity, { max: 20 })}*`;
   const lines: string[] = [];
   // Fingerprints stay in the context line: the merged thread is named by what it is about in its last reply.
   if (inc.mergedInto) lines.push(':link: Now followed in the thread of its root cause.');
-  else if (resolved) lines.push(`:white_check_mark: *Resolved* ${date(inc.resolvedAt)} · lasted ${lasted} (since ${date(times.since)}, last seen ${date(times.lastSeen)})`);
+  else if (resolved)
+    lines.push(
+      `:white_check_mark: *Resolved* ${date(inc.resolvedAt)} · lasted ${lasted} (since ${date(times.since)}, last seen ${date(times.lastSeen)})`,
+    );
   // Each fact once: the subject is named only when the title does not already name it.
-  else lines.push(`${severity}${f.title.includes(f.subject.name) ? '' : ` · ${md(subject, { max: 200 })}`} · since ${date(times.since)}`);
+  else
+    lines.push(
+      `${severity}${f.title.includes(f.subject.name) ? '' : ` · ${md(subject, { max: 200 })}`} · since ${date(times.since)}`,
+    );
   if (f.cause) lines.push(`*Why:* ${md(oneSentence(f.cause), { max: 400 })}`);
   const symptoms = inc.symptoms ?? [];
   if (symptoms.length > 0) {
     lines.push(`*Causes ${symptoms.length} symptom${symptoms.length === 1 ? '' : 's'}:*`);
     // A symptom's title may hold a relative age ("(47m ago)"): wrong once the parent is edited later, so dropped here.
-    for (const s of symptoms.slice(0, SYMPTOMS_SHOWN)) lines.push(`• ${SEVERITY_EMOJI[s.severity] ?? ''} ${md(s.title.replace(/\s*\(\d+[smhd] ago\)/g, ''), { max: 200 })}`);
+    for (const s of symptoms.slice(0, SYMPTOMS_SHOWN))
+      lines.push(
+        `• ${SEVERITY_EMOJI[s.severity] ?? ''} ${md(s.title.replace(/\s*\(\d+[smhd] ago\)/g, ''), { max: 200 })}`,
+      );
     if (symptoms.length > SYMPTOMS_SHOWN) lines.push(`• _+${symptoms.length - SYMPTOMS_SHOWN} more in the thread_`);
   }
   if (opts.owner) lines.push(`:raising_hand: On it: ${mentionUser(opts.owner.user)} since ${date(opts.owner.at)}`);
-  if (opts.prometheus && opts.prometheus.total > 0) lines.push(`:bell: Prometheus alerts: ${opts.prometheus.resolved} of ${opts.prometheus.total} resolved (replies below)`);
-  if (opts.snooze && !resolved) lines.push(`:zzz: Snoozed ${opts.snooze.untilResolved ? 'until resolved' : `until ${date(opts.snooze.until)}`} by ${mentionUser(opts.snooze.by)}: no new replies meanwhile`);
+  if (opts.prometheus && opts.prometheus.total > 0)
+    lines.push(
+      `:bell: Prometheus alerts: ${opts.prometheus.resolved} of ${opts.prometheus.total} resolved (replies below)`,
+    );
+  if (opts.snooze && !resolved)
+    lines.push(
+      `:zzz: Snoozed ${opts.snooze.untilResolved ? 'until resolved' : `until ${date(opts.snooze.until)}`} by ${mentionUser(opts.snooze.by)}: no new replies meanwhile`,
+    );
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: head, emoji: true } },
     { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
@@ -82,26 +109,61 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
       return id ? [{ index, label: r.label, id }] : [];
     });
     buttons.push(...renderFixButtons(fixes, { primary: true }));
-    if (!opts.owner) buttons.push({ type: 'button', action_id: ALERT_OWN_ACTION_ID, text: { type: 'plain_text', text: "I'm on it", emoji: true }, value: threadValue(inc) });
-    if (opts.snooze) buttons.push({ type: 'button', action_id: ALERT_UNSNOOZE_ACTION_ID, text: { type: 'plain_text', text: 'Unsnooze', emoji: true }, value: threadValue(inc) });
+    if (!opts.owner)
+      buttons.push({
+        type: 'button',
+        action_id: ALERT_OWN_ACTION_ID,
+        text: { type: 'plain_text', text: "I'm on it", emoji: true },
+        value: threadValue(inc),
+      });
+    if (opts.snooze)
+      buttons.push({
+        type: 'button',
+        action_id: ALERT_UNSNOOZE_ACTION_ID,
+        text: { type: 'plain_text', text: 'Unsnooze', emoji: true },
+        value: threadValue(inc),
+      });
     else
       buttons.push({
         type: 'static_select',
         action_id: ALERT_SNOOZE_ACTION_ID,
         placeholder: { type: 'plain_text', text: 'Snooze', emoji: true },
-        options: SNOOZE_CHOICES.map((c) => ({ text: { type: 'plain_text', text: c.label, emoji: true }, value: `${c.value}|${threadValue(inc)}` })),
+        options: SNOOZE_CHOICES.map((c) => ({
+          text: { type: 'plain_text', text: c.label, emoji: true },
+          value: `${c.value}|${threadValue(inc)}`,
+        })),
       });
   }
-  buttons.push({ type: 'button', action_id: ALERT_TIMELINE_ACTION_ID, text: { type: 'plain_text', text: 'Export timeline', emoji: true }, value: threadValue(inc) });
+  buttons.push({
+    type: 'button',
+    action_id: ALERT_TIMELINE_ACTION_ID,
+    text: { type: 'plain_text', text: 'Export timeline', emoji: true },
+    value: threadValue(inc),
+  });
   blocks.push(...renderInPlace(opts.inPlace ?? [], { resolved }));
   blocks.push({ type: 'actions', block_id: `alert:${f.fingerprint}`.slice(0, 255), elements: buttons });
   if (!resolved && buttons[0]?.type === 'button' && buttons[0].action_id?.startsWith(PROPOSE_FIX_ACTION_PREFIX)) {
     const r = f.remediations[Number(buttons[0].action_id.split('.').pop())]!;
-    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `Risk: ${md(r.risk, { max: 300 })} · every fix needs two approvals before it runs` }] });
+    blocks.push({
+      type: 'context',
+      elements: [
+        { type: 'mrkdwn', text: `Risk: ${md(r.risk, { max: 300 })} · every fix needs two approvals before it runs` },
+      ],
+    });
   }
-  blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `Alert thread · updates are replies below · \`${md(f.id, { max: 80 })}\` · fingerprint \`${neutralizeMrkdwnId(f.fingerprint)}\`` }] });
+  blocks.push({
+    type: 'context',
+    elements: [
+      {
+        type: 'mrkdwn',
+        text: `Alert thread · updates are replies below · \`${md(f.id, { max: 80 })}\` · fingerprint \`${neutralizeMrkdwnId(f.fingerprint)}\``,
+      },
+    ],
+  });
   const what = md(`${inc.cluster}: ${f.title}`, { max: 300 });
-  const text = resolved ? `Resolved: ${what} (lasted ${lasted})` : `${md(f.severity.toUpperCase(), { max: 20 })} ${what}`;
+  const text = resolved
+    ? `Resolved: ${what} (lasted ${lasted})`
+    : `${md(f.severity.toUpperCase(), { max: 20 })} ${what}`;
   return clampBlocks({ text, blocks });
 }
 
@@ -131,9 +193,14 @@ const MAX_REPLY_EVIDENCE = 6;
  * lines, every value from the cluster neutralized here, and the fallback text. A change without
  * details (one stored by an older version, alerts/migrate-alert-state.ts) says what kind it was and when.
  */
-export function renderAlertReply(inc: Incident, change: AlertChange, opts: { inPlace?: readonly InPlaceShown[] } = {}): SlackMessage {
+export function renderAlertReply(
+  inc: Incident,
+  change: AlertChange,
+  opts: { inPlace?: readonly InPlaceShown[] } = {},
+): SlackMessage {
   const lines = change.details.flatMap((d) => renderChangeDetail(d, inc));
-  const body = lines.join('\n') || `${md(change.kinds.join(', '), { max: 200 })} at ${slackDate(change.at) ?? 'an unknown time'}`;
+  const body =
+    lines.join('\n') || `${md(change.kinds.join(', '), { max: 200 })} at ${slackDate(change.at) ?? 'an unknown time'}`;
   return clampBlocks({
     text: `${md(`${inc.cluster} ${inc.finding.id}`, { max: 200 })}: ${lines[0] ?? md(change.kinds.join(', '), { max: 200 })}`,
     blocks: [
@@ -154,7 +221,9 @@ function renderChangeDetail(d: AlertChangeDetail, inc: Incident): string[] {
       return [`:repeat: *Back again* ${formatAge(d.resolvedForMs)} after it was resolved — this thread is open again.`];
     case 'severity': {
       const up = SEVERITY_RANK[d.to] < SEVERITY_RANK[d.from];
-      return [`${up ? ':arrow_up: Severity raised' : ':arrow_down: Severity lowered'}: ${md(d.from, { max: 20 })} → *${md(d.to, { max: 20 })}*`];
+      return [
+        `${up ? ':arrow_up: Severity raised' : ':arrow_down: Severity lowered'}: ${md(d.from, { max: 20 })} → *${md(d.to, { max: 20 })}*`,
+      ];
     }
     case 'recreation':
       return [`:recycle: Recreation counted again: ${Number(d.from)} → *${Number(d.to)}* machine replacements`];
@@ -171,9 +240,17 @@ function renderChangeDetail(d: AlertChangeDetail, inc: Incident): string[] {
           : `:link: Related finding: ${md(r.severity, { max: 20 })} *${md(r.title, { max: 300 })}* (\`${md(r.id, { max: 80 })}\`)`,
       );
     case 'resolved':
-      if (d.reason === 'cluster-renamed') return [`:twisted_rightwards_arrows: *Resolved here: cluster renamed* — it is now \`${md(d.renamedTo ?? '', { max: 120 })}\` (another Cluster of the same name appeared); its alerts continue under that name.`];
-      if (d.reason === 'cluster-deleted') return [`:white_check_mark: *Resolved: cluster deleted* — its Cluster object is no longer in the fleet (deleted, or no longer matched by the fleet's namespaces or selector); it lasted ${lasted}.`];
-      return [`:white_check_mark: *Resolved*: not seen in ${Number(d.missedScans)} consecutive scans (last seen ${slackDate(d.lastSeenAt) ?? 'an unknown time'}); lasted ${lasted}.`];
+      if (d.reason === 'cluster-renamed')
+        return [
+          `:twisted_rightwards_arrows: *Resolved here: cluster renamed* — it is now \`${md(d.renamedTo ?? '', { max: 120 })}\` (another Cluster of the same name appeared); its alerts continue under that name.`,
+        ];
+      if (d.reason === 'cluster-deleted')
+        return [
+          `:white_check_mark: *Resolved: cluster deleted* — its Cluster object is no longer in the fleet (deleted, or no longer matched by the fleet's namespaces or selector); it lasted ${lasted}.`,
+        ];
+      return [
+        `:white_check_mark: *Resolved*: not seen in ${Number(d.missedScans)} consecutive scans (last seen ${slackDate(d.lastSeenAt) ?? 'an unknown time'}); lasted ${lasted}.`,
+      ];
     case 'paused':
       return [
         `:double_vertical_bar: *Remediation is still paused* on MachineHealthCheck ${md(d.mhc, { max: 300 })}${d.since ? ` (since ${slackDate(d.since) ?? 'an unknown time'})` : ''}: failed machines are not replaced.`,
@@ -182,7 +259,9 @@ function renderChangeDetail(d: AlertChangeDetail, inc: Incident): string[] {
           : 'To resume once the cause is fixed: remove the `cluster.x-k8s.io/paused` annotation from the MachineHealthCheck (or the skip-remediation annotation from its machines).',
       ];
     case 'merged':
-      return [`:link: This turned out to be a symptom of *${md(d.title, { max: 300 })}*: it is followed in that thread from now on, and this thread is closed.`];
+      return [
+        `:link: This turned out to be a symptom of *${md(d.title, { max: 300 })}*: it is followed in that thread from now on, and this thread is closed.`,
+      ];
     default:
       return [];
   }

@@ -5,7 +5,11 @@ import type { HealthStatus, Report } from '../../report/report.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 import { DETAILS_ACTION_ID } from '../action-ids.js';
 import { renderFixButtons } from './render-fix-buttons.js';
-import { neutralizeMrkdwn as md, neutralizeMrkdwnWord, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
+import {
+  neutralizeMrkdwn as md,
+  neutralizeMrkdwnWord,
+  neutralizeSlackPlainText,
+} from '../../text/neutralize-mrkdwn.js';
 import { slackDate } from './slack-date.js';
 import { runbookUrl } from './runbook-url.js';
 import { atScanTime } from './at-scan-time.js';
@@ -32,7 +36,9 @@ export interface RenderBlocksOptions {
   ranFixes?: Readonly<Record<string, string>>;
   /** At most this many root causes on the card (default: as many as {@link CARD_LINE_BUDGET} allows). */
   maxFindings?: number;
-  /** One extra line under the header, e.g. "fresh scan failed: …"; shown as untrusted text (emoji codes still render). */
+  /**
+   * One extra line under the header, e.g. "fresh scan failed: …"; shown as untrusted text (emoji codes still render).
+   */
   note?: string;
   /** `slack.runbookBaseUrl`: each finding links its section of docs/diagnosis.md there. */
   runbookBaseUrl?: string;
@@ -67,7 +73,11 @@ export function statusEmoji(status: string): string {
   return Object.hasOwn(STATUS_EMOJI, status) ? STATUS_EMOJI[status as HealthStatus] : ':white_circle:';
 }
 
-export const SEVERITY_EMOJI: Record<Severity, string> = { critical: ':red_circle:', warning: ':warning:', info: ':information_source:' };
+export const SEVERITY_EMOJI: Record<Severity, string> = {
+  critical: ':red_circle:',
+  warning: ':warning:',
+  info: ':information_source:',
+};
 
 /** What the card shows, worked out once for the renderer and for the caller that stores proposals. */
 export interface CardPlan {
@@ -88,7 +98,10 @@ export interface CardPlan {
  * problem in view causes (`causedBy`); every other problem is a symptom of one and lives in Details.
  * Roots are added worst first while the card stays within {@link CARD_LINE_BUDGET}.
  */
-export function planCard(report: Report, opts: Pick<RenderBlocksOptions, 'section' | 'maxFindings' | 'note'>): CardPlan {
+export function planCard(
+  report: Report,
+  opts: Pick<RenderBlocksOptions, 'section' | 'maxFindings' | 'note'>,
+): CardPlan {
   const shown = opts.section ? report.findings.filter((f) => f.section === opts.section) : report.findings;
   const problems = shown.filter((f) => f.severity !== 'info');
   const roots = problems.filter((f) => findRootCauses(f, problems).length === 0);
@@ -114,7 +127,10 @@ export function planCard(report: Report, opts: Pick<RenderBlocksOptions, 'sectio
 }
 
 /** The findings whose fix is a button on the card: the caller stores a proposal for each, exactly. */
-export function detailedFindings(report: Report, opts: Pick<RenderBlocksOptions, 'section' | 'maxFindings' | 'note'>): Finding[] {
+export function detailedFindings(
+  report: Report,
+  opts: Pick<RenderBlocksOptions, 'section' | 'maxFindings' | 'note'>,
+): Finding[] {
   return planCard(report, opts).onCard;
 }
 
@@ -141,32 +157,72 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
   const scanned = describeScanTime(report);
 
   const blocks: KnownBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: `${neutralizeSlackPlainText(report.cluster, { max: 100 })}${sectionTitle ? ` · ${sectionTitle}` : ''}: ${status}`, emoji: true } },
-    { type: 'context', elements: [{ type: 'mrkdwn', text: `${statusEmoji(status)} ${scanned}${opts.stale ? ' · :hourglass_flowing_sand: *stale*, refreshing…' : ''}` }] },
+    {
+      type: 'header',
+      text: {
+        type: 'plain_text',
+        text: `${neutralizeSlackPlainText(report.cluster, { max: 100 })}${sectionTitle ? ` · ${sectionTitle}` : ''}: ${status}`,
+        emoji: true,
+      },
+    },
+    {
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: `${statusEmoji(status)} ${scanned}${opts.stale ? ' · :hourglass_flowing_sand: *stale*, refreshing…' : ''}`,
+        },
+      ],
+    },
   ];
   if (opts.note) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: md(opts.note, { max: 500 }) } });
   if (plan.problems.length === 0) {
     const checked = sections.length;
     const notes = plan.shown.length;
-    const what = opts.section && checked === 0 ? `No data for section *${sectionTitle}* in this report.` : `:white_check_mark: No problems found in ${checked} section${checked === 1 ? '' : 's'}${notes > 0 ? ` · ${notes} note${notes === 1 ? '' : 's'} in Details` : ''}.`;
+    const what =
+      opts.section && checked === 0
+        ? `No data for section *${sectionTitle}* in this report.`
+        : `:white_check_mark: No problems found in ${checked} section${checked === 1 ? '' : 's'}${notes > 0 ? ` · ${notes} note${notes === 1 ? '' : 's'} in Details` : ''}.`;
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: what } });
   }
   if (report.partial.length > 0) {
     const n = report.partial.length;
-    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:warning: Partial data: ${n} source${n === 1 ? '' : 's'} could not be read (in Details).` }] });
+    blocks.push({
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: `:warning: Partial data: ${n} source${n === 1 ? '' : 's'} could not be read (in Details).`,
+        },
+      ],
+    });
   }
   for (const f of plan.onCard) blocks.push(...renderRoot(f, report, plan, opts));
   const hidden = plan.roots.length - plan.onCard.length;
   if (hidden > 0) {
-    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `+${hidden} more root cause${hidden === 1 ? '' : 's'} in Details` }] });
+    blocks.push({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: `+${hidden} more root cause${hidden === 1 ? '' : 's'} in Details` }],
+    });
   }
   blocks.push({
     type: 'actions',
     block_id: 'details',
-    elements: [{ type: 'button', action_id: DETAILS_ACTION_ID, text: { type: 'plain_text', text: 'Details' }, value: detailsValue(report.cluster, opts.section) }],
+    elements: [
+      {
+        type: 'button',
+        action_id: DETAILS_ACTION_ID,
+        text: { type: 'plain_text', text: 'Details' },
+        value: detailsValue(report.cluster, opts.section),
+      },
+    ],
   });
   const ids = [...new Set(plan.shown.map((f) => f.id))];
-  if (ids.length > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `ids: ${ids.map((id) => md(id, { max: 80 })).join(', ')}` }] });
+  if (ids.length > 0)
+    blocks.push({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: `ids: ${ids.map((id) => md(id, { max: 80 })).join(', ')}` }],
+    });
 
   const unknownCapture = report.collectedAtFrom === 'unknown' || !slackDate(report.collectedAt);
   const text = `${md(report.cluster, { max: 100 })}${sectionTitle ? ` ${sectionTitle}` : ''}: ${status} — ${countBySeverity(plan.shown)} (scanned ${slackDate(report.generatedAt) ?? 'at an unknown time'}${unknownCapture ? ', capture time unknown' : ''})`;
@@ -226,7 +282,9 @@ function renderRoot(f: Finding, report: Report, plan: CardPlan, opts: RenderBloc
   // In a section view a root may still have a cause in another section: name it instead of its own why.
   const outside = findRootCauses(f, report.findings);
   const deepest = outside[outside.length - 1];
-  const why = deepest ? `caused by ${md(atScanTime(deepest.title), { max: 200 })} (${SECTION_TITLES[deepest.section]})` : whySentence(f);
+  const why = deepest
+    ? `caused by ${md(atScanTime(deepest.title), { max: 200 })} (${SECTION_TITLES[deepest.section]})`
+    : whySentence(f);
   const n = plan.symptomsOf.get(f.fingerprint)?.length ?? 0;
   const behind = n > 0 ? ` · behind ${n} other finding${n === 1 ? '' : 's'} (in Details)` : '';
   const lines = [
@@ -245,9 +303,11 @@ function renderRoot(f: Finding, report: Report, plan: CardPlan, opts: RenderBloc
     return at ? [`:white_check_mark: ${md(r.label, { max: 200 })} ran ${slackDate(at) ?? 'earlier'}`] : [];
   });
   if (ran.length > 0) lines.push(ran.join(' · '));
-  else if (fix && fixes.length === 0) lines.push(`:wrench: Fix: ${md(fix.label, { max: 200 })} (propose it from Slack: two approvals before it runs)`);
+  else if (fix && fixes.length === 0)
+    lines.push(`:wrench: Fix: ${md(fix.label, { max: 200 })} (propose it from Slack: two approvals before it runs)`);
   const out: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } }];
-  if (fixes.length > 0) out.push({ type: 'actions', block_id: `fix:${f.fingerprint}`.slice(0, 255), elements: renderFixButtons(fixes) });
+  if (fixes.length > 0)
+    out.push({ type: 'actions', block_id: `fix:${f.fingerprint}`.slice(0, 255), elements: renderFixButtons(fixes) });
   return out;
 }
 

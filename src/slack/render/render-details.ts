@@ -4,7 +4,17 @@ import { SECTION_TITLES, type Finding } from '../../diagnose/finding.js';
 import type { Report } from '../../report/report.js';
 import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
-import { describeScanTime, describeSince, fullWhy, planCard, SEVERITY_EMOJI, statusEmoji, statusWord, whySentence, type RenderBlocksOptions } from './render-blocks.js';
+import {
+  describeScanTime,
+  describeSince,
+  fullWhy,
+  planCard,
+  SEVERITY_EMOJI,
+  statusEmoji,
+  statusWord,
+  whySentence,
+  type RenderBlocksOptions,
+} from './render-blocks.js';
 import { runbookUrl } from './runbook-url.js';
 import { atScanTime } from './at-scan-time.js';
 
@@ -26,7 +36,14 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
   const sections = opts.section ? report.sections.filter((s) => s.id === opts.section) : report.sections;
   const onCard = new Set(plan.onCard.map((f) => f.fingerprint));
   const blocks: KnownBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: `${neutralizeSlackPlainText(report.cluster, { max: 100 })}${sectionTitle ? ` · ${sectionTitle}` : ''}: details`, emoji: true } },
+    {
+      type: 'header',
+      text: {
+        type: 'plain_text',
+        text: `${neutralizeSlackPlainText(report.cluster, { max: 100 })}${sectionTitle ? ` · ${sectionTitle}` : ''}: details`,
+        emoji: true,
+      },
+    },
     { type: 'context', elements: [{ type: 'mrkdwn', text: describeScanTime(report) }] },
   ];
   if (sections.length > 0) {
@@ -39,9 +56,16 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } });
   }
   if (report.partial.length > 0) {
-    const parts = report.partial.slice(0, MAX_PARTIAL).map((p) => `${md(p.source, { max: 200 })}: ${md(p.error, { max: 400 })}`);
+    const parts = report.partial
+      .slice(0, MAX_PARTIAL)
+      .map((p) => `${md(p.source, { max: 200 })}: ${md(p.error, { max: 400 })}`);
     const rest = report.partial.length - MAX_PARTIAL;
-    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:warning: Partial data — ${parts.join('; ')}${rest > 0 ? ` (+${rest} more)` : ''}` }] });
+    blocks.push({
+      type: 'context',
+      elements: [
+        { type: 'mrkdwn', text: `:warning: Partial data — ${parts.join('; ')}${rest > 0 ? ` (+${rest} more)` : ''}` },
+      ],
+    });
   }
   for (const root of plan.roots) {
     blocks.push({ type: 'divider' });
@@ -50,8 +74,14 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
     blocks.push(findingSection(root, { why: !cardSaidAll, opts }));
     const symptoms = plan.symptomsOf.get(root.fingerprint) ?? [];
     if (symptoms.length > 0) {
-      const lines = symptoms.map((s) => `• ${SEVERITY_EMOJI[s.severity]} ${md(atScanTime(s.title), { max: 200 })} — ${describeSince(s)} · <${runbookUrl(s.id, opts.runbookBaseUrl)}|runbook>${s.evidence[0] ? `\n    > ${withDateTokens(md(atScanTime(s.evidence[0]), { max: 300 }))}` : ''}`);
-      blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*Symptoms of this cause (${symptoms.length}):*\n${lines.join('\n')}` } });
+      const lines = symptoms.map(
+        (s) =>
+          `• ${SEVERITY_EMOJI[s.severity]} ${md(atScanTime(s.title), { max: 200 })} — ${describeSince(s)} · <${runbookUrl(s.id, opts.runbookBaseUrl)}|runbook>${s.evidence[0] ? `\n    > ${withDateTokens(md(atScanTime(s.evidence[0]), { max: 300 }))}` : ''}`,
+      );
+      blocks.push({
+        type: 'section',
+        text: { type: 'mrkdwn', text: `*Symptoms of this cause (${symptoms.length}):*\n${lines.join('\n')}` },
+      });
     }
   }
   const notes = plan.shown.filter((f) => f.severity === 'info');
@@ -59,8 +89,12 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
     blocks.push({ type: 'divider' });
     for (const f of notes) blocks.push(findingSection(f, { why: true, opts }));
   }
-  if (plan.shown.length === 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: ':white_check_mark: No findings.' }] });
-  return clampBlocks({ text: `${md(report.cluster, { max: 100 })}${sectionTitle ? ` ${sectionTitle}` : ''}: details of the scan (${describeScanTime(report)})`, blocks });
+  if (plan.shown.length === 0)
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: ':white_check_mark: No findings.' }] });
+  return clampBlocks({
+    text: `${md(report.cluster, { max: 100 })}${sectionTitle ? ` ${sectionTitle}` : ''}: details of the scan (${describeScanTime(report)})`,
+    blocks,
+  });
 }
 
 function findingSection(f: Finding, o: { why: boolean; opts: RenderBlocksOptions }): KnownBlock {
@@ -71,14 +105,21 @@ function findingSection(f: Finding, o: { why: boolean; opts: RenderBlocksOptions
   ];
   if (o.why) lines.push(`*Why:* ${md(fullWhy(f), { max: 1000 })}`);
   if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) {
-    lines.push(`*Confidence:* ${md(f.confidence ?? 'high', { max: 10 })}${f.missing?.length ? ` — missing: ${md(f.missing.join('; '), { max: 300 })}` : ''}`);
+    lines.push(
+      `*Confidence:* ${md(f.confidence ?? 'high', { max: 10 })}${f.missing?.length ? ` — missing: ${md(f.missing.join('; '), { max: 300 })}` : ''}`,
+    );
   }
-  for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${withDateTokens(md(atScanTime(e), { max: 400 }))}`);
+  for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES))
+    lines.push(`> ${withDateTokens(md(atScanTime(e), { max: 400 }))}`);
   const more = f.evidence.length - MAX_EVIDENCE_LINES;
-  if (more > 0) lines.push(`> _+${more} more evidence line${more === 1 ? '' : 's'} (\`k8s-health check\` lists them all)_`);
-  if (f.steps?.length) lines.push(`*Steps (by hand):* ${f.steps.map((step, i) => `${i + 1}. ${md(step, { max: 300 })}`).join('\n')}`);
+  if (more > 0)
+    lines.push(`> _+${more} more evidence line${more === 1 ? '' : 's'} (\`k8s-health check\` lists them all)_`);
+  if (f.steps?.length)
+    lines.push(`*Steps (by hand):* ${f.steps.map((step, i) => `${i + 1}. ${md(step, { max: 300 })}`).join('\n')}`);
   for (const [i, r] of f.remediations.entries()) {
-    lines.push(`:wrench: ${i === 0 ? 'Fix' : 'Other fix'}: ${md(r.label, { max: 200 })} — risk: ${md(r.risk, { max: 300 })}`);
+    lines.push(
+      `:wrench: ${i === 0 ? 'Fix' : 'Other fix'}: ${md(r.label, { max: 200 })} — risk: ${md(r.risk, { max: 300 })}`,
+    );
   }
   return { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } };
 }
