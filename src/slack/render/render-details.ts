@@ -4,7 +4,7 @@ import { SECTION_TITLES, type Finding } from '../../diagnose/finding.js';
 import type { Report } from '../../report/report.js';
 import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
-import { describeScanTime, describeSince, fullWhy, planCard, SEVERITY_EMOJI, statusEmoji, statusWord, whySentence, type RenderBlocksOptions } from './render-blocks.js';
+import { describeScanTime, describeSince, fullWhy, newWhy, planCard, SEVERITY_EMOJI, statusEmoji, statusWord, whySentence, type RenderBlocksOptions } from './render-blocks.js';
 import { runbookUrl } from './runbook-url.js';
 import { atScanTime } from './at-scan-time.js';
 
@@ -46,7 +46,7 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
   for (const root of plan.roots) {
     blocks.push({ type: 'divider' });
     // The card said the why of its roots; Details says it again only when the card had to shorten it.
-    const cardSaidAll = onCard.has(root.fingerprint) && whySentence(root) === md(fullWhy(root), { max: 1000 });
+    const cardSaidAll = onCard.has(root.fingerprint) && whySentence(root) === md(newWhy(root), { max: 1000 });
     blocks.push(findingSection(root, { why: !cardSaidAll, opts }));
     const symptoms = plan.symptomsOf.get(root.fingerprint) ?? [];
     if (symptoms.length > 0) {
@@ -60,6 +60,9 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
     for (const f of notes) blocks.push(findingSection(f, { why: true, opts }));
   }
   if (plan.shown.length === 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: ':white_check_mark: No findings.' }] });
+  // The finding ids (for `k8s-health check`, docs/diagnosis.md and the alert threads): here, not on the card.
+  const ids = [...new Set(plan.shown.map((f) => f.id))];
+  if (ids.length > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `ids: ${ids.map((id) => md(id, { max: 80 })).join(', ')}` }] });
   return clampBlocks({ text: `${md(report.cluster, { max: 100 })}${sectionTitle ? ` ${sectionTitle}` : ''}: details of the scan (${describeScanTime(report)})`, blocks });
 }
 
