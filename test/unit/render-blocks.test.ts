@@ -58,17 +58,22 @@ describe('renderBlocks: the answer card', () => {
     const card = cardLines(b);
     expect(card).toEqual([
       'prod-east: critical',
-      ':red_circle: scanned <!date^1740823240^{date_short_pretty} {time}|2025-03-01 10:00 UTC> · data collected <!date^1740823200^{date_short_pretty} {time}|2025-03-01 10:00 UTC>',
+      // Captured the same minute it was scanned: the capture time is said once, in Details.
+      ':red_circle: scanned <!date^1740823240^{date_short_pretty} {time}|2025-03-01 10:00 UTC>',
       `:red_circle: *Webhook kyverno-resource-validating-webhook-cfg is down and refuses pods* · <${DEFAULT_RUNBOOK_BASE_URL}/docs/diagnosis.md#webhookunavailable-blocking|runbook>`,
-      'since: unknown — its service kyverno/kyverno-svc has no ready endpoints · behind 1 other finding (in Details)',
+      'since: unknown — its service kyverno/kyverno-svc has no ready endpoints',
       ':wrench: Fix: Suspend webhook kyverno-resource-validating-webhook-cfg (propose it from Slack: two approvals before it runs)',
+      '+1 symptom of it in Details',
     ]);
     expect(card.length).toBeLessThanOrEqual(CARD_LINE_BUDGET);
-    // The symptom (the loop) and the sections are behind Details; its id is in the small context line.
+    // The symptom (the loop), the sections and the finding ids are behind Details.
     expect(allText(b)).not.toContain('recreated again');
     expect(allText(b)).not.toContain('4 of 5 nodes Ready');
+    expect(allText(b)).not.toContain('capi.recreation-loop');
     expect(hasDetailsButton(b)).toBe(true);
-    expect(b[b.length - 1]).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: 'ids: webhook.unavailable-blocking, capi.recreation-loop', verbatim: true }] });
+    expect(b[b.length - 1].elements[0].action_id).toBe(DETAILS_ACTION_ID);
+    const details = renderDetails(report(), { now }).blocks as AnyBlock[];
+    expect(details[details.length - 1]).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: 'ids: webhook.unavailable-blocking, capi.recreation-loop', verbatim: true }] });
     expect(text).toBe('prod-east: critical — 1 critical, 1 warning (scanned <!date^1740823240^{date_short_pretty} {time}|2025-03-01 10:00 UTC>)');
     expect(allText(b)).not.toMatch(/ ago\b/);
   });
@@ -92,14 +97,15 @@ describe('renderBlocks: the answer card', () => {
     expect(allText(blocks as AnyBlock[]).split('Suspend webhook kyverno-resource-validating-webhook-cfg')).toHaveLength(2);
   });
 
-  it('every fix is something to press: two buttons, the rest in one overflow menu, each with only its opaque id', () => {
+  it('every fix is something to press: one button, the rest in one overflow menu, each with only its opaque id', () => {
     const four = { ...webhookDown, remediations: [0, 1, 2, 3].map((i) => ({ ...webhookDown.remediations[0]!, label: `Fix ${i}` })) };
     const ids = Object.fromEntries([0, 1, 2, 3].map((i) => [proposalKey(four, i), `p_fix${i}`]));
     const { blocks } = renderBlocks(report([four, loop]), { now, proposalIds: ids });
     const row = (blocks as AnyBlock[]).find((x) => x.type === 'actions' && x.block_id.startsWith('fix:'))!;
-    expect(row.elements.map((e: AnyBlock) => e.type)).toEqual(['button', 'button', 'overflow']);
-    expect(row.elements.slice(0, 2).map((e: AnyBlock) => e.value)).toEqual(['p_fix0', 'p_fix1']);
-    expect(row.elements[2].options.map((o: AnyBlock) => [o.text.text, o.value])).toEqual([['Fix 2', 'p_fix2'], ['Fix 3', 'p_fix3']]);
+    // One button on a phone's width; the other fixes in the overflow menu beside it.
+    expect(row.elements.map((e: AnyBlock) => e.type)).toEqual(['button', 'overflow']);
+    expect(row.elements[0].value).toBe('p_fix0');
+    expect(row.elements[1].options.map((o: AnyBlock) => [o.text.text, o.value])).toEqual([['Fix 1', 'p_fix1'], ['Fix 2', 'p_fix2'], ['Fix 3', 'p_fix3']]);
     for (const e of row.elements) expect(e.action_id).toMatch(PROPOSE_FIX_ACTION_PATTERN);
   });
 

@@ -73,8 +73,8 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   ];
   const symptoms = inc.symptoms ?? [];
   if (symptoms.length > 0) {
-    // The symptoms' headlines, as many as fit a couple of small lines; all of them (with their evidence)
-    // are in the Details of `/k8s-health`. A symptom's title may hold a relative age ("(47m ago)"):
+    // The symptoms' headlines, as many as fit a couple of small lines ("+N more"); all of them, with
+    // their evidence, are in the Details of `/k8s-health` (docs/slack.md). A symptom's title may hold a relative age ("(47m ago)"):
     // wrong once the parent is edited later, so dropped here.
     const named: string[] = [];
     let chars = 0;
@@ -86,7 +86,7 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
       chars += headline.length;
     }
     const more = symptoms.length - named.length;
-    const text = `*Causes ${symptoms.length} symptom${symptoms.length === 1 ? '' : 's'}:* ${named.join(' · ')}${more > 0 ? ` · +${more} more in \`/k8s-health\` Details` : ''}`;
+    const text = `*Causes ${symptoms.length} symptom${symptoms.length === 1 ? '' : 's'}:* ${named.join(' · ')}${more > 0 ? ` · +${more} more` : ''}`;
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
   }
   const buttons: (types.Button | types.StaticSelect | types.Overflow)[] = [];
