@@ -262,13 +262,19 @@ export function whySentence(f: Finding): string {
   return md(clause >= 60 ? `${sentence.slice(0, clause)}…` : sentence, { max: WHY_MAX });
 }
 
+/** A root cause's why on the card: the rest of its title when the title has one, else {@link whySentence}. */
+export function rootWhy(f: Finding): string {
+  const rest = splitTitle(atScanTime(f.title)).rest;
+  return rest ? md(rest, { max: WHY_MAX }) : whySentence(f);
+}
+
 function renderRoot(f: Finding, report: Report, opts: RenderBlocksOptions): KnownBlock[] {
   // In a section view a root may still have a cause in another section: name it instead of its own why.
   const outside = findRootCauses(f, report.findings);
   const deepest = outside[outside.length - 1];
   // The title's headline is the line in bold; the rest of the title is the why (each fact once).
   const title = splitTitle(atScanTime(f.title));
-  const why = deepest ? `caused by ${md(atScanTime(deepest.title), { max: 200 })} (${SECTION_TITLES[deepest.section]})` : title.rest ? md(title.rest, { max: WHY_MAX }) : whySentence(f);
+  const why = deepest ? `caused by ${md(atScanTime(deepest.title), { max: 200 })} (${SECTION_TITLES[deepest.section]})` : rootWhy(f);
   const lines = [
     `${SEVERITY_EMOJI[f.severity]} *${md(title.head, { max: 200 })}* · <${runbookUrl(f.id, opts.runbookBaseUrl)}|runbook>`,
     `${describeSince(f)}${why ? ` — ${why}` : ''}`,

@@ -4,7 +4,7 @@ import { SECTION_TITLES, type Finding } from '../../diagnose/finding.js';
 import type { Report } from '../../report/report.js';
 import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
-import { describeScanTime, describeSince, fullWhy, newWhy, planCard, SEVERITY_EMOJI, statusEmoji, statusWord, whySentence, type RenderBlocksOptions } from './render-blocks.js';
+import { describeScanTime, describeSince, fullWhy, newWhy, planCard, rootWhy, SEVERITY_EMOJI, statusEmoji, statusWord, whySentence, type RenderBlocksOptions } from './render-blocks.js';
 import { runbookUrl } from './runbook-url.js';
 import { atScanTime } from './at-scan-time.js';
 
@@ -46,7 +46,7 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
   for (const root of plan.roots) {
     blocks.push({ type: 'divider' });
     // The card said the why of its roots; Details says it again only when the card had to shorten it.
-    const cardSaidAll = onCard.has(root.fingerprint) && whySentence(root) === md(newWhy(root), { max: 1000 });
+    const cardSaidAll = onCard.has(root.fingerprint) && rootWhy(root) === md(newWhy(root), { max: 1000 });
     blocks.push(findingSection(root, { why: !cardSaidAll, opts }));
     const symptoms = plan.symptomsOf.get(root.fingerprint) ?? [];
     if (symptoms.length > 0) {
