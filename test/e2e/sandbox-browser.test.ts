@@ -230,7 +230,7 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(seen.thread).toMatch(/Resolved: not seen in 2 consecutive scans/);
     // The root cause's parent lists its symptoms (a summary card, the resolution with its computed duration).
     // (Four since the stuck rollout names the recreation loop as its cause, commit cc832ab.)
-    expect(seen.thread).toMatch(/Causes 4 symptoms:/);
+    expect(seen.thread).toMatch(/\b4 symptoms:/);
     expect(seen.thread).toContain('machine replacements');
     // The parent names as many symptoms as fit a phone screen; the answer's Details lists them all.
     expect(seen.details).toContain('Control-plane rollout ns-prod/tkc-prod-control-plane');

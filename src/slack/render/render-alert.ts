@@ -80,13 +80,14 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
     let chars = 0;
     for (const s of symptoms) {
       // Named by what happens: "KubeadmControlPlane ns/cp: 4 machine replacements…" reads "4 machine replacements…".
-      const headline = splitTitle(s.title.replace(AGO, '')).head.replace(/^[A-Z][A-Za-z]+ [\w./-]+: (?=\S.{20})/, '');
+      // and up to its first comma ("…in 1h30m, about one every 12m" reads "…in 1h30m").
+      const headline = splitTitle(s.title.replace(AGO, '')).head.replace(/^[A-Z][A-Za-z]+ [\w./-]+: (?=\S.{20})/, '').replace(/^(.{20,}?), .*$/, '$1');
       if (named.length > 0 && chars + headline.length > SYMPTOM_CHARS) break;
       named.push(`${SEVERITY_EMOJI[s.severity] ?? ''} ${md(headline, { max: 200 })}`);
       chars += headline.length;
     }
     const more = symptoms.length - named.length;
-    const text = `*Causes ${symptoms.length} symptom${symptoms.length === 1 ? '' : 's'}:* ${named.join(' · ')}${more > 0 ? ` · +${more} more` : ''}`;
+    const text = `*${symptoms.length} symptom${symptoms.length === 1 ? '' : 's'}:* ${named.join(' · ')}${more > 0 ? ` · +${more} more` : ''}`;
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
   }
   const buttons: (types.Button | types.StaticSelect | types.Overflow)[] = [];
