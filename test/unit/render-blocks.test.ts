@@ -226,6 +226,24 @@ describe('renderDetails: what the Details button shows', () => {
   });
 });
 
+describe('renderDetails reads as sentences', () => {
+  it('says times as date tokens and "about" in words, with no look-alike characters', () => {
+    const note: Finding = {
+      ...loop,
+      id: 'node.not-ready',
+      severity: 'info',
+      causedBy: [],
+      fingerprint: 'fp-note',
+      title: 'Node n1 NotReady for 10m: MachineHealthCheck will replace it at ~10:02 UTC',
+      evidence: ['Machine m1 deleted at 2025-03-01T09:58:00Z'],
+    };
+    const text = allText(renderDetails(report([webhookDown, loop, note]), { now }).blocks as AnyBlock[]);
+    expect(text).toContain('replace it at about 10:02 UTC');
+    expect(text).toContain('deleted at <!date^1740823080^{date_short_pretty} {time}|2025-03-01 09:58 UTC>');
+    expect(text).not.toMatch(/～|＊|\[:\]|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+  });
+});
+
 describe('runbookUrl', () => {
   it('links the finding\'s heading in docs/diagnosis.md as GitHub slugs it, on the configured base', () => {
     expect(runbookUrl('etcd.member-mismatch', 'https://git.example.com/sre/bot/blob/main/')).toBe('https://git.example.com/sre/bot/blob/main/docs/diagnosis.md#etcdmember-mismatch');

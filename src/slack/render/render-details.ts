@@ -11,6 +11,15 @@ import { atScanTime } from './at-scan-time.js';
 type KnownBlock = types.KnownBlock;
 
 const MAX_EVIDENCE_LINES = 4;
+
+/**
+ * Cluster text as a sentence of Details (neutralized mrkdwn): ages restated as before the scan, every ISO
+ * time a date token, and an "about" tilde said in words ("~10:02" reads "about 10:02") rather than
+ * defused into a look-alike character.
+ */
+function sentence(text: string, max: number): string {
+  return withDateTokens(md(atScanTime(text).replace(/~(?=\d)/g, 'about '), { max }));
+}
 const MAX_PARTIAL = 3;
 
 /**
@@ -50,7 +59,7 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
     blocks.push(findingSection(root, { why: !cardSaidAll, opts }));
     const symptoms = plan.symptomsOf.get(root.fingerprint) ?? [];
     if (symptoms.length > 0) {
-      const lines = symptoms.map((s) => `• ${SEVERITY_EMOJI[s.severity]} ${md(atScanTime(s.title), { max: 200 })} — ${describeSince(s)} · <${runbookUrl(s.id, opts.runbookBaseUrl)}|runbook>${s.evidence[0] ? `\n    > ${withDateTokens(md(atScanTime(s.evidence[0]), { max: 300 }))}` : ''}`);
+      const lines = symptoms.map((s) => `• ${SEVERITY_EMOJI[s.severity]} ${sentence(s.title, 200)} — ${describeSince(s)} · <${runbookUrl(s.id, opts.runbookBaseUrl)}|runbook>${s.evidence[0] ? `\n    > ${sentence(s.evidence[0], 300)}` : ''}`);
       blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*Symptoms of this cause (${symptoms.length}):*\n${lines.join('\n')}` } });
     }
   }
@@ -69,14 +78,14 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
 function findingSection(f: Finding, o: { why: boolean; opts: RenderBlocksOptions }): KnownBlock {
   const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
   const lines = [
-    `${SEVERITY_EMOJI[f.severity]} *${md(atScanTime(f.title), { max: 300 })}* · <${runbookUrl(f.id, o.opts.runbookBaseUrl)}|runbook>`,
+    `${SEVERITY_EMOJI[f.severity]} *${sentence(f.title, 300)}* · <${runbookUrl(f.id, o.opts.runbookBaseUrl)}|runbook>`,
     `${md(subject, { max: 300 })} · ${describeSince(f)}`,
   ];
-  if (o.why) lines.push(`*Why:* ${md(fullWhy(f), { max: 1000 })}`);
+  if (o.why) lines.push(`*Why:* ${sentence(fullWhy(f), 1000)}`);
   if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) {
     lines.push(`*Confidence:* ${md(f.confidence ?? 'high', { max: 10 })}${f.missing?.length ? ` — missing: ${md(f.missing.join('; '), { max: 300 })}` : ''}`);
   }
-  for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${withDateTokens(md(atScanTime(e), { max: 400 }))}`);
+  for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${sentence(e, 400)}`);
   const more = f.evidence.length - MAX_EVIDENCE_LINES;
   if (more > 0) lines.push(`> _+${more} more evidence line${more === 1 ? '' : 's'} (\`k8s-health check\` lists them all)_`);
   if (f.steps?.length) lines.push(`*Steps (by hand):* ${f.steps.map((step, i) => `${i + 1}. ${md(step, { max: 300 })}`).join('\n')}`);
