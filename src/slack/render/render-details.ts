@@ -4,7 +4,7 @@ import { SECTION_TITLES, type Finding } from '../../diagnose/finding.js';
 import type { Report } from '../../report/report.js';
 import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
-import { describeScanTime, describeSince, fullWhy, newWhy, planCard, rootWhy, SEVERITY_EMOJI, statusEmoji, statusWord, whySentence, type RenderBlocksOptions } from './render-blocks.js';
+import { describeScanTime, describeSince, fullWhy, newWhy, planCard, rootWhy, SEVERITY_EMOJI, statusEmoji, statusWord, type RenderBlocksOptions } from './render-blocks.js';
 import { runbookUrl } from './runbook-url.js';
 import { atScanTime } from './at-scan-time.js';
 
