@@ -144,7 +144,7 @@ const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 async function owners(n: number): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i += 500) {
-    const ids = await redis.mget(...names.slice(i, Math.min(n, i + 500)).map((c) => `k8s-health:lease:${c}`));
+    const ids = await redis.mget(...names.slice(i, Math.min(n, i + 500)).map((c) => `{k8s-health:lease}:lease:${c}`));
     out.push(...ids.map((id) => (id ? Number(id.split('-').at(-2)) : 0)));
   }
   return out;

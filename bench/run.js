@@ -41,6 +41,29 @@ const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescrip
 if (!existsSync(path.join(out, 'bench/measure-scan.js'))) fail('bench/ did not compile (see above)');
 if (tsc.status !== 0) log('tsc reported type errors (above); running the emitted JavaScript anyway');
 
+// `npm run bench -- alertmanager [--rounds 3]`: target 12 alone (docs/alertmanager.md, docs/performance.md).
+if (args[0] === 'alertmanager') {
+  printRows(`k8s-health bench — Alertmanager webhooks; node ${process.version}`, [await alertmanagerRow(Number(arg('rounds', '3')))]);
+  process.exit(0);
+}
+
+/** Target 12: 50 concurrent webhooks of 100 alerts (bench/measure-alertmanager.ts): ack p99, each alert once, threads = root causes. */
+async function alertmanagerRow(rounds) {
+  log(`target 12: ${rounds} × 50 concurrent Alertmanager webhooks of 100 alerts into POST /alertmanager`);
+  const load = (await import('node:os')).loadavg()[0];
+  const { msg: am } = await runChild('measure-alertmanager.js', [root, String(rounds)], { heapMb: 2048 });
+  const once = am.shown === am.sent && am.distinct === am.sent;
+  return {
+    id: 12,
+    what: 'Alertmanager webhook ack, 50 concurrent × 100 alerts',
+    value: `median ${fmt(am.ackMs.median)} ms, p99 ${fmt(am.ackMs.p99)} ms (n=${am.ackMs.n}); ${am.shown} shown / ${am.sent} sent (${am.distinct} distinct) in ${fmt(am.drainMs / 1000)} s; ${am.threads} thread(s)`,
+    reference: `${am.rootCauses} root cause(s); load average ${load.toFixed(1)} at start on ${(await import('node:os')).cpus().length} CPUs`,
+    ratio: null,
+    goal: 'p99 ≤ 100 ms, each alert once, threads = root causes',
+    pass: am.ackMs.p99 <= 100 && once && am.threads === am.rootCauses,
+  };
+}
+
 // `npm run bench -- fleet [--clusters 1000] [--churn-minutes 3] [--samples 30] [--lease-seconds 15]
 // [--steady-seconds 60] [--small 100] [--incident-sizes 10,100] [--incident-spread-seconds 10] [--incident-correlate-seconds 60] [--incident-only]`:
 // the fleet targets alone (docs/fleet.md, docs/performance.md).

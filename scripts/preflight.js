@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Preflight of `npm test`: the tests start a real redis-server (and a Sentinel topology with redis-sentinel) and a real 3-member etcd, use etcdctl
+ * Preflight of `npm test`: the tests start a real redis-server (a Sentinel topology with redis-sentinel, a Redis Cluster made with redis-cli) and a real 3-member etcd, use etcdctl
  * and kubectl as peers, openssl for the etcd TLS certificates, and drive the sandbox page in the
  * system's headless Chromium (playwright-core never downloads a browser of its own here). When a command is missing it is
  * installed with the system package manager where that is possible without asking (root, or
@@ -15,11 +15,13 @@ import { spawnSync } from 'node:child_process';
 const NEEDED = [
   ['redis-server', 'redis-server'],
   ['redis-sentinel', 'redis-sentinel'],
+  ['redis-cli', 'redis-tools'],
   ['etcd', 'etcd-server'],
   ['etcdctl', 'etcd-client'],
   ['kubectl', 'kubernetes-client'],
   ['openssl', 'openssl'],
   ['chromium', 'chromium'],
+  ['prometheus-alertmanager', 'prometheus-alertmanager'],
 ];
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;

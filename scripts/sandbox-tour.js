@@ -311,3 +311,25 @@ export async function measurePhoneScreen(page, url) {
     await page.setViewportSize(before);
   }
 }
+
+/**
+ * Prometheus alerts grouped under their root cause (docs/alertmanager.md): a fresh start of the live
+ * scenario, the "Prometheus alerts" button (what Alertmanager would send about its symptoms, to the
+ * bot's own `POST /alertmanager`), then the root cause's thread with the alerts as replies.
+ */
+export async function playPrometheusAlerts(page, url, shot = async () => undefined) {
+  const t = { timeout: 45_000 };
+  await page.goto(url);
+  await page.locator('#reset').click();
+  await actAs(page, 'U0PAT');
+  const alert = message(page, WEBHOOK_ALERT).first();
+  await alert.waitFor(t);
+  await page.locator('#prometheus').click();
+  await message(page, 'KubePodCrashLooping').first().waitFor(t);
+  await alert.locator('.msg-replies').waitFor(t);
+  await alert.locator('.msg-replies').click();
+  await threadMessage(page, 'KubeAPIErrorBudgetBurn').first().waitFor(t);
+  await threadMessage(page, 'Prometheus alerts in this thread').first().waitFor(t);
+  await shot('sandbox-prometheus-alerts');
+  return { replies: await page.locator('#thread-messages > li.msg', { hasText: 'Prometheus:' }).count() };
+}

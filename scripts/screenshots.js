@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser, playIncident, startSandboxProcess } from './sandbox-tour.js';
+import { launchBrowser, playIncident, playPrometheusAlerts, startSandboxProcess } from './sandbox-tour.js';
 
 // Without a colour emoji font Chromium draws the bot's status emoji as empty boxes.
 if (!existsSync('/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf')) {
@@ -17,11 +17,14 @@ process.chdir(root);
 const sandbox = await startSandboxProcess();
 const browser = await launchBrowser();
 try {
-  await playIncident(browser.page, sandbox.url, async (name) => {
+  const shot = async (name) => {
     const file = path.join('docs', 'images', `${name}.png`);
     await browser.page.screenshot({ path: file });
     process.stdout.write(`wrote ${file}\n`);
-  });
+  };
+  // `npm run screenshots -- prometheus`: only the grouped Prometheus alerts (docs/alertmanager.md).
+  if (process.argv[2] !== 'prometheus') await playIncident(browser.page, sandbox.url, shot);
+  await playPrometheusAlerts(browser.page, sandbox.url, shot);
 } finally {
   await browser.close();
   sandbox.child.kill('SIGTERM');

@@ -60,6 +60,10 @@ app.kubernetes.io/component: {{ .component }}
 {{- default (printf "%s-plan-signing" (include "khb.fullname" .)) .Values.planSigning.existingSecret }}
 {{- end }}
 
+{{- define "khb.alertmanagerSecretName" -}}
+{{- default (printf "%s-alertmanager" (include "khb.fullname" .)) .Values.alertmanager.existingSecret }}
+{{- end }}
+
 {{- define "khb.redisAuthSecretName" -}}
 {{- default (printf "%s-redis-auth" (include "khb.fullname" .)) .Values.redis.inCluster.auth.existingSecret }}
 {{- end }}
@@ -67,9 +71,9 @@ app.kubernetes.io/component: {{ .component }}
 {{/* The one Redis source, checked once: an existing Secret, a URL, or the in-cluster Redis. */}}
 {{- define "khb.redisEnv" -}}
 {{- $sources := 0 }}
-{{- range (list .Values.redis.existingSecret .Values.redis.url .Values.redis.inCluster.enabled .Values.redis.sentinels) }}{{ if . }}{{ $sources = add1 $sources }}{{ end }}{{ end }}
+{{- range (list .Values.redis.existingSecret .Values.redis.url .Values.redis.inCluster.enabled .Values.redis.sentinels .Values.redis.clusterNodes) }}{{ if . }}{{ $sources = add1 $sources }}{{ end }}{{ end }}
 {{- if gt $sources 1 }}
-{{- fail "set only one of redis.url, redis.existingSecret, redis.inCluster.enabled, redis.sentinels" }}
+{{- fail "set only one of redis.url, redis.existingSecret, redis.inCluster.enabled, redis.sentinels, redis.clusterNodes" }}
 {{- end }}
 {{- if and .Values.redis.sentinels (not .Values.redis.sentinelMaster) }}
 {{- fail "redis.sentinels is set but redis.sentinelMaster is not: name the master group the sentinels monitor" }}
@@ -77,7 +81,19 @@ app.kubernetes.io/component: {{ .component }}
 {{- if and .Values.redis.sentinelMaster (not .Values.redis.sentinels) }}
 {{- fail "redis.sentinelMaster is set but redis.sentinels is not: list the sentinels as host:port" }}
 {{- end }}
-{{- if .Values.redis.sentinels }}
+{{- if .Values.redis.clusterNodes }}
+- name: REDIS_CLUSTER_NODES
+  value: {{ join "," .Values.redis.clusterNodes | quote }}
+{{- with .Values.redis.clusterAuth }}
+{{- if .existingSecret }}
+- name: REDIS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ .existingSecret }}
+      key: {{ .passwordKey }}
+{{- end }}
+{{- end }}
+{{- else if .Values.redis.sentinels }}
 - name: REDIS_SENTINELS
   value: {{ join "," .Values.redis.sentinels | quote }}
 - name: REDIS_SENTINEL_MASTER
@@ -125,7 +141,7 @@ app.kubernetes.io/component: {{ .component }}
 - name: REDIS_URL
   value: {{ printf "redis://:$(REDIS_PASSWORD)@%s-redis:6379" (include "khb.fullname" .) | quote }}
 {{- else }}
-{{- fail "no Redis configured: set redis.url, redis.existingSecret, redis.sentinels with redis.sentinelMaster, or redis.inCluster.enabled=true (see docs/helm.md)" }}
+{{- fail "no Redis configured: set redis.url, redis.existingSecret, redis.sentinels with redis.sentinelMaster, redis.clusterNodes, or redis.inCluster.enabled=true (see docs/helm.md)" }}
 {{- end }}
 {{- end }}
 
@@ -177,6 +193,13 @@ app.kubernetes.io/component: {{ .component }}
     secretKeyRef:
       name: {{ include "khb.planSecretName" $ }}
       key: {{ $.Values.planSigning.existingSecretKey }}
+{{- end }}
+{{- if and $.Values.alertmanager.enabled (eq .component "serve") }}
+- name: K8S_HEALTH_ALERTMANAGER_TOKEN
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "khb.alertmanagerSecretName" $ }}
+      key: {{ $.Values.alertmanager.existingSecretKey }}
 {{- end }}
 {{- with $.Values.extraEnv }}
 {{ toYaml . }}

@@ -21,7 +21,7 @@ export interface ApprovalStore {
   update<T>(id: string, change: (req: ApprovalRequest) => { request?: ApprovalRequest; extra: T }): Promise<{ request: ApprovalRequest; changed: boolean; extra: T } | undefined>;
   /**
    * Ids of pending requests whose expiresAt is at or before `ms` (epoch milliseconds), soonest
-   * first, at most `limit`: the expiry sweep's work list (index `<prefix>approvals:pending`).
+   * first, at most `limit`: the expiry sweep's work list (index `{<prefix>:approvals}:approvals:pending`).
    */
   pendingBefore(ms: number, limit: number): Promise<string[]>;
   /** Remember that this request's Slack message still shows an older state (a failed or skipped chat.update). */

@@ -10,6 +10,8 @@ import { scanCluster } from '../scan/scan-cluster.js';
 import { createPlanSigner } from '../approvals/plan-signer.js';
 import { createHealthRoutes } from '../slack/receive/create-health-routes.js';
 import { createMetrics } from '../slack/receive/create-metrics.js';
+import { createAlertmanagerRoute } from '../alertmanager/create-alertmanager-route.js';
+import { createAlertmanagerMetrics } from '../alertmanager/create-alertmanager-metrics.js';
 import type { ScanFn } from '../slack/handle/create-scan-requester.js';
 import { createReplayGuard } from '../slack/receive/create-replay-guard.js';
 import { createSlackApp } from '../slack/receive/create-slack-app.js';
@@ -132,7 +134,17 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       await slackApp.client.chat.postMessage({ channel, text });
     },
   });
-  const routes = createHealthRoutes({
+  // Alertmanager's webhook (docs/alertmanager.md): answered once queued; 404 without K8S_HEALTH_ALERTMANAGER_TOKEN.
+  const alertmanagerRoute = createAlertmanagerRoute({
+    token: env.alertmanagerToken,
+    maxBodyBytes: config.alertmanager.maxBodyBytes,
+    maxAlertsPerRequest: config.alertmanager.maxAlertsPerRequest,
+    enqueue: composed.enqueueAlertmanager,
+    metrics: createAlertmanagerMetrics(metrics.registry),
+    log: log.child({ component: 'alertmanager' }),
+    now,
+  });
+  const routes: CustomRoute[] = [...createHealthRoutes({
     unscanned: () => watchdog.unscanned(),
     redis,
     redisProblem: () => (outage.down() ? `unreachable at ${outage.address}` : undefined),
@@ -146,7 +158,7 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
           return set ? set.ready() : { ready: false, workers: outage.down() ? `starting (Redis unreachable at ${outage.address})` : 'starting' };
         }
       : undefined,
-  });
+  }), alertmanagerRoute];
   let started: Awaited<ReturnType<typeof createSlackApp>>;
   try {
     started = await createSlackApp({

@@ -9,6 +9,7 @@ import { createAlertThreadStore } from '../alerts/alert-thread-store.js';
 import { createAuditLog } from '../store/audit-log.js';
 import { createRedisBaselineStore } from '../store/baseline-store.js';
 import { createProposalStore } from '../store/proposal-store.js';
+import { createAlertReceiptStore } from '../alertmanager/alert-receipt-store.js';
 import { createRecordSeal } from '../store/create-record-seal.js';
 import { isConfiguredChannel } from '../slack/post/is-configured-channel.js';
 import type { Config } from '../config/config-schema.js';
@@ -29,6 +30,7 @@ export function composeAlertThreadDeps(opts: { redis: Redis; keyPrefix: string; 
   const states = createAlertStateStore(redis, { keyPrefix, seal: createRecordSeal(opts.signer, 'alert-state'), onTampered: (cluster) => log.error({ cluster }, 'alert state does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): not used') });
   const audit = createAuditLog(redis, { keyPrefix, log, signer: opts.signer });
   const approvals = createApprovalStore(redis, { keyPrefix });
+  const receipts = createAlertReceiptStore(redis, { keyPrefix });
   return {
     post: {
       threads: createAlertThreadStore(redis, { keyPrefix, states, seal: createRecordSeal(opts.signer, 'alert-thread'), onTampered: (cluster, key) => log.error({ cluster, thread: key }, 'alert thread record does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): ignored') }),
@@ -38,6 +40,8 @@ export function composeAlertThreadDeps(opts: { redis: Redis; keyPrefix: string; 
       proposals: createProposalStore(redis, { keyPrefix }),
       fixesRan: (keys) => approvals.fixesRan(keys),
       inPlace: listInPlace(createInPlaceStore(redis, { keyPrefix }), createReportStore(redis, { keyPrefix, now })),
+      // The parent keeps its Prometheus alerts line when a click re-renders it (docs/alertmanager.md).
+      prometheusTally: (channel, ts) => receipts.getTally(channel, ts),
       now,
     },
     states,

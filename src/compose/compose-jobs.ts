@@ -17,7 +17,10 @@ import { scheduleScans } from '../jobs/schedule-scans.js';
 import { isLeasedCluster } from '../jobs/is-leased-cluster.js';
 import { createFleetIncidentStore } from '../alerts/fleet-incident-store.js';
 import type { FleetIncident } from '../alerts/fleet-incident.js';
-import { APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../jobs/queue-names.js';
+import { ALERTS_QUEUE, ALL_QUEUES, APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../jobs/queue-names.js';
+import { enqueueAlertmanager } from '../jobs/enqueue-alertmanager.js';
+import { createAlertReceiptStore } from '../alertmanager/alert-receipt-store.js';
+import type { AlertmanagerNotification } from '../alertmanager/webhook-payload.js';
 import { startWorkers, type JobQueues, type JobSlackClients, type JobStores, type WorkerDeps } from '../jobs/start-workers.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
 import type { FleetScans, FleetScansOptions } from '../jobs/start-fleet-scans.js';
@@ -42,7 +45,8 @@ import { createAuditLog } from '../store/audit-log.js';
 import { createRedisBaselineStore } from '../store/baseline-store.js';
 import { createProposalStore } from '../store/proposal-store.js';
 import { RedisHistory } from '../store/redis-history.js';
-import { BULLMQ_PREFIX } from '../store/redis-prefix.js';
+import { BULLMQ_PREFIX, queuePrefix } from '../store/redis-prefix.js';
+import { migrateKeyLayout } from '../store/migrate-key-layout.js';
 import { createReportStore } from '../store/report-store.js';
 
 /** Options of {@link composeJobs}. */
@@ -127,6 +131,8 @@ export interface Jobs {
   requestProposal: RequestProposal;
   /** The decisive approval's remediate job (job id = request id). */
   enqueueRemediation: (requestId: string) => Promise<void>;
+  /** An Alertmanager notification handed to the alerts workers (serve's `POST /alertmanager`). */
+  enqueueAlertmanager: (n: AlertmanagerNotification) => Promise<void>;
   /** Schedulers and workers (needs Redis: waits for it). */
   start(): Promise<WorkerSet>;
   /** Close the queues and connections (when start() was never called or failed). */
@@ -152,10 +158,10 @@ export function composeJobs(opts: JobsOptions): Jobs {
   // QueueEvents block on their connection: one each, closed by us (BullMQ leaves given connections open).
   const scanEventsConnection = connection.duplicate();
   const proposeEventsConnection = connection.duplicate();
-  const queue = (name: string) => new Queue(name, { connection, prefix }).on('error', onError);
-  const queues: JobQueues = { scan: queue(SCAN_QUEUE), notify: queue(NOTIFY_QUEUE), remediate: queue(REMEDIATE_QUEUE), propose: queue(PROPOSE_QUEUE), approvals: queue(APPROVALS_QUEUE) };
-  const scanEvents = new QueueEvents(SCAN_QUEUE, { connection: scanEventsConnection, prefix }).on('error', onError);
-  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: proposeEventsConnection, prefix }).on('error', onError);
+  const queue = (name: string) => new Queue(name, { connection, prefix: queuePrefix(prefix, name) }).on('error', onError);
+  const queues: JobQueues = { scan: queue(SCAN_QUEUE), notify: queue(NOTIFY_QUEUE), remediate: queue(REMEDIATE_QUEUE), propose: queue(PROPOSE_QUEUE), approvals: queue(APPROVALS_QUEUE), alerts: queue(ALERTS_QUEUE) };
+  const scanEvents = new QueueEvents(SCAN_QUEUE, { connection: scanEventsConnection, prefix: queuePrefix(prefix, SCAN_QUEUE) }).on('error', onError);
+  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: proposeEventsConnection, prefix: queuePrefix(prefix, PROPOSE_QUEUE) }).on('error', onError);
   const connections = [connection, scanEventsConnection, proposeEventsConnection];
   const closeQueues = async () => {
     await Promise.all([...Object.values(queues).map((q) => q.close()), scanEvents.close(), proposeEvents.close()]);
@@ -168,6 +174,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
     scan,
     requestProposal: createProposalRequester(queues.propose, proposeEvents, { timeoutMs: opts.proposeTimeoutMs }),
     enqueueRemediation: (id) => enqueueRemediation(queues.remediate, id),
+    enqueueAlertmanager: (n) => enqueueAlertmanager(queues.alerts, n),
     close: closeQueues,
     async start() {
       const runWorkers = opts.runWorkers ?? true;
@@ -175,6 +182,10 @@ export function composeJobs(opts: JobsOptions): Jobs {
       const signer = opts.signer ?? createPlanSigner(undefined);
       // Records that decide where the bot posts and what it edits are sealed with the server secret;
       // those written before sealing existed are sealed once, so no open thread is lost.
+      // Keys written before hash tags existed get their tagged names first (once per Redis, under a lock).
+      const layout = await migrateKeyLayout(connection, { keyPrefix, queues: ALL_QUEUES });
+      if (layout.ran) log.info({ moved: layout.moved }, 'Redis keys renamed to their hash-tagged names (docs/reliability.md, "Redis Cluster")');
+      if (layout.kept.length) log.warn({ kept: layout.kept.slice(0, 20), count: layout.kept.length }, 'Redis keys of the old layout left in place: their new name already holds data');
       const stateSeal = createRecordSeal(signer, 'alert-state');
       const threadSeal = createRecordSeal(signer, 'alert-thread');
       if (stateSeal && threadSeal) {
@@ -197,6 +208,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
         audit: createAuditLog(connection, { keyPrefix, log, signer }),
         backups: createApprovalBackups(connection, { keyPrefix, now }),
         proposals: createProposalStore(connection, { keyPrefix }),
+        receipts: createAlertReceiptStore(connection, { keyPrefix }),
       };
       const token = opts.slack?.token;
       const api = opts.slack?.apiUrl ? { slackApiUrl: opts.slack.apiUrl } : {};
@@ -219,7 +231,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
         ({ workers, fleet } = await startWorkers({
           config: opts.config, connection, prefix, queues, stores, slack,
           limiter: createChannelLimiter(connection, { keyPrefix, intervalMs: opts.channelIntervalMs }),
-          watchCaches, signer, createContext: createActionContext, kinds,
+          watchCaches, signer, createContext: createActionContext, kinds, scan: (name) => scan(name),
           scanConcurrency: opts.scanConcurrency, notifyConcurrency: opts.notifyConcurrency, flapWindowMinutes: opts.flapWindowMinutes,
           collect: opts.collect, now, log, metrics: opts.metrics, isAuthorized: opts.isAuthorized,
           // Fleet mode (scan.leases): one owner per live cluster among every worker on this Redis.

@@ -15,6 +15,8 @@ import { composeAppHomeDeps } from './compose-app-home-deps.js';
 import { composeApprovalDeps } from './compose-approval-deps.js';
 import type { Jobs } from './compose-jobs.js';
 import type { ApprovalDeps } from '../slack/handle/handle-approval-deps.js';
+import { createAlertReceiptStore } from '../alertmanager/alert-receipt-store.js';
+import { createAlertmanagerApi } from '../alertmanager/alertmanager-api.js';
 
 /**
  * What the Slack app's listeners need, composed alike by `serve` (cli/run-serve.ts) and the sandbox
@@ -55,5 +57,11 @@ export function composeSlackDeps(opts: {
     approval: composeApprovalDeps({ redis, keyPrefix, config, signer, jobs: opts.jobs, log, now, isAuthorized, appHome }),
     alertThreads: composeAlertThreadDeps({ redis, keyPrefix, signer, now, log, config }),
     appHome,
+    // The Prometheus alerts' Silence and Expire buttons (docs/alertmanager.md).
+    alertmanager: {
+      receipts: createAlertReceiptStore(redis, { keyPrefix }),
+      ...(config.alertmanager.url ? { api: createAlertmanagerApi(config.alertmanager.url) } : {}),
+      isAuthorized,
+    },
   };
 }

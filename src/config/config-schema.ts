@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_THRESHOLDS as DEFAULT_THRESHOLDS_VALUES } from './defaults.js';
+import { parseMatchers } from './parse-alert-matchers.js';
 
 const kubeContext = z.strictObject({
   /** Path to a kubeconfig file; `~` and paths relative to the config file are resolved. Default: the usual kubeconfig lookup. */
@@ -42,6 +43,8 @@ const clusterSlack = z
     alertChannel: slackId.optional(),
     /** Channels allowed to query this cluster; empty = any channel. */
     channels: z.array(slackId).default([]),
+    /** A Slack user group (S…) mentioned once per incident when a critical root cause gets Prometheus alerts (docs/alertmanager.md). */
+    oncall: z.string().regex(/^S[A-Z0-9]+$/, 'must be a Slack user group id such as S0ONCALL').optional(),
   })
   .default({ channels: [] });
 
@@ -55,6 +58,25 @@ const approvers = z
 
 /** Fixes stay off until enabled per cluster (or fleet). */
 const remediation = z.strictObject({ enabled: z.boolean().default(false) }).default({ enabled: false });
+
+/**
+ * How Prometheus alerts are tied to a cluster besides the cluster label (docs/alertmanager.md):
+ * Alertmanager matchers, e.g. `{env="prod", region=~"eu-.*"}` or `env=prod`, all of which must match.
+ */
+const clusterAlertmanager = z.strictObject({
+  matchers: z
+    .array(z.string().min(1).max(1000))
+    .default([])
+    .superRefine((list, ctx) => {
+      list.forEach((text, i) => {
+        try {
+          parseMatchers(text, 'matcher');
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', path: [i], message: err instanceof Error ? err.message : String(err) });
+        }
+      });
+    }),
+});
 
 export const clusterSchema = z
   .strictObject({
@@ -70,6 +92,8 @@ export const clusterSchema = z
     slack: clusterSlack,
     approvers,
     remediation,
+    /** Which Prometheus alerts are this cluster's besides `alertmanager.clusterLabel` (docs/alertmanager.md). */
+    alertmanager: clusterAlertmanager.optional(),
   })
   .superRefine((c, ctx) => {
     if (!c.dump === !c.workload) {
@@ -231,6 +255,28 @@ export const configSchema = z
       })
       .default({ required: 2, ttlMinutes: 30, confirmByTyping: false, allowSinglePerson: false, executionDeadlineMinutes: 10 }),
     thresholds: thresholdsSchema.default(thresholdsSchema.parse({})),
+    /**
+     * The bot as Alertmanager's webhook receiver (`POST /alertmanager`, docs/alertmanager.md); the
+     * endpoint exists only with K8S_HEALTH_ALERTMANAGER_TOKEN set.
+     */
+    alertmanager: z
+      .strictObject({
+        /** A larger webhook body is refused (413, counted); lower `max_alerts` in the receiver instead. */
+        maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+        /** Alerts of one notification taken; the thread says how many more arrived. */
+        maxAlertsPerRequest: z.number().int().min(1).max(100_000).default(1000),
+        /** The alert label naming the cluster (a configured cluster's name, a fleet cluster's name or namespace/name). */
+        clusterLabel: z.string().min(1).default('cluster'),
+        /** Where an alert of no known cluster is shown (never dropped silently); absent: logged and counted only. */
+        defaultChannel: slackId.optional(),
+        /** Alertmanager's own URL (its API v2 is under /api/v2): the Silence buttons create silences there; absent: no Silence buttons. */
+        url: z.string().url().optional(),
+        /** Who may silence and expire: Slack user and user-group ids; absent: the cluster's approvers (an alert of no known cluster: nobody). */
+        silencers: z.strictObject({ users: z.array(slackId).default([]), groups: z.array(slackId).default([]) }).optional(),
+        /** Alerts that open a thread of their own go to the channel of the first route matching their `severity` label (else the cluster's alertChannel). */
+        routes: z.array(z.strictObject({ severity: z.string().min(1), channel: slackId })).default([]),
+      })
+      .default({ maxBodyBytes: 1024 * 1024, maxAlertsPerRequest: 1000, clusterLabel: 'cluster', routes: [] }),
   })
   .superRefine((c, ctx) => {
     if (c.approvals.required < MIN_APPROVALS && !c.approvals.allowSinglePerson) {

@@ -16,8 +16,9 @@ export interface EnvOptions {
   /** Redis connection URL, default redis://127.0.0.1:6379. */
   redisUrl: string;
   /**
-   * Where Redis is, as every process connects to it (store/connect-redis.ts): REDIS_URL, or a Sentinel
-   * topology (REDIS_SENTINELS + REDIS_SENTINEL_MASTER, which wins over REDIS_URL), with REDIS_USERNAME,
+   * Where Redis is, as every process connects to it (store/connect-redis.ts): REDIS_URL, a Sentinel
+   * topology (REDIS_SENTINELS + REDIS_SENTINEL_MASTER) or a Redis Cluster (REDIS_CLUSTER_NODES) — a
+   * topology wins over REDIS_URL — with REDIS_USERNAME,
    * REDIS_PASSWORD, REDIS_SENTINEL_PASSWORD and REDIS_TLS_CA_FILE.
    */
   redis: RedisEnv;
@@ -31,6 +32,11 @@ export interface EnvOptions {
    * approval-gated fixes are refused (approvals/plan-signer.ts).
    */
   planSecret?: string;
+  /**
+   * K8S_HEALTH_ALERTMANAGER_TOKEN: the bearer token Alertmanager's webhook receiver sends
+   * (`http_config.authorization`); without it `POST /alertmanager` answers 404 (docs/alertmanager.md).
+   */
+  alertmanagerToken?: string;
 }
 
 /** The Redis part of the environment (no secret is ever logged from it: store/connect-redis.ts redacts). */
@@ -39,6 +45,8 @@ export interface RedisEnv {
   /** REDIS_SENTINELS (`host:port,…`) and REDIS_SENTINEL_MASTER (the master group's name). */
   sentinels?: { host: string; port: number }[];
   sentinelMaster?: string;
+  /** REDIS_CLUSTER_NODES (`host:port,…`): some nodes of a Redis Cluster; the client discovers the rest. */
+  clusterNodes?: { host: string; port: number }[];
   username?: string;
   password?: string;
   sentinelPassword?: string;
@@ -60,9 +68,10 @@ function parseNodes(name: string, value: string): { host: string; port: number }
 
 function readRedisEnv(env: Record<string, string | undefined>): RedisEnv {
   const out: RedisEnv = { url: env.REDIS_URL || 'redis://127.0.0.1:6379' };
-  if (env.REDIS_CLUSTER_NODES) {
-    throw new ConfigError('REDIS_CLUSTER_NODES is set, but Redis Cluster is not supported by this version: use REDIS_SENTINELS with REDIS_SENTINEL_MASTER, or REDIS_URL');
+  if (env.REDIS_CLUSTER_NODES && env.REDIS_SENTINELS) {
+    throw new ConfigError('REDIS_CLUSTER_NODES and REDIS_SENTINELS are both set: a Redis is either a Cluster or watched by sentinels; keep one');
   }
+  if (env.REDIS_CLUSTER_NODES) out.clusterNodes = parseNodes('REDIS_CLUSTER_NODES', env.REDIS_CLUSTER_NODES);
   if (env.REDIS_SENTINELS) {
     out.sentinels = parseNodes('REDIS_SENTINELS', env.REDIS_SENTINELS);
     if (!env.REDIS_SENTINEL_MASTER) throw new ConfigError('REDIS_SENTINELS is set but REDIS_SENTINEL_MASTER is not: name the master group the sentinels monitor (e.g. mymaster)');
@@ -93,5 +102,6 @@ export function readEnvOptions(env: Record<string, string | undefined>): EnvOpti
     port,
     logLevel: level as EnvOptions['logLevel'],
     planSecret: env.K8S_HEALTH_PLAN_SECRET || undefined,
+    alertmanagerToken: env.K8S_HEALTH_ALERTMANAGER_TOKEN || undefined,
   };
 }

@@ -25,7 +25,12 @@ export const ERROR_CODES = {
   E_ALERT_LOCK_TIMEOUT: "an alert thread's lock stayed held by another poster",
   E_ALERT_STATE_CONTENDED: "a cluster's alert state kept changing under a compare-and-set (the job is retried)",
   E_ALERT_THREAD_NO_SOURCE: 'an alert thread store was asked for incidents without the incident source it needs',
+  // Alertmanager webhooks and silences (docs/alertmanager.md)
+  E_ALERT_THREAD_PENDING: "a Prometheus alert's root-cause thread is not posted yet (the alerts job is retried shortly)",
+  E_ALERTMANAGER_API: "Alertmanager's API v2 (alertmanager.url) did not answer or refused a silence",
+  E_ALERTMANAGER_INPUT: 'an Alertmanager webhook body the bot refuses (malformed JSON, another payload version, too large, wrong token)',
   // approvals and remediation
+  E_KEY_MIGRATION_LOCKED: 'another process held the Redis key-renaming lock for too long at start-up (docs/reliability.md, "Redis Cluster")',
   E_APPROVAL_GONE: 'the approval request is no longer stored',
   E_APPROVAL_EXISTS: 'an approval request with this id already exists',
   E_APPROVAL_TAMPERED: 'the stored approval request does not match its signature: nothing is recorded',

@@ -31,7 +31,8 @@ export function watchRedis(redis: Redis, opts: { onError?: (err: Error) => void;
     opts.outage?.error(err);
   });
   redis.on('ready', () => opts.outage?.ready());
-  const duplicate = redis.duplicate.bind(redis);
-  redis.duplicate = (override?: Partial<RedisOptions>) => watchRedis(duplicate(override), opts);
+  // A Cluster's duplicate takes (startupNodes, options), a Redis's (options): passed through as given.
+  const duplicate = redis.duplicate.bind(redis) as (...args: unknown[]) => Redis;
+  redis.duplicate = ((...args: unknown[]) => watchRedis(duplicate(...args), opts)) as Redis['duplicate'];
   return redis;
 }

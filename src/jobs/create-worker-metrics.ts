@@ -22,6 +22,8 @@ export interface WorkerMetrics {
   remediations: Counter<'outcome'>;
   /** Approval requests the expiry sweep moved to `expired` (this process won their compare-and-set). */
   approvalsExpired: Counter;
+  /** Prometheus alerts the alerts worker handled, by outcome (jobs/run-alerts-job.ts). */
+  alertmanagerAlerts: Counter<'outcome'>;
   /**
    * Count and time the jobs of these BullMQ workers (scan, notify, remediate; told apart by queue
    * name) from their `completed`/`failed` events, and read the watch gauges from `watchCaches` at
@@ -50,6 +52,12 @@ export function createWorkerMetrics(opts: { registry?: Registry; defaultMetrics?
   const notifyJobs = new Counter({ name: 'k8s_health_notify_jobs_total', help: 'Alert thread jobs (Slack posts) run by this process, by outcome (ok|error)', labelNames: ['outcome'] as const, registers });
   const remediations = new Counter({ name: 'k8s_health_remediations_total', help: 'Remediation jobs run by this process, by outcome (succeeded|failed|aborted|interrupted|skipped|error)', labelNames: ['outcome'] as const, registers });
 
+  const alertmanagerAlerts = new Counter({
+    name: 'k8s_health_alertmanager_alerts_total',
+    help: 'Prometheus alerts from Alertmanager by outcome: joined (a reply in its root cause\'s thread), own (a thread of its own), resolved, repeated (already shown), unknown-cluster (no cluster matched), overflow (beyond alertmanager.maxAlertsPerRequest)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
   const approvalsExpired = new Counter({ name: 'k8s_health_approvals_expired_total', help: 'Approval requests expired by the sweep in this process (untouched past expiresAt)', registers });
 
   const caches: WatchCaches[] = [];
@@ -123,6 +131,7 @@ export function createWorkerMetrics(opts: { registry?: Registry; defaultMetrics?
     notifyJobs,
     remediations,
     approvalsExpired,
+    alertmanagerAlerts,
     attach({ workers, watchCaches, clusters = [] }) {
       if (watchCaches) caches.push(watchCaches);
       for (const name of clusters) {

@@ -9,6 +9,9 @@ export const SCAN_QUEUE = 'k8s-health-scan';
 /** Slack alert-thread posts/updates, rate limited per channel. */
 export const NOTIFY_QUEUE = 'k8s-health-notify';
 
+/** Alertmanager notifications received by serve's `POST /alertmanager`, shown by the alerts worker. */
+export const ALERTS_QUEUE = 'k8s-health-alerts';
+
 /** Approved remediations, executed exactly once. */
 export const REMEDIATE_QUEUE = 'k8s-health-remediate';
 
@@ -22,5 +25,8 @@ export const PROPOSE_QUEUE = 'k8s-health-propose';
 /** Approval housekeeping: the expiry sweep (job scheduler `approvals-expiry`, jobs/workers/expiry.ts). */
 export const APPROVALS_QUEUE = 'k8s-health-approvals';
 
+/** Every queue, for what walks them all (the key-layout migration at start-up): a new queue is added here. */
+export const ALL_QUEUES: readonly string[] = [SCAN_QUEUE, NOTIFY_QUEUE, REMEDIATE_QUEUE, PROPOSE_QUEUE, APPROVALS_QUEUE, ALERTS_QUEUE];
+
 /** The Redis prefixes, defined in store/redis-prefix.ts; re-exported for the producers and workers that import them from here. */
-export { BULLMQ_PREFIX, REDIS_PREFIX } from '../store/redis-prefix.js';
+export { BULLMQ_PREFIX, REDIS_PREFIX, queuePrefix } from '../store/redis-prefix.js';

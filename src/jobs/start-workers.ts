@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { AlertStateStore } from '../alerts/alert-state-store.js';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
 import type { AnswerCardStore } from '../store/answer-card-store.js';
-import { refreshAlertParent } from '../slack/post/post-alert.js';
+import { refreshAlertParent, type PostAlertDeps } from '../slack/post/post-alert.js';
 import type { InPlaceStore } from '../store/in-place-store.js';
 import { listInPlace } from '../slack/post/list-in-place.js';
 import type { Incident } from '../alerts/incident.js';
@@ -36,8 +36,11 @@ import { scheduleScans } from './schedule-scans.js';
 import { startFleetScans, type FleetScans, type FleetScansOptions } from './start-fleet-scans.js';
 import { isLeasedCluster } from './is-leased-cluster.js';
 import { startApprovalExpiry } from './workers/expiry.js';
+import { startAlertsWorker } from './workers/alerts.js';
+import type { AlertReceiptStore } from '../alertmanager/alert-receipt-store.js';
 import type { WorkerKind } from './worker-kinds.js';
 import type { Logger } from '../log/logger.js';
+import type { Report } from '../report/report.js';
 
 /** The queues of the bot (created by the composition root on one connection). */
 export interface JobQueues {
@@ -46,6 +49,8 @@ export interface JobQueues {
   remediate: Queue;
   propose: Queue;
   approvals: Queue;
+  /** Alertmanager notifications (serve's `POST /alertmanager`). */
+  alerts: Queue;
 }
 
 /** The stores the workers use (created by the composition root). */
@@ -68,6 +73,8 @@ export interface JobStores {
   audit: AuditLog;
   backups: ApprovalBackups;
   proposals: ProposalStore;
+  /** Prometheus alerts: receipts (each shown once), where each is shown, thread tallies. */
+  receipts: AlertReceiptStore;
   /** Fleet incidents (docs/fleet.md); absent: every incident keeps a thread of its own. */
   fleetIncidents?: FleetIncidentStore<FleetIncident>;
 }
@@ -104,6 +111,8 @@ export interface WorkerDeps {
   createContext: (cluster: ClusterConfig) => Promise<ActionContext>;
   /** Which workers to run. */
   kinds: readonly WorkerKind[];
+  /** A fresh scan through the scan queue (the alerts worker's, for an alert no finding explains yet). */
+  scan?: (cluster: string) => Promise<Report>;
   /** The process's approver check for App Home refreshes (approvers.users, or approvers.groups through Slack); default: one built here. */
   isAuthorized?: ReturnType<typeof createApprovalAuthorizer>;
   scanConcurrency?: number;
@@ -200,10 +209,17 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   }
   // Reversible changes still in place, each with whether its backend still looks down in the latest report.
   const inPlaceOf = stores.inPlace ? listInPlace(stores.inPlace, stores.reports) : undefined;
+  // What posting and re-rendering an alert thread needs: one set for the notify worker, the parents a
+  // fix that ran re-renders, and the Prometheus tally's re-render, so every path checks the same channels.
+  const alertPost: PostAlertDeps | undefined = deps.slack && {
+    client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fleet: stores.fleetIncidents,
+    fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), answers: stores.answers, inPlace: inPlaceOf,
+    prometheusTally: (channel: string, ts: string) => stores.receipts.getTally(channel, ts), now, log,
+    channelAllowed: (cluster: string, channel: string) => isConfiguredChannel(deps.config, cluster, channel),
+  };
   if (runs('notify')) {
-    if (deps.slack) {
-      const notify = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fleet: stores.fleetIncidents, fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), answers: stores.answers, inPlace: inPlaceOf, now, log, channelAllowed: (cluster: string, channel: string) => isConfiguredChannel(deps.config, cluster, channel) };
-      workers.push(startNotifyWorker({ ...notify, connection, prefix, queue: deps.queues.notify, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
+    if (alertPost) {
+      workers.push(startNotifyWorker({ ...alertPost, connection, prefix, queue: deps.queues.notify, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
     }
@@ -218,8 +234,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       // A fix that ran: the alert parents offering it are re-rendered at once, without its button.
       // Every parent of the cluster is re-rendered: the fix's buttons go, and a reversible change
       // still in place (or undone now) shows (or no longer shows) in its thread.
-      const alertPost = { client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), inPlace: inPlaceOf, now, log };
       const onFixRan = async (req: ApprovalRequest) => {
+        if (!alertPost) return;
         const { state } = await stores.alerts.load(req.cluster);
         for (const inc of Object.values(state.incidents)) await refreshAlertParent(alertPost, inc.cluster, inc.fingerprint);
       };
@@ -235,6 +251,19 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
     // The approval expiry sweep (scheduler `approvals-expiry`) runs with or without a token: requests
     // expire regardless; only updating their Slack messages needs one (see jobs/expire-approvals.ts).
     workers.push((await startApprovalExpiry({ queue: deps.queues.approvals, connection, prefix, approvals: stores.approvals, audit: stores.audit, slack: deps.slack?.expiry, signer: deps.signer, now, log })).worker);
+  }
+  if (runs('alerts')) {
+    if (deps.slack && alertPost) {
+      const alerts = {
+        config: deps.config, receipts: stores.receipts, reports: stores.reports, alerts: stores.alerts, threads: stores.threads, client: deps.slack.notify, limiter: deps.limiter, scan: deps.scan, metrics: deps.metrics, now, log,
+        // The root cause's parent shows "N of M resolved" (slack/post/post-alert.ts refreshAlertParent, under the thread's lock).
+        refreshParent: (cluster: string, fingerprint: string) =>
+          refreshAlertParent(alertPost, cluster, fingerprint).then(() => undefined),
+      };
+      workers.push(startAlertsWorker({ ...alerts, connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
+    } else {
+      log.warn('no SLACK_BOT_TOKEN: Prometheus alerts from Alertmanager are not shown by this process');
+    }
   }
   deps.metrics?.attach({ workers, watchCaches: deps.watchCaches, clusters: deps.config.clusters.map((c) => c.name) });
   return { workers, fleet };

@@ -15,6 +15,8 @@ export const WORKER_KINDS = [
   'remediate',
   /** The approval expiry sweep (`k8s-health-approvals`, scheduler `approvals-expiry`). */
   'expiry',
+  /** Prometheus alerts from Alertmanager (`k8s-health-alerts`), shown under their root cause; talks to Slack and Redis only. */
+  'alerts',
 ] as const;
 
 /** One of {@link WORKER_KINDS}. */

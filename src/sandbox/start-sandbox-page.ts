@@ -214,6 +214,15 @@ export async function startSandboxPage(opts: {
           notice = `The scan failed: ${describeError(err)}`;
         }
       }),
+    'POST /api/prometheus-alerts': async () =>
+      exclusive('Alertmanager is sending…', async () => {
+        try {
+          const r = await session.sendPrometheusAlerts();
+          notice = r.status === 200 ? undefined : `Alertmanager's webhook was answered ${r.status}`;
+        } catch (err) {
+          notice = `Alertmanager's webhook failed: ${describeError(err)}`;
+        }
+      }),
     'POST /api/scenario': async (b) => {
       const scenario = scenarios.find((s) => s.name === b.name);
       if (!scenario) throw new PageError(400, `unknown scenario ${JSON.stringify(b.name)}`);

@@ -20,6 +20,8 @@ import { createSlackApp } from '../slack/receive/create-slack-app.js';
 import { registerListeners } from '../slack/register-listeners.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { createReportStore } from '../store/report-store.js';
+import { createAlertmanagerRoute } from '../alertmanager/create-alertmanager-route.js';
+import { createPrometheusAlerts } from './create-prometheus-alerts.js';
 import { createSimulatedControllers, type SimulatedControllers } from './create-simulated-controllers.js';
 import { signSlackBody } from './create-slack-request.js';
 import { startFakeKubeApi, type FakeKubeApi } from './kube-api/start-fake-kube-api.js';
@@ -59,6 +61,11 @@ export interface SandboxSession {
    * through the scan queue as a scheduled tick does.
    */
   nextScan(): Promise<void>;
+  /**
+   * Prometheus alerts about the cluster's current symptoms (and one about an unrelated pod), posted to
+   * the bot's `POST /alertmanager` as Alertmanager would (sandbox/create-prometheus-alerts.ts).
+   */
+  sendPrometheusAlerts(): Promise<{ status: number; alerts: number }>;
   /** The simulated Kubernetes API servers of a live scenario (workload, then management when split). */
   kube: FakeKubeApi[];
   stop(): Promise<void>;
@@ -115,6 +122,8 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
     dir,
   );
   const signingSecret = randomBytes(24).toString('hex');
+  // The Alertmanager webhook's bearer token (K8S_HEALTH_ALERTMANAGER_TOKEN in serve): random per session.
+  const alertmanagerToken = randomBytes(24).toString('hex');
   // K8S_HEALTH_PLAN_SECRET: random per session, never shown.
   const signer = createPlanSigner(randomBytes(32).toString('hex'));
   const redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1 });
@@ -142,6 +151,17 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
     replayGuard: createReplayGuard(redis, { keyPrefix: KEY_PREFIX, onReplay: () => log.warn('replayed Slack request ignored') }),
     requestPolicy: config.slack,
     onRefused: (r) => log.warn({ status: r.status, reason: r.reason, detail: r.detail }, 'slack request refused'),
+    // POST /alertmanager on the same port, as in serve (docs/alertmanager.md).
+    customRoutes: [
+      createAlertmanagerRoute({
+        token: alertmanagerToken,
+        maxBodyBytes: config.alertmanager.maxBodyBytes,
+        maxAlertsPerRequest: config.alertmanager.maxAlertsPerRequest,
+        enqueue: composed.enqueueAlertmanager,
+        log,
+        now,
+      }),
+    ],
   });
   registerListeners(app, slackDeps);
   jobs = await composed.start();
@@ -176,6 +196,13 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
       const signed = signSlackBody(signingSecret, body);
       const res = await fetch(eventsUrl, { method: 'POST', headers: signed.headers, body: signed.body });
       return { status: res.status, body: await res.text() };
+    },
+    async sendPrometheusAlerts() {
+      const stored = await reports.latest(clusterConfig.name);
+      const body = createPrometheusAlerts(clusterConfig.name, stored?.report.findings ?? [], now());
+      const res = await fetch(eventsUrl.replace(/\/slack\/events$/, '/alertmanager'), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${alertmanagerToken}` }, body });
+      await res.text();
+      return { status: res.status, alerts: (JSON.parse(body) as { alerts: unknown[] }).alerts.length };
     },
     async nextScan() {
       let target = now().getTime() + SANDBOX_SCAN_STEP_MINUTES * 60_000;

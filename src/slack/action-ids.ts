@@ -28,6 +28,15 @@ export const SHOW_BACKUP_ACTION_ID = 'k8s-health.approval.show-backup';
 
 /** The cluster picker of `/k8s-health` without a name (render-cluster-picker.ts, handle-pick-cluster.ts). */
 export const CLUSTER_PICK_ACTION_ID = 'k8s-health.pick-cluster';
+/**
+ * Prometheus alert buttons (slack/render/render-prometheus-alert.ts, handled by
+ * slack/handle/handle-alertmanager-silence.ts): silence an alert (or every alert of a thread) in
+ * Alertmanager for 1, 4 or 24 hours, and expire such a silence.
+ */
+export const ALERTMANAGER_SILENCE_1H_ACTION_ID = 'k8s-health.alertmanager.silence-1h';
+export const ALERTMANAGER_SILENCE_4H_ACTION_ID = 'k8s-health.alertmanager.silence-4h';
+export const ALERTMANAGER_SILENCE_24H_ACTION_ID = 'k8s-health.alertmanager.silence-24h';
+export const ALERTMANAGER_EXPIRE_ACTION_ID = 'k8s-health.alertmanager.expire';
 
 /** Action ids of the approval buttons and the confirmation modal (values: the opaque request id only). */
 export const APPROVE_ACTION_ID = 'k8s-health.approval.approve';
@@ -38,7 +47,21 @@ export const CONFIRM_VIEW_ID = 'k8s-health.approval.confirm';
  * Every fixed button id some listener of ours handles (the proposed fixes match PROPOSE_FIX_ACTION_PATTERN
  * besides): the single list a new button is added to; the patterns below are derived from it.
  */
-export const OWN_ACTION_IDS: readonly string[] = [APPROVE_ACTION_ID, REJECT_ACTION_ID, DETAILS_ACTION_ID, ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, CLUSTER_PICK_ACTION_ID, SHOW_BACKUP_ACTION_ID];
+export const OWN_ACTION_IDS: readonly string[] = [
+  APPROVE_ACTION_ID,
+  REJECT_ACTION_ID,
+  DETAILS_ACTION_ID,
+  ALERT_OWN_ACTION_ID,
+  ALERT_SNOOZE_ACTION_ID,
+  ALERT_UNSNOOZE_ACTION_ID,
+  ALERT_TIMELINE_ACTION_ID,
+  ALERTMANAGER_SILENCE_1H_ACTION_ID,
+  ALERTMANAGER_SILENCE_4H_ACTION_ID,
+  ALERTMANAGER_SILENCE_24H_ACTION_ID,
+  ALERTMANAGER_EXPIRE_ACTION_ID,
+  CLUSTER_PICK_ACTION_ID,
+  SHOW_BACKUP_ACTION_ID,
+];
 
 const ownAlternatives = `${PROPOSE_FIX_ACTION_PATTERN.source.replace(/^\^|\$$/g, '')}|${OWN_ACTION_IDS.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}`;
 

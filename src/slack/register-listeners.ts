@@ -11,6 +11,7 @@ import type { AppHomeDeps } from './post/publish-app-home.js';
 import { registerAppHomeListener } from './handle/handle-app-home.js';
 import type { ApprovalDeps } from './handle/handle-approval-deps.js';
 import { registerApprovalListeners } from './handle/handle-approval-listeners.js';
+import { registerAlertmanagerListeners, type AlertmanagerSilenceDeps } from './handle/handle-alertmanager-silence.js';
 
 /** The slash command the manifest declares (manifest.yaml). */
 export const HEALTH_COMMAND = '/k8s-health';
@@ -19,7 +20,7 @@ export const HEALTH_COMMAND = '/k8s-health';
  * What the listener groups need: the command's and buttons' deps, and each optional group's own.
  * `serve` and the sandbox give all of them; a test of one part gives only what that part needs.
  */
-export type ListenerDeps = SlackDeps & { approval?: ApprovalDeps; alertThreads?: AlertThreadDeps; appHome?: AppHomeDeps };
+export type ListenerDeps = SlackDeps & { approval?: ApprovalDeps; alertThreads?: AlertThreadDeps; appHome?: AppHomeDeps; alertmanager?: AlertmanagerSilenceDeps };
 
 /**
  * Register every listener of the app (explicit list, no self-registration): the command and its
@@ -47,4 +48,5 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   if (deps.approval) registerApprovalListeners(app, deps as SlackDeps & { approval: ApprovalDeps });
   if (deps.alertThreads) registerAlertThreadListeners(app, deps as SlackDeps & { alertThreads: AlertThreadDeps });
   if (deps.appHome) registerAppHomeListener(app, deps as { appHome: AppHomeDeps });
+  if (deps.alertmanager) registerAlertmanagerListeners(app, deps as SlackDeps & { alertmanager: AlertmanagerSilenceDeps });
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { taggedKey } from './redis-prefix.js';
 import type { Redis } from 'ioredis';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
 import type { ApprovalStore } from '../approvals/approval-stores.js';
@@ -59,14 +60,15 @@ return 1`;
  * still shows an older state; it is tiny (ids whose chat.update failed) and drained by the sweep.
  * `<prefix>approvals:click:<proposal>.<user>.<message>` maps a fix-button click to the request it
  * made, for that request's lifetime (a repeated click finds the pending request).
- * `<prefix>approvals:fix:<fix key>` holds the one request of a fix (cluster, action, parameters) while
- * it is prepared or pending, whoever clicked; `<prefix>approvals:fix-ran:<fix key>` says when that
+ * `…approvals:fix:<fix key>` holds the one request of a fix (cluster, action, parameters) while it
+ * is prepared or pending, whoever clicked (under the approvals' hash tag like every key here, so the
+ * MGET of fixesRan stays in one Redis Cluster slot); `…approvals:fix-ran:<fix key>` says when that
  * fix last ran successfully, so its buttons disappear from the alert and the answer.
  */
 export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): ApprovalStore {
-  const key = (id: string) => `${opts.keyPrefix}approval:${id}`;
-  const pendingKey = `${opts.keyPrefix}approvals:pending`;
-  const staleKey = `${opts.keyPrefix}approvals:stale-messages`;
+  const key = (id: string) => taggedKey(opts.keyPrefix, 'approvals', `approval:${id}`);
+  const pendingKey = taggedKey(opts.keyPrefix, 'approvals', 'approvals:pending');
+  const staleKey = taggedKey(opts.keyPrefix, 'approvals', 'approvals:stale-messages');
   const valid = (id: string) => /^r_[A-Za-z0-9_-]{1,64}$/.test(id);
   /** [pending flag, score, member] for the Lua scripts; an unparsable expiresAt (never expires on click either) is not indexed. */
   const indexArgs = (req: ApprovalRequest, id: string): [string, string, string] => {
@@ -119,27 +121,27 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
     },
     async markExecuted(id) {
       if (!valid(id)) return false;
-      return (await redis.set(`${opts.keyPrefix}approvals:executed:${id}`, new Date().toISOString(), 'EX', TTL_SECONDS, 'NX')) === 'OK';
+      return (await redis.set(taggedKey(opts.keyPrefix, 'approvals', `approvals:executed:${id}`), new Date().toISOString(), 'EX', TTL_SECONDS, 'NX')) === 'OK';
     },
     async linkClick(clickKey, id, ttlSeconds) {
-      await redis.set(`${opts.keyPrefix}approvals:click:${clickKey}`, id, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+      await redis.set(taggedKey(opts.keyPrefix, 'approvals', `approvals:click:${clickKey}`), id, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
     },
     async requestOfClick(clickKey) {
-      const id = await redis.get(`${opts.keyPrefix}approvals:click:${clickKey}`);
+      const id = await redis.get(taggedKey(opts.keyPrefix, 'approvals', `approvals:click:${clickKey}`));
       return id && valid(id) ? id : undefined;
     },
     async claimFix(fixKey, id, ttlSeconds) {
-      return String(await redis.eval(CLAIM, 1, `${opts.keyPrefix}approvals:fix:${fixKey}`, id, String(Math.max(1, Math.ceil(ttlSeconds)))));
+      return String(await redis.eval(CLAIM, 1, taggedKey(opts.keyPrefix, 'approvals', `approvals:fix:${fixKey}`), id, String(Math.max(1, Math.ceil(ttlSeconds)))));
     },
     async releaseFix(fixKey, id) {
-      await redis.eval(RELEASE, 1, `${opts.keyPrefix}approvals:fix:${fixKey}`, id);
+      await redis.eval(RELEASE, 1, taggedKey(opts.keyPrefix, 'approvals', `approvals:fix:${fixKey}`), id);
     },
     async markFixRan(fixKey, at, ttlSeconds) {
-      await redis.set(`${opts.keyPrefix}approvals:fix-ran:${fixKey}`, at, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+      await redis.set(taggedKey(opts.keyPrefix, 'approvals', `approvals:fix-ran:${fixKey}`), at, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
     },
     async fixesRan(fixKeys) {
       if (fixKeys.length === 0) return {};
-      const values = await redis.mget(...fixKeys.map((k) => `${opts.keyPrefix}approvals:fix-ran:${k}`));
+      const values = await redis.mget(...fixKeys.map((k) => taggedKey(opts.keyPrefix, 'approvals', `approvals:fix-ran:${k}`)));
       const out: Record<string, string> = {};
       fixKeys.forEach((k, i) => {
         const v = values[i];

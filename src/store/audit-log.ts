@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { taggedKey } from './redis-prefix.js';
 import type { Redis } from 'ioredis';
 import type { AuditEvent, AuditLog } from '../approvals/approval-stores.js';
 import type { PlanSigner } from '../approvals/plan-signer.js';
@@ -51,9 +52,9 @@ return id`;
  * with the records up to it: that shows only against the log lines.
  */
 export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: Logger; signer?: PlanSigner; cap?: number }): AuditLog {
-  const stream = `${opts.keyPrefix}audit`;
-  const headKey = `${opts.keyPrefix}audit:head`;
-  const archiveKey = `${opts.keyPrefix}audit:v1`;
+  const stream = taggedKey(opts.keyPrefix, 'audit', 'audit');
+  const headKey = taggedKey(opts.keyPrefix, 'audit', 'audit:head');
+  const archiveKey = taggedKey(opts.keyPrefix, 'audit', 'audit:v1');
   const cap = opts.cap ?? MAX_AUDIT_EVENTS;
   return {
     async append(e) {

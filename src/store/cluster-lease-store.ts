@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { taggedKey } from './redis-prefix.js';
 
 /**
  * Cluster leases and worker heartbeats in Redis (docs/fleet.md "Leases and event-driven
@@ -66,8 +67,8 @@ export const MAX_LEASE_MS = 300_000;
 const SLICE = 500;
 
 export function createClusterLeaseStore(redis: Redis, opts: { keyPrefix: string }): ClusterLeaseStore {
-  const leaseKey = (cluster: string) => `${opts.keyPrefix}lease:${cluster}`;
-  const workersKey = `${opts.keyPrefix}lease-workers`;
+  const leaseKey = (cluster: string) => taggedKey(opts.keyPrefix, 'lease', `lease:${cluster}`);
+  const workersKey = taggedKey(opts.keyPrefix, 'lease', 'lease-workers');
   const sliced = async <T>(clusters: readonly string[], run: (keys: string[]) => Promise<T[]>): Promise<T[]> => {
     const out: T[] = [];
     for (let i = 0; i < clusters.length; i += SLICE) out.push(...(await run(clusters.slice(i, i + SLICE).map(leaseKey))));

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { redactRedisUrl } from './redact-redis-url.js';
 
 /** Where Redis is (config/read-env-options.ts RedisEnv, or just a URL: tests, the sandbox). */
@@ -7,6 +7,7 @@ export interface RedisTarget {
   url: string;
   sentinels?: { host: string; port: number }[];
   sentinelMaster?: string;
+  clusterNodes?: { host: string; port: number }[];
   username?: string;
   password?: string;
   sentinelPassword?: string;
@@ -16,6 +17,7 @@ export interface RedisTarget {
 /** The address log lines and Slack may show: the URL redacted, or the sentinels and master group; never a password. */
 export function describeRedisTarget(target: string | RedisTarget): string {
   if (typeof target === 'string') return redactRedisUrl(target);
+  if (target.clusterNodes?.length) return `redis cluster via ${target.clusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
   if (target.sentinels?.length) return `sentinel master "${target.sentinelMaster}" via ${target.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
   return redactRedisUrl(target.url);
 }
@@ -25,6 +27,12 @@ export function describeRedisTarget(target: string | RedisTarget): string {
  * topology asks the sentinels for the current master and follows failovers by itself (ioredis), so
  * everything above sees one `Redis` whatever the topology. REDIS_USERNAME / REDIS_PASSWORD override the
  * URL's; REDIS_TLS_CA_FILE turns TLS on (to the sentinels too) trusting that CA.
+ *
+ * A Redis Cluster (REDIS_CLUSTER_NODES) is an ioredis `Cluster`, returned as a `Redis`: it answers the
+ * same commands, routing each to the master of its key's slot and following failovers and resharding
+ * (MOVED/ASK) by itself; every command the bot sends keeps its keys in one slot (store/redis-prefix.ts)
+ * and the few that look at every key ask each master (store/scan-keys.ts). BullMQ takes the Cluster as
+ * it is (`isCluster`); its duplicates keep the cluster-level options.
  */
 export function connectRedis(target: string | RedisTarget, extra: RedisOptions = {}): Redis {
   if (typeof target === 'string') return new Redis(target, extra);
@@ -33,6 +41,7 @@ export function connectRedis(target: string | RedisTarget, extra: RedisOptions =
     ...(target.password ? { password: target.password } : {}),
   };
   const tls = target.tlsCaFile ? { tls: { ca: readFileSync(target.tlsCaFile) } } : {};
+  if (target.clusterNodes?.length) return connectCluster(target.clusterNodes, { ...auth, ...tls }, extra) as unknown as Redis;
   if (target.sentinels?.length) {
     return new Redis({
       sentinels: target.sentinels,
@@ -45,4 +54,26 @@ export function connectRedis(target: string | RedisTarget, extra: RedisOptions =
     });
   }
   return new Redis(target.url, { ...auth, ...tls, ...extra });
+}
+
+/**
+ * The options that belong to the cluster as a whole (offline queue, ready check, lazy connect, retry
+ * between topology refreshes) go to `Cluster`; the per-connection ones (auth, TLS, timeouts,
+ * maxRetriesPerRequest, which BullMQ reads from `redisOptions`) to every node's connection.
+ */
+function connectCluster(nodes: { host: string; port: number }[], base: RedisOptions, extra: RedisOptions): Cluster {
+  const { lazyConnect, enableOfflineQueue, enableReadyCheck, retryStrategy, ...perNode } = extra;
+  const options: ClusterOptions = {
+    redisOptions: { ...base, ...perNode },
+    ...(lazyConnect !== undefined ? { lazyConnect } : {}),
+    ...(enableOfflineQueue !== undefined ? { enableOfflineQueue } : {}),
+    ...(enableReadyCheck !== undefined ? { enableReadyCheck } : {}),
+    clusterRetryStrategy: (times: number) => (retryStrategy ? retryStrategy(times) ?? null : Math.min(times * 200, 2000)),
+    // A master killed: its replica is promoted after cluster-node-timeout; commands meanwhile wait
+    // and retry rather than fail, as they do on one Redis that restarts.
+    retryDelayOnFailover: 200,
+    retryDelayOnClusterDown: 300,
+    retryDelayOnTryAgain: 200,
+  };
+  return new Cluster(nodes, options);
 }

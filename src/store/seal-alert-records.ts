@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { scanKeys } from './scan-keys.js';
 import type { RecordSeal } from './create-record-seal.js';
 
 /**
@@ -37,15 +38,4 @@ export async function sealAlertRecords(redis: Redis, opts: { keyPrefix: string; 
   }
   await redis.set(marker, new Date().toISOString());
   return sealed;
-}
-
-async function scanKeys(redis: Redis, match: string): Promise<string[]> {
-  const out: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', match, 'COUNT', 500);
-    out.push(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  return out;
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { taggedKey } from './redis-prefix.js';
 import type { PlanSigner } from '../approvals/plan-signer.js';
 import { auditFields } from './audit-log.js';
 import { AUDIT_GENESIS } from './audit-log.js';
@@ -42,11 +43,11 @@ export interface AuditVerifyResult {
  * `records` lists what was read, for the log comparison (verify-audit-against-log.ts).
  */
 export async function verifyAuditLog(redis: Redis, opts: { keyPrefix: string; signer?: PlanSigner; records?: AuditRecordRef[] }): Promise<AuditVerifyResult> {
-  const stream = `${opts.keyPrefix}audit`;
+  const stream = taggedKey(opts.keyPrefix, 'audit', 'audit');
   const macsChecked = !!opts.signer?.ready;
   const result: AuditVerifyResult = { intact: true, records: 0, trimmedStart: false, macsChecked };
   const fail = (id: string, index: number, reason: string): AuditVerifyResult => ({ ...result, intact: false, broken: { id, index, reason } });
-  const rawHead = await redis.get(`${opts.keyPrefix}audit:head`);
+  const rawHead = await redis.get(taggedKey(opts.keyPrefix, 'audit', 'audit:head'));
   const head = parseAuditHead(rawHead);
   const length = await redis.xlen(stream);
   if (!rawHead && length === 0) return fail('(head)', 0, 'no audit records and no head in Redis: the trail was wiped, or nothing was ever audited against this Redis (compare with --log)');

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 /** How long the replica count of a connection is trusted before INFO is asked again. */
 const RECHECK_MS = 10_000;
@@ -13,6 +13,15 @@ const known = new WeakMap<Redis, { replicas: number; at: number }>();
  * within `timeoutMs` only delays the answer (the write stands on the master).
  */
 export async function waitForReplicas(redis: Redis, timeoutMs = 1000): Promise<void> {
+  // On a Redis Cluster the write went to its slot's master over that node's own connection, and WAIT
+  // counts the writes of the connection it is sent on: each master's connection is asked, and those
+  // that did not write answer at once.
+  const cluster = redis as unknown as Cluster;
+  const servers: Redis[] = cluster.isCluster ? cluster.nodes('master') : [redis];
+  await Promise.all(servers.map((server) => waitOn(server, timeoutMs)));
+}
+
+async function waitOn(redis: Redis, timeoutMs: number): Promise<void> {
   try {
     let k = known.get(redis);
     if (!k || Date.now() - k.at > RECHECK_MS) {

@@ -26,6 +26,7 @@ describe('npm test preflight', () => {
     symlinkSync('/bin/sh', path.join(bin, 'sh'));
     symlinkSync(spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim(), path.join(bin, 'redis-server'));
     symlinkSync(spawnSync('sh', ['-c', 'command -v redis-sentinel'], { encoding: 'utf8' }).stdout.trim(), path.join(bin, 'redis-sentinel'));
+    symlinkSync(spawnSync('sh', ['-c', 'command -v redis-cli'], { encoding: 'utf8' }).stdout.trim(), path.join(bin, 'redis-cli'));
     const r = runPreflight([bin]);
     expect(r.status).toBe(1);
     const lines = r.stderr.trim().split('\n');

@@ -125,7 +125,7 @@ describe('serve --no-workers --no-cluster-access (spawned)', () => {
       expect(JSON.stringify(posted.body.blocks)).toContain('server-side dry run (dryRun=All) accepted');
       expect(String(posted.body.text)).toContain('Scale shop/noisy to 0 (was 4)');
       // The request is stored right after its message is posted (approvals/request/propose-fix.ts).
-      const keys = await eventually(() => redis.keys(`${REDIS_PREFIX}approval:*`), (k) => k.length > 0, 30_000);
+      const keys = await eventually(() => redis.keys(`{k8s-health:approvals}:approval:*`), (k) => k.length > 0, 30_000);
       expect(keys).toHaveLength(1);
       const stored = JSON.parse((await redis.get(keys[0]!))!);
       expect(stored).toMatchObject({ cluster: 'prod-east', proposer: 'U0PAT', status: 'pending', dryRunOk: true, thread: { channel: CHANNEL, threadTs: '1700000000.000777' } });

@@ -122,6 +122,7 @@ beforeAll(() => {
 describe('helm chart', () => {
   it('keeps one values file per CI scenario', () => {
     expect(ciFiles).toEqual([
+      'cluster-redis-values.yaml',
       'defaults-values.yaml',
       'external-redis-values.yaml',
       'pinned-remediation-values.yaml',
@@ -195,7 +196,7 @@ describe('helm chart', () => {
     const defaults = render(['defaults-values.yaml']);
     expect(container(defaults, SERVE).args).toEqual(['serve', '--no-workers', '--no-cluster-access']);
     expect(byKind(defaults, 'Deployment').map((d) => d.metadata.name)).toEqual([WORKER, SERVE]);
-    expect(container(defaults, WORKER).args).toEqual(['worker', '--only', 'scan,notify,expiry']);
+    expect(container(defaults, WORKER).args).toEqual(['worker', '--only', 'scan,notify,expiry,alerts']);
 
     const split = render(['worker-values.yaml']);
     expect(one(split, 'Deployment', SERVE).spec.replicas).toBe(2);
@@ -248,6 +249,18 @@ describe('helm chart', () => {
     const referenced = render(['external-redis-values.yaml']);
     expect(byKind(referenced, 'Secret')).toEqual([]);
     expect(envOf(container(referenced, SERVE)).K8S_HEALTH_PLAN_SECRET).toEqual({ secretKeyRef: { name: 'k8s-health-plan', key: 'plan-key' } });
+  });
+
+  it('gives serve alone K8S_HEALTH_ALERTMANAGER_TOKEN when alertmanager.enabled, from a created or an existing Secret', () => {
+    expect(envOf(container(render(['defaults-values.yaml']), SERVE)).K8S_HEALTH_ALERTMANAGER_TOKEN).toBeUndefined();
+    const created = render(['defaults-values.yaml'], ['alertmanager.enabled=true', 'alertmanager.token=ci-alertmanager-token-0123']);
+    expect(one(created, 'Secret', 'khb-k8s-health-bot-alertmanager').stringData).toEqual({ K8S_HEALTH_ALERTMANAGER_TOKEN: 'ci-alertmanager-token-0123' });
+    expect(envOf(container(created, SERVE)).K8S_HEALTH_ALERTMANAGER_TOKEN).toEqual({ secretKeyRef: { name: 'khb-k8s-health-bot-alertmanager', key: 'K8S_HEALTH_ALERTMANAGER_TOKEN' } });
+    expect(envOf(container(created, WORKER)).K8S_HEALTH_ALERTMANAGER_TOKEN).toBeUndefined();
+    const referenced = render(['defaults-values.yaml'], ['alertmanager.enabled=true', 'alertmanager.existingSecret=am-token', 'alertmanager.existingSecretKey=token']);
+    expect(byKind(referenced, 'Secret').map((m) => m.metadata.name)).not.toContain('khb-k8s-health-bot-alertmanager');
+    expect(envOf(container(referenced, SERVE)).K8S_HEALTH_ALERTMANAGER_TOKEN).toEqual({ secretKeyRef: { name: 'am-token', key: 'token' } });
+    expect(() => render(['defaults-values.yaml'], ['alertmanager.enabled=true'])).toThrow(/alertmanager.token is required/);
   });
 
   it('mounts remote kubeconfigs in the workers only, the remediation worker\'s own Secret when given', () => {
@@ -349,10 +362,27 @@ describe('helm chart', () => {
     }
     const conflict = helm(['template', 'khb', chartDir, '-f', join(ciDir, 'sentinel-redis-values.yaml'), '--set', 'redis.url=redis://r:6379']);
     expect(conflict.status).not.toBe(0);
-    expect(conflict.stderr).toContain('set only one of redis.url, redis.existingSecret, redis.inCluster.enabled, redis.sentinels');
+    expect(conflict.stderr).toContain('set only one of redis.url, redis.existingSecret, redis.inCluster.enabled, redis.sentinels, redis.clusterNodes');
     const noMaster = helm(['template', 'khb', chartDir, '-f', join(ciDir, 'sentinel-redis-values.yaml'), '--set', 'redis.sentinelMaster=']);
     expect(noMaster.stderr).toContain('redis.sentinels is set but redis.sentinelMaster is not');
     const badEntry = helm(['template', 'khb', chartDir, '-f', join(ciDir, 'sentinel-redis-values.yaml'), '--set', 'redis.sentinels[0]=no-port']);
+    expect(badEntry.status).not.toBe(0);
+  });
+
+  it('connects to a Redis Cluster: REDIS_CLUSTER_NODES as a value, its password from the Secret, no REDIS_URL', () => {
+    const ms = render(['cluster-redis-values.yaml']);
+    expect(byKind(ms, 'Secret')).toEqual([]);
+    for (const d of [SERVE, WORKER]) {
+      const env = envOf(container(ms, d));
+      expect(env.REDIS_CLUSTER_NODES).toBe('redis-cluster-0.redis:6379,redis-cluster-1.redis:6379,redis-cluster-2.redis:6379');
+      expect(env.REDIS_PASSWORD).toEqual({ secretKeyRef: { name: 'k8s-health-redis-cluster', key: 'redis-password' } });
+      expect(env.REDIS_URL).toBeUndefined();
+      expect(env.REDIS_SENTINELS).toBeUndefined();
+    }
+    const conflict = helm(['template', 'khb', chartDir, '-f', join(ciDir, 'cluster-redis-values.yaml'), '--set', 'redis.sentinels[0]=s:26379', '--set', 'redis.sentinelMaster=m']);
+    expect(conflict.status).not.toBe(0);
+    expect(conflict.stderr).toContain('set only one of redis.url, redis.existingSecret, redis.inCluster.enabled, redis.sentinels, redis.clusterNodes');
+    const badEntry = helm(['template', 'khb', chartDir, '-f', join(ciDir, 'cluster-redis-values.yaml'), '--set', 'redis.clusterNodes[0]=no-port']);
     expect(badEntry.status).not.toBe(0);
   });
 
@@ -456,7 +486,7 @@ describe('helm chart', () => {
 
   it('fails with an actionable message when Redis, Slack or plan-signing credentials are missing or ambiguous', () => {
     expect(() => render([], ['planSigning.existingSecret=p'])).toThrow(/slack\.botToken is required unless slack\.existingSecret is set/);
-    expect(() => render([], ['slack.existingSecret=s', 'planSigning.existingSecret=p'])).toThrow(/no Redis configured: set redis\.url, redis\.existingSecret, redis\.sentinels with redis\.sentinelMaster, or redis\.inCluster\.enabled=true/);
+    expect(() => render([], ['slack.existingSecret=s', 'planSigning.existingSecret=p'])).toThrow(/no Redis configured: set redis\.url, redis\.existingSecret, redis\.sentinels with redis\.sentinelMaster, redis\.clusterNodes, or redis\.inCluster\.enabled=true/);
     expect(() => render(['defaults-values.yaml'], ['planSigning.secret='])).toThrow(/planSigning\.secret is required unless planSigning\.existingSecret is set: the key remediation plans are signed with, at least 32 bytes/);
     expect(() => render(['defaults-values.yaml'], ['redis.inCluster.enabled=true'])).toThrow(/set only one of redis\.url, redis\.existingSecret, redis\.inCluster\.enabled/);
     expect(() => render(['defaults-values.yaml'], ['slack.socketMode=true'])).toThrow(/slack\.appToken .* is required in Socket Mode/);

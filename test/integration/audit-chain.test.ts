@@ -28,14 +28,14 @@ const event = (i: number): AuditEvent => ({ at: new Date(Date.UTC(2025, 2, 1, 10
 describe('audit hash chain', () => {
   it('a stream of the older format (unsigned head) fails verify until the next append archives it to audit:v1 and starts a signed chain', async () => {
     // Unchained records, then the older chain (prev/hash, head = a bare hash).
-    for (let i = 0; i < 3; i++) await conns[0]!.xadd(`${REDIS_PREFIX}audit`, '*', 'event', JSON.stringify(event(i)));
-    await conns[0]!.set(`${REDIS_PREFIX}audit:head`, 'a'.repeat(64));
+    for (let i = 0; i < 3; i++) await conns[0]!.xadd(`{k8s-health:audit}:audit`, '*', 'event', JSON.stringify(event(i)));
+    await conns[0]!.set(`{k8s-health:audit}:audit:head`, 'a'.repeat(64));
     const before = await verifyAuditLog(conns[0]!, { keyPrefix: REDIS_PREFIX });
     expect(before).toMatchObject({ intact: false, broken: { id: '(head)', reason: expect.stringContaining('the head is not a signed chain head') } });
     await createAuditLog(conns[0]!, { keyPrefix: REDIS_PREFIX, signer: testSigner() }).append(event(99));
-    expect(await conns[0]!.xlen(`${REDIS_PREFIX}audit:v1`)).toBe(3);
+    expect(await conns[0]!.xlen(`{k8s-health:audit}:audit:v1`)).toBe(3);
     expect(await verifyAuditLog(conns[0]!, { keyPrefix: REDIS_PREFIX, signer: testSigner() })).toMatchObject({ intact: true, records: 1, firstSeq: 1, lastSeq: 1 });
-    await conns[0]!.del(`${REDIS_PREFIX}audit`, `${REDIS_PREFIX}audit:head`, `${REDIS_PREFIX}audit:v1`);
+    await conns[0]!.del(`{k8s-health:audit}:audit`, `{k8s-health:audit}:audit:head`, `{k8s-health:audit}:audit:v1`);
   });
 
   it('the cap trims exactly: the oldest records go, verify says so and still holds', async () => {
@@ -43,8 +43,8 @@ describe('audit hash chain', () => {
     for (let i = 0; i < 8; i++) await log.append(event(i));
     expect(await verifyAuditLog(conns[0]!, { keyPrefix: 'capped:', signer: testSigner() })).toMatchObject({ intact: true, records: 5, trimmedStart: true, firstSeq: 4, lastSeq: 8 });
     // One more removed by hand is not the cap's doing.
-    const [[oldest]] = (await conns[0]!.xrange('capped:audit', '-', '+', 'COUNT', 1)) as [string, string[]][];
-    await conns[0]!.xdel('capped:audit', oldest!);
+    const [[oldest]] = (await conns[0]!.xrange('{capped:audit}:audit', '-', '+', 'COUNT', 1)) as [string, string[]][];
+    await conns[0]!.xdel('{capped:audit}:audit', oldest!);
     expect(await verifyAuditLog(conns[0]!, { keyPrefix: 'capped:', signer: testSigner() })).toMatchObject({ intact: false, broken: { reason: expect.stringContaining('records were removed from the start') } });
   });
 
@@ -53,7 +53,7 @@ describe('audit hash chain', () => {
     await Promise.all(Array.from({ length: 200 }, (_, i) => logs[i % logs.length]!.append(event(100 + i))));
     const r = await verifyAuditLog(conns[0]!, { keyPrefix: REDIS_PREFIX, signer: testSigner() });
     expect(r).toMatchObject({ intact: true, records: 200, trimmedStart: false, macsChecked: true, firstSeq: 1, lastSeq: 200 });
-    expect(r.head).toBe(JSON.parse((await conns[0]!.get(`${REDIS_PREFIX}audit:head`))!).hash);
+    expect(r.head).toBe(JSON.parse((await conns[0]!.get(`{k8s-health:audit}:audit:head`))!).hash);
     const listed = await logs[0]!.list({ limit: 1000 });
     expect(listed).toHaveLength(200);
     expect(new Set(listed.map((e) => e.requestId)).size).toBe(200);

@@ -9,7 +9,7 @@ import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import { enqueueRemediation } from '../../src/jobs/enqueue-remediation.js';
 import { createProposalRequester } from '../../src/jobs/create-proposal-requester.js';
 import { startProposeWorker } from '../../src/jobs/workers/propose.js';
-import { PROPOSE_QUEUE, REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
+import { PROPOSE_QUEUE, REMEDIATE_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
 import { startRemediateWorker } from '../../src/jobs/workers/remediate.js';
 import type { ApprovalRequest } from '../../src/approvals/approval-request.js';
 import { createActionContext } from '../../src/approvals/execute/create-action-context.js';
@@ -107,13 +107,13 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
   const audit = createAuditLog(redis, { keyPrefix: PREFIX, log, signer });
   const backups = createApprovalBackups(redis, { keyPrefix: PREFIX });
   const proposals = createProposalStore(redis, { keyPrefix: PREFIX });
-  const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: 'k8s-health' });
+  const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: queuePrefix('k8s-health', REMEDIATE_QUEUE) });
   queue.on('error', () => undefined);
-  const proposeQueue = new Queue(PROPOSE_QUEUE, { connection: bull, prefix: 'k8s-health' });
+  const proposeQueue = new Queue(PROPOSE_QUEUE, { connection: bull, prefix: queuePrefix('k8s-health', PROPOSE_QUEUE) });
   proposeQueue.on('error', () => undefined);
   const eventsConnection = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   eventsConnection.on('error', () => undefined);
-  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: eventsConnection, prefix: 'k8s-health' });
+  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: eventsConnection, prefix: queuePrefix('k8s-health', PROPOSE_QUEUE) });
   proposeEvents.on('error', () => undefined);
   const workerDeps = {
     connection: bull, config, approvals, audit, backups, proposals, createContext: createActionContext, signer,

@@ -59,7 +59,7 @@ describe('fleet mode: two worker processes, leases, kill -9', () => {
   const env = () => ({ REDIS_URL: redis.url, SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' });
   /** Lease owner of each cluster, as the pid of its worker process (worker ids are host-pid-random). */
   const owners = async () => {
-    const ids = await reader.mget(...CLUSTERS.map((c) => `${PREFIX}lease:${c}`));
+    const ids = await reader.mget(...CLUSTERS.map((c) => `{k8s-health:lease}:lease:${c}`));
     return Object.fromEntries(CLUSTERS.map((c, i) => [c, ids[i] ? Number(ids[i]!.split('-').at(-2)) : undefined]));
   };
   async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 40_000): Promise<T> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Queue } from 'bullmq';
-import { REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
+import { REMEDIATE_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
 import { deployment, scaleProposal } from './approval-harness.js';
 import { recordFigure } from './figures.js';
 import { startServeUnderTest, type ServeUnderTest } from './serve-process.js';
@@ -60,7 +60,7 @@ describe('kill -9 of serve at every step of an approval', () => {
     expect((await s.get(id))!.status).toBe('approved');
     // No remediate worker in a --no-workers serve: the job is queued and has not run.
     const bull = s.redis.duplicate({ maxRetriesPerRequest: null });
-    const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: 'k8s-health' });
+    const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: queuePrefix('k8s-health', REMEDIATE_QUEUE) });
     expect(await queue.getJobState(id)).toBe('waiting');
     expect(s.realWrites('app-k')).toBe(0);
     // Killed with the job queued; the next serve (with workers) runs it.

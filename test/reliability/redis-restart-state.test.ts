@@ -101,7 +101,7 @@ describe('Redis kill -9 and restart with pending approvals and an open alert thr
       if (threads.length !== 1 || counts.active + counts.wait + counts.delayed > 0) throw new Error('not yet');
     });
     const parentTs = [...slack.messages.keys()].find((k) => k.startsWith('C0ALERTS/'))!.split('/')[1]!;
-    const approvalsBefore = await snapshotKeys('k8s-health:approval:*');
+    const approvalsBefore = await snapshotKeys('{k8s-health:approvals}:approval:*');
     const alertsBefore = await snapshotKeys(`${prefix}:alert-*`);
     expect(Object.keys(approvalsBefore)).toHaveLength(N);
     expect(Object.keys(alertsBefore).length).toBeGreaterThanOrEqual(2); // the cluster's alert state + the thread
@@ -109,7 +109,7 @@ describe('Redis kill -9 and restart with pending approvals and an open alert thr
     await redisServer.kill(true);
     await redisServer.restart();
 
-    const approvalsAfter = await retry('approvals readable', () => snapshotKeys('k8s-health:approval:*'));
+    const approvalsAfter = await retry('approvals readable', () => snapshotKeys('{k8s-health:approvals}:approval:*'));
     const alertsAfter = await snapshotKeys(`${prefix}:alert-*`);
     const lostApprovals = Object.keys(approvalsBefore).filter((k) => !isDeepStrictEqual(approvalsAfter[k], approvalsBefore[k])).length;
     // Deep equality, not JSON text: a hash's field order may differ after the AOF is replayed.

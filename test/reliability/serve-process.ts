@@ -15,6 +15,7 @@ import { freePort, waitForPort } from '../support/free-port.js';
 import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
 import { blockActionBody, signSlackRequest } from '../support/sign-slack-request.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
+import { scanKeys } from '../../src/store/scan-keys.js';
 import type { RemediationProposal } from '../../src/diagnose/finding.js';
 
 const SECRET = 'rel-kill-signing-secret';
@@ -94,7 +95,7 @@ export async function startServeUnderTest(objects: KubeObject[], opts: { redis?:
     }
   };
   const get = async (id: string) => {
-    const raw = await redis.get(`k8s-health:approval:${id}`);
+    const raw = await redis.get(`{k8s-health:approvals}:approval:${id}`);
     return raw ? (JSON.parse(raw) as ApprovalRequest) : undefined;
   };
 
@@ -122,10 +123,10 @@ export async function startServeUnderTest(objects: KubeObject[], opts: { redis?:
     output: () => out,
     async propose(p, user = 'U0PAT') {
       const pid = await proposals.save({ cluster: 'prod-east', findingId: 'reliability', fingerprint: 'fp', proposal: p, createdAt: new Date().toISOString() });
-      const before = new Set(await redis.keys('k8s-health:approval:*'));
+      const before = new Set(await scanKeys(redis, '{k8s-health:approvals}:approval:*'));
       await post(blockActionBody({ actionId: proposeFixActionId(0), value: pid, user_id: user, channel_id: CHANNEL, response_url: slack.responseUrl(`propose-${++seq}`), message_ts: `1700000000.${String(seq).padStart(6, '0')}` }));
-      const key = await until('the approval request stored', async () => (await redis.keys('k8s-health:approval:*')).find((k) => !before.has(k)));
-      return key.slice('k8s-health:approval:'.length);
+      const key = await until('the approval request stored', async () => (await scanKeys(redis, '{k8s-health:approvals}:approval:*')).find((k) => !before.has(k)));
+      return key.slice('{k8s-health:approvals}:approval:'.length);
     },
     async vote(id, user) {
       const url = slack.responseUrl(`vote-${++seq}`);
@@ -134,7 +135,7 @@ export async function startServeUnderTest(objects: KubeObject[], opts: { redis?:
       return String(r.body.text);
     },
     get,
-    raw: (id) => redis.get(`k8s-health:approval:${id}`),
+    raw: (id) => redis.get(`{k8s-health:approvals}:approval:${id}`),
     until,
     realWrites: (name) => kube.writes.filter((w) => !w.dryRun && w.name === name).length,
     async close() {

@@ -53,7 +53,7 @@ describe('approvers re-checked with users.info at vote time', () => {
   it('a deactivated, guest, bot, other-workspace, Slack Connect or unknown account: Approve and Reject do not count', async () => {
     const proposed = await bot.propose({ action: 'deployment.scale', params: { namespace: 'apps', name: 'app-a', replicas: 0 }, label: 'Scale apps/app-a to 0', risk: 'r' });
     requestId = proposed.requestId!;
-    const stored = await bot.redis.get(`k8s-health:approval:${requestId}`);
+    const stored = await bot.redis.get(`{k8s-health:approvals}:approval:${requestId}`);
     for (const [user, reason] of Object.entries(EXPECTED_REASON)) {
       for (const kind of ['approve', 'reject'] as const) {
         const infoCalls = bot.slack.callsTo('users.info').length;
@@ -64,7 +64,7 @@ describe('approvers re-checked with users.info at vote time', () => {
         expect(bot.slack.callsTo('users.info').slice(infoCalls).map((c) => c.body.user)).toEqual([user]);
       }
     }
-    expect(await bot.redis.get(`k8s-health:approval:${requestId}`)).toBe(stored);
+    expect(await bot.redis.get(`{k8s-health:approvals}:approval:${requestId}`)).toBe(stored);
     const refused = (await bot.audit.list({ limit: 100 })).filter((e) => e.requestId === requestId && e.event === 'refused');
     expect(refused.map((e) => e.user).sort()).toEqual(Object.keys(EXPECTED_REASON).flatMap((u) => [u, u]).sort());
     for (const e of refused) expect(e.detail).toMatch(/^ineligible: /);
@@ -72,13 +72,13 @@ describe('approvers re-checked with users.info at vote time', () => {
   });
 
   it('users.info failing (Slack error, then Slack unreachable after retries) fails closed with a clear reason', async () => {
-    const stored = await bot.redis.get(`k8s-health:approval:${requestId}`);
+    const stored = await bot.redis.get(`{k8s-health:approvals}:approval:${requestId}`);
     bot.slack.fail('users.info', { error: 'fatal_error' }, 1);
     expect(await bot.vote(requestId, 'U0FLAKY')).toBe('Your vote was not recorded: Slack could not confirm the account (users.info: fatal_error). Nothing changed; try again in a moment.');
     bot.slack.fail('users.info', { status: 503 }, 10);
     expect(await bot.vote(requestId, 'U0FLAKY', 'reject')).toMatch(/^Your vote was not recorded: Slack could not confirm the account \(users\.info: .+\)\. Nothing changed; try again in a moment\.$/);
     bot.slack.fail('users.info', { status: 503 }, 0);
-    expect(await bot.redis.get(`k8s-health:approval:${requestId}`)).toBe(stored);
+    expect(await bot.redis.get(`{k8s-health:approvals}:approval:${requestId}`)).toBe(stored);
     const refused = (await bot.audit.list({ limit: 100 })).filter((e) => e.requestId === requestId && e.user === 'U0FLAKY');
     expect(refused.map((e) => e.detail)).toEqual([
       expect.stringMatching(/^unverified: Slack could not confirm the account \(users\.info: .+\)$/),

@@ -52,7 +52,7 @@ describe('a plan whose dry run failed cannot be approved', () => {
 
   it('the dry-run flag flipped in Redis: no vote counts (the flag is signed), nothing runs', async () => {
     const { id } = await proposeWithFailingDryRun();
-    const key = `k8s-health:approval:${id}`;
+    const key = `{k8s-health:approvals}:approval:${id}`;
     for (let i = 0; i < 500 && !(await bot.redis.get(key)); i++) await new Promise((r) => setTimeout(r, 10));
     const r = JSON.parse((await bot.redis.get(key))!) as ApprovalRequest;
     r.dryRunOk = true;

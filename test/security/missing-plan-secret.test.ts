@@ -34,7 +34,7 @@ describe('in-process: the Slack side or the worker without the secret', () => {
       const p = await bot.propose(scaleWeb);
       expect(p.requestId).toBeUndefined();
       expect(p.ephemeral!.text).toBe(`Not proposed: ${SECRET_LINE}`);
-      expect(await bot.redis.keys('k8s-health:approval:*')).toEqual([]);
+      expect(await bot.redis.keys('{k8s-health:approvals}:approval:*')).toEqual([]);
       expect(bot.kube.writes).toEqual([]);
     } finally {
       await bot.stop();
@@ -54,7 +54,7 @@ describe('in-process: the Slack side or the worker without the secret', () => {
         const p = await bot.propose(scaleWeb);
         expect(p.requestId).toBeUndefined();
         expect(p.ephemeral!.text).toBe(told);
-        expect(await bot.redis.keys('k8s-health:approval:*')).toEqual([]);
+        expect(await bot.redis.keys('{k8s-health:approvals}:approval:*')).toEqual([]);
         expect(bot.kube.requests).toEqual([]);
         expect((bot.kube.find('Deployment', 'web', 'shop') as Any).spec.replicas).toBe(3);
       } finally {
@@ -124,7 +124,7 @@ describe('spawned `k8s-health serve` without K8S_HEALTH_PLAN_SECRET', () => {
       expect(await post(blockActionBody({ actionId: proposeFixActionId(0), value: pid, user_id: 'U0PAT', response_url: slack.responseUrl('fix') }))).toBe(200);
       const reply = await slack.waitFor('the refusal', () => slack.responses.find((r) => r.path === '/response/fix'), 30_000);
       expect(reply.body).toMatchObject({ response_type: 'ephemeral', text: `Not proposed: ${SECRET_LINE}` });
-      expect(await redis.keys('k8s-health:approval:*')).toEqual([]);
+      expect(await redis.keys('{k8s-health:approvals}:approval:*')).toEqual([]);
     } finally {
       redis.disconnect();
     }

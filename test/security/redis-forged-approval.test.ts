@@ -24,7 +24,7 @@ let seq = 0;
 const bot = useApprovalBot({ objects: names.map(deployment), secondCluster: 'prod-west' });
 
 const realWrites = () => bot.kube.writes.filter((w) => !w.dryRun).length;
-const key = (id: string) => `k8s-health:approval:${id}`;
+const key = (id: string) => `{k8s-health:approvals}:approval:${id}`;
 /** The attacker's write: the stored request changed by a plain SET (TTL kept). */
 async function tamper(id: string, change: (r: ApprovalRequest) => void): Promise<void> {
   // The request is stored right after its message is posted: wait for it.
@@ -137,7 +137,7 @@ describe('an attacker with write access to Redis cannot make a plan run', () => 
     const live = structuredClone(bot.kube.find('Deployment', 'app-replay', 'shop')!) as unknown as { spec: { replicas: number } };
     live.spec.replicas = 3;
     bot.kube.emit('MODIFIED', live as unknown as KubeObject);
-    await bot.redis.del(`k8s-health:approvals:executed:${id}`);
+    await bot.redis.del(`{k8s-health:approvals}:approvals:executed:${id}`);
     await tamper(id, (r) => (r.status = 'approved'));
     await bot.enqueue(id, `attack-${++seq}`);
     for (let i = 0; i < 600 && (await bot.approvals.get(id))!.status !== 'aborted'; i++) await new Promise((r) => setTimeout(r, 50));

@@ -66,7 +66,7 @@ async function traces(b: ApprovalBot) {
   return {
     posts: b.slack.callsTo('chat.postMessage').length,
     replies: b.slack.responses.length,
-    approvals: (await b.redis.keys(`${REDIS_PREFIX}approval:r_*`)).length,
+    approvals: (await b.redis.keys(`{k8s-health:approvals}:approval:r_*`)).length,
     writes: b.kube.writes.length,
   };
 }

@@ -23,8 +23,8 @@ import { useApprovalBot } from '../support/start-approval-bot.js';
  * alone cannot show — the newest records removed together with an older signed head put back — the
  * bot's own audit log lines do: `audit verify --log FILE`.
  */
-const STREAM = 'k8s-health:audit';
-const HEAD = 'k8s-health:audit:head';
+const STREAM = '{k8s-health:audit}:audit';
+const HEAD = '{k8s-health:audit}:audit:head';
 const web: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' }, spec: { replicas: 3 } } as unknown as KubeObject;
 
 const bot = useApprovalBot({ objects: [web] });

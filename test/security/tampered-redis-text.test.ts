@@ -57,7 +57,7 @@ describe('fields our code writes, rewritten in Redis with markup, stay inert in 
   it("an approval request whose message ts is rewritten in Redis: votes still count, but no vote edits the other message (its placement is signed)", async () => {
     const { requestId, ephemeral } = await bot.propose({ action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, label: 'Scale shop/web to 0', risk: 'r' });
     if (!requestId) throw new Error(`not proposed: ${ephemeral?.text}`);
-    const key = `${REDIS_PREFIX}approval:${requestId}`;
+    const key = `{k8s-health:approvals}:approval:${requestId}`;
     const stored = JSON.parse((await bot.redis.get(key))!) as ApprovalRequest;
     const own = stored.thread.messageTs!;
     expect(stored.thread.messageMac).toMatch(/^[0-9a-f]{64}$/);
@@ -79,7 +79,7 @@ describe('fields our code writes, rewritten in Redis with markup, stay inert in 
   it("an approval request whose `required` is markup: no vote counts (it no longer matches its signature), every reply and render stays inert, and it never runs", async () => {
     const { requestId, ephemeral } = await bot.propose({ action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, label: 'Scale shop/web to 0', risk: 'r' });
     if (!requestId) throw new Error(`not proposed: ${ephemeral?.text}`);
-    const key = `${REDIS_PREFIX}approval:${requestId}`;
+    const key = `{k8s-health:approvals}:approval:${requestId}`;
     const stored = JSON.parse((await bot.redis.get(key))!) as ApprovalRequest;
     (stored as unknown as Any).required = EVIL;
     await bot.redis.set(key, JSON.stringify(stored), 'KEEPTTL');

@@ -29,7 +29,7 @@ export function slashCommandBody(fields: { text?: string; channel_id?: string; u
 }
 
 /** A block_actions interaction body: `payload=<url-encoded JSON>`. */
-export function blockActionBody(fields: { actionId: string; value: string; blockId?: string; channel_id?: string; user_id?: string; response_url: string; message_ts?: string; select?: boolean }): string {
+export function blockActionBody(fields: { actionId: string; value: string; blockId?: string; channel_id?: string; user_id?: string; response_url: string; message_ts?: string; thread_ts?: string; select?: boolean }): string {
   const payload = {
     type: 'block_actions',
     team: { id: 'T0TEAM', domain: 'example' },
@@ -39,7 +39,7 @@ export function blockActionBody(fields: { actionId: string; value: string; block
     container: { type: 'message', message_ts: fields.message_ts ?? '1700000000.000100', channel_id: fields.channel_id ?? 'C0INCIDENT', is_ephemeral: false },
     trigger_id: '1.2.4',
     channel: { id: fields.channel_id ?? 'C0INCIDENT', name: 'incident' },
-    message: { type: 'message', ts: fields.message_ts ?? '1700000000.000100', text: 'report' },
+    message: { type: 'message', ts: fields.message_ts ?? '1700000000.000100', ...(fields.thread_ts ? { thread_ts: fields.thread_ts } : {}), text: 'report' },
     response_url: fields.response_url,
     actions: [
       fields.select

@@ -13,7 +13,7 @@ import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import { enqueueRemediation } from '../../src/jobs/enqueue-remediation.js';
 import { createProposalRequester } from '../../src/jobs/create-proposal-requester.js';
 import { startProposeWorker } from '../../src/jobs/workers/propose.js';
-import { BULLMQ_PREFIX, PROPOSE_QUEUE, REDIS_PREFIX, REMEDIATE_QUEUE } from '../../src/jobs/queue-names.js';
+import { BULLMQ_PREFIX, PROPOSE_QUEUE, REDIS_PREFIX, REMEDIATE_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
 import { startRemediateWorker } from '../../src/jobs/workers/remediate.js';
 import { startJobs } from '../../src/compose/compose-jobs.js';
 import type { ApprovalRequest } from '../../src/approvals/approval-request.js';
@@ -200,10 +200,10 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
   // Bots sharing one Redis (opts.redisServer) get queues of their own: each one's worker must take
   // its own bot's clicks and approvals (another bot's has another config, cluster and fake Slack).
   const prefix = opts.redisServer ? `${BULLMQ_PREFIX}-bot${++botSeq}` : BULLMQ_PREFIX;
-  const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix });
-  const proposeQueue = new Queue(PROPOSE_QUEUE, { connection: bull, prefix });
+  const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: queuePrefix(prefix, REMEDIATE_QUEUE) });
+  const proposeQueue = new Queue(PROPOSE_QUEUE, { connection: bull, prefix: queuePrefix(prefix, PROPOSE_QUEUE) });
   const eventsConnection = new Redis(redisServer.url, { maxRetriesPerRequest: null });
-  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: eventsConnection, prefix });
+  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: eventsConnection, prefix: queuePrefix(prefix, PROPOSE_QUEUE) });
   // The remediate worker kind: approved fixes and fix-button clicks (plan + dry run), as `worker --only remediate` runs them.
   const inPlace = createInPlaceStore(redis, { keyPrefix: REDIS_PREFIX });
   const workerDeps = {
@@ -277,7 +277,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
         const requestId = approvalBlock(done.message)!.elements[0].value as string;
         // The request is posted first (its message ts goes into it), then stored and audited: return
         // once it is stored, so a test reading Redis right away sees it.
-        await eventually(() => redis.get(`${REDIS_PREFIX}approval:${requestId}`), (v) => v !== null, 30000, 20);
+        await eventually(() => redis.get(`{k8s-health:approvals}:approval:${requestId}`), (v) => v !== null, 30000, 20);
         return { requestId, message: done.message };
       }
       return { ephemeral: done.ephemeral };

@@ -111,7 +111,12 @@ describe('readEnvOptions', () => {
     expect(() => readEnvOptions({ REDIS_SENTINELS: 's1:26379' })).toThrow('REDIS_SENTINELS is set but REDIS_SENTINEL_MASTER is not');
     expect(() => readEnvOptions({ REDIS_SENTINELS: 's1', REDIS_SENTINEL_MASTER: 'm' })).toThrow('REDIS_SENTINELS must be host:port pairs separated by commas, got "s1"');
     expect(() => readEnvOptions({ REDIS_SENTINEL_MASTER: 'm' })).toThrow('REDIS_SENTINEL_MASTER is set but REDIS_SENTINELS is not');
-    expect(() => readEnvOptions({ REDIS_CLUSTER_NODES: 'a:1' })).toThrow('REDIS_CLUSTER_NODES is set, but Redis Cluster is not supported by this version');
+  });
+  it('reads a Redis Cluster topology (it wins over REDIS_URL) with the credentials; a cluster also watched by sentinels, or a node that is not host:port, fails naming the variable', () => {
+    const o = readEnvOptions({ REDIS_URL: 'redis://ignored:1', REDIS_CLUSTER_NODES: 'n1:7000,n2:7001 , [::1]:7002', REDIS_USERNAME: 'bot', REDIS_PASSWORD: 'pw', REDIS_TLS_CA_FILE: '/ca.pem' });
+    expect(o.redis).toEqual({ url: 'redis://ignored:1', clusterNodes: [{ host: 'n1', port: 7000 }, { host: 'n2', port: 7001 }, { host: '::1', port: 7002 }], username: 'bot', password: 'pw', tlsCaFile: '/ca.pem' });
+    expect(() => readEnvOptions({ REDIS_CLUSTER_NODES: 'n1' })).toThrow('REDIS_CLUSTER_NODES must be host:port pairs separated by commas, got "n1"');
+    expect(() => readEnvOptions({ REDIS_CLUSTER_NODES: 'n1:7000', REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_MASTER: 'm' })).toThrow('REDIS_CLUSTER_NODES and REDIS_SENTINELS are both set');
   });
   it('rejects a bad PORT or LOG_LEVEL with a message naming the variable', () => {
     expect(() => readEnvOptions({ PORT: 'http' })).toThrow('PORT must be a port number');

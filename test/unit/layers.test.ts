@@ -6,7 +6,7 @@ import path from 'node:path';
  * Layers point one way (docs/architecture.md "Layers"): every import between two folders of
  * src/ must be an edge listed here. Type-only imports count too — a reader follows them all the same.
  * The order, bottom up: errors, text → log → config → cluster → diagnose → report → alerts →
- * approvals → store → timeline → scan → slack → jobs → compose → sandbox → cli. `compose/` is the
+ * alertmanager → approvals → store → timeline → scan → slack → jobs → compose → sandbox → cli. `compose/` is the
  * jobs side's composition shared by the roots (cli/run-serve.ts, cli/run-worker.ts, the sandbox's). `cluster/` is the only reader of the outside world,
  * `diagnose/` is pure, `report/` never imports `slack/`, `slack/` never imports `jobs/`, and
  * `approvals/` (`approvals/execute` is the only writer) imports no store, Slack or job code.
@@ -20,15 +20,16 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   diagnose: ['cluster', 'config', 'errors'],
   report: ['cluster', 'diagnose', 'text'],
   alerts: ['diagnose', 'report', 'store', 'errors', 'log'],
+  alertmanager: ['config', 'diagnose', 'report', 'errors', 'log'],
   approvals: ['cluster', 'config', 'diagnose', 'errors', 'log'],
   store: ['cluster', 'diagnose', 'report', 'approvals', 'errors', 'log'],
   timeline: ['alerts', 'diagnose', 'store', 'text'],
   scan: ['cluster', 'config', 'diagnose', 'report', 'store'],
-  slack: ['alerts', 'config', 'diagnose', 'report', 'approvals', 'store', 'timeline', 'errors', 'log', 'text'],
-  jobs: ['alerts', 'cluster', 'config', 'diagnose', 'report', 'approvals', 'scan', 'slack', 'store', 'errors', 'log', 'text'],
-  compose: ['alerts', 'cluster', 'config', 'jobs', 'approvals', 'scan', 'slack', 'store', 'errors', 'log'],
-  sandbox: ['cluster', 'compose', 'config', 'approvals', 'slack', 'store', 'errors', 'log', 'text'],
-  cli: ['alerts', 'cluster', 'compose', 'config', 'diagnose', 'report', 'approvals', 'sandbox', 'scan', 'slack', 'jobs', 'store', 'timeline', 'errors', 'log', 'text'],
+  slack: ['alerts', 'alertmanager', 'config', 'diagnose', 'report', 'approvals', 'store', 'timeline', 'errors', 'log', 'text'],
+  jobs: ['alerts', 'alertmanager', 'cluster', 'config', 'diagnose', 'report', 'approvals', 'scan', 'slack', 'store', 'errors', 'log', 'text'],
+  compose: ['alerts', 'alertmanager', 'cluster', 'config', 'jobs', 'approvals', 'scan', 'slack', 'store', 'errors', 'log'],
+  sandbox: ['alertmanager', 'cluster', 'compose', 'config', 'approvals', 'slack', 'store', 'errors', 'log', 'text'],
+  cli: ['alerts', 'alertmanager', 'cluster', 'compose', 'config', 'diagnose', 'report', 'approvals', 'sandbox', 'scan', 'slack', 'jobs', 'store', 'timeline', 'errors', 'log', 'text'],
 };
 
 /** Every import of src/ that crosses folders: `from`, `to` (layers) and where. */

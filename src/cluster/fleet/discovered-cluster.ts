@@ -19,6 +19,8 @@ export interface DiscoveredCluster {
   alertChannel?: string;
   /** `k8s-health.io/channels` (comma-separated) when set and valid. */
   channels?: string[];
+  /** `k8s-health.io/alert-matchers`: Alertmanager matchers of this cluster's Prometheus alerts, when set and valid (docs/alertmanager.md). */
+  alertMatchers?: string;
   /** Annotations that were ignored, one line each (bad values). */
   warnings?: string[];
 }
@@ -27,6 +29,7 @@ export interface DiscoveredCluster {
 export const ANNOTATIONS = {
   alertChannel: 'k8s-health.io/alert-channel',
   channels: 'k8s-health.io/channels',
+  alertMatchers: 'k8s-health.io/alert-matchers',
 } as const;
 
 /** The label and name of the read-only kubeconfig Secret `k8s-health enroll` stores next to a Cluster. */

@@ -1,3 +1,4 @@
+import { parseMatchers } from '../../config/parse-alert-matchers.js';
 import type { KubeObject } from '../snapshot.js';
 import type { FleetConfig } from '../../config/config-schema.js';
 import { ANNOTATIONS, capiSecretName, enrolledSecretName, KUBECONFIG_KEY, type DiscoveredCluster } from './discovered-cluster.js';
@@ -54,6 +55,15 @@ export function nameDiscoveredClusters(views: readonly FleetView[], configuredNa
       const list = channels.split(',').map((c) => c.trim()).filter(Boolean);
       if (list.length && list.every((c) => SLACK_ID.test(c))) d.channels = list;
       else warnings.push(`${ANNOTATIONS.channels}: must be comma-separated Slack channel ids; ignored`);
+    }
+    const matchers = annotations[ANNOTATIONS.alertMatchers]?.trim();
+    if (matchers) {
+      try {
+        parseMatchers(matchers, ANNOTATIONS.alertMatchers);
+        d.alertMatchers = matchers;
+      } catch (err) {
+        warnings.push(`${err instanceof Error ? err.message : String(err)}; ignored`);
+      }
     }
     if (warnings.length) d.warnings = warnings;
     out.push(d);

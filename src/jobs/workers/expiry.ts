@@ -1,7 +1,7 @@
 import { Worker, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { expireApprovals, type ExpireApprovalsDeps } from '../expire-approvals.js';
-import { APPROVALS_QUEUE } from '../queue-names.js';
+import { APPROVALS_QUEUE, queuePrefix } from '../queue-names.js';
 import type { StartedWorker } from './started-worker.js';
 
 /** Job scheduler id of the approval expiry sweep (the same in every replica: upserting it twice keeps one). */
@@ -39,6 +39,6 @@ export async function startApprovalExpiry(opts: StartApprovalExpiryOptions): Pro
   const worker = new Worker(APPROVALS_QUEUE, async () => {
     const r = await expireApprovals(deps);
     return { expired: r.expired.length, updated: r.updated.length, stale: r.stale.length };
-  }, { connection, prefix, concurrency: 1 });
+  }, { connection, prefix: queuePrefix(prefix, APPROVALS_QUEUE), concurrency: 1 });
   return { worker, close: () => worker.close() };
 }

@@ -2,7 +2,7 @@ import { Worker, type Job, type Queue, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { postAlert, type NotifyRequest, type PostAlertDeps } from '../../slack/post/post-alert.js';
 import { enqueueMemberCard } from '../enqueue-notify.js';
-import { NOTIFY_QUEUE } from '../queue-names.js';
+import { NOTIFY_QUEUE, queuePrefix } from '../queue-names.js';
 import type { StartedWorker } from './started-worker.js';
 
 /** What the notify worker needs: postAlert's deps (Slack client, thread and quiet stores, limiter, proposals) and its queue's. */
@@ -31,7 +31,7 @@ export function startNotifyWorker(deps: NotifyWorkerDeps): StartedWorker {
   };
   const worker = new Worker<NotifyRequest>(NOTIFY_QUEUE, run, {
     connection,
-    prefix,
+    prefix: queuePrefix(prefix, NOTIFY_QUEUE),
     concurrency,
     ...(settings ? { settings } : {}),
   });

@@ -8,7 +8,7 @@ import type { ProposalStore } from '../../store/proposal-store.js';
 import { renderProposed } from '../../slack/render/render-proposed.js';
 import { renderProposalRefusal } from '../../slack/render/render-proposal-refusal.js';
 import type { StartedWorker } from './started-worker.js';
-import { BULLMQ_PREFIX, PROPOSE_QUEUE } from '../queue-names.js';
+import { BULLMQ_PREFIX, PROPOSE_QUEUE, queuePrefix } from '../queue-names.js';
 import { describeError } from '../../errors/describe-error.js';
 
 /** Data of a `propose` job: the click as `serve` verified and sealed it, and when it stops waiting. */
@@ -84,7 +84,7 @@ export function startProposeWorker(deps: ProposeWorkerDeps): StartedWorker {
         return { outcome: 'refused', reason: 'error' };
       }
     },
-    { connection: deps.connection, prefix: deps.prefix ?? BULLMQ_PREFIX, concurrency: 4 },
+    { connection: deps.connection, prefix: queuePrefix(deps.prefix ?? BULLMQ_PREFIX, PROPOSE_QUEUE), concurrency: 4 },
   );
   // A worker's 'error' events are its connection's (every reconnect attempt during a Redis outage
   // repeats one): /readyz reports them; the log keeps them at debug. A job's own failure is a

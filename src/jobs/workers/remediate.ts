@@ -11,7 +11,7 @@ import type { StartedWorker } from './started-worker.js';
 import type { ApprovalRequest } from '../../approvals/approval-request.js';
 import type { InPlaceStore } from '../../store/in-place-store.js';
 import { fixKey } from '../../approvals/request/fix-key.js';
-import { BULLMQ_PREFIX, REMEDIATE_QUEUE } from '../queue-names.js';
+import { BULLMQ_PREFIX, REMEDIATE_QUEUE, queuePrefix } from '../queue-names.js';
 
 export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthorized'> {
   /**
@@ -102,7 +102,7 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): StartedWorker {
       await updateApprovalMessage(deps.slack, req, deps.signer).catch((err: unknown) => log.warn({ err }, 'approval message update failed'));
       return { status: req.status };
     },
-    { connection: deps.connection, prefix: deps.prefix ?? BULLMQ_PREFIX, concurrency: 4 },
+    { connection: deps.connection, prefix: queuePrefix(deps.prefix ?? BULLMQ_PREFIX, REMEDIATE_QUEUE), concurrency: 4 },
   );
   // A worker's 'error' events are its connection's (every reconnect attempt during a Redis outage
   // repeats one): /readyz reports them; the log keeps them at debug. A job's own failure is a

@@ -1,7 +1,7 @@
 import { UnrecoverableError, Worker, type Job, type Queue, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { StartedWorker } from './started-worker.js';
-import { SCAN_QUEUE } from '../queue-names.js';
+import { SCAN_QUEUE, queuePrefix } from '../queue-names.js';
 import type { Config } from '../../config/config-schema.js';
 import type { History } from '../../diagnose/history.js';
 import type { Report } from '../../report/report.js';
@@ -97,7 +97,7 @@ export function startScanWorker(opts: { connection: Redis; prefix: string; concu
   const worker = new Worker<ScanJobData, Report>(
     SCAN_QUEUE,
     (job: Job<ScanJobData>) => runScanJob(job.data, { ...opts.deps, log: opts.log.child({ queue: SCAN_QUEUE, jobId: job.id, cluster: job.data.cluster }) }),
-    { connection: opts.connection, prefix: opts.prefix, concurrency: opts.concurrency, ...(opts.settings ? { settings: opts.settings } : {}) },
+    { connection: opts.connection, prefix: queuePrefix(opts.prefix, SCAN_QUEUE), concurrency: opts.concurrency, ...(opts.settings ? { settings: opts.settings } : {}) },
   );
   return { worker, close: () => worker.close() };
 }

@@ -12,6 +12,7 @@ export const EMOJI = {
   arrow_down: '⬇️', alarm_clock: '⏰', eyes: '👀', fire: '🔥', rotating_light: '🚨', heavy_check_mark: '✔️',
   large_blue_circle: '🔵', orange_circle: '🟠', hourglass: '⌛', lock: '🔒', bell: '🔔', zzz: '💤',
   raising_hand: '🙋', scroll: '📜', double_vertical_bar: '⏸️', twisted_rightwards_arrows: '🔀', large_orange_circle: '🟠',
+  grey_question: '❔', bar_chart: '📊', mute: '🔇', loud_sound: '🔊',
 };
 
 /** Slack's three escapes, undone for display (the text is then shown as text, never as HTML). */

@@ -39,7 +39,7 @@ makeDialog('confirm', { body: 'text', secondary: 'deny', primary: 'ok', confirm:
 makeDialog('modal', { body: 'body', secondary: 'close', primary: 'submit' });
 
 const ui = {
-  person: $('person'), scenario: $('scenario'), play: $('play'), nextScan: $('next-scan'), reset: $('reset'),
+  person: $('person'), scenario: $('scenario'), play: $('play'), nextScan: $('next-scan'), prometheus: $('prometheus'), reset: $('reset'),
   clock: $('clock'), step: $('step'), status: $('status'), title: $('scenario-title'), messages: $('messages'),
   composer: $('composer'), input: $('composer-input'), thread: $('thread'), threadMessages: $('thread-messages'),
   threadClose: $('thread-close'), confirm: $('confirm'), modal: $('modal'), modalForm: $('modal-form'),
@@ -216,7 +216,7 @@ function render() {
   ui.title.textContent = `${state.scenario.name}: ${state.scenario.title}`;
   if (state.busy) say(state.busy);
   else if (state.notice) say(state.notice);
-  for (const b of [ui.play, ui.nextScan, ui.reset]) b.disabled = Boolean(state.busy);
+  for (const b of [ui.play, ui.nextScan, ui.prometheus, ui.reset]) b.disabled = Boolean(state.busy);
   renderHome();
   renderModal();
 }
@@ -281,6 +281,7 @@ ui.tabHome.addEventListener('click', openHome);
 ui.tabChannel.addEventListener('click', showChannel);
 ui.play.addEventListener('click', () => act(`Starting ${ui.scenario.value}…`, () => api('POST', '/api/scenario', { name: ui.scenario.value })));
 ui.nextScan.addEventListener('click', () => act('Scanning…', () => api('POST', '/api/next-scan', {})));
+ui.prometheus.addEventListener('click', () => act('Alertmanager is sending…', () => api('POST', '/api/prometheus-alerts', {})));
 ui.reset.addEventListener('click', () => act('Resetting…', () => api('POST', '/api/reset', {})));
 ui.threadClose.addEventListener('click', () => {
   const back = openThread;

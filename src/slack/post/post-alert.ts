@@ -26,6 +26,8 @@ export interface PostAlertDeps {
   proposals: ProposalStore;
   /** Owners and snoozes: a snoozed incident gets no replies, its parent still follows the state. */
   quiet: AlertQuietStore;
+  /** How the thread's Prometheus alerts stand (alertmanager/alert-receipt-store.ts), shown on the parent; absent: not shown. */
+  prometheusTally?: (channel: string, threadTs: string) => Promise<{ total: number; resolved: number }>;
   now: () => Date;
   log: Logger;
   /**
@@ -259,11 +261,12 @@ async function updateParent(deps: PostAlertDeps, inc: Incident, thread: AlertThr
   const owner = await deps.quiet.getOwner(inc.cluster, inc.key);
   const ran = await ranDuring(deps, inc);
   const inPlace = await inPlaceOf(deps, inc, thread);
-  await call(deps, thread.channel, () => deps.client.chat.update({ channel: thread.channel, ts: thread.ts, ...parent(inc, proposalIds, { owner, snooze }, ran, inPlace) }));
+  const prometheus = await deps.prometheusTally?.(thread.channel, thread.ts);
+  await call(deps, thread.channel, () => deps.client.chat.update({ channel: thread.channel, ts: thread.ts, ...parent(inc, proposalIds, { owner, snooze, ...(prometheus ? { prometheus } : {}) }, ran, inPlace) }));
 }
 
-function parent(inc: Incident, proposalIds: Record<string, string>, quiet: { owner?: AlertOwner; snooze?: AlertSnooze }, ran: ReadonlySet<number>, inPlace: InPlaceShown[]): SlackMessage {
-  return renderAlertParent(inc, { proposalIds: byProposalKey(inc, proposalIds, ran), inPlace, ...(quiet.owner ? { owner: quiet.owner } : {}), ...(quiet.snooze ? { snooze: quiet.snooze } : {}) });
+function parent(inc: Incident, proposalIds: Record<string, string>, quiet: { owner?: AlertOwner; snooze?: AlertSnooze; prometheus?: { total: number; resolved: number } }, ran: ReadonlySet<number>, inPlace: InPlaceShown[]): SlackMessage {
+  return renderAlertParent(inc, { proposalIds: byProposalKey(inc, proposalIds, ran), inPlace, ...(quiet.owner ? { owner: quiet.owner } : {}), ...(quiet.snooze ? { snooze: quiet.snooze } : {}), ...(quiet.prometheus ? { prometheus: quiet.prometheus } : {}) });
 }
 
 /** The reversible changes approved in this thread that are still in place. */

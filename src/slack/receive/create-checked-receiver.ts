@@ -60,7 +60,13 @@ export function createCheckedReceiver(opts: CheckedReceiverOptions): Receiver {
     },
   });
   // Caps and the pending limit run before Bolt buffers anything (slack-http-limits.ts).
-  inner.requestListener = limitRequests(inner.requestListener, { slackPaths: ['/slack/events'], onRefused: opts.onOversized });
+  // A custom route that reads a body of its own says how much it takes (`bodyLimit`, e.g. POST /alertmanager).
+  const bodyLimits: Record<string, number> = {};
+  for (const r of opts.customRoutes ?? []) {
+    const limit = (r as { bodyLimit?: unknown }).bodyLimit;
+    if (typeof limit === 'number') bodyLimits[r.path] = limit;
+  }
+  inner.requestListener = limitRequests(inner.requestListener, { slackPaths: ['/slack/events'], bodyLimits, onRefused: opts.onOversized });
   return {
     init(app: App) {
       const checked = {

@@ -39,9 +39,10 @@ export const HTTP_SERVER_OPTIONS: ServerOptions = {
  * pending limit on a Slack route, 503; a Slack request whose body is not complete within
  * {@link SLACK_BODY_DEADLINE_MS}, 408. Each refusal closes the connection. A chunked body on a Slack
  * route is cut at the same cap by Bolt's reader (its `bodyLimit`); other routes never read a body.
- * `slackPaths` are the routes with the Slack cap.
+ * `slackPaths` are the routes with the Slack cap; `bodyLimits` gives a route that reads a body of its
+ * own (Alertmanager's webhook, `alertmanager.maxBodyBytes`) its cap.
  */
-export function limitRequests(next: RequestListener, opts: { slackPaths: string[]; onRefused?: (status: number, reason: string) => void }): RequestListener {
+export function limitRequests(next: RequestListener, opts: { slackPaths: string[]; bodyLimits?: Readonly<Record<string, number>>; onRefused?: (status: number, reason: string) => void }): RequestListener {
   let pending = 0;
   const refuse = (req: IncomingMessage, res: ServerResponse, status: number, reason: string) => {
     opts.onRefused?.(status, reason);
@@ -55,7 +56,7 @@ export function limitRequests(next: RequestListener, opts: { slackPaths: string[
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const slack = opts.slackPaths.includes(path);
-    const cap = slack ? SLACK_BODY_LIMIT : OTHER_BODY_LIMIT;
+    const cap = opts.bodyLimits?.[path] ?? (slack ? SLACK_BODY_LIMIT : OTHER_BODY_LIMIT);
     const declared = Number(req.headers['content-length'] ?? 0);
     if (!Number.isFinite(declared) || declared > cap) return refuse(req, res, 413, `body over ${cap} bytes`);
     if (slack) {

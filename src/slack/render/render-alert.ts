@@ -27,6 +27,8 @@ export interface AlertParentOptions {
   snooze?: { until?: string; untilResolved?: boolean; by: string };
   /** Reversible fixes approved in this thread that are still in place: said, with their Undo, even once resolved. */
   inPlace?: readonly InPlaceShown[];
+  /** Prometheus alerts shown in the thread (docs/alertmanager.md): how many, how many resolved. */
+  prometheus?: { total: number; resolved: number };
 }
 
 /** Characters of symptom titles the parent names (the rest: "+N more", only when N more exist). */
@@ -66,6 +68,7 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   const why = title.rest ?? (f.cause ? withoutRepeatedClauses(oneSentence(f.cause), f.title) : undefined);
   if (why) lines.push(`*Why:* ${md(shorten(why, WHY_CHARS), { max: WHY_CHARS + 1 })}`);
   if (opts.owner) lines.push(`:raising_hand: On it: ${mentionUser(opts.owner.user)} since ${date(opts.owner.at)}`);
+  if (opts.prometheus && opts.prometheus.total > 0) lines.push(`:bell: Prometheus alerts: ${opts.prometheus.resolved} of ${opts.prometheus.total} resolved (replies below)`);
   if (opts.snooze && !resolved) lines.push(`:zzz: Snoozed ${opts.snooze.untilResolved ? 'until resolved' : `until ${date(opts.snooze.until)}`} by ${mentionUser(opts.snooze.by)}: no new replies meanwhile`);
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: head, emoji: true } },

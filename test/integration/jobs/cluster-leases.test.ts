@@ -17,18 +17,18 @@ describe('cluster leases in Redis', () => {
   it('claims a free lease, renews its own, and refuses one held by another', async () => {
     const { prefix, store } = storeOf();
     expect(await store.claim(['a', 'b'], 'w1', 10_000)).toEqual([true, true]);
-    expect(await db.redis.get(`${prefix}:lease:a`)).toBe('w1');
+    expect(await db.redis.get(`{${prefix}:lease}:lease:a`)).toBe('w1');
     expect(await store.claim(['a', 'c'], 'w2', 10_000)).toEqual([false, true]);
     expect(await store.owners(['a', 'b', 'c', 'd'])).toEqual(['w1', 'w1', 'w2', undefined]);
-    await db.redis.pexpire(`${prefix}:lease:a`, 500);
+    await db.redis.pexpire(`{${prefix}:lease}:lease:a`, 500);
     expect(await store.renew(['a', 'c'], 'w1', 10_000)).toEqual([true, false]);
-    expect(await db.redis.pttl(`${prefix}:lease:a`)).toBeGreaterThan(5_000);
+    expect(await db.redis.pttl(`{${prefix}:lease}:lease:a`)).toBeGreaterThan(5_000);
   });
 
   it('an expired lease is free for the next claimant, and the stale owner can neither renew nor release it', async () => {
     const { prefix, store } = storeOf();
     expect(await store.claim(['x'], 'old', 100)).toEqual([true]);
-    const gone = await eventually(() => db.redis.exists(`${prefix}:lease:x`), (n) => n === 0, 5_000, 20);
+    const gone = await eventually(() => db.redis.exists(`{${prefix}:lease}:lease:x`), (n) => n === 0, 5_000, 20);
     expect(gone).toBe(0);
     expect(await store.owners(['x'])).toEqual([undefined]);
     expect(await store.claim(['x'], 'new', 10_000)).toEqual([true]);
@@ -51,13 +51,13 @@ describe('cluster leases in Redis', () => {
 
   it('a lease key written without a TTL (or with one longer than any lease) is taken over, never honoured forever', async () => {
     const { prefix, store } = storeOf();
-    await db.redis.set(`${prefix}:lease:a`, 'ghost'); // no TTL: would keep the cluster unscanned forever
-    await db.redis.set(`${prefix}:lease:b`, 'ghost', 'PX', 86_400_000); // a day: longer than any lease (MAX_LEASE_MS)
-    await db.redis.set(`${prefix}:lease:c`, 'w2', 'PX', 10_000); // a real lease of another worker
+    await db.redis.set(`{${prefix}:lease}:lease:a`, 'ghost'); // no TTL: would keep the cluster unscanned forever
+    await db.redis.set(`{${prefix}:lease}:lease:b`, 'ghost', 'PX', 86_400_000); // a day: longer than any lease (MAX_LEASE_MS)
+    await db.redis.set(`{${prefix}:lease}:lease:c`, 'w2', 'PX', 10_000); // a real lease of another worker
     expect(await store.claim(['a', 'b', 'c'], 'w1', 10_000)).toEqual([true, true, false]);
     expect(await store.owners(['a', 'b', 'c'])).toEqual(['w1', 'w1', 'w2']);
     for (const k of ['a', 'b']) {
-      const ttl = await db.redis.pttl(`${prefix}:lease:${k}`);
+      const ttl = await db.redis.pttl(`{${prefix}:lease}:lease:${k}`);
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(10_000);
     }
@@ -65,9 +65,9 @@ describe('cluster leases in Redis', () => {
 
   it('a heartbeat scored beyond now + lease (a "worker" in the year 2100) is dropped, so it takes no share', async () => {
     const { prefix, store } = storeOf();
-    await db.redis.zadd(`${prefix}:lease-workers`, Date.UTC(2100, 0, 1), 'ghost');
+    await db.redis.zadd(`{${prefix}:lease}:lease-workers`, Date.UTC(2100, 0, 1), 'ghost');
     expect(await store.heartbeat('w1', 10_000)).toEqual(['w1']);
-    expect(await db.redis.zscore(`${prefix}:lease-workers`, 'ghost')).toBeNull();
+    expect(await db.redis.zscore(`{${prefix}:lease}:lease-workers`, 'ghost')).toBeNull();
   });
 
   describe('keepers', () => {
@@ -117,7 +117,7 @@ describe('cluster leases in Redis', () => {
       const a = keeper(store, 'wa', events);
       await a.tick();
       // As if wa had paused past its TTL: the lease expired and wz took it.
-      await db.redis.del(`${prefix}:lease:c07`);
+      await db.redis.del(`{${prefix}:lease}:lease:c07`);
       expect(await store.claim(['c07'], 'wz', 10_000)).toEqual([true]);
       await a.tick();
       expect(a.owns('c07')).toBe(false);

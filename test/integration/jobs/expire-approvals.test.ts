@@ -6,7 +6,7 @@ import type { KubeObject } from '../../../src/cluster/snapshot.js';
 import { configSchema } from '../../../src/config/config-schema.js';
 import type { RemediationProposal } from '../../../src/diagnose/finding.js';
 import { expireApprovals, type ExpireApprovalsDeps } from '../../../src/jobs/expire-approvals.js';
-import { APPROVALS_QUEUE, REDIS_PREFIX } from '../../../src/jobs/queue-names.js';
+import { APPROVALS_QUEUE, REDIS_PREFIX, queuePrefix } from '../../../src/jobs/queue-names.js';
 import { createWorkerMetrics } from '../../../src/jobs/create-worker-metrics.js';
 import { startJobs } from '../../../src/compose/compose-jobs.js';
 import type { ApprovalRequest } from '../../../src/approvals/approval-request.js';
@@ -170,7 +170,7 @@ describe('approval expiry sweep', () => {
     await bot.slack.waitFor('the Executed message update', () => updatesOf(req).some((c) => String(c.body.text).includes('Executed')));
     expect(await bot.approvals.pendingBefore(Number.MAX_SAFE_INTEGER, 1000)).not.toContain(req.id);
     // The sweep read the index just before the approval landed: the compare-and-set still refuses.
-    await bot.redis.zadd(`${REDIS_PREFIX}approvals:pending`, Date.parse(req.expiresAt), req.id);
+    await bot.redis.zadd(`{k8s-health:approvals}:approvals:pending`, Date.parse(req.expiresAt), req.id);
     const updatesBefore = updatesOf(req).length;
     expect(await expireApprovals(sweeper(after(req, 60_000)))).toEqual({ expired: [], updated: [], stale: [] });
     expect(await bot.approvals.get(req.id)).toEqual(done);
@@ -198,7 +198,7 @@ async function withDueRequestAndJobs(
     : { ...template, id: approvals.newId(), expiresAt: past, thread: { channel: template.thread.channel, threadTs: template.thread.threadTs } };
   await approvals.create(due);
   const set = await startJobs({ config: configSchema.parse({}), redisUrl: bot.redisServer.url, prefix, metrics: createWorkerMetrics(), ...opts.jobs });
-  const queue = new Queue(APPROVALS_QUEUE, { connection: { url: bot.redisServer.url }, prefix });
+  const queue = new Queue(APPROVALS_QUEUE, { connection: { url: bot.redisServer.url }, prefix: queuePrefix(prefix, APPROVALS_QUEUE) });
   try {
     await body({ due, approvals, queue });
   } finally {

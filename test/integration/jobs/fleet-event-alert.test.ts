@@ -38,7 +38,7 @@ describe('fleet mode: a watch event alerts without the periodic scan', () => {
     try {
       const scanned = async () => (await db.redis.llen(`${prefix}:history:live`)) >= 1;
       for (let i = 0; i < 300 && !(await scanned()); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(await db.redis.get(`${prefix}:lease:live`)).toBe('worker-one');
+      expect(await db.redis.get(`{${prefix}:lease}:lease:live`)).toBe('worker-one');
       expect(set.fleet?.keeper.owned()).toEqual(['live']);
       expect((await set.scanQueue.getJobSchedulers(0, -1)).map((s) => s.key)).toEqual([]);
       expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
@@ -55,6 +55,6 @@ describe('fleet mode: a watch event alerts without the periodic scan', () => {
       await api.close();
     }
     // Stopping released the lease for the other workers.
-    expect(await db.redis.get(`${prefix}:lease:live`)).toBeNull();
+    expect(await db.redis.get(`{${prefix}:lease}:lease:live`)).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { createChannelLimiter } from '../../../src/slack/post/create-channel-limiter.js';
-import { NOTIFY_QUEUE, SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
+import { NOTIFY_QUEUE, SCAN_QUEUE, queuePrefix } from '../../../src/jobs/queue-names.js';
 import { startJobs } from '../../../src/compose/compose-jobs.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
 import { startRedis, type RedisServer } from '../../support/start-redis.js';
@@ -40,7 +40,7 @@ describe('notify worker against Slack rate limits and failures', () => {
     } finally {
       await set.close();
       for (const name of [SCAN_QUEUE, NOTIFY_QUEUE]) {
-        const q = new Queue(name, { connection: { url: redis.url }, prefix });
+        const q = new Queue(name, { connection: { url: redis.url }, prefix: queuePrefix(prefix, name) });
         await q.obliterate({ force: true });
         await q.close();
       }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
-import { SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
+import { SCAN_QUEUE, queuePrefix } from '../../../src/jobs/queue-names.js';
 import { scheduleScans } from '../../../src/jobs/schedule-scans.js';
 import { isLeasedCluster } from '../../../src/jobs/is-leased-cluster.js';
 import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
@@ -28,7 +28,7 @@ describe('scan scheduling on BullMQ', () => {
   it('keeps one scheduler per configured cluster and removes those of clusters no longer configured', async () => {
     const prefix = randomPrefix();
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
-    const queue = new Queue(SCAN_QUEUE, { connection, prefix });
+    const queue = new Queue(SCAN_QUEUE, { connection, prefix: queuePrefix(prefix, SCAN_QUEUE) });
     try {
       const two = configSchema.parse({ clusters: [{ name: 'a', dump: '/x' }, { name: 'b', dump: '/y' }], scan: { intervalSeconds: 5 } });
       await scheduleScans(queue, two);
@@ -52,7 +52,7 @@ describe('scan scheduling on BullMQ', () => {
   it('fleet mode: a leased (live) cluster gets no scheduler, and its old scheduler is removed', async () => {
     const prefix = randomPrefix();
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
-    const queue = new Queue(SCAN_QUEUE, { connection, prefix });
+    const queue = new Queue(SCAN_QUEUE, { connection, prefix: queuePrefix(prefix, SCAN_QUEUE) });
     try {
       const config = configSchema.parse({ clusters: [{ name: 'd', dump: '/x' }, { name: 'live', workload: { kubeconfig: '/k' } }], scan: { intervalSeconds: 5 } });
       expect(await scheduleScans(queue, config)).toEqual({ scheduled: ['scan:d', 'scan:live'], removed: [] }); // the schedulers used without leases
@@ -110,7 +110,7 @@ describe('scan scheduling on BullMQ', () => {
       expect(new Set(fingerprints).size).toBe(posts.length);
       expect(posts.some((p) => p.body.channel === 'C0ALERT2')).toBe(false); // benign-healthy: nothing to alert
     } finally {
-      const q = new Queue(SCAN_QUEUE, { connection: { url: redis.url }, prefix });
+      const q = new Queue(SCAN_QUEUE, { connection: { url: redis.url }, prefix: queuePrefix(prefix, SCAN_QUEUE) });
       await q.obliterate({ force: true });
       await q.close();
       reader.disconnect();

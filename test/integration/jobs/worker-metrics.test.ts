@@ -4,7 +4,7 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { createWorkerMetrics, type WorkerMetrics } from '../../../src/jobs/create-worker-metrics.js';
-import { NOTIFY_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
+import { NOTIFY_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE, queuePrefix } from '../../../src/jobs/queue-names.js';
 import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
 import { writeTestKubeConfig } from '../../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../../support/fake-kube-api/start-fake-kube-api.js';
@@ -66,7 +66,7 @@ describe('worker metrics', () => {
 
   async function obliterate(prefix: string, queues: string[]): Promise<void> {
     for (const name of queues) {
-      const q = new Queue(name, { connection: { url: redis.url }, prefix });
+      const q = new Queue(name, { connection: { url: redis.url }, prefix: queuePrefix(prefix, name) });
       await q.obliterate({ force: true });
       await q.close();
     }
@@ -136,10 +136,10 @@ describe('worker metrics', () => {
         if (status === 'throw') throw new Error('Slack unreachable');
         return { status };
       },
-      { connection, prefix },
+      { connection, prefix: queuePrefix(prefix, REMEDIATE_QUEUE) },
     );
     metrics.attach({ workers: [worker] });
-    const queue = new Queue(REMEDIATE_QUEUE, { connection, prefix });
+    const queue = new Queue(REMEDIATE_QUEUE, { connection, prefix: queuePrefix(prefix, REMEDIATE_QUEUE) });
     try {
       for (const [i, status] of ['succeeded', 'failed', 'aborted', 'interrupted', 'rejected', 'unknown', 'throw', 'succeeded'].entries()) {
         await queue.add('remediate', { status }, { jobId: `r${i}`, attempts: 1 });

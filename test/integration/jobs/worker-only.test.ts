@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { enqueueRemediation } from '../../../src/jobs/enqueue-remediation.js';
-import { APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../../../src/jobs/queue-names.js';
+import { APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE, queuePrefix } from '../../../src/jobs/queue-names.js';
 import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
 import { eventually } from '../../support/eventually.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
@@ -35,7 +35,7 @@ describe('worker --only: a worker set runs only the workers it was given', () =>
     redis = await startRedis();
     slack = await startFakeSlackApi({ validToken: TOKEN });
     reader = new Redis(redis.url);
-    for (const name of [SCAN_QUEUE, REMEDIATE_QUEUE, NOTIFY_QUEUE, APPROVALS_QUEUE]) queues[name] = new Queue(name, { connection: { url: redis.url }, prefix });
+    for (const name of [SCAN_QUEUE, REMEDIATE_QUEUE, NOTIFY_QUEUE, APPROVALS_QUEUE]) queues[name] = new Queue(name, { connection: { url: redis.url }, prefix: queuePrefix(prefix, name) });
   });
   afterAll(async () => {
     for (const s of sets) await s.close().catch(() => undefined);
@@ -88,7 +88,7 @@ describe('worker --only: a worker set runs only the workers it was given', () =>
 
     // And the default is every worker: the waiting remediation is taken by a full set.
     const all = await start(undefined);
-    expect(all.kinds).toEqual(['scan', 'notify', 'remediate', 'expiry']);
+    expect(all.kinds).toEqual(['scan', 'notify', 'remediate', 'expiry', 'alerts']);
     expect(await eventually(() => stateOf(REMEDIATE_QUEUE, 'req-absent-2'), (s) => s === 'completed')).toBe('completed');
     await all.close();
   }, 60_000);

@@ -14,7 +14,7 @@ import type { RemediationProposal } from '../../../src/diagnose/finding.js';
 import { enqueueRemediation } from '../../../src/jobs/enqueue-remediation.js';
 import { createProposalRequester } from '../../../src/jobs/create-proposal-requester.js';
 import { startProposeWorker } from '../../../src/jobs/workers/propose.js';
-import { BULLMQ_PREFIX, PROPOSE_QUEUE, REMEDIATE_QUEUE } from '../../../src/jobs/queue-names.js';
+import { BULLMQ_PREFIX, PROPOSE_QUEUE, REMEDIATE_QUEUE, queuePrefix } from '../../../src/jobs/queue-names.js';
 import { startRemediateWorker } from '../../../src/jobs/workers/remediate.js';
 import { createActionContext } from '../../../src/approvals/execute/create-action-context.js';
 import { proposeFixActionId } from '../../../src/slack/action-ids.js';
@@ -138,10 +138,10 @@ beforeAll(async () => {
     },
     '/tmp',
   );
-  queue = new Queue(REMEDIATE_QUEUE, { connection: bullConnection, prefix: BULLMQ_PREFIX });
-  proposeQueue = new Queue(PROPOSE_QUEUE, { connection: bullConnection, prefix: BULLMQ_PREFIX });
+  queue = new Queue(REMEDIATE_QUEUE, { connection: bullConnection, prefix: queuePrefix(BULLMQ_PREFIX, REMEDIATE_QUEUE) });
+  proposeQueue = new Queue(PROPOSE_QUEUE, { connection: bullConnection, prefix: queuePrefix(BULLMQ_PREFIX, PROPOSE_QUEUE) });
   eventsConnection = new Redis(redisServer.url, { maxRetriesPerRequest: null });
-  proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: eventsConnection, prefix: BULLMQ_PREFIX });
+  proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: eventsConnection, prefix: queuePrefix(BULLMQ_PREFIX, PROPOSE_QUEUE) });
   // The remediate worker kind: approved fixes and fix-button clicks (plan + dry run).
   const workerDeps = {
     connection: bullConnection,

@@ -36,9 +36,9 @@ describe('proposing a fix in the remediation worker', () => {
       await bot.slack.waitFor('the request posted', () => bot.slack.callsTo('chat.postMessage').some((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_')), 30_000);
       // Both clicks have been handled (the second waited for the first's job): still one request
       // (stored right after its message is posted).
-      await eventually(() => bot.redis.keys('k8s-health:approval:*'), (k) => k.length > 0, 30_000);
+      await eventually(() => bot.redis.keys('{k8s-health:approvals}:approval:*'), (k) => k.length > 0, 30_000);
       await new Promise((r) => setTimeout(r, 500));
-      expect(await bot.redis.keys('k8s-health:approval:*')).toHaveLength(1);
+      expect(await bot.redis.keys('{k8s-health:approvals}:approval:*')).toHaveLength(1);
       expect(bot.slack.callsTo('chat.postMessage').filter((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_'))).toHaveLength(1);
       expect((await bot.audit.list()).filter((e) => e.event === 'proposed')).toHaveLength(1);
     } finally {
@@ -54,7 +54,7 @@ describe('proposing a fix in the remediation worker', () => {
       expect(told.body).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('no remediation worker took this click within 2 s') });
       expect(String(told.body.text)).toContain('worker --only remediate');
       expect(await bot.proposeQueue.getJobCounts('waiting', 'active', 'completed', 'failed')).toEqual({ waiting: 0, active: 0, completed: 0, failed: 0 });
-      expect(await bot.redis.keys('k8s-health:approval:*')).toEqual([]);
+      expect(await bot.redis.keys('{k8s-health:approvals}:approval:*')).toEqual([]);
       expect(bot.kube.requests).toEqual([]);
     } finally {
       await bot.stop();
