@@ -3,15 +3,17 @@ import { summarize } from './bench-stats.js';
 
 /**
  * Bench child (target 12): the load generator, in its own process so the client's work does not
- * count against the bot's event loop. A warm-up round, then ROUNDS timed rounds of 50 concurrent Alertmanager webhooks of 100
- * alerts each (payload version 4, bearer token); ack = time until the endpoint's answer.
- * argv: ENDPOINT TOKEN ROUNDS NODE.
+ * count against the bot's event loop. A warm-up round, then ROUNDS timed rounds of 50 concurrent Alertmanager webhooks
+ * of 100 alerts each (payload version 4, bearer token); ack = time until the endpoint's answer. argv: ENDPOINT TOKEN
+ * ROUNDS NODE.
  */
 const [endpoint, token, roundsArg, node] = process.argv.slice(2);
 const RULES = ['KubeNodeNotReady', 'KubeNodeUnreachable', 'KubeletDown', 'TargetDown', 'KubeAPIErrorBudgetBurn'];
 const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
 
-/** The body of one webhook, built before any request of its round starts (building is the client's work, not the bot's). */
+/**
+ * The body of one webhook, built before any request of its round starts (building is the client's work, not the bot's).
+ */
 function bodyOf(round: number, req: number): string {
   const alerts = Array.from({ length: 100 }, (_, i) => ({
     status: 'firing',

@@ -13,8 +13,12 @@ export async function fetchFloor(url: string, pageSize = 500, concurrency = 4): 
       let cont: string | undefined;
       let found = true;
       do {
-        const q = new URLSearchParams(cont ? { limit: String(pageSize), continue: cont } : { limit: String(pageSize), resourceVersion: '0' });
-        const res = await fetch(`${url}${path}?${q}`, { headers: { Accept: 'application/json', Authorization: 'Bearer test-token' } });
+        const q = new URLSearchParams(
+          cont ? { limit: String(pageSize), continue: cont } : { limit: String(pageSize), resourceVersion: '0' },
+        );
+        const res = await fetch(`${url}${path}?${q}`, {
+          headers: { Accept: 'application/json', Authorization: 'Bearer test-token' },
+        });
         const text = await res.text();
         if (res.status === 404) {
           found = false;
@@ -28,8 +32,10 @@ export async function fetchFloor(url: string, pageSize = 500, concurrency = 4): 
     }
   });
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < jobs.length) await jobs[next++]!();
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < jobs.length) await jobs[next++]!();
+    }),
+  );
   return items;
 }

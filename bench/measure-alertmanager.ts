@@ -31,7 +31,8 @@ const redisServer = await startRedis();
 const redis = new Redis(redisServer.url);
 const slack = await startFakeSlackApi();
 try {
-  // With alertmanager.url each reply carries Silence buttons whose value names its alert's fingerprint: how alerts are counted.
+  // With alertmanager.url each reply carries Silence buttons whose value names its alert's fingerprint: how alerts are
+  // counted.
   const config = configSchema.parse({
     clusters: [{ name: 'tkc-prod', dump: S3, slack: { alertChannel: 'C0ALERTS' } }],
     alertmanager: { url: 'http://127.0.0.1:9' },

@@ -22,7 +22,8 @@ import { summarize } from './bench-stats.js';
  * - threads (parents posted in the channel) against the distinct root causes of the stored reports;
  * - scoping: no stored report quotes a Machine of another cluster (every cluster's node has the same
  *   name, and its Machine sits next to the others' in the shared namespace).
- * argv: ROOT_OF_REPO SIZES(comma-separated) SPREAD_S CORRELATE_S (scan.correlateSeconds; 0 = the reference without fleet incidents).
+ * argv: ROOT_OF_REPO SIZES(comma-separated) SPREAD_S CORRELATE_S (scan.correlateSeconds; 0 = the reference without
+ * fleet incidents).
  */
 const [root, sizesArg, spreadArg, correlateArg] = process.argv.slice(2) as [string, string?, string?, string?];
 const CORRELATE_S = Number(correlateArg ?? 60);
@@ -31,7 +32,8 @@ const SPREAD_MS = Number(spreadArg ?? 10) * 1000;
 const DUMP = path.join(root, 'examples/scenarios/benign-healthy');
 const CHANNEL = 'C0FLEET';
 const NAMESPACE = 'fleet';
-const log = (line: string) => process.stderr.write(`[fleet-incident ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+const log = (line: string) =>
+  process.stderr.write(`[fleet-incident ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const children = new Set<ChildProcess>();
 process.on('exit', () => {
@@ -40,7 +42,10 @@ process.on('exit', () => {
 
 const total = SIZES.reduce((a, b) => a + b, 0);
 // Workload API servers: one serve-fleet child for every cluster of every size (each phase uses fresh ones).
-const server = fork(path.join(root, 'dist-check/bench/serve-fleet.js'), [DUMP, String(total)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--max-old-space-size=4096'] });
+const server = fork(path.join(root, 'dist-check/bench/serve-fleet.js'), [DUMP, String(total)], {
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  execArgv: ['--max-old-space-size=4096'],
+});
 children.add(server);
 const pending = new Map<number, (v: unknown) => void>();
 let nextId = 1;
@@ -62,20 +67,35 @@ const urls = first.urls;
 const names = urls.map((_, i) => `f${String(i).padStart(4, '0')}`);
 const nodeNames = (await readDumpObjects(DUMP)).workload.filter((o) => o.kind === 'Node').map((o) => o.metadata.name);
 
-// The management side: every cluster's Cluster and Machines (no MachineHealthCheck) in one namespace; the nodes of every cluster have the same names.
+// The management side: every cluster's Cluster and Machines (no MachineHealthCheck) in one namespace; the nodes of
+// every cluster have the same names.
 const management = await startFakeKubeApi({
   objects: names.flatMap((c): KubeObject[] => [
-    { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Cluster', metadata: { name: c, namespace: NAMESPACE, uid: `uid-${c}` }, spec: {}, status: { phase: 'Provisioned' } },
+    {
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'Cluster',
+      metadata: { name: c, namespace: NAMESPACE, uid: `uid-${c}` },
+      spec: {},
+      status: { phase: 'Provisioned' },
+    },
     ...nodeNames.map((node, k) => ({
       apiVersion: 'cluster.x-k8s.io/v1beta1',
       kind: 'Machine',
-      metadata: { name: `${c}-m${k}`, namespace: NAMESPACE, uid: `uid-${c}-m${k}`, labels: { 'cluster.x-k8s.io/cluster-name': c }, creationTimestamp: '2026-01-01T00:00:00Z' },
+      metadata: {
+        name: `${c}-m${k}`,
+        namespace: NAMESPACE,
+        uid: `uid-${c}-m${k}`,
+        labels: { 'cluster.x-k8s.io/cluster-name': c },
+        creationTimestamp: '2026-01-01T00:00:00Z',
+      },
       spec: { clusterName: c, version: 'v1.29.4' },
       status: { phase: 'Running', nodeRef: { kind: 'Node', name: node } },
     })),
   ]),
 });
-log(`${urls.length} workload API servers and one management API server (${names.length} Clusters in namespace ${NAMESPACE}) up`);
+log(
+  `${urls.length} workload API servers and one management API server (${names.length} Clusters in namespace ${NAMESPACE}) up`,
+);
 
 const redisServer = await startRedis();
 const redis = new Redis(redisServer.url);
@@ -86,7 +106,14 @@ const kubeconfigs = await Promise.all(urls.map((u, i) => writeTestKubeConfig(u, 
 
 async function spawnWorker(config: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [path.join(root, 'bin/k8s-health.js'), 'worker', '--config', config], {
-    env: { PATH: process.env.PATH ?? '', REDIS_URL: redisServer.url, PORT: '0', SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      REDIS_URL: redisServer.url,
+      PORT: '0',
+      SLACK_BOT_TOKEN: 'xoxb-test-token',
+      SLACK_API_URL: slack.apiUrl,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -125,9 +152,15 @@ try {
     const seenCalls = slack.calls.length;
     const config = path.join(dir, `config-${size}.yaml`);
     const clusters = idx
-      .map((i) => `  - name: ${names[i]}\n    workload: { kubeconfig: ${JSON.stringify(kubeconfigs[i])} }\n    management: { kubeconfig: ${JSON.stringify(mgmtKc)}, namespace: ${NAMESPACE}, clusterName: ${names[i]} }\n    slack: { alertChannel: ${CHANNEL} }\n`)
+      .map(
+        (i) =>
+          `  - name: ${names[i]}\n    workload: { kubeconfig: ${JSON.stringify(kubeconfigs[i])} }\n    management: { kubeconfig: ${JSON.stringify(mgmtKc)}, namespace: ${NAMESPACE}, clusterName: ${names[i]} }\n    slack: { alertChannel: ${CHANNEL} }\n`,
+      )
       .join('');
-    await writeFile(config, `clusters:\n${clusters}scan: { intervalSeconds: 60, debounceSeconds: 2, correlateSeconds: ${CORRELATE_S} }\nthresholds: { notReadyGraceSeconds: 0 }\n`);
+    await writeFile(
+      config,
+      `clusters:\n${clusters}scan: { intervalSeconds: 60, debounceSeconds: 2, correlateSeconds: ${CORRELATE_S} }\nthresholds: { notReadyGraceSeconds: 0 }\n`,
+    );
     const workers = [await spawnWorker(config), await spawnWorker(config)];
     // Settled: every cluster scanned once (a stored report), healthy, nothing posted.
     const deadline = Date.now() + 10 * 60_000;
@@ -165,7 +198,9 @@ try {
     const latencies = [...firstSeen.entries()].map(([n, t]) => t - at.get(n)!);
     const missed = size - firstSeen.size;
     await sleep(3000);
-    const posts = slack.calls.slice(seenCalls).filter((c) => c.method === 'chat.postMessage' && c.body.channel === CHANNEL);
+    const posts = slack.calls
+      .slice(seenCalls)
+      .filter((c) => c.method === 'chat.postMessage' && c.body.channel === CHANNEL);
     const threads = posts.filter((c) => !c.body.thread_ts).length;
 
     // Root causes and scoping, from the stored reports.
@@ -174,10 +209,27 @@ try {
     let ownMachineQuoted = 0;
     for (const i of idx) {
       const raw = await redis.get(`k8s-health:report:${names[i]}`);
-      const report = raw ? (JSON.parse(raw) as { report: { cluster: string; findings: { id: string; severity: string; causedBy?: string[]; correlationKey?: string; fingerprint: string; evidence: string[] }[] } }).report : undefined;
+      const report = raw
+        ? (
+            JSON.parse(raw) as {
+              report: {
+                cluster: string;
+                findings: {
+                  id: string;
+                  severity: string;
+                  causedBy?: string[];
+                  correlationKey?: string;
+                  fingerprint: string;
+                  evidence: string[];
+                }[];
+              };
+            }
+          ).report
+        : undefined;
       if (!report) continue;
       for (const f of report.findings) {
-        if (f.severity !== 'info' && !f.causedBy?.length) roots.add(f.correlationKey ? `${f.id} ${f.correlationKey}` : `${report.cluster} ${f.fingerprint}`);
+        if (f.severity !== 'info' && !f.causedBy?.length)
+          roots.add(f.correlationKey ? `${f.id} ${f.correlationKey}` : `${report.cluster} ${f.fingerprint}`);
         for (const e of f.evidence) {
           for (const m of e.matchAll(/Machine fleet\/(f\d{4})-m\d+/g)) {
             if (m[1] === report.cluster) ownMachineQuoted += 1;
@@ -186,7 +238,17 @@ try {
         }
       }
     }
-    const r = { clusters: size, spreadSeconds: SPREAD_MS / 1000, correlateSeconds: CORRELATE_S, firstAlertMs: { ...summarize(latencies), max: Math.max(...latencies), missed }, threads, rootCauses: roots.size, posts: posts.length, foreignObjectsInReports: foreign, ownMachineQuoted };
+    const r = {
+      clusters: size,
+      spreadSeconds: SPREAD_MS / 1000,
+      correlateSeconds: CORRELATE_S,
+      firstAlertMs: { ...summarize(latencies), max: Math.max(...latencies), missed },
+      threads,
+      rootCauses: roots.size,
+      posts: posts.length,
+      foreignObjectsInReports: foreign,
+      ownMachineQuoted,
+    };
     log(`${size} clusters: ${JSON.stringify(r)}`);
     results.push(r);
     for (const w of workers) await stop(w);

@@ -47,7 +47,10 @@ interface ServerChild {
   call<T>(msg: Record<string, unknown>): Promise<T>;
 }
 async function startServer(count: number): Promise<ServerChild> {
-  const child = fork(path.join(root, 'dist-check/bench/serve-fleet.js'), [DUMP, String(count)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--max-old-space-size=4096'] });
+  const child = fork(path.join(root, 'dist-check/bench/serve-fleet.js'), [DUMP, String(count)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: ['--max-old-space-size=4096'],
+  });
   children.add(child);
   const pending = new Map<number, (v: unknown) => void>();
   let next = 1;
@@ -71,7 +74,8 @@ async function startServer(count: number): Promise<ServerChild> {
   };
 }
 const servers: ServerChild[] = [];
-for (let start = 0; start < CLUSTERS; start += SERVER_SHARE) servers.push(await startServer(Math.min(SERVER_SHARE, CLUSTERS - start)));
+for (let start = 0; start < CLUSTERS; start += SERVER_SHARE)
+  servers.push(await startServer(Math.min(SERVER_SHARE, CLUSTERS - start)));
 const urls = servers.flatMap((s) => s.urls);
 log(`${urls.length} fake API servers up`);
 interface ClusterStats {
@@ -81,8 +85,13 @@ interface ClusterStats {
   open: number;
   openUnique: number;
 }
-const allStats = async () => (await Promise.all(servers.map((s) => s.call<{ stats: ClusterStats[] }>({ type: 'stats' })))).flatMap((r) => r.stats);
-const emit = (index: number) => servers[Math.floor(index / SERVER_SHARE)]!.call<{ at: number; node: string }>({ type: 'emit', index: index % SERVER_SHARE });
+const allStats = async () =>
+  (await Promise.all(servers.map((s) => s.call<{ stats: ClusterStats[] }>({ type: 'stats' })))).flatMap((r) => r.stats);
+const emit = (index: number) =>
+  servers[Math.floor(index / SERVER_SHARE)]!.call<{ at: number; node: string }>({
+    type: 'emit',
+    index: index % SERVER_SHARE,
+  });
 
 // --- Redis, Slack, config ---
 const redisServer = await startRedis();
@@ -94,8 +103,17 @@ const channel = (i: number) => `C${String(i).padStart(5, '0')}`;
 const kubeconfigs = await Promise.all(urls.map((u, i) => writeTestKubeConfig(u, names[i])));
 async function writeConfig(n: number): Promise<string> {
   const file = path.join(dir, `config-${n}.yaml`);
-  const clusters = names.slice(0, n).map((name, i) => `  - name: ${name}\n    workload: { kubeconfig: ${JSON.stringify(kubeconfigs[i])} }\n    slack: { alertChannel: ${channel(i)} }\n`).join('');
-  await writeFile(file, `clusters:${n ? `\n${clusters}` : ' []\n'}scan: { intervalSeconds: 60, leaseSeconds: ${LEASE_S}, debounceSeconds: 2 }\nthresholds: { notReadyGraceSeconds: 0 }\n`);
+  const clusters = names
+    .slice(0, n)
+    .map(
+      (name, i) =>
+        `  - name: ${name}\n    workload: { kubeconfig: ${JSON.stringify(kubeconfigs[i])} }\n    slack: { alertChannel: ${channel(i)} }\n`,
+    )
+    .join('');
+  await writeFile(
+    file,
+    `clusters:${n ? `\n${clusters}` : ' []\n'}scan: { intervalSeconds: 60, leaseSeconds: ${LEASE_S}, debounceSeconds: 2 }\nthresholds: { notReadyGraceSeconds: 0 }\n`,
+  );
   return file;
 }
 
@@ -108,7 +126,14 @@ interface RunningWorker {
 }
 async function spawnWorker(config: string): Promise<RunningWorker> {
   const child = spawn(process.execPath, [path.join(root, 'bin/k8s-health.js'), 'worker', '--config', config], {
-    env: { PATH: process.env.PATH ?? '', REDIS_URL: redisServer.url, PORT: '0', SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      REDIS_URL: redisServer.url,
+      PORT: '0',
+      SLACK_BOT_TOKEN: 'xoxb-test-token',
+      SLACK_API_URL: slack.apiUrl,
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -165,9 +190,16 @@ async function settled(n: number, live: number[]): Promise<boolean> {
   kindsPerCluster = Math.max(kindsPerCluster, ...s.map((x) => x.openUnique));
   return s.every((x) => x.open === kindsPerCluster && x.openUnique === kindsPerCluster);
 }
-const duplicateWatches = async (n: number) => (await allStats()).slice(0, n).reduce((sum, x) => sum + (x.open - x.openUnique), 0);
+const duplicateWatches = async (n: number) =>
+  (await allStats()).slice(0, n).reduce((sum, x) => sum + (x.open - x.openUnique), 0);
 
-const result: Record<string, unknown> = { clusters: CLUSTERS, leaseSeconds: LEASE_S, churnMinutes: CHURN_MS / 60_000, samples: SAMPLES, steadySeconds: STEADY_MS / 1000 };
+const result: Record<string, unknown> = {
+  clusters: CLUSTERS,
+  leaseSeconds: LEASE_S,
+  churnMinutes: CHURN_MS / 60_000,
+  samples: SAMPLES,
+  steadySeconds: STEADY_MS / 1000,
+};
 try {
   // Idle worker: the resident set of a worker process that watches nothing.
   const idle = await spawnWorker(await writeConfig(0));
@@ -181,12 +213,23 @@ try {
     const config = await writeConfig(n);
     const ws = [await spawnWorker(config), await spawnWorker(config)];
     const t = performance.now();
-    await until(`${n} clusters leased and watched once`, () => settled(n, ws.map((w) => w.pid)), 15 * 60_000, 1000);
+    await until(
+      `${n} clusters leased and watched once`,
+      () =>
+        settled(
+          n,
+          ws.map((w) => w.pid),
+        ),
+      15 * 60_000,
+      1000,
+    );
     const settleMs = performance.now() - t;
     await sleep(10_000); // let the first scans' garbage go
     const kb = ws.map((w) => rssKb(w.pid));
     const perClusterKb = (kb[0]! + kb[1]! - 2 * idleKb) / n;
-    log(`${n} clusters: settled in ${(settleMs / 1000).toFixed(1)} s; workers RSS ${kb.map((k) => (k / 1024).toFixed(0)).join(' + ')} MB; ${perClusterKb.toFixed(0)} KB per cluster`);
+    log(
+      `${n} clusters: settled in ${(settleMs / 1000).toFixed(1)} s; workers RSS ${kb.map((k) => (k / 1024).toFixed(0)).join(' + ')} MB; ${perClusterKb.toFixed(0)} KB per cluster`,
+    );
     return { ws, kb, perClusterKb, settleMs };
   };
   if (SMALL < CLUSTERS) {
@@ -196,7 +239,13 @@ try {
     await sleep(1000);
   }
   const big = await rssPhase(CLUSTERS);
-  result.big = { clusters: CLUSTERS, kb: big.kb, perClusterKb: big.perClusterKb, settleMs: big.settleMs, kindsPerCluster };
+  result.big = {
+    clusters: CLUSTERS,
+    kb: big.kb,
+    perClusterKb: big.perClusterKb,
+    settleMs: big.settleMs,
+    kindsPerCluster,
+  };
   let live = big.ws;
 
   // Steady state: requests per cluster per minute, no churn.
@@ -222,7 +271,8 @@ try {
     const deadline = Date.now() + 60_000;
     let got = 0;
     while (!got && Date.now() < deadline) {
-      if (slack.callsTo('chat.postMessage').some((c) => c.body.channel === channel(i) && !c.body.thread_ts)) got = Date.now();
+      if (slack.callsTo('chat.postMessage').some((c) => c.body.channel === channel(i) && !c.body.thread_ts))
+        got = Date.now();
       else await sleep(5);
     }
     if (got) latencies.push(got - at);
@@ -260,24 +310,42 @@ try {
     const theirs = (await owners(CLUSTERS)).map((p, i) => (p === victim.pid ? i : -1)).filter((i) => i >= 0);
     const killedAt = performance.now();
     await kill9(victim);
-    await until('failover', async () => {
-      const o = await owners(CLUSTERS);
-      return theirs.every((i) => o[i] === survivor.pid);
-    }, LEASE_S * 4000, 50);
+    await until(
+      'failover',
+      async () => {
+        const o = await owners(CLUSTERS);
+        return theirs.every((i) => o[i] === survivor.pid);
+      },
+      LEASE_S * 4000,
+      50,
+    );
     failovers.push(performance.now() - killedAt);
     const fresh = await spawnWorker(await writeConfig(CLUSTERS));
     live = [survivor, fresh];
-    await until('settled after the replacement joined', async () => {
-      const o = await owners(CLUSTERS);
-      return o.filter((p) => p === fresh.pid).length >= Math.floor(CLUSTERS / 2) - 1 && (await settled(CLUSTERS, live.map((w) => w.pid)));
-    }, 15 * 60_000, 1000);
+    await until(
+      'settled after the replacement joined',
+      async () => {
+        const o = await owners(CLUSTERS);
+        return (
+          o.filter((p) => p === fresh.pid).length >= Math.floor(CLUSTERS / 2) - 1 &&
+          (await settled(
+            CLUSTERS,
+            live.map((w) => w.pid),
+          ))
+        );
+      },
+      15 * 60_000,
+      1000,
+    );
     dupSamples.push(await duplicateWatches(CLUSTERS));
     cycles += 1;
     const cycleAfter = await allStats();
     const listed = cycleAfter.slice(0, CLUSTERS).map((x, i) => x.lists - cycleBefore[i]!.lists);
     const histogram: Record<number, number> = {};
     for (const n of listed) histogram[n] = (histogram[n] ?? 0) + 1;
-    log(`churn cycle ${cycles}: failover ${(failovers.at(-1)! / 1000).toFixed(1)} s; ${acquisitions - changesBefore} acquisitions (${ownerChanges} owner changes polled so far), ${listed.reduce((a, b) => a + b, 0)} LISTs this cycle; clusters by LISTs: ${JSON.stringify(histogram)}`);
+    log(
+      `churn cycle ${cycles}: failover ${(failovers.at(-1)! / 1000).toFixed(1)} s; ${acquisitions - changesBefore} acquisitions (${ownerChanges} owner changes polled so far), ${listed.reduce((a, b) => a + b, 0)} LISTs this cycle; clusters by LISTs: ${JSON.stringify(histogram)}`,
+    );
   }
   polling = false;
   await poll;

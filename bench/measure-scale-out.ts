@@ -29,10 +29,12 @@ await writeFile(configFile, yaml);
 
 const procs: ChildProcess[] = [];
 for (let i = 0; i < workers; i++) {
-  procs.push(spawn(process.execPath, [path.join(root, 'bin/k8s-health.js'), 'worker', '--config', configFile], {
-    env: { ...process.env, REDIS_URL: redisServer.url, PORT: '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  }));
+  procs.push(
+    spawn(process.execPath, [path.join(root, 'bin/k8s-health.js'), 'worker', '--config', configFile], {
+      env: { ...process.env, REDIS_URL: redisServer.url, PORT: '0' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
 }
 let first = 0;
 let last = 0;

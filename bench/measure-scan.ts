@@ -9,7 +9,8 @@ import { scanSynthetic, syntheticConfig } from './scan-synthetic.js';
  * Bench child (targets 2 and 7): alternate floor and live scan + analysis in this one process,
  * after one untimed warm-up of each, so both see the same machine load; then analysis alone.
  * Then target 8: the same scan with a warm watch cache (scan.watch), counting the API requests it makes.
- * argv: URL ITERATIONS CONTROL_URL. Sends { floorMs, scanMs, collectMs, analyzeMs, watch, items, pods, findings } to the parent.
+ * argv: URL ITERATIONS CONTROL_URL. Sends { floorMs, scanMs, collectMs, analyzeMs, watch, items, pods, findings } to
+ * the parent.
  */
 const [url, iterationsArg, controlUrl] = process.argv.slice(2);
 const iterations = Number(iterationsArg ?? 5);
@@ -55,8 +56,18 @@ for (let i = 0; i < iterations; i++) {
 }
 const cachedRequests = (await requests()) - before;
 caches.close();
-process.send!({
-  floorMs: summarize(floorMs), scanMs: summarize(scanMs), collectMs: summarize(collectMs), analyzeMs: summarize(analyzeMs),
-  watch: { warmMs, scanMs: summarize(cachedMs), requests: cachedRequests, scans: iterations, pods: cachedPods },
-  items, pods: last!.snapshot.pods.length, nodes: last!.snapshot.nodes.length, partial: last!.snapshot.partial, findings: last!.report.findings.length,
-}, () => process.exit(0));
+process.send!(
+  {
+    floorMs: summarize(floorMs),
+    scanMs: summarize(scanMs),
+    collectMs: summarize(collectMs),
+    analyzeMs: summarize(analyzeMs),
+    watch: { warmMs, scanMs: summarize(cachedMs), requests: cachedRequests, scans: iterations, pods: cachedPods },
+    items,
+    pods: last!.snapshot.pods.length,
+    nodes: last!.snapshot.nodes.length,
+    partial: last!.snapshot.partial,
+    findings: last!.report.findings.length,
+  },
+  () => process.exit(0),
+);

@@ -34,7 +34,12 @@ const redis = new Redis(redisServer.url);
 const slack = await startFakeSlackApi({ validToken: TOKEN });
 const reports = createReportStore(redis, { keyPrefix: 'bench:' });
 let answered: (() => void) | undefined;
-const { app } = await createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' });
+const { app } = await createSlackApp({
+  botToken: TOKEN,
+  signingSecret: SECRET,
+  apiUrl: slack.apiUrl,
+  logLevel: 'error',
+});
 registerListeners(app, {
   config,
   reports,
@@ -43,7 +48,10 @@ registerListeners(app, {
   metrics: createMetrics({ defaultMetrics: false }),
   now: () => new Date(),
   // handleHealthCommand logs "command answered" right after the answer is posted: that is our stopwatch.
-  log: createLogger({ level: 'info', destination: { write: (line: string) => void (line.includes('"msg":"command answered"') && answered?.()) } }),
+  log: createLogger({
+    level: 'info',
+    destination: { write: (line: string) => void (line.includes('"msg":"command answered"') && answered?.()) },
+  }),
 });
 const server = (await app.start(0)) as Server;
 const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
@@ -60,7 +68,11 @@ const liveScanMs = await (async () => {
 async function command(): Promise<number> {
   const body = slashCommandBody({ text: 'fleet-synthetic', response_url: slack.responseUrl() });
   const t = performance.now();
-  const res = await fetch(endpoint, { method: 'POST', body, headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) } });
+  const res = await fetch(endpoint, {
+    method: 'POST',
+    body,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) },
+  });
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`Bolt answered ${res.status}`);
   return performance.now() - t;
@@ -71,12 +83,18 @@ const requests = async () => ((await (await fetch(`${controlUrl}/requests`)).jso
 // reference of the same run, Bolt's own floor: the same receiver with a listener that only acks.
 const load = (url: string) =>
   new Promise<unknown>((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./slack-load.js', import.meta.url)), [url, SECRET, slack.responseUrl(), String(rounds)]);
+    const child = fork(fileURLToPath(new URL('./slack-load.js', import.meta.url)), [
+      url,
+      SECRET,
+      slack.responseUrl(),
+      String(rounds),
+    ]);
     child.once('message', (m: { ackMs: unknown }) => resolve(m.ackMs));
     child.once('exit', (code) => reject(new Error(`slack-load exited with ${code}`)));
   });
 const ackMs = await load(endpoint);
-const bare = (await createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' })).app;
+const bare = (await createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' }))
+  .app;
 bare.command('/k8s-health', async ({ ack }) => ack());
 const bareServer = (await bare.start(0)) as Server;
 const bareAckMs = await load(`http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/slack/events`);
@@ -98,4 +116,7 @@ await app.stop();
 redis.disconnect();
 await slack.close();
 await redisServer.stop();
-process.send!({ ackMs, bareAckMs, answerMs: summarize(answerMs), apiRequests, commands: answerMs.length, liveScanMs }, () => process.exit(0));
+process.send!(
+  { ackMs, bareAckMs, answerMs: summarize(answerMs), apiRequests, commands: answerMs.length, liveScanMs },
+  () => process.exit(0),
+);

@@ -11,11 +11,20 @@ import { writeTestKubeConfig } from '../test/support/fake-kube-api/create-test-k
 /** The bot's config for the synthetic cluster served at `url` (a live `workload` cluster). */
 export async function syntheticConfig(url: string): Promise<Config> {
   const kubeconfig = await writeTestKubeConfig(url, 'fleet');
-  return parseConfig({ clusters: [{ name: 'fleet-synthetic', workload: { kubeconfig }, slack: { channels: ['C0INCIDENT'] } }], scan: { freshSeconds: 3600 } }, '/tmp');
+  return parseConfig(
+    {
+      clusters: [{ name: 'fleet-synthetic', workload: { kubeconfig }, slack: { channels: ['C0INCIDENT'] } }],
+      scan: { freshSeconds: 3600 },
+    },
+    '/tmp',
+  );
 }
 
 /** One live scan as the bot runs it: collect (readyz, discovery, every kind; or from a watch cache) then diagnose. */
-export async function scanSynthetic(config: Config, watchCaches?: WatchCaches): Promise<{ snapshot: Snapshot; report: Report; collectMs: number; analyzeMs: number }> {
+export async function scanSynthetic(
+  config: Config,
+  watchCaches?: WatchCaches,
+): Promise<{ snapshot: Snapshot; report: Report; collectMs: number; analyzeMs: number }> {
   const t0 = performance.now();
   const snapshot = await collectSnapshot(config.clusters[0]!, { watchCaches });
   const t1 = performance.now();

@@ -33,7 +33,19 @@ function stats() {
 function notReady(api: FakeKubeApi): KubeObject {
   const node = structuredClone(api.list('Node')[0]!);
   const since = new Date(Date.now() - 10 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  node.status = { ...(node.status as object), conditions: [{ type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: since, lastHeartbeatTime: since }] };
+  node.status = {
+    ...(node.status as object),
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'Unknown',
+        reason: 'NodeStatusUnknown',
+        message: 'Kubelet stopped posting node status.',
+        lastTransitionTime: since,
+        lastHeartbeatTime: since,
+      },
+    ],
+  };
   return node;
 }
 

@@ -14,12 +14,18 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
 
 function command(): Promise<number> {
   const body = slashCommandBody({ text: 'fleet-synthetic', response_url: responseUrl! });
-  const headers = { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': String(Buffer.byteLength(body)), ...signSlackRequest(secret!, body) };
+  const headers = {
+    'Content-Type': 'application/x-www-form-urlencoded',
+    'Content-Length': String(Buffer.byteLength(body)),
+    ...signSlackRequest(secret!, body),
+  };
   return new Promise((resolve, reject) => {
     const t = performance.now();
     const req = http.request(endpoint!, { method: 'POST', headers, agent }, (res) => {
       res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - t) : reject(new Error(`Bolt answered ${res.statusCode}`))));
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(performance.now() - t) : reject(new Error(`Bolt answered ${res.statusCode}`)),
+      );
     });
     req.on('error', reject);
     req.end(body);

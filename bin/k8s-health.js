@@ -13,7 +13,11 @@ process.on('unhandledRejection', (reason) => {
   process.stderr.write(`k8s-health: contained an unhandled rejection: ${line.split('\n')[0]}\n`);
 });
 
-process.exitCode = await runCli(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr });
+process.exitCode = await runCli(process.argv.slice(2), {
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+});
 // The command is done: a socket or retry timer of a Redis that stayed unreachable must not keep the
 // process alive past it (Kubernetes would SIGKILL it after its grace period). Normally the process
 // has nothing left and exits before this fires.

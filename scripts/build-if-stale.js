@@ -33,7 +33,9 @@ if (process.argv.includes('--stamp')) {
   process.exit(0);
 }
 
-const sources = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'].map((f) => newest(path.join(root, f)));
+const sources = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'].map((f) =>
+  newest(path.join(root, f)),
+);
 const built = newest(stamp);
 if (built > 0 && built >= Math.max(...sources) && process.env.K8S_HEALTH_FORCE_BUILD !== '1') process.exit(0);
 

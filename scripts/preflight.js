@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /**
- * Preflight of `npm test`: the tests start a real redis-server (a Sentinel topology with redis-sentinel, a Redis Cluster made with redis-cli) and a real 3-member etcd, use etcdctl
- * and kubectl as peers, openssl for the etcd TLS certificates, and drive the sandbox page in the
- * system's headless Chromium (playwright-core never downloads a browser of its own here). When a command is missing it is
- * installed with the system package manager where that is possible without asking (root, or
- * passwordless sudo, on a Debian/Ubuntu machine); otherwise the run stops with one line naming the
- * exact command to run. Only the packages whose command is missing are installed: a machine may
- * already carry a command from another package (a kubectl from a "kubectl" package), and asking apt
- * for the Debian one would then fail on the file conflict.
+ * Preflight of `npm test`: the tests start a real redis-server (a Sentinel topology with redis-sentinel, a Redis
+ * Cluster made with redis-cli) and a real 3-member etcd, use etcdctl and kubectl as peers, openssl for the etcd TLS
+ * certificates, and drive the sandbox page in the system's headless Chromium (playwright-core never downloads a browser
+ * of its own here). When a command is missing it is installed with the system package manager where that is possible
+ * without asking (root, or passwordless sudo, on a Debian/Ubuntu machine); otherwise the run stops with one line naming
+ * the exact command to run. Only the packages whose command is missing are installed: a machine may already carry a
+ * command from another package (a kubectl from a "kubectl" package), and asking apt for the Debian one would then fail
+ * on the file conflict.
  */
 import { spawnSync } from 'node:child_process';
 
@@ -36,14 +36,19 @@ const apt = has('apt-get');
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
 const sudo = !root && has('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
 if (!apt || (!root && !sudo)) {
-  console.error(`npm test needs ${names}: run \`${hint}\`${apt ? '' : ' (or the equivalent for your system)'}, then npm test again`);
+  console.error(
+    `npm test needs ${names}: run \`${hint}\`${apt ? '' : ' (or the equivalent for your system)'}, then npm test again`,
+  );
   process.exit(1);
 }
 
 const run = (args) => {
   const cmd = root ? args[0] : 'sudo';
   const argv = root ? args.slice(1) : ['-n', ...args];
-  const r = spawnSync(cmd, argv, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const r = spawnSync(cmd, argv, {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   return r.status === 0;
 };
 console.error(`preflight: installing ${pkgs.join(' ')} (for ${names})`);

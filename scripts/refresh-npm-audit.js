@@ -11,7 +11,11 @@ import path from 'node:path';
 import { lockfileDigest, ROOT, SNAPSHOT } from './check-npm-audit.js';
 
 const lockText = readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8');
-const run = spawnSync('npm', ['audit', '--json', '--package-lock-only'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const run = spawnSync('npm', ['audit', '--json', '--package-lock-only'], {
+  cwd: ROOT,
+  encoding: 'utf8',
+  maxBuffer: 64 * 1024 * 1024,
+});
 let report;
 try {
   report = JSON.parse(run.stdout);
@@ -19,7 +23,12 @@ try {
   report = { message: (run.stderr || run.stdout || 'no output').split('\n').find(Boolean) };
 }
 const npmVersion = spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.trim();
-const base = { lockfileSha256: lockfileDigest(lockText), refreshedAt: new Date().toISOString(), command: 'npm audit --json --package-lock-only', npm: npmVersion };
+const base = {
+  lockfileSha256: lockfileDigest(lockText),
+  refreshedAt: new Date().toISOString(),
+  command: 'npm audit --json --package-lock-only',
+  npm: npmVersion,
+};
 
 if (report.auditReportVersion === 2) {
   // One entry per advisory and package: npm lists each under every package it reaches through.
@@ -28,16 +37,34 @@ if (report.auditReportVersion === 2) {
     for (const via of v.via ?? []) {
       if (typeof via !== 'object' || via === null) continue;
       const key = `${via.source} ${via.name}`;
-      if (!seen.has(key)) seen.set(key, { id: via.source, package: via.name, severity: via.severity, range: via.range, title: via.title, url: via.url });
+      if (!seen.has(key))
+        seen.set(key, {
+          id: via.source,
+          package: via.name,
+          severity: via.severity,
+          range: via.range,
+          title: via.title,
+          url: via.url,
+        });
     }
   }
-  const advisories = [...seen.values()].sort((a, b) => a.package.localeCompare(b.package) || String(a.id).localeCompare(String(b.id)));
-  writeFileSync(SNAPSHOT, `${JSON.stringify({ ...base, counts: report.metadata?.vulnerabilities ?? {}, advisories }, null, 2)}\n`);
+  const advisories = [...seen.values()].sort(
+    (a, b) => a.package.localeCompare(b.package) || String(a.id).localeCompare(String(b.id)),
+  );
+  writeFileSync(
+    SNAPSHOT,
+    `${JSON.stringify({ ...base, counts: report.metadata?.vulnerabilities ?? {}, advisories }, null, 2)}\n`,
+  );
   process.stdout.write(`wrote ${path.relative(ROOT, SNAPSHOT)}: ${advisories.length} advisories affect the lockfile\n`);
 } else {
   // The reason without addresses: the snapshot is committed.
-  const why = String(report.message ?? report.error?.summary ?? 'no audit report').replace(/https?:\/\/\S+/g, "the registry's audit endpoint").slice(0, 300);
-  process.stderr.write(`npm audit gave no report (${why})${process.argv.includes('--record-unavailable') ? '; recording that in the snapshot' : '; the snapshot is unchanged'}\n`);
-  if (process.argv.includes('--record-unavailable')) writeFileSync(SNAPSHOT, `${JSON.stringify({ ...base, advisories: null, unavailable: why }, null, 2)}\n`);
+  const why = String(report.message ?? report.error?.summary ?? 'no audit report')
+    .replace(/https?:\/\/\S+/g, "the registry's audit endpoint")
+    .slice(0, 300);
+  process.stderr.write(
+    `npm audit gave no report (${why})${process.argv.includes('--record-unavailable') ? '; recording that in the snapshot' : '; the snapshot is unchanged'}\n`,
+  );
+  if (process.argv.includes('--record-unavailable'))
+    writeFileSync(SNAPSHOT, `${JSON.stringify({ ...base, advisories: null, unavailable: why }, null, 2)}\n`);
   process.exit(1);
 }

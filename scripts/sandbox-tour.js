@@ -17,7 +17,15 @@ export async function launchBrowser(opts = {}) {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
     viewport: opts.viewport ?? { width: 1360, height: 900 },
     timezoneId: opts.timezoneId ?? 'UTC',
     locale: opts.locale ?? 'en-US',
@@ -47,8 +55,22 @@ export async function startSandboxProcess(opts = {}) {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const m = /open (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout);
-    if (m) return { url: m[1], child, exit, get stdout() { return stdout; }, get stderr() { return stderr; } };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`k8s-health sandbox did not start (exit ${child.exitCode})\nstdout: ${stdout}\nstderr: ${stderr}`);
+    if (m)
+      return {
+        url: m[1],
+        child,
+        exit,
+        get stdout() {
+          return stdout;
+        },
+        get stderr() {
+          return stderr;
+        },
+      };
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(
+        `k8s-health sandbox did not start (exit ${child.exitCode})\nstdout: ${stdout}\nstderr: ${stderr}`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -63,7 +85,8 @@ const FIX = 'Suspend webhook kyverno-resource-validating-webhook-cfg';
 const message = (page, text) => page.locator('#messages > li.msg', { hasText: text });
 const threadMessage = (page, text) => page.locator('#thread-messages > li.msg', { hasText: text });
 
-/* global document, getComputedStyle -- isChannelQuiet, linesOfMessage and the waitForFunction callbacks run inside the page, not in Node. */
+/* global document, getComputedStyle -- these callbacks run inside the page, not in Node:
+   isChannelQuiet, linesOfMessage and the waitForFunction callbacks. */
 
 /** Runs in the page: true once the channel's version has not changed for `ms` (long polling keeps it current). */
 function isChannelQuiet(ms) {
@@ -86,7 +109,9 @@ async function alertHeaders(page) {
       lis
         .filter((li) => {
           const h = li.querySelector('.bk-header')?.textContent ?? '';
-          return (h.startsWith(`${cluster}: `) || h.includes(` · ${cluster}: `)) && !li.textContent.includes('asked by');
+          return (
+            (h.startsWith(`${cluster}: `) || h.includes(` · ${cluster}: `)) && !li.textContent.includes('asked by')
+          );
         })
         .map((li) => li.querySelector('.bk-header').textContent),
     CLUSTER,
@@ -115,8 +140,8 @@ async function actAs(page, id) {
  * approver) is refused; Ann approves; Ben's Home tab shows the request waiting on him; Ben approves,
  * is asked to type the cluster name, types it wrong and then right; the fix runs against the
  * simulated API server; "next scan" until every alert thread of the incident resolved (the simulated
- * cluster heals once the webhook is gone), at most MAX_RESOLUTION_STEPS times. `shot(name)` is called at each picture-worthy moment.
- * Returns what each step showed, for the test's assertions.
+ * cluster heals once the webhook is gone), at most MAX_RESOLUTION_STEPS times. `shot(name)` is called at each
+ * picture-worthy moment. Returns what each step showed, for the test's assertions.
  */
 export async function playIncident(page, url, shot = async () => undefined) {
   const seen = {};
@@ -205,7 +230,8 @@ export async function playIncident(page, url, shot = async () => undefined) {
   const home = page.locator('#home-view');
   await home.filter({ hasText: 'Waiting on you' }).waitFor(t);
   seen.home = await home.innerText();
-  if (!seen.home.includes(CLUSTER) || !seen.home.includes(FIX)) throw new Error(`the Home view does not show ${CLUSTER} and the approval waiting on Ben:\n${seen.home}`);
+  if (!seen.home.includes(CLUSTER) || !seen.home.includes(FIX))
+    throw new Error(`the Home view does not show ${CLUSTER} and the approval waiting on Ben:\n${seen.home}`);
   await shot('sandbox-home');
   await page.getByRole('button', { name: '#incident', exact: true }).click();
   await request.getByRole('button', { name: 'Approve' }).waitFor(t);
@@ -262,7 +288,10 @@ export async function playIncident(page, url, shot = async () => undefined) {
   await shot('sandbox-resolved');
   // The symptom that resolved last, once the cluster had healed: the recreation loop, in a thread of
   // its own once its root cause had resolved (until then it is listed in the webhook's thread).
-  const loop = page.locator('#messages > li.msg').filter({ has: page.locator('.bk-header', { hasText: 'machine replacements' }) }).first();
+  const loop = page
+    .locator('#messages > li.msg')
+    .filter({ has: page.locator('.bk-header', { hasText: 'machine replacements' }) })
+    .first();
   await loop.locator('.msg-replies').click();
   await threadMessage(page, 'Resolved').last().waitFor(t);
   seen.loopThread = await page.locator('#thread-messages').innerText();

@@ -9,7 +9,9 @@ import { launchBrowser, playIncident, playPrometheusAlerts, startSandboxProcess 
 
 // Without a colour emoji font Chromium draws the bot's status emoji as empty boxes.
 if (!existsSync('/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf')) {
-  process.stderr.write('npm run screenshots: install the emoji font first (Debian: apt-get install fonts-noto-color-emoji)\n');
+  process.stderr.write(
+    'npm run screenshots: install the emoji font first (Debian: apt-get install fonts-noto-color-emoji)\n',
+  );
   process.exit(1);
 }
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

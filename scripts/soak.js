@@ -12,15 +12,27 @@ const figures = path.join(dir, 'figures.jsonl');
 const started = Date.now();
 const run = spawnSync('npx', ['jest', '--runInBand', 'test/reliability'], {
   stdio: 'inherit',
-  env: { ...process.env, NODE_OPTIONS: '--experimental-vm-modules', K8S_HEALTH_SOAK: factor, K8S_HEALTH_FIGURES: figures },
+  env: {
+    ...process.env,
+    NODE_OPTIONS: '--experimental-vm-modules',
+    K8S_HEALTH_SOAK: factor,
+    K8S_HEALTH_FIGURES: figures,
+  },
 });
-const rows = existsSync(figures) ? readFileSync(figures, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+const rows = existsSync(figures)
+  ? readFileSync(figures, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+  : [];
 rmSync(dir, { recursive: true, force: true });
 
 const pad = (s, n) => String(s).padEnd(n);
 console.log(`\nk8s-health soak (counts ×${factor}, ${Math.round((Date.now() - started) / 1000)} s)\n`);
 console.log(`${pad('suite', 16)}${pad('case', 46)}${pad('tried', 8)}${pad('bad', 5)}note`);
-for (const r of rows) console.log(`${pad(r.suite, 16)}${pad(r.case, 46)}${pad(r.tried, 8)}${pad(r.bad, 5)}${r.note ?? ''}`);
+for (const r of rows)
+  console.log(`${pad(r.suite, 16)}${pad(r.case, 46)}${pad(r.tried, 8)}${pad(r.bad, 5)}${r.note ?? ''}`);
 const tried = rows.reduce((a, r) => a + r.tried, 0);
 const bad = rows.reduce((a, r) => a + r.bad, 0);
 console.log(`\ntotal: ${tried} tried, ${bad} bad; jest exit ${run.status}`);

@@ -81,7 +81,10 @@ end
 return {total, resolved, ts}
 `;
 
-/** Keys under `<keyPrefix>alertmanager:` (receipt:<hash>, alert:<fingerprint>:<startsAt>, tally:<channel>:<ts>, once:<name>). */
+/**
+ * Keys under `<keyPrefix>alertmanager:` (receipt:<hash>, alert:<fingerprint>:<startsAt>, tally:<channel>:<ts>,
+ * once:<name>).
+ */
 export function createAlertReceiptStore(redis: Redis, opts: { keyPrefix: string }): AlertReceiptStore {
   const base = `${opts.keyPrefix}alertmanager:`;
   const receipt = (groupKey: string, a: AlertmanagerAlert) =>

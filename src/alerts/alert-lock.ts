@@ -35,17 +35,27 @@ export class AlertLockTimeoutError extends K8sHealthError {
  * while a live one keeps it however long it posts. Waiting for it gives up after `waitMs` (default
  * `ttlMs`) with {@link AlertLockTimeoutError}: the notify job is retried with backoff.
  */
-export async function withAlertLock<T>(redis: Redis, opts: { keyPrefix: string; name: string; ttlMs?: number; waitMs?: number }, fn: () => Promise<T>): Promise<T> {
+export async function withAlertLock<T>(
+  redis: Redis,
+  opts: { keyPrefix: string; name: string; ttlMs?: number; waitMs?: number },
+  fn: () => Promise<T>,
+): Promise<T> {
   const key = `${opts.keyPrefix}alert-lock:${opts.name}`;
   const token = randomBytes(12).toString('hex');
   const ttl = opts.ttlMs ?? ALERT_LOCK_TTL_MS;
   const deadline = Date.now() + (opts.waitMs ?? ttl);
   for (;;) {
     if ((await redis.set(key, token, 'PX', ttl, 'NX')) === 'OK') break;
-    if (Date.now() > deadline) throw new AlertLockTimeoutError(`alert thread ${opts.name} is locked by another worker for too long; the job will be retried`);
+    if (Date.now() > deadline)
+      throw new AlertLockTimeoutError(
+        `alert thread ${opts.name} is locked by another worker for too long; the job will be retried`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
-  const renew = setInterval(() => void redis.eval(RENEW_SCRIPT, 1, key, token, String(ttl)).catch(() => undefined), Math.max(100, Math.floor(ttl / 3)));
+  const renew = setInterval(
+    () => void redis.eval(RENEW_SCRIPT, 1, key, token, String(ttl)).catch(() => undefined),
+    Math.max(100, Math.floor(ttl / 3)),
+  );
   renew.unref();
   try {
     return await fn();

@@ -44,10 +44,13 @@ export interface AlertStateSeal {
 
 /**
  * Keys: `<keyPrefix>alert-state:<cluster>` (hash with `version`, `state` JSON — structured data
- * only, alerts/incident.ts — and `mac`, the seal, when the process holds the server secret). No TTL: the state must survive every restart; resolved incidents are
- * pruned by the transition itself.
+ * only, alerts/incident.ts — and `mac`, the seal, when the process holds the server secret). No TTL: the state must
+ * survive every restart; resolved incidents are pruned by the transition itself.
  */
-export function createAlertStateStore(redis: Redis, opts: { keyPrefix: string; seal?: AlertStateSeal; onTampered?: (cluster: string) => void }): AlertStateStore {
+export function createAlertStateStore(
+  redis: Redis,
+  opts: { keyPrefix: string; seal?: AlertStateSeal; onTampered?: (cluster: string) => void },
+): AlertStateStore {
   const key = (cluster: string) => `${opts.keyPrefix}alert-state:${cluster}`;
   return {
     async load(cluster) {
@@ -69,7 +72,14 @@ export function createAlertStateStore(redis: Redis, opts: { keyPrefix: string; s
     },
     async save(cluster, state, expectedVersion) {
       const json = JSON.stringify(state);
-      const ok = await redis.eval(CAS_SCRIPT, 1, key(cluster), String(expectedVersion), json, opts.seal ? opts.seal.sign({ cluster, state: json }) : '');
+      const ok = await redis.eval(
+        CAS_SCRIPT,
+        1,
+        key(cluster),
+        String(expectedVersion),
+        json,
+        opts.seal ? opts.seal.sign({ cluster, state: json }) : '',
+      );
       return ok === 1;
     },
   };
@@ -81,11 +91,19 @@ export function createAlertStateStore(redis: Redis, opts: { keyPrefix: string; s
  * `/k8s-health` request) never lose an update. A transition that returns the state it was given saves
  * nothing. Throws E_ALERT_STATE_CONTENDED when the state kept changing underneath (the scan job is retried).
  */
-export async function updateAlertState(store: AlertStateStore, cluster: string, transition: (prev: ClusterAlertState) => AlertTransition): Promise<AlertTransition> {
+export async function updateAlertState(
+  store: AlertStateStore,
+  cluster: string,
+  transition: (prev: ClusterAlertState) => AlertTransition,
+): Promise<AlertTransition> {
   for (let tries = 1; ; tries++) {
     const { state, version } = await store.load(cluster);
     const next = transition(state);
     if (next.state === state || (await store.save(cluster, next.state, version))) return next;
-    if (tries >= MAX_CAS_TRIES) throw new K8sHealthError('E_ALERT_STATE_CONTENDED', `alert state of ${cluster} kept changing under this scan (${tries} tries); the scan job will be retried`);
+    if (tries >= MAX_CAS_TRIES)
+      throw new K8sHealthError(
+        'E_ALERT_STATE_CONTENDED',
+        `alert state of ${cluster} kept changing under this scan (${tries} tries); the scan job will be retried`,
+      );
   }
 }

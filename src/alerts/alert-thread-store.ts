@@ -9,7 +9,10 @@ export interface ThreadIncident {
   key: string;
 }
 
-/** Where incidents are read (alerts/alert-state-store.ts, passed in by the composition root: store/ does not import alerts/). */
+/**
+ * Where incidents are read (alerts/alert-state-store.ts, passed in by the composition root: store/ does not import
+ * alerts/).
+ */
 export interface IncidentSource<I extends ThreadIncident> {
   load(cluster: string): Promise<{ state: { incidents: Record<string, I> } }>;
 }
@@ -50,10 +53,28 @@ export interface AlertThreadStore<I extends ThreadIncident = ThreadIncident> {
 /** Threads outlive their incident for 30 days (a reopened finding within the flap window reuses it). */
 const TTL_SECONDS = 30 * 24 * 3600;
 
-/** Keys: `<keyPrefix>alert-thread:<cluster>:<incidentKey>` (JSON, with `mac` when sealed); the lock `<keyPrefix>alert-lock:<cluster>:<fingerprint>`. */
-export function createAlertThreadStore<I extends ThreadIncident = ThreadIncident>(redis: Redis, opts: { keyPrefix: string; states?: IncidentSource<I>; seal?: RecordSeal; onTampered?: (cluster: string, incidentKey: string) => void }): AlertThreadStore<I> {
+/**
+ * Keys: `<keyPrefix>alert-thread:<cluster>:<incidentKey>` (JSON, with `mac` when sealed); the lock
+ * `<keyPrefix>alert-lock:<cluster>:<fingerprint>`.
+ */
+export function createAlertThreadStore<I extends ThreadIncident = ThreadIncident>(
+  redis: Redis,
+  opts: {
+    keyPrefix: string;
+    states?: IncidentSource<I>;
+    seal?: RecordSeal;
+    onTampered?: (cluster: string, incidentKey: string) => void;
+  },
+): AlertThreadStore<I> {
   const key = (cluster: string, incidentKey: string) => `${opts.keyPrefix}alert-thread:${cluster}:${incidentKey}`;
-  const sealed = (cluster: string, incidentKey: string, t: AlertThread) => ({ cluster, incidentKey, channel: t.channel, ts: t.ts, postedSeq: t.postedSeq, proposalIds: t.proposalIds });
+  const sealed = (cluster: string, incidentKey: string, t: AlertThread) => ({
+    cluster,
+    incidentKey,
+    channel: t.channel,
+    ts: t.ts,
+    postedSeq: t.postedSeq,
+    proposalIds: t.proposalIds,
+  });
   const store: AlertThreadStore<I> = {
     async get(cluster, incidentKey) {
       const raw = await redis.get(key(cluster, incidentKey));
@@ -75,18 +96,31 @@ export function createAlertThreadStore<I extends ThreadIncident = ThreadIncident
     },
     async set(cluster, incidentKey, thread) {
       const mac = opts.seal?.sign(sealed(cluster, incidentKey, thread));
-      await redis.set(key(cluster, incidentKey), JSON.stringify({ ...thread, ...(mac ? { mac } : {}) }), 'EX', TTL_SECONDS);
+      await redis.set(
+        key(cluster, incidentKey),
+        JSON.stringify({ ...thread, ...(mac ? { mac } : {}) }),
+        'EX',
+        TTL_SECONDS,
+      );
       // What Slack already shows must survive a failover, or a retried job posts it again.
       await waitForReplicas(redis);
     },
     withThread(cluster, fingerprint, fn) {
       const states = opts.states;
-      if (!states) throw new K8sHealthError('E_ALERT_THREAD_NO_SOURCE', 'alert thread store: withThread needs the incident source (states) it was created without');
+      if (!states)
+        throw new K8sHealthError(
+          'E_ALERT_THREAD_NO_SOURCE',
+          'alert thread store: withThread needs the incident source (states) it was created without',
+        );
       return withAlertLock(redis, { keyPrefix: opts.keyPrefix, name: `${cluster}:${fingerprint}` }, async () => {
         const { state } = await states.load(cluster);
         const incident = state.incidents[fingerprint];
         const thread = incident ? await store.get(cluster, incident.key) : undefined;
-        return fn({ incident, thread, save: (t) => (incident ? store.set(cluster, incident.key, t) : Promise.resolve()) });
+        return fn({
+          incident,
+          thread,
+          save: (t) => (incident ? store.set(cluster, incident.key, t) : Promise.resolve()),
+        });
       });
     },
   };

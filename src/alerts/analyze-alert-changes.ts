@@ -11,7 +11,9 @@ export interface AlertChangeOptions {
   resolveAfterScans: number;
   /** A finding back within this many minutes of its resolution reopens the same thread. */
   flapWindowMinutes: number;
-  /** While remediation is paused in an incident (capi.remediation-paused), remind at most this often (hours; default 4). */
+  /**
+   * While remediation is paused in an incident (capi.remediation-paused), remind at most this often (hours; default 4).
+   */
   pausedReminderHours?: number;
   /** Resolved incidents are forgotten this long after resolution (their threads stay in Slack). */
   forgetAfterMinutes?: number;
@@ -36,7 +38,11 @@ const MAX_SYMPTOMS = 50;
  * a newer one must not roll threads back). Changes are data (alerts/incident.ts): the values from the
  * cluster in them stay raw, for the adapter that shows them to neutralize (slack/render/render-alert.ts).
  */
-export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opts: AlertChangeOptions): { state: ClusterAlertState; changed: Incident[] } {
+export function analyzeAlertChanges(
+  prev: ClusterAlertState,
+  report: Report,
+  opts: AlertChangeOptions,
+): { state: ClusterAlertState; changed: Incident[] } {
   // A capture of unknown time (collectedAt '') is stamped with when it was scanned.
   const at = report.collectedAt || report.generatedAt;
   const atMs = Date.parse(at);
@@ -59,7 +65,8 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
   const symptomsOf = new Map<string, Finding[]>();
   for (const f of alerting) {
     const root = rootOf.get(f.fingerprint)!;
-    if (root.fingerprint !== f.fingerprint) symptomsOf.set(root.fingerprint, [...(symptomsOf.get(root.fingerprint) ?? []), f]);
+    if (root.fingerprint !== f.fingerprint)
+      symptomsOf.set(root.fingerprint, [...(symptomsOf.get(root.fingerprint) ?? []), f]);
   }
   const roots = alerting.filter((f) => rootOf.get(f.fingerprint)!.fingerprint === f.fingerprint);
 
@@ -77,9 +84,16 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
   }
 
   for (const f of roots) {
-    const symptoms = (symptomsOf.get(f.fingerprint) ?? []).map((s) => symptomEntry(s)).sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || a.fingerprint.localeCompare(b.fingerprint));
+    const symptoms = (symptomsOf.get(f.fingerprint) ?? [])
+      .map((s) => symptomEntry(s))
+      .sort(
+        (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || a.fingerprint.localeCompare(b.fingerprint),
+      );
     const existing = state.incidents[f.fingerprint];
-    const withinFlap = existing?.status === 'resolved' && existing.resolvedAt !== undefined && atMs - Date.parse(existing.resolvedAt) <= opts.flapWindowMinutes * 60_000;
+    const withinFlap =
+      existing?.status === 'resolved' &&
+      existing.resolvedAt !== undefined &&
+      atMs - Date.parse(existing.resolvedAt) <= opts.flapWindowMinutes * 60_000;
     if (!existing || (existing.status === 'resolved' && !withinFlap)) {
       state.seq += 1;
       const inc: Incident = {
@@ -92,7 +106,8 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
         lastSeenAt: at,
         missedScans: 0,
         finding: f,
-        // A root cause is as grave as what it causes: a warning-level CNI fault under a critical degraded control plane.
+        // A root cause is as grave as what it causes: a warning-level CNI fault under a critical degraded control
+        // plane.
         severity: worstOf([f, ...(symptomsOf.get(f.fingerprint) ?? [])]),
         evidenceSeen: normaliseAll(f.evidence),
         related: symptoms.map((s) => s.fingerprint),
@@ -102,7 +117,8 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
       };
       const n = recreationsOf(f);
       if (n !== undefined) inc.recreations = n;
-      if ([f, ...(symptomsOf.get(f.fingerprint) ?? [])].some((x) => x.id === 'capi.remediation-paused')) inc.pausedRemindedAt = at;
+      if ([f, ...(symptomsOf.get(f.fingerprint) ?? [])].some((x) => x.id === 'capi.remediation-paused'))
+        inc.pausedRemindedAt = at;
       state.incidents[f.fingerprint] = inc;
       changed.set(f.fingerprint, inc);
       continue;
@@ -125,12 +141,17 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
     const worst = worstOf([f, ...(symptomsOf.get(f.fingerprint) ?? [])]);
     if (SEVERITY_RANK[worst] < SEVERITY_RANK[inc.severity]) inc.severity = worst;
     const n = recreationsOf(f);
-    if (n !== undefined && inc.recreations !== undefined && n > inc.recreations) details.push({ kind: 'recreation', from: inc.recreations, to: n });
+    if (n !== undefined && inc.recreations !== undefined && n > inc.recreations)
+      details.push({ kind: 'recreation', from: inc.recreations, to: n });
     if (n !== undefined) inc.recreations = Math.max(n, inc.recreations ?? 0);
     const seen = new Set(inc.evidenceSeen);
     const fresh = f.evidence.filter((e) => !seen.has(normalise(e)));
     if (fresh.length > 0) {
-      details.push({ kind: 'evidence', lines: fresh.slice(0, MAX_REPLY_EVIDENCE), more: Math.max(0, fresh.length - MAX_REPLY_EVIDENCE) });
+      details.push({
+        kind: 'evidence',
+        lines: fresh.slice(0, MAX_REPLY_EVIDENCE),
+        more: Math.max(0, fresh.length - MAX_REPLY_EVIDENCE),
+      });
       inc.evidenceSeen = [...inc.evidenceSeen, ...fresh.map(normalise)].slice(-MAX_EVIDENCE_SEEN);
     }
     // A symptom appearing is a reply of its own ("added as replies when they appear").
@@ -141,10 +162,19 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
     }
     const paused = [f, ...(symptomsOf.get(f.fingerprint) ?? [])].find((x) => x.id === 'capi.remediation-paused');
     if (!paused) delete inc.pausedRemindedAt;
-    else if (!inc.pausedRemindedAt) inc.pausedRemindedAt = at; // the parent or a symptom reply says it first
-    else if (atMs - Date.parse(inc.pausedRemindedAt) >= (opts.pausedReminderHours ?? DEFAULT_PAUSED_REMINDER_HOURS) * 3_600_000) {
+    else if (!inc.pausedRemindedAt)
+      inc.pausedRemindedAt = at; // the parent or a symptom reply says it first
+    else if (
+      atMs - Date.parse(inc.pausedRemindedAt) >=
+      (opts.pausedReminderHours ?? DEFAULT_PAUSED_REMINDER_HOURS) * 3_600_000
+    ) {
       const resume = paused.remediations.find((r) => r.action === 'mhc.resume-remediation');
-      details.push({ kind: 'paused', mhc: `${paused.subject.namespace ? `${paused.subject.namespace}/` : ''}${paused.subject.name}`, ...(paused.since ? { since: paused.since } : {}), ...(resume ? { resume: resume.label } : {}) });
+      details.push({
+        kind: 'paused',
+        mhc: `${paused.subject.namespace ? `${paused.subject.namespace}/` : ''}${paused.subject.name}`,
+        ...(paused.since ? { since: paused.since } : {}),
+        ...(resume ? { resume: resume.label } : {}),
+      });
       inc.pausedRemindedAt = at;
     }
     inc.symptoms = symptoms.slice(0, MAX_SYMPTOMS);
@@ -162,7 +192,14 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
       if (inc.missedScans >= opts.resolveAfterScans) {
         inc.status = 'resolved';
         inc.resolvedAt = at;
-        addChange(inc, [{ kind: 'resolved', missedScans: inc.missedScans, lastSeenAt: inc.lastSeenAt, lastedMs: Date.parse(inc.lastSeenAt) - Date.parse(inc.openedAt) }]);
+        addChange(inc, [
+          {
+            kind: 'resolved',
+            missedScans: inc.missedScans,
+            lastSeenAt: inc.lastSeenAt,
+            lastedMs: Date.parse(inc.lastSeenAt) - Date.parse(inc.openedAt),
+          },
+        ]);
       }
     } else if (inc.resolvedAt && atMs - Date.parse(inc.resolvedAt) > (opts.forgetAfterMinutes ?? 24 * 60) * 60_000) {
       delete state.incidents[inc.fingerprint];
@@ -173,7 +210,14 @@ export function analyzeAlertChanges(prev: ClusterAlertState, report: Report, opt
 
 /** A symptom as data: what it is and since when (raw values; the adapter neutralizes them). */
 function symptomEntry(s: Finding): RelatedFinding {
-  return { fingerprint: s.fingerprint, id: s.id, title: s.title, severity: s.severity, relation: 'symptom', ...(s.since ? { since: s.since } : {}) };
+  return {
+    fingerprint: s.fingerprint,
+    id: s.id,
+    title: s.title,
+    severity: s.severity,
+    relation: 'symptom',
+    ...(s.since ? { since: s.since } : {}),
+  };
 }
 
 /** capi.recreation-loop titles say "N machine replacements"; the count going up is a reply of its own. */
@@ -197,5 +241,8 @@ function normaliseAll(lines: string[]): string[] {
 
 /** The gravest severity among a root cause and its symptoms. */
 function worstOf(findings: readonly Finding[]): Finding['severity'] {
-  return findings.reduce<Finding['severity']>((w, f) => (SEVERITY_RANK[f.severity] < SEVERITY_RANK[w] ? f.severity : w), 'info');
+  return findings.reduce<Finding['severity']>(
+    (w, f) => (SEVERITY_RANK[f.severity] < SEVERITY_RANK[w] ? f.severity : w),
+    'info',
+  );
 }

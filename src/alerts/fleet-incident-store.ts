@@ -45,7 +45,10 @@ export function createFleetIncidentStore<R>(redis: Redis, opts: { keyPrefix: str
           const done = await conn.multi().set(recordKey(key), JSON.stringify(next), 'EX', TTL_SECONDS).exec();
           if (done) return next;
         }
-        throw new K8sHealthError('E_ALERT_STATE_CONTENDED', `fleet incident ${key}: ${MAX_TRIES} conflicting updates in a row`);
+        throw new K8sHealthError(
+          'E_ALERT_STATE_CONTENDED',
+          `fleet incident ${key}: ${MAX_TRIES} conflicting updates in a row`,
+        );
       } finally {
         conn.disconnect();
       }

@@ -38,7 +38,10 @@ export interface FleetIncident {
   renderClaimVersion?: number;
 }
 
-/** The key of a fleet incident (docs/alerts.md, next to the alert fingerprint): channel + finding id + correlationKey, hashed. */
+/**
+ * The key of a fleet incident (docs/alerts.md, next to the alert fingerprint): channel + finding id + correlationKey,
+ * hashed.
+ */
 export function fleetIncidentKey(channel: string, id: string, correlationKey: string): string {
   return createHash('sha256').update([channel, id, correlationKey].join('\u0000')).digest('hex').slice(0, 16);
 }
@@ -82,7 +85,8 @@ export function joinFleetIncident(prev: FleetIncident | undefined, req: JoinRequ
     joinedVersion: version,
   });
   const latest = prev ? Math.max(...prev.members.map((m) => Date.parse(m.joinedAt))) : NaN;
-  const joinable = prev && isOngoing(prev) && (isFleet(prev) || (atMs - latest <= windowMs && atMs >= latest - windowMs));
+  const joinable =
+    prev && isOngoing(prev) && (isFleet(prev) || (atMs - latest <= windowMs && atMs >= latest - windowMs));
   if (!prev || !joinable) {
     return {
       key,
@@ -100,18 +104,31 @@ export function joinFleetIncident(prev: FleetIncident | undefined, req: JoinRequ
   // The same incident back (reopened): it keeps its place and is failing again.
   const joined: FleetMember = same ? { ...same, joinedVersion: version } : member(version);
   delete joined.recoveredAt;
-  return { ...prev, members: [...others, joined].sort((a, b) => a.joinedAt.localeCompare(b.joinedAt) || a.cluster.localeCompare(b.cluster)), version };
+  return {
+    ...prev,
+    members: [...others, joined].sort(
+      (a, b) => a.joinedAt.localeCompare(b.joinedAt) || a.cluster.localeCompare(b.cluster),
+    ),
+    version,
+  };
 }
 
 /** A member's incident resolved: it stays listed, marked recovered in place. */
 export function markRecovered(f: FleetIncident, cluster: string, at: string): FleetIncident {
   if (!f.members.some((m) => m.cluster === cluster && !m.recoveredAt)) return f;
-  return { ...f, version: f.version + 1, members: f.members.map((m) => (m.cluster === cluster && !m.recoveredAt ? { ...m, recoveredAt: at } : m)) };
+  return {
+    ...f,
+    version: f.version + 1,
+    members: f.members.map((m) => (m.cluster === cluster && !m.recoveredAt ? { ...m, recoveredAt: at } : m)),
+  };
 }
 
 /** The gravest severity of the clusters still failing (of all, once every one recovered). */
 export function fleetSeverity(f: FleetIncident): Severity {
   const rank: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
   const pool = f.members.filter((m) => !m.recoveredAt);
-  return (pool.length ? pool : f.members).reduce<Severity>((w, m) => (rank[m.severity] < rank[w] ? m.severity : w), 'info');
+  return (pool.length ? pool : f.members).reduce<Severity>(
+    (w, m) => (rank[m.severity] < rank[w] ? m.severity : w),
+    'info',
+  );
 }

@@ -14,7 +14,8 @@ import type { Finding, Severity } from '../diagnose/finding.js';
  */
 
 /** Why an incident changed (several may apply to one scan; they share one reply). */
-export type AlertChangeKind = 'opened' | 'reopened' | 'severity' | 'evidence' | 'related' | 'recreation' | 'resolved' | 'merged' | 'paused';
+export type AlertChangeKind =
+  'opened' | 'reopened' | 'severity' | 'evidence' | 'related' | 'recreation' | 'resolved' | 'merged' | 'paused';
 
 /** Another finding linked to the incident's by `causedBy`: a symptom of it, or a cause it names. */
 export interface RelatedFinding {
@@ -43,8 +44,18 @@ export type AlertChangeDetail =
    * Fleet mode (docs/fleet.md): `cluster-deleted`: its Cluster object left the fleet; `cluster-renamed`:
    * the cluster goes on under the name `renamedTo` (raw: a name from the cluster), its alerts with it.
    */
-  | { kind: 'resolved'; missedScans: number; lastSeenAt: string; lastedMs: number; reason?: 'cluster-deleted' | 'cluster-renamed'; renamedTo?: string }
-  /** The finding turned out to be a symptom of another root cause: followed in that thread from now on (this one is closed). */
+  | {
+      kind: 'resolved';
+      missedScans: number;
+      lastSeenAt: string;
+      lastedMs: number;
+      reason?: 'cluster-deleted' | 'cluster-renamed';
+      renamedTo?: string;
+    }
+  /**
+   * The finding turned out to be a symptom of another root cause: followed in that thread from now on (this one is
+   * closed).
+   */
   | { kind: 'merged'; into: string; id: string; title: string }
   /**
    * Reminder: remediation is still paused for a MachineHealthCheck (capi.remediation-paused
@@ -71,7 +82,9 @@ export interface AlertChange {
 export interface Incident {
   cluster: string;
   fingerprint: string;
-  /** Thread key: `<fingerprint>.<seq of its opening>`; a finding back after the flap window gets a new key (new thread). */
+  /**
+   * Thread key: `<fingerprint>.<seq of its opening>`; a finding back after the flap window gets a new key (new thread).
+   */
   key: string;
   /** Where it is announced (the cluster's slack.alertChannel). */
   channel: string;

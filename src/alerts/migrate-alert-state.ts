@@ -16,7 +16,11 @@ export function migrateAlertState(raw: unknown): ClusterAlertState {
     if (!Array.isArray(inc.changes)) inc.changes = [];
     inc.changes = inc.changes.map((c) => {
       const { lines: _legacyText, ...change } = c as AlertChange & { lines?: unknown };
-      return { ...change, kinds: Array.isArray(change.kinds) ? change.kinds : [], details: Array.isArray(change.details) ? change.details : [] };
+      return {
+        ...change,
+        kinds: Array.isArray(change.kinds) ? change.kinds : [],
+        details: Array.isArray(change.details) ? change.details : [],
+      };
     });
     if (!Array.isArray(inc.related)) inc.related = [];
     // Older versions kept one incident per finding: no symptoms listed yet (the next scan fills them in,

@@ -5,7 +5,17 @@ import type { RemediationPlan } from './remediation-plan.js';
  * pending → rejected | cancelled (the proposer withdrew it) | expired. Every state but pending,
  * approved and executing is final.
  */
-export type ApprovalStatus = 'pending' | 'approved' | 'executing' | 'succeeded' | 'failed' | 'aborted' | 'interrupted' | 'rejected' | 'cancelled' | 'expired';
+export type ApprovalStatus =
+  | 'pending'
+  | 'approved'
+  | 'executing'
+  | 'succeeded'
+  | 'failed'
+  | 'aborted'
+  | 'interrupted'
+  | 'rejected'
+  | 'cancelled'
+  | 'expired';
 
 /** An approval request, stored whole in Redis and changed only by compare-and-set. */
 export interface ApprovalRequest {
@@ -45,7 +55,8 @@ export interface ApprovalRequest {
    * HMAC-SHA256 (K8S_HEALTH_PLAN_SECRET) of the request's signed envelope (sign-request.ts): action,
    * params, preconditions, hash, cluster, id, proposer, times, required count, dry-run outcome, and
    * what approvers are shown (label, API calls, risk, dry-run line, approvers, thread). The
-   * executor refuses a request whose signature does not verify. Absent on requests from versions that did not sign them.
+   * executor refuses a request whose signature does not verify. Absent on requests from versions that did not sign
+   * them.
    */
   signature?: string;
   /**
@@ -81,4 +92,12 @@ export interface ApprovalVote {
 }
 
 /** The statuses that ignore every further click. */
-export const FINAL_STATUSES: readonly ApprovalStatus[] = ['succeeded', 'failed', 'aborted', 'interrupted', 'rejected', 'cancelled', 'expired'];
+export const FINAL_STATUSES: readonly ApprovalStatus[] = [
+  'succeeded',
+  'failed',
+  'aborted',
+  'interrupted',
+  'rejected',
+  'cancelled',
+  'expired',
+];

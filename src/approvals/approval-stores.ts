@@ -18,7 +18,10 @@ export interface ApprovalStore {
    * undefined for "no change"). On a concurrent change it is re-run on the newer value, so exactly
    * one of many racing callers wins each transition. Returns the stored result and the change's extra.
    */
-  update<T>(id: string, change: (req: ApprovalRequest) => { request?: ApprovalRequest; extra: T }): Promise<{ request: ApprovalRequest; changed: boolean; extra: T } | undefined>;
+  update<T>(
+    id: string,
+    change: (req: ApprovalRequest) => { request?: ApprovalRequest; extra: T },
+  ): Promise<{ request: ApprovalRequest; changed: boolean; extra: T } | undefined>;
   /**
    * Ids of pending requests whose expiresAt is at or before `ms` (epoch milliseconds), soonest
    * first, at most `limit`: the expiry sweep's work list (index `{<prefix>:approvals}:approvals:pending`).
@@ -77,7 +80,12 @@ export interface StoredBackup {
 
 /** Full objects saved before a remediation deletes or changes them. */
 export interface ApprovalBackups {
-  save(requestId: string, what: string, object: KubeObject, seal?: Pick<StoredBackup, 'sha256' | 'origin' | 'mac'>): Promise<void>;
+  save(
+    requestId: string,
+    what: string,
+    object: KubeObject,
+    seal?: Pick<StoredBackup, 'sha256' | 'origin' | 'mac'>,
+  ): Promise<void>;
   load(requestId: string): Promise<StoredBackup | undefined>;
 }
 
@@ -94,7 +102,19 @@ export interface AuditEvent {
   cluster: string;
   requestId: string;
   /** `refused`: a click that changed nothing, or (no user) the executor refusing a request it could not re-verify. */
-  event: 'proposed' | 'refused' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'executing' | 'succeeded' | 'failed' | 'aborted' | 'interrupted' | AlertAuditEvent;
+  event:
+    | 'proposed'
+    | 'refused'
+    | 'approved'
+    | 'rejected'
+    | 'cancelled'
+    | 'expired'
+    | 'executing'
+    | 'succeeded'
+    | 'failed'
+    | 'aborted'
+    | 'interrupted'
+    | AlertAuditEvent;
   action: string;
   /** Slack user id of the actor, when a person acted. */
   user?: string;

@@ -7,5 +7,7 @@ import type { RemediationPlan } from './remediation-plan.js';
  * the hash an approver saw is the hash that runs: any change to what is relied on changes it.
  */
 export function hashPlan(plan: Pick<RemediationPlan, 'action' | 'params' | 'preconditions'>): string {
-  return createHash('sha256').update(canonicalJson({ action: plan.action, params: plan.params, preconditions: plan.preconditions })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ action: plan.action, params: plan.params, preconditions: plan.preconditions }))
+    .digest('hex');
 }

@@ -18,7 +18,17 @@ const NEXT: Record<ApprovalStatus, readonly ApprovalStatus[]> = {
  * The request moved to `to` at `now` (pure), or undefined when that transition is not allowed from
  * its current status: the caller lost a race (another click, another worker) and must do nothing.
  */
-export function moveRequest(req: ApprovalRequest, to: ApprovalStatus, now: Date, result?: string): ApprovalRequest | undefined {
+export function moveRequest(
+  req: ApprovalRequest,
+  to: ApprovalStatus,
+  now: Date,
+  result?: string,
+): ApprovalRequest | undefined {
   if (!NEXT[req.status].includes(to)) return undefined;
-  return { ...req, status: to, ...(result !== undefined ? { result } : {}), transitions: [...req.transitions, { status: to, at: now.toISOString() }] };
+  return {
+    ...req,
+    status: to,
+    ...(result !== undefined ? { result } : {}),
+    transitions: [...req.transitions, { status: to, at: now.toISOString() }],
+  };
 }

@@ -12,7 +12,17 @@ export const PLAN_SECRET_MIN_BYTES = 32;
  * What each MAC is for. The purpose is part of the signed bytes (domain separation), so a MAC made
  * for one kind of record can never be replayed as another (a vote's MAC as a plan's).
  */
-export type SignPurpose = 'plan' | 'vote' | 'backup' | 'audit' | 'audit-head' | 'propose' | 'message' | 'alert-state' | 'alert-thread' | 'answer-card';
+export type SignPurpose =
+  | 'plan'
+  | 'vote'
+  | 'backup'
+  | 'audit'
+  | 'audit-head'
+  | 'propose'
+  | 'message'
+  | 'alert-state'
+  | 'alert-thread'
+  | 'answer-card';
 
 /**
  * HMAC-SHA256 with the server secret K8S_HEALTH_PLAN_SECRET over canonical JSON (docs/design.md "Approval rules":

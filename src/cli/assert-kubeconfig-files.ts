@@ -11,7 +11,9 @@ export function assertKubeconfigFiles(cluster: ClusterConfig, configFile?: strin
   for (const side of ['workload', 'management'] as const) {
     const file = cluster[side]?.kubeconfig;
     if (file && !existsSync(file)) {
-      throw new UsageError(`cluster "${cluster.name}": ${side}.kubeconfig ${file} does not exist${configFile ? ` (set in ${configFile})` : ''}`);
+      throw new UsageError(
+        `cluster "${cluster.name}": ${side}.kubeconfig ${file} does not exist${configFile ? ` (set in ${configFile})` : ''}`,
+      );
     }
   }
 }

@@ -4,7 +4,10 @@
  * error: exit at once, quietly, with status 0 (as when everything was read). Any other stream error
  * stays what it was.
  */
-export function exitOnBrokenPipe(stream: NodeJS.WritableStream, exit: (code: number) => void = (c) => process.exit(c)): void {
+export function exitOnBrokenPipe(
+  stream: NodeJS.WritableStream,
+  exit: (code: number) => void = (c) => process.exit(c),
+): void {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') return exit(0);
     throw err;

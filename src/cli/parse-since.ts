@@ -15,5 +15,7 @@ export function parseSince(value: string, now: Date): string {
   }
   const t = Date.parse(v);
   if (/^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(t)) return new Date(t).toISOString();
-  throw new UsageError(`--since must be a duration such as 90m, 6h or 2d, or an ISO time such as 2025-03-01T09:00:00Z, got "${value}"`);
+  throw new UsageError(
+    `--since must be a duration such as 90m, 6h or 2d, or an ISO time such as 2025-03-01T09:00:00Z, got "${value}"`,
+  );
 }

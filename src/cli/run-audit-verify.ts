@@ -29,11 +29,18 @@ export async function runAuditVerify(opts: { json?: boolean; log?: string }, io:
     try {
       logText = readFileSync(opts.log, 'utf8');
     } catch (err) {
-      io.stderr.write(`k8s-health audit verify: cannot read --log ${neutralizePlainText(opts.log)}: ${neutralizePlainText(describeError(err))}\n`);
+      io.stderr.write(
+        `k8s-health audit verify: cannot read --log ${neutralizePlainText(opts.log)}: ${neutralizePlainText(describeError(err))}\n`,
+      );
       return 2;
     }
   }
-  const redis = connectRedis(env.redis, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
+  const redis = connectRedis(env.redis, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
@@ -44,22 +51,30 @@ export async function runAuditVerify(opts: { json?: boolean; log?: string }, io:
     const intact = r.intact && (logCheck?.ok ?? true);
     if (opts.json) io.stdout.write(`${JSON.stringify({ ...r, intact, ...(logCheck ? { log: logCheck } : {}) })}\n`);
     else if (r.intact && logCheck && !logCheck.ok) {
-      io.stdout.write(`${neutralizePlainText(`does not match the log (${r.records} records intact in Redis, ${logCheck.matched} of ${logCheck.logRecords} logged records found): ${logCheck.reason}`)}\n`);
+      io.stdout.write(
+        `${neutralizePlainText(`does not match the log (${r.records} records intact in Redis, ${logCheck.matched} of ${logCheck.logRecords} logged records found): ${logCheck.reason}`)}\n`,
+      );
     } else if (r.intact) {
       const notes = [
         r.macsChecked ? 'MACs verified' : `MACs not checked: ${PLAN_SECRET_ENV} is not set`,
         ...(r.trimmedStart ? [`records before #${r.firstSeq} trimmed by the stream cap`] : []),
         logCheck ? `all ${logCheck.logRecords} logged records found` : 'not compared with the log (--log FILE)',
       ];
-      io.stdout.write(`intact, ${r.records} records${r.head ? ` (head #${r.lastSeq} ${neutralizePlainText(r.head.slice(0, 12))})` : ''}; ${notes.join('; ')}\n`);
+      io.stdout.write(
+        `intact, ${r.records} records${r.head ? ` (head #${r.lastSeq} ${neutralizePlainText(r.head.slice(0, 12))})` : ''}; ${notes.join('; ')}\n`,
+      );
     } else {
       // The record id, and the hashes quoted in the reason, are read from Redis: whoever broke the
       // chain wrote them, so they must not add lines or terminal escapes to this verdict.
-      io.stdout.write(`${neutralizePlainText(`broken at record ${r.broken!.id} (#${r.broken!.index} oldest first, after ${r.records} intact): ${r.broken!.reason}`)}\n`);
+      io.stdout.write(
+        `${neutralizePlainText(`broken at record ${r.broken!.id} (#${r.broken!.index} oldest first, after ${r.records} intact): ${r.broken!.reason}`)}\n`,
+      );
     }
     return intact ? 0 : 1;
   } catch (err) {
-    io.stderr.write(`k8s-health audit verify: cannot read the audit stream from Redis (${describeRedisTarget(env.redis)}): ${neutralizePlainText(describeError(err))}\n`);
+    io.stderr.write(
+      `k8s-health audit verify: cannot read the audit stream from Redis (${describeRedisTarget(env.redis)}): ${neutralizePlainText(describeError(err))}\n`,
+    );
     return 2;
   } finally {
     redis.disconnect();

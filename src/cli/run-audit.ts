@@ -18,7 +18,12 @@ export async function runAudit(opts: { cluster?: string; limit?: string; json?: 
     return 2;
   }
   const env = readEnvOptions(io.env);
-  const redis = connectRedis(env.redis, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
+  const redis = connectRedis(env.redis, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
@@ -26,12 +31,17 @@ export async function runAudit(opts: { cluster?: string; limit?: string; json?: 
     for (const e of events) {
       if (opts.json) io.stdout.write(`${JSON.stringify(e)}\n`);
       // Details quote dry-run errors and plan labels from the cluster: one line, no terminal escapes.
-      else io.stdout.write(`${neutralizePlainText(`${e.at}  ${e.cluster}  ${e.requestId}  ${String(e.event).padEnd(11)} ${e.action}${e.user ? `  by ${e.user}` : ''}${e.detail ? `  — ${e.detail}` : ''}`)}\n`);
+      else
+        io.stdout.write(
+          `${neutralizePlainText(`${e.at}  ${e.cluster}  ${e.requestId}  ${String(e.event).padEnd(11)} ${e.action}${e.user ? `  by ${e.user}` : ''}${e.detail ? `  — ${e.detail}` : ''}`)}\n`,
+        );
     }
     if (!events.length) io.stderr.write(`no audit events${opts.cluster ? ` for cluster ${opts.cluster}` : ''}\n`);
     return 0;
   } catch (err) {
-    io.stderr.write(`k8s-health audit: cannot read the audit stream from Redis (${describeRedisTarget(env.redis)}): ${neutralizePlainText(describeError(err))}\n`);
+    io.stderr.write(
+      `k8s-health audit: cannot read the audit stream from Redis (${describeRedisTarget(env.redis)}): ${neutralizePlainText(describeError(err))}\n`,
+    );
     return 2;
   } finally {
     redis.disconnect();

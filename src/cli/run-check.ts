@@ -32,12 +32,21 @@ export interface CheckOptions {
  * Exit 0: no critical finding; 1: critical findings; 2: bad usage or unreadable input.
  */
 export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
-  if (!['text', 'json', 'blocks'].includes(opts.output)) throw new UsageError(`--output must be text, json or blocks, got "${opts.output}"`);
-  if (opts.section && !SECTION_IDS.includes(opts.section as SectionId)) throw new UsageError(`--section must be one of ${SECTION_IDS.join(', ')}, got "${opts.section}"`);
+  if (!['text', 'json', 'blocks'].includes(opts.output))
+    throw new UsageError(`--output must be text, json or blocks, got "${opts.output}"`);
+  if (opts.section && !SECTION_IDS.includes(opts.section as SectionId))
+    throw new UsageError(`--section must be one of ${SECTION_IDS.join(', ')}, got "${opts.section}"`);
   const now = opts.now === undefined ? undefined : parseNow(opts.now);
   // check logs only at debug, and only to stderr: stdout is the report, exactly as it always was.
   // The logger (pino) is loaded only then: a plain `check` pays nothing for it.
-  const log = io.env.LOG_LEVEL?.toLowerCase() === 'debug' ? (await (await import('../log/create-logger.js')).createProcessLogger({ level: 'debug', destination: io.stderr, base: { process: 'check' } })).log : silentLogger;
+  const log =
+    io.env.LOG_LEVEL?.toLowerCase() === 'debug'
+      ? (
+          await (
+            await import('../log/create-logger.js')
+          ).createProcessLogger({ level: 'debug', destination: io.stderr, base: { process: 'check' } })
+        ).log
+      : silentLogger;
   const clock = io.now ?? (() => new Date());
   const history = new InMemoryHistory();
   // A replay keeps the last healthy dump's fingerprint, so a later dump says what changed since.
@@ -47,16 +56,22 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
   if (opts.from.length) {
     // Without a config file a dump is read with the default thresholds, and the config schema (zod,
     // most of this command's start-up) is never loaded.
-    const config = findConfigFile(opts.config, io.env) ? (await (await import('./resolve-config.js')).resolveConfig(opts.config, io.env, false)).config : undefined;
+    const config = findConfigFile(opts.config, io.env)
+      ? (await (await import('./resolve-config.js')).resolveConfig(opts.config, io.env, false)).config
+      : undefined;
     const thresholds = config?.thresholds ?? DEFAULT_THRESHOLDS;
     runbookBaseUrl = config?.slack.runbookBaseUrl;
     const snapshots: Snapshot[] = [];
     for (const { dir, nameDir } of await expandSeries(opts.from, io)) {
       const snap = await loadDump(dir, opts.cluster ? { cluster: opts.cluster } : { nameDir });
-      log.debug({ dump: dir, cluster: snap.cluster, collectedAt: snap.collectedAt, partial: snap.partial.length }, 'dump read');
+      log.debug(
+        { dump: dir, cluster: snap.cluster, collectedAt: snap.collectedAt, partial: snap.partial.length },
+        'dump read',
+      );
       // A file of the dump that could not be read (truncated JSON, say) is named where the user looks
       // first, as well as under "Not read" in the report.
-      for (const p of snap.partial) if (DUMP_FILE.test(p.source)) io.stderr.write(`k8s-health: ${path.join(dir, p.source)} not read: ${p.error}\n`);
+      for (const p of snap.partial)
+        if (DUMP_FILE.test(p.source)) io.stderr.write(`k8s-health: ${path.join(dir, p.source)} not read: ${p.error}\n`);
       snapshots.push(snap);
     }
     // Replay: every dump is one scan of the same cluster (the last one's name wins), in the given order.
@@ -65,7 +80,11 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     for (const [i, snap] of snapshots.entries()) {
       const isLast = i === snapshots.length - 1;
       const scan = { ...snap, cluster };
-      last = await attachChanges(await scanSnapshot(scan, { history, thresholds, now: isLast ? now : undefined, generatedAt: clock() }), scan, baselines);
+      last = await attachChanges(
+        await scanSnapshot(scan, { history, thresholds, now: isLast ? now : undefined, generatedAt: clock() }),
+        scan,
+        baselines,
+      );
     }
     report = last!;
   } else {
@@ -77,9 +96,23 @@ export async function runCheck(opts: CheckOptions, io: CliIo): Promise<number> {
     // Live collection (client-node, etcd3) is loaded only for a live check.
     const { scanCluster } = await import('../scan/scan-cluster.js');
     log.debug({ cluster: cluster.name, live: !cluster.dump }, 'scanning');
-    report = await scanCluster(cluster, { history, baselines, thresholds: config.thresholds, now: clock, analysisTime: now });
+    report = await scanCluster(cluster, {
+      history,
+      baselines,
+      thresholds: config.thresholds,
+      now: clock,
+      analysisTime: now,
+    });
   }
-  log.debug({ cluster: report.cluster, status: report.status, findings: report.findings.length, partial: report.partial.length }, 'report built');
+  log.debug(
+    {
+      cluster: report.cluster,
+      status: report.status,
+      findings: report.findings.length,
+      partial: report.partial.length,
+    },
+    'report built',
+  );
   const section = opts.section as SectionId | undefined;
   if (opts.output === 'json') io.stdout.write(renderJson(report));
   else if (opts.output === 'blocks') {
@@ -106,7 +139,9 @@ async function expandSeries(from: string[], io: CliIo): Promise<{ dir: string; n
       out.push({ dir, nameDir: dir });
       continue;
     }
-    io.stderr.write(`k8s-health: ${dir} holds ${series.length} scan snapshots (${series.map((d) => path.basename(d)).join(', ')}): replayed in name order, as repeated --from\n`);
+    io.stderr.write(
+      `k8s-health: ${dir} holds ${series.length} scan snapshots (${series.map((d) => path.basename(d)).join(', ')}): replayed in name order, as repeated --from\n`,
+    );
     out.push(...series.map((d) => ({ dir: d, nameDir: dir })));
   }
   return out;
@@ -114,6 +149,7 @@ async function expandSeries(from: string[], io: CliIo): Promise<{ dir: string; n
 
 function parseNow(v: string): Date {
   const d = new Date(v);
-  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(v)) throw new UsageError(`--now must be an ISO time such as 2023-11-30T16:00:00Z, got "${v}"`);
+  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(v))
+    throw new UsageError(`--now must be an ISO time such as 2023-11-30T16:00:00Z, got "${v}"`);
   return d;
 }

@@ -12,6 +12,8 @@ export async function runDump(opts: { cluster?: string; config?: string; out: st
   const snapshot = await readSnapshot(cluster, { now: io.now });
   await writeDump(snapshot, opts.out);
   const counts = `${snapshot.nodes.length} nodes, ${snapshot.pods.length} pods, ${snapshot.capi.machines.length} machines, ${snapshot.events.length} events`;
-  io.stderr.write(`wrote ${cluster.name} to ${opts.out} (${counts}${snapshot.partial.length ? `; ${snapshot.partial.length} parts not read, see meta.json` : ''})\n`);
+  io.stderr.write(
+    `wrote ${cluster.name} to ${opts.out} (${counts}${snapshot.partial.length ? `; ${snapshot.partial.length} parts not read, see meta.json` : ''})\n`,
+  );
   return 0;
 }

@@ -28,10 +28,17 @@ export async function runSandbox(
 ): Promise<number> {
   const scenarios = listSandboxScenarios(SCENARIOS_DIR);
   const first = opts.scenario ? scenarios.find((s) => s.name === opts.scenario) : scenarios[0];
-  if (!first) throw new UsageError(`sandbox: unknown scenario "${opts.scenario}": one of ${scenarios.map((s) => s.name).join(', ')}`);
+  if (!first)
+    throw new UsageError(
+      `sandbox: unknown scenario "${opts.scenario}": one of ${scenarios.map((s) => s.name).join(', ')}`,
+    );
   // Logs on stderr at LOG_LEVEL (stdout is the one line with the page's URL): JSON lines, pretty and
   // neutralized on a terminal (log/create-logger.ts).
-  const { log } = await createProcessLogger({ level: opts.env.logLevel, destination: io.stderr, base: { process: 'sandbox' } });
+  const { log } = await createProcessLogger({
+    level: opts.env.logLevel,
+    destination: io.stderr,
+    base: { process: 'sandbox' },
+  });
   let redis;
   try {
     redis = await startSandboxRedis({ redisUrl: opts.redisUrlSet ? opts.env.redisUrl : undefined, log });
@@ -43,13 +50,25 @@ export async function runSandbox(
   const slack = await startSandboxSlack({ clock: () => clock() });
   let page;
   try {
-    page = await startSandboxPage({ port: opts.portSet ? opts.env.port : 0, redis, slack, scenarios, scenario: first, setClock: (c) => (clock = c), log });
+    page = await startSandboxPage({
+      port: opts.portSet ? opts.env.port : 0,
+      redis,
+      slack,
+      scenarios,
+      scenario: first,
+      setClock: (c) => (clock = c),
+      log,
+    });
   } catch (err) {
     await slack.close();
     await redis.stop();
-    throw new UsageError(`sandbox: cannot start${opts.portSet ? ` on PORT ${opts.env.port}` : ''}: ${describeError(err)}`);
+    throw new UsageError(
+      `sandbox: cannot start${opts.portSet ? ` on PORT ${opts.env.port}` : ''}: ${describeError(err)}`,
+    );
   }
-  io.stdout.write(`k8s-health sandbox: open ${page.url} (loopback only; Redis: ${redis.kind === 'embedded' ? 'embedded Valkey' : 'REDIS_URL'}; Ctrl-C stops it)\n`);
+  io.stdout.write(
+    `k8s-health sandbox: open ${page.url} (loopback only; Redis: ${redis.kind === 'embedded' ? 'embedded Valkey' : 'REDIS_URL'}; Ctrl-C stops it)\n`,
+  );
   deps.onStarted?.(page.url);
   const lost = await Promise.race([(deps.stopSignal ?? waitForSignal()).then(() => undefined), redis.lost]);
   if (lost) {

@@ -34,7 +34,6 @@ import { registerStateStoreGuard } from '../slack/receive/guard-state-store.js';
 import { stopWithin } from './stop-within.js';
 import { startScanWatchdog } from '../jobs/start-scan-watchdog.js';
 
-
 export interface ServeIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -61,12 +60,20 @@ export interface ServeDeps {
  * the command says so instead of scanning here). Fixes need nothing of a cluster here either in any
  * mode: a fix-button click is planned and dry-run by the remediation worker (`worker --only remediate`).
  */
-export async function runServe(opts: { config: Config; env: EnvOptions; workers: boolean; clusterAccess?: boolean }, io: ServeIo, deps: ServeDeps = {}): Promise<number> {
+export async function runServe(
+  opts: { config: Config; env: EnvOptions; workers: boolean; clusterAccess?: boolean },
+  io: ServeIo,
+  deps: ServeDeps = {},
+): Promise<number> {
   const { config, env } = opts;
   const clusterAccess = opts.clusterAccess ?? true;
   const now = io.now ?? (() => new Date());
   // Structured logs on stdout at LOG_LEVEL: JSON lines, pretty (and neutralized) on a terminal.
-  const { log, announce } = await createProcessLogger({ level: env.logLevel, destination: io.stdout, base: { process: 'serve' } });
+  const { log, announce } = await createProcessLogger({
+    level: env.logLevel,
+    destination: io.stdout,
+    base: { process: 'serve' },
+  });
   const metrics = createMetrics();
   // Plans, votes, backups and audit records are signed with K8S_HEALTH_PLAN_SECRET. Without it the
   // read-only bot runs as before; proposing and executing fixes refuse with one line naming it.
@@ -78,14 +85,29 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   // Every Redis client of this process reports to one outage reporter: one warning line per 30 s
   // while Redis is unreachable, naming the address without its password.
   const outage = createRedisOutageReporter({ log: announce, address: describeRedisTarget(env.redis) });
-  const fleet = startFleet({ config, redisUrl: env.redis, outage, mode: opts.workers ? 'discover' : 'follow', log, onRemoved: (names) => void jobs?.then((set) => set.retireClusters(names), () => undefined) });
+  const fleet = startFleet({
+    config,
+    redisUrl: env.redis,
+    outage,
+    mode: opts.workers ? 'discover' : 'follow',
+    log,
+    onRemoved: (names) =>
+      void jobs?.then(
+        (set) => set.retireClusters(names),
+        () => undefined,
+      ),
+  });
   // Commands must not hang on a dead Redis: fail fast per command, keep reconnecting in the background.
   const redis = createCommandRedis(env.redis, { outage });
   const history = deps.history ?? new RedisHistory(redis, { keyPrefix: REDIS_PREFIX });
   const scanInProcess: ScanFn = async (name) => {
     const cluster = config.clusters.find((c) => c.name === name);
     if (!cluster) throw new K8sHealthError('E_SCAN_UNAVAILABLE', `cluster "${name}" is not configured`);
-    if (!clusterAccess) throw new K8sHealthError('E_SCAN_UNAVAILABLE', `this serve has no cluster access (--no-cluster-access) and no k8s-health worker process took the scan of ${name}: are the worker pods and Redis up?`);
+    if (!clusterAccess)
+      throw new K8sHealthError(
+        'E_SCAN_UNAVAILABLE',
+        `this serve has no cluster access (--no-cluster-access) and no k8s-health worker process took the scan of ${name}: are the worker pods and Redis up?`,
+      );
     return scanCluster(cluster, { history, thresholds: config.thresholds, now });
   };
   // The jobs side, composed once here (compose/compose-jobs.ts): queues and producers work at once; the
@@ -115,22 +137,43 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const scan: ScanFn =
     deps.scan ??
     (async (name) => {
-      const set = await Promise.race([(jobs ?? Promise.resolve(undefined)).catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 5000).unref())]);
+      const set = await Promise.race([
+        (jobs ?? Promise.resolve(undefined)).catch(() => undefined),
+        new Promise<undefined>((r) => setTimeout(() => r(undefined), 5000).unref()),
+      ]);
       return set ? set.scan(name) : scanInProcess(name);
     });
   const reports = createReportStore(redis, { keyPrefix: REDIS_PREFIX, now });
   const slackDeps = composeSlackDeps({
-    redis, keyPrefix: REDIS_PREFIX, config, signer, jobs: composed, reports, scan, metrics, now, log, isAuthorized,
+    redis,
+    keyPrefix: REDIS_PREFIX,
+    config,
+    signer,
+    jobs: composed,
+    reports,
+    scan,
+    metrics,
+    now,
+    log,
+    isAuthorized,
     onScan: (ok) => (ok ? metrics.scans.inc() : (metrics.scans.inc(), metrics.scanErrors.inc())),
   });
-
 
   let slackApp: App | undefined;
   // Clusters nobody scans for three intervals: /readyz `unscanned`, /metrics, one alert each.
   const watchdog = startScanWatchdog({
-    config, redis, keyPrefix: REDIS_PREFIX, registry: metrics.registry, log, now: () => now().getTime(),
+    config,
+    redis,
+    keyPrefix: REDIS_PREFIX,
+    registry: metrics.registry,
+    log,
+    now: () => now().getTime(),
     post: async (channel, text) => {
-      if (!slackApp) throw new K8sHealthError('E_SLACK_NOT_STARTED', 'the Slack app has not started yet: the unscanned-cluster alert is posted on the next check');
+      if (!slackApp)
+        throw new K8sHealthError(
+          'E_SLACK_NOT_STARTED',
+          'the Slack app has not started yet: the unscanned-cluster alert is posted on the next check',
+        );
       await slackApp.client.chat.postMessage({ channel, text });
     },
   });
@@ -144,21 +187,33 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
     log: log.child({ component: 'alertmanager' }),
     now,
   });
-  const routes: CustomRoute[] = [...createHealthRoutes({
-    unscanned: () => watchdog.unscanned(),
-    redis,
-    redisProblem: () => (outage.down() ? `unreachable at ${outage.address}` : undefined),
-    slackAuthTest: () => (slackApp ? slackApp.client.auth.test() : Promise.reject(new Error('Slack app not started'))),
-    metrics,
-    // `jobs` is assigned once the Slack app is up; until then the workers are "starting".
-    workers: opts.workers
-      ? async () => {
-          // Workers wait for Redis to start: until then (however long an outage lasts) they are "starting".
-          const set = await Promise.race([jobs?.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 100).unref())]);
-          return set ? set.ready() : { ready: false, workers: outage.down() ? `starting (Redis unreachable at ${outage.address})` : 'starting' };
-        }
-      : undefined,
-  }), alertmanagerRoute];
+  const routes: CustomRoute[] = [
+    ...createHealthRoutes({
+      unscanned: () => watchdog.unscanned(),
+      redis,
+      redisProblem: () => (outage.down() ? `unreachable at ${outage.address}` : undefined),
+      slackAuthTest: () =>
+        slackApp ? slackApp.client.auth.test() : Promise.reject(new Error('Slack app not started')),
+      metrics,
+      // `jobs` is assigned once the Slack app is up; until then the workers are "starting".
+      workers: opts.workers
+        ? async () => {
+            // Workers wait for Redis to start: until then (however long an outage lasts) they are "starting".
+            const set = await Promise.race([
+              jobs?.catch(() => undefined),
+              new Promise<undefined>((r) => setTimeout(() => r(undefined), 100).unref()),
+            ]);
+            return set
+              ? set.ready()
+              : {
+                  ready: false,
+                  workers: outage.down() ? `starting (Redis unreachable at ${outage.address})` : 'starting',
+                };
+          }
+        : undefined,
+    }),
+    alertmanagerRoute,
+  ];
   let started: Awaited<ReturnType<typeof createSlackApp>>;
   try {
     started = await createSlackApp({
@@ -169,7 +224,11 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
       logLevel: env.logLevel,
       logger: log,
       customRoutes: routes,
-      replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log.warn('replayed Slack request ignored'), onError: () => log.warn('replay check skipped: Redis unavailable') }),
+      replayGuard: createReplayGuard(redis, {
+        keyPrefix: REDIS_PREFIX,
+        onReplay: () => log.warn('replayed Slack request ignored'),
+        onError: () => log.warn('replay check skipped: Redis unavailable'),
+      }),
       requestPolicy: config.slack,
       onOversized: (status, reason) => {
         // Counted, and logged at debug only: under a flood a line per request would be the flood.
@@ -192,7 +251,11 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   const { app, mode } = started;
   slackApp = app;
   // First: while Redis is unreachable, every command and click is answered at once instead of timing out.
-  registerStateStoreGuard(app, { reachable: () => redis.status === 'ready', address: outage.address, onRefused: () => metrics.errors.inc({ where: 'state-store-unreachable' }) });
+  registerStateStoreGuard(app, {
+    reachable: () => redis.status === 'ready',
+    address: outage.address,
+    onRefused: () => metrics.errors.inc({ where: 'state-store-unreachable' }),
+  });
   registerListeners(app, slackDeps);
   if (!deps.scan) {
     // The scan schedulers are synced at start: wait (a while) for the first discovery, so the
@@ -204,7 +267,10 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   // Workers finish their in-flight jobs before the connections close; never started (or Redis down
   // since startup: not waited for forever), only the queues close.
   const closeJobs = async () => {
-    const set = await Promise.race([jobs?.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), outage.down() ? 0 : 5_000).unref())]);
+    const set = await Promise.race([
+      jobs?.catch(() => undefined),
+      new Promise<undefined>((r) => setTimeout(() => r(undefined), outage.down() ? 0 : 5_000).unref()),
+    ]);
     await (set ? set.close() : composed.close()).catch(() => undefined);
   };
 
@@ -246,7 +312,9 @@ export async function runServe(opts: { config: Config; env: EnvOptions; workers:
   if (!graceful) {
     redis.disconnect();
     healthServer?.closeAllConnections();
-    announce.warn(`stopped without finishing in-flight work within ${STOP_BUDGET_MS / 1000} s${outage.down() ? ` (Redis unreachable at ${outage.address})` : ''}`);
+    announce.warn(
+      `stopped without finishing in-flight work within ${STOP_BUDGET_MS / 1000} s${outage.down() ? ` (Redis unreachable at ${outage.address})` : ''}`,
+    );
   }
   announce.info('stopped');
   return 0;

@@ -19,22 +19,37 @@ import { pickCluster, resolveConfig } from './resolve-config.js';
  * (--config, $K8S_HEALTH_CONFIG or config/config.yaml) the cluster must be one of its clusters.
  * Exit 0; 2 on bad usage or when Redis cannot be read (one line naming REDIS_URL).
  */
-export async function runTimeline(cluster: string, opts: { since?: string; config?: string }, io: CliIo): Promise<number> {
+export async function runTimeline(
+  cluster: string,
+  opts: { since?: string; config?: string },
+  io: CliIo,
+): Promise<number> {
   const now = (io.now ?? (() => new Date()))();
   const since = opts.since === undefined ? undefined : parseSince(opts.since, now);
   const { config, file } = await resolveConfig(opts.config, io.env, false);
   // With fleets the cluster may be a discovered one (docs/fleet.md): Redis decides whether it has a timeline.
   if (file && !config.fleets.length) pickCluster(config, cluster, file);
   const env = readEnvOptions(io.env);
-  const redis = connectRedis(env.redis, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
+  const redis = connectRedis(env.redis, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
-    const sources = { alerts: createAlertStateStore(redis, { keyPrefix: REDIS_PREFIX }), baselines: createRedisBaselineStore(redis, { keyPrefix: REDIS_PREFIX }), audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX }) };
+    const sources = {
+      alerts: createAlertStateStore(redis, { keyPrefix: REDIS_PREFIX }),
+      baselines: createRedisBaselineStore(redis, { keyPrefix: REDIS_PREFIX }),
+      audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX }),
+    };
     io.stdout.write(await buildTimeline(sources, cluster, { now, ...(since ? { since } : {}) }));
     return 0;
   } catch (err) {
-    io.stderr.write(`k8s-health timeline: cannot read the bot's records from Redis (${describeRedisTarget(env.redis)}): ${neutralizePlainText(describeError(err))}\n`);
+    io.stderr.write(
+      `k8s-health timeline: cannot read the bot's records from Redis (${describeRedisTarget(env.redis)}): ${neutralizePlainText(describeError(err))}\n`,
+    );
     return 2;
   } finally {
     redis.disconnect();

@@ -39,20 +39,32 @@ export interface WorkerDeps {
  * hang. Resolves with the exit code: 1 on a startup error, 0 after a graceful
  * stop (in-flight jobs finish first).
  */
-export async function runWorker(opts: { config: Config; env: EnvOptions; only?: readonly WorkerKind[] }, io: WorkerIo, deps: WorkerDeps = {}): Promise<number> {
+export async function runWorker(
+  opts: { config: Config; env: EnvOptions; only?: readonly WorkerKind[] },
+  io: WorkerIo,
+  deps: WorkerDeps = {},
+): Promise<number> {
   const { config, env } = opts;
   const kinds = opts.only ?? WORKER_KINDS;
   // Structured logs on stdout at LOG_LEVEL: JSON lines, pretty (and neutralized) on a terminal.
-  const { log, announce } = await createProcessLogger({ level: env.logLevel, destination: io.stdout, base: { process: 'worker' } });
+  const { log, announce } = await createProcessLogger({
+    level: env.logLevel,
+    destination: io.stdout,
+    base: { process: 'worker' },
+  });
   const alerting = config.clusters.filter((c) => c.slack.alertChannel).map((c) => c.name);
   if (kinds.includes('notify') && alerting.length > 0 && !env.slackBotToken) {
-    io.stderr.write(`k8s-health worker: SLACK_BOT_TOKEN is not set but clusters ${alerting.join(', ')} have slack.alertChannel: set the bot token (xoxb-…) so alert threads can be posted\n`);
+    io.stderr.write(
+      `k8s-health worker: SLACK_BOT_TOKEN is not set but clusters ${alerting.join(', ')} have slack.alertChannel: set the bot token (xoxb-…) so alert threads can be posted\n`,
+    );
     return 1;
   }
   // Run with every worker, a missing token only skips remediation (with a warning); asked for by
   // name, a remediation worker that cannot report its results would run nothing at all.
   if (opts.only?.includes('remediate') && !env.slackBotToken) {
-    io.stderr.write('k8s-health worker: --only remediate needs SLACK_BOT_TOKEN (xoxb-…): every remediation result is reported in its Slack thread\n');
+    io.stderr.write(
+      'k8s-health worker: --only remediate needs SLACK_BOT_TOKEN (xoxb-…): every remediation result is reported in its Slack thread\n',
+    );
     return 1;
   }
   let set: WorkerSet | undefined;
@@ -68,13 +80,22 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
     if (path === '/metrics') {
       void metrics.registry.metrics().then(
         (body) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body),
-        (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${describeError(err)}\n`),
+        (err: unknown) =>
+          res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${describeError(err)}\n`),
       );
       return;
     }
     if (path !== '/readyz') return void res.writeHead(404).end();
-    const answer = set ? set.ready() : Promise.resolve({ ready: false, redis: startError || (outage.down() ? `unreachable at ${outage.address}` : 'starting (waiting for Redis)'), workers: 'not started' });
-    void answer.then((r) => res.writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' }).end(`${JSON.stringify(r)}\n`));
+    const answer = set
+      ? set.ready()
+      : Promise.resolve({
+          ready: false,
+          redis: startError || (outage.down() ? `unreachable at ${outage.address}` : 'starting (waiting for Redis)'),
+          workers: 'not started',
+        });
+    void answer.then((r) =>
+      res.writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' }).end(`${JSON.stringify(r)}\n`),
+    );
   });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -90,21 +111,49 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
   const stop = deps.stopSignal ?? waitForSignal();
   // Without K8S_HEALTH_PLAN_SECRET this worker scans and alerts as before and refuses every approved fix.
   const signer = createPlanSigner(env.planSecret);
-  if (!signer.ready && kinds.includes('remediate') && config.clusters.some((c) => c.remediation.enabled)) announce.warn(signer.problem!);
+  if (!signer.ready && kinds.includes('remediate') && config.clusters.some((c) => c.remediation.enabled))
+    announce.warn(signer.problem!);
   // Fleet mode (docs/fleet.md): a worker that scans or remediates discovers (it needs the enrolled
   // kubeconfigs); notify/expiry-only workers follow the shared directory. The first discovery is
   // waited for (a while) so the scan schedulers are synced once with every cluster in.
-  const fleet = startFleet({ config, redisUrl: env.redis, outage, mode: kinds.includes('scan') || kinds.includes('remediate') ? 'discover' : 'follow', log, keyPrefix: deps.workers?.prefix ? `${deps.workers.prefix}:` : undefined, onRemoved: (names) => void set?.retireClusters(names) });
-  const starting = Promise.race([fleet.ready, new Promise((r) => setTimeout(r, 30_000).unref())]).then(() => startJobs({ config, redisUrl: env.redis, outage, only: kinds, slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl }, log, now: io.now, metrics, signer, clusterSet: fleet.clusterSet, ...deps.workers })).then(
-    (s) => {
-      set = s;
-      announce.info({ kinds: s.kinds, clusters: config.clusters.length }, `workers running (${s.kinds.join(', ')}) for ${config.clusters.length} cluster(s)`);
-    },
-    (err: unknown) => {
-      startError = describeError(err);
-      announce.error({ err }, 'workers failed to start');
-    },
-  );
+  const fleet = startFleet({
+    config,
+    redisUrl: env.redis,
+    outage,
+    mode: kinds.includes('scan') || kinds.includes('remediate') ? 'discover' : 'follow',
+    log,
+    keyPrefix: deps.workers?.prefix ? `${deps.workers.prefix}:` : undefined,
+    onRemoved: (names) => void set?.retireClusters(names),
+  });
+  const starting = Promise.race([fleet.ready, new Promise((r) => setTimeout(r, 30_000).unref())])
+    .then(() =>
+      startJobs({
+        config,
+        redisUrl: env.redis,
+        outage,
+        only: kinds,
+        slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl },
+        log,
+        now: io.now,
+        metrics,
+        signer,
+        clusterSet: fleet.clusterSet,
+        ...deps.workers,
+      }),
+    )
+    .then(
+      (s) => {
+        set = s;
+        announce.info(
+          { kinds: s.kinds, clusters: config.clusters.length },
+          `workers running (${s.kinds.join(', ')}) for ${config.clusters.length} cluster(s)`,
+        );
+      },
+      (err: unknown) => {
+        startError = describeError(err);
+        announce.error({ err }, 'workers failed to start');
+      },
+    );
   await stop;
   announce.info('stopping (finishing in-flight jobs)');
   // In-flight jobs finish, within SIGTERM's 10 s: Redis down since startup (or now) is not waited
@@ -117,9 +166,10 @@ export async function runWorker(opts: { config: Config; env: EnvOptions; only?: 
   });
   if (!graceful) {
     server.closeAllConnections();
-    announce.warn(`stopped without finishing in-flight jobs within 8 s${outage.down() ? ` (Redis unreachable at ${outage.address})` : ''}`);
+    announce.warn(
+      `stopped without finishing in-flight jobs within 8 s${outage.down() ? ` (Redis unreachable at ${outage.address})` : ''}`,
+    );
   }
   announce.info('stopped');
   return startError ? 1 : 0;
 }
-

@@ -10,7 +10,13 @@ export async function stopWithin(ms: number, stop: () => Promise<void>): Promise
     timer = setTimeout(() => resolve(false), ms);
   });
   try {
-    return await Promise.race([stop().then(() => true as const, () => true as const), late]);
+    return await Promise.race([
+      stop().then(
+        () => true as const,
+        () => true as const,
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }

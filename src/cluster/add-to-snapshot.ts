@@ -5,7 +5,10 @@ import { projectPod } from './project-pod.js';
 import { sanitizeMetadata } from './sanitize-metadata.js';
 import type { EventProjection, KubeObject, PodProjection, Snapshot } from './snapshot.js';
 
-/** What the Snapshot keeps of one object: a compact projection for pods, events and CRDs, else the object without managedFields. */
+/**
+ * What the Snapshot keeps of one object: a compact projection for pods, events and CRDs, else the object without
+ * managedFields.
+ */
 export type ProjectedObject = KubeObject | PodProjection | EventProjection;
 
 /**
@@ -14,7 +17,12 @@ export type ProjectedObject = KubeObject | PodProjection | EventProjection;
  * any other metadata field the bot does not use are dropped.
  * `origin` says which cluster it came from (events keep it; CAPI objects may come from either).
  */
-export function addToSnapshot(snapshot: Snapshot, spec: KindSpec, obj: KubeObject, origin: 'workload' | 'management'): void {
+export function addToSnapshot(
+  snapshot: Snapshot,
+  spec: KindSpec,
+  obj: KubeObject,
+  origin: 'workload' | 'management',
+): void {
   const projected = projectObject(spec, obj, origin);
   if (projected) placeInSnapshot(snapshot, spec, projected);
 }
@@ -23,7 +31,11 @@ export function addToSnapshot(snapshot: Snapshot, spec: KindSpec, obj: KubeObjec
  * The form an object is kept in (see addToSnapshot); undefined for something that is not an
  * object with a name. The watch cache keeps exactly these, so a cached scan equals a listed one.
  */
-export function projectObject(spec: KindSpec, obj: KubeObject, origin: 'workload' | 'management'): ProjectedObject | undefined {
+export function projectObject(
+  spec: KindSpec,
+  obj: KubeObject,
+  origin: 'workload' | 'management',
+): ProjectedObject | undefined {
   if (!obj || typeof obj !== 'object' || !obj.metadata || typeof obj.metadata.name !== 'string') return undefined;
   obj = { ...obj, metadata: sanitizeMetadata(obj.metadata) };
   switch (spec.target) {
@@ -55,7 +67,9 @@ export function placeInSnapshot(snapshot: Snapshot, spec: KindSpec, projected: P
         const key = spec.target.slice('capi.'.length) as keyof Snapshot['capi'];
         snapshot.capi[key].push(projected as KubeObject);
       } else {
-        (snapshot[spec.target as Exclude<typeof spec.target, `capi.${string}` | 'pods' | 'events'>] as KubeObject[]).push(projected as KubeObject);
+        (
+          snapshot[spec.target as Exclude<typeof spec.target, `capi.${string}` | 'pods' | 'events'>] as KubeObject[]
+        ).push(projected as KubeObject);
       }
   }
 }

@@ -39,9 +39,14 @@ export function chooseCapiCluster(snapshot: Snapshot, req: CapiClusterRequest): 
   if (req.configured !== undefined) {
     const match = found.filter((c) => c.name === req.configured);
     if (match.length === 1) return match[0];
-    if (match.length > 1) throw new ConfigError(`${req.what}: management.clusterName "${req.configured}" names ${match.length} Clusters (${match.map(describe).join(', ')}): set management.namespace to the one to use`);
+    if (match.length > 1)
+      throw new ConfigError(
+        `${req.what}: management.clusterName "${req.configured}" names ${match.length} Clusters (${match.map(describe).join(', ')}): set management.namespace to the one to use`,
+      );
     if (found.length === 0) return { name: req.configured };
-    throw new ConfigError(`${req.what}: management.clusterName "${req.configured}" names no Cluster on the management side; found: ${list()}`);
+    throw new ConfigError(
+      `${req.what}: management.clusterName "${req.configured}" names no Cluster on the management side; found: ${list()}`,
+    );
   }
   if (req.discovered !== undefined) return found.find((c) => c.name === req.discovered) ?? { name: req.discovered };
   for (const hint of req.hints) {
@@ -50,7 +55,9 @@ export function chooseCapiCluster(snapshot: Snapshot, req: CapiClusterRequest): 
   }
   if (found.length === 0) return undefined;
   if (found.length === 1) return found[0];
-  throw new ConfigError(`${req.what}: the management side holds ${found.length} Cluster API Clusters (${list()}) and none is named: ${req.fix}`);
+  throw new ConfigError(
+    `${req.what}: the management side holds ${found.length} Cluster API Clusters (${list()}) and none is named: ${req.fix}`,
+  );
 }
 
 /**

@@ -20,8 +20,16 @@ export function projectEvent(ev: KubeObject, origin: EventProjection['origin']):
   set(out, 'type', ev.type);
   set(out, 'reason', ev.reason);
   set(out, 'message', ev.message ?? ev.note);
-  set(out, 'firstTimestamp', ev.firstTimestamp ?? ev.deprecatedFirstTimestamp ?? ev.eventTime ?? ev.metadata?.creationTimestamp);
-  set(out, 'lastTimestamp', ev.lastTimestamp ?? ev.series?.lastObservedTime ?? ev.deprecatedLastTimestamp ?? ev.eventTime ?? ev.firstTimestamp);
+  set(
+    out,
+    'firstTimestamp',
+    ev.firstTimestamp ?? ev.deprecatedFirstTimestamp ?? ev.eventTime ?? ev.metadata?.creationTimestamp,
+  );
+  set(
+    out,
+    'lastTimestamp',
+    ev.lastTimestamp ?? ev.series?.lastObservedTime ?? ev.deprecatedLastTimestamp ?? ev.eventTime ?? ev.firstTimestamp,
+  );
   const src = ev.source?.component ?? ev.reportingController ?? ev.reportingComponent;
   set(out, 'source', src);
   return out;
@@ -31,6 +39,10 @@ function firstNumber(...vals: unknown[]): number | undefined {
   for (const v of vals) if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v;
   return undefined;
 }
-function set(target: EventProjection, key: 'namespace' | 'name' | 'type' | 'reason' | 'message' | 'firstTimestamp' | 'lastTimestamp' | 'source', v: unknown) {
+function set(
+  target: EventProjection,
+  key: 'namespace' | 'name' | 'type' | 'reason' | 'message' | 'firstTimestamp' | 'lastTimestamp' | 'source',
+  v: unknown,
+) {
   if (typeof v === 'string' && v) target[key] = v;
 }

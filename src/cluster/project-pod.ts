@@ -20,14 +20,20 @@ export function projectPod(pod: KubeObject): PodProjection {
   const statuses: unknown[] = [...arr(status.initContainerStatuses), ...arr(status.containerStatuses)];
   const containers: ContainerStateProjection[] = statuses.map((raw) => {
     const c = (raw ?? {}) as RawContainerStatus; // a null entry in a dump must not sink the whole read
-    const out: ContainerStateProjection = { name: typeof c.name === 'string' ? c.name : c.name == null ? '' : JSON.stringify(c.name), ready: c.ready === true, restartCount: num(c.restartCount) ?? 0 };
+    const out: ContainerStateProjection = {
+      name: typeof c.name === 'string' ? c.name : c.name == null ? '' : JSON.stringify(c.name),
+      ready: c.ready === true,
+      restartCount: num(c.restartCount) ?? 0,
+    };
     if (c.state?.waiting) out.waiting = pick(c.state.waiting, ['reason', 'message']);
     if (c.state?.terminated) out.terminated = pick(c.state.terminated, ['reason', 'exitCode', 'finishedAt']);
-    if (c.lastState?.terminated) out.lastTerminated = pick(c.lastState.terminated, ['reason', 'exitCode', 'finishedAt']);
+    if (c.lastState?.terminated)
+      out.lastTerminated = pick(c.lastState.terminated, ['reason', 'exitCode', 'finishedAt']);
     return out;
   });
   let memory = 0;
-  for (const c of arr(spec.containers) as ({ resources?: { requests?: { memory?: unknown } } } | null)[]) memory += parseQuantity(c?.resources?.requests?.memory) ?? 0;
+  for (const c of arr(spec.containers) as ({ resources?: { requests?: { memory?: unknown } } } | null)[])
+    memory += parseQuantity(c?.resources?.requests?.memory) ?? 0;
   const p: PodProjection = {
     namespace: m.namespace ?? 'default',
     name: m.name,
@@ -48,15 +54,29 @@ export function projectPod(pod: KubeObject): PodProjection {
   assign(p, 'deletionTimestamp', m.deletionTimestamp);
   assign(p, 'deletionGracePeriodSeconds', m.deletionGracePeriodSeconds);
   if (m.labels && Object.keys(m.labels).length) p.labels = m.labels;
-  if (m.ownerReferences?.length) p.ownerReferences = m.ownerReferences.map((o) => pick(o, ['apiVersion', 'kind', 'name', 'uid', 'controller']) as typeof o);
+  if (m.ownerReferences?.length)
+    p.ownerReferences = m.ownerReferences.map(
+      (o) => pick(o, ['apiVersion', 'kind', 'name', 'uid', 'controller']) as typeof o,
+    );
   if (memory > 0) p.memoryRequestBytes = memory;
   assign(p, 'priorityClassName', spec.priorityClassName);
   return p;
 }
 
 const UNITS: Record<string, number> = {
-  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
-  k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18, m: 1e-3,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+  m: 1e-3,
 };
 
 /** Parse a Kubernetes resource quantity ("512Mi", "1G", "100m") to a number; undefined when unparseable. */

@@ -9,6 +9,7 @@ import type { Snapshot } from './snapshot.js';
  * otherwise the live cluster is collected.
  */
 export async function readSnapshot(cluster: ClusterConfig, opts: CollectOptions = {}): Promise<Snapshot> {
-  if (cluster.dump) return loadDump(cluster.dump, { cluster: cluster.name, capiCluster: cluster.management?.clusterName });
+  if (cluster.dump)
+    return loadDump(cluster.dump, { cluster: cluster.name, capiCluster: cluster.management?.clusterName });
   return collectSnapshot(cluster, opts);
 }

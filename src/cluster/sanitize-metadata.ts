@@ -12,14 +12,16 @@ export function sanitizeMetadata(meta: ObjectMeta): ObjectMeta {
     if (typeof meta[k] === 'string') out[k] = meta[k];
   }
   if (typeof meta.generation === 'number') out.generation = meta.generation;
-  if (typeof meta.deletionGracePeriodSeconds === 'number') out.deletionGracePeriodSeconds = meta.deletionGracePeriodSeconds;
+  if (typeof meta.deletionGracePeriodSeconds === 'number')
+    out.deletionGracePeriodSeconds = meta.deletionGracePeriodSeconds;
   const labels = stringMap(meta.labels);
   if (labels) out.labels = labels;
   const annotations = stringMap(meta.annotations);
   if (annotations) out.annotations = annotations;
   if (Array.isArray(meta.ownerReferences)) {
     const refs = meta.ownerReferences.filter(
-      (r): r is OwnerReference => !!r && typeof r === 'object' && typeof r.kind === 'string' && typeof r.name === 'string',
+      (r): r is OwnerReference =>
+        !!r && typeof r === 'object' && typeof r.kind === 'string' && typeof r.name === 'string',
     );
     if (refs.length) out.ownerReferences = refs;
   }

@@ -1,4 +1,9 @@
-import { capiClustersOf, chooseCapiCluster, type CapiClusterRef, type CapiClusterRequest } from './choose-capi-cluster.js';
+import {
+  capiClustersOf,
+  chooseCapiCluster,
+  type CapiClusterRef,
+  type CapiClusterRequest,
+} from './choose-capi-cluster.js';
 import { scopeToCluster } from './scope-to-cluster.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -12,6 +17,10 @@ export function scopeSnapshot(snapshot: Snapshot, req: CapiClusterRequest): Capi
   const ref = chooseCapiCluster(snapshot, req);
   if (!ref) return undefined;
   const known = capiClustersOf(snapshot);
-  scopeToCluster(snapshot, ref, known.every((c) => c.name === ref.name));
+  scopeToCluster(
+    snapshot,
+    ref,
+    known.every((c) => c.name === ref.name),
+  );
   return ref;
 }

@@ -40,12 +40,14 @@ export function scopeToCluster(snapshot: Snapshot, ref: CapiClusterRef, alone: b
   };
   entries.forEach(record);
   // Owner references and the Cluster's own references, to a fixed point (MachineDeployment → MachineSet → Machine).
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const e of entries) {
       if (e.claim) continue;
       const byRef = claims.get(key(e.kind, e.obj.metadata.name));
-      const byOwner = (e.obj.metadata.ownerReferences ?? []).map((o) => claims.get(key(o.kind, o.name))).find((c) => c !== undefined);
+      const byOwner = (e.obj.metadata.ownerReferences ?? [])
+        .map((o) => claims.get(key(o.kind, o.name)))
+        .find((c) => c !== undefined);
       const claim = byRef ?? byOwner;
       if (claim) {
         e.claim = claim;
@@ -78,8 +80,18 @@ function directClaim(kind: string, obj: KubeObject, ref: CapiClusterRef): Claim 
   return undefined;
 }
 
-/** Objects an object names as its parts: a Cluster's control plane and infrastructure, a Machine's infrastructure machine and bootstrap config. */
+/**
+ * Objects an object names as its parts: a Cluster's control plane and infrastructure, a Machine's infrastructure
+ * machine and bootstrap config.
+ */
 function referencesOf(obj: KubeObject): { kind: string; name: string }[] {
-  const refs = [obj.spec?.controlPlaneRef, obj.spec?.infrastructureRef, obj.spec?.bootstrap?.configRef, obj.spec?.machineTemplate?.infrastructureRef];
-  return refs.filter((r): r is { kind: string; name: string } => !!r && typeof r.kind === 'string' && typeof r.name === 'string');
+  const refs = [
+    obj.spec?.controlPlaneRef,
+    obj.spec?.infrastructureRef,
+    obj.spec?.bootstrap?.configRef,
+    obj.spec?.machineTemplate?.infrastructureRef,
+  ];
+  return refs.filter(
+    (r): r is { kind: string; name: string } => !!r && typeof r.kind === 'string' && typeof r.name === 'string',
+  );
 }

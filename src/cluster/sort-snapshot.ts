@@ -7,8 +7,18 @@ import type { KubeObject, Snapshot } from './snapshot.js';
  */
 export function sortSnapshot(s: Snapshot): void {
   const kubeArrays = [
-    s.nodes, s.namespaces, s.services, s.endpoints, s.deployments, s.daemonSets, s.statefulSets, s.replicaSets,
-    s.validatingWebhooks, s.mutatingWebhooks, s.volumeAttachments, s.persistentVolumeClaims,
+    s.nodes,
+    s.namespaces,
+    s.services,
+    s.endpoints,
+    s.deployments,
+    s.daemonSets,
+    s.statefulSets,
+    s.replicaSets,
+    s.validatingWebhooks,
+    s.mutatingWebhooks,
+    s.volumeAttachments,
+    s.persistentVolumeClaims,
     ...(Object.values(s.capi) as KubeObject[][]),
   ];
   for (const a of kubeArrays) sortBy(a, (o) => [o.metadata.namespace ?? '', o.metadata.name]);

@@ -24,17 +24,44 @@ import { listInPlace } from '../slack/post/list-in-place.js';
  * the Slack side's Redis connection: the same stores, lock and channel limiter the notify workers use,
  * so a parent edited by a click and one edited by a notify job never interleave.
  */
-export function composeAlertThreadDeps(opts: { redis: Redis; keyPrefix: string; signer: PlanSigner; now: () => Date; log: Logger; channelIntervalMs?: number; config?: Config }): AlertThreadDeps {
+export function composeAlertThreadDeps(opts: {
+  redis: Redis;
+  keyPrefix: string;
+  signer: PlanSigner;
+  now: () => Date;
+  log: Logger;
+  channelIntervalMs?: number;
+  config?: Config;
+}): AlertThreadDeps {
   const { redis, keyPrefix, now, log, config } = opts;
   // The same seals as the notify workers (compose/compose-jobs.ts): a click never edits where a Redis writer points.
-  const states = createAlertStateStore(redis, { keyPrefix, seal: createRecordSeal(opts.signer, 'alert-state'), onTampered: (cluster) => log.error({ cluster }, 'alert state does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): not used') });
+  const states = createAlertStateStore(redis, {
+    keyPrefix,
+    seal: createRecordSeal(opts.signer, 'alert-state'),
+    onTampered: (cluster) =>
+      log.error(
+        { cluster },
+        'alert state does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): not used',
+      ),
+  });
   const audit = createAuditLog(redis, { keyPrefix, log, signer: opts.signer });
   const approvals = createApprovalStore(redis, { keyPrefix });
   const receipts = createAlertReceiptStore(redis, { keyPrefix });
   return {
     post: {
-      threads: createAlertThreadStore(redis, { keyPrefix, states, seal: createRecordSeal(opts.signer, 'alert-thread'), onTampered: (cluster, key) => log.error({ cluster, thread: key }, 'alert thread record does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): ignored') }),
-      ...(config ? { channelAllowed: (cluster: string, channel: string) => isConfiguredChannel(config, cluster, channel) } : {}),
+      threads: createAlertThreadStore(redis, {
+        keyPrefix,
+        states,
+        seal: createRecordSeal(opts.signer, 'alert-thread'),
+        onTampered: (cluster, key) =>
+          log.error(
+            { cluster, thread: key },
+            'alert thread record does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): ignored',
+          ),
+      }),
+      ...(config
+        ? { channelAllowed: (cluster: string, channel: string) => isConfiguredChannel(config, cluster, channel) }
+        : {}),
       quiet: createAlertQuietStore(redis, { keyPrefix, now }),
       limiter: createChannelLimiter(redis, { keyPrefix, intervalMs: opts.channelIntervalMs }),
       proposals: createProposalStore(redis, { keyPrefix }),

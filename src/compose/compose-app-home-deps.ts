@@ -12,7 +12,14 @@ import { createReportStore } from '../store/report-store.js';
  * and for the scan workers' refresh of recent viewers: the latest reports, the pending approvals, the
  * recent-viewer set, and who approves which cluster.
  */
-export function composeAppHomeDeps(opts: { redis: Redis; keyPrefix: string; config: Config; now: () => Date; log: Logger; isAuthorized?: AppHomeDeps['isAuthorized'] }): AppHomeDeps {
+export function composeAppHomeDeps(opts: {
+  redis: Redis;
+  keyPrefix: string;
+  config: Config;
+  now: () => Date;
+  log: Logger;
+  isAuthorized?: AppHomeDeps['isAuthorized'];
+}): AppHomeDeps {
   const { redis, keyPrefix, now, log } = opts;
   return {
     config: opts.config,

@@ -18,10 +18,22 @@ import { refreshAppHomes, type AppHomeDeps } from '../slack/post/publish-app-hom
  * connection; a fix-button click is handed to the remediation worker (`k8s-health-propose`) and the
  * decisive vote enqueues `k8s-health-remediate`, both through the composed jobs side.
  */
-export function composeApprovalDeps(opts: { redis: Redis; keyPrefix: string; config: Config; signer: PlanSigner; jobs: Pick<Jobs, 'requestProposal' | 'enqueueRemediation'>; log: Logger; now?: () => Date; isAuthorized?: ApprovalDeps['isAuthorized']; appHome?: AppHomeDeps }): ApprovalDeps {
+export function composeApprovalDeps(opts: {
+  redis: Redis;
+  keyPrefix: string;
+  config: Config;
+  signer: PlanSigner;
+  jobs: Pick<Jobs, 'requestProposal' | 'enqueueRemediation'>;
+  log: Logger;
+  now?: () => Date;
+  isAuthorized?: ApprovalDeps['isAuthorized'];
+  appHome?: AppHomeDeps;
+}): ApprovalDeps {
   const { redis, keyPrefix, log } = opts;
   // Built once per process: the root passes the App Home deps and the approver check it already has.
-  const appHome = opts.appHome ?? composeAppHomeDeps({ redis, keyPrefix, config: opts.config, now: opts.now ?? (() => new Date()), log });
+  const appHome =
+    opts.appHome ??
+    composeAppHomeDeps({ redis, keyPrefix, config: opts.config, now: opts.now ?? (() => new Date()), log });
   return {
     approvals: createApprovalStore(redis, { keyPrefix }),
     audit: createAuditLog(redis, { keyPrefix, log, signer: opts.signer }),

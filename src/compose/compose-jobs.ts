@@ -17,11 +17,25 @@ import { scheduleScans } from '../jobs/schedule-scans.js';
 import { isLeasedCluster } from '../jobs/is-leased-cluster.js';
 import { createFleetIncidentStore } from '../alerts/fleet-incident-store.js';
 import type { FleetIncident } from '../alerts/fleet-incident.js';
-import { ALERTS_QUEUE, ALL_QUEUES, APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from '../jobs/queue-names.js';
+import {
+  ALERTS_QUEUE,
+  ALL_QUEUES,
+  APPROVALS_QUEUE,
+  NOTIFY_QUEUE,
+  PROPOSE_QUEUE,
+  REMEDIATE_QUEUE,
+  SCAN_QUEUE,
+} from '../jobs/queue-names.js';
 import { enqueueAlertmanager } from '../jobs/enqueue-alertmanager.js';
 import { createAlertReceiptStore } from '../alertmanager/alert-receipt-store.js';
 import type { AlertmanagerNotification } from '../alertmanager/webhook-payload.js';
-import { startWorkers, type JobQueues, type JobSlackClients, type JobStores, type WorkerDeps } from '../jobs/start-workers.js';
+import {
+  startWorkers,
+  type JobQueues,
+  type JobSlackClients,
+  type JobStores,
+  type WorkerDeps,
+} from '../jobs/start-workers.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
 import type { FleetScans, FleetScansOptions } from '../jobs/start-fleet-scans.js';
 import { createClusterLeaseStore } from '../store/cluster-lease-store.js';
@@ -54,7 +68,10 @@ export interface JobsOptions {
   config: Config;
   /** Where Redis is: a URL, or the environment's topology (store/connect-redis.ts). */
   redisUrl: string | RedisTarget;
-  /** The process's Redis outage reporter (one warning line per 30 s while Redis is unreachable); every connection here reports to it. */
+  /**
+   * The process's Redis outage reporter (one warning line per 30 s while Redis is unreachable); every connection here
+   * reports to it.
+   */
   outage?: RedisOutageReporter;
   /** Bot token and Web API base URL; without a token alerts are tracked but not posted. */
   slack?: { token?: string; apiUrl?: string };
@@ -67,13 +84,19 @@ export interface JobsOptions {
   only?: readonly WorkerKind[];
   /** BullMQ prefix; every other key uses `<prefix>:`. Tests pass a random one. Default "k8s-health". */
   prefix?: string;
-  /** Scans per process at once (default 5: scans wait on I/O, and a slow unreachable cluster must not hold up the others). */
+  /**
+   * Scans per process at once (default 5: scans wait on I/O, and a slow unreachable cluster must not hold up the
+   * others).
+   */
   scanConcurrency?: number;
   notifyConcurrency?: number;
   flapWindowMinutes?: number;
   /** Per-channel gap between Slack messages (default 1000 ms). */
   channelIntervalMs?: number;
-  /** The process's approver check, when its root already built one for the Slack app (the App Home refreshes share its group cache; the executor keeps its own). */
+  /**
+   * The process's approver check, when its root already built one for the Slack app (the App Home refreshes share its
+   * group cache; the executor keeps its own).
+   */
   isAuthorized?: WorkerDeps['isAuthorized'];
   /** Scan in-process when no worker listens on the scan queue (`serve --no-workers`). */
   scanFallback?: ScanFn;
@@ -116,7 +139,10 @@ export interface WorkerSet {
   fleet?: FleetScans;
   /** Redis reachable and workers running; `detail` names what is not. */
   ready(): Promise<{ ready: boolean; redis: string; workers: string }>;
-  /** Discovered clusters whose Cluster object was deleted (or that were renamed): threads resolved, scans stopped (docs/fleet.md). */
+  /**
+   * Discovered clusters whose Cluster object was deleted (or that were renamed): threads resolved, scans stopped
+   * (docs/fleet.md).
+   */
   retireClusters(clusters: readonly { name: string; renamedTo?: string }[]): Promise<void>;
   /** Graceful stop: workers finish their in-flight jobs, then connections close. */
   close(): Promise<void>;
@@ -158,16 +184,33 @@ export function composeJobs(opts: JobsOptions): Jobs {
   // QueueEvents block on their connection: one each, closed by us (BullMQ leaves given connections open).
   const scanEventsConnection = connection.duplicate();
   const proposeEventsConnection = connection.duplicate();
-  const queue = (name: string) => new Queue(name, { connection, prefix: queuePrefix(prefix, name) }).on('error', onError);
-  const queues: JobQueues = { scan: queue(SCAN_QUEUE), notify: queue(NOTIFY_QUEUE), remediate: queue(REMEDIATE_QUEUE), propose: queue(PROPOSE_QUEUE), approvals: queue(APPROVALS_QUEUE), alerts: queue(ALERTS_QUEUE) };
-  const scanEvents = new QueueEvents(SCAN_QUEUE, { connection: scanEventsConnection, prefix: queuePrefix(prefix, SCAN_QUEUE) }).on('error', onError);
-  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: proposeEventsConnection, prefix: queuePrefix(prefix, PROPOSE_QUEUE) }).on('error', onError);
+  const queue = (name: string) =>
+    new Queue(name, { connection, prefix: queuePrefix(prefix, name) }).on('error', onError);
+  const queues: JobQueues = {
+    scan: queue(SCAN_QUEUE),
+    notify: queue(NOTIFY_QUEUE),
+    remediate: queue(REMEDIATE_QUEUE),
+    propose: queue(PROPOSE_QUEUE),
+    approvals: queue(APPROVALS_QUEUE),
+    alerts: queue(ALERTS_QUEUE),
+  };
+  const scanEvents = new QueueEvents(SCAN_QUEUE, {
+    connection: scanEventsConnection,
+    prefix: queuePrefix(prefix, SCAN_QUEUE),
+  }).on('error', onError);
+  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, {
+    connection: proposeEventsConnection,
+    prefix: queuePrefix(prefix, PROPOSE_QUEUE),
+  }).on('error', onError);
   const connections = [connection, scanEventsConnection, proposeEventsConnection];
   const closeQueues = async () => {
     await Promise.all([...Object.values(queues).map((q) => q.close()), scanEvents.close(), proposeEvents.close()]);
     await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
   };
-  const scan = createQueuedScan(queues.scan, scanEvents, { timeoutMs: opts.scanTimeoutMs, fallback: opts.scanFallback });
+  const scan = createQueuedScan(queues.scan, scanEvents, {
+    timeoutMs: opts.scanTimeoutMs,
+    fallback: opts.scanFallback,
+  });
 
   return {
     queues,
@@ -184,23 +227,56 @@ export function composeJobs(opts: JobsOptions): Jobs {
       // those written before sealing existed are sealed once, so no open thread is lost.
       // Keys written before hash tags existed get their tagged names first (once per Redis, under a lock).
       const layout = await migrateKeyLayout(connection, { keyPrefix, queues: ALL_QUEUES });
-      if (layout.ran) log.info({ moved: layout.moved }, 'Redis keys renamed to their hash-tagged names (docs/reliability.md, "Redis Cluster")');
-      if (layout.kept.length) log.warn({ kept: layout.kept.slice(0, 20), count: layout.kept.length }, 'Redis keys of the old layout left in place: their new name already holds data');
+      if (layout.ran)
+        log.info(
+          { moved: layout.moved },
+          'Redis keys renamed to their hash-tagged names (docs/reliability.md, "Redis Cluster")',
+        );
+      if (layout.kept.length)
+        log.warn(
+          { kept: layout.kept.slice(0, 20), count: layout.kept.length },
+          'Redis keys of the old layout left in place: their new name already holds data',
+        );
       const stateSeal = createRecordSeal(signer, 'alert-state');
       const threadSeal = createRecordSeal(signer, 'alert-thread');
       if (stateSeal && threadSeal) {
         const n = await sealAlertRecords(connection, { keyPrefix, states: stateSeal, threads: threadSeal });
         if (n) log.info({ sealed: n }, 'alert states and thread records from before sealing sealed once');
       }
-      const alerts = createAlertStateStore(connection, { keyPrefix, seal: stateSeal, onTampered: (cluster) => log.error({ cluster }, 'alert state does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): not used; the next scan starts afresh') });
+      const alerts = createAlertStateStore(connection, {
+        keyPrefix,
+        seal: stateSeal,
+        onTampered: (cluster) =>
+          log.error(
+            { cluster },
+            'alert state does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): not used; the next scan starts afresh',
+          ),
+      });
       const stores: JobStores = {
         reports: createReportStore(connection, { keyPrefix, now: opts.now }),
         alerts,
-        threads: createAlertThreadStore(connection, { keyPrefix, states: alerts, seal: threadSeal, onTampered: (cluster, key) => log.error({ cluster, thread: key }, 'alert thread record does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): ignored') }),
+        threads: createAlertThreadStore(connection, {
+          keyPrefix,
+          states: alerts,
+          seal: threadSeal,
+          onTampered: (cluster, key) =>
+            log.error(
+              { cluster, thread: key },
+              'alert thread record does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): ignored',
+            ),
+        }),
         fleetIncidents: createFleetIncidentStore<FleetIncident>(connection, { keyPrefix }),
         quiet: createAlertQuietStore(connection, { keyPrefix, now }),
         homeViewers: createHomeViewersStore(connection, { keyPrefix }),
-        answers: createAnswerCardStore(connection, { keyPrefix, seal: createRecordSeal(signer, 'answer-card'), onTampered: (cluster) => log.error({ cluster }, 'answer card record does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): not edited') }),
+        answers: createAnswerCardStore(connection, {
+          keyPrefix,
+          seal: createRecordSeal(signer, 'answer-card'),
+          onTampered: (cluster) =>
+            log.error(
+              { cluster },
+              'answer card record does not verify with K8S_HEALTH_PLAN_SECRET (written by someone else?): not edited',
+            ),
+        }),
         inPlace: createInPlaceStore(connection, { keyPrefix }),
         history: new RedisHistory(connection, { keyPrefix }),
         baselines: createRedisBaselineStore(connection, { keyPrefix, log }),
@@ -216,24 +292,56 @@ export function composeJobs(opts: JobsOptions): Jobs {
         ? {
             // 429s come back to us so the Redis limiter (shared by every worker) honours Retry-After;
             // other retries are BullMQ's, visible in the queue.
-            notify: new WebClient(token, { ...api, rejectRateLimitedCalls: true, retryConfig: { retries: 0 }, timeout: 10_000 }),
+            notify: new WebClient(token, {
+              ...api,
+              rejectRateLimitedCalls: true,
+              retryConfig: { retries: 0 },
+              timeout: 10_000,
+            }),
             // Results are few and must arrive: the Web API client's own retries, unlike the notify client.
             results: new WebClient(token, { ...api, retryConfig: { retries: 3 }, timeout: 10_000 }),
             // Failures are retried by the next sweep (the message is marked stale): a tick stays short.
-            expiry: new WebClient(token, { ...api, rejectRateLimitedCalls: true, retryConfig: { retries: 0 }, timeout: 10_000 }),
+            expiry: new WebClient(token, {
+              ...api,
+              rejectRateLimitedCalls: true,
+              retryConfig: { retries: 0 },
+              timeout: 10_000,
+            }),
           }
         : undefined;
       // One watch cache per live cluster this process scans (scan.watch; see collectSnapshot).
-      const watchCaches = kinds.includes('scan') && opts.config.scan.watch ? createWatchCaches({ idleMs: Math.max(10 * 60_000, 10 * opts.config.scan.intervalSeconds * 1000), timeoutMs: opts.collect?.requestTimeoutMs, log }) : undefined;
+      const watchCaches =
+        kinds.includes('scan') && opts.config.scan.watch
+          ? createWatchCaches({
+              idleMs: Math.max(10 * 60_000, 10 * opts.config.scan.intervalSeconds * 1000),
+              timeoutMs: opts.collect?.requestTimeoutMs,
+              log,
+            })
+          : undefined;
       let workers: Worker[];
       let fleet: FleetScans | undefined;
       try {
         ({ workers, fleet } = await startWorkers({
-          config: opts.config, connection, prefix, queues, stores, slack,
+          config: opts.config,
+          connection,
+          prefix,
+          queues,
+          stores,
+          slack,
           limiter: createChannelLimiter(connection, { keyPrefix, intervalMs: opts.channelIntervalMs }),
-          watchCaches, signer, createContext: createActionContext, kinds, scan: (name) => scan(name),
-          scanConcurrency: opts.scanConcurrency, notifyConcurrency: opts.notifyConcurrency, flapWindowMinutes: opts.flapWindowMinutes,
-          collect: opts.collect, now, log, metrics: opts.metrics, isAuthorized: opts.isAuthorized,
+          watchCaches,
+          signer,
+          createContext: createActionContext,
+          kinds,
+          scan: (name) => scan(name),
+          scanConcurrency: opts.scanConcurrency,
+          notifyConcurrency: opts.notifyConcurrency,
+          flapWindowMinutes: opts.flapWindowMinutes,
+          collect: opts.collect,
+          now,
+          log,
+          metrics: opts.metrics,
+          isAuthorized: opts.isAuthorized,
           // Fleet mode (scan.leases): one owner per live cluster among every worker on this Redis.
           leases: { store: createClusterLeaseStore(connection, { keyPrefix }), ...opts.leases },
         }));
@@ -243,17 +351,30 @@ export function composeJobs(opts: JobsOptions): Jobs {
       }
       // Fleet mode: the clusters change while running; the scan schedulers follow (one sync at a time).
       let syncing: Promise<unknown> = Promise.resolve();
-      const unfollow = kinds.includes('scan') && opts.clusterSet
-        ? opts.clusterSet.onChange((change) => {
-            syncing = syncing.then(() => scheduleScans(queues.scan, opts.config, { leased: (c) => fleet !== undefined && isLeasedCluster(opts.config, c) })).then(
-              (r) => log.info({ ...change, scheduled: r.scheduled.length, removed: r.removed }, 'fleet: clusters changed; scan schedulers synced'),
-              (err: unknown) => log.warn({ err }, 'fleet: scan schedulers not synced (next change retries)'),
-            );
-          })
-        : undefined;
+      const unfollow =
+        kinds.includes('scan') && opts.clusterSet
+          ? opts.clusterSet.onChange((change) => {
+              syncing = syncing
+                .then(() =>
+                  scheduleScans(queues.scan, opts.config, {
+                    leased: (c) => fleet !== undefined && isLeasedCluster(opts.config, c),
+                  }),
+                )
+                .then(
+                  (r) =>
+                    log.info(
+                      { ...change, scheduled: r.scheduled.length, removed: r.removed },
+                      'fleet: clusters changed; scan schedulers synced',
+                    ),
+                  (err: unknown) => log.warn({ err }, 'fleet: scan schedulers not synced (next change retries)'),
+                );
+            })
+          : undefined;
       for (const w of workers) {
         w.on('error', onError);
-        w.on('failed', (job, err) => log.warn({ queue: w.name, jobId: job?.id, attempt: job?.attemptsMade, err }, 'job failed'));
+        w.on('failed', (job, err) =>
+          log.warn({ queue: w.name, jobId: job?.id, attempt: job?.attemptsMade, err }, 'job failed'),
+        );
       }
       return {
         workers,
@@ -270,14 +391,27 @@ export function composeJobs(opts: JobsOptions): Jobs {
             redis = lastRedisError || describeError(err);
           }
           const down = workers.filter((w) => !w.isRunning()).map((w) => w.name);
-          const state = !runWorkers ? 'none in this process' : down.length ? `not running: ${down.join(', ')}` : workers.map((w) => w.name).join(', ');
+          const state = !runWorkers
+            ? 'none in this process'
+            : down.length
+              ? `not running: ${down.join(', ')}`
+              : workers.map((w) => w.name).join(', ');
           return { ready: redis === 'ok' && down.length === 0, redis, workers: state };
         },
         async retireClusters(clusters) {
           for (const { name, renamedTo } of clusters) {
-            await retireCluster(name, { alerts: stores.alerts, threads: stores.threads, scanQueue: queues.scan, notifyQueue: slack ? queues.notify : undefined, now, log }, renamedTo).catch((err: unknown) =>
-              log.warn({ cluster: name, err }, 'fleet: could not retire a deleted cluster'),
-            );
+            await retireCluster(
+              name,
+              {
+                alerts: stores.alerts,
+                threads: stores.threads,
+                scanQueue: queues.scan,
+                notifyQueue: slack ? queues.notify : undefined,
+                now,
+                log,
+              },
+              renamedTo,
+            ).catch((err: unknown) => log.warn({ cluster: name, err }, 'fleet: could not retire a deleted cluster'));
           }
         },
         fleet,

@@ -54,7 +54,17 @@ export function composeSlackDeps(opts: {
     metrics: opts.metrics,
     now,
     log,
-    approval: composeApprovalDeps({ redis, keyPrefix, config, signer, jobs: opts.jobs, log, now, isAuthorized, appHome }),
+    approval: composeApprovalDeps({
+      redis,
+      keyPrefix,
+      config,
+      signer,
+      jobs: opts.jobs,
+      log,
+      now,
+      isAuthorized,
+      appHome,
+    }),
     alertThreads: composeAlertThreadDeps({ redis, keyPrefix, signer, now, log, config }),
     appHome,
     // The Prometheus alerts' Silence and Expire buttons (docs/alertmanager.md).

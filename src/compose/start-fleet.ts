@@ -20,7 +20,10 @@ export interface FleetOptions {
    * (`serve --no-workers`, a worker without `scan`): names and Slack settings, no credential.
    */
   mode: 'discover' | 'follow';
-  /** Called with the discovered clusters this process removed from the directory (retire them once); `renamedTo` when only renamed. */
+  /**
+   * Called with the discovered clusters this process removed from the directory (retire them once); `renamedTo` when
+   * only renamed.
+   */
   onRemoved?: (clusters: { name: string; renamedTo?: string }[]) => void;
   /** Redis key prefix (tests); default `k8s-health:`. */
   keyPrefix?: string;
@@ -48,7 +51,10 @@ export function startFleet(opts: FleetOptions): Fleet {
   if (!config.fleets.length) return { clusterSet, ready: Promise.resolve(), stop: async () => undefined };
   for (const f of config.fleets) {
     if (f.credentials === 'capi-admin-secret') {
-      log.warn({ fleet: f.name }, `fleet ${f.name}: credentials: capi-admin-secret reads Cluster API's admin kubeconfig of every cluster (for labs only; enroll clusters with k8s-health enroll instead)`);
+      log.warn(
+        { fleet: f.name },
+        `fleet ${f.name}: credentials: capi-admin-secret reads Cluster API's admin kubeconfig of every cluster (for labs only; enroll clusters with k8s-health enroll instead)`,
+      );
     }
   }
   const redis = createRedisConnection(opts.redisUrl, { outage: opts.outage });
@@ -64,20 +70,39 @@ export function startFleet(opts: FleetOptions): Fleet {
       log,
       onChange: (s) => {
         clusterSet.setDiscovered(s.configs);
-        for (const d of s.clusters) for (const w of d.warnings ?? []) if (!warned.has(`${d.name} ${w}`)) warned.add(`${d.name} ${w}`), log.warn({ cluster: d.name }, `fleet: Cluster annotation ${w}`);
-        syncing = syncing.then(() => directory.sync(s.settled, s.clusters)).then(
-          (change) => {
-            const gone = [...change.removed.map((name) => ({ name })), ...(change.renamed ?? []).map((r) => ({ name: r.from, renamedTo: r.to }))];
-            if (gone.length) opts.onRemoved?.(gone);
-          },
-          (err: unknown) => log.warn({ err }, 'fleet directory: not updated (Redis?); the next change retries'),
-        );
+        for (const d of s.clusters)
+          for (const w of d.warnings ?? [])
+            if (!warned.has(`${d.name} ${w}`))
+              (warned.add(`${d.name} ${w}`), log.warn({ cluster: d.name }, `fleet: Cluster annotation ${w}`));
+        syncing = syncing
+          .then(() => directory.sync(s.settled, s.clusters))
+          .then(
+            (change) => {
+              const gone = [
+                ...change.removed.map((name) => ({ name })),
+                ...(change.renamed ?? []).map((r) => ({ name: r.from, renamedTo: r.to })),
+              ];
+              if (gone.length) opts.onRemoved?.(gone);
+            },
+            (err: unknown) => log.warn({ err }, 'fleet directory: not updated (Redis?); the next change retries'),
+          );
       },
     });
-    stops.push(() => discovery.stop(), () => syncing.then(() => undefined));
+    stops.push(
+      () => discovery.stop(),
+      () => syncing.then(() => undefined),
+    );
     const ready = discovery.ready.then(() => {
       const s = discovery.state();
-      log.info({ fleets: config.fleets.length, clusters: s.clusters.length, enrolled: s.clusters.filter((c) => c.enrolled).length, errors: s.errors }, 'fleet: discovered');
+      log.info(
+        {
+          fleets: config.fleets.length,
+          clusters: s.clusters.length,
+          enrolled: s.clusters.filter((c) => c.enrolled).length,
+          errors: s.errors,
+        },
+        'fleet: discovered',
+      );
     });
     return { clusterSet, ready, stop: () => stopAll(stops, redis) };
   }
@@ -85,7 +110,9 @@ export function startFleet(opts: FleetOptions): Fleet {
   const fleets = new Map(config.fleets.map((f) => [f.name, f]));
   const relist = async () => {
     const entries = await directory.list();
-    clusterSet.setDiscovered(entries.filter((d) => fleets.has(d.fleet)).map((d) => toClusterConfig(fleets.get(d.fleet)!, d)));
+    clusterSet.setDiscovered(
+      entries.filter((d) => fleets.has(d.fleet)).map((d) => toClusterConfig(fleets.get(d.fleet)!, d)),
+    );
   };
   const safeRelist = () => relist().catch((err: unknown) => log.warn({ err }, 'fleet directory: not read (Redis?)'));
   const timer = setInterval(() => void safeRelist(), opts.relistMs ?? 30_000);
@@ -104,8 +131,12 @@ export function startFleet(opts: FleetOptions): Fleet {
 }
 
 /** Stop everything; a Redis that is down must not hold the process's shutdown (5 s per step at most). */
-async function stopAll(stops: (() => Promise<void> | void)[], redis: ReturnType<typeof createRedisConnection>): Promise<void> {
-  const bounded = (p: Promise<unknown>) => Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
+async function stopAll(
+  stops: (() => Promise<void> | void)[],
+  redis: ReturnType<typeof createRedisConnection>,
+): Promise<void> {
+  const bounded = (p: Promise<unknown>) =>
+    Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
   for (const s of stops) await bounded(Promise.resolve().then(s));
   await bounded(redis.quit());
   redis.disconnect();

@@ -38,7 +38,10 @@ export function createClusterSet(config: Config): ClusterSet {
   const listeners = new Set<(change: ClusterSetChange) => void>();
 
   const rebuild = () => {
-    const all = [...configured, ...[...discovered.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))];
+    const all = [
+      ...configured,
+      ...[...discovered.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    ];
     config.clusters.splice(0, config.clusters.length, ...all);
   };
 

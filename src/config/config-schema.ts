@@ -7,7 +7,10 @@ import { DEFAULT_THRESHOLDS as DEFAULT_THRESHOLDS_VALUES } from './defaults.js';
 import { parseMatchers } from './parse-alert-matchers.js';
 
 const kubeContext = z.strictObject({
-  /** Path to a kubeconfig file; `~` and paths relative to the config file are resolved. Default: the usual kubeconfig lookup. */
+  /**
+   * Path to a kubeconfig file; `~` and paths relative to the config file are resolved. Default: the usual kubeconfig
+   * lookup.
+   */
   kubeconfig: z.string().min(1).optional(),
   /** Context name in that kubeconfig. Default: its current-context. */
   context: z.string().min(1).optional(),
@@ -43,8 +46,14 @@ const clusterSlack = z
     alertChannel: slackId.optional(),
     /** Channels allowed to query this cluster; empty = any channel. */
     channels: z.array(slackId).default([]),
-    /** A Slack user group (S…) mentioned once per incident when a critical root cause gets Prometheus alerts (docs/alertmanager.md). */
-    oncall: z.string().regex(/^S[A-Z0-9]+$/, 'must be a Slack user group id such as S0ONCALL').optional(),
+    /**
+     * A Slack user group (S…) mentioned once per incident when a critical root cause gets Prometheus alerts
+     * (docs/alertmanager.md).
+     */
+    oncall: z
+      .string()
+      .regex(/^S[A-Z0-9]+$/, 'must be a Slack user group id such as S0ONCALL')
+      .optional(),
   })
   .default({ channels: [] });
 
@@ -100,7 +109,11 @@ export const clusterSchema = z
       ctx.addIssue({ code: 'custom', message: 'exactly one of `dump` or `workload` must be set' });
     }
     if (c.dump && c.remediation.enabled) {
-      ctx.addIssue({ code: 'custom', path: ['remediation', 'enabled'], message: 'a dump-backed cluster can never be remediated' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['remediation', 'enabled'],
+        message: 'a dump-backed cluster can never be remediated',
+      });
     }
   });
 
@@ -112,7 +125,10 @@ const REQUIREMENT = `\\s*(?:!\\s*${LABEL_KEY}|${LABEL_KEY}\\s*(?:(?:==|!=|=)\\s*
 const labelSelector = z
   .string()
   .min(1)
-  .regex(new RegExp(`^${REQUIREMENT}(?:,${REQUIREMENT})*$`), 'must be a label selector such as env=prod,team in (a,b),!legacy');
+  .regex(
+    new RegExp(`^${REQUIREMENT}(?:,${REQUIREMENT})*$`),
+    'must be a label selector such as env=prod,team in (a,b),!legacy',
+  );
 
 /**
  * Fleet mode (docs/fleet.md): every Cluster API `Cluster` of a management cluster, discovered and
@@ -160,12 +176,18 @@ const slackWorkspace = z.strictObject({
    * of it (users.info team_id). Unset: requests are not filtered by team, and approvers must belong to
    * the bot's own workspace (auth.test).
    */
-  teamId: z.string().regex(/^T[A-Z0-9]+$/, 'must be a Slack workspace id such as T0123ABCD').optional(),
+  teamId: z
+    .string()
+    .regex(/^T[A-Z0-9]+$/, 'must be a Slack workspace id such as T0123ABCD')
+    .optional(),
   /**
    * The Enterprise Grid org id (E…). When set, requests must come from that org (enterprise_id,
    * enterprise.id) and approvers must belong to it; set it instead of teamId for an org-wide install.
    */
-  enterpriseId: z.string().regex(/^E[A-Z0-9]+$/, 'must be a Slack Enterprise Grid org id such as E0123ABCD').optional(),
+  enterpriseId: z
+    .string()
+    .regex(/^E[A-Z0-9]+$/, 'must be a Slack Enterprise Grid org id such as E0123ABCD')
+    .optional(),
   /**
    * Where each finding's runbook link points: `<runbookBaseUrl>/docs/diagnosis.md#<anchor of
    * the finding id>`. A URL to the repository's tree (or a docs site serving the same paths), no
@@ -234,10 +256,22 @@ export const configSchema = z
          */
         correlateSeconds: z.number().min(0).max(3600).default(60),
       })
-      .default({ intervalSeconds: 60, freshSeconds: 30, resolveAfterScans: 3, pausedReminderHours: 4, watch: true, leases: true, leaseSeconds: 15, debounceSeconds: 2, correlateSeconds: 60 }),
+      .default({
+        intervalSeconds: 60,
+        freshSeconds: 30,
+        resolveAfterScans: 3,
+        pausedReminderHours: 4,
+        watch: true,
+        leases: true,
+        leaseSeconds: 15,
+        debounceSeconds: 2,
+        correlateSeconds: 60,
+      }),
     approvals: z
       .strictObject({
-        /** Distinct authorized approvers a fix needs (the proposer never counts); below 2 only with allowSinglePerson. */
+        /**
+         * Distinct authorized approvers a fix needs (the proposer never counts); below 2 only with allowSinglePerson.
+         */
         required: z.number().int().min(1).max(10).default(2),
         ttlMinutes: z.number().positive().default(30),
         confirmByTyping: z.boolean().default(false),
@@ -251,9 +285,19 @@ export const configSchema = z
          * (the signed time of the last vote); later, the executor refuses it (a queued job
          * or a replayed request cannot run long after the people who approved it looked at it).
          */
-        executionDeadlineMinutes: z.number().positive().max(24 * 60).default(10),
+        executionDeadlineMinutes: z
+          .number()
+          .positive()
+          .max(24 * 60)
+          .default(10),
       })
-      .default({ required: 2, ttlMinutes: 30, confirmByTyping: false, allowSinglePerson: false, executionDeadlineMinutes: 10 }),
+      .default({
+        required: 2,
+        ttlMinutes: 30,
+        confirmByTyping: false,
+        allowSinglePerson: false,
+        executionDeadlineMinutes: 10,
+      }),
     thresholds: thresholdsSchema.default(thresholdsSchema.parse({})),
     /**
      * The bot as Alertmanager's webhook receiver (`POST /alertmanager`, docs/alertmanager.md); the
@@ -262,18 +306,36 @@ export const configSchema = z
     alertmanager: z
       .strictObject({
         /** A larger webhook body is refused (413, counted); lower `max_alerts` in the receiver instead. */
-        maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+        maxBodyBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(64 * 1024 * 1024)
+          .default(1024 * 1024),
         /** Alerts of one notification taken; the thread says how many more arrived. */
         maxAlertsPerRequest: z.number().int().min(1).max(100_000).default(1000),
-        /** The alert label naming the cluster (a configured cluster's name, a fleet cluster's name or namespace/name). */
+        /**
+         * The alert label naming the cluster (a configured cluster's name, a fleet cluster's name or namespace/name).
+         */
         clusterLabel: z.string().min(1).default('cluster'),
         /** Where an alert of no known cluster is shown (never dropped silently); absent: logged and counted only. */
         defaultChannel: slackId.optional(),
-        /** Alertmanager's own URL (its API v2 is under /api/v2): the Silence buttons create silences there; absent: no Silence buttons. */
+        /**
+         * Alertmanager's own URL (its API v2 is under /api/v2): the Silence buttons create silences there; absent: no
+         * Silence buttons.
+         */
         url: z.string().url().optional(),
-        /** Who may silence and expire: Slack user and user-group ids; absent: the cluster's approvers (an alert of no known cluster: nobody). */
-        silencers: z.strictObject({ users: z.array(slackId).default([]), groups: z.array(slackId).default([]) }).optional(),
-        /** Alerts that open a thread of their own go to the channel of the first route matching their `severity` label (else the cluster's alertChannel). */
+        /**
+         * Who may silence and expire: Slack user and user-group ids; absent: the cluster's approvers (an alert of no
+         * known cluster: nobody).
+         */
+        silencers: z
+          .strictObject({ users: z.array(slackId).default([]), groups: z.array(slackId).default([]) })
+          .optional(),
+        /**
+         * Alerts that open a thread of their own go to the channel of the first route matching their `severity` label
+         * (else the cluster's alertChannel).
+         */
         routes: z.array(z.strictObject({ severity: z.string().min(1), channel: slackId })).default([]),
       })
       .default({ maxBodyBytes: 1024 * 1024, maxAlertsPerRequest: 1000, clusterLabel: 'cluster', routes: [] }),
@@ -296,7 +358,10 @@ export interface FleetMembership {
   namespace: string;
   /** The `Cluster` object's own name (the bot's name is `namespace/name` when two share it). */
   clusterName: string;
-  /** A workload kubeconfig was found (the enrolled Secret, or the CAPI admin secret with `credentials: capi-admin-secret`). */
+  /**
+   * A workload kubeconfig was found (the enrolled Secret, or the CAPI admin secret with
+   * `credentials: capi-admin-secret`).
+   */
   enrolled: boolean;
   credentials: FleetConfig['credentials'];
 }

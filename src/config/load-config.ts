@@ -32,7 +32,8 @@ export function parseConfig(raw: unknown, baseDir: string, source = 'config'): C
   for (const [i, f] of config.fleets.entries()) {
     if (fleets.has(f.name)) throw new ConfigError(`${source}: fleets[${i}].name: duplicate fleet name "${f.name}"`);
     fleets.add(f.name);
-    if (new Set(f.namespaces).size !== f.namespaces.length) throw new ConfigError(`${source}: fleets[${i}].namespaces: a namespace is listed twice`);
+    if (new Set(f.namespaces).size !== f.namespaces.length)
+      throw new ConfigError(`${source}: fleets[${i}].namespaces: a namespace is listed twice`);
     if (f.management.kubeconfig) f.management.kubeconfig = resolvePath(f.management.kubeconfig, baseDir);
   }
   return config as Config;
@@ -44,7 +45,10 @@ export async function loadConfig(file: string): Promise<Config> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new ConfigError(`cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? describeError(err)}`, { cause: err });
+    throw new ConfigError(
+      `cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? describeError(err)}`,
+      { cause: err },
+    );
   }
   let raw: unknown;
   try {

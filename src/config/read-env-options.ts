@@ -56,12 +56,17 @@ export interface RedisEnv {
 
 /** `host:port,host:port` as a list; one line naming the variable when an entry is not that. */
 function parseNodes(name: string, value: string): { host: string; port: number }[] {
-  const nodes = value.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
-    const m = /^(\[[^\]]+\]|[^:\s]+):(\d{1,5})$/.exec(entry);
-    const port = m ? Number(m[2]) : NaN;
-    if (!m || port < 1 || port > 65535) throw new ConfigError(`${name} must be host:port pairs separated by commas, got "${entry}"`);
-    return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
-  });
+  const nodes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const m = /^(\[[^\]]+\]|[^:\s]+):(\d{1,5})$/.exec(entry);
+      const port = m ? Number(m[2]) : NaN;
+      if (!m || port < 1 || port > 65535)
+        throw new ConfigError(`${name} must be host:port pairs separated by commas, got "${entry}"`);
+      return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
+    });
   if (!nodes.length) throw new ConfigError(`${name} is set but names no host:port`);
   return nodes;
 }
@@ -69,15 +74,22 @@ function parseNodes(name: string, value: string): { host: string; port: number }
 function readRedisEnv(env: Record<string, string | undefined>): RedisEnv {
   const out: RedisEnv = { url: env.REDIS_URL || 'redis://127.0.0.1:6379' };
   if (env.REDIS_CLUSTER_NODES && env.REDIS_SENTINELS) {
-    throw new ConfigError('REDIS_CLUSTER_NODES and REDIS_SENTINELS are both set: a Redis is either a Cluster or watched by sentinels; keep one');
+    throw new ConfigError(
+      'REDIS_CLUSTER_NODES and REDIS_SENTINELS are both set: a Redis is either a Cluster or watched by sentinels; keep one',
+    );
   }
   if (env.REDIS_CLUSTER_NODES) out.clusterNodes = parseNodes('REDIS_CLUSTER_NODES', env.REDIS_CLUSTER_NODES);
   if (env.REDIS_SENTINELS) {
     out.sentinels = parseNodes('REDIS_SENTINELS', env.REDIS_SENTINELS);
-    if (!env.REDIS_SENTINEL_MASTER) throw new ConfigError('REDIS_SENTINELS is set but REDIS_SENTINEL_MASTER is not: name the master group the sentinels monitor (e.g. mymaster)');
+    if (!env.REDIS_SENTINEL_MASTER)
+      throw new ConfigError(
+        'REDIS_SENTINELS is set but REDIS_SENTINEL_MASTER is not: name the master group the sentinels monitor (e.g. mymaster)',
+      );
     out.sentinelMaster = env.REDIS_SENTINEL_MASTER;
   } else if (env.REDIS_SENTINEL_MASTER) {
-    throw new ConfigError('REDIS_SENTINEL_MASTER is set but REDIS_SENTINELS is not: list the sentinels as host:port,host:port');
+    throw new ConfigError(
+      'REDIS_SENTINEL_MASTER is set but REDIS_SENTINELS is not: list the sentinels as host:port,host:port',
+    );
   }
   if (env.REDIS_USERNAME) out.username = env.REDIS_USERNAME;
   if (env.REDIS_PASSWORD) out.password = env.REDIS_PASSWORD;
@@ -89,8 +101,10 @@ function readRedisEnv(env: Record<string, string | undefined>): RedisEnv {
 export function readEnvOptions(env: Record<string, string | undefined>): EnvOptions {
   const level = (env.LOG_LEVEL ?? 'info').toLowerCase();
   const port = env.PORT ? Number(env.PORT) : 3000;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number (0-65535), got "${env.PORT}"`);
-  if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new ConfigError(`LOG_LEVEL must be one of debug, info, warn, error, got "${env.LOG_LEVEL}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT must be a port number (0-65535), got "${env.PORT}"`);
+  if (!['debug', 'info', 'warn', 'error'].includes(level))
+    throw new ConfigError(`LOG_LEVEL must be one of debug, info, warn, error, got "${env.LOG_LEVEL}"`);
   return {
     slackBotToken: env.SLACK_BOT_TOKEN || undefined,
     slackSigningSecret: env.SLACK_SIGNING_SECRET || undefined,

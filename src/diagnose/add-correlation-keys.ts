@@ -30,9 +30,22 @@ function keyOf(f: Finding, snapshot: Snapshot): string | undefined {
   switch (f.id) {
     case 'webhook.unavailable-blocking':
     case 'webhook.system-namespaces-not-excluded': {
-      const list = f.subject.kind === 'MutatingWebhookConfiguration' ? snapshot.mutatingWebhooks : snapshot.validatingWebhooks;
+      const list =
+        f.subject.kind === 'MutatingWebhookConfiguration' ? snapshot.mutatingWebhooks : snapshot.validatingWebhooks;
       const config = list.find((w) => w.metadata.name === f.subject.name);
-      const services = [...new Set(((config?.webhooks ?? []) as { clientConfig?: { service?: { namespace?: string; name?: string }; url?: string } }[]).map((h) => (h.clientConfig?.service ? `${h.clientConfig.service.namespace}/${h.clientConfig.service.name}` : (h.clientConfig?.url ?? ''))))].sort();
+      const services = [
+        ...new Set(
+          (
+            (config?.webhooks ?? []) as {
+              clientConfig?: { service?: { namespace?: string; name?: string }; url?: string };
+            }[]
+          ).map((h) =>
+            h.clientConfig?.service
+              ? `${h.clientConfig.service.namespace}/${h.clientConfig.service.name}`
+              : (h.clientConfig?.url ?? ''),
+          ),
+        ),
+      ].sort();
       return `webhook ${f.subject.kind}/${f.subject.name} → ${services.join(',')}`;
     }
     case 'node.not-ready':
@@ -46,15 +59,23 @@ function keyOf(f: Finding, snapshot: Snapshot): string | undefined {
     case 'cni.pod-not-running': {
       // The agent's own words: why its container waits, and from which registry it pulls (not the pod's name).
       const waiting = f.evidence.map((e) => /container waiting reason=(\w+)(?: "([^"]*)")?/.exec(e)).find((m) => m);
-      if (!waiting) return f.title.includes('pod missing') ? `cni agent pod missing ${f.title.replace(/^.*: /, '')}` : undefined;
+      if (!waiting)
+        return f.title.includes('pod missing') ? `cni agent pod missing ${f.title.replace(/^.*: /, '')}` : undefined;
       const registry = /image \\?"?([a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?)\//i.exec(waiting.input)?.[1];
       return `cni ${waiting[1]}${registry ? ` registry ${registry}` : ''}`;
     }
     case 'capi.machine-stuck-provisioning': {
-      const m = snapshot.capi.machines.find((x) => x.metadata.name === f.subject.name && x.metadata.namespace === f.subject.namespace);
+      const m = snapshot.capi.machines.find(
+        (x) => x.metadata.name === f.subject.name && x.metadata.namespace === f.subject.namespace,
+      );
       const infra = m ? infrastructureProblem(m) : undefined;
       if (!m || !infra) return undefined;
-      const names = [m.metadata.name, m.metadata.labels?.['cluster.x-k8s.io/cluster-name'], m.spec?.clusterName, snapshot.cluster].filter((n): n is string => typeof n === 'string' && n.length > 0);
+      const names = [
+        m.metadata.name,
+        m.metadata.labels?.['cluster.x-k8s.io/cluster-name'],
+        m.spec?.clusterName,
+        snapshot.cluster,
+      ].filter((n): n is string => typeof n === 'string' && n.length > 0);
       let text = infra;
       for (const n of names.sort((a, b) => b.length - a.length)) text = text.split(n).join('<name>');
       return `infrastructure ${text}`;
@@ -64,9 +85,17 @@ function keyOf(f: Finding, snapshot: Snapshot): string | undefined {
   }
 }
 
-/** The infrastructure's own words on a Machine that is not provisioned: InfrastructureReady (v1beta1) or InfrastructureProvisioned (v1beta2). */
+/**
+ * The infrastructure's own words on a Machine that is not provisioned: InfrastructureReady (v1beta1) or
+ * InfrastructureProvisioned (v1beta2).
+ */
 function infrastructureProblem(m: KubeObject): string | undefined {
-  const conditions = [...(Array.isArray(m.status?.conditions) ? m.status.conditions : []), ...(Array.isArray(m.status?.v1beta1?.conditions) ? m.status.v1beta1.conditions : [])] as { type?: string; status?: string; reason?: string; message?: string }[];
-  const c = conditions.find((x) => (x.type === 'InfrastructureReady' || x.type === 'InfrastructureProvisioned') && x.status !== 'True');
+  const conditions = [
+    ...(Array.isArray(m.status?.conditions) ? m.status.conditions : []),
+    ...(Array.isArray(m.status?.v1beta1?.conditions) ? m.status.v1beta1.conditions : []),
+  ] as { type?: string; status?: string; reason?: string; message?: string }[];
+  const c = conditions.find(
+    (x) => (x.type === 'InfrastructureReady' || x.type === 'InfrastructureProvisioned') && x.status !== 'True',
+  );
   return c && (c.reason || c.message) ? `${c.reason ?? ''}: ${c.message ?? ''}` : undefined;
 }

@@ -40,7 +40,11 @@ export function analyzeSnapshot(
     }
     for (const raw of drafts) {
       const d = ctx.timeUnknown ? applyUnknownTime(raw) : raw;
-      const f: Finding = { ...d, confidence: d.confidence ?? (d.missing?.length ? 'medium' : 'high'), fingerprint: fingerprint(snapshot.cluster, d.id, d.subject) };
+      const f: Finding = {
+        ...d,
+        confidence: d.confidence ?? (d.missing?.length ? 'medium' : 'high'),
+        fingerprint: fingerprint(snapshot.cluster, d.id, d.subject),
+      };
       if (seen.has(f.fingerprint)) continue; // one finding per id and subject
       seen.add(f.fingerprint);
       findings.push(f);

@@ -19,7 +19,10 @@ export interface AnalysisContext {
 }
 
 /** A finding before the engine stamps its fingerprint. */
-export type FindingDraft = Omit<Finding, 'fingerprint' | 'confidence'> & { fingerprint?: string; confidence?: Finding['confidence'] };
+export type FindingDraft = Omit<Finding, 'fingerprint' | 'confidence'> & {
+  fingerprint?: string;
+  confidence?: Finding['confidence'];
+};
 
 export interface Analyzer {
   /** The finding id it produces (one analyzer per id, one file each: analyzers/<id with dots as dashes>.ts). */

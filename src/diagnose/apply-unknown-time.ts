@@ -24,7 +24,8 @@ export const TIME_BASED_IDS: ReadonlySet<FindingId> = new Set<FindingId>([
   'capi.rollout-blocked',
 ]);
 
-export const UNKNOWN_TIME_MISSING = 'capture time unknown (no meta.json and no timestamp in the data): how long this has lasted is not known';
+export const UNKNOWN_TIME_MISSING =
+  'capture time unknown (no meta.json and no timestamp in the data): how long this has lasted is not known';
 
 /**
  * Defect class 8: on a capture whose time is unknown (no meta.json, not one timestamp in

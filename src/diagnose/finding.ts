@@ -73,7 +73,16 @@ export type Confidence = 'high' | 'medium' | 'low';
 export const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
 /** Report sections, in display order. Slack's `/k8s-health CLUSTER SECTION` uses these ids. */
-export const SECTION_IDS = ['apiserver', 'etcd', 'controlplane', 'nodes', 'machines', 'upgrades', 'webhooks', 'workloads'] as const;
+export const SECTION_IDS = [
+  'apiserver',
+  'etcd',
+  'controlplane',
+  'nodes',
+  'machines',
+  'upgrades',
+  'webhooks',
+  'workloads',
+] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
 
 export const SECTION_TITLES: Record<SectionId, string> = {
@@ -97,7 +106,9 @@ export interface RemediationProposal {
   action: ActionId;
   /** Concrete parameters, e.g. { targetMemberId: '3319814642761637952' } (uint64 ids as decimal strings). */
   params: Record<string, string | number>;
-  /** What the button says, e.g. "Suspend webhook kyverno-resource-validating-webhook-cfg" (≤ 75 chars once rendered). */
+  /**
+   * What the button says, e.g. "Suspend webhook kyverno-resource-validating-webhook-cfg" (≤ 75 chars once rendered).
+   */
   label: string;
   /** One line: what can go wrong. */
   risk: string;
@@ -109,7 +120,10 @@ export interface Finding {
   section: SectionId;
   title: string;
   subject: FindingSubject;
-  /** Lines quoting the fields and messages relied on (condition reason/message, event text with count and age, annotations). */
+  /**
+   * Lines quoting the fields and messages relied on (condition reason/message, event text with count and age,
+   * annotations).
+   */
   evidence: string[];
   /** The chain from this symptom to its root cause, when the data shows it. */
   cause?: string;

@@ -42,7 +42,11 @@ export function linkSymptoms(findings: Finding[], snapshot: Snapshot): Finding[]
       const cni = fp('node.cni-not-initialized', { kind: 'Node', name: f.subject.name });
       if (has(cni)) causes = [cni];
     } else if (f.id === 'capi.remediation-looping' && f.subject.kind === 'Machine') {
-      const m = snapshot.capi.machines.find((x) => x.metadata.name === f.subject.name && (x.metadata.namespace ?? 'default') === (f.subject.namespace ?? 'default'));
+      const m = snapshot.capi.machines.find(
+        (x) =>
+          x.metadata.name === f.subject.name &&
+          (x.metadata.namespace ?? 'default') === (f.subject.namespace ?? 'default'),
+      );
       const node = m ? (machineInfo(m).nodeName ?? m.metadata.name) : f.subject.name;
       const c = nodeCause(node);
       if (c) causes = [c];

@@ -16,7 +16,9 @@ export function recordScan(snapshot: Snapshot, findings: Finding[], now: Date): 
     machines: snapshot.capi.machines.map(toMachineSighting).sort(byNamespaceName),
     rollouts: [
       ...snapshot.capi.kubeadmControlPlanes.map((o) => toRolloutSighting('KubeadmControlPlane', o, o.spec?.version)),
-      ...snapshot.capi.machineDeployments.map((o) => toRolloutSighting('MachineDeployment', o, o.spec?.template?.spec?.version)),
+      ...snapshot.capi.machineDeployments.map((o) =>
+        toRolloutSighting('MachineDeployment', o, o.spec?.template?.spec?.version),
+      ),
     ].sort((a, b) => a.kind.localeCompare(b.kind) || byNamespaceName(a, b)),
     // info findings are not incidents; keeping them would only grow every record.
     findings: findings

@@ -12,7 +12,9 @@ import type { ErrorCode } from './error-codes.js';
 export class K8sHealthError extends Error {
   override readonly name: string = 'K8sHealthError';
   constructor(
-    /** Stable, upper-case `E_…` code, one of error-codes.ts: part of the interface (tests and operators match on it). */
+    /**
+     * Stable, upper-case `E_…` code, one of error-codes.ts: part of the interface (tests and operators match on it).
+     */
     readonly code: ErrorCode,
     message: string,
     options?: { cause?: unknown },

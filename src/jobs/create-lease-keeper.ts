@@ -100,13 +100,15 @@ export function createLeaseKeeper(opts: LeaseKeeperOptions): LeaseKeeper {
       let bestScore = -1;
       for (const w of peers) {
         const s = score(c, w);
-        if (s > bestScore || (s === bestScore && w < best)) (best = w), (bestScore = s);
+        if (s > bestScore || (s === bestScore && w < best)) ((best = w), (bestScore = s));
       }
       return best === id;
     };
     if (mine.size > fair) {
       // Give back what others prefer first, then the weakest of ours.
-      const order = [...mine].sort((a, b) => Number(preferred(a)) - Number(preferred(b)) || score(a, id) - score(b, id));
+      const order = [...mine].sort(
+        (a, b) => Number(preferred(a)) - Number(preferred(b)) || score(a, id) - score(b, id),
+      );
       const extras = order.slice(0, mine.size - fair);
       for (const c of extras) lose(c, 'rebalanced');
       await store.release(extras, id);
@@ -121,7 +123,11 @@ export function createLeaseKeeper(opts: LeaseKeeperOptions): LeaseKeeper {
         mine.add(c);
         opts.onAcquire(c);
       }
-      if (acquired.length) log?.info({ worker: id, acquired: acquired.length, owned: mine.size, fair, workers: peers.length }, 'lease: clusters acquired');
+      if (acquired.length)
+        log?.info(
+          { worker: id, acquired: acquired.length, owned: mine.size, fair, workers: peers.length },
+          'lease: clusters acquired',
+        );
     }
     lastError = '';
   };
@@ -136,7 +142,8 @@ export function createLeaseKeeper(opts: LeaseKeeperOptions): LeaseKeeper {
       await round();
     } catch (err) {
       const error = describeError(err);
-      if (error !== lastError) log?.warn({ worker: id, error }, 'lease: Redis did not answer; keeping leases until they would expire');
+      if (error !== lastError)
+        log?.warn({ worker: id, error }, 'lease: Redis did not answer; keeping leases until they would expire');
       lastError = error;
       // Unrenewed past their TTL, our leases may be someone else's now: stop watching them.
       if (Date.now() > validUntil) for (const c of [...mine]) lose(c, 'unreachable');

@@ -22,7 +22,11 @@ const NOT_STARTED = new Set(['waiting', 'delayed', 'prioritized', 'waiting-child
  * After `timeoutMs` a job nobody started is withdrawn (and the worker would drop it anyway: it
  * carries that deadline), so "nothing was proposed" stays true.
  */
-export function createProposalRequester(queue: Queue, events: QueueEvents, opts: ProposalRequesterOptions = {}): RequestProposal {
+export function createProposalRequester(
+  queue: Queue,
+  events: QueueEvents,
+  opts: ProposalRequesterOptions = {},
+): RequestProposal {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   return async ({ click, sig }) => {
     const data: ProposeJobData = { click, sig, deadline: new Date(Date.now() + timeoutMs).toISOString() };
@@ -41,7 +45,10 @@ export function createProposalRequester(queue: Queue, events: QueueEvents, opts:
       if (state === 'completed') return { status: 'finished' };
       if (NOT_STARTED.has(state)) {
         // Withdrawn: a worker starting later must not post a request the clicker was told is not coming.
-        const removed = await queue.remove(job.id!).then((n) => n === 1, () => false);
+        const removed = await queue.remove(job.id!).then(
+          (n) => n === 1,
+          () => false,
+        );
         return { status: 'timeout', started: !removed, waitedMs: timeoutMs };
       }
       return { status: 'timeout', started: true, waitedMs: timeoutMs };

@@ -40,17 +40,25 @@ export function createQueuedScan(queue: Queue, events: QueueEvents, opts: Queued
   };
   return async (cluster) => {
     if (opts.fallback && !(await hasWorkers())) return opts.fallback(cluster);
-    const job = await queue.add('scan', { cluster }, {
-      deduplication: { id: `scan-request.${cluster}` },
-      attempts: 1,
-      removeOnComplete: { age: 3600, count: 1000 },
-      removeOnFail: { age: 24 * 3600 },
-    });
+    const job = await queue.add(
+      'scan',
+      { cluster },
+      {
+        deduplication: { id: `scan-request.${cluster}` },
+        attempts: 1,
+        removeOnComplete: { age: 3600, count: 1000 },
+        removeOnFail: { age: 24 * 3600 },
+      },
+    );
     try {
       return (await job.waitUntilFinished(events, timeoutMs)) as Report;
     } catch (err) {
       const message = describeError(err);
-      if (/timed out/i.test(message)) throw new QueuedScanTimeoutError(`no worker finished the scan of ${cluster} within ${Math.round(timeoutMs / 1000)} s`, { cause: err });
+      if (/timed out/i.test(message))
+        throw new QueuedScanTimeoutError(
+          `no worker finished the scan of ${cluster} within ${Math.round(timeoutMs / 1000)} s`,
+          { cause: err },
+        );
       throw err;
     }
   };

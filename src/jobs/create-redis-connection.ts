@@ -8,16 +8,38 @@ import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.
  * constructor throws); ioredis keeps reconnecting in the background. Errors are reported through
  * /readyz and the process's outage reporter, never thrown as unhandled 'error' events.
  */
-export function createRedisConnection(url: string | RedisTarget, opts: { onError?: (err: Error) => void; outage?: RedisOutageReporter } = {}): Redis {
-  return watchRedis(connectRedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, retryStrategy: (times) => Math.min(times * 200, 2000) }), opts);
+export function createRedisConnection(
+  url: string | RedisTarget,
+  opts: { onError?: (err: Error) => void; outage?: RedisOutageReporter } = {},
+): Redis {
+  return watchRedis(
+    connectRedis(url, {
+      maxRetriesPerRequest: null,
+      enableReadyCheck: true,
+      retryStrategy: (times) => Math.min(times * 200, 2000),
+    }),
+    opts,
+  );
 }
 
 /**
  * A client of the bot's Redis with commands that fail fast instead of waiting out an outage (serve's
  * command path: a Slack request must be answered, not left hanging).
  */
-export function createCommandRedis(url: string | RedisTarget, opts: { outage?: RedisOutageReporter; redis?: RedisOptions } = {}): Redis {
-  return watchRedis(connectRedis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true, retryStrategy: (times) => Math.min(times * 200, 2000), ...opts.redis }), opts);
+export function createCommandRedis(
+  url: string | RedisTarget,
+  opts: { outage?: RedisOutageReporter; redis?: RedisOptions } = {},
+): Redis {
+  return watchRedis(
+    connectRedis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: true,
+      retryStrategy: (times) => Math.min(times * 200, 2000),
+      ...opts.redis,
+    }),
+    opts,
+  );
 }
 
 /**
@@ -25,7 +47,10 @@ export function createCommandRedis(url: string | RedisTarget, opts: { outage?: R
  * with a stack trace at every retry), and so does every duplicate made of it — by us or inside
  * BullMQ, whose workers duplicate the connection they are given for their blocking commands.
  */
-export function watchRedis(redis: Redis, opts: { onError?: (err: Error) => void; outage?: RedisOutageReporter }): Redis {
+export function watchRedis(
+  redis: Redis,
+  opts: { onError?: (err: Error) => void; outage?: RedisOutageReporter },
+): Redis {
   redis.on('error', (err: Error) => {
     opts.onError?.(err);
     opts.outage?.error(err);

@@ -4,10 +4,16 @@ import type { WatchCaches } from '../cluster/live/create-watch-caches.js';
 import type { KindWatchState } from '../cluster/live/watch-kind.js';
 import { APPROVALS_QUEUE, NOTIFY_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE } from './queue-names.js';
 
-/** Every state a kind watch can be in: each is exported per cluster (0 included), so an alert on `state="failed"` has a series to compare. */
+/**
+ * Every state a kind watch can be in: each is exported per cluster (0 included), so an alert on `state="failed"` has a
+ * series to compare.
+ */
 const WATCH_STATES: readonly KindWatchState[] = ['listing', 'watching', 'reconnecting', 'failed', 'absent', 'stopped'];
 
-/** `outcome` of k8s_health_remediations_total: the request's end state, or `error` when the job threw. Other states (the job found nothing to run) are `skipped`. */
+/**
+ * `outcome` of k8s_health_remediations_total: the request's end state, or `error` when the job threw. Other states (the
+ * job found nothing to run) are `skipped`.
+ */
 const REMEDIATION_OUTCOMES = new Set(['succeeded', 'failed', 'aborted', 'interrupted']);
 
 /** Scans take milliseconds from a warm watch cache and up to the request timeouts on an unreachable cluster. */
@@ -47,40 +53,75 @@ export function createWorkerMetrics(opts: { registry?: Registry; defaultMetrics?
   const registry = opts.registry ?? new Registry();
   if (opts.defaultMetrics ?? !opts.registry) collectDefaultMetrics({ register: registry, prefix: 'k8s_health_' });
   const registers = [registry];
-  const scanJobs = new Counter({ name: 'k8s_health_scan_jobs_total', help: 'Scan jobs run by this process, by cluster and outcome (ok|error; each failed attempt counts)', labelNames: ['cluster', 'outcome'] as const, registers });
-  const scanSeconds = new Histogram({ name: 'k8s_health_scan_duration_seconds', help: 'Duration of scan jobs (collect, diagnose, store the report, queue alerts), by cluster', labelNames: ['cluster'] as const, buckets: SCAN_BUCKETS, registers });
-  const notifyJobs = new Counter({ name: 'k8s_health_notify_jobs_total', help: 'Alert thread jobs (Slack posts) run by this process, by outcome (ok|error)', labelNames: ['outcome'] as const, registers });
-  const remediations = new Counter({ name: 'k8s_health_remediations_total', help: 'Remediation jobs run by this process, by outcome (succeeded|failed|aborted|interrupted|skipped|error)', labelNames: ['outcome'] as const, registers });
-
-  const alertmanagerAlerts = new Counter({
-    name: 'k8s_health_alertmanager_alerts_total',
-    help: 'Prometheus alerts from Alertmanager by outcome: joined (a reply in its root cause\'s thread), own (a thread of its own), resolved, repeated (already shown), unknown-cluster (no cluster matched), overflow (beyond alertmanager.maxAlertsPerRequest)',
+  const scanJobs = new Counter({
+    name: 'k8s_health_scan_jobs_total',
+    help: 'Scan jobs run by this process, by cluster and outcome (ok|error; each failed attempt counts)',
+    labelNames: ['cluster', 'outcome'] as const,
+    registers,
+  });
+  const scanSeconds = new Histogram({
+    name: 'k8s_health_scan_duration_seconds',
+    help: 'Duration of scan jobs (collect, diagnose, store the report, queue alerts), by cluster',
+    labelNames: ['cluster'] as const,
+    buckets: SCAN_BUCKETS,
+    registers,
+  });
+  const notifyJobs = new Counter({
+    name: 'k8s_health_notify_jobs_total',
+    help: 'Alert thread jobs (Slack posts) run by this process, by outcome (ok|error)',
     labelNames: ['outcome'] as const,
     registers,
   });
-  const approvalsExpired = new Counter({ name: 'k8s_health_approvals_expired_total', help: 'Approval requests expired by the sweep in this process (untouched past expiresAt)', registers });
+  const remediations = new Counter({
+    name: 'k8s_health_remediations_total',
+    help: 'Remediation jobs run by this process, by outcome (succeeded|failed|aborted|interrupted|skipped|error)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+
+  const alertmanagerAlerts = new Counter({
+    name: 'k8s_health_alertmanager_alerts_total',
+    help: "Prometheus alerts from Alertmanager by outcome: joined (a reply in its root cause's thread), own (a thread of its own), resolved, repeated (already shown), unknown-cluster (no cluster matched), overflow (beyond alertmanager.maxAlertsPerRequest)",
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const approvalsExpired = new Counter({
+    name: 'k8s_health_approvals_expired_total',
+    help: 'Approval requests expired by the sweep in this process (untouched past expiresAt)',
+    registers,
+  });
 
   const caches: WatchCaches[] = [];
-  /** Per cluster, what its watch cache holds now (the cache of a cluster not scanned here for a while is dropped, and so are its series). */
+  /**
+   * Per cluster, what its watch cache holds now (the cache of a cluster not scanned here for a while is dropped, and so
+   * are its series).
+   */
   const perCluster = () =>
-    caches.flatMap((c) => c.list()).map((cache) => {
-      const kinds = cache.all();
-      const states = new Map<KindWatchState, number>(WATCH_STATES.map((s) => [s, 0]));
-      const requests = { list: 0, watch: 0, relist: 0 };
-      let objects = 0;
-      let events = 0;
-      for (const k of kinds) {
-        states.set(k.state, (states.get(k.state) ?? 0) + 1);
-        objects += k.size();
-        requests.list += k.stats.lists;
-        requests.watch += k.stats.watches;
-        requests.relist += k.stats.relists;
-        events += k.stats.events;
-      }
-      return { cluster: cache.cluster, states, objects, requests, events };
-    });
+    caches
+      .flatMap((c) => c.list())
+      .map((cache) => {
+        const kinds = cache.all();
+        const states = new Map<KindWatchState, number>(WATCH_STATES.map((s) => [s, 0]));
+        const requests = { list: 0, watch: 0, relist: 0 };
+        let objects = 0;
+        let events = 0;
+        for (const k of kinds) {
+          states.set(k.state, (states.get(k.state) ?? 0) + 1);
+          objects += k.size();
+          requests.list += k.stats.lists;
+          requests.watch += k.stats.watches;
+          requests.relist += k.stats.relists;
+          events += k.stats.events;
+        }
+        return { cluster: cache.cluster, states, objects, requests, events };
+      });
   // Read from the watch caches at scrape time: one series per cluster (and state / request type).
-  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[], values: (c: ReturnType<typeof perCluster>[number]) => [Partial<Record<L, string>>, number][]) =>
+  const gauge = <L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    values: (c: ReturnType<typeof perCluster>[number]) => [Partial<Record<L, string>>, number][],
+  ) =>
     new Gauge<L>({
       name,
       help,
@@ -88,20 +129,35 @@ export function createWorkerMetrics(opts: { registry?: Registry; defaultMetrics?
       registers,
       collect() {
         this.reset();
-        for (const c of perCluster()) for (const [labels, n] of values(c)) this.set({ cluster: c.cluster, ...labels } as Partial<Record<L, string>>, n);
+        for (const c of perCluster())
+          for (const [labels, n] of values(c))
+            this.set({ cluster: c.cluster, ...labels } as Partial<Record<L, string>>, n);
       },
     });
-  gauge('k8s_health_watch_kinds', 'Kind watches of the watch cache by cluster and state (listing|watching|reconnecting|failed|absent|stopped)', ['cluster', 'state'] as const, (c) =>
-    [...c.states].map(([state, n]) => [{ state }, n]),
+  gauge(
+    'k8s_health_watch_kinds',
+    'Kind watches of the watch cache by cluster and state (listing|watching|reconnecting|failed|absent|stopped)',
+    ['cluster', 'state'] as const,
+    (c) => [...c.states].map(([state, n]) => [{ state }, n]),
   );
-  gauge('k8s_health_watch_objects', 'Objects kept by the watch cache (compact projections), by cluster', ['cluster'] as const, (c) => [[{}, c.objects]]);
+  gauge(
+    'k8s_health_watch_objects',
+    'Objects kept by the watch cache (compact projections), by cluster',
+    ['cluster'] as const,
+    (c) => [[{}, c.objects]],
+  );
   gauge(
     'k8s_health_watch_requests',
     'Requests made by the watch cache since it started, by cluster and type (list: every list incl. relists; watch; relist: lists after 410 Gone); restarts at 0 when the cache is recreated',
     ['cluster', 'type'] as const,
     (c) => Object.entries(c.requests).map(([type, n]) => [{ type }, n]),
   );
-  gauge('k8s_health_watch_events', 'Watch events received by the watch cache since it started, by cluster; restarts at 0 when the cache is recreated', ['cluster'] as const, (c) => [[{}, c.events]]);
+  gauge(
+    'k8s_health_watch_events',
+    'Watch events received by the watch cache since it started, by cluster; restarts at 0 when the cache is recreated',
+    ['cluster'] as const,
+    (c) => [[{}, c.events]],
+  );
 
   const seconds = (job: Job) => (job.processedOn ? Math.max(0, Date.now() - job.processedOn) / 1000 : undefined);
   const cluster = (job: Job) => {

@@ -31,7 +31,8 @@ export async function enqueueNotify(queue: Queue, req: NotifyRequest, priority?:
     await existing.retry('failed');
     return;
   }
-  if (!existing) await queue.add('notify', req, { ...NOTIFY_JOB_OPTIONS, jobId, ...(priority !== undefined ? { priority } : {}) });
+  if (!existing)
+    await queue.add('notify', req, { ...NOTIFY_JOB_OPTIONS, jobId, ...(priority !== undefined ? { priority } : {}) });
 }
 
 /**

@@ -11,7 +11,10 @@ import type { Logger } from '../log/logger.js';
 export interface ExpireApprovalsDeps {
   approvals: ApprovalStore;
   audit: AuditLog;
-  /** Posts the re-rendered request messages; without one (no bot token) requests are still expired, and their messages marked stale for a process that has one. */
+  /**
+   * Posts the re-rendered request messages; without one (no bot token) requests are still expired, and their messages
+   * marked stale for a process that has one.
+   */
   slack?: webApi.WebClient;
   /** Verifies which message a request may edit (its signed placement); without it no message is edited. */
   signer?: PlanSigner;
@@ -36,7 +39,13 @@ export interface ExpireApprovalsResult {
  * can no longer be edited. Such an update is logged and dropped; anything else (rate limit, 5xx,
  * timeout, token trouble) is retried at the next sweep.
  */
-const PERMANENT = new Set(['message_not_found', 'channel_not_found', 'cant_update_message', 'edit_window_closed', 'is_archived']);
+const PERMANENT = new Set([
+  'message_not_found',
+  'channel_not_found',
+  'cant_update_message',
+  'edit_window_closed',
+  'is_archived',
+]);
 
 /**
  * The approval expiry sweep (job scheduler `approvals-expiry`, every 60 s): every pending request
@@ -84,13 +93,20 @@ export async function expireApprovals(deps: ExpireApprovalsDeps): Promise<Expire
     }
   }
   if (result.expired.length || result.updated.length || result.stale.length) {
-    deps.log.info({ expired: result.expired.length, updated: result.updated.length, stale: result.stale.length }, 'approval expiry sweep');
+    deps.log.info(
+      { expired: result.expired.length, updated: result.updated.length, stale: result.stale.length },
+      'approval expiry sweep',
+    );
   }
   return result;
 }
 
 /** chat.update the request message to its stored state; a retryable failure marks it stale again. */
-async function postRendered(req: ApprovalRequest, deps: ExpireApprovalsDeps, result: ExpireApprovalsResult): Promise<void> {
+async function postRendered(
+  req: ApprovalRequest,
+  deps: ExpireApprovalsDeps,
+  result: ExpireApprovalsResult,
+): Promise<void> {
   if (!deps.slack) return;
   try {
     if ((await updateApprovalMessage(deps.slack, req, deps.signer)) === 'none') return;

@@ -26,7 +26,17 @@ export const PROPOSE_QUEUE = 'k8s-health-propose';
 export const APPROVALS_QUEUE = 'k8s-health-approvals';
 
 /** Every queue, for what walks them all (the key-layout migration at start-up): a new queue is added here. */
-export const ALL_QUEUES: readonly string[] = [SCAN_QUEUE, NOTIFY_QUEUE, REMEDIATE_QUEUE, PROPOSE_QUEUE, APPROVALS_QUEUE, ALERTS_QUEUE];
+export const ALL_QUEUES: readonly string[] = [
+  SCAN_QUEUE,
+  NOTIFY_QUEUE,
+  REMEDIATE_QUEUE,
+  PROPOSE_QUEUE,
+  APPROVALS_QUEUE,
+  ALERTS_QUEUE,
+];
 
-/** The Redis prefixes, defined in store/redis-prefix.ts; re-exported for the producers and workers that import them from here. */
+/**
+ * The Redis prefixes, defined in store/redis-prefix.ts; re-exported for the producers and workers that import them from
+ * here.
+ */
 export { BULLMQ_PREFIX, REDIS_PREFIX, queuePrefix } from '../store/redis-prefix.js';

@@ -332,7 +332,10 @@ async function countTally(
   });
 }
 
-/** The tally line of a thread, posted once it has two alerts, then edited: one Slack call per job and thread, not per alert. */
+/**
+ * The tally line of a thread, posted once it has two alerts, then edited: one Slack call per job and thread, not per
+ * alert.
+ */
 async function refreshTally(deps: AlertsJobDeps, channel: string, threadTs: string): Promise<void> {
   const tally = await deps.receipts.getTally(channel, threadTs);
   if (tally.total < 2 && !tally.tallyTs) return;

@@ -39,7 +39,10 @@ export interface FleetScans {
  * current (discovery) is followed within one lease tick even without a change callback.
  */
 export function configClusterSource(config: Config): ClusterSource {
-  return { names: () => config.clusters.filter((c) => isLeasedCluster(config, c)).map((c) => c.name), onChange: () => () => undefined };
+  return {
+    names: () => config.clusters.filter((c) => isLeasedCluster(config, c)).map((c) => c.name),
+    onChange: () => () => undefined,
+  };
 }
 
 /**
@@ -99,7 +102,10 @@ export function startFleetScans(opts: FleetScansOptions): FleetScans {
     if (keeper.owns(cluster)) owned.changed(cluster);
   });
   keeper.start();
-  log.info({ worker: keeper.id, leaseSeconds: config.scan.leaseSeconds, debounceSeconds: config.scan.debounceSeconds }, 'fleet mode: leasing live clusters');
+  log.info(
+    { worker: keeper.id, leaseSeconds: config.scan.leaseSeconds, debounceSeconds: config.scan.debounceSeconds },
+    'fleet mode: leasing live clusters',
+  );
   return {
     keeper,
     async stop() {

@@ -48,12 +48,18 @@ export function startScanWatchdog(opts: {
   const intervalMs = opts.config.scan.intervalSeconds * 1000;
   const thresholdMs = UNSCANNED_AFTER_INTERVALS * intervalMs;
   const gauge = opts.registry
-    ? new Gauge({ name: 'k8s_health_cluster_scan_age_seconds', help: `Seconds since each cluster's latest stored scan (unscanned above ${UNSCANNED_AFTER_INTERVALS} scan intervals)`, labelNames: ['cluster'], registers: [opts.registry] })
+    ? new Gauge({
+        name: 'k8s_health_cluster_scan_age_seconds',
+        help: `Seconds since each cluster's latest stored scan (unscanned above ${UNSCANNED_AFTER_INTERVALS} scan intervals)`,
+        labelNames: ['cluster'],
+        registers: [opts.registry],
+      })
     : undefined;
   let current: UnscannedCluster[] = [];
   // One key per episode (the cluster and its latest scan time), expiring by itself: every serve
   // replica checks, one of them posts, and the next episode (a later last scan) gets its own alert.
-  const alertKey = (cluster: string, last: number | undefined) => `${opts.keyPrefix}unscanned-alert:${cluster}:${last ?? 'never'}`;
+  const alertKey = (cluster: string, last: number | undefined) =>
+    `${opts.keyPrefix}unscanned-alert:${cluster}:${last ?? 'never'}`;
   const lastOf = new Map<string, number | undefined>();
 
   async function check(): Promise<void> {
@@ -83,11 +89,20 @@ export function startScanWatchdog(opts: {
         opts.log.warn({ cluster: u.cluster, error: describeError(err) }, 'unscanned-cluster alert not posted');
         return opts.redis.del(key); // the next check tries again
       });
-      opts.log.warn({ cluster: u.cluster, scanAgeSeconds: u.scanAgeSeconds }, 'cluster unscanned for more than three scan intervals');
+      opts.log.warn(
+        { cluster: u.cluster, scanAgeSeconds: u.scanAgeSeconds },
+        'cluster unscanned for more than three scan intervals',
+      );
     }
   }
   const everyMs = opts.everyMs ?? Math.min(intervalMs, 60_000);
-  const timer = setInterval(() => void check().catch((err: unknown) => opts.log.debug({ error: describeError(err) }, 'scan watchdog: Redis not readable')), everyMs);
+  const timer = setInterval(
+    () =>
+      void check().catch((err: unknown) =>
+        opts.log.debug({ error: describeError(err) }, 'scan watchdog: Redis not readable'),
+      ),
+    everyMs,
+  );
   timer.unref();
   return { unscanned: () => current, check, stop: () => clearInterval(timer) };
 }

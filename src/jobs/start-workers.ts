@@ -113,7 +113,10 @@ export interface WorkerDeps {
   kinds: readonly WorkerKind[];
   /** A fresh scan through the scan queue (the alerts worker's, for an alert no finding explains yet). */
   scan?: (cluster: string) => Promise<Report>;
-  /** The process's approver check for App Home refreshes (approvers.users, or approvers.groups through Slack); default: one built here. */
+  /**
+   * The process's approver check for App Home refreshes (approvers.users, or approvers.groups through Slack); default:
+   * one built here.
+   */
   isAuthorized?: ReturnType<typeof createApprovalAuthorizer>;
   scanConcurrency?: number;
   notifyConcurrency?: number;
@@ -156,21 +159,36 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   // the scan and propose workers. The remediate worker keeps a check of its own on purpose: its
   // execution-time re-check must not reuse a group lookup made for a vote moments before.
   const authorizer = deps.isAuthorized ?? createApprovalAuthorizer({ log });
-  const homes = { config: deps.config, reports: stores.reports, approvals: stores.approvals, viewers: stores.homeViewers, isAuthorized: authorizer, now, log };
+  const homes = {
+    config: deps.config,
+    reports: stores.reports,
+    approvals: stores.approvals,
+    viewers: stores.homeViewers,
+    isAuthorized: authorizer,
+    now,
+    log,
+  };
   let fleet: FleetScans | undefined;
   if (runs('scan')) {
-    const fleetMode = deps.leases !== undefined && deps.watchCaches !== undefined && deps.config.scan.watch && deps.config.scan.leases;
+    const fleetMode =
+      deps.leases !== undefined && deps.watchCaches !== undefined && deps.config.scan.watch && deps.config.scan.leases;
     const leased = (c: ClusterConfig) => fleetMode && isLeasedCluster(deps.config, c);
     const { scheduled, removed } = await scheduleScans(deps.queues.scan, deps.config, { leased });
     log.info({ scheduled, removed }, 'scan schedulers');
     // A scan that still had to list (watch not open yet, or refused) says so in the log.
     const onCollected = (i: { cluster: string; cachedKinds: number; listedKinds: number }) => {
-      if (i.listedKinds > 0) log.info({ cluster: i.cluster, cachedKinds: i.cachedKinds, listedKinds: i.listedKinds }, 'scan listed kinds the watch cache does not hold yet');
+      if (i.listedKinds > 0)
+        log.info(
+          { cluster: i.cluster, cachedKinds: i.cachedKinds, listedKinds: i.listedKinds },
+          'scan listed kinds the watch cache does not hold yet',
+        );
     };
     const collect = deps.watchCaches ? { ...deps.collect, watchCaches: deps.watchCaches, onCollected } : deps.collect;
     // App Home tabs opened recently are re-published when a cluster's alerts change.
     const slackClients = deps.slack;
-    const onAlertsChanged = slackClients ? async () => void (await refreshAppHomes(homes, slackClients.results)) : undefined;
+    const onAlertsChanged = slackClients
+      ? async () => void (await refreshAppHomes(homes, slackClients.results))
+      : undefined;
     // With a bot token, alert changes are queued for the notify workers (here or in another process).
     const scanDeps = {
       config: deps.config,
@@ -212,14 +230,32 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   // What posting and re-rendering an alert thread needs: one set for the notify worker, the parents a
   // fix that ran re-renders, and the Prometheus tally's re-render, so every path checks the same channels.
   const alertPost: PostAlertDeps | undefined = deps.slack && {
-    client: deps.slack.notify, threads: stores.threads, quiet: stores.quiet, limiter: deps.limiter, proposals: stores.proposals, fleet: stores.fleetIncidents,
-    fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys), answers: stores.answers, inPlace: inPlaceOf,
-    prometheusTally: (channel: string, ts: string) => stores.receipts.getTally(channel, ts), now, log,
+    client: deps.slack.notify,
+    threads: stores.threads,
+    quiet: stores.quiet,
+    limiter: deps.limiter,
+    proposals: stores.proposals,
+    fleet: stores.fleetIncidents,
+    fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys),
+    answers: stores.answers,
+    inPlace: inPlaceOf,
+    prometheusTally: (channel: string, ts: string) => stores.receipts.getTally(channel, ts),
+    now,
+    log,
     channelAllowed: (cluster: string, channel: string) => isConfiguredChannel(deps.config, cluster, channel),
   };
   if (runs('notify')) {
     if (alertPost) {
-      workers.push(startNotifyWorker({ ...alertPost, connection, prefix, queue: deps.queues.notify, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
+      workers.push(
+        startNotifyWorker({
+          ...alertPost,
+          connection,
+          prefix,
+          queue: deps.queues.notify,
+          concurrency: deps.notifyConcurrency ?? 4,
+          settings: { backoffStrategy },
+        }).worker,
+      );
     } else if (deps.config.clusters.some((c) => c.slack.alertChannel)) {
       log.warn('no SLACK_BOT_TOKEN: alert threads are tracked but not posted by this process');
     }
@@ -237,12 +273,30 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
       const onFixRan = async (req: ApprovalRequest) => {
         if (!alertPost) return;
         const { state } = await stores.alerts.load(req.cluster);
-        for (const inc of Object.values(state.incidents)) await refreshAlertParent(alertPost, inc.cluster, inc.fingerprint);
+        for (const inc of Object.values(state.incidents))
+          await refreshAlertParent(alertPost, inc.cluster, inc.fingerprint);
       };
-      const remediate = { config: deps.config, approvals: stores.approvals, audit: stores.audit, backups: stores.backups, signer: deps.signer, createContext: deps.createContext, proposals: stores.proposals, slack: slackResults, connection, prefix, now, log, onFixRan, inPlace: stores.inPlace };
+      const remediate = {
+        config: deps.config,
+        approvals: stores.approvals,
+        audit: stores.audit,
+        backups: stores.backups,
+        signer: deps.signer,
+        createContext: deps.createContext,
+        proposals: stores.proposals,
+        slack: slackResults,
+        connection,
+        prefix,
+        now,
+        log,
+        onFixRan,
+        inPlace: stores.inPlace,
+      };
       workers.push(startRemediateWorker(remediate).worker);
       // Fix-button clicks are planned and dry-run here too: the same credential.
-      workers.push(startProposeWorker({ ...remediate, onApprovalsChanged: () => refreshAppHomes(homes, slackResults) }).worker);
+      workers.push(
+        startProposeWorker({ ...remediate, onApprovalsChanged: () => refreshAppHomes(homes, slackResults) }).worker,
+      );
     } else {
       log.warn('no SLACK_BOT_TOKEN: approved remediations are not run by this process (results are reported in Slack)');
     }
@@ -250,17 +304,50 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
   if (runs('expiry')) {
     // The approval expiry sweep (scheduler `approvals-expiry`) runs with or without a token: requests
     // expire regardless; only updating their Slack messages needs one (see jobs/expire-approvals.ts).
-    workers.push((await startApprovalExpiry({ queue: deps.queues.approvals, connection, prefix, approvals: stores.approvals, audit: stores.audit, slack: deps.slack?.expiry, signer: deps.signer, now, log })).worker);
+    workers.push(
+      (
+        await startApprovalExpiry({
+          queue: deps.queues.approvals,
+          connection,
+          prefix,
+          approvals: stores.approvals,
+          audit: stores.audit,
+          slack: deps.slack?.expiry,
+          signer: deps.signer,
+          now,
+          log,
+        })
+      ).worker,
+    );
   }
   if (runs('alerts')) {
     if (deps.slack && alertPost) {
       const alerts = {
-        config: deps.config, receipts: stores.receipts, reports: stores.reports, alerts: stores.alerts, threads: stores.threads, client: deps.slack.notify, limiter: deps.limiter, scan: deps.scan, metrics: deps.metrics, now, log,
-        // The root cause's parent shows "N of M resolved" (slack/post/post-alert.ts refreshAlertParent, under the thread's lock).
+        config: deps.config,
+        receipts: stores.receipts,
+        reports: stores.reports,
+        alerts: stores.alerts,
+        threads: stores.threads,
+        client: deps.slack.notify,
+        limiter: deps.limiter,
+        scan: deps.scan,
+        metrics: deps.metrics,
+        now,
+        log,
+        // The root cause's parent shows "N of M resolved" (slack/post/post-alert.ts refreshAlertParent, under the
+        // thread's lock).
         refreshParent: (cluster: string, fingerprint: string) =>
           refreshAlertParent(alertPost, cluster, fingerprint).then(() => undefined),
       };
-      workers.push(startAlertsWorker({ ...alerts, connection, prefix, concurrency: deps.notifyConcurrency ?? 4, settings: { backoffStrategy } }).worker);
+      workers.push(
+        startAlertsWorker({
+          ...alerts,
+          connection,
+          prefix,
+          concurrency: deps.notifyConcurrency ?? 4,
+          settings: { backoffStrategy },
+        }).worker,
+      );
     } else {
       log.warn('no SLACK_BOT_TOKEN: Prometheus alerts from Alertmanager are not shown by this process');
     }

@@ -4,7 +4,9 @@
  * reads clusters, remediate writes them, notify and expiry only talk to Slack and Redis.
  */
 export const WORKER_KINDS = [
-  /** Scheduled and requested cluster scans (`k8s-health-scan`); also keeps the per-cluster schedulers and watch caches. */
+  /**
+   * Scheduled and requested cluster scans (`k8s-health-scan`); also keeps the per-cluster schedulers and watch caches.
+   */
   'scan',
   /** Alert thread posts (`k8s-health-notify`). */
   'notify',
@@ -15,7 +17,10 @@ export const WORKER_KINDS = [
   'remediate',
   /** The approval expiry sweep (`k8s-health-approvals`, scheduler `approvals-expiry`). */
   'expiry',
-  /** Prometheus alerts from Alertmanager (`k8s-health-alerts`), shown under their root cause; talks to Slack and Redis only. */
+  /**
+   * Prometheus alerts from Alertmanager (`k8s-health-alerts`), shown under their root cause; talks to Slack and Redis
+   * only.
+   */
   'alerts',
 ] as const;
 

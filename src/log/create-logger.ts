@@ -110,7 +110,9 @@ function neutralizeDeep(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return neutralizePlainText(value, { max: 4000 });
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => neutralizeDeep(v, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [neutralizePlainText(k, { max: 200 }), neutralizeDeep(v, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [neutralizePlainText(k, { max: 200 }), neutralizeDeep(v, depth + 1)]),
+  );
 }
 
 /** A process's logger, and the one its lifecycle lines go to. */
@@ -128,7 +130,11 @@ export interface ProcessLogger {
  * The logger of a long-running process (`serve`, `worker`): JSON lines on `destination`, pretty ones
  * when it is a terminal (pino-pretty loaded only then), at `level`, each line with `base`.
  */
-export async function createProcessLogger(opts: { level?: LogLevel; destination: LogDestination; base?: Record<string, unknown> }): Promise<ProcessLogger> {
+export async function createProcessLogger(opts: {
+  level?: LogLevel;
+  destination: LogDestination;
+  base?: Record<string, unknown>;
+}): Promise<ProcessLogger> {
   const pretty = opts.destination.isTTY ? await loadPrettyPrinter() : undefined;
   const log = createLogger({ ...opts, pretty });
   const announce = withMergedFields((log as ReturnType<typeof withMergedFields>).pino.child({}, { level: 'info' }), {});

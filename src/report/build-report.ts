@@ -33,7 +33,8 @@ export function buildReport(snapshot: Snapshot, analysis: AnalysisResult, opts: 
     findings: analysis.findings,
     partial: [...snapshot.partial, ...analysis.errors],
   };
-  if (snapshot.collectedAtFrom && snapshot.collectedAtFrom !== 'recorded') report.collectedAtFrom = snapshot.collectedAtFrom;
+  if (snapshot.collectedAtFrom && snapshot.collectedAtFrom !== 'recorded')
+    report.collectedAtFrom = snapshot.collectedAtFrom;
   return report;
 }
 

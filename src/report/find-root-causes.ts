@@ -10,7 +10,9 @@ export function findRootCauses(finding: Finding, all: readonly Finding[]): Findi
   const seen = new Set([finding.fingerprint]);
   let current: Finding | undefined = finding;
   while (current?.causedBy?.length) {
-    const next: Finding | undefined = current.causedBy.map((fp) => byFp.get(fp)).find((f): f is Finding => !!f && !seen.has(f.fingerprint));
+    const next: Finding | undefined = current.causedBy
+      .map((fp) => byFp.get(fp))
+      .find((f): f is Finding => !!f && !seen.has(f.fingerprint));
     if (!next) break;
     seen.add(next.fingerprint);
     chain.push(next);

@@ -12,5 +12,7 @@ export function renderJson(report: Report): string {
   const time = collectedAtFrom ? { collectedAt, collectedAtFrom } : { collectedAt };
   // Present only on a report that is not healthy and has a healthy baseline to compare with.
   const changes = changedSinceHealthy ? { changedSinceHealthy } : {};
-  return JSON.stringify({ cluster, generatedAt, ...time, status, sections, findings, ...changes, partial }, null, 2) + '\n';
+  return (
+    JSON.stringify({ cluster, generatedAt, ...time, status, sections, findings, ...changes, partial }, null, 2) + '\n'
+  );
 }

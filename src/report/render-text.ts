@@ -39,7 +39,9 @@ export function renderText(report: Report, opts: RenderTextOptions): string {
   if (!findings.length) {
     out.push('No findings.');
   } else {
-    const counts = (['critical', 'warning', 'info'] as const).map((sev) => [sev, findings.filter((f) => f.severity === sev).length] as const).filter(([, n]) => n);
+    const counts = (['critical', 'warning', 'info'] as const)
+      .map((sev) => [sev, findings.filter((f) => f.severity === sev).length] as const)
+      .filter(([, n]) => n);
     out.push(`Findings: ${counts.map(([sev, n]) => `${n} ${sev}`).join(', ')}`);
     for (const id of orderSections(findings)) {
       out.push('');
@@ -61,9 +63,14 @@ function renderFinding(f: Finding, report: Report, opts: RenderTextOptions): str
   const since = f.since ? ageOf(f.since, new Date(report.collectedAt)) : undefined;
   const subject = t(`${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`);
   lines.push(`[${f.severity.toUpperCase()}] ${t(f.title)}`);
-  lines.push(`    id: ${t(f.id)}   subject: ${subject}${f.since ? `   since: ${t(f.since)}${since ? ` (${since} before collection)` : ''}` : ''}`);
+  lines.push(
+    `    id: ${t(f.id)}   subject: ${subject}${f.since ? `   since: ${t(f.since)}${since ? ` (${since} before collection)` : ''}` : ''}`,
+  );
   if (f.cause) lines.push(`    cause: ${t(f.cause)}`);
-  if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) lines.push(`    confidence: ${t(f.confidence ?? 'high')}${f.missing?.length ? ` (missing: ${t(f.missing.join('; '))})` : ''}`);
+  if ((f.confidence ?? 'high') !== 'high' || f.missing?.length)
+    lines.push(
+      `    confidence: ${t(f.confidence ?? 'high')}${f.missing?.length ? ` (missing: ${t(f.missing.join('; '))})` : ''}`,
+    );
   const chain = findRootCauses(f, report.findings);
   if (chain.length) lines.push(`    caused by: ${t(describeCauseChain(chain))}`);
   const evidence = opts.maxEvidence === undefined ? f.evidence : f.evidence.slice(0, opts.maxEvidence);
@@ -78,7 +85,9 @@ function renderFinding(f: Finding, report: Report, opts: RenderTextOptions): str
   }
   for (const r of f.remediations) {
     // etcd member ids in hex, as etcdctl prints and takes them (`etcdctl member remove 8211f1d0f64f3269`).
-    const params = Object.entries(r.params).map(([k, v]) => `${k}=${/memberid$/i.test(k) ? formatMemberId(String(v)) : v}`).join(' ');
+    const params = Object.entries(r.params)
+      .map(([k, v]) => `${k}=${/memberid$/i.test(k) ? formatMemberId(String(v)) : v}`)
+      .join(' ');
     lines.push(`    fix (needs 2 approvals): ${t(r.label)} [${t(`${r.action}${params ? ` ${params}` : ''}`)}]`);
     lines.push(`      risk: ${t(r.risk)}`);
   }
@@ -89,7 +98,9 @@ function renderFinding(f: Finding, report: Report, opts: RenderTextOptions): str
 function orderSections(findings: Finding[]): SectionId[] {
   const worst = new Map<SectionId, number>();
   for (const f of findings) worst.set(f.section, Math.min(worst.get(f.section) ?? 9, SEVERITY_RANK[f.severity]));
-  return SECTION_IDS.filter((id) => worst.has(id)).sort((a, b) => worst.get(a)! - worst.get(b)! || SECTION_IDS.indexOf(a) - SECTION_IDS.indexOf(b));
+  return SECTION_IDS.filter((id) => worst.has(id)).sort(
+    (a, b) => worst.get(a)! - worst.get(b)! || SECTION_IDS.indexOf(a) - SECTION_IDS.indexOf(b),
+  );
 }
 
 const RANK_MARK = ['on the failing path', 'same area', 'elsewhere'] as const;
@@ -97,7 +108,8 @@ const RANK_MARK = ['on the failing path', 'same area', 'elsewhere'] as const;
 /** "Changed since last healthy at <time>": one line per change, closest to the failing path first. */
 export function renderChanges(c: ChangesSinceHealthy): string[] {
   const lines = [`Changed since last healthy at ${t(c.baselineAt)} (closest to what fails now first):`];
-  if (!c.changes.length) lines.push('  nothing the bot follows changed (webhooks, CRDs, workloads, budgets, Cluster API objects, nodes)');
+  if (!c.changes.length)
+    lines.push('  nothing the bot follows changed (webhooks, CRDs, workloads, budgets, Cluster API objects, nodes)');
   for (const ch of c.changes) {
     const obj = `${ch.kind} ${ch.namespace ? `${ch.namespace}/` : ''}${ch.name}`;
     // Names and details come from the cluster: untrusted terminal text.

@@ -20,7 +20,9 @@ export interface Report {
   generatedAt: string;
   /** When the data was captured; '' when unknown (collectedAtFrom 'unknown', rendered as null in JSON). */
   collectedAt: string;
-  /** How collectedAt is known (Snapshot.collectedAtFrom): absent = recorded, `data` = inferred from the data, `unknown`. */
+  /**
+   * How collectedAt is known (Snapshot.collectedAtFrom): absent = recorded, `data` = inferred from the data, `unknown`.
+   */
   collectedAtFrom?: 'data' | 'unknown';
   status: HealthStatus;
   sections: SectionSummary[];

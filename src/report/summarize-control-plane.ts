@@ -4,7 +4,11 @@ import { isControlPlaneNode } from '../diagnose/facts/is-control-plane-node.js';
 import { isNodeReady } from '../diagnose/facts/is-node-ready.js';
 import { readCapiStatus } from '../diagnose/facts/read-capi-status.js';
 
-const FROM: Record<string, string> = { nodes: '', machines: ' (from Machine conditions)', 'kcp-status': ' (from KubeadmControlPlane status)' };
+const FROM: Record<string, string> = {
+  nodes: '',
+  machines: ' (from Machine conditions)',
+  'kcp-status': ' (from KubeadmControlPlane status)',
+};
 
 /**
  * Clusters whose own status counts their control plane (Cluster API v1beta2 status.controlPlane, or
@@ -25,7 +29,12 @@ export function clustersCountingControlPlane(s: Snapshot): KubeObject[] {
  * class 4). A count nothing reports is said to be unknown, never "0 of N". `degraded` when
  * only a Cluster's count says some are not Ready: no finding covers that line.
  */
-export function summarizeControlPlane(s: Snapshot): { summary: string; hasData: boolean; degraded?: boolean; counted?: { ready: number; total: number } } {
+export function summarizeControlPlane(s: Snapshot): {
+  summary: string;
+  hasData: boolean;
+  degraded?: boolean;
+  counted?: { ready: number; total: number };
+} {
   const kcps = s.capi.kubeadmControlPlanes;
   if (kcps.length) {
     const parts: string[] = [];
@@ -42,14 +51,20 @@ export function summarizeControlPlane(s: Snapshot): { summary: string; hasData: 
       known = true;
       counted.ready += r.ready;
       counted.total += desired;
-      parts.push(`${who}${r.ready} of ${desired} control-plane ${r.source === 'nodes' ? 'nodes' : 'machines'} Ready${FROM[r.source] ?? ''}`);
+      parts.push(
+        `${who}${r.ready} of ${desired} control-plane ${r.source === 'nodes' ? 'nodes' : 'machines'} Ready${FROM[r.source] ?? ''}`,
+      );
     }
     return { summary: parts.join('; '), hasData: known, counted };
   }
   const cp = s.nodes.filter(isControlPlaneNode);
   if (cp.length) {
     const ready = cp.filter(isNodeReady).length;
-    return { summary: `${ready} of ${cp.length} control-plane nodes Ready`, hasData: true, counted: { ready, total: cp.length } };
+    return {
+      summary: `${ready} of ${cp.length} control-plane nodes Ready`,
+      hasData: true,
+      counted: { ready, total: cp.length },
+    };
   }
   const clusters = clustersCountingControlPlane(s);
   if (!clusters.length) return { summary: 'no control-plane nodes read', hasData: false };

@@ -6,7 +6,11 @@ import { readMachineHealth } from '../diagnose/facts/read-machine-health.js';
  * are Ready (their Node, else their v1beta2 NodeReady / NodeHealthy / Ready condition: readMachineHealth)
  * out of those that report it at all.
  */
-export function summarizeMachines(s: Snapshot): { summary: string; hasData: boolean; counted?: { ready: number; total: number } } {
+export function summarizeMachines(s: Snapshot): {
+  summary: string;
+  hasData: boolean;
+  counted?: { ready: number; total: number };
+} {
   const ms = s.capi.machines;
   if (!ms.length) return { summary: 'no Cluster API machines read', hasData: false };
   const phases = new Map<string, number>();
@@ -16,13 +20,22 @@ export function summarizeMachines(s: Snapshot): { summary: string; hasData: bool
     phases.set(p, (phases.get(p) ?? 0) + 1);
   }
   const running = phases.get('Running') ?? 0;
-  const other = [...phases].filter(([p]) => p !== 'Running').sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([p, n]) => `${n} ${p}`);
+  const other = [...phases]
+    .filter(([p]) => p !== 'Running')
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .map(([p, n]) => `${n} ${p}`);
   const health = ms.map((m) => readMachineHealth(m, nodeOf(s, m.status?.nodeRef?.name)).status);
   const reported = health.filter((h) => h !== undefined).length;
   const healthy = reported ? `, ${health.filter((h) => h === 'True').length} of ${reported} Ready` : '';
   // Counted: Machines Ready of those that report it; without any report, Machines Running of all.
-  const counted = reported ? { ready: health.filter((h) => h === 'True').length, total: reported } : { ready: running, total: ms.length };
-  return { summary: `${running} of ${ms.length} Machines Running${other.length ? ` (${other.join(', ')})` : ''}${healthy}`, hasData: true, counted };
+  const counted = reported
+    ? { ready: health.filter((h) => h === 'True').length, total: reported }
+    : { ready: running, total: ms.length };
+  return {
+    summary: `${running} of ${ms.length} Machines Running${other.length ? ` (${other.join(', ')})` : ''}${healthy}`,
+    hasData: true,
+    counted,
+  };
 }
 
 function nodeOf(s: Snapshot, name: unknown) {

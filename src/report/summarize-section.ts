@@ -62,7 +62,11 @@ const WORKLOAD_SIDE: ReadonlySet<SectionId> = new Set(['nodes', 'workloads', 'we
  */
 function lastKnown(line: SectionLine): SectionLine {
   if (!line.hasData) return line;
-  return { summary: `not checked: API server unreachable; last known: ${line.summary}`, hasData: false, counted: { ready: 0, total: 0 } };
+  return {
+    summary: `not checked: API server unreachable; last known: ${line.summary}`,
+    hasData: false,
+    counted: { ready: 0, total: 0 },
+  };
 }
 
 function summarizeFromData(id: SectionId, s: Snapshot): SectionLine {
@@ -75,8 +79,11 @@ function summarizeFromData(id: SectionId, s: Snapshot): SectionLine {
       // With a KubeadmControlPlane, readiness also comes from Machine conditions or KCP status (a
       // management-side capture has no workload Nodes), and a Cluster may count its control plane in its
       // own v1beta2 status (a capture of Cluster objects only): summarizeControlPlane says when none reports it.
-      return (s.capi.kubeadmControlPlanes.length || clustersCountingControlPlane(s).length ? undefined : notCollected(s, ['Node'])) ??
-        withStaticPodTrouble(summarizeControlPlane(s), s);
+      return (
+        (s.capi.kubeadmControlPlanes.length || clustersCountingControlPlane(s).length
+          ? undefined
+          : notCollected(s, ['Node'])) ?? withStaticPodTrouble(summarizeControlPlane(s), s)
+      );
     case 'nodes': {
       const missing = notCollected(s, ['Node']);
       if (missing) return missing;
@@ -91,7 +98,8 @@ function summarizeFromData(id: SectionId, s: Snapshot): SectionLine {
       });
       // A Ready node under pressure evicts pods and takes no new ones: counted and named, not green.
       const counted = { ready, total: s.nodes.length };
-      if (pressed.length) return { summary: `${summary}; under pressure: ${named(pressed)}`, hasData: true, degraded: true, counted };
+      if (pressed.length)
+        return { summary: `${summary}; under pressure: ${named(pressed)}`, hasData: true, degraded: true, counted };
       return { summary, hasData: true, counted };
     }
     case 'machines':
@@ -105,9 +113,20 @@ function summarizeFromData(id: SectionId, s: Snapshot): SectionLine {
       // What is counted: the two configuration kinds listed (an empty list is a real answer).
       const counted = { ready: 2, total: 2 };
       // With coverage, an empty list was really listed; without (hand-built snapshots) only a read cluster says so.
-      if (!all.length) return { summary: 'no admission webhook configurations', hasData: s.coverage ? true : s.nodes.length > 0, counted };
-      const failClosed = all.filter((c) => (c.webhooks ?? []).some((w: { failurePolicy?: string }) => (w.failurePolicy ?? 'Fail') === 'Fail')).length;
-      return { summary: `${all.length} webhook configurations (${failClosed} with failurePolicy Fail)`, hasData: true, counted };
+      if (!all.length)
+        return {
+          summary: 'no admission webhook configurations',
+          hasData: s.coverage ? true : s.nodes.length > 0,
+          counted,
+        };
+      const failClosed = all.filter((c) =>
+        (c.webhooks ?? []).some((w: { failurePolicy?: string }) => (w.failurePolicy ?? 'Fail') === 'Fail'),
+      ).length;
+      return {
+        summary: `${all.length} webhook configurations (${failClosed} with failurePolicy Fail)`,
+        hasData: true,
+        counted,
+      };
     }
     case 'workloads':
       return notCollected(s, ['Pod']) ?? summarizeWorkloads(s);
@@ -123,7 +142,11 @@ function notCollected(s: Snapshot, kinds: string[]): SectionLine | undefined {
   const bad = kinds.map((k) => [k, s.coverage?.[k]] as const).filter(([, c]) => c !== undefined && c.state !== 'read');
   if (!bad.length) return undefined;
   const failed = bad.find(([, c]) => c?.state === 'failed');
-  if (failed) return { summary: `not collected: listing ${plural(failed[0])} failed: ${failed[1]?.why ?? 'unknown error'}`, hasData: false };
+  if (failed)
+    return {
+      summary: `not collected: listing ${plural(failed[0])} failed: ${failed[1]?.why ?? 'unknown error'}`,
+      hasData: false,
+    };
   return { summary: `not collected: no ${bad.map(([k]) => plural(k)).join(' or ')} in the capture`, hasData: false };
 }
 
@@ -154,24 +177,48 @@ function summarizeWorkloads(s: Snapshot): SectionLine {
   if (terminating) parts.push(`${terminating} Terminating`);
   let summary = `${s.pods.length} pods: ${parts.join(', ')}`;
   if (troubled.length) summary += ` — not healthy: ${named(troubled.map((x) => describePodTrouble(x.pod, x.t)))}`;
-  return { summary, hasData: true, degraded: troubled.length > 0, counted: { ready: s.pods.length - troubled.length, total: s.pods.length } };
+  return {
+    summary,
+    hasData: true,
+    degraded: troubled.length > 0,
+    counted: { ready: s.pods.length - troubled.length, total: s.pods.length },
+  };
 }
 
 function named(items: string[]): string {
-  return items.length > MAX_NAMED ? `${items.slice(0, MAX_NAMED).join('; ')} (+${items.length - MAX_NAMED} more)` : items.join('; ');
+  return items.length > MAX_NAMED
+    ? `${items.slice(0, MAX_NAMED).join('; ')} (+${items.length - MAX_NAMED} more)`
+    : items.join('; ');
 }
 
 /** Counted: /readyz checks passed of those run, or the API server itself (1 of 1 answered). */
 function summarizeApiServer(s: Snapshot): SectionLine {
   const a = s.apiserver;
-  if (!a) return { summary: s.nodes.length ? 'answered list calls (/readyz not recorded)' : 'not checked', hasData: s.nodes.length > 0, counted: { ready: s.nodes.length ? 1 : 0, total: 1 } };
-  if (!a.reachable) return { summary: `unreachable${a.error ? `: ${a.error}` : ''}`, hasData: true, counted: { ready: 0, total: 1 } };
+  if (!a)
+    return {
+      summary: s.nodes.length ? 'answered list calls (/readyz not recorded)' : 'not checked',
+      hasData: s.nodes.length > 0,
+      counted: { ready: s.nodes.length ? 1 : 0, total: 1 },
+    };
+  if (!a.reachable)
+    return { summary: `unreachable${a.error ? `: ${a.error}` : ''}`, hasData: true, counted: { ready: 0, total: 1 } };
   const failed = a.checks.filter((c) => !c.ok);
-  const counted = a.checks.length ? { ready: a.checks.length - failed.length, total: a.checks.length } : { ready: a.ready === false ? 0 : 1, total: 1 };
+  const counted = a.checks.length
+    ? { ready: a.checks.length - failed.length, total: a.checks.length }
+    : { ready: a.ready === false ? 0 : 1, total: 1 };
   if (a.ready === false || failed.length) {
-    return { summary: `/readyz failing${failed.length ? `: ${failed.map((c) => c.name).join(', ')}` : a.error ? `: ${a.error}` : ''}`, hasData: true, degraded: true, counted };
+    return {
+      summary: `/readyz failing${failed.length ? `: ${failed.map((c) => c.name).join(', ')}` : a.error ? `: ${a.error}` : ''}`,
+      hasData: true,
+      degraded: true,
+      counted,
+    };
   }
-  return { summary: `ready${a.checks.length ? ` (${a.checks.length} /readyz checks passed)` : ''}`, hasData: true, counted };
+  return {
+    summary: `ready${a.checks.length ? ` (${a.checks.length} /readyz checks passed)` : ''}`,
+    hasData: true,
+    counted,
+  };
 }
 
 /**
@@ -205,7 +252,9 @@ function summarizeEtcd(s: Snapshot): SectionLine {
   }
   const refused = (rec?.members ?? []).filter((v) => v.authRefused && !v.committed);
   if (refused.length) {
-    parts.push(`${refused.length} answered but refused for want of credentials ("${refused[0]!.authRefused}"): give etcdctl --user or a client certificate`);
+    parts.push(
+      `${refused.length} answered but refused for want of credentials ("${refused[0]!.authRefused}"): give etcdctl --user or a client certificate`,
+    );
   }
   const leaders = new Set(e.endpoints.map((ep) => ep.leader).filter((l): l is string => !!l));
   let leaderSeen = false;
@@ -220,7 +269,11 @@ function summarizeEtcd(s: Snapshot): SectionLine {
     leaderSeen = true;
   } else if (rec?.leaderProof) {
     // No status row is the leader (it was not asked), but a committed proposal proves one.
-    parts.push(e.endpoints.length ? `leader not among the endpoints asked; a leader and a quorum proven by ${rec.leaderProof}` : `a leader and a quorum proven by ${rec.leaderProof}`);
+    parts.push(
+      e.endpoints.length
+        ? `leader not among the endpoints asked; a leader and a quorum proven by ${rec.leaderProof}`
+        : `a leader and a quorum proven by ${rec.leaderProof}`,
+    );
     leaderSeen = true;
   } else {
     const why = e.endpoints.flatMap((ep) => ep.errors).find((x) => /no leader/i.test(x));
@@ -239,11 +292,14 @@ function summarizeEtcd(s: Snapshot): SectionLine {
   // when quorum still holds and no finding covers them (openshift/origin#27496: one of three down).
   // Without a member list, the members are the endpoints asked, each once (reconcileEtcd matches them).
   const notAnswering = state
-    ? state.voting.filter((m) => state.failed.has(m.id)).map((m) => `${describeMember(m.id, e.members)} (${state.failed.get(m.id)})`)
+    ? state.voting
+        .filter((m) => state.failed.has(m.id))
+        .map((m) => `${describeMember(m.id, e.members)} (${state.failed.get(m.id)})`)
     : (rec?.failing ?? []).map((v) => `${v.label} (${v.failed})`);
   if (notAnswering.length) parts.push(`not answering: ${named(notAnswering)}`);
   if (rec?.quorumHeld && rec.voting.length) {
-    const left = rec.mayStillFail === undefined ? 'the others do not answer this client' : describeMayStillFail(rec.mayStillFail);
+    const left =
+      rec.mayStillFail === undefined ? 'the others do not answer this client' : describeMayStillFail(rec.mayStillFail);
     parts.push(`quorum held: ${rec.up.length} of ${rec.voting.length} answer, quorum ${rec.quorum}, ${left}`);
   }
   if (state?.notQueried.length) parts.push(`${state.notQueried.length} not queried`);
@@ -253,9 +309,14 @@ function summarizeEtcd(s: Snapshot): SectionLine {
   // (defect classes 2 and 9); the etcd.members-not-queried finding says which and how to ask.
   const hasData = e.members.length > 0 && leaderSeen && !state?.notQueried.length;
   const counted = state
-    ? { ready: state.voting.length - state.voting.filter((m) => state.failed.has(m.id)).length, total: state.voting.length }
+    ? {
+        ready: state.voting.length - state.voting.filter((m) => state.failed.has(m.id)).length,
+        total: state.voting.length,
+      }
     : { ready: rec?.up.length ?? 0, total: rec?.voting.length ?? 0 };
-  return hasData && notAnswering.length > 0 ? { summary: parts.join(', '), hasData, degraded: true, counted } : { summary: parts.join(', '), hasData, counted };
+  return hasData && notAnswering.length > 0
+    ? { summary: parts.join(', '), hasData, degraded: true, counted }
+    : { summary: parts.join(', '), hasData, counted };
 }
 
 function countBy<T>(items: T[], key: (t: T) => string): Map<string, number> {
@@ -272,5 +333,11 @@ function withStaticPodTrouble(line: SectionLine, s: Snapshot): SectionLine {
     return t ? [describePodTrouble(p, t)] : [];
   });
   if (!troubled.length) return line;
-  return { ...line, summary: `${line.summary}; static pods not healthy: ${named(troubled)}`, hasData: true, degraded: true, counted: line.counted ?? { ready: 0, total: 0 } };
+  return {
+    ...line,
+    summary: `${line.summary}; static pods not healthy: ${named(troubled)}`,
+    hasData: true,
+    degraded: true,
+    counted: line.counted ?? { ready: 0, total: 0 },
+  };
 }

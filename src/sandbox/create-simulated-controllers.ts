@@ -11,8 +11,20 @@ export interface SimulatedControllers {
   reconcile(now: Date): string[];
 }
 
-type Webhook = { failurePolicy?: string; rules?: Array<{ resources?: string[] }>; clientConfig?: { service?: { name?: string; namespace?: string } } };
-type Condition = { type: string; status: string; reason?: string; message?: string; severity?: string; lastTransitionTime?: string; lastHeartbeatTime?: string };
+type Webhook = {
+  failurePolicy?: string;
+  rules?: Array<{ resources?: string[] }>;
+  clientConfig?: { service?: { name?: string; namespace?: string } };
+};
+type Condition = {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  severity?: string;
+  lastTransitionTime?: string;
+  lastHeartbeatTime?: string;
+};
 
 const WEBHOOK_KINDS = ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'] as const;
 /** What the kubelet says while the runtime has no pod network (the scenario's new nodes). */
@@ -40,7 +52,10 @@ const CNI_NOT_READY = /NetworkPluginNotReady|cni plugin not initialized/i;
  * controllers wrote is never undone (running pods stay), as in a real cluster. Events are left as
  * recorded. Every timestamp is the sandbox clock's.
  */
-export function createSimulatedControllers(opts: { workload: FakeKubeApi; management: FakeKubeApi }): SimulatedControllers {
+export function createSimulatedControllers(opts: {
+  workload: FakeKubeApi;
+  management: FakeKubeApi;
+}): SimulatedControllers {
   const { workload, management } = opts;
   let created = 0;
 
@@ -75,7 +90,9 @@ export function createSimulatedControllers(opts: { workload: FakeKubeApi; manage
 
   /** The webhook DELETEs the API server carried out (dry runs excluded), for the log line. */
   function deletedWebhooks(): string[] {
-    return workload.writes.filter((w) => w.method === 'DELETE' && !w.dryRun && (WEBHOOK_KINDS as readonly string[]).includes(w.kind)).map((w) => `${w.kind} ${w.name}`);
+    return workload.writes
+      .filter((w) => w.method === 'DELETE' && !w.dryRun && (WEBHOOK_KINDS as readonly string[]).includes(w.kind))
+      .map((w) => `${w.kind} ${w.name}`);
   }
 
   function removeNode(name: string, log: string[]): void {
@@ -95,22 +112,38 @@ export function createSimulatedControllers(opts: { workload: FakeKubeApi; manage
 
   /** A KCP's machines (controller owner reference). */
   const machinesOf = (kcp: KubeObject) =>
-    management.list('Machine', kcp.metadata.namespace).filter((m) => (m.metadata.ownerReferences ?? []).some((r: { kind?: string; name?: string }) => r.kind === 'KubeadmControlPlane' && r.name === kcp.metadata.name));
+    management
+      .list('Machine', kcp.metadata.namespace)
+      .filter((m) =>
+        (m.metadata.ownerReferences ?? []).some(
+          (r: { kind?: string; name?: string }) => r.kind === 'KubeadmControlPlane' && r.name === kcp.metadata.name,
+        ),
+      );
 
-  const isNodeReady = (name: unknown) => typeof name === 'string' && conditionOf(workload.find('Node', name), 'Ready')?.status === 'True';
+  const isNodeReady = (name: unknown) =>
+    typeof name === 'string' && conditionOf(workload.find('Node', name), 'Ready')?.status === 'True';
 
   /** A new control-plane machine like `template` (its newest up-to-date one): Machine, Node, static pods. */
   function createMachine(kcp: KubeObject, template: KubeObject, at: string, log: string[]): void {
     const name = `${kcp.metadata.name}-${suffix(`${kcp.metadata.namespace}/${kcp.metadata.name}/${++created}`)}`;
-    const templateNode = typeof template.status?.nodeRef?.name === 'string' ? workload.find('Node', template.status.nodeRef.name) : undefined;
+    const templateNode =
+      typeof template.status?.nodeRef?.name === 'string'
+        ? workload.find('Node', template.status.nodeRef.name)
+        : undefined;
     const machine = structuredClone(template);
     const nodeUid = randomUUID();
     machine.metadata = { ...machine.metadata, name, uid: randomUUID(), creationTimestamp: at, generation: 1 };
     delete machine.metadata.resourceVersion;
     delete machine.metadata.deletionTimestamp;
     machine.spec = { ...machine.spec, version: kcp.spec?.version, providerID: `vsphere://${randomUUID()}` };
-    if (machine.spec.bootstrap?.configRef) machine.spec.bootstrap = { ...machine.spec.bootstrap, configRef: { ...machine.spec.bootstrap.configRef, name, uid: randomUUID() }, dataSecretName: name };
-    if (machine.spec.infrastructureRef) machine.spec.infrastructureRef = { ...machine.spec.infrastructureRef, name, uid: randomUUID() };
+    if (machine.spec.bootstrap?.configRef)
+      machine.spec.bootstrap = {
+        ...machine.spec.bootstrap,
+        configRef: { ...machine.spec.bootstrap.configRef, name, uid: randomUUID() },
+        dataSecretName: name,
+      };
+    if (machine.spec.infrastructureRef)
+      machine.spec.infrastructureRef = { ...machine.spec.infrastructureRef, name, uid: randomUUID() };
     const address = nextAddress();
     machine.status = {
       ...machine.status,
@@ -118,31 +151,62 @@ export function createSimulatedControllers(opts: { workload: FakeKubeApi; manage
       addresses: [{ type: 'ExternalIP', address }],
       nodeRef: { apiVersion: 'v1', kind: 'Node', name, uid: nodeUid },
       lastUpdated: at,
-      conditions: ['Ready', 'BootstrapReady', 'InfrastructureReady'].map((type) => ({ type, status: 'True', lastTransitionTime: at })),
+      conditions: ['Ready', 'BootstrapReady', 'InfrastructureReady'].map((type) => ({
+        type,
+        status: 'True',
+        lastTransitionTime: at,
+      })),
     };
     add(management, machine);
     log.push(`Machine ${kcp.metadata.namespace}/${name} created (${kcp.spec?.version})`);
     if (!templateNode) return;
     // The kubelet registers the node NotReady: no CNI yet (the DaemonSet controller comes next).
     const node = structuredClone(templateNode);
-    node.metadata = { ...node.metadata, name, uid: nodeUid, creationTimestamp: at, labels: { ...node.metadata.labels, 'kubernetes.io/hostname': name } };
+    node.metadata = {
+      ...node.metadata,
+      name,
+      uid: nodeUid,
+      creationTimestamp: at,
+      labels: { ...node.metadata.labels, 'kubernetes.io/hostname': name },
+    };
     delete node.metadata.resourceVersion;
     node.spec = { ...node.spec, providerID: machine.spec.providerID };
     node.status = {
       ...node.status,
-      addresses: [{ type: 'InternalIP', address }, { type: 'Hostname', address: name }],
+      addresses: [
+        { type: 'InternalIP', address },
+        { type: 'Hostname', address: name },
+      ],
       conditions: (node.status?.conditions ?? []).map((c: Condition) =>
         c.type === 'Ready'
-          ? { ...c, status: 'False', reason: 'KubeletNotReady', message: 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized', lastTransitionTime: at, lastHeartbeatTime: at }
+          ? {
+              ...c,
+              status: 'False',
+              reason: 'KubeletNotReady',
+              message:
+                'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
+              lastTransitionTime: at,
+              lastHeartbeatTime: at,
+            }
           : { ...c, lastTransitionTime: at, lastHeartbeatTime: at },
       ),
     };
     add(workload, node);
     // kubeadm join: the static control-plane pods, as on the template's node.
-    for (const pod of workload.list('Pod').filter((p) => p.spec?.nodeName === templateNode.metadata.name && isStaticPod(p))) {
+    for (const pod of workload
+      .list('Pod')
+      .filter((p) => p.spec?.nodeName === templateNode.metadata.name && isStaticPod(p))) {
       const copy = structuredClone(pod);
       const base = pod.metadata.name.slice(0, -templateNode.metadata.name.length);
-      copy.metadata = { ...copy.metadata, name: `${base}${name}`, uid: randomUUID(), creationTimestamp: at, ownerReferences: (pod.metadata.ownerReferences ?? []).map((r) => (r.kind === 'Node' ? { ...r, name, uid: nodeUid } : r)) };
+      copy.metadata = {
+        ...copy.metadata,
+        name: `${base}${name}`,
+        uid: randomUUID(),
+        creationTimestamp: at,
+        ownerReferences: (pod.metadata.ownerReferences ?? []).map((r) =>
+          r.kind === 'Node' ? { ...r, name, uid: nodeUid } : r,
+        ),
+      };
       delete copy.metadata.resourceVersion;
       copy.spec = { ...copy.spec, nodeName: name };
       copy.status = startedStatus(copy, at);
@@ -152,8 +216,14 @@ export function createSimulatedControllers(opts: { workload: FakeKubeApi; manage
   }
 
   function nextAddress(): string {
-    const used = management.list('Machine').flatMap((m) => (m.status?.addresses ?? []).map((a: { address?: string }) => a.address ?? ''));
-    const last = used.filter((a) => /^\d+\.\d+\.\d+\.\d+$/.test(a)).sort((a, b) => ipNumber(a) - ipNumber(b)).at(-1) ?? '10.244.0.0';
+    const used = management
+      .list('Machine')
+      .flatMap((m) => (m.status?.addresses ?? []).map((a: { address?: string }) => a.address ?? ''));
+    const last =
+      used
+        .filter((a) => /^\d+\.\d+\.\d+\.\d+$/.test(a))
+        .sort((a, b) => ipNumber(a) - ipNumber(b))
+        .at(-1) ?? '10.244.0.0';
     const parts = last.split('.').map(Number);
     parts[3] = (parts[3]! + 1) % 255;
     return parts.join('.');
@@ -182,40 +252,74 @@ export function createSimulatedControllers(opts: { workload: FakeKubeApi; manage
   function reconcileDaemonSets(at: string, log: string[]): void {
     const nodes = workload.list('Node');
     for (const ds of workload.list('DaemonSet')) {
-      const owned = (p: KubeObject) => (p.metadata.ownerReferences ?? []).some((r: { kind?: string; name?: string }) => r.kind === 'DaemonSet' && r.name === ds.metadata.name);
+      const owned = (p: KubeObject) =>
+        (p.metadata.ownerReferences ?? []).some(
+          (r: { kind?: string; name?: string }) => r.kind === 'DaemonSet' && r.name === ds.metadata.name,
+        );
       const pods = workload.list('Pod', ds.metadata.namespace).filter(owned);
       const template = pods.find((p) => p.status?.phase === 'Running');
       if (template) {
         for (const node of nodes) {
           if (pods.some((p) => p.spec?.nodeName === node.metadata.name)) continue;
           const pod = structuredClone(template);
-          pod.metadata = { ...pod.metadata, name: `${ds.metadata.name}-${suffix(`${ds.metadata.name}/${node.metadata.name}`)}`, uid: randomUUID(), creationTimestamp: at };
+          pod.metadata = {
+            ...pod.metadata,
+            name: `${ds.metadata.name}-${suffix(`${ds.metadata.name}/${node.metadata.name}`)}`,
+            uid: randomUUID(),
+            creationTimestamp: at,
+          };
           delete pod.metadata.resourceVersion;
           pod.spec = { ...pod.spec, nodeName: node.metadata.name };
           pod.status = startedStatus(pod, at);
           add(workload, pod);
-          log.push(`DaemonSet ${ds.metadata.namespace}/${ds.metadata.name}: pod ${pod.metadata.name} created on ${node.metadata.name}`);
+          log.push(
+            `DaemonSet ${ds.metadata.namespace}/${ds.metadata.name}: pod ${pod.metadata.name} created on ${node.metadata.name}`,
+          );
         }
       }
       const now = workload.list('Pod', ds.metadata.namespace).filter(owned);
       const ready = now.filter((p) => p.status?.phase === 'Running').length;
-      const status = { ...ds.status, desiredNumberScheduled: nodes.length, currentNumberScheduled: now.length, updatedNumberScheduled: now.length, numberReady: ready, numberAvailable: ready, numberUnavailable: Math.max(0, nodes.length - ready) };
+      const status = {
+        ...ds.status,
+        desiredNumberScheduled: nodes.length,
+        currentNumberScheduled: now.length,
+        updatedNumberScheduled: now.length,
+        numberReady: ready,
+        numberAvailable: ready,
+        numberUnavailable: Math.max(0, nodes.length - ready),
+      };
       if (JSON.stringify(status) !== JSON.stringify(ds.status)) put(workload, { ...structuredClone(ds), status });
     }
   }
 
   /** 4. Kubelets: a node without pod network reports Ready once a CNI agent pod runs on it. */
   function reconcileNodes(at: string, log: string[]): void {
-    const agents = workload.list('Pod').filter((p) => p.status?.phase === 'Running' && (p.metadata.ownerReferences ?? []).some((r: { kind?: string }) => r.kind === 'DaemonSet'));
+    const agents = workload
+      .list('Pod')
+      .filter(
+        (p) =>
+          p.status?.phase === 'Running' &&
+          (p.metadata.ownerReferences ?? []).some((r: { kind?: string }) => r.kind === 'DaemonSet'),
+      );
     for (const node of workload.list('Node')) {
       const ready = conditionOf(node, 'Ready');
       if (!ready || ready.status === 'True' || !CNI_NOT_READY.test(ready.message ?? '')) continue;
       if (!agents.some((p) => p.spec?.nodeName === node.metadata.name)) continue;
       const next = structuredClone(node);
       next.status.conditions = next.status.conditions.map((c: Condition) =>
-        c.type === 'Ready' ? { ...c, status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastTransitionTime: at, lastHeartbeatTime: at } : { ...c, lastHeartbeatTime: at },
+        c.type === 'Ready'
+          ? {
+              ...c,
+              status: 'True',
+              reason: 'KubeletReady',
+              message: 'kubelet is posting ready status',
+              lastTransitionTime: at,
+              lastHeartbeatTime: at,
+            }
+          : { ...c, lastHeartbeatTime: at },
       );
-      if (Array.isArray(next.spec?.taints)) next.spec.taints = next.spec.taints.filter((t: { key?: string }) => t.key !== 'node.kubernetes.io/not-ready');
+      if (Array.isArray(next.spec?.taints))
+        next.spec.taints = next.spec.taints.filter((t: { key?: string }) => t.key !== 'node.kubernetes.io/not-ready');
       put(workload, next);
       log.push(`Node ${node.metadata.name} Ready (CNI initialized)`);
     }
@@ -229,7 +333,11 @@ export function createSimulatedControllers(opts: { workload: FakeKubeApi; manage
       const current = conditionOf(m, 'NodeHealthy');
       if (!healthy || current?.status === 'True') continue;
       const next = structuredClone(m);
-      next.status.conditions = setCondition(next.status.conditions, { type: 'NodeHealthy', status: 'True', lastTransitionTime: at });
+      next.status.conditions = setCondition(next.status.conditions, {
+        type: 'NodeHealthy',
+        status: 'True',
+        lastTransitionTime: at,
+      });
       next.status.lastUpdated = at;
       put(management, next);
     }
@@ -241,10 +349,21 @@ export function createSimulatedControllers(opts: { workload: FakeKubeApi; manage
       const replicas = typeof kcp.spec?.replicas === 'number' ? kcp.spec.replicas : 1;
       const done = updated === machines.length && machines.length === replicas && ready === replicas;
       const next = structuredClone(kcp);
-      next.status = { ...next.status, replicas: machines.length, updatedReplicas: updated, readyReplicas: ready, unavailableReplicas: machines.length - ready };
+      next.status = {
+        ...next.status,
+        replicas: machines.length,
+        updatedReplicas: updated,
+        readyReplicas: ready,
+        unavailableReplicas: machines.length - ready,
+      };
       if (done) {
         next.status.version = version;
-        for (const type of ['Ready', 'MachinesSpecUpToDate', 'MachinesReady']) next.status.conditions = setCondition(next.status.conditions, { type, status: 'True', lastTransitionTime: at });
+        for (const type of ['Ready', 'MachinesSpecUpToDate', 'MachinesReady'])
+          next.status.conditions = setCondition(next.status.conditions, {
+            type,
+            status: 'True',
+            lastTransitionTime: at,
+          });
       } else {
         const message = `Rolling ${replicas} replicas with outdated spec (${updated} replicas up to date)`;
         for (const type of ['Ready', 'MachinesSpecUpToDate']) {
@@ -258,7 +377,11 @@ export function createSimulatedControllers(opts: { workload: FakeKubeApi; manage
         log.push(`KubeadmControlPlane ${kcp.metadata.namespace}/${kcp.metadata.name}: rollout to ${version} complete`);
         for (const tkc of management.list('TanzuKubernetesCluster', kcp.metadata.namespace)) {
           const t = structuredClone(tkc);
-          t.status = { ...t.status, phase: 'running', conditions: setCondition(t.status?.conditions, { type: 'Ready', status: 'True', lastTransitionTime: at }) };
+          t.status = {
+            ...t.status,
+            phase: 'running',
+            conditions: setCondition(t.status?.conditions, { type: 'Ready', status: 'True', lastTransitionTime: at }),
+          };
           put(management, t);
         }
       }
@@ -267,9 +390,18 @@ export function createSimulatedControllers(opts: { workload: FakeKubeApi; manage
       const match = (mhc.spec?.selector?.matchLabels ?? {}) as Record<string, string>;
       const targets = management
         .list('Machine', mhc.metadata.namespace)
-        .filter((m) => !m.metadata.deletionTimestamp && Object.entries(match).every(([k, v]) => (m.metadata.labels ?? {})[k] === v));
+        .filter(
+          (m) =>
+            !m.metadata.deletionTimestamp &&
+            Object.entries(match).every(([k, v]) => (m.metadata.labels ?? {})[k] === v),
+        );
       const healthy = targets.filter((m) => isNodeReady(m.status?.nodeRef?.name)).length;
-      const status = { ...mhc.status, expectedMachines: targets.length, currentHealthy: healthy, targets: targets.map((m) => m.metadata.name) };
+      const status = {
+        ...mhc.status,
+        expectedMachines: targets.length,
+        currentHealthy: healthy,
+        targets: targets.map((m) => m.metadata.name),
+      };
       if (JSON.stringify(status) !== JSON.stringify(mhc.status)) put(management, { ...structuredClone(mhc), status });
     }
   }
@@ -292,7 +424,10 @@ export function createSimulatedControllers(opts: { workload: FakeKubeApi; manage
       catchUp();
       reconcileControlPlanes(at, log);
       catchUp();
-      if (log.length) log.unshift(`pods can be created again (${deletedWebhooks().join(', ') || 'no blocking webhook'} deleted): the cluster's controllers catch up`);
+      if (log.length)
+        log.unshift(
+          `pods can be created again (${deletedWebhooks().join(', ') || 'no blocking webhook'} deleted): the cluster's controllers catch up`,
+        );
       return log;
     },
   };
@@ -319,7 +454,13 @@ function startedStatus(pod: KubeObject, at: string): Record<string, unknown> {
       { type: 'Ready', status: 'True', lastTransitionTime: at },
       { type: 'PodScheduled', status: 'True', lastTransitionTime: at },
     ],
-    containerStatuses: containers.map((c) => ({ name: c.name, image: c.image, ready: true, restartCount: 0, state: { running: { startedAt: at } } })),
+    containerStatuses: containers.map((c) => ({
+      name: c.name,
+      image: c.image,
+      ready: true,
+      restartCount: 0,
+      state: { running: { startedAt: at } },
+    })),
     ...(pod.status?.hostIP ? { hostIP: pod.status.hostIP } : {}),
   };
 }
@@ -333,7 +474,17 @@ function conditionOf(obj: KubeObject | undefined, type: string): Condition | und
 function setCondition(list: Condition[] | undefined, c: Condition): Condition[] {
   const all = Array.isArray(list) ? list : [];
   const old = all.find((x) => x.type === c.type);
-  const next: Condition = old && old.status === c.status ? { ...old, ...c, lastTransitionTime: old.lastTransitionTime } : { type: c.type, status: c.status, ...(c.message && c.status !== 'True' ? { message: c.message } : {}), ...(c.reason && c.status !== 'True' ? { reason: c.reason } : {}), ...(c.severity && c.status !== 'True' ? { severity: c.severity } : {}), lastTransitionTime: c.lastTransitionTime };
+  const next: Condition =
+    old && old.status === c.status
+      ? { ...old, ...c, lastTransitionTime: old.lastTransitionTime }
+      : {
+          type: c.type,
+          status: c.status,
+          ...(c.message && c.status !== 'True' ? { message: c.message } : {}),
+          ...(c.reason && c.status !== 'True' ? { reason: c.reason } : {}),
+          ...(c.severity && c.status !== 'True' ? { severity: c.severity } : {}),
+          lastTransitionTime: c.lastTransitionTime,
+        };
   return old ? all.map((x) => (x.type === c.type ? next : x)) : [...all, next];
 }
 

@@ -1,5 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { SANDBOX_APP_ID, SANDBOX_BOT, SANDBOX_CHANNEL, SANDBOX_PEOPLE, SANDBOX_TEAM_ID, type SandboxPerson } from './sandbox-people.js';
+import {
+  SANDBOX_APP_ID,
+  SANDBOX_BOT,
+  SANDBOX_CHANNEL,
+  SANDBOX_PEOPLE,
+  SANDBOX_TEAM_ID,
+  type SandboxPerson,
+} from './sandbox-people.js';
 import { K8sHealthError } from '../errors/k8s-health-error.js';
 
 /** A request as Slack would send it to the app's request URL: the raw body and its signature headers. */
@@ -19,7 +26,14 @@ const APP_ID = SANDBOX_APP_ID;
 export function signSlackBody(secret: string, body: string, nowSeconds = Math.floor(Date.now() / 1000)): SlackRequest {
   const signature = `v0=${createHmac('sha256', secret).update(`v0:${nowSeconds}:${body}`).digest('hex')}`;
   const contentType = body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded';
-  return { body, headers: { 'content-type': contentType, 'x-slack-signature': signature, 'x-slack-request-timestamp': String(nowSeconds) } };
+  return {
+    body,
+    headers: {
+      'content-type': contentType,
+      'x-slack-signature': signature,
+      'x-slack-request-timestamp': String(nowSeconds),
+    },
+  };
 }
 
 function person(id: string): SandboxPerson {
@@ -75,15 +89,41 @@ export function createBlockActionBody(o: {
   const nowTs = `${(Date.now() / 1000).toFixed(6)}`;
   const where = o.message
     ? {
-        container: { type: 'message', message_ts: o.message.ts, channel_id: SANDBOX_CHANNEL.id, is_ephemeral: o.message.ephemeral, ...(o.message.threadTs ? { thread_ts: o.message.threadTs } : {}) },
+        container: {
+          type: 'message',
+          message_ts: o.message.ts,
+          channel_id: SANDBOX_CHANNEL.id,
+          is_ephemeral: o.message.ephemeral,
+          ...(o.message.threadTs ? { thread_ts: o.message.threadTs } : {}),
+        },
         channel: { id: SANDBOX_CHANNEL.id, name: SANDBOX_CHANNEL.name },
         // Slack leaves `message` out of clicks on ephemeral messages.
-        ...(o.message.ephemeral ? {} : { message: { type: 'message', user: SANDBOX_BOT.id, ts: o.message.ts, text: o.message.text, blocks: o.message.blocks, ...(o.message.threadTs ? { thread_ts: o.message.threadTs } : {}) } }),
+        ...(o.message.ephemeral
+          ? {}
+          : {
+              message: {
+                type: 'message',
+                user: SANDBOX_BOT.id,
+                ts: o.message.ts,
+                text: o.message.text,
+                blocks: o.message.blocks,
+                ...(o.message.threadTs ? { thread_ts: o.message.threadTs } : {}),
+              },
+            }),
         ...(o.responseUrl ? { response_url: o.responseUrl } : {}),
       }
     : {
         container: { type: 'view', view_id: o.home?.id ?? '' },
-        view: { ...o.home?.view, id: o.home?.id ?? '', team_id: SANDBOX_TEAM_ID, type: 'home', app_id: APP_ID, bot_id: SANDBOX_BOT.botId, state: { values: {} }, hash: `${Date.now()}.sandbox` },
+        view: {
+          ...o.home?.view,
+          id: o.home?.id ?? '',
+          team_id: SANDBOX_TEAM_ID,
+          type: 'home',
+          app_id: APP_ID,
+          bot_id: SANDBOX_BOT.botId,
+          state: { values: {} },
+          hash: `${Date.now()}.sandbox`,
+        },
       };
   const payload = {
     type: 'block_actions',
@@ -97,7 +137,10 @@ export function createBlockActionBody(o: {
             type: 'static_select',
             action_id: o.action.actionId,
             block_id: o.action.blockId,
-            selected_option: { text: { type: 'plain_text', text: o.action.selected.text, emoji: true }, value: o.action.selected.value },
+            selected_option: {
+              text: { type: 'plain_text', text: o.action.selected.text, emoji: true },
+              value: o.action.selected.value,
+            },
             action_ts: nowTs,
           }
         : {
@@ -118,17 +161,32 @@ export function createBlockActionBody(o: {
  * A modal submitted by `user`: a `view_submission` payload whose `state.values` hold what was typed
  * into its inputs, keyed by block id and action id as Slack keys them.
  */
-export function createViewSubmissionBody(o: { user: string; viewId: string; view: Record<string, unknown>; values: Record<string, Record<string, string>>; triggerId: string }): string {
+export function createViewSubmissionBody(o: {
+  user: string;
+  viewId: string;
+  view: Record<string, unknown>;
+  values: Record<string, Record<string, string>>;
+  triggerId: string;
+}): string {
   const p = person(o.user);
   const values: Record<string, Record<string, { type: string; value: string }>> = {};
   for (const [blockId, byAction] of Object.entries(o.values)) {
-    values[blockId] = Object.fromEntries(Object.entries(byAction).map(([actionId, value]) => [actionId, { type: 'plain_text_input', value }]));
+    values[blockId] = Object.fromEntries(
+      Object.entries(byAction).map(([actionId, value]) => [actionId, { type: 'plain_text_input', value }]),
+    );
   }
   const payload = {
     type: 'view_submission',
     ...interactionEnvelope(p),
     trigger_id: o.triggerId,
-    view: { ...o.view, id: o.viewId, team_id: SANDBOX_TEAM_ID, type: 'modal', state: { values }, hash: `${Date.now()}.sandbox` },
+    view: {
+      ...o.view,
+      id: o.viewId,
+      team_id: SANDBOX_TEAM_ID,
+      type: 'modal',
+      state: { values },
+      hash: `${Date.now()}.sandbox`,
+    },
   };
   return `payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
@@ -144,11 +202,25 @@ export function createAppHomeOpenedBody(o: { user: string; channel?: string }): 
     token: 'sandbox-verification-token',
     team_id: SANDBOX_TEAM_ID,
     api_app_id: APP_ID,
-    event: { type: 'app_home_opened', user: p.id, channel: o.channel ?? `D0HOME${p.name.toUpperCase()}`, tab: 'home', event_ts: now.toFixed(6) },
+    event: {
+      type: 'app_home_opened',
+      user: p.id,
+      channel: o.channel ?? `D0HOME${p.name.toUpperCase()}`,
+      tab: 'home',
+      event_ts: now.toFixed(6),
+    },
     type: 'event_callback',
     event_id: `Ev${randomBytes(8).toString('hex').toUpperCase()}`,
     event_time: Math.floor(now),
-    authorizations: [{ enterprise_id: null, team_id: SANDBOX_TEAM_ID, user_id: SANDBOX_BOT.id, is_bot: true, is_enterprise_install: false }],
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: SANDBOX_TEAM_ID,
+        user_id: SANDBOX_BOT.id,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
   });
 }
 

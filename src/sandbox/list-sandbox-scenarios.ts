@@ -62,7 +62,8 @@ function readTitles(readme: string): Map<string, string> {
   for (const line of readFileSync(readme, 'utf8').split('\n')) {
     const cells = line.split('|').map((c) => c.trim());
     // | name | what it shows | seed |
-    if (cells.length >= 4 && /^[a-z0-9-]+$/.test(cells[1] ?? '')) titles.set(cells[1]!, (cells[2] ?? '').replace(/`/g, ''));
+    if (cells.length >= 4 && /^[a-z0-9-]+$/.test(cells[1] ?? ''))
+      titles.set(cells[1]!, (cells[2] ?? '').replace(/`/g, ''));
   }
   return titles;
 }
@@ -70,7 +71,9 @@ function readTitles(readme: string): Map<string, string> {
 function readCollectedAt(dir: string): string | undefined {
   try {
     const meta = JSON.parse(readFileSync(path.join(dir, 'meta.json'), 'utf8')) as { collectedAt?: unknown };
-    return typeof meta.collectedAt === 'string' && Number.isFinite(Date.parse(meta.collectedAt)) ? meta.collectedAt : undefined;
+    return typeof meta.collectedAt === 'string' && Number.isFinite(Date.parse(meta.collectedAt))
+      ? meta.collectedAt
+      : undefined;
   } catch {
     return undefined; // no meta.json: the capture time comes from the data (load-dump.ts)
   }

@@ -16,12 +16,19 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
  * content type (a cross-site form or `text/plain` fetch, which needs no CORS preflight, cannot) → 415.
  * PUT, PATCH and DELETE always need a preflight, which no sandbox port grants.
  */
-export function refuseForeignRequest(req: IncomingMessage, port: number, opts: { jsonPosts: boolean }): ForeignRequest | undefined {
+export function refuseForeignRequest(
+  req: IncomingMessage,
+  port: number,
+  opts: { jsonPosts: boolean },
+): ForeignRequest | undefined {
   const own = [`127.0.0.1:${port}`, `localhost:${port}`];
   const host = String(req.headers.host ?? '').toLowerCase();
-  if (!own.includes(host)) return { status: 421, message: 'wrong host: this sandbox port answers to 127.0.0.1 and localhost only' };
+  if (!own.includes(host))
+    return { status: 421, message: 'wrong host: this sandbox port answers to 127.0.0.1 and localhost only' };
   const origin = req.headers.origin;
-  if (origin !== undefined && !own.some((h) => origin.toLowerCase() === `http://${h}`)) return { status: 403, message: 'cross-origin request refused' };
-  if (opts.jsonPosts && req.method === 'POST' && !JSON_TYPE.test(String(req.headers['content-type'] ?? ''))) return { status: 415, message: 'send JSON' };
+  if (origin !== undefined && !own.some((h) => origin.toLowerCase() === `http://${h}`))
+    return { status: 403, message: 'cross-origin request refused' };
+  if (opts.jsonPosts && req.method === 'POST' && !JSON_TYPE.test(String(req.headers['content-type'] ?? '')))
+    return { status: 415, message: 'send JSON' };
   return undefined;
 }

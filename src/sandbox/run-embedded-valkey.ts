@@ -92,11 +92,22 @@ function flushRepliesPromptly(server: ValkeyServer): void {
 }
 
 /** Wait for the listener, then set the password and a quieter log; an error line when it never answers. */
-async function configure(port: number, password: string, listenError: () => string | undefined): Promise<string | undefined> {
+async function configure(
+  port: number,
+  password: string,
+  listenError: () => string | undefined,
+): Promise<string | undefined> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (listenError()) return `port ${port}: ${listenError()}`;
-    const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+    const client = new Redis({
+      host: '127.0.0.1',
+      port,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      enableOfflineQueue: false,
+    });
     client.on('error', () => undefined);
     try {
       await client.connect();

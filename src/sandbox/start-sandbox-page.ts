@@ -5,7 +5,12 @@ import { refuseForeignRequest } from './refuse-foreign-request.js';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAppHomeOpenedBody, createBlockActionBody, createCommandBody, createViewSubmissionBody } from './create-slack-request.js';
+import {
+  createAppHomeOpenedBody,
+  createBlockActionBody,
+  createCommandBody,
+  createViewSubmissionBody,
+} from './create-slack-request.js';
 import type { SandboxScenario } from './list-sandbox-scenarios.js';
 import { SANDBOX_BOT, SANDBOX_CHANNEL, SANDBOX_PEOPLE } from './sandbox-people.js';
 import { startSandbox, type SandboxSession } from './start-sandbox.js';
@@ -27,19 +32,28 @@ export interface SandboxPage {
 /** A bad request from the page: answered with this status and one line. */
 class PageError extends K8sHealthError {
   override readonly name = 'PageError';
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super('E_SANDBOX_PAGE', message);
   }
 }
 
-const CONTENT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
 
 /**
  * Every asset is served from here, with a policy that lets the page load nothing from anywhere else
  * (no external network requests) and be framed by nobody.
  */
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
@@ -50,7 +64,11 @@ function findPageDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const candidates = [path.join(here, 'page'), path.resolve(here, '../../src/sandbox/page')];
   const found = candidates.find((d) => existsSync(path.join(d, 'index.html')));
-  if (!found) throw new K8sHealthError('E_SANDBOX_PAGE', `the sandbox page files are missing (looked in ${candidates.join(', ')}): run it from a checkout of the repository`);
+  if (!found)
+    throw new K8sHealthError(
+      'E_SANDBOX_PAGE',
+      `the sandbox page files are missing (looked in ${candidates.join(', ')}): run it from a checkout of the repository`,
+    );
   return found;
 }
 
@@ -76,8 +94,13 @@ export async function startSandboxPage(opts: {
 }): Promise<SandboxPage> {
   const { slack, redis, scenarios } = opts;
   const pageDir = findPageDir();
-  const assets = new Map(readdirSync(pageDir).filter((f) => CONTENT_TYPES[path.extname(f)]).map((f) => [f, readFileSync(path.join(pageDir, f))]));
-  const start = (scenario: SandboxScenario) => startSandbox({ scenario, redisUrl: redis.url, slack, setClock: opts.setClock, log: opts.log });
+  const assets = new Map(
+    readdirSync(pageDir)
+      .filter((f) => CONTENT_TYPES[path.extname(f)])
+      .map((f) => [f, readFileSync(path.join(pageDir, f))]),
+  );
+  const start = (scenario: SandboxScenario) =>
+    startSandbox({ scenario, redisUrl: redis.url, slack, setClock: opts.setClock, log: opts.log });
   let session = await start(opts.scenario);
   let busy: string | undefined;
   let notice: string | undefined;
@@ -108,12 +131,17 @@ export async function startSandboxPage(opts: {
 
   const personOf = (id: unknown) => {
     const p = SANDBOX_PEOPLE.find((x) => x.id === id);
-    if (!p) throw new PageError(400, `unknown person ${JSON.stringify(id)}: act as one of ${SANDBOX_PEOPLE.map((x) => x.id).join(', ')}`);
+    if (!p)
+      throw new PageError(
+        400,
+        `unknown person ${JSON.stringify(id)}: act as one of ${SANDBOX_PEOPLE.map((x) => x.id).join(', ')}`,
+      );
     return p;
   };
   /** Slack shows the user an error when the app answers a request with anything but 200. */
   const tellFailure = (user: string, what: string, r: { status: number; body: string }) => {
-    if (r.status !== 200) slack.postEphemeral(user, SANDBOX_CHANNEL.id, `k8s-health did not handle this ${what} (HTTP ${r.status}).`);
+    if (r.status !== 200)
+      slack.postEphemeral(user, SANDBOX_CHANNEL.id, `k8s-health did not handle this ${what} (HTTP ${r.status}).`);
   };
 
   const api: Record<string, (body: Record<string, unknown>, url: URL) => Promise<unknown>> = {
@@ -129,12 +157,26 @@ export async function startSandboxPage(opts: {
         now: session.now().toISOString(),
         busy: busy ?? null,
         notice: notice ?? null,
-        scenario: { name: session.scenario.name, title: session.scenario.title, live: session.scenario.live, step: session.step + 1, steps: session.scenario.steps.length },
+        scenario: {
+          name: session.scenario.name,
+          title: session.scenario.title,
+          live: session.scenario.live,
+          step: session.step + 1,
+          steps: session.scenario.steps.length,
+        },
         scenarios: scenarios.map((s) => ({ name: s.name, title: s.title, live: s.live, steps: s.steps.length })),
         people: SANDBOX_PEOPLE,
         bot: SANDBOX_BOT,
         channel: SANDBOX_CHANNEL,
-        messages: slack.messagesFor(as).map((m) => ({ ts: m.ts, threadTs: m.threadTs ?? null, user: m.user, text: m.text, blocks: m.blocks, edited: m.edited, ephemeral: Boolean(m.ephemeralFor) })),
+        messages: slack.messagesFor(as).map((m) => ({
+          ts: m.ts,
+          threadTs: m.threadTs ?? null,
+          user: m.user,
+          text: m.text,
+          blocks: m.blocks,
+          edited: m.edited,
+          ephemeral: Boolean(m.ephemeralFor),
+        })),
         view: view ? { id: view.id, view: view.view, errors: view.errors ?? null } : null,
         // The Home view last published for this person (views.publish), shown on the page's Home tab.
         home: home ? { id: home.id, view: home.view } : null,
@@ -144,11 +186,17 @@ export async function startSandboxPage(opts: {
     'POST /api/command': async (b) => {
       const as = personOf(b.as).id;
       const text = typeof b.text === 'string' ? b.text.replace(/^\s*\/k8s-health\b/, '').trim() : '';
-      const body = createCommandBody({ user: as, text, responseUrl: slack.newResponseUrl({ user: as, channel: SANDBOX_CHANNEL.id }), triggerId: slack.newTriggerId(as) });
+      const body = createCommandBody({
+        user: as,
+        text,
+        responseUrl: slack.newResponseUrl({ user: as, channel: SANDBOX_CHANNEL.id }),
+        triggerId: slack.newTriggerId(as),
+      });
       const r = await session.send(body);
       // An ack with a body (help, a bad argument) is what Slack shows the user alone.
       const ack = parseJson(r.body);
-      if (r.status === 200 && ack && typeof ack.text === 'string') slack.postEphemeral(as, SANDBOX_CHANNEL.id, ack.text, { blocks: Array.isArray(ack.blocks) ? ack.blocks : [] });
+      if (r.status === 200 && ack && typeof ack.text === 'string')
+        slack.postEphemeral(as, SANDBOX_CHANNEL.id, ack.text, { blocks: Array.isArray(ack.blocks) ? ack.blocks : [] });
       tellFailure(as, 'command', r);
       return { status: r.status };
     },
@@ -165,19 +213,43 @@ export async function startSandboxPage(opts: {
         // A click in the person's Home view: no channel, message or response_url, as in Slack.
         const home = slack.homeFor(as);
         if (!home || home.id !== b.homeId) throw new PageError(404, 'that Home view is gone');
-        const element = findButton((home.view.blocks ?? []) as unknown[], idOf(b.blockId), idOf(b.actionId), typeof b.value === 'string' ? b.value : undefined);
+        const element = findButton(
+          (home.view.blocks ?? []) as unknown[],
+          idOf(b.blockId),
+          idOf(b.actionId),
+          typeof b.value === 'string' ? b.value : undefined,
+        );
         if (!element) throw new PageError(404, 'that button is gone (the Home view was published again)');
-        const r = await session.send(createBlockActionBody({ user: as, home: { id: home.id, view: home.view }, action: element, triggerId: slack.newTriggerId(as) }));
+        const r = await session.send(
+          createBlockActionBody({
+            user: as,
+            home: { id: home.id, view: home.view },
+            action: element,
+            triggerId: slack.newTriggerId(as),
+          }),
+        );
         tellFailure(as, 'click', r);
         return { status: r.status };
       }
       const message = slack.findMessage(idOf(b.ts));
-      if (!message || (message.ephemeralFor && message.ephemeralFor !== as)) throw new PageError(404, 'that message is gone');
-      const element = findButton(message.blocks, idOf(b.blockId), idOf(b.actionId), typeof b.value === 'string' ? b.value : undefined);
+      if (!message || (message.ephemeralFor && message.ephemeralFor !== as))
+        throw new PageError(404, 'that message is gone');
+      const element = findButton(
+        message.blocks,
+        idOf(b.blockId),
+        idOf(b.actionId),
+        typeof b.value === 'string' ? b.value : undefined,
+      );
       if (!element) throw new PageError(404, 'that button is gone (the message was edited)');
       const body = createBlockActionBody({
         user: as,
-        message: { ts: message.ts, threadTs: message.threadTs, text: message.text, blocks: message.blocks, ephemeral: Boolean(message.ephemeralFor) },
+        message: {
+          ts: message.ts,
+          threadTs: message.threadTs,
+          text: message.text,
+          blocks: message.blocks,
+          ephemeral: Boolean(message.ephemeralFor),
+        },
         action: element,
         responseUrl: slack.newResponseUrl({ user: as, channel: SANDBOX_CHANNEL.id, messageTs: message.ts }),
         triggerId: slack.newTriggerId(as),
@@ -190,11 +262,28 @@ export async function startSandboxPage(opts: {
       const as = personOf(b.as).id;
       const view = slack.findView(idOf(b.viewId));
       if (!view || view.user !== as) throw new PageError(404, 'that dialog is closed');
-      const values = (typeof b.values === 'object' && b.values ? b.values : {}) as Record<string, Record<string, string>>;
-      const r = await session.send(createViewSubmissionBody({ user: as, viewId: view.id, view: view.view, values, triggerId: slack.newTriggerId(as) }));
+      const values = (typeof b.values === 'object' && b.values ? b.values : {}) as Record<
+        string,
+        Record<string, string>
+      >;
+      const r = await session.send(
+        createViewSubmissionBody({
+          user: as,
+          viewId: view.id,
+          view: view.view,
+          values,
+          triggerId: slack.newTriggerId(as),
+        }),
+      );
       const answer = parseJson(r.body);
       // `response_action: errors` keeps the modal open with the errors under their inputs (Slack's behaviour).
-      if (r.status === 200 && answer?.response_action === 'errors' && typeof answer.errors === 'object' && answer.errors) slack.setViewErrors(view.id, answer.errors as Record<string, string>);
+      if (
+        r.status === 200 &&
+        answer?.response_action === 'errors' &&
+        typeof answer.errors === 'object' &&
+        answer.errors
+      )
+        slack.setViewErrors(view.id, answer.errors as Record<string, string>);
       else if (r.status === 200) slack.closeView(view.id);
       else slack.setViewErrors(view.id, { _: `k8s-health did not handle this (HTTP ${r.status})` });
       return { status: r.status };
@@ -244,17 +333,22 @@ export async function startSandboxPage(opts: {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     // The same checks as every sandbox port (refuse-foreign-request.ts); POSTs are checked below, past the 404.
     const foreign = refuseForeignRequest(req, port, { jsonPosts: false });
-    if (foreign?.status === 421) return send(421, 'wrong host: open the URL k8s-health sandbox printed\n', 'text/plain; charset=utf-8');
+    if (foreign?.status === 421)
+      return send(421, 'wrong host: open the URL k8s-health sandbox printed\n', 'text/plain; charset=utf-8');
     if (foreign) return send(foreign.status, `${foreign.message}\n`, 'text/plain; charset=utf-8');
-    if (req.method === 'GET' && (url.pathname === '/' || url.pathname === '/index.html')) return send(200, assets.get('index.html')!, CONTENT_TYPES['.html']!);
+    if (req.method === 'GET' && (url.pathname === '/' || url.pathname === '/index.html'))
+      return send(200, assets.get('index.html')!, CONTENT_TYPES['.html']!);
     if (req.method === 'GET' && url.pathname.startsWith('/assets/')) {
       const name = url.pathname.slice('/assets/'.length);
       const file = assets.get(name);
-      return file ? send(200, file, CONTENT_TYPES[path.extname(name)]!) : send(404, 'not found\n', 'text/plain; charset=utf-8');
+      return file
+        ? send(200, file, CONTENT_TYPES[path.extname(name)]!)
+        : send(404, 'not found\n', 'text/plain; charset=utf-8');
     }
     const handler = api[`${req.method} ${url.pathname}`];
     if (!handler) return send(404, 'not found\n', 'text/plain; charset=utf-8');
-    if (refuseForeignRequest(req, port, { jsonPosts: true })) return send(415, JSON.stringify({ error: 'send JSON' }), 'application/json');
+    if (refuseForeignRequest(req, port, { jsonPosts: true }))
+      return send(415, JSON.stringify({ error: 'send JSON' }), 'application/json');
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -300,14 +394,28 @@ export async function startSandboxPage(opts: {
  */
 function findButton(blocks: unknown[], blockId: string, actionId: string, chosen?: string): ClickedElement | undefined {
   for (const b of blocks as Array<{ type?: string; block_id?: string; elements?: unknown[]; accessory?: unknown }>) {
-    const elements = b.type === 'actions' ? (b.elements ?? []) : b.type === 'section' && b.accessory ? [b.accessory] : [];
+    const elements =
+      b.type === 'actions' ? (b.elements ?? []) : b.type === 'section' && b.accessory ? [b.accessory] : [];
     if ((b.block_id ?? '') !== blockId) continue;
-    for (const e of elements as Array<{ type?: string; action_id?: string; value?: string; text?: { text?: string }; style?: string; options?: Array<{ value?: string; text?: { text?: string } }> }>) {
+    for (const e of elements as Array<{
+      type?: string;
+      action_id?: string;
+      value?: string;
+      text?: { text?: string };
+      style?: string;
+      options?: Array<{ value?: string; text?: { text?: string } }>;
+    }>) {
       if (e.action_id !== actionId) continue;
       if (e.type === 'button') return { actionId, blockId, value: e.value, text: e.text?.text ?? '', style: e.style };
       if (e.type === 'static_select') {
         const option = (e.options ?? []).find((o) => chosen !== undefined && o.value === chosen);
-        if (option) return { actionId, blockId, text: option.text?.text ?? '', selected: { value: String(option.value), text: option.text?.text ?? '' } };
+        if (option)
+          return {
+            actionId,
+            blockId,
+            text: option.text?.text ?? '',
+            selected: { value: String(option.value), text: option.text?.text ?? '' },
+          };
       }
     }
   }

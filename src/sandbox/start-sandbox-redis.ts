@@ -59,7 +59,9 @@ async function useExternal(url: string): Promise<SandboxRedis> {
     await redis.connect();
     const keys = await redis.dbsize();
     if (keys > 0 && !(await redis.exists(MARKER))) {
-      throw new SandboxRedisError(`REDIS_URL ${redactUrl(url)} holds ${keys} keys that are not the sandbox's: the sandbox wipes its database on every reset, so give it an empty one (e.g. redis://127.0.0.1:6379/15)`);
+      throw new SandboxRedisError(
+        `REDIS_URL ${redactUrl(url)} holds ${keys} keys that are not the sandbox's: the sandbox wipes its database on every reset, so give it an empty one (e.g. redis://127.0.0.1:6379/15)`,
+      );
     }
     // What a sandbox left there before (alert threads of a channel that no longer exists) goes.
     await redis.flushdb();
@@ -85,9 +87,13 @@ async function useExternal(url: string): Promise<SandboxRedis> {
 
 async function startEmbedded(log: Logger): Promise<SandboxRedis> {
   // --disable-warning: node's "WASI is an experimental feature" warning, for that process only.
-  const child: ChildProcess = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', findEmbeddedValkeyEntry()], {
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', findEmbeddedValkeyEntry()],
+    {
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    },
+  );
   // Valkey's own log (startup banner, warnings) and anything else the child prints: kept for errors,
   // passed to the sandbox's log (shown at LOG_LEVEL=info/debug), never on the sandbox's stdout.
   const lines: string[] = [];
@@ -105,27 +111,40 @@ async function startEmbedded(log: Logger): Promise<SandboxRedis> {
     });
   }
   let stopping = false;
-  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `exit ${code}`)));
-  const lost = exited.then((how) => new Promise<string>((resolve) => {
-    if (!stopping) resolve(`the embedded Valkey stopped (${how})${lines.length ? `: ${lines[lines.length - 1]}` : ''}`);
-  }));
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `exit ${code}`)),
+  );
+  const lost = exited.then(
+    (how) =>
+      new Promise<string>((resolve) => {
+        if (!stopping)
+          resolve(`the embedded Valkey stopped (${how})${lines.length ? `: ${lines[lines.length - 1]}` : ''}`);
+      }),
+  );
   const stopChild = async () => {
     stopping = true;
     // Closing the IPC channel is the stop signal (run-embedded-valkey.ts); SIGKILL if it hangs.
     if (child.connected) child.disconnect();
-    const gone = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref())]);
+    const gone = await Promise.race([
+      exited.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref()),
+    ]);
     if (!gone) child.kill('SIGKILL');
   };
 
   const started = await Promise.race([
     new Promise<EmbeddedValkeyMessage>((resolve) => child.once('message', (m) => resolve(m as EmbeddedValkeyMessage))),
     exited.then((how): EmbeddedValkeyMessage => ({ ready: false, error: `it exited before it was ready (${how})` })),
-    new Promise<EmbeddedValkeyMessage>((r) => setTimeout(() => r({ ready: false, error: 'no answer within 30 s' }), 30_000).unref()),
+    new Promise<EmbeddedValkeyMessage>((r) =>
+      setTimeout(() => r({ ready: false, error: 'no answer within 30 s' }), 30_000).unref(),
+    ),
   ]);
   if (!started.ready) {
     await stopChild();
     const last = lines.length ? ` (last line: ${lines[lines.length - 1]})` : '';
-    throw new SandboxRedisError(`the embedded Valkey did not start: ${started.error}${last}; or set REDIS_URL to an empty Redis database (e.g. redis://127.0.0.1:6379/15)`);
+    throw new SandboxRedisError(
+      `the embedded Valkey did not start: ${started.error}${last}; or set REDIS_URL to an empty Redis database (e.g. redis://127.0.0.1:6379/15)`,
+    );
   }
   const redis = new Redis(started.url, { maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
@@ -148,9 +167,15 @@ async function startEmbedded(log: Logger): Promise<SandboxRedis> {
  */
 function findEmbeddedValkeyEntry(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.join(here, 'run-embedded-valkey.js'), path.resolve(here, '../../dist/sandbox/run-embedded-valkey.js')];
+  const candidates = [
+    path.join(here, 'run-embedded-valkey.js'),
+    path.resolve(here, '../../dist/sandbox/run-embedded-valkey.js'),
+  ];
   const found = candidates.find((f) => existsSync(f));
-  if (!found) throw new SandboxRedisError(`the embedded Valkey's entry is missing (looked in ${candidates.join(', ')}): run npm run build`);
+  if (!found)
+    throw new SandboxRedisError(
+      `the embedded Valkey's entry is missing (looked in ${candidates.join(', ')}): run npm run build`,
+    );
   return found;
 }
 

@@ -115,18 +115,49 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
     return message;
   };
 
-  const handleApi = (method: string, body: Record<string, unknown>, authToken: string | undefined): Record<string, unknown> => {
+  const handleApi = (
+    method: string,
+    body: Record<string, unknown>,
+    authToken: string | undefined,
+  ): Record<string, unknown> => {
     if (authToken !== token) return { ok: false, error: 'invalid_auth' };
-    const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v as { toString(): string }));
+    const str = (v: unknown) =>
+      typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v as { toString(): string });
     const blocksOf = (v: unknown) => withBlockIds(Array.isArray(v) ? v : []);
     switch (method) {
       case 'auth.test':
-        return { ok: true, url: 'https://sandbox.invalid/', team: 'Sandbox', user: SANDBOX_BOT.name, team_id: SANDBOX_TEAM_ID, user_id: SANDBOX_BOT.id, bot_id: SANDBOX_BOT.botId };
+        return {
+          ok: true,
+          url: 'https://sandbox.invalid/',
+          team: 'Sandbox',
+          user: SANDBOX_BOT.name,
+          team_id: SANDBOX_TEAM_ID,
+          user_id: SANDBOX_BOT.id,
+          bot_id: SANDBOX_BOT.botId,
+        };
       case 'chat.postMessage': {
         const threadTs = str(body.thread_ts) || undefined;
-        if (threadTs && !messages.some((m) => m.ts === threadTs && !m.threadTs)) return { ok: false, error: 'thread_not_found' };
-        const m = post({ user: SANDBOX_BOT.id, text: str(body.text), blocks: blocksOf(body.blocks), ...(threadTs ? { threadTs } : {}) });
-        return { ok: true, channel: str(body.channel), ts: m.ts, message: { type: 'message', text: m.text, blocks: m.blocks, ts: m.ts, user: m.user, ...(threadTs ? { thread_ts: threadTs } : {}) } };
+        if (threadTs && !messages.some((m) => m.ts === threadTs && !m.threadTs))
+          return { ok: false, error: 'thread_not_found' };
+        const m = post({
+          user: SANDBOX_BOT.id,
+          text: str(body.text),
+          blocks: blocksOf(body.blocks),
+          ...(threadTs ? { threadTs } : {}),
+        });
+        return {
+          ok: true,
+          channel: str(body.channel),
+          ts: m.ts,
+          message: {
+            type: 'message',
+            text: m.text,
+            blocks: m.blocks,
+            ts: m.ts,
+            user: m.user,
+            ...(threadTs ? { thread_ts: threadTs } : {}),
+          },
+        };
       }
       case 'chat.update': {
         const m = messages.find((x) => x.ts === str(body.ts) && !x.ephemeralFor);
@@ -147,7 +178,9 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
         // and the file, shown as its name and a preview of its text.
         let listed: { id?: unknown; title?: unknown }[] = [];
         try {
-          listed = (typeof body.files === 'string' ? JSON.parse(body.files) : Array.isArray(body.files) ? body.files : []) as typeof listed;
+          listed = (
+            typeof body.files === 'string' ? JSON.parse(body.files) : Array.isArray(body.files) ? body.files : []
+          ) as typeof listed;
         } catch {
           return { ok: false, error: 'invalid_arguments' };
         }
@@ -160,9 +193,22 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
             user: SANDBOX_BOT.id,
             text: str(body.initial_comment) || f.title,
             blocks: withBlockIds([
-              ...(str(body.initial_comment) ? [{ type: 'section', text: { type: 'mrkdwn', text: str(body.initial_comment) } }] : []),
-              { type: 'context', elements: [{ type: 'mrkdwn', text: `:page_facing_up: ${f.file!.filename} · ${lines} lines` }] },
-              { type: 'rich_text', elements: [{ type: 'rich_text_preformatted', elements: [{ type: 'text', text: f.file!.content.slice(0, 2900) }] }] },
+              ...(str(body.initial_comment)
+                ? [{ type: 'section', text: { type: 'mrkdwn', text: str(body.initial_comment) } }]
+                : []),
+              {
+                type: 'context',
+                elements: [{ type: 'mrkdwn', text: `:page_facing_up: ${f.file!.filename} · ${lines} lines` }],
+              },
+              {
+                type: 'rich_text',
+                elements: [
+                  {
+                    type: 'rich_text_preformatted',
+                    elements: [{ type: 'text', text: f.file!.content.slice(0, 2900) }],
+                  },
+                ],
+              },
             ]),
             ...(threadTs ? { threadTs } : {}),
           });
@@ -172,7 +218,13 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
       }
       case 'chat.postEphemeral': {
         const threadTs = str(body.thread_ts) || undefined;
-        const m = post({ user: SANDBOX_BOT.id, text: str(body.text), blocks: blocksOf(body.blocks), ephemeralFor: str(body.user), ...(threadTs ? { threadTs } : {}) });
+        const m = post({
+          user: SANDBOX_BOT.id,
+          text: str(body.text),
+          blocks: blocksOf(body.blocks),
+          ephemeralFor: str(body.user),
+          ...(threadTs ? { threadTs } : {}),
+        });
         return { ok: true, message_ts: m.ts };
       }
       case 'views.open': {
@@ -197,14 +249,41 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
         const stored = { ...view, blocks: blocksOf(view.blocks) };
         homes.set(user, { id, user, view: stored });
         bump();
-        return { ok: true, view: { id, team_id: SANDBOX_TEAM_ID, app_id: SANDBOX_APP_ID, bot_id: SANDBOX_BOT.botId, hash: `${Date.now()}.${seq}`, ...stored } };
+        return {
+          ok: true,
+          view: {
+            id,
+            team_id: SANDBOX_TEAM_ID,
+            app_id: SANDBOX_APP_ID,
+            bot_id: SANDBOX_BOT.botId,
+            hash: `${Date.now()}.${seq}`,
+            ...stored,
+          },
+        };
       }
       case 'users.info': {
         const id = str(body.user);
-        if (id === SANDBOX_BOT.id) return { ok: true, user: { id, name: SANDBOX_BOT.name, team_id: SANDBOX_TEAM_ID, deleted: false, is_bot: true } };
+        if (id === SANDBOX_BOT.id)
+          return {
+            ok: true,
+            user: { id, name: SANDBOX_BOT.name, team_id: SANDBOX_TEAM_ID, deleted: false, is_bot: true },
+          };
         const p = SANDBOX_PEOPLE.find((x) => x.id === id);
         if (!p) return { ok: false, error: 'user_not_found' };
-        return { ok: true, user: { id: p.id, name: p.name, real_name: p.realName, team_id: SANDBOX_TEAM_ID, deleted: false, is_bot: false, is_app_user: false, is_restricted: false, is_ultra_restricted: false } };
+        return {
+          ok: true,
+          user: {
+            id: p.id,
+            name: p.name,
+            real_name: p.realName,
+            team_id: SANDBOX_TEAM_ID,
+            deleted: false,
+            is_bot: false,
+            is_app_user: false,
+            is_restricted: false,
+            is_ultra_restricted: false,
+          },
+        };
       }
       case 'usergroups.users.list':
         return { ok: false, error: 'no_such_subteam' };
@@ -253,7 +332,11 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const body = parseBody(Buffer.concat(chunks).toString('utf8'), String(req.headers['content-type'] ?? ''), url.searchParams);
+      const body = parseBody(
+        Buffer.concat(chunks).toString('utf8'),
+        String(req.headers['content-type'] ?? ''),
+        url.searchParams,
+      );
       const reply = (status: number, value: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(value));
@@ -274,7 +357,11 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
       }
       if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
         const auth = String(req.headers.authorization ?? '');
-        const authToken = auth.startsWith('Bearer ') ? auth.slice(7) : typeof body.token === 'string' ? body.token : undefined;
+        const authToken = auth.startsWith('Bearer ')
+          ? auth.slice(7)
+          : typeof body.token === 'string'
+            ? body.token
+            : undefined;
         return reply(200, handleApi(url.pathname.slice('/api/'.length), body, authToken));
       }
       reply(404, { ok: false, error: 'unknown_path' });
@@ -329,7 +416,13 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
       return id;
     },
     postEphemeral(user, _channel, text, o = {}) {
-      post({ user: SANDBOX_BOT.id, text, blocks: withBlockIds(o.blocks ?? []), ephemeralFor: user, ...(o.threadTs ? { threadTs: o.threadTs } : {}) });
+      post({
+        user: SANDBOX_BOT.id,
+        text,
+        blocks: withBlockIds(o.blocks ?? []),
+        ephemeralFor: user,
+        ...(o.threadTs ? { threadTs: o.threadTs } : {}),
+      });
     },
     touch: bump,
     unknownCalls,
@@ -353,10 +446,16 @@ export async function startSandboxSlack(opts: { clock?: () => Date } = {}): Prom
 
 /** Slack gives every block without a block_id one of its own; clicks then carry it (the page names the block by it). */
 function withBlockIds(blocks: unknown[]): unknown[] {
-  return blocks.map((b, i) => (typeof b === 'object' && b !== null && !('block_id' in b) ? { ...b, block_id: `b${i}-${randomBytes(3).toString('hex')}` } : b));
+  return blocks.map((b, i) =>
+    typeof b === 'object' && b !== null && !('block_id' in b)
+      ? { ...b, block_id: `b${i}-${randomBytes(3).toString('hex')}` }
+      : b,
+  );
 }
 
-/** A Web API body: JSON, or form fields where the JSON-valued ones (blocks, view) are decoded as WebClient encodes them. */
+/**
+ * A Web API body: JSON, or form fields where the JSON-valued ones (blocks, view) are decoded as WebClient encodes them.
+ */
 function parseBody(raw: string, contentType: string, query: URLSearchParams): Record<string, unknown> {
   const out: Record<string, unknown> = Object.fromEntries(query);
   if (!raw) return out;

@@ -104,15 +104,28 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
     kube.push(await startFakeKubeApi({ dir: scenario.steps[0], cluster: 'workload' }));
     if (split) kube.push(await startFakeKubeApi({ dir: scenario.steps[0], cluster: 'management' }));
     controllers = createSimulatedControllers({ workload: kube[0]!, management: kube[1] ?? kube[0]! });
-    const kubeconfigs = await Promise.all(kube.map((k, i) => writeKubeconfig(dir, i === 0 ? 'workload' : 'management', k.url)));
-    cluster = { workload: { kubeconfig: kubeconfigs[0] }, ...(kubeconfigs[1] ? { management: { kubeconfig: kubeconfigs[1] } } : {}), remediation: { enabled: true } };
+    const kubeconfigs = await Promise.all(
+      kube.map((k, i) => writeKubeconfig(dir, i === 0 ? 'workload' : 'management', k.url)),
+    );
+    cluster = {
+      workload: { kubeconfig: kubeconfigs[0] },
+      ...(kubeconfigs[1] ? { management: { kubeconfig: kubeconfigs[1] } } : {}),
+      remediation: { enabled: true },
+    };
   } else {
     await symlink(scenario.steps[0]!, current);
     cluster = { dump: current };
   }
   const config = parseConfig(
     {
-      clusters: [{ name: scenario.name, ...cluster, slack: { alertChannel: SANDBOX_CHANNEL.id, channels: [SANDBOX_CHANNEL.id] }, approvers: { users: SANDBOX_APPROVERS } }],
+      clusters: [
+        {
+          name: scenario.name,
+          ...cluster,
+          slack: { alertChannel: SANDBOX_CHANNEL.id, channels: [SANDBOX_CHANNEL.id] },
+          approvers: { users: SANDBOX_APPROVERS },
+        },
+      ],
       slack: { teamId: SANDBOX_TEAM_ID },
       // Scans come from "next scan" and from commands; the schedule would tick once a day.
       // No leases (fleet mode, docs/fleet.md): one process, and a watch event must not scan between steps.
@@ -135,10 +148,28 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
   // keep Slack's pace of about one message per second per channel, a little quicker here.
   // One approver check (its group cache) for the Slack app and the workers, as in serve.
   const isAuthorized = createApprovalAuthorizer({ log });
-  const composed = composeJobs({ config, redisUrl: opts.redisUrl, slack: { token: slack.token, apiUrl: slack.apiUrl }, log, now, signer, channelIntervalMs: 250, isAuthorized });
+  const composed = composeJobs({
+    config,
+    redisUrl: opts.redisUrl,
+    slack: { token: slack.token, apiUrl: slack.apiUrl },
+    log,
+    now,
+    signer,
+    channelIntervalMs: 250,
+    isAuthorized,
+  });
   const reports = createReportStore(redis, { keyPrefix: KEY_PREFIX, now });
   const slackDeps = composeSlackDeps({
-    redis, keyPrefix: KEY_PREFIX, config, signer, jobs: composed, reports, metrics, now, log, isAuthorized,
+    redis,
+    keyPrefix: KEY_PREFIX,
+    config,
+    signer,
+    jobs: composed,
+    reports,
+    metrics,
+    now,
+    log,
+    isAuthorized,
     scan: (name) => (jobs ? jobs.scan(name) : Promise.reject(new Error('the workers are starting'))),
   });
 
@@ -148,7 +179,10 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
     apiUrl: slack.apiUrl,
     logLevel: 'error',
     logger: log,
-    replayGuard: createReplayGuard(redis, { keyPrefix: KEY_PREFIX, onReplay: () => log.warn('replayed Slack request ignored') }),
+    replayGuard: createReplayGuard(redis, {
+      keyPrefix: KEY_PREFIX,
+      onReplay: () => log.warn('replayed Slack request ignored'),
+    }),
     requestPolicy: config.slack,
     onRefused: (r) => log.warn({ status: r.status, reason: r.reason, detail: r.detail }, 'slack request refused'),
     // POST /alertmanager on the same port, as in serve (docs/alertmanager.md).
@@ -175,7 +209,7 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
   };
   // The first scan is the scheduler's: BullMQ runs an `every` scheduler's first job at once. Wait
   // for its report (a second scan now would only add a reply to some threads); scan if it never lands.
-  for (const deadline = Date.now() + 15_000; !(await reports.latest(clusterConfig.name)); ) {
+  for (const deadline = Date.now() + 15_000; !(await reports.latest(clusterConfig.name));) {
     if (Date.now() > deadline) {
       await scan();
       break;
@@ -200,7 +234,11 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
     async sendPrometheusAlerts() {
       const stored = await reports.latest(clusterConfig.name);
       const body = createPrometheusAlerts(clusterConfig.name, stored?.report.findings ?? [], now());
-      const res = await fetch(eventsUrl.replace(/\/slack\/events$/, '/alertmanager'), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${alertmanagerToken}` }, body });
+      const res = await fetch(eventsUrl.replace(/\/slack\/events$/, '/alertmanager'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${alertmanagerToken}` },
+        body,
+      });
       await res.text();
       return { status: res.status, alerts: (JSON.parse(body) as { alerts: unknown[] }).alerts.length };
     },
@@ -217,7 +255,8 @@ export async function startSandbox(opts: SandboxSessionOptions): Promise<Sandbox
       skippedMs += target - now().getTime();
       // The live cluster's controllers take their step in the time that passed (they move only once
       // the approved fix unblocked them: create-simulated-controllers.ts).
-      for (const line of controllers?.reconcile(now()) ?? []) log.info({ cluster: scenario.name }, `prod cluster: ${line}`);
+      for (const line of controllers?.reconcile(now()) ?? [])
+        log.info({ cluster: scenario.name }, `prod cluster: ${line}`);
       await scan();
     },
     async stop() {

@@ -24,7 +24,8 @@ export async function attachChanges(report: Report, snapshot: Snapshot, store: B
     return report;
   }
   const baseline = await store.load(report.cluster);
-  if (!baseline || Date.parse(baseline.at) > Date.parse(at)) return report; // no healthy scan yet, or a replay older than it
+  // no healthy scan yet, or a replay older than it
+  if (!baseline || Date.parse(baseline.at) > Date.parse(at)) return report;
   const all = diffFingerprints(baseline, current, report.findings);
   const changed: ChangesSinceHealthy = { baselineAt: baseline.at, changes: all.slice(0, MAX_LISTED_CHANGES) };
   if (all.length > MAX_LISTED_CHANGES) changed.more = all.length - MAX_LISTED_CHANGES;

@@ -28,6 +28,11 @@ export async function scanCluster(cluster: ClusterConfig, deps: ScanDeps): Promi
   const clock = deps.now ?? (() => new Date());
   const snapshot = await readSnapshot(cluster, { ...deps.collect, now: clock });
   // A live snapshot is analyzed at the time it was read; a dump at the time it was taken.
-  const report = await scanSnapshot(snapshot, { history: deps.history, thresholds: deps.thresholds, now: deps.analysisTime, generatedAt: clock() });
+  const report = await scanSnapshot(snapshot, {
+    history: deps.history,
+    thresholds: deps.thresholds,
+    now: deps.analysisTime,
+    generatedAt: clock(),
+  });
   return deps.baselines ? attachChanges(report, snapshot, deps.baselines) : report;
 }

@@ -33,9 +33,18 @@ export async function scanSnapshot(snapshot: Snapshot, opts: ScanSnapshotOptions
   // Without --now and without any capture time, `now` is only the wall clock: say so (defect class 8).
   const timeUnknown = !opts.now && !captured;
   const history = await opts.history.load(snapshot.cluster);
-  const result = analyzeSnapshot(snapshot, opts.analyzers ?? ANALYZERS, { history, thresholds: opts.thresholds, now, timeUnknown });
+  const result = analyzeSnapshot(snapshot, opts.analyzers ?? ANALYZERS, {
+    history,
+    thresholds: opts.thresholds,
+    now,
+    timeUnknown,
+  });
   await opts.history.append(snapshot.cluster, recordScan(snapshot, result.findings, now));
-  return buildReport(snapshot, { ...result, findings: stampFirstSeen(result.findings, history, now) }, { generatedAt: opts.generatedAt ?? new Date() });
+  return buildReport(
+    snapshot,
+    { ...result, findings: stampFirstSeen(result.findings, history, now) },
+    { generatedAt: opts.generatedAt ?? new Date() },
+  );
 }
 
 function validDate(iso: string | undefined): Date | undefined {

@@ -65,7 +65,9 @@ export const OWN_ACTION_IDS: readonly string[] = [
 
 const ownAlternatives = `${PROPOSE_FIX_ACTION_PATTERN.source.replace(/^\^|\$$/g, '')}|${OWN_ACTION_IDS.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}`;
 
-/** Every button id some listener of ours handles. Anything else is answered by the catch-all in register-listeners.ts. */
+/**
+ * Every button id some listener of ours handles. Anything else is answered by the catch-all in register-listeners.ts.
+ */
 export const OWN_ACTION_PATTERN = new RegExp(`^(?:${ownAlternatives})$`);
 
 /** Button ids no listener of ours handles (a message from an older version, another app's block). */

@@ -1,6 +1,11 @@
 import type { App, BlockButtonAction, BlockStaticSelectAction } from '@slack/bolt';
 import { handlePickCluster, handlePickClusterOptions } from './handle/handle-pick-cluster.js';
-import { CLUSTER_PICK_ACTION_ID, DETAILS_ACTION_ID, FOREIGN_ACTION_PATTERN, PROPOSE_FIX_ACTION_PATTERN } from './action-ids.js';
+import {
+  CLUSTER_PICK_ACTION_ID,
+  DETAILS_ACTION_ID,
+  FOREIGN_ACTION_PATTERN,
+  PROPOSE_FIX_ACTION_PATTERN,
+} from './action-ids.js';
 import { handleDetails } from './handle/handle-details.js';
 import { handleHealthCommand } from './handle/handle-health-command.js';
 import { handleProposeFix } from './handle/handle-propose-fix.js';
@@ -20,7 +25,12 @@ export const HEALTH_COMMAND = '/k8s-health';
  * What the listener groups need: the command's and buttons' deps, and each optional group's own.
  * `serve` and the sandbox give all of them; a test of one part gives only what that part needs.
  */
-export type ListenerDeps = SlackDeps & { approval?: ApprovalDeps; alertThreads?: AlertThreadDeps; appHome?: AppHomeDeps; alertmanager?: AlertmanagerSilenceDeps };
+export type ListenerDeps = SlackDeps & {
+  approval?: ApprovalDeps;
+  alertThreads?: AlertThreadDeps;
+  appHome?: AppHomeDeps;
+  alertmanager?: AlertmanagerSilenceDeps;
+};
 
 /**
  * Register every listener of the app (explicit list, no self-registration): the command and its
@@ -29,15 +39,27 @@ export type ListenerDeps = SlackDeps & { approval?: ApprovalDeps; alertThreads?:
  */
 export function registerListeners(app: App, deps: ListenerDeps): void {
   app.command(HEALTH_COMMAND, (args) => handleHealthCommand(args, deps));
-  app.action<BlockButtonAction>({ type: 'block_actions', action_id: PROPOSE_FIX_ACTION_PATTERN }, (args) => handleProposeFix(args, deps));
-  app.action<BlockButtonAction>({ type: 'block_actions', action_id: DETAILS_ACTION_ID }, (args) => handleDetails(args, deps));
-  app.action<BlockStaticSelectAction>({ type: 'block_actions', action_id: CLUSTER_PICK_ACTION_ID }, (args) => handlePickCluster(args, deps));
-  app.options<'block_suggestion'>({ type: 'block_suggestion', action_id: CLUSTER_PICK_ACTION_ID }, (args) => handlePickClusterOptions(args, deps));
+  app.action<BlockButtonAction>({ type: 'block_actions', action_id: PROPOSE_FIX_ACTION_PATTERN }, (args) =>
+    handleProposeFix(args, deps),
+  );
+  app.action<BlockButtonAction>({ type: 'block_actions', action_id: DETAILS_ACTION_ID }, (args) =>
+    handleDetails(args, deps),
+  );
+  app.action<BlockStaticSelectAction>({ type: 'block_actions', action_id: CLUSTER_PICK_ACTION_ID }, (args) =>
+    handlePickCluster(args, deps),
+  );
+  app.options<'block_suggestion'>({ type: 'block_suggestion', action_id: CLUSTER_PICK_ACTION_ID }, (args) =>
+    handlePickClusterOptions(args, deps),
+  );
   // A button no listener handles (a message posted by an older version, after an upgrade renamed
   // its ids) is acked at once and explained, instead of Slack showing the user an error after 3 s.
   app.action({ type: 'block_actions', action_id: FOREIGN_ACTION_PATTERN }, async ({ ack, respond }) => {
     await ack();
-    await respond?.({ response_type: 'ephemeral', replace_original: false, text: 'k8s-health does not handle this button (the message may be from an older version): run `/k8s-health` again for current buttons.' }).catch(() => undefined);
+    await respond?.({
+      response_type: 'ephemeral',
+      replace_original: false,
+      text: 'k8s-health does not handle this button (the message may be from an older version): run `/k8s-health` again for current buttons.',
+    }).catch(() => undefined);
   });
   app.error(async (err) => {
     // Last resort: a listener threw past its own try/catch. Log one line; never crash the process.
@@ -48,5 +70,6 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   if (deps.approval) registerApprovalListeners(app, deps as SlackDeps & { approval: ApprovalDeps });
   if (deps.alertThreads) registerAlertThreadListeners(app, deps as SlackDeps & { alertThreads: AlertThreadDeps });
   if (deps.appHome) registerAppHomeListener(app, deps as { appHome: AppHomeDeps });
-  if (deps.alertmanager) registerAlertmanagerListeners(app, deps as SlackDeps & { alertmanager: AlertmanagerSilenceDeps });
+  if (deps.alertmanager)
+    registerAlertmanagerListeners(app, deps as SlackDeps & { alertmanager: AlertmanagerSilenceDeps });
 }

@@ -17,7 +17,9 @@ export interface SlackDeps {
   now: () => Date;
   /** The process's logger (handlers log through a child per request). */
   log: Logger;
-  /** When fixes last ran (approval store: fixesRan, by request/fix-key.ts): a fix that ran has no button on the card. */
+  /**
+   * When fixes last ran (approval store: fixesRan, by request/fix-key.ts): a fix that ran has no button on the card.
+   */
   fixesRan?: (fixKeys: readonly string[]) => Promise<Record<string, string>>;
   /** Posted answer cards, so the notify worker marks them outdated when an incident they show resolves. */
   answers?: AnswerCardStore;

@@ -34,12 +34,21 @@ const MAX_CARDS = 50;
  * text, so with the server secret each is sealed (`mac`) and a card that does not verify is dropped,
  * never edited: someone who can write Redis cannot turn the outdating edit onto another message.
  */
-export function createAnswerCardStore(redis: Redis, opts: { keyPrefix: string; seal?: RecordSeal; onTampered?: (cluster: string) => void }): AnswerCardStore {
+export function createAnswerCardStore(
+  redis: Redis,
+  opts: { keyPrefix: string; seal?: RecordSeal; onTampered?: (cluster: string) => void },
+): AnswerCardStore {
   const key = (cluster: string) => `${opts.keyPrefix}answer-cards:${cluster}`;
   const parse = (raw: string): AnswerCard | undefined => {
     try {
       const { mac, ...c } = JSON.parse(raw) as AnswerCard & { mac?: unknown };
-      if (!(typeof c.channel === 'string' && typeof c.ts === 'string' && Array.isArray(c.fingerprints) && Array.isArray(c.message?.blocks))) return undefined;
+      if (!(
+        typeof c.channel === 'string' &&
+        typeof c.ts === 'string' &&
+        Array.isArray(c.fingerprints) &&
+        Array.isArray(c.message?.blocks)
+      ))
+        return undefined;
       if (opts.seal && !opts.seal.verify(c, mac)) {
         opts.onTampered?.(String(c.cluster));
         return undefined;
@@ -56,7 +65,10 @@ export function createAnswerCardStore(redis: Redis, opts: { keyPrefix: string; s
       await redis.multi().hset(k, `${card.channel}/${card.ts}`, JSON.stringify(stored)).expire(k, KEEP_SECONDS).exec();
       if ((await redis.hlen(k)) <= MAX_CARDS) return;
       const all = Object.entries(await redis.hgetall(k)).map(([f, v]) => ({ f, at: parse(v)?.postedAt ?? '' }));
-      const old = all.sort((a, b) => a.at.localeCompare(b.at)).slice(0, all.length - MAX_CARDS).map((x) => x.f);
+      const old = all
+        .sort((a, b) => a.at.localeCompare(b.at))
+        .slice(0, all.length - MAX_CARDS)
+        .map((x) => x.f);
       if (old.length) await redis.hdel(k, ...old);
     },
     async takeFor(cluster, fingerprint) {

@@ -11,7 +11,10 @@ export type { ApprovalStore };
 /** Requests (and their audit trail in the request) are kept for 30 days after the last change. */
 const TTL_SECONDS = 30 * 24 * 3600;
 
-/** Create KEYS[1] = ARGV[1] if absent and index it in the pending set KEYS[2] (score ARGV[3] = expiresAt ms) when pending (ARGV[4] = '1'). */
+/**
+ * Create KEYS[1] = ARGV[1] if absent and index it in the pending set KEYS[2] (score ARGV[3] = expiresAt ms) when
+ * pending (ARGV[4] = '1').
+ */
 const CREATE = `
 if not redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2], 'NX') then return 0 end
 if ARGV[4] == '1' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[5]) end
@@ -70,7 +73,10 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
   const pendingKey = taggedKey(opts.keyPrefix, 'approvals', 'approvals:pending');
   const staleKey = taggedKey(opts.keyPrefix, 'approvals', 'approvals:stale-messages');
   const valid = (id: string) => /^r_[A-Za-z0-9_-]{1,64}$/.test(id);
-  /** [pending flag, score, member] for the Lua scripts; an unparsable expiresAt (never expires on click either) is not indexed. */
+  /**
+   * [pending flag, score, member] for the Lua scripts; an unparsable expiresAt (never expires on click either) is not
+   * indexed.
+   */
   const indexArgs = (req: ApprovalRequest, id: string): [string, string, string] => {
     const ms = Date.parse(req.expiresAt);
     return [req.status === 'pending' && Number.isFinite(ms) ? '1' : '0', Number.isFinite(ms) ? String(ms) : '0', id];
@@ -79,7 +85,17 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
     newId: () => `r_${randomBytes(12).toString('base64url')}`,
     async create(req) {
       const [pending, score] = indexArgs(req, req.id);
-      const ok = await redis.eval(CREATE, 2, key(req.id), pendingKey, JSON.stringify(req), String(TTL_SECONDS), score, pending, req.id);
+      const ok = await redis.eval(
+        CREATE,
+        2,
+        key(req.id),
+        pendingKey,
+        JSON.stringify(req),
+        String(TTL_SECONDS),
+        score,
+        pending,
+        req.id,
+      );
       if (ok !== 1) throw new K8sHealthError('E_APPROVAL_EXISTS', `approval request ${req.id} already exists`);
       await waitForReplicas(redis);
     },
@@ -102,7 +118,10 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
         const { request, extra } = change(current);
         if (!request || request === current) return { request: current, changed: false, extra };
         const next = JSON.stringify(request);
-        if ((await redis.eval(CAS, 2, key(id), pendingKey, raw, next, String(TTL_SECONDS), ...indexArgs(request, id))) === 1) {
+        if (
+          (await redis.eval(CAS, 2, key(id), pendingKey, raw, next, String(TTL_SECONDS), ...indexArgs(request, id))) ===
+          1
+        ) {
           // Votes and the execution claim are answered only once a replica has them (failover).
           await waitForReplicas(redis);
           return { request, changed: true, extra };
@@ -121,27 +140,55 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
     },
     async markExecuted(id) {
       if (!valid(id)) return false;
-      return (await redis.set(taggedKey(opts.keyPrefix, 'approvals', `approvals:executed:${id}`), new Date().toISOString(), 'EX', TTL_SECONDS, 'NX')) === 'OK';
+      return (
+        (await redis.set(
+          taggedKey(opts.keyPrefix, 'approvals', `approvals:executed:${id}`),
+          new Date().toISOString(),
+          'EX',
+          TTL_SECONDS,
+          'NX',
+        )) === 'OK'
+      );
     },
     async linkClick(clickKey, id, ttlSeconds) {
-      await redis.set(taggedKey(opts.keyPrefix, 'approvals', `approvals:click:${clickKey}`), id, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+      await redis.set(
+        taggedKey(opts.keyPrefix, 'approvals', `approvals:click:${clickKey}`),
+        id,
+        'EX',
+        Math.max(1, Math.ceil(ttlSeconds)),
+      );
     },
     async requestOfClick(clickKey) {
       const id = await redis.get(taggedKey(opts.keyPrefix, 'approvals', `approvals:click:${clickKey}`));
       return id && valid(id) ? id : undefined;
     },
     async claimFix(fixKey, id, ttlSeconds) {
-      return String(await redis.eval(CLAIM, 1, taggedKey(opts.keyPrefix, 'approvals', `approvals:fix:${fixKey}`), id, String(Math.max(1, Math.ceil(ttlSeconds)))));
+      return String(
+        await redis.eval(
+          CLAIM,
+          1,
+          taggedKey(opts.keyPrefix, 'approvals', `approvals:fix:${fixKey}`),
+          id,
+          String(Math.max(1, Math.ceil(ttlSeconds))),
+        ),
+      );
     },
     async releaseFix(fixKey, id) {
       await redis.eval(RELEASE, 1, taggedKey(opts.keyPrefix, 'approvals', `approvals:fix:${fixKey}`), id);
     },
     async markFixRan(fixKey, at, ttlSeconds) {
-      await redis.set(taggedKey(opts.keyPrefix, 'approvals', `approvals:fix-ran:${fixKey}`), at, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+      await redis.set(
+        taggedKey(opts.keyPrefix, 'approvals', `approvals:fix-ran:${fixKey}`),
+        at,
+        'EX',
+        Math.max(1, Math.ceil(ttlSeconds)),
+      );
     },
     async fixesRan(fixKeys) {
       if (fixKeys.length === 0) return {};
-      const values = await redis.mget(...fixKeys.map((k) => taggedKey(opts.keyPrefix, 'approvals', `approvals:fix-ran:${k}`)));
+      const values = await redis.mget(
+        ...fixKeys.map((k) => taggedKey(opts.keyPrefix, 'approvals', `approvals:fix-ran:${k}`)),
+      );
       const out: Record<string, string> = {};
       fixKeys.forEach((k, i) => {
         const v = values[i];

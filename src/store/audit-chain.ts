@@ -29,16 +29,26 @@ export function newAuditChainId(): string {
   return randomBytes(8).toString('hex');
 }
 
-export function signAuditRecord(signer: PlanSigner | undefined, r: { chain: string; seq: number; prev: string; hash: string }): string {
+export function signAuditRecord(
+  signer: PlanSigner | undefined,
+  r: { chain: string; seq: number; prev: string; hash: string },
+): string {
   return signer?.ready ? signer.sign('audit', { chain: r.chain, seq: r.seq, prev: r.prev, hash: r.hash }) : '';
 }
 
-export function verifyAuditRecordMac(signer: PlanSigner, r: { chain: string; seq: number; prev: string; hash: string }, mac: string | undefined): boolean {
+export function verifyAuditRecordMac(
+  signer: PlanSigner,
+  r: { chain: string; seq: number; prev: string; hash: string },
+  mac: string | undefined,
+): boolean {
   return signer.verify('audit', { chain: r.chain, seq: r.seq, prev: r.prev, hash: r.hash }, mac);
 }
 
 export function signAuditHead(signer: PlanSigner | undefined, h: Omit<AuditHead, 'mac'>): AuditHead {
-  return { ...h, mac: signer?.ready ? signer.sign('audit-head', { chain: h.chain, seq: h.seq, hash: h.hash, cap: h.cap }) : '' };
+  return {
+    ...h,
+    mac: signer?.ready ? signer.sign('audit-head', { chain: h.chain, seq: h.seq, hash: h.hash, cap: h.cap }) : '',
+  };
 }
 
 export function verifyAuditHeadMac(signer: PlanSigner, h: AuditHead): boolean {
@@ -50,7 +60,14 @@ export function parseAuditHead(raw: string | null | undefined): AuditHead | unde
   if (!raw || !raw.startsWith('{')) return undefined;
   try {
     const h = JSON.parse(raw) as Partial<AuditHead>;
-    if (typeof h.chain === 'string' && Number.isSafeInteger(h.seq) && typeof h.hash === 'string' && Number.isSafeInteger(h.cap) && typeof h.mac === 'string') return h as AuditHead;
+    if (
+      typeof h.chain === 'string' &&
+      Number.isSafeInteger(h.seq) &&
+      typeof h.hash === 'string' &&
+      Number.isSafeInteger(h.cap) &&
+      typeof h.mac === 'string'
+    )
+      return h as AuditHead;
   } catch {
     // not a head
   }

@@ -5,7 +5,14 @@ import type { AuditEvent, AuditLog } from '../approvals/approval-stores.js';
 import type { PlanSigner } from '../approvals/plan-signer.js';
 import type { Logger } from '../log/logger.js';
 import { K8sHealthError } from '../errors/k8s-health-error.js';
-import { hashAuditRecordV2, MAX_AUDIT_EVENTS, newAuditChainId, parseAuditHead, signAuditHead, signAuditRecord } from './audit-chain.js';
+import {
+  hashAuditRecordV2,
+  MAX_AUDIT_EVENTS,
+  newAuditChainId,
+  parseAuditHead,
+  signAuditHead,
+  signAuditRecord,
+} from './audit-chain.js';
 
 export type { AuditEvent, AuditLog };
 
@@ -51,7 +58,10 @@ return id`;
  * without verify (given the secret) noticing, except by putting back an older signed head together
  * with the records up to it: that shows only against the log lines.
  */
-export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: Logger; signer?: PlanSigner; cap?: number }): AuditLog {
+export function createAuditLog(
+  redis: Redis,
+  opts: { keyPrefix: string; log?: Logger; signer?: PlanSigner; cap?: number },
+): AuditLog {
   const stream = taggedKey(opts.keyPrefix, 'audit', 'audit');
   const headKey = taggedKey(opts.keyPrefix, 'audit', 'audit:head');
   const archiveKey = taggedKey(opts.keyPrefix, 'audit', 'audit:v1');
@@ -71,12 +81,35 @@ export function createAuditLog(redis: Redis, opts: { keyPrefix: string; log?: Lo
           const hash = hashAuditRecordV2({ chain, seq, prev, event: json });
           const mac = signAuditRecord(opts.signer, { chain, seq, prev, hash });
           const next = signAuditHead(opts.signer, { chain, seq, hash, cap });
-          if (await redis.eval(APPEND, 3, stream, headKey, archiveKey, raw, String(cap), json, chain, String(seq), prev, hash, mac, JSON.stringify(next))) {
-            opts.log?.info({ audit: true, ...e, auditChain: chain, auditSeq: seq, auditHash: hash }, `audit ${e.event}`);
+          if (
+            await redis.eval(
+              APPEND,
+              3,
+              stream,
+              headKey,
+              archiveKey,
+              raw,
+              String(cap),
+              json,
+              chain,
+              String(seq),
+              prev,
+              hash,
+              mac,
+              JSON.stringify(next),
+            )
+          ) {
+            opts.log?.info(
+              { audit: true, ...e, auditChain: chain, auditSeq: seq, auditHash: hash },
+              `audit ${e.event}`,
+            );
             return;
           }
         }
-        throw new K8sHealthError('E_APPROVAL_CONTENDED', 'audit append: too much contention on the chain head, gave up');
+        throw new K8sHealthError(
+          'E_APPROVAL_CONTENDED',
+          'audit append: too much contention on the chain head, gave up',
+        );
       } catch (err) {
         // A Redis that cannot be written still leaves the step in the logs.
         opts.log?.info({ audit: true, ...e, auditStored: false }, `audit ${e.event} (not stored in Redis)`);

@@ -22,13 +22,17 @@ export interface BaselineStore {
   listChanges(cluster: string, since?: string): Promise<ChangeRecord[]>;
 }
 
-/** A fingerprint larger than this is not stored (the previous baseline stays); see fingerprint-snapshot.ts for the per-kind bound. */
+/**
+ * A fingerprint larger than this is not stored (the previous baseline stays); see fingerprint-snapshot.ts for the
+ * per-kind bound.
+ */
 export const MAX_BASELINE_BYTES = 4 * 1024 * 1024;
 /** Change observations kept per cluster, and for how long. */
 export const MAX_CHANGE_RECORDS = 200;
 const CHANGES_TTL_SECONDS = 30 * 24 * 3600;
 
-const sameChanges = (a: ChangeRecord | undefined, b: ChangeRecord) => !!a && a.baselineAt === b.baselineAt && JSON.stringify(a.changes) === JSON.stringify(b.changes);
+const sameChanges = (a: ChangeRecord | undefined, b: ChangeRecord) =>
+  !!a && a.baselineAt === b.baselineAt && JSON.stringify(a.changes) === JSON.stringify(b.changes);
 
 /**
  * Keys `<prefix>baseline:<cluster>` (the fingerprint JSON, no TTL: it is the reference until the next
@@ -51,7 +55,10 @@ export function createRedisBaselineStore(redis: Redis, opts: { keyPrefix: string
     async save(cluster, fp) {
       const json = JSON.stringify(fp);
       if (json.length > MAX_BASELINE_BYTES) {
-        opts.log?.warn({ cluster, bytes: json.length, max: MAX_BASELINE_BYTES }, 'baseline not stored: too large (the previous baseline stays)');
+        opts.log?.warn(
+          { cluster, bytes: json.length, max: MAX_BASELINE_BYTES },
+          'baseline not stored: too large (the previous baseline stays)',
+        );
         return;
       }
       await redis.set(baseKey(cluster), json);
@@ -65,7 +72,12 @@ export function createRedisBaselineStore(redis: Redis, opts: { keyPrefix: string
         prev = undefined;
       }
       if (sameChanges(prev, record)) return;
-      await redis.multi().rpush(changesKey(cluster), JSON.stringify(record)).ltrim(changesKey(cluster), -MAX_CHANGE_RECORDS, -1).expire(changesKey(cluster), CHANGES_TTL_SECONDS).exec();
+      await redis
+        .multi()
+        .rpush(changesKey(cluster), JSON.stringify(record))
+        .ltrim(changesKey(cluster), -MAX_CHANGE_RECORDS, -1)
+        .expire(changesKey(cluster), CHANGES_TTL_SECONDS)
+        .exec();
     },
     async listChanges(cluster, since) {
       const out: ChangeRecord[] = [];

@@ -73,7 +73,8 @@ export function createClusterDirectory(redis: Redis, opts: { keyPrefix: string }
         if (to) (change.renamed ??= []).push({ from: name, to });
         else change.removed.push(name);
       }
-      if (change.added.length || change.removed.length || change.changed.length || change.renamed?.length) await redis.publish(channel, JSON.stringify(change));
+      if (change.added.length || change.removed.length || change.changed.length || change.renamed?.length)
+        await redis.publish(channel, JSON.stringify(change));
       return change;
     },
     async subscribe(onChange) {

@@ -7,8 +7,8 @@ import { taggedKey } from './redis-prefix.js';
  * sorted set of worker ids scored by when their heartbeat expires (Redis server time, so workers'
  * clocks never matter). Nothing read there is taken on trust: a lease always carries a TTL of at most
  * MAX_LEASE_MS (one without is free to claim), and a heartbeat counts only up to now + MAX_LEASE_MS —
- * so a Redis writer cannot park a cluster forever. Every change is one Lua script: a lease is set only when free and renewed or
- * released only by the owner it names (compare-and-set), so a stale owner can never take it back.
+ * so a Redis writer cannot park a cluster forever. Every change is one Lua script: a lease is set only when free and
+ * renewed or released only by the owner it names (compare-and-set), so a stale owner can never take it back.
  */
 export interface ClusterLeaseStore {
   /** Announce this worker (or, `alive: false`, withdraw it); returns every live worker id, sorted. */
@@ -71,17 +71,43 @@ export function createClusterLeaseStore(redis: Redis, opts: { keyPrefix: string 
   const workersKey = taggedKey(opts.keyPrefix, 'lease', 'lease-workers');
   const sliced = async <T>(clusters: readonly string[], run: (keys: string[]) => Promise<T[]>): Promise<T[]> => {
     const out: T[] = [];
-    for (let i = 0; i < clusters.length; i += SLICE) out.push(...(await run(clusters.slice(i, i + SLICE).map(leaseKey))));
+    for (let i = 0; i < clusters.length; i += SLICE)
+      out.push(...(await run(clusters.slice(i, i + SLICE).map(leaseKey))));
     return out;
   };
   const flags = (r: unknown) => (r as number[]).map((n) => n === 1);
   return {
     async heartbeat(owner, ttlMs, alive = true) {
-      return ((await redis.eval(HEARTBEAT, 1, workersKey, owner, String(Math.round(ttlMs)), alive ? '1' : '0', String(Math.max(MAX_LEASE_MS, Math.round(ttlMs))))) as string[]).sort();
+      return (
+        (await redis.eval(
+          HEARTBEAT,
+          1,
+          workersKey,
+          owner,
+          String(Math.round(ttlMs)),
+          alive ? '1' : '0',
+          String(Math.max(MAX_LEASE_MS, Math.round(ttlMs))),
+        )) as string[]
+      ).sort();
     },
     owners: (clusters) => sliced(clusters, async (keys) => (await redis.mget(...keys)).map((v) => v ?? undefined)),
-    claim: (clusters, owner, ttlMs) => sliced(clusters, async (keys) => flags(await redis.eval(CLAIM, keys.length, ...keys, owner, String(Math.round(ttlMs)), String(Math.max(MAX_LEASE_MS, Math.round(ttlMs)))))),
-    renew: (clusters, owner, ttlMs) => sliced(clusters, async (keys) => flags(await redis.eval(RENEW, keys.length, ...keys, owner, String(Math.round(ttlMs))))),
+    claim: (clusters, owner, ttlMs) =>
+      sliced(clusters, async (keys) =>
+        flags(
+          await redis.eval(
+            CLAIM,
+            keys.length,
+            ...keys,
+            owner,
+            String(Math.round(ttlMs)),
+            String(Math.max(MAX_LEASE_MS, Math.round(ttlMs))),
+          ),
+        ),
+      ),
+    renew: (clusters, owner, ttlMs) =>
+      sliced(clusters, async (keys) =>
+        flags(await redis.eval(RENEW, keys.length, ...keys, owner, String(Math.round(ttlMs)))),
+      ),
     async release(clusters, owner) {
       await sliced(clusters, async (keys) => [await redis.eval(RELEASE, keys.length, ...keys, owner)]);
     },

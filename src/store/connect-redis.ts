@@ -17,8 +17,10 @@ export interface RedisTarget {
 /** The address log lines and Slack may show: the URL redacted, or the sentinels and master group; never a password. */
 export function describeRedisTarget(target: string | RedisTarget): string {
   if (typeof target === 'string') return redactRedisUrl(target);
-  if (target.clusterNodes?.length) return `redis cluster via ${target.clusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
-  if (target.sentinels?.length) return `sentinel master "${target.sentinelMaster}" via ${target.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
+  if (target.clusterNodes?.length)
+    return `redis cluster via ${target.clusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+  if (target.sentinels?.length)
+    return `sentinel master "${target.sentinelMaster}" via ${target.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
   return redactRedisUrl(target.url);
 }
 
@@ -41,7 +43,8 @@ export function connectRedis(target: string | RedisTarget, extra: RedisOptions =
     ...(target.password ? { password: target.password } : {}),
   };
   const tls = target.tlsCaFile ? { tls: { ca: readFileSync(target.tlsCaFile) } } : {};
-  if (target.clusterNodes?.length) return connectCluster(target.clusterNodes, { ...auth, ...tls }, extra) as unknown as Redis;
+  if (target.clusterNodes?.length)
+    return connectCluster(target.clusterNodes, { ...auth, ...tls }, extra) as unknown as Redis;
   if (target.sentinels?.length) {
     return new Redis({
       sentinels: target.sentinels,
@@ -49,7 +52,9 @@ export function connectRedis(target: string | RedisTarget, extra: RedisOptions =
       ...(target.sentinelPassword ? { sentinelPassword: target.sentinelPassword } : {}),
       ...auth,
       ...tls,
-      ...(target.tlsCaFile ? { enableTLSForSentinelMode: true, sentinelTLS: { ca: readFileSync(target.tlsCaFile) } } : {}),
+      ...(target.tlsCaFile
+        ? { enableTLSForSentinelMode: true, sentinelTLS: { ca: readFileSync(target.tlsCaFile) } }
+        : {}),
       ...extra,
     });
   }
@@ -68,7 +73,8 @@ function connectCluster(nodes: { host: string; port: number }[], base: RedisOpti
     ...(lazyConnect !== undefined ? { lazyConnect } : {}),
     ...(enableOfflineQueue !== undefined ? { enableOfflineQueue } : {}),
     ...(enableReadyCheck !== undefined ? { enableReadyCheck } : {}),
-    clusterRetryStrategy: (times: number) => (retryStrategy ? retryStrategy(times) ?? null : Math.min(times * 200, 2000)),
+    clusterRetryStrategy: (times: number) =>
+      retryStrategy ? (retryStrategy(times) ?? null) : Math.min(times * 200, 2000),
     // A master killed: its replica is promoted after cluster-node-timeout; commands meanwhile wait
     // and retry rather than fail, as they do on one Redis that restarts.
     retryDelayOnFailover: 200,

@@ -14,5 +14,8 @@ export interface RecordSeal {
  */
 export function createRecordSeal(signer: PlanSigner | undefined, purpose: SignPurpose): RecordSeal | undefined {
   if (!signer?.ready) return undefined;
-  return { sign: (payload) => signer.sign(purpose, payload), verify: (payload, mac) => signer.verify(purpose, payload, mac) };
+  return {
+    sign: (payload) => signer.sign(purpose, payload),
+    verify: (payload, mac) => signer.verify(purpose, payload, mac),
+  };
 }

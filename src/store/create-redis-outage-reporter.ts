@@ -19,7 +19,12 @@ export interface RedisOutageReporter {
  * Redis becomes unreachable, one more every `intervalMs` (30 s) while it stays so, and one line when
  * it is back — naming the address, never the password, and never a stack trace.
  */
-export function createRedisOutageReporter(opts: { log: Logger; address: string; intervalMs?: number; now?: () => number }): RedisOutageReporter {
+export function createRedisOutageReporter(opts: {
+  log: Logger;
+  address: string;
+  intervalMs?: number;
+  now?: () => number;
+}): RedisOutageReporter {
   const intervalMs = opts.intervalMs ?? 30_000;
   const now = opts.now ?? Date.now;
   let since: number | undefined;
@@ -32,15 +37,24 @@ export function createRedisOutageReporter(opts: { log: Logger; address: string; 
       if (since === undefined) {
         since = t;
         lastLine = t;
-        opts.log.warn({ redis: opts.address, error: reason }, `Redis unreachable at ${opts.address}: ${reason} (retrying in the background; /readyz answers 503 until it is back)`);
+        opts.log.warn(
+          { redis: opts.address, error: reason },
+          `Redis unreachable at ${opts.address}: ${reason} (retrying in the background; /readyz answers 503 until it is back)`,
+        );
       } else if (t - lastLine >= intervalMs) {
         lastLine = t;
-        opts.log.warn({ redis: opts.address, error: reason, downSeconds: Math.round((t - since) / 1000) }, `Redis unreachable at ${opts.address} for ${Math.round((t - since) / 1000)} s: ${reason} (still retrying)`);
+        opts.log.warn(
+          { redis: opts.address, error: reason, downSeconds: Math.round((t - since) / 1000) },
+          `Redis unreachable at ${opts.address} for ${Math.round((t - since) / 1000)} s: ${reason} (still retrying)`,
+        );
       }
     },
     ready() {
       if (since === undefined) return;
-      opts.log.warn({ redis: opts.address, downSeconds: Math.round((now() - since) / 1000) }, `Redis reachable again at ${opts.address} after ${Math.round((now() - since) / 1000)} s`);
+      opts.log.warn(
+        { redis: opts.address, downSeconds: Math.round((now() - since) / 1000) },
+        `Redis reachable again at ${opts.address} after ${Math.round((now() - since) / 1000)} s`,
+      );
       since = undefined;
     },
     down: () => since !== undefined,

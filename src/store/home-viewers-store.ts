@@ -11,7 +11,10 @@ export interface HomeViewersStore {
   recent(since: Date): Promise<string[]>;
 }
 
-export function createHomeViewersStore(redis: Redis, opts: { keyPrefix: string; maxUsers?: number; keepMs?: number }): HomeViewersStore {
+export function createHomeViewersStore(
+  redis: Redis,
+  opts: { keyPrefix: string; maxUsers?: number; keepMs?: number },
+): HomeViewersStore {
   const key = `${opts.keyPrefix}home-viewers`;
   const maxUsers = opts.maxUsers ?? 200;
   const keepMs = opts.keepMs ?? 24 * 3_600_000;

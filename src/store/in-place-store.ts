@@ -40,7 +40,11 @@ export function createInPlaceStore(redis: Redis, opts: { keyPrefix: string }): I
       .flatMap((raw) => {
         try {
           const c = JSON.parse(raw) as InPlaceChange;
-          return typeof c.label === 'string' && typeof c.undo?.proposalId === 'string' && typeof c.thread?.channel === 'string' ? [c] : [];
+          return typeof c.label === 'string' &&
+            typeof c.undo?.proposalId === 'string' &&
+            typeof c.thread?.channel === 'string'
+            ? [c]
+            : [];
         } catch {
           return [];
         }

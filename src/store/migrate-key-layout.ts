@@ -34,7 +34,10 @@ const escapeGlob = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
  * Record seals, audit MACs and approval signatures cover contents, never key names, so everything
  * verifies under the new names. Idempotent: a second run finds no old key.
  */
-export async function migrateKeyLayout(redis: Redis, opts: { keyPrefix: string; queues: readonly string[]; waitMs?: number }): Promise<KeyLayoutMigration> {
+export async function migrateKeyLayout(
+  redis: Redis,
+  opts: { keyPrefix: string; queues: readonly string[]; waitMs?: number },
+): Promise<KeyLayoutMigration> {
   const marker = `${opts.keyPrefix}key-layout`;
   const lock = `${opts.keyPrefix}key-layout-lock`;
   if ((await redis.get(marker)) === KEY_LAYOUT) return { moved: 0, kept: [], ran: false };
@@ -42,7 +45,11 @@ export async function migrateKeyLayout(redis: Redis, opts: { keyPrefix: string; 
   const deadline = Date.now() + (opts.waitMs ?? LOCK_MS + 5_000);
   while ((await redis.set(lock, token, 'PX', LOCK_MS, 'NX')) !== 'OK') {
     if ((await redis.get(marker)) === KEY_LAYOUT) return { moved: 0, kept: [], ran: false };
-    if (Date.now() > deadline) throw new K8sHealthError('E_KEY_MIGRATION_LOCKED', `Redis keys are being renamed by another process (${lock} held for over ${Math.round((opts.waitMs ?? LOCK_MS) / 1000)} s): retry, or delete that key if no bot process is starting`);
+    if (Date.now() > deadline)
+      throw new K8sHealthError(
+        'E_KEY_MIGRATION_LOCKED',
+        `Redis keys are being renamed by another process (${lock} held for over ${Math.round((opts.waitMs ?? LOCK_MS) / 1000)} s): retry, or delete that key if no bot process is starting`,
+      );
     await new Promise((r) => setTimeout(r, 200));
   }
   try {
@@ -57,17 +64,28 @@ export async function migrateKeyLayout(redis: Redis, opts: { keyPrefix: string; 
     await redis.set(marker, KEY_LAYOUT);
     return result;
   } finally {
-    await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, lock, token).catch(() => undefined);
+    await redis
+      .eval(
+        "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+        1,
+        lock,
+        token,
+      )
+      .catch(() => undefined);
   }
 }
 
 /** Every old key with its new name. */
-async function plannedMoves(redis: Redis, opts: { keyPrefix: string; queues: readonly string[] }): Promise<[string, string][]> {
+async function plannedMoves(
+  redis: Redis,
+  opts: { keyPrefix: string; queues: readonly string[] },
+): Promise<[string, string][]> {
   const p = opts.keyPrefix;
   const ep = escapeGlob(p);
   const moves: [string, string][] = [];
   const group = async (pattern: string, tag: KeyGroup) => {
-    for (const key of await scanKeys(redis, `${ep}${pattern}`)) moves.push([key, taggedKey(p, tag, key.slice(p.length))]);
+    for (const key of await scanKeys(redis, `${ep}${pattern}`))
+      moves.push([key, taggedKey(p, tag, key.slice(p.length))]);
   };
   await group('approval:*', 'approvals');
   await group('approvals:*', 'approvals');

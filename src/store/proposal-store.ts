@@ -22,8 +22,8 @@ export interface ProposalStore {
 const TTL_SECONDS = 7 * 24 * 3600;
 
 /**
- * Buttons carry only an opaque id (docs/development.md, "Slack specifics"): the proposal itself stays server-side in Redis
- * under `<keyPrefix>proposal:<id>`, so a forged click cannot smuggle parameters in.
+ * Buttons carry only an opaque id (docs/development.md, "Slack specifics"): the proposal itself stays server-side in
+ * Redis under `<keyPrefix>proposal:<id>`, so a forged click cannot smuggle parameters in.
  */
 export function createProposalStore(redis: Redis, opts: { keyPrefix: string }): ProposalStore {
   const key = (id: string) => `${opts.keyPrefix}proposal:${id}`;

@@ -70,7 +70,15 @@ export class RedisHistory implements History {
     const cutoff = valid ? new Date(at - this.retention.retentionMinutes * 60_000).toISOString() : '';
     // A cluster not scanned for twice the retention window has no useful history left.
     const ttlSeconds = Math.max(60, Math.ceil(this.retention.retentionMinutes * 60 * 2));
-    await this.redis.eval(APPEND_SCRIPT, 1, this.key(cluster), body, String(this.retention.maxScans), cutoff, String(ttlSeconds));
+    await this.redis.eval(
+      APPEND_SCRIPT,
+      1,
+      this.key(cluster),
+      body,
+      String(this.retention.maxScans),
+      cutoff,
+      String(ttlSeconds),
+    );
   }
 
   private key(cluster: string): string {
@@ -81,7 +89,13 @@ export class RedisHistory implements History {
 function parseRecord(item: string): ScanRecord | undefined {
   try {
     const r = JSON.parse(item) as ScanRecord;
-    if (typeof r?.at !== 'string' || !Array.isArray(r.machines) || !Array.isArray(r.rollouts) || !Array.isArray(r.findings)) return undefined;
+    if (
+      typeof r?.at !== 'string' ||
+      !Array.isArray(r.machines) ||
+      !Array.isArray(r.rollouts) ||
+      !Array.isArray(r.findings)
+    )
+      return undefined;
     return r;
   } catch {
     return undefined;

@@ -14,7 +14,10 @@ export interface StoredReport {
 export type SaveResult = StoredReport & { saved: boolean };
 
 export interface ReportStore {
-  /** Store the report unless a newer one (later generatedAt) is already stored: a slow scan never overwrites a faster, later one. */
+  /**
+   * Store the report unless a newer one (later generatedAt) is already stored: a slow scan never overwrites a faster,
+   * later one.
+   */
   save(report: Report): Promise<SaveResult>;
   /** The latest report of a cluster, or undefined when it was never scanned. */
   latest(cluster: string): Promise<StoredReport | undefined>;
@@ -48,7 +51,13 @@ export function createReportStore(redis: Redis, opts: { keyPrefix: string; now?:
   return {
     async save(report) {
       const stored: StoredReport = { report, storedAt: now().toISOString() };
-      const kept = (await redis.eval(SAVE_IF_NOT_OLDER, 1, key(report.cluster), JSON.stringify(stored), report.generatedAt)) as string | null;
+      const kept = (await redis.eval(
+        SAVE_IF_NOT_OLDER,
+        1,
+        key(report.cluster),
+        JSON.stringify(stored),
+        report.generatedAt,
+      )) as string | null;
       if (kept === null) {
         // When each cluster was last scanned, all in one hash: the scan watchdog reads it in one call.
         await redis.hset(scanTimesKey(opts.keyPrefix), report.cluster, String(Date.parse(stored.storedAt)));

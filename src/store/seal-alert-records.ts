@@ -8,7 +8,10 @@ import type { RecordSeal } from './create-record-seal.js';
  * secret would find every open incident's state and thread "not verifying", and reopen them all in
  * new threads. After the marker, an unsealed record is a forged one. Returns how many were sealed.
  */
-export async function sealAlertRecords(redis: Redis, opts: { keyPrefix: string; states: RecordSeal; threads: RecordSeal }): Promise<number> {
+export async function sealAlertRecords(
+  redis: Redis,
+  opts: { keyPrefix: string; states: RecordSeal; threads: RecordSeal },
+): Promise<number> {
   const marker = `${opts.keyPrefix}alert-records-sealed`;
   if (await redis.exists(marker)) return 0;
   let sealed = 0;
@@ -32,7 +35,14 @@ export async function sealAlertRecords(redis: Redis, opts: { keyPrefix: string; 
     const rest = key.slice(`${opts.keyPrefix}alert-thread:`.length);
     const at = rest.indexOf(':');
     const [cluster, incidentKey] = [rest.slice(0, at), rest.slice(at + 1)];
-    const mac = opts.threads.sign({ cluster, incidentKey, channel: t.channel, ts: t.ts, postedSeq: t.postedSeq, proposalIds: t.proposalIds });
+    const mac = opts.threads.sign({
+      cluster,
+      incidentKey,
+      channel: t.channel,
+      ts: t.ts,
+      postedSeq: t.postedSeq,
+      proposalIds: t.proposalIds,
+    });
     await redis.set(key, JSON.stringify({ ...t, mac }), 'KEEPTTL');
     sealed += 1;
   }

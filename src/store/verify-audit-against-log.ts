@@ -19,7 +19,10 @@ export interface AuditLogCheck {
  * head put back, and a wiped or replaced trail (log records of a chain Redis does not hold).
  * Lines may carry a prefix (a timestamp from `kubectl logs --timestamps`); anything else is skipped.
  */
-export function verifyAuditAgainstLog(logText: string, redis: { result: AuditVerifyResult; records: readonly AuditRecordRef[] }): AuditLogCheck {
+export function verifyAuditAgainstLog(
+  logText: string,
+  redis: { result: AuditVerifyResult; records: readonly AuditRecordRef[] },
+): AuditLogCheck {
   const stored = new Map(redis.records.map((r) => [`${r.chain}#${r.seq}`, r.hash]));
   const check: AuditLogCheck = { ok: true, logRecords: 0, matched: 0 };
   const fail = (reason: string): AuditLogCheck => ({ ...check, ok: false, reason });
@@ -32,17 +35,34 @@ export function verifyAuditAgainstLog(logText: string, redis: { result: AuditVer
     } catch {
       continue;
     }
-    if (rec.audit !== true || typeof rec.auditChain !== 'string' || typeof rec.auditSeq !== 'number' || typeof rec.auditHash !== 'string') continue;
+    if (
+      rec.audit !== true ||
+      typeof rec.auditChain !== 'string' ||
+      typeof rec.auditSeq !== 'number' ||
+      typeof rec.auditHash !== 'string'
+    )
+      continue;
     check.logRecords += 1;
-    const { auditChain: chain, auditSeq: seq, auditHash: hash } = rec as { auditChain: string; auditSeq: number; auditHash: string };
-    if (chain !== redis.result.chain) return fail(`the log has record #${seq} of chain ${chain.slice(0, 12)}, which Redis does not hold (it holds ${redis.result.chain ? `chain ${redis.result.chain.slice(0, 12)}` : 'no chain'}): the trail was wiped or replaced`);
-    if (seq > (redis.result.lastSeq ?? 0)) return fail(`the log has record #${seq}, Redis ends at #${redis.result.lastSeq ?? 0}: records were removed from the end (and an older head put back)`);
+    const {
+      auditChain: chain,
+      auditSeq: seq,
+      auditHash: hash,
+    } = rec as { auditChain: string; auditSeq: number; auditHash: string };
+    if (chain !== redis.result.chain)
+      return fail(
+        `the log has record #${seq} of chain ${chain.slice(0, 12)}, which Redis does not hold (it holds ${redis.result.chain ? `chain ${redis.result.chain.slice(0, 12)}` : 'no chain'}): the trail was wiped or replaced`,
+      );
+    if (seq > (redis.result.lastSeq ?? 0))
+      return fail(
+        `the log has record #${seq}, Redis ends at #${redis.result.lastSeq ?? 0}: records were removed from the end (and an older head put back)`,
+      );
     const held = stored.get(`${chain}#${seq}`);
     if (held === undefined) {
       if (redis.result.trimmedStart && seq < (redis.result.firstSeq ?? 1)) continue; // trimmed by the cap
       return fail(`the log has record #${seq}, Redis does not: it was removed`);
     }
-    if (held !== hash) return fail(`record #${seq} in Redis differs from the one logged when it was written: it was replaced`);
+    if (held !== hash)
+      return fail(`record #${seq} in Redis differs from the one logged when it was written: it was replaced`);
     check.matched += 1;
   }
   return check;

@@ -3,7 +3,14 @@ import { taggedKey } from './redis-prefix.js';
 import type { PlanSigner } from '../approvals/plan-signer.js';
 import { auditFields } from './audit-log.js';
 import { AUDIT_GENESIS } from './audit-log.js';
-import { hashAuditRecordV2, oldestKeptSeq, parseAuditHead, verifyAuditHeadMac, verifyAuditRecordMac, type AuditHead } from './audit-chain.js';
+import {
+  hashAuditRecordV2,
+  oldestKeptSeq,
+  parseAuditHead,
+  verifyAuditHeadMac,
+  verifyAuditRecordMac,
+  type AuditHead,
+} from './audit-chain.js';
 
 /** One stored record, as `audit verify --log` compares it with the log lines. */
 export interface AuditRecordRef {
@@ -42,16 +49,35 @@ export interface AuditVerifyResult {
  * - given the secret: a record or head MAC that does not verify (a chain recomputed without it).
  * `records` lists what was read, for the log comparison (verify-audit-against-log.ts).
  */
-export async function verifyAuditLog(redis: Redis, opts: { keyPrefix: string; signer?: PlanSigner; records?: AuditRecordRef[] }): Promise<AuditVerifyResult> {
+export async function verifyAuditLog(
+  redis: Redis,
+  opts: { keyPrefix: string; signer?: PlanSigner; records?: AuditRecordRef[] },
+): Promise<AuditVerifyResult> {
   const stream = taggedKey(opts.keyPrefix, 'audit', 'audit');
   const macsChecked = !!opts.signer?.ready;
   const result: AuditVerifyResult = { intact: true, records: 0, trimmedStart: false, macsChecked };
-  const fail = (id: string, index: number, reason: string): AuditVerifyResult => ({ ...result, intact: false, broken: { id, index, reason } });
+  const fail = (id: string, index: number, reason: string): AuditVerifyResult => ({
+    ...result,
+    intact: false,
+    broken: { id, index, reason },
+  });
   const rawHead = await redis.get(taggedKey(opts.keyPrefix, 'audit', 'audit:head'));
   const head = parseAuditHead(rawHead);
   const length = await redis.xlen(stream);
-  if (!rawHead && length === 0) return fail('(head)', 0, 'no audit records and no head in Redis: the trail was wiped, or nothing was ever audited against this Redis (compare with --log)');
-  if (!head) return fail('(head)', 0, rawHead ? 'the head is not a signed chain head (removed, replaced, or from a version before signed heads with no record since)' : 'the head was removed');
+  if (!rawHead && length === 0)
+    return fail(
+      '(head)',
+      0,
+      'no audit records and no head in Redis: the trail was wiped, or nothing was ever audited against this Redis (compare with --log)',
+    );
+  if (!head)
+    return fail(
+      '(head)',
+      0,
+      rawHead
+        ? 'the head is not a signed chain head (removed, replaced, or from a version before signed heads with no record since)'
+        : 'the head was removed',
+    );
   result.chain = head.chain;
   let prev: { seq: number; hash: string } | undefined;
   let index = 0;
@@ -62,21 +88,53 @@ export async function verifyAuditLog(redis: Redis, opts: { keyPrefix: string; si
       index += 1;
       const f = auditFields(raw);
       const seq = Number(f.seq);
-      if (f.hash === undefined || f.chain === undefined || !Number.isSafeInteger(seq) || f.event === undefined) return fail(id, index, 'record carries no chain fields (chain, seq, hash): unchained, inserted or rebuilt');
-      if (f.chain !== head.chain) return fail(id, index, `record belongs to chain ${short(f.chain)}, the head to ${short(head.chain)}: the trail was restarted or rebuilt`);
+      if (f.hash === undefined || f.chain === undefined || !Number.isSafeInteger(seq) || f.event === undefined)
+        return fail(id, index, 'record carries no chain fields (chain, seq, hash): unchained, inserted or rebuilt');
+      if (f.chain !== head.chain)
+        return fail(
+          id,
+          index,
+          `record belongs to chain ${short(f.chain)}, the head to ${short(head.chain)}: the trail was restarted or rebuilt`,
+        );
       if (!prev) {
         const oldest = oldestKeptSeq(head);
-        if (seq === 1 && f.prev !== AUDIT_GENESIS) return fail(id, index, 'record #1 links to a predecessor: records were inserted before it');
-        if (seq !== 1 && seq !== oldest) return fail(id, index, `the oldest record is #${seq}, but with head #${head.seq} and cap ${head.cap} it must be #${oldest}: records were removed from the start`);
+        if (seq === 1 && f.prev !== AUDIT_GENESIS)
+          return fail(id, index, 'record #1 links to a predecessor: records were inserted before it');
+        if (seq !== 1 && seq !== oldest)
+          return fail(
+            id,
+            index,
+            `the oldest record is #${seq}, but with head #${head.seq} and cap ${head.cap} it must be #${oldest}: records were removed from the start`,
+          );
         result.trimmedStart = seq > 1;
         result.firstSeq = seq;
       } else {
-        if (seq !== prev.seq + 1) return fail(id, index, `its number #${seq} does not follow #${prev.seq}: records were removed or inserted before it`);
-        if (f.prev !== prev.hash) return fail(id, index, `its prev ${short(f.prev)} is not the hash of the record before it (${short(prev.hash)}): a record was removed or inserted before it`);
+        if (seq !== prev.seq + 1)
+          return fail(
+            id,
+            index,
+            `its number #${seq} does not follow #${prev.seq}: records were removed or inserted before it`,
+          );
+        if (f.prev !== prev.hash)
+          return fail(
+            id,
+            index,
+            `its prev ${short(f.prev)} is not the hash of the record before it (${short(prev.hash)}): a record was removed or inserted before it`,
+          );
       }
-      if (hashAuditRecordV2({ chain: f.chain, seq, prev: f.prev ?? '', event: f.event }) !== f.hash) return fail(id, index, 'its content does not match its hash: the record was changed');
-      if (macsChecked && !verifyAuditRecordMac(opts.signer!, { chain: f.chain, seq, prev: f.prev ?? '', hash: f.hash }, f.mac)) {
-        return fail(id, index, f.mac ? 'its MAC does not verify with K8S_HEALTH_PLAN_SECRET: the chain was rewritten from here by someone without the secret' : 'it has no MAC: written by a process without K8S_HEALTH_PLAN_SECRET, or rewritten');
+      if (hashAuditRecordV2({ chain: f.chain, seq, prev: f.prev ?? '', event: f.event }) !== f.hash)
+        return fail(id, index, 'its content does not match its hash: the record was changed');
+      if (
+        macsChecked &&
+        !verifyAuditRecordMac(opts.signer!, { chain: f.chain, seq, prev: f.prev ?? '', hash: f.hash }, f.mac)
+      ) {
+        return fail(
+          id,
+          index,
+          f.mac
+            ? 'its MAC does not verify with K8S_HEALTH_PLAN_SECRET: the chain was rewritten from here by someone without the secret'
+            : 'it has no MAC: written by a process without K8S_HEALTH_PLAN_SECRET, or rewritten',
+        );
       }
       opts.records?.push({ chain: f.chain, seq, hash: f.hash });
       prev = { seq, hash: f.hash };
@@ -87,9 +145,18 @@ export async function verifyAuditLog(redis: Redis, opts: { keyPrefix: string; si
     if (page.length < 1000) break;
     start = `(${page[page.length - 1]![0]}`;
   }
-  if (macsChecked && !verifyAuditHeadMac(opts.signer!, head)) return fail('(head)', index + 1, 'the head\'s MAC does not verify with K8S_HEALTH_PLAN_SECRET: it was written by someone without the secret');
+  if (macsChecked && !verifyAuditHeadMac(opts.signer!, head))
+    return fail(
+      '(head)',
+      index + 1,
+      "the head's MAC does not verify with K8S_HEALTH_PLAN_SECRET: it was written by someone without the secret",
+    );
   if (!prev || prev.seq !== head.seq || prev.hash !== head.hash) {
-    return fail('(end)', index + 1, `the head names record #${head.seq} (${short(head.hash)}) but the newest record is ${prev ? `#${prev.seq} (${short(prev.hash)})` : 'none'}: records were removed from the end`);
+    return fail(
+      '(end)',
+      index + 1,
+      `the head names record #${head.seq} (${short(head.hash)}) but the newest record is ${prev ? `#${prev.seq} (${short(prev.hash)})` : 'none'}: records were removed from the end`,
+    );
   }
   return result;
 }

@@ -23,7 +23,10 @@ const AUTOLINK = /(?:\b[a-z][a-z0-9+.-]{1,31}:\/\/|\bwww\.|\b(?:mailto|xmpp):)\S
  * escape any ASCII punctuation, so the text reads exactly as it was once rendered.
  */
 export function escapeMarkdown(text: unknown, max = 300): string {
-  const flat = String(text).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim();
+  const flat = String(text)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const cut = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
   let out = '';
   let last = 0;

@@ -54,7 +54,12 @@ const rawBudget = (max: number) => max * 8 + 1024;
 function rawString(value: unknown, max: number): string {
   // Any other value as JavaScript prints it, its own toString included (an object without one reads
   // "[object Object]", which is inert): the cast only tells the linter that this is deliberate.
-  const s = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value as { toString(): string });
+  const s =
+    typeof value === 'string'
+      ? value
+      : value === undefined || value === null
+        ? ''
+        : String(value as { toString(): string });
   return s.length > rawBudget(max) ? s.slice(0, rawBudget(max)) : s;
 }
 
@@ -81,7 +86,9 @@ export function neutralizeMrkdwn(value: unknown, opts: NeutralizeMrkdwnOptions =
  */
 export function neutralizeMrkdwnCode(value: unknown, opts: NeutralizeMrkdwnOptions = {}): string {
   const max = opts.max ?? DEFAULT_MAX_CODE_CHARS;
-  const lines = rawString(value, max).split(/\r?\n/).map((line) => flattenUntrusted(line).replace(SCHEME_SEPARATOR, DEFANGED_SEPARATOR));
+  const lines = rawString(value, max)
+    .split(/\r?\n/)
+    .map((line) => flattenUntrusted(line).replace(SCHEME_SEPARATOR, DEFANGED_SEPARATOR));
   const out: string[] = [];
   lines.forEach((line, i) => {
     if (i > 0) out.push('\n');
@@ -142,7 +149,9 @@ export function neutralizeMrkdwnId(value: unknown): string {
  */
 export function neutralizeSlackPlainText(value: unknown, opts: NeutralizeMrkdwnOptions = {}): string {
   const raw = opts.max === undefined ? value : rawString(value, opts.max);
-  const flat = flattenUntrusted(raw).replace(SCHEME_SEPARATOR, DEFANGED_SEPARATOR).replace(/(^|[^\p{L}\p{N}])@/gu, '$1＠');
+  const flat = flattenUntrusted(raw)
+    .replace(SCHEME_SEPARATOR, DEFANGED_SEPARATOR)
+    .replace(/(^|[^\p{L}\p{N}])@/gu, '$1＠');
   return truncate(flat, opts.max);
 }
 

@@ -22,7 +22,8 @@ export const LINE_BREAK_MARK = ' ⏎ ';
  * which can set a terminal title or a hyperlink) and the two-byte escapes. Removed whole, so their
  * parameters ("[31m") do not stay behind as text.
  */
-const ANSI_SEQUENCE = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]?|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[@-Z\\-_]?/g;
+const ANSI_SEQUENCE =
+  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]?|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[@-Z\\-_]?/g;
 
 /** Every kind of line break Slack, terminals or editors honour (CR LF, CR, LF, VT, FF, NEL, LS, PS). */
 const LINE_BREAKS = /(?:\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029])+/g;
@@ -45,7 +46,12 @@ const LONE_SURROGATE = /\p{Cs}/gu;
 export function flattenUntrusted(value: unknown): string {
   // Any other value as JavaScript prints it, its own toString included (an object without one reads
   // "[object Object]", which is inert): the cast only tells the linter that this is deliberate.
-  const s = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value as { toString(): string });
+  const s =
+    typeof value === 'string'
+      ? value
+      : value === undefined || value === null
+        ? ''
+        : String(value as { toString(): string });
   return s
     .replace(ANSI_SEQUENCE, '')
     .replace(LINE_BREAKS, LINE_BREAK_MARK)

@@ -19,9 +19,20 @@ export interface TimelineSources {
  * `k8s-health timeline` (cli/run-timeline.ts) and the "Export timeline" button of an alert thread
  * (slack/handle/handle-alert-thread.ts), so both give the same output.
  */
-export async function buildTimeline(sources: TimelineSources, cluster: string, opts: { now: Date; since?: string }): Promise<string> {
+export async function buildTimeline(
+  sources: TimelineSources,
+  cluster: string,
+  opts: { now: Date; since?: string },
+): Promise<string> {
   const { state } = await sources.alerts.load(cluster);
   const changes = await sources.baselines.listChanges(cluster, opts.since);
   const audit = await sources.audit.list({ cluster, limit: MAX_TIMELINE_AUDIT_EVENTS });
-  return renderTimeline({ cluster, generatedAt: opts.now.toISOString(), ...(opts.since ? { since: opts.since } : {}), incidents: Object.values(state.incidents), audit, changes });
+  return renderTimeline({
+    cluster,
+    generatedAt: opts.now.toISOString(),
+    ...(opts.since ? { since: opts.since } : {}),
+    incidents: Object.values(state.incidents),
+    audit,
+    changes,
+  });
 }

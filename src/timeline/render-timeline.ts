@@ -51,22 +51,32 @@ const RANK = ['on the failing path', 'same area', 'elsewhere'] as const;
  * finding opened / changed / resolved (from the alert state), what changed since the last healthy scan,
  * and who proposed, approved, rejected and ran which fix with what result (from the audit trail) — then
  * the latest "what changed" list in full. Every piece of text that came from a cluster, an API error or a
- * user, and every stored field (severity, change kinds, counts) goes through escapeMarkdown. Pure: the CLI (`k8s-health timeline`) and the alert thread's
- * "Export timeline" button render through this one function.
+ * user, and every stored field (severity, change kinds, counts) goes through escapeMarkdown. Pure: the CLI
+ * (`k8s-health timeline`) and the alert thread's "Export timeline" button render through this one function.
  */
 export function renderTimeline(input: TimelineInput): string {
   const after = (t: string | undefined) => !!t && (!input.since || Date.parse(t) >= Date.parse(input.since));
   const out: string[] = [];
   out.push(`# Incident timeline: ${md(input.cluster, 100)}`);
   out.push('');
-  out.push(`Generated ${md(input.generatedAt)} by k8s-health-bot from its records (alert state, change log, audit trail)${input.since ? `, since ${md(input.since)}` : ''}. Times are UTC.`);
+  out.push(
+    `Generated ${md(input.generatedAt)} by k8s-health-bot from its records (alert state, change log, audit trail)${input.since ? `, since ${md(input.since)}` : ''}. Times are UTC.`,
+  );
   out.push('');
 
   const incidents = [...input.incidents]
     .filter((i) => after(i.lastSeenAt) || after(i.resolvedAt) || after(i.openedAt))
     .sort((a, b) => a.openedAt.localeCompare(b.openedAt) || a.finding.id.localeCompare(b.finding.id));
-  pushTable(out, 'Findings', 'No alerting finding in this period.', ['finding', 'severity', 'subject', 'first seen', 'last seen', 'resolved'],
-    incidents.map((i) => `| ${code(i.finding.id)} ${md(i.finding.title, 160)} | ${md(i.severity, 20)} | ${subjectOf(i.finding.subject)} | ${md(i.openedAt)} | ${md(i.lastSeenAt)} | ${i.resolvedAt ? md(i.resolvedAt) : 'open'} |`));
+  pushTable(
+    out,
+    'Findings',
+    'No alerting finding in this period.',
+    ['finding', 'severity', 'subject', 'first seen', 'last seen', 'resolved'],
+    incidents.map(
+      (i) =>
+        `| ${code(i.finding.id)} ${md(i.finding.title, 160)} | ${md(i.severity, 20)} | ${subjectOf(i.finding.subject)} | ${md(i.openedAt)} | ${md(i.lastSeenAt)} | ${i.resolvedAt ? md(i.resolvedAt) : 'open'} |`,
+    ),
+  );
   out.push('');
 
   const rows: Row[] = [];
@@ -80,21 +90,32 @@ export function renderTimeline(input: TimelineInput): string {
   for (const c of changes) {
     const top = c.changes.slice(0, 3).map((x) => `${describeChange(x)} (${rankOf(x.rank)})`);
     const n = c.changes.length + countOf(c.more);
-    rows.push({ at: c.at, order: 0, text: `**what changed** since last healthy at ${md(c.baselineAt)}: ${md(n)} change${n === 1 ? '' : 's'}${top.length ? ` — ${top.join('; ')}${n > top.length ? '; …' : ''}` : ''}` });
+    rows.push({
+      at: c.at,
+      order: 0,
+      text: `**what changed** since last healthy at ${md(c.baselineAt)}: ${md(n)} change${n === 1 ? '' : 's'}${top.length ? ` — ${top.join('; ')}${n > top.length ? '; …' : ''}` : ''}`,
+    });
   }
   for (const e of input.audit) {
     if (!after(e.at) || e.cluster !== input.cluster) continue;
     rows.push({ at: e.at, order: 2, text: describeAudit(e) });
   }
   rows.sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.order - b.order || a.text.localeCompare(b.text));
-  pushTable(out, 'Timeline', 'Nothing recorded in this period.', ['time (UTC)', 'what happened'], rows.map((r) => `| ${md(r.at)} | ${r.text} |`));
+  pushTable(
+    out,
+    'Timeline',
+    'Nothing recorded in this period.',
+    ['time (UTC)', 'what happened'],
+    rows.map((r) => `| ${md(r.at)} | ${r.text} |`),
+  );
 
   const latest = changes.at(-1);
   if (latest) {
     out.push('');
     out.push(`## What changed since last healthy (${md(latest.baselineAt)} → ${md(latest.at)})`);
     out.push('');
-    for (const c of latest.changes) out.push(`- ${rankOf(c.rank)}: ${describeChange(c)}${c.why ? ` — ${md(c.why)}` : ''}`);
+    for (const c of latest.changes)
+      out.push(`- ${rankOf(c.rank)}: ${describeChange(c)}${c.why ? ` — ${md(c.why)}` : ''}`);
     if (countOf(latest.more)) out.push(`- … and ${countOf(latest.more)} more`);
   }
   return `${out.join('\n')}\n`;
@@ -127,7 +148,8 @@ function describeChange(c: ClusterChange): string {
 function describeIncidentChange(i: Incident, c: AlertChange): string {
   const id = code(i.finding.id);
   const subject = subjectOf(i.finding.subject);
-  if (c.kinds.includes('opened')) return `**opened** ${id} (${md(i.finding.severity, 20)}) on ${subject}: ${md(i.finding.title, 200)}`;
+  if (c.kinds.includes('opened'))
+    return `**opened** ${id} (${md(i.finding.severity, 20)}) on ${subject}: ${md(i.finding.title, 200)}`;
   if (c.kinds.includes('resolved')) return `**resolved** ${id} on ${subject}`;
   const lines = c.details.flatMap(describeDetail).slice(0, 4);
   return `**${c.kinds.includes('reopened') ? 'reopened' : 'changed'}** ${id} on ${subject} (${md(c.kinds.join(', '), 120)})${lines.length ? `: ${lines.map((l) => md(l, 200)).join('; ')}` : ''}`;
@@ -139,13 +161,17 @@ function describeDetail(d: AlertChangeDetail): string[] {
     case 'reopened':
       return [`Back again ${formatAge(d.resolvedForMs)} after it was resolved — this thread is open again.`];
     case 'severity':
-      return [`Severity ${SEVERITY_ORDER.indexOf(d.to) < SEVERITY_ORDER.indexOf(d.from) ? 'raised' : 'lowered'}: ${d.from} → ${d.to}`];
+      return [
+        `Severity ${SEVERITY_ORDER.indexOf(d.to) < SEVERITY_ORDER.indexOf(d.from) ? 'raised' : 'lowered'}: ${d.from} → ${d.to}`,
+      ];
     case 'recreation':
       return [`Recreation counted again: ${d.from} → ${d.to} machine replacements`];
     case 'evidence':
       return ['New evidence:', ...d.lines, ...(d.more > 0 ? [`+${d.more} more`] : [])];
     case 'related':
-      return d.findings.map((r) => `${r.relation === 'symptom' ? 'New symptom' : 'Related finding'}: ${r.severity} ${r.title} (${r.id})`);
+      return d.findings.map(
+        (r) => `${r.relation === 'symptom' ? 'New symptom' : 'Related finding'}: ${r.severity} ${r.title} (${r.id})`,
+      );
     case 'merged':
       return [`A symptom of ${d.title} (${d.id}): followed in that thread from now on`];
     case 'paused':

@@ -27,7 +27,14 @@ describe('k8s-health worker (spawned): alert threads across process restarts', (
   function spawnWorker(name: string): { child: ChildProcess; exit: Promise<number | null>; out: () => string } {
     let out = '';
     const child = spawn(process.execPath, ['bin/k8s-health.js', 'worker', '--config', configFile], {
-      env: { PATH: process.env.PATH, REDIS_URL: redis.url, PORT: String(port), SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env.PATH,
+        REDIS_URL: redis.url,
+        PORT: String(port),
+        SLACK_BOT_TOKEN: 'xoxb-test-token',
+        SLACK_API_URL: slack.apiUrl,
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -42,8 +49,17 @@ describe('k8s-health worker (spawned): alert threads across process restarts', (
   let t0 = 0;
   const workers: { name: string; out: () => string }[] = [];
   function diagnosis(): string {
-    const thread = slack.callsTo('chat.postMessage').map((c) => `${String(c.body.thread_ts ?? '(parent)')}: ${JSON.stringify(c.body.blocks ?? c.body.text).slice(0, 300)}`);
-    return [`steps: ${steps.join(' | ')}`, `slack posts:\n${thread.join('\n')}`, ...workers.map((w) => `${w.name} output (last 4 KB):\n${w.out().slice(-4096)}`)].join('\n');
+    const thread = slack
+      .callsTo('chat.postMessage')
+      .map(
+        (c) =>
+          `${String(c.body.thread_ts ?? '(parent)')}: ${JSON.stringify(c.body.blocks ?? c.body.text).slice(0, 300)}`,
+      );
+    return [
+      `steps: ${steps.join(' | ')}`,
+      `slack posts:\n${thread.join('\n')}`,
+      ...workers.map((w) => `${w.name} output (last 4 KB):\n${w.out().slice(-4096)}`),
+    ].join('\n');
   }
   /** One bounded step: its name and duration go into `steps`; a failure carries the whole diagnosis. */
   async function step<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -58,7 +74,12 @@ describe('k8s-health worker (spawned): alert threads across process restarts', (
     }
   }
   function exitWithin(w: { exit: Promise<number | null> }, ms: number): Promise<number | null> {
-    return Promise.race([w.exit, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit within ${ms} ms of SIGTERM`)), ms).unref())]);
+    return Promise.race([
+      w.exit,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no exit within ${ms} ms of SIGTERM`)), ms).unref(),
+      ),
+    ]);
   }
 
   async function readyz(): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -84,7 +105,9 @@ describe('k8s-health worker (spawned): alert threads across process restarts', (
     try {
       await until(`a scan of the dump collected at ${collectedAt}`, async () => {
         const raw = await r.get('k8s-health:report:tkc-loop');
-        return raw !== null && (JSON.parse(raw) as { report: { collectedAt: string } }).report.collectedAt === collectedAt;
+        return (
+          raw !== null && (JSON.parse(raw) as { report: { collectedAt: string } }).report.collectedAt === collectedAt
+        );
       });
     } finally {
       r.disconnect();
@@ -107,7 +130,8 @@ describe('k8s-health worker (spawned): alert threads across process restarts', (
 
   afterAll(async () => {
     // Cut off by the test's timeout, no step threw: say where it stood.
-    if (t0 && !steps.some((s) => s.startsWith('worker #2 exits') || s.includes('FAILED'))) process.stderr.write(`alert-threads did not finish:\n${diagnosis()}\n`);
+    if (t0 && !steps.some((s) => s.startsWith('worker #2 exits') || s.includes('FAILED')))
+      process.stderr.write(`alert-threads did not finish:\n${diagnosis()}\n`);
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     await slack.close();
     await redis.stop();
@@ -130,15 +154,25 @@ describe('k8s-health worker (spawned): alert threads across process restarts', (
     await step('scan t12', () => scannedAt('2025-02-17T10:12:00Z'));
     replay.show(path.join(REPLAY_DIR, 't24'));
     await step('scan t24', () => scannedAt('2025-02-17T10:24:00Z'));
-    const parent = await step('the parent', () => slack.waitFor('the parent', () => slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts), 30000));
+    const parent = await step('the parent', () =>
+      slack.waitFor(
+        'the parent',
+        () => slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts),
+        30000,
+      ),
+    );
     expect(JSON.stringify(parent.body.blocks)).toContain('2 machine replacements');
     // /metrics on the same port: this process's scans and alert post (jobs/create-worker-metrics.ts).
     const metrics = await step('metrics', () =>
       until('scan and notify jobs on /metrics', async () => {
         const res = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(5000) });
         const text = await res.text();
-        const counted = /^k8s_health_scan_jobs_total\{cluster="tkc-loop",outcome="ok"\} [1-9]/m.test(text) && /^k8s_health_notify_jobs_total\{outcome="ok"\} [1-9]/m.test(text);
-        return res.status === 200 && res.headers.get('content-type')?.startsWith('text/plain; version=0.0.4') && counted ? text : undefined;
+        const counted =
+          /^k8s_health_scan_jobs_total\{cluster="tkc-loop",outcome="ok"\} [1-9]/m.test(text) &&
+          /^k8s_health_notify_jobs_total\{outcome="ok"\} [1-9]/m.test(text);
+        return res.status === 200 && res.headers.get('content-type')?.startsWith('text/plain; version=0.0.4') && counted
+          ? text
+          : undefined;
       }),
     );
     expect(metrics).toMatch(/^k8s_health_scan_duration_seconds_count\{cluster="tkc-loop"\} [1-9]/m);
@@ -156,10 +190,22 @@ describe('k8s-health worker (spawned): alert threads across process restarts', (
     // Worker #2 may scan t24 once more before t36 (no change, no reply); the reply that counts is the
     // one for t36's third replacement.
     const reply = await step('the recreation reply from worker #2', () =>
-      slack.waitFor('the recreation reply from worker #2', () => slack.callsTo('chat.postMessage').find((c) => c.body.thread_ts === parentTs && JSON.stringify(c.body.blocks).includes('Recreation counted again')), 30000),
+      slack.waitFor(
+        'the recreation reply from worker #2',
+        () =>
+          slack
+            .callsTo('chat.postMessage')
+            .find(
+              (c) =>
+                c.body.thread_ts === parentTs && JSON.stringify(c.body.blocks).includes('Recreation counted again'),
+            ),
+        30000,
+      ),
     );
     expect(JSON.stringify(reply.body.blocks)).toContain('machine replacements');
-    expect(slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts)).toHaveLength(1);
+    expect(
+      slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts),
+    ).toHaveLength(1);
 
     // Redis goes away: /readyz says so (503), the process stays up, and recovers when Redis is back.
     await step('redis killed', () => redis.kill());

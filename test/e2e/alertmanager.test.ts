@@ -117,8 +117,27 @@ describe('Alertmanager → serve → one thread per root cause (real Alertmanage
     const big = await post(JSON.stringify({ version: '4', pad: 'x'.repeat(1024 * 1024 + 1) }));
     expect(big.status).toBe(413);
     // A real-size notification (100 alerts, about 30 KB) passes the HTTP limits in front of the route.
-    const many = Array.from({ length: 100 }, (_, i) => ({ status: 'firing', labels: { alertname: 'Watchdog', cluster: 'elsewhere', i: String(i), pad: 'x'.repeat(200) }, annotations: {}, startsAt: new Date().toISOString(), endsAt: '0001-01-01T00:00:00Z', generatorURL: '', fingerprint: `ab${String(i).padStart(14, '0')}` }));
-    const large = await post(JSON.stringify({ version: '4', groupKey: '{}:{alertname="Watchdog"}', status: 'firing', receiver: 'k8s-health', groupLabels: {}, commonLabels: {}, externalURL: '', alerts: many }));
+    const many = Array.from({ length: 100 }, (_, i) => ({
+      status: 'firing',
+      labels: { alertname: 'Watchdog', cluster: 'elsewhere', i: String(i), pad: 'x'.repeat(200) },
+      annotations: {},
+      startsAt: new Date().toISOString(),
+      endsAt: '0001-01-01T00:00:00Z',
+      generatorURL: '',
+      fingerprint: `ab${String(i).padStart(14, '0')}`,
+    }));
+    const large = await post(
+      JSON.stringify({
+        version: '4',
+        groupKey: '{}:{alertname="Watchdog"}',
+        status: 'firing',
+        receiver: 'k8s-health',
+        groupLabels: {},
+        commonLabels: {},
+        externalURL: '',
+        alerts: many,
+      }),
+    );
     expect(large.status).toBe(200);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toMatch(/k8s_health_alertmanager_requests_total\{outcome="unauthorized"\} 2/);
@@ -127,7 +146,11 @@ describe('Alertmanager → serve → one thread per root cause (real Alertmanage
     expect(metrics).toMatch(/k8s_health_alertmanager_requests_total\{outcome="too-large"\} 1/);
     expect(metrics).toMatch(/k8s_health_alertmanager_requests_total\{outcome="accepted"\} 1/);
     // Those alerts are of no known cluster: shown in alertmanager.defaultChannel (one a second there, as Slack allows).
-    await slack!.waitFor('an alert of no known cluster', () => posts().find((c) => c.body.channel === 'C0DEFAULT' && /No known cluster/.test(textOf(c))), 30_000);
+    await slack!.waitFor(
+      'an alert of no known cluster',
+      () => posts().find((c) => c.body.channel === 'C0DEFAULT' && /No known cluster/.test(textOf(c))),
+      30_000,
+    );
   });
 
   it('S3: five symptom alerts reply in the one root-cause thread, an unrelated pod gets its own; resolutions and a serve restart lose nothing', async () => {

@@ -9,11 +9,20 @@ import { startRedis, type RedisServer } from '../support/start-redis.js';
 
 /** Runs the built CLI exactly as a user does (`npm test` builds dist/ before jest runs). */
 function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['bin/k8s-health.js', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60000 });
+  const r = spawnSync(process.execPath, ['bin/k8s-health.js', ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...env },
+    timeout: 60000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' }, spec: { replicas: 3 } } as unknown as KubeObject;
+const deployment = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' },
+  spec: { replicas: 3 },
+} as unknown as KubeObject;
 const ISO = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z';
 
 let redis: RedisServer;
@@ -21,20 +30,32 @@ let executed = '';
 let rejected = '';
 
 beforeAll(async () => {
-  if (!existsSync('dist/cli/run-cli.js')) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  if (!existsSync('dist/cli/run-cli.js'))
+    throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
   redis = await startRedis();
   // A real flow on prod-east (proposed, two approvals, executed), then one on lab (rejected), same Redis.
   const prod = await startApprovalBot({ objects: [deployment], redisServer: redis });
   try {
-    const run = await prod.runApproved({ action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 1 }, label: 'Scale shop/web to 1', risk: 'r' });
-    if (run.request.status !== 'succeeded') throw new Error(`the prod-east flow did not succeed: ${run.request.result}`);
+    const run = await prod.runApproved({
+      action: 'deployment.scale',
+      params: { namespace: 'shop', name: 'web', replicas: 1 },
+      label: 'Scale shop/web to 1',
+      risk: 'r',
+    });
+    if (run.request.status !== 'succeeded')
+      throw new Error(`the prod-east flow did not succeed: ${run.request.result}`);
     executed = run.requestId;
   } finally {
     await prod.stop();
   }
   const lab = await startApprovalBot({ objects: [deployment], redisServer: redis, cluster: 'lab' });
   try {
-    const { requestId } = await lab.propose({ action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, label: 'Scale shop/web to 0', risk: 'r' });
+    const { requestId } = await lab.propose({
+      action: 'deployment.scale',
+      params: { namespace: 'shop', name: 'web', replicas: 0 },
+      label: 'Scale shop/web to 0',
+      risk: 'r',
+    });
     await lab.vote(requestId!, 'U0ANN', 'reject');
     rejected = requestId!;
   } finally {
@@ -67,14 +88,30 @@ describe('k8s-health audit (spawned CLI)', () => {
   it('--cluster keeps only that cluster; --limit caps the lines; --json prints the stored events', () => {
     const lab = cli(['audit', '--cluster', 'lab'], { REDIS_URL: redis.url });
     expect(lab.code).toBe(0);
-    expect(lab.stdout.trimEnd().split('\n').map((l) => l.split(/\s+/).slice(1, 4))).toEqual([
+    expect(
+      lab.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split(/\s+/).slice(1, 4)),
+    ).toEqual([
       ['lab', rejected, 'rejected'],
       ['lab', rejected, 'proposed'],
     ]);
     const limited = cli(['audit', '--cluster', 'prod-east', '--limit', '2'], { REDIS_URL: redis.url });
-    expect(limited.stdout.trimEnd().split('\n').map((l) => l.split(/\s+/)[3])).toEqual(['succeeded', 'executing']);
+    expect(
+      limited.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split(/\s+/)[3]),
+    ).toEqual(['succeeded', 'executing']);
     const json = cli(['audit', '--cluster', 'prod-east', '--limit', '1', '--json'], { REDIS_URL: redis.url });
-    expect(JSON.parse(json.stdout)).toMatchObject({ cluster: 'prod-east', requestId: executed, event: 'succeeded', action: 'deployment.scale', hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      cluster: 'prod-east',
+      requestId: executed,
+      event: 'succeeded',
+      action: 'deployment.scale',
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     const none = cli(['audit', '--cluster', 'nowhere'], { REDIS_URL: redis.url });
     expect(none).toEqual({ code: 0, stdout: '', stderr: 'no audit events for cluster nowhere\n' });
   });
@@ -83,13 +120,30 @@ describe('k8s-health audit (spawned CLI)', () => {
     const hashes = cli(['audit', 'verify'], { REDIS_URL: redis.url });
     expect(hashes.stderr).toBe('');
     expect(hashes.code).toBe(0);
-    expect(hashes.stdout).toMatch(/^intact, 7 records \(head #7 [0-9a-f]{12}\); MACs not checked: K8S_HEALTH_PLAN_SECRET is not set; not compared with the log \(--log FILE\)\n$/);
-    const keyed = cli(['audit', 'verify', '--json'], { REDIS_URL: redis.url, K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET });
+    expect(hashes.stdout).toMatch(
+      /^intact, 7 records \(head #7 [0-9a-f]{12}\); MACs not checked: K8S_HEALTH_PLAN_SECRET is not set; not compared with the log \(--log FILE\)\n$/,
+    );
+    const keyed = cli(['audit', 'verify', '--json'], {
+      REDIS_URL: redis.url,
+      K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET,
+    });
     expect(keyed.code).toBe(0);
-    expect(JSON.parse(keyed.stdout)).toMatchObject({ intact: true, records: 7, firstSeq: 1, lastSeq: 7, macsChecked: true, head: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    const wrong = cli(['audit', 'verify'], { REDIS_URL: redis.url, K8S_HEALTH_PLAN_SECRET: `${TEST_PLAN_SECRET}-rotated` });
+    expect(JSON.parse(keyed.stdout)).toMatchObject({
+      intact: true,
+      records: 7,
+      firstSeq: 1,
+      lastSeq: 7,
+      macsChecked: true,
+      head: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    const wrong = cli(['audit', 'verify'], {
+      REDIS_URL: redis.url,
+      K8S_HEALTH_PLAN_SECRET: `${TEST_PLAN_SECRET}-rotated`,
+    });
     expect(wrong.code).toBe(1);
-    expect(wrong.stdout).toMatch(/^broken at record \S+ \(#1 oldest first, after 0 intact\): its MAC does not verify with K8S_HEALTH_PLAN_SECRET/);
+    expect(wrong.stdout).toMatch(
+      /^broken at record \S+ \(#1 oldest first, after 0 intact\): its MAC does not verify with K8S_HEALTH_PLAN_SECRET/,
+    );
   });
 
   it('an unreachable Redis: exit 2 with one line naming REDIS_URL', async () => {

@@ -9,12 +9,18 @@ import { CARD_LINE_BUDGET, renderBlocks } from '../../src/slack/render/render-bl
 
 /** Runs the built CLI exactly as a user does (`npm test` builds dist/ before jest runs). */
 function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ['bin/k8s-health.js', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60000 });
+  const r = spawnSync(process.execPath, ['bin/k8s-health.js', ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...env },
+    timeout: 60000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 const scenarios = listScenarios();
-const critical = scenarios.find((s) => s.scans.length === 1 && s.expected.findings.some((f) => f.severity === 'critical'))!;
+const critical = scenarios.find(
+  (s) => s.scans.length === 1 && s.expected.findings.some((f) => f.severity === 'critical'),
+)!;
 const benign = scenarios.find((s) => s.name.startsWith('benign-') && s.scans.length === 1)!;
 
 describe('k8s-health check (spawned CLI)', () => {
@@ -22,7 +28,16 @@ describe('k8s-health check (spawned CLI)', () => {
     const r = cli(['check', '--from', critical.dir]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(1);
-    for (const title of ['API server', 'etcd', 'Control plane', 'Nodes', 'Cluster API machines', 'Webhooks', 'Workloads']) expect(r.stdout).toContain(title);
+    for (const title of [
+      'API server',
+      'etcd',
+      'Control plane',
+      'Nodes',
+      'Cluster API machines',
+      'Webhooks',
+      'Workloads',
+    ])
+      expect(r.stdout).toContain(title);
     expect(r.stdout).toContain('[CRITICAL]');
   });
 
@@ -32,7 +47,10 @@ describe('k8s-health check (spawned CLI)', () => {
     expect(debug.code).toBe(plain.code);
     expect(debug.stdout).toBe(plain.stdout);
     expect(plain.stderr).toBe('');
-    const records = debug.stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const records = debug.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(records.map((r) => r.msg)).toEqual(['dump read', 'report built']);
     for (const r of records) expect(r).toMatchObject({ level: 'debug', process: 'check', time: expect.any(String) });
   });
@@ -47,9 +65,20 @@ describe('k8s-health check (spawned CLI)', () => {
   it('--output json follows the docs/design.md report shape', () => {
     const r = cli(['check', '--from', critical.dir, '--output', 'json']);
     const report = JSON.parse(r.stdout);
-    expect(Object.keys(report)).toEqual(expect.arrayContaining(['cluster', 'generatedAt', 'status', 'sections', 'findings', 'partial']));
+    expect(Object.keys(report)).toEqual(
+      expect.arrayContaining(['cluster', 'generatedAt', 'status', 'sections', 'findings', 'partial']),
+    );
     expect(report.status).toBe('critical');
-    expect(report.sections.map((s: { id: string }) => s.id)).toEqual(['apiserver', 'etcd', 'controlplane', 'nodes', 'machines', 'upgrades', 'webhooks', 'workloads']);
+    expect(report.sections.map((s: { id: string }) => s.id)).toEqual([
+      'apiserver',
+      'etcd',
+      'controlplane',
+      'nodes',
+      'machines',
+      'upgrades',
+      'webhooks',
+      'workloads',
+    ]);
     for (const f of report.findings) expect(f.fingerprint).toMatch(/^[0-9a-f]{16}$/);
   });
 
@@ -65,8 +94,11 @@ describe('k8s-health check (spawned CLI)', () => {
     // The same report rendered by the bot's renderer gives the same message; only the scan time
     // (each run's own clock) differs.
     const report = JSON.parse(cli(['check', '--from', critical.dir, '--output', 'json']).stdout);
-    const sameScanTime = (m: unknown) => JSON.parse(JSON.stringify(m).replace(/scanned <!date\^\d+\^[^>]*>/g, 'scanned T'));
-    expect(sameScanTime(msg)).toEqual(sameScanTime(renderBlocks({ ...report, collectedAt: report.collectedAt ?? '' }, {})));
+    const sameScanTime = (m: unknown) =>
+      JSON.parse(JSON.stringify(m).replace(/scanned <!date\^\d+\^[^>]*>/g, 'scanned T'));
+    expect(sameScanTime(msg)).toEqual(
+      sameScanTime(renderBlocks({ ...report, collectedAt: report.collectedAt ?? '' }, {})),
+    );
   });
 
   it('replays several --from dumps as successive scans', () => {
@@ -105,11 +137,20 @@ describe('k8s-health check (spawned CLI)', () => {
   });
 
   it('a capture of only OpenShift machine-api objects is read, not rejected: exit 0, unknown, the foreign kinds noted', () => {
-    const r = cli(['check', '--from', 'test/fixtures/real/openshift-machine-api-objects-not-capi/dump', '--output', 'json']);
+    const r = cli([
+      'check',
+      '--from',
+      'test/fixtures/real/openshift-machine-api-objects-not-capi/dump',
+      '--output',
+      'json',
+    ]);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const report = JSON.parse(r.stdout);
     expect([report.status, report.collectedAt, report.collectedAtFrom]).toEqual(['unknown', null, 'unknown']);
-    expect(report.partial.map((p: { source: string }) => p.source)).toEqual(['1 Machine object(s) of machine.openshift.io/v1beta1', '1 MachineHealthCheck object(s) of machine.openshift.io/v1beta1']);
+    expect(report.partial.map((p: { source: string }) => p.source)).toEqual([
+      '1 Machine object(s) of machine.openshift.io/v1beta1',
+      '1 MachineHealthCheck object(s) of machine.openshift.io/v1beta1',
+    ]);
   });
 
   it('--now sets the analysis time', () => {
@@ -119,7 +160,15 @@ describe('k8s-health check (spawned CLI)', () => {
   });
 
   it('check --cluster reads a dump-backed cluster from the config file', () => {
-    const r = cli(['check', '--config', 'config/example.yaml', '--cluster', 'demo-recreation-loop', '--output', 'json']);
+    const r = cli([
+      'check',
+      '--config',
+      'config/example.yaml',
+      '--cluster',
+      'demo-recreation-loop',
+      '--output',
+      'json',
+    ]);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout).cluster).toBe('demo-recreation-loop');
   });

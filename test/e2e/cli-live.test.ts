@@ -28,7 +28,9 @@ const essence = (json: string) => {
   const r = JSON.parse(json);
   const sections = r.sections
     .filter((s: { id: string }) => s.id !== 'etcd')
-    .map((s: { id: string; status: string; summary: string }) => (s.id === 'apiserver' ? { id: s.id, status: s.status } : s));
+    .map((s: { id: string; status: string; summary: string }) =>
+      s.id === 'apiserver' ? { id: s.id, status: s.status } : s,
+    );
   return { status: r.status, sections, findings: r.findings };
 };
 
@@ -64,7 +66,17 @@ describe('live collection through the CLI: check --cluster, dump, check --from',
 
   it('check --cluster (live) gives the same report as check --from on the dump it was served from, and dump round-trips', async () => {
     const now = '2025-02-17T10:00:00Z'; // the scenario's collectedAt: same analysis time both ways
-    const live = await cli(['check', '--config', configFile, '--cluster', 'tkc-prod', '--now', now, '--output', 'json']);
+    const live = await cli([
+      'check',
+      '--config',
+      configFile,
+      '--cluster',
+      'tkc-prod',
+      '--now',
+      now,
+      '--output',
+      'json',
+    ]);
     expect(live.stderr).toBe('');
     expect(live.code).toBe(1);
     const fromScenario = await cli(['check', '--from', SCENARIO, '--cluster', 'tkc-prod', '--output', 'json']);
@@ -86,7 +98,10 @@ describe('live collection through the CLI: check --cluster, dump, check --from',
   it('an API server that is down gives a report that says so, not a crash', async () => {
     const cfg = path.join(work, 'down.yaml');
     const dead = await writeTestKubeConfig('http://127.0.0.1:9', 'dead');
-    writeFileSync(cfg, ['clusters:', '  - name: dead', `    workload: { kubeconfig: ${dead}, context: dead }`].join('\n'));
+    writeFileSync(
+      cfg,
+      ['clusters:', '  - name: dead', `    workload: { kubeconfig: ${dead}, context: dead }`].join('\n'),
+    );
     const r = await cli(['check', '--config', cfg, '--output', 'json']);
     const report = JSON.parse(r.stdout);
     expect(report.findings.map((f: { id: string }) => f.id)).toContain('apiserver.unreachable');

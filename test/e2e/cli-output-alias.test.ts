@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 
 /** `-o` is `--output` (the kubectl habit), on the built CLI as a user runs it. */
-const cli = (args: string[]) => spawnSync(process.execPath, ['bin/k8s-health.js', ...args], { encoding: 'utf8', timeout: 60000 });
+const cli = (args: string[]) =>
+  spawnSync(process.execPath, ['bin/k8s-health.js', ...args], { encoding: 'utf8', timeout: 60000 });
 
 describe('check -o', () => {
   it('-o json prints the JSON report, like --output json', () => {

@@ -17,9 +17,26 @@ function kcp(namespace: string, name: string): KubeObject {
   return {
     apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
     kind: 'KubeadmControlPlane',
-    metadata: { name, namespace, uid: `uid-${name}`, labels: { 'cluster.x-k8s.io/cluster-name': name.replace(/-cp$/, '') } },
+    metadata: {
+      name,
+      namespace,
+      uid: `uid-${name}`,
+      labels: { 'cluster.x-k8s.io/cluster-name': name.replace(/-cp$/, '') },
+    },
     spec: { replicas: 3, version: 'v1.31.4' },
-    status: { replicas: 3, readyReplicas: 3, conditions: [{ type: 'EtcdClusterHealthy', status: 'False', reason: 'EtcdClusterUnhealthy', message: 'etcd member m2 is unhealthy', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+    status: {
+      replicas: 3,
+      readyReplicas: 3,
+      conditions: [
+        {
+          type: 'EtcdClusterHealthy',
+          status: 'False',
+          reason: 'EtcdClusterUnhealthy',
+          message: 'etcd member m2 is unhealthy',
+          lastTransitionTime: '2026-01-01T00:00:00Z',
+        },
+      ],
+    },
   } as KubeObject;
 }
 
@@ -49,12 +66,27 @@ describe('k8s-health worker in fleet mode (spawned)', () => {
   beforeAll(async () => {
     redis = await startRedis();
     slack = await startFakeSlackApi();
-    mgmt = await startFakeKubeApi({ accessKinds: true, objects: [capiCluster('team-a', 'web'), kcp('team-a', 'web-cp')] });
+    mgmt = await startFakeKubeApi({
+      accessKinds: true,
+      objects: [capiCluster('team-a', 'web'), kcp('team-a', 'web-cp')],
+    });
     const dir = mkdtempSync(path.join(tmpdir(), 'fleet-worker-'));
     const mk = await writeTestKubeConfig(mgmt.url, 'mgmt');
     config = path.join(dir, 'config.yaml');
-    writeFileSync(config, ['fleets:', '  - name: lab', `    management: { kubeconfig: ${mk} }`, '    slack: { alertChannel: C0FLEET }', 'scan: { intervalSeconds: 1 }'].join('\n'));
-    worker = await spawnWorker({ config, env: { REDIS_URL: redis.url, SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' } });
+    writeFileSync(
+      config,
+      [
+        'fleets:',
+        '  - name: lab',
+        `    management: { kubeconfig: ${mk} }`,
+        '    slack: { alertChannel: C0FLEET }',
+        'scan: { intervalSeconds: 1 }',
+      ].join('\n'),
+    );
+    worker = await spawnWorker({
+      config,
+      env: { REDIS_URL: redis.url, SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' },
+    });
   });
   afterAll(async () => {
     await worker?.kill();
@@ -66,14 +98,36 @@ describe('k8s-health worker in fleet mode (spawned)', () => {
   it('discovers the cluster, keeps it in the directory, scans it management-side only and alerts', async () => {
     const r = reader();
     try {
-      expect(await entryOf(r, 'web')).toEqual({ name: 'web', fleet: 'lab', namespace: 'team-a', clusterName: 'web', enrolled: false, credentials: 'enrolled' });
+      expect(await entryOf(r, 'web')).toEqual({
+        name: 'web',
+        fleet: 'lab',
+        namespace: 'team-a',
+        clusterName: 'web',
+        enrolled: false,
+        credentials: 'enrolled',
+      });
     } finally {
       r.disconnect();
     }
-    const parent = await slack.waitFor('the alert thread', () => slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0FLEET' && /reports etcd unhealthy/.test(JSON.stringify(c.body))), 30000);
+    const parent = await slack.waitFor(
+      'the alert thread',
+      () =>
+        slack
+          .callsTo('chat.postMessage')
+          .find((c) => c.body.channel === 'C0FLEET' && /reports etcd unhealthy/.test(JSON.stringify(c.body))),
+      30000,
+    );
     expect(JSON.stringify(parent.body)).toContain('web');
     const listed = await runCliInProcess(['clusters', '-o', 'json', '--config', config], { REDIS_URL: redis.url });
-    expect(JSON.parse(listed.stdout)).toEqual([{ name: 'web', fleet: 'lab', namespace: 'team-a', status: expect.stringMatching(/^(degraded|critical|unknown)$/), enrolled: false }]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      {
+        name: 'web',
+        fleet: 'lab',
+        namespace: 'team-a',
+        status: expect.stringMatching(/^(degraded|critical|unknown)$/),
+        enrolled: false,
+      },
+    ]);
     expect(JSON.parse(listed.stdout)[0].status).not.toBe('healthy');
   });
 
@@ -83,7 +137,16 @@ describe('k8s-health worker in fleet mode (spawned)', () => {
     try {
       expect(await entryOf(r, 'api')).toMatchObject({ name: 'api', namespace: 'team-b' });
       mgmt.emit('DELETED', mgmt.find('Cluster', 'web', 'team-a')!);
-      const reply = await slack.waitFor('the "cluster deleted" reply', () => slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0FLEET' && c.body.thread_ts && /cluster deleted/.test(JSON.stringify(c.body))), 30000);
+      const reply = await slack.waitFor(
+        'the "cluster deleted" reply',
+        () =>
+          slack
+            .callsTo('chat.postMessage')
+            .find(
+              (c) => c.body.channel === 'C0FLEET' && c.body.thread_ts && /cluster deleted/.test(JSON.stringify(c.body)),
+            ),
+        30000,
+      );
       expect(reply).toBeDefined();
       expect(await entryOf(r, 'web', false)).toBeUndefined();
       expect(worker.output).toMatch(/fleet: cluster deleted/);

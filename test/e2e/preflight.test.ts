@@ -24,9 +24,18 @@ describe('npm test preflight', () => {
     const bin = mkdtempSync(path.join(tmpdir(), 'k8s-health-preflight-'));
     chmodSync(bin, 0o755); // readable by the unprivileged user it runs as
     symlinkSync('/bin/sh', path.join(bin, 'sh'));
-    symlinkSync(spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim(), path.join(bin, 'redis-server'));
-    symlinkSync(spawnSync('sh', ['-c', 'command -v redis-sentinel'], { encoding: 'utf8' }).stdout.trim(), path.join(bin, 'redis-sentinel'));
-    symlinkSync(spawnSync('sh', ['-c', 'command -v redis-cli'], { encoding: 'utf8' }).stdout.trim(), path.join(bin, 'redis-cli'));
+    symlinkSync(
+      spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim(),
+      path.join(bin, 'redis-server'),
+    );
+    symlinkSync(
+      spawnSync('sh', ['-c', 'command -v redis-sentinel'], { encoding: 'utf8' }).stdout.trim(),
+      path.join(bin, 'redis-sentinel'),
+    );
+    symlinkSync(
+      spawnSync('sh', ['-c', 'command -v redis-cli'], { encoding: 'utf8' }).stdout.trim(),
+      path.join(bin, 'redis-cli'),
+    );
     const r = runPreflight([bin]);
     expect(r.status).toBe(1);
     const lines = r.stderr.trim().split('\n');

@@ -7,8 +7,14 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { Page } from 'playwright-core';
 // The incident is shared with `npm run screenshots` (plain JS, no types).
-// @ts-expect-error scripts/ is JavaScript
-import { launchBrowser, MAX_RESOLUTION_STEPS, measurePhoneScreen, playIncident, startSandboxProcess } from '../../scripts/sandbox-tour.js';
+import {
+  launchBrowser,
+  MAX_RESOLUTION_STEPS,
+  measurePhoneScreen,
+  playIncident,
+  startSandboxProcess,
+  // @ts-expect-error scripts/ is JavaScript
+} from '../../scripts/sandbox-tour.js';
 import { freePort } from '../support/free-port.js';
 import { signalPid } from '../support/signal-pid.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
@@ -33,13 +39,21 @@ function childPids(pid: number): number[] {
 async function waitGone(pids: number[], deadlineMs = 20_000): Promise<number[]> {
   const until = Date.now() + deadlineMs;
   for (;;) {
-    const left = pids.filter((p) => existsSync(`/proc/${p}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${p}/status`, 'utf8')));
+    const left = pids.filter(
+      (p) => existsSync(`/proc/${p}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${p}/status`, 'utf8')),
+    );
     if (!left.length || Date.now() > until) return left;
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-type Sandbox = { url: string; child: { pid: number; exitCode: number | null }; exit: Promise<number | null>; stdout: string; stderr: string };
+type Sandbox = {
+  url: string;
+  child: { pid: number; exitCode: number | null };
+  exit: Promise<number | null>;
+  stdout: string;
+  stderr: string;
+};
 type Browser = { page: Page; close(): Promise<void> };
 
 /**
@@ -86,7 +100,9 @@ describe('k8s-health sandbox in a real browser', () => {
   }, 60_000);
 
   it('runs on its embedded Valkey without any redis-server, and prints its URL on 127.0.0.1 as the first line', async () => {
-    expect(sandbox.stdout).toMatch(/^k8s-health sandbox: open http:\/\/127\.0\.0\.1:\d+\/ \(loopback only; Redis: embedded Valkey; /);
+    expect(sandbox.stdout).toMatch(
+      /^k8s-health sandbox: open http:\/\/127\.0\.0\.1:\d+\/ \(loopback only; Redis: embedded Valkey; /,
+    );
     // The store is a child process of the sandbox (node running the Valkey engine compiled to WebAssembly).
     expect(store).toHaveLength(1);
     expect(readFileSync(`/proc/${store[0]}/cmdline`, 'utf8')).toContain('run-embedded-valkey.js');
@@ -97,13 +113,19 @@ describe('k8s-health sandbox in a real browser', () => {
     // Another Host (a DNS-rebinding page) is refused, and so is a POST that is not JSON (a cross-site form).
     // fetch drops a Host header it is given: node:http sends it as written.
     const wrongHost = await new Promise<number | undefined>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port: Number(port), path: '/', headers: { host: `evil.example:${port}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      }).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port: Number(port), path: '/', headers: { host: `evil.example:${port}` } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        })
+        .on('error', reject);
     });
     expect(wrongHost).toBe(421);
-    const form = await fetch(new URL('/api/reset', sandbox.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'x=1' });
+    const form = await fetch(new URL('/api/reset', sandbox.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'x=1',
+    });
     expect(form.status).toBe(415);
     const page = await fetch(sandbox.url);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
@@ -114,9 +136,19 @@ describe('k8s-health sandbox in a real browser', () => {
     await page.goto(sandbox.url);
     await page.locator('#messages > li.msg').first().waitFor({ timeout: 45_000 });
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } } }).document.activeElement.className)).toBe('skip');
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { className: string } } }).document.activeElement
+            .className,
+      ),
+    ).toBe('skip');
     await page.keyboard.press('Enter');
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id)).toBe('composer-input');
+    expect(
+      await page.evaluate(
+        () => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id,
+      ),
+    ).toBe('composer-input');
     await page.keyboard.type('help');
     await page.keyboard.press('Enter');
     const help = page.locator('#messages > li.msg-is-ephemeral', { hasText: '/k8s-health' });
@@ -132,9 +164,14 @@ describe('k8s-health sandbox in a real browser', () => {
       const doc = (globalThis as any).document;
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const win = globalThis as any;
-      const unlabelled = [...doc.querySelectorAll('select, input, textarea')].filter((e: { labels: unknown[] }) => !e.labels?.length).map((e: { id: string }) => e.id);
+      const unlabelled = [...doc.querySelectorAll('select, input, textarea')]
+        .filter((e: { labels: unknown[] }) => !e.labels?.length)
+        .map((e: { id: string }) => e.id);
       // Buttons of a closed dialog are not shown (and get their text when it opens).
-      const nameless = [...doc.querySelectorAll('button')].filter((b: { textContent: string; getAttribute(n: string): string | null; checkVisibility(): boolean }) => b.checkVisibility() && !b.textContent.trim() && !b.getAttribute('aria-label')).length;
+      const nameless = [...doc.querySelectorAll('button')].filter(
+        (b: { textContent: string; getAttribute(n: string): string | null; checkVisibility(): boolean }) =>
+          b.checkVisibility() && !b.textContent.trim() && !b.getAttribute('aria-label'),
+      ).length;
       const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
       const lum = (c: number[]) => {
         const [r, g, b] = c.map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
@@ -148,7 +185,20 @@ describe('k8s-health sandbox in a real browser', () => {
         return [255, 255, 255];
       };
       const worst: Array<{ what: string; ratio: number }> = [];
-      for (const sel of ['.bk-button-primary', '.bk-button-danger', '.msg-time', '.bk-context', '.bk-mention', '.bk-code', '.msg-author', '.bar-title', '.channel-topic', '.composer-hint', '.msg-replies', '.tab']) {
+      for (const sel of [
+        '.bk-button-primary',
+        '.bk-button-danger',
+        '.msg-time',
+        '.bk-context',
+        '.bk-mention',
+        '.bk-code',
+        '.msg-author',
+        '.bar-title',
+        '.channel-topic',
+        '.composer-hint',
+        '.msg-replies',
+        '.tab',
+      ]) {
         const e = doc.querySelector(sel);
         if (!e) continue;
         const [a, b] = [lum(rgb(win.getComputedStyle(e).color)), lum(bgOf(e))];
@@ -165,7 +215,10 @@ describe('k8s-health sandbox in a real browser', () => {
   it('fits the alert parent and the answer card on one phone screen at 360 px', async () => {
     const phone = await measurePhoneScreen(browser.page, sandbox.url);
     // Rendered lines of the messages' blocks (height over the body's line height), at 360 px CSS width.
-    expect({ alertLines: phone.alertLines, alert: phone.alert }).toEqual({ alertLines: expect.any(Number), alert: phone.alert });
+    expect({ alertLines: phone.alertLines, alert: phone.alert }).toEqual({
+      alertLines: expect.any(Number),
+      alert: phone.alert,
+    });
     expect(phone.alertLines).toBeLessThanOrEqual(ALERT_PHONE_LINES);
     expect(phone.answerLines).toBeLessThanOrEqual(ANSWER_PHONE_LINES);
     // Each fact once: the webhook is named in the header and the fix button only; no ids but in the small print.
@@ -174,11 +227,13 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(phone.answer).not.toContain('ids:');
   }, 120_000);
 
-  it('plays a whole incident: command, answer card, alert thread, proposal, self-approval refused, an approver\'s Home tab, two approvals, execution, resolution', async () => {
+  it("plays a whole incident: command, answer card, alert thread, proposal, self-approval refused, an approver's Home tab, two approvals, execution, resolution", async () => {
     const seen = await playIncident(browser.page, sandbox.url);
     // Alert threads opened from the first scan of the live cluster, one per root cause: the
     // webhook outage owns its thread and lists the loop and the CNI findings as its symptoms.
-    expect(seen.alerts.some((h: string) => h.includes('Webhook kyverno-resource-validating-webhook-cfg refuses pods'))).toBe(true);
+    expect(
+      seen.alerts.some((h: string) => h.includes('Webhook kyverno-resource-validating-webhook-cfg refuses pods')),
+    ).toBe(true);
     expect(seen.alerts.some((h: string) => /machine replacements|CNI not initialized|CNI on node/.test(h))).toBe(false);
     // The answer card of /k8s-health prod-east, asked by Pat.
     expect(seen.answer).toContain('prod-east');
@@ -241,7 +296,9 @@ describe('k8s-health sandbox in a real browser', () => {
     // few "next scan" steps. A symptom still there when its root cause resolved has a thread of its own
     // (the recreation loop, until one loop cycle passes without a recreation), and resolves too.
     // The stuck rollout is one of the webhook's symptoms (listed in its thread above), not a thread of its own.
-    expect(seen.openBeforeScans).toEqual(expect.arrayContaining([expect.stringContaining('Webhook kyverno-resource-validating-webhook-cfg refuses pods')]));
+    expect(seen.openBeforeScans).toEqual(
+      expect.arrayContaining([expect.stringContaining('Webhook kyverno-resource-validating-webhook-cfg refuses pods')]),
+    );
     expect(seen.openBeforeScans.some((h: string) => h.includes('Control-plane rollout'))).toBe(false);
     expect(seen.openAfterScans).toEqual([]);
     expect(seen.alertThreads.length).toBeGreaterThanOrEqual(3);
@@ -251,13 +308,19 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(seen.loopThread).toMatch(/Resolved: not seen in 2 consecutive scans/);
   }, 240_000);
 
-  it('shows date tokens in the viewer\'s time zone', async () => {
+  it("shows date tokens in the viewer's time zone", async () => {
     // The approval request's expiry is a <!date^…> token; this browser runs in Asia/Tokyo (UTC+9).
-    const webhookAlert = browser.page.locator('#messages > li.msg', { hasText: 'Webhook kyverno-resource-validating-webhook-cfg refuses pods' }).first();
+    const webhookAlert = browser.page
+      .locator('#messages > li.msg', { hasText: 'Webhook kyverno-resource-validating-webhook-cfg refuses pods' })
+      .first();
     await webhookAlert.locator('.msg-replies').click();
     const date = browser.page.locator('#thread-messages time.bk-date').first();
     const iso = await date.getAttribute('datetime');
-    const tokyo = new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Tokyo', hour: 'numeric', minute: '2-digit' }).format(new Date(iso!));
+    const tokyo = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'Asia/Tokyo',
+      hour: 'numeric',
+      minute: '2-digit',
+    }).format(new Date(iso!));
     expect(await date.innerText()).toContain(tokyo);
   });
 
@@ -293,8 +356,33 @@ describe('k8s-health sandbox in a real browser', () => {
         onClick: (e: { action_id: string }) => clicks.push(e.action_id),
         confirm: async (c: { title: { text: string } }) => ((asked = c.title.text), true),
       };
-      host.append(...renderMrkdwn('*bold* _italic_ ~gone~ `code` <@U0ANN> <!here> <https://example.com|a link> &lt;img src=x onerror=alert(1)&gt; <script>x</script>\n> quoted\n```pre *not bold*```', ctx));
-      const button = renderBlock({ type: 'actions', block_id: 'b1', elements: [{ type: 'button', action_id: 'go', style: 'danger', text: { type: 'plain_text', text: 'Delete :x:' }, confirm: { title: { type: 'plain_text', text: 'Really?' }, text: { type: 'mrkdwn', text: 'sure' }, confirm: { type: 'plain_text', text: 'Yes' }, deny: { type: 'plain_text', text: 'No' } } }] }, ctx);
+      host.append(
+        ...renderMrkdwn(
+          '*bold* _italic_ ~gone~ `code` <@U0ANN> <!here> <https://example.com|a link> &lt;img src=x onerror=alert(1)&gt; <script>x</script>\n> quoted\n```pre *not bold*```',
+          ctx,
+        ),
+      );
+      const button = renderBlock(
+        {
+          type: 'actions',
+          block_id: 'b1',
+          elements: [
+            {
+              type: 'button',
+              action_id: 'go',
+              style: 'danger',
+              text: { type: 'plain_text', text: 'Delete :x:' },
+              confirm: {
+                title: { type: 'plain_text', text: 'Really?' },
+                text: { type: 'mrkdwn', text: 'sure' },
+                confirm: { type: 'plain_text', text: 'Yes' },
+                deny: { type: 'plain_text', text: 'No' },
+              },
+            },
+          ],
+        },
+        ctx,
+      );
       host.append(button);
       button.querySelector('button').click();
       await new Promise((r) => setTimeout(r, 10));
@@ -326,8 +414,12 @@ describe('k8s-health sandbox in a real browser', () => {
 
   it('plays every bundled scenario from the picker, and a replay moves on with "next scan"', async () => {
     const page = browser.page;
-    const names = await page.locator('#scenario option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
-    const bundled = spawnSync('ls', ['examples/scenarios'], { encoding: 'utf8' }).stdout.split('\n').filter((n) => /^[a-z0-9-]+$/.test(n));
+    const names = await page
+      .locator('#scenario option')
+      .evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
+    const bundled = spawnSync('ls', ['examples/scenarios'], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter((n) => /^[a-z0-9-]+$/.test(n));
     expect(names).toEqual(['prod-east', ...bundled]);
     await page.selectOption('#scenario', 'replay-s3-recreation-loop');
     await page.getByRole('button', { name: 'Play scenario' }).click();
@@ -338,7 +430,10 @@ describe('k8s-health sandbox in a real browser', () => {
       await page.locator('#step', { hasText: `step ${step} of 4` }).waitFor({ timeout: 60_000 });
     }
     // The loop is only visible across scans: by the last step its alert thread is open.
-    await page.locator('#messages .bk-header', { hasText: 'replay-s3-recreation-loop: KubeadmControlPlane' }).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('#messages .bk-header', { hasText: 'replay-s3-recreation-loop: KubeadmControlPlane' })
+      .first()
+      .waitFor({ timeout: 60_000 });
     // Reset empties the channel and starts the scenario again.
     await page.getByRole('button', { name: 'Reset' }).click();
     await page.locator('#step', { hasText: 'step 1 of 4' }).waitFor({ timeout: 60_000 });
@@ -380,15 +475,19 @@ describe('k8s-health sandbox and its store', () => {
     expect(lines[0]).toContain('k8s-health sandbox: the embedded Valkey stopped (signal SIGKILL)');
   }, 90_000);
 
-  it('refuses a REDIS_URL database that holds someone else\'s keys (it wipes its database on reset)', async () => {
+  it("refuses a REDIS_URL database that holds someone else's keys (it wipes its database on reset)", async () => {
     redis = await startRedis();
     const client = new Redis(redis.url);
     await client.set('k8s-health:report:prod', 'not the sandbox');
     client.disconnect();
-    const r = spawnSync(process.execPath, ['bin/k8s-health.js', 'sandbox'], { env: { PATH: process.env.PATH ?? '', REDIS_URL: redis.url }, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, ['bin/k8s-health.js', 'sandbox'], {
+      env: { PATH: process.env.PATH ?? '', REDIS_URL: redis.url },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain('holds 1 keys that are not the sandbox\'s');
+    expect(r.stderr).toContain("holds 1 keys that are not the sandbox's");
     const check = new Redis(redis.url);
     expect(await check.get('k8s-health:report:prod')).toBe('not the sandbox');
     check.disconnect();

@@ -28,7 +28,12 @@ import { startRedis, type RedisServer } from '../support/start-redis.js';
 const SECRET = 'no-cluster-access-signing-secret';
 const TOKEN = 'xoxb-no-cluster-access';
 const CHANNEL = 'C0INCIDENT';
-const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'noisy', namespace: 'shop', uid: 'uid-noisy' }, spec: { replicas: 4 } } as unknown as KubeObject;
+const deployment = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'noisy', namespace: 'shop', uid: 'uid-noisy' },
+  spec: { replicas: 4 },
+} as unknown as KubeObject;
 
 let redisServer: RedisServer;
 let slack: FakeSlackApi;
@@ -65,7 +70,13 @@ beforeAll(async () => {
   serve = await spawnServe({
     config: configFile,
     args: ['--no-workers', '--no-cluster-access'],
-    env: { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisServer.url, LOG_LEVEL: 'error' },
+    env: {
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      REDIS_URL: redisServer.url,
+      LOG_LEVEL: 'error',
+    },
   });
 }, 60_000);
 
@@ -91,8 +102,14 @@ async function post(body: string): Promise<number> {
 
 describe('serve --no-workers --no-cluster-access (spawned)', () => {
   it('answers /k8s-health without scanning here when no worker runs, and says why', async () => {
-    expect(await post(slashCommandBody({ text: 'prod-east', channel_id: CHANNEL, response_url: slack.responseUrl() }))).toBe(200);
-    const [update] = await slack.waitFor('scan failure in place', () => slack.callsTo('chat.update').length === 1 && slack.callsTo('chat.update'), 30_000);
+    expect(
+      await post(slashCommandBody({ text: 'prod-east', channel_id: CHANNEL, response_url: slack.responseUrl() })),
+    ).toBe(200);
+    const [update] = await slack.waitFor(
+      'scan failure in place',
+      () => slack.callsTo('chat.update').length === 1 && slack.callsTo('chat.update'),
+      30_000,
+    );
     const text = JSON.stringify(update!.body.blocks);
     expect(text).toContain('no cluster access (--no-cluster-access)');
     expect(text).toContain('no k8s-health worker process took the scan of prod-east');
@@ -111,26 +128,67 @@ describe('serve --no-workers --no-cluster-access (spawned)', () => {
         cluster: 'prod-east',
         findingId: 'test.finding',
         fingerprint: 'fp-no-cluster-access',
-        proposal: { action: 'deployment.scale', params: { namespace: 'shop', name: 'noisy', replicas: 0 }, label: 'Scale shop/noisy to 0', risk: 'r' },
+        proposal: {
+          action: 'deployment.scale',
+          params: { namespace: 'shop', name: 'noisy', replicas: 0 },
+          label: 'Scale shop/noisy to 0',
+          risk: 'r',
+        },
         createdAt: new Date().toISOString(),
       });
       const responseUrl = slack.responseUrl('fix-click');
-      expect(await post(blockActionBody({ actionId: proposeFixActionId(0), value: proposalId, channel_id: CHANNEL, user_id: 'U0PAT', response_url: responseUrl, message_ts: '1700000000.000777' }))).toBe(200);
+      expect(
+        await post(
+          blockActionBody({
+            actionId: proposeFixActionId(0),
+            value: proposalId,
+            channel_id: CHANNEL,
+            user_id: 'U0PAT',
+            response_url: responseUrl,
+            message_ts: '1700000000.000777',
+          }),
+        ),
+      ).toBe(200);
       // The clicker hears at once that the plan is being prepared (no silent wait).
-      const preparing = await slack.waitFor('the immediate ephemeral', () => slack.responses.find((r) => r.path === '/response/fix-click'), 30_000);
-      expect(preparing.body).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('Preparing the plan for *Scale shop/noisy to 0*') });
+      const preparing = await slack.waitFor(
+        'the immediate ephemeral',
+        () => slack.responses.find((r) => r.path === '/response/fix-click'),
+        30_000,
+      );
+      expect(preparing.body).toMatchObject({
+        response_type: 'ephemeral',
+        text: expect.stringContaining('Preparing the plan for *Scale shop/noisy to 0*'),
+      });
       // The worker planned it (live replicas recorded), dry-ran it, and posted the request in the thread.
-      const posted = await slack.waitFor('the approval request in the thread', () => slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_')), 30_000);
+      const posted = await slack.waitFor(
+        'the approval request in the thread',
+        () =>
+          slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_')),
+        30_000,
+      );
       expect(posted.body).toMatchObject({ channel: CHANNEL, thread_ts: '1700000000.000777' });
       expect(JSON.stringify(posted.body.blocks)).toContain('server-side dry run (dryRun=All) accepted');
       expect(String(posted.body.text)).toContain('Scale shop/noisy to 0 (was 4)');
       // The request is stored right after its message is posted (approvals/request/propose-fix.ts).
-      const keys = await eventually(() => redis.keys(`{k8s-health:approvals}:approval:*`), (k) => k.length > 0, 30_000);
+      const keys = await eventually(
+        () => redis.keys(`{k8s-health:approvals}:approval:*`),
+        (k) => k.length > 0,
+        30_000,
+      );
       expect(keys).toHaveLength(1);
       const stored = JSON.parse((await redis.get(keys[0]!))!);
-      expect(stored).toMatchObject({ cluster: 'prod-east', proposer: 'U0PAT', status: 'pending', dryRunOk: true, thread: { channel: CHANNEL, threadTs: '1700000000.000777' } });
+      expect(stored).toMatchObject({
+        cluster: 'prod-east',
+        proposer: 'U0PAT',
+        status: 'pending',
+        dryRunOk: true,
+        thread: { channel: CHANNEL, threadTs: '1700000000.000777' },
+      });
       expect(workerKube.requests.map((r) => `${r.method} ${r.path}${r.query.dryRun ? ' (dry run)' : ''}`)).toEqual(
-        expect.arrayContaining(['GET /apis/apps/v1/namespaces/shop/deployments/noisy', 'PATCH /apis/apps/v1/namespaces/shop/deployments/noisy (dry run)']),
+        expect.arrayContaining([
+          'GET /apis/apps/v1/namespaces/shop/deployments/noisy',
+          'PATCH /apis/apps/v1/namespaces/shop/deployments/noisy (dry run)',
+        ]),
       );
       expect(workerKube.writes.filter((w) => !w.dryRun)).toEqual([]);
       expect(kube.requests).toEqual([]);

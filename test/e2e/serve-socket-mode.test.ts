@@ -29,8 +29,20 @@ beforeAll(async () => {
   slack = await startFakeSlackApi({ validToken: TOKEN, appToken: APP_TOKEN, socketModeUrl: socket.url });
   dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-socket-'));
   const configFile = path.join(dir, 'config.yaml');
-  writeFileSync(configFile, `clusters:\n  - name: tkc-prod\n    dump: ${JSON.stringify(DUMP)}\n    slack: { channels: [C0SOCKET] }\n`);
-  serve = await spawnServe({ config: configFile, env: { SLACK_BOT_TOKEN: TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisServer.url, LOG_LEVEL: 'error' } });
+  writeFileSync(
+    configFile,
+    `clusters:\n  - name: tkc-prod\n    dump: ${JSON.stringify(DUMP)}\n    slack: { channels: [C0SOCKET] }\n`,
+  );
+  serve = await spawnServe({
+    config: configFile,
+    env: {
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_APP_TOKEN: APP_TOKEN,
+      SLACK_API_URL: slack.apiUrl,
+      REDIS_URL: redisServer.url,
+      LOG_LEVEL: 'error',
+    },
+  });
   port = serve.port;
 });
 
@@ -57,20 +69,38 @@ describe('serve in Socket Mode', () => {
       type: 'slash_commands',
       accepts_response_payload: true,
       payload: {
-        token: 'legacy', team_id: 'T0TEAM', team_domain: 'test', channel_id: 'C0SOCKET', channel_name: 'incident',
-        user_id: 'U0SRE', user_name: 'sre', command: '/k8s-health', text: 'tkc-prod', api_app_id: 'A0TEST',
-        response_url: slack.responseUrl(), trigger_id: '1.2.3',
+        token: 'legacy',
+        team_id: 'T0TEAM',
+        team_domain: 'test',
+        channel_id: 'C0SOCKET',
+        channel_name: 'incident',
+        user_id: 'U0SRE',
+        user_name: 'sre',
+        command: '/k8s-health',
+        text: 'tkc-prod',
+        api_app_id: 'A0TEST',
+        response_url: slack.responseUrl(),
+        trigger_id: '1.2.3',
       },
     });
     await slack.waitFor('ack on the socket', () => socket.received.find((m) => m.envelope_id === 'env-1'), 15000);
     // The answer: posted in the channel, then (after the first scan) updated in place with the report.
     const answer = await slack.waitFor(
       'the report in the channel',
-      () => [...slack.messages.entries()].find(([key, m]) => key.startsWith('C0SOCKET/') && JSON.stringify(m.blocks ?? '').includes('kyverno-resource-validating-webhook-cfg'))?.[1],
+      () =>
+        [...slack.messages.entries()].find(
+          ([key, m]) =>
+            key.startsWith('C0SOCKET/') &&
+            JSON.stringify(m.blocks ?? '').includes('kyverno-resource-validating-webhook-cfg'),
+        )?.[1],
       30000,
     );
     expect(JSON.stringify(answer.blocks)).toContain('tkc-prod');
-    expect(slack.callsTo('chat.update').some((c) => c.body.channel === 'C0SOCKET' && String(c.body.text).startsWith('tkc-prod: critical'))).toBe(true);
+    expect(
+      slack
+        .callsTo('chat.update')
+        .some((c) => c.body.channel === 'C0SOCKET' && String(c.body.text).startsWith('tkc-prod: critical')),
+    ).toBe(true);
     expect(serve.stdout).toContain('(socket mode)');
     expect(serve.stdout + serve.stderr).not.toMatch(/error/i);
   });

@@ -47,7 +47,10 @@ beforeAll(async () => {
   slack = await startFakeSlackApi({ validToken: TOKEN });
   dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-serve-'));
   configFile = path.join(dir, 'config.yaml');
-  writeFileSync(configFile, `clusters:\n  - name: tkc-prod\n    dump: ${JSON.stringify(DUMP)}\n    slack: { channels: [C0INCIDENT] }\nscan: { freshSeconds: 30 }\n`);
+  writeFileSync(
+    configFile,
+    `clusters:\n  - name: tkc-prod\n    dump: ${JSON.stringify(DUMP)}\n    slack: { channels: [C0INCIDENT] }\nscan: { freshSeconds: 30 }\n`,
+  );
   serve = await spawnServe({ config: configFile, env: env() });
   port = serve.port;
 });
@@ -79,7 +82,11 @@ describe('k8s-health serve (spawned, http mode)', () => {
   it('with no stored report answers "scanning…" at once, then the whole report in place', async () => {
     const res = await post(slashCommandBody({ text: 'tkc-prod', response_url: slack.responseUrl() }));
     expect(res.status).toBe(200);
-    const [posted] = await slack.waitFor('chat.postMessage', () => slack.callsTo('chat.postMessage').length === 1 && slack.callsTo('chat.postMessage'), 30000);
+    const [posted] = await slack.waitFor(
+      'chat.postMessage',
+      () => slack.callsTo('chat.postMessage').length === 1 && slack.callsTo('chat.postMessage'),
+      30000,
+    );
     expect(posted!.body.channel).toBe('C0INCIDENT');
     expect(posted!.body.blocks[0].text.text).toBe('tkc-prod: scanning…');
     const ts = [...slack.messages.keys()][0]!.split('/')[1]!;
@@ -92,16 +99,31 @@ describe('k8s-health serve (spawned, http mode)', () => {
     expect(text(blocks)).toContain('kyverno-resource-validating-webhook-cfg');
     expect(text(blocks)).toContain('/docs/diagnosis.md#webhookunavailable-blocking|runbook>');
     // Fix buttons, and the other fixes in an overflow menu beside them: each carries only its proposal id.
-    const fixes = blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements as AnyBlock[]).filter((b) => b.action_id !== DETAILS_ACTION_ID);
+    const fixes = blocks
+      .filter((b) => b.type === 'actions')
+      .flatMap((b) => b.elements as AnyBlock[])
+      .filter((b) => b.action_id !== DETAILS_ACTION_ID);
     const buttons = fixes.filter((b) => b.type === 'button');
     expect(buttons.length).toBeGreaterThan(0);
     expect(buttons.map((b) => b.text.text)).toContain('Suspend webhook kyverno-resource-validating-webhook-cfg');
     for (const b of buttons) expect(b.value).toMatch(/^p_[A-Za-z0-9_-]+$/);
-    for (const o of fixes.filter((b) => b.type === 'overflow').flatMap((b) => b.options as AnyBlock[])) expect(o.value).toMatch(/^p_[A-Za-z0-9_-]+$/);
+    for (const o of fixes.filter((b) => b.type === 'overflow').flatMap((b) => b.options as AnyBlock[]))
+      expect(o.value).toMatch(/^p_[A-Za-z0-9_-]+$/);
 
-    const click = await post(blockActionBody({ actionId: buttons[0]!.action_id, value: buttons[0]!.value, message_ts: ts, response_url: slack.responseUrl('e2e-click') }));
+    const click = await post(
+      blockActionBody({
+        actionId: buttons[0]!.action_id,
+        value: buttons[0]!.value,
+        message_ts: ts,
+        response_url: slack.responseUrl('e2e-click'),
+      }),
+    );
     expect(click.status).toBe(200);
-    const reply = await slack.waitFor('click reply', () => slack.responses.find((r) => r.path === '/response/e2e-click'), 30000);
+    const reply = await slack.waitFor(
+      'click reply',
+      () => slack.responses.find((r) => r.path === '/response/e2e-click'),
+      30000,
+    );
     expect(reply.body.response_type).toBe('ephemeral');
     expect(reply.body.text).toContain('Not proposed'); // dump-backed clusters are never remediated
   });
@@ -112,7 +134,9 @@ describe('k8s-health serve (spawned, http mode)', () => {
       const latest = await createReportStore(redis, { keyPrefix: 'k8s-health:' }).latest('tkc-prod');
       expect(latest).toBeDefined();
       // Age the stored report: as if its scan ended an hour ago (freshSeconds is 30).
-      await createReportStore(redis, { keyPrefix: 'k8s-health:', now: () => new Date(Date.now() - 3600_000) }).save(latest!.report);
+      await createReportStore(redis, { keyPrefix: 'k8s-health:', now: () => new Date(Date.now() - 3600_000) }).save(
+        latest!.report,
+      );
     } finally {
       redis.disconnect();
     }
@@ -130,7 +154,10 @@ describe('k8s-health serve (spawned, http mode)', () => {
 
   it('answers an unknown cluster ephemerally, naming what was typed', async () => {
     const res = await post(slashCommandBody({ text: 'tkc-staging', response_url: slack.responseUrl() }));
-    expect(JSON.parse(res.text)).toEqual({ response_type: 'ephemeral', text: expect.stringContaining('Unknown cluster "tkc-staging"') });
+    expect(JSON.parse(res.text)).toEqual({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('Unknown cluster "tkc-staging"'),
+    });
   });
 
   it('serves /healthz, /readyz and /metrics on PORT', async () => {

@@ -24,11 +24,21 @@ beforeAll(() => {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function render(sets: string[]): any[] {
-  const args = ['template', 'khb', chartDir, '--namespace', 'ops', '-f', join(chartDir, 'ci', 'remediation-values.yaml')];
+  const args = [
+    'template',
+    'khb',
+    chartDir,
+    '--namespace',
+    'ops',
+    '-f',
+    join(chartDir, 'ci', 'remediation-values.yaml'),
+  ];
   for (const s of sets) args.push('--set', s);
   const r = spawnSync(helmPath, args, { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`helm template failed: ${r.stderr.trim()}`);
-  return parseAllDocuments(r.stdout).map((d) => d.toJS()).filter(Boolean);
+  return parseAllDocuments(r.stdout)
+    .map((d) => d.toJS())
+    .filter(Boolean);
 }
 
 const secretReaders = (ms: ReturnType<typeof render>) =>
@@ -46,8 +56,11 @@ describe('helm: fleet kubeconfig Secrets (rbac.fleetSecrets)', () => {
     expect(secretReaders(ms)).toEqual([WORKER_SA]);
     const roles = ms.filter((m) => m.kind === 'Role' && m.metadata.name === 'khb-k8s-health-bot-fleet-secrets');
     expect(roles.map((r) => r.metadata.namespace)).toEqual(['team-a', 'team-b']);
-    for (const r of roles) expect(r.rules).toEqual([{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }]);
-    expect(ms.some((m) => m.kind === 'ClusterRole' && m.metadata.name === 'khb-k8s-health-bot-fleet-secrets')).toBe(false);
+    for (const r of roles)
+      expect(r.rules).toEqual([{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }]);
+    expect(ms.some((m) => m.kind === 'ClusterRole' && m.metadata.name === 'khb-k8s-health-bot-fleet-secrets')).toBe(
+      false,
+    );
   });
 
   it('grants them cluster-wide when no namespace is listed, still read-only and to the worker only', () => {
@@ -58,7 +71,21 @@ describe('helm: fleet kubeconfig Secrets (rbac.fleetSecrets)', () => {
   });
 
   it('refuses a namespace that is not a namespace name (values.schema.json)', () => {
-    const r = spawnSync(helmPath, ['template', 'khb', chartDir, '--namespace', 'ops', '-f', join(chartDir, 'ci', 'remediation-values.yaml'), '--set', 'rbac.fleetSecrets.namespaces={Team_A}'], { encoding: 'utf8' });
+    const r = spawnSync(
+      helmPath,
+      [
+        'template',
+        'khb',
+        chartDir,
+        '--namespace',
+        'ops',
+        '-f',
+        join(chartDir, 'ci', 'remediation-values.yaml'),
+        '--set',
+        'rbac.fleetSecrets.namespaces={Team_A}',
+      ],
+      { encoding: 'utf8' },
+    );
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/fleetSecrets/);
   });

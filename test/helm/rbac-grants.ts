@@ -9,7 +9,13 @@
 type Manifest = { kind: string; metadata: { name: string; namespace?: string }; [key: string]: any };
 
 /** One RBAC rule as rendered. */
-export interface Rule { apiGroups?: string[]; resources?: string[]; resourceNames?: string[]; nonResourceURLs?: string[]; verbs: string[] }
+export interface Rule {
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+  verbs: string[];
+}
 
 /** `group/resource` (`/nodes` for the core group) → sorted verbs, pinned ones as `verb[names]`. */
 export type Grants = Record<string, string[]>;
@@ -29,7 +35,9 @@ export function addGrant(out: Grants, group: string, resource: string, verb: str
 export function ruleGrants(rules: Rule[]): Grants {
   const out: Grants = {};
   for (const r of rules) {
-    for (const g of r.apiGroups ?? []) for (const res of r.resources ?? []) for (const v of r.verbs) addGrant(out, g, res, grantedVerb(v, r.resourceNames));
+    for (const g of r.apiGroups ?? [])
+      for (const res of r.resources ?? [])
+        for (const v of r.verbs) addGrant(out, g, res, grantedVerb(v, r.resourceNames));
   }
   return out;
 }
@@ -37,7 +45,8 @@ export function ruleGrants(rules: Rule[]): Grants {
 /** Non-resource URL rules of a role, `url` → verbs. */
 export function nonResourceGrants(rules: Rule[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const r of rules) for (const u of r.nonResourceURLs ?? []) out[u] = [...new Set([...(out[u] ?? []), ...r.verbs])].sort();
+  for (const r of rules)
+    for (const u of r.nonResourceURLs ?? []) out[u] = [...new Set([...(out[u] ?? []), ...r.verbs])].sort();
   return out;
 }
 
@@ -46,13 +55,21 @@ export function nonResourceGrants(rules: Rule[]): Record<string, string[]> {
  * RoleBindings of the rendered chart). A ServiceAccount with no binding is absent.
  */
 export function rulesBySubject(ms: Manifest[]): Record<string, Rule[]> {
-  const roles = new Map(ms.filter((m) => m.kind === 'ClusterRole' || m.kind === 'Role').map((m) => [`${m.kind}/${m.metadata.name}`, (m.rules ?? []) as Rule[]]));
+  const roles = new Map(
+    ms
+      .filter((m) => m.kind === 'ClusterRole' || m.kind === 'Role')
+      .map((m) => [`${m.kind}/${m.metadata.name}`, (m.rules ?? []) as Rule[]]),
+  );
   const out: Record<string, Rule[]> = {};
   for (const b of ms.filter((m) => m.kind === 'ClusterRoleBinding' || m.kind === 'RoleBinding')) {
     const rules = roles.get(`${b.roleRef.kind}/${b.roleRef.name}`);
-    if (!rules) throw new Error(`${b.kind} ${b.metadata.name} refers to ${b.roleRef.kind} ${b.roleRef.name}, which the chart does not render`);
+    if (!rules)
+      throw new Error(
+        `${b.kind} ${b.metadata.name} refers to ${b.roleRef.kind} ${b.roleRef.name}, which the chart does not render`,
+      );
     for (const s of b.subjects ?? []) {
-      if (s.kind !== 'ServiceAccount') throw new Error(`${b.kind} ${b.metadata.name} binds a ${s.kind}: the chart binds ServiceAccounts only`);
+      if (s.kind !== 'ServiceAccount')
+        throw new Error(`${b.kind} ${b.metadata.name} binds a ${s.kind}: the chart binds ServiceAccounts only`);
       const key = `${s.namespace}/${s.name}`;
       out[key] = [...(out[key] ?? []), ...rules];
     }

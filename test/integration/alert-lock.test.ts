@@ -19,7 +19,11 @@ describe('alert thread lock (real Redis)', () => {
       order.push('a:end');
     });
     await sleep(50);
-    const waiter = withAlertLock(db.redis, { keyPrefix: 'l1:', name: 'c:f', ttlMs: 300, waitMs: 5000 }, async () => void order.push('b'));
+    const waiter = withAlertLock(
+      db.redis,
+      { keyPrefix: 'l1:', name: 'c:f', ttlMs: 300, waitMs: 5000 },
+      async () => void order.push('b'),
+    );
     await Promise.all([holder, waiter]);
     expect(order).toEqual(['a:start', 'a:end', 'b']);
   });
@@ -27,14 +31,20 @@ describe('alert thread lock (real Redis)', () => {
   it('a holder that died (no renewal, lock left behind) frees the thread within the TTL', async () => {
     await db.redis.set('l2:alert-lock:c:f', 'dead-holder', 'PX', 400);
     let ran = false;
-    await withAlertLock(db.redis, { keyPrefix: 'l2:', name: 'c:f', ttlMs: 400, waitMs: 3000 }, async () => void (ran = true));
+    await withAlertLock(
+      db.redis,
+      { keyPrefix: 'l2:', name: 'c:f', ttlMs: 400, waitMs: 3000 },
+      async () => void (ran = true),
+    );
     expect(ran).toBe(true);
   });
 
   it('a waiter gives up after waitMs with AlertLockTimeoutError; the holder is unaffected', async () => {
     const holder = withAlertLock(db.redis, { keyPrefix: 'l3:', name: 'c:f', ttlMs: 300 }, () => sleep(900));
     await sleep(50);
-    await expect(withAlertLock(db.redis, { keyPrefix: 'l3:', name: 'c:f', ttlMs: 300, waitMs: 400 }, async () => undefined)).rejects.toBeInstanceOf(AlertLockTimeoutError);
+    await expect(
+      withAlertLock(db.redis, { keyPrefix: 'l3:', name: 'c:f', ttlMs: 300, waitMs: 400 }, async () => undefined),
+    ).rejects.toBeInstanceOf(AlertLockTimeoutError);
     await holder;
     expect(await db.redis.exists('l3:alert-lock:c:f')).toBe(0);
   });

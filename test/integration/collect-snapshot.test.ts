@@ -6,7 +6,11 @@ import { loadDump } from '../../src/cluster/dump/load-dump.js';
 import type { Snapshot } from '../../src/cluster/snapshot.js';
 import { clusterSchema, type ClusterConfig } from '../../src/config/config-schema.js';
 import { writeTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
-import { startFakeKubeApi, type FakeKubeApi, type FakeKubeApiOptions } from '../support/fake-kube-api/start-fake-kube-api.js';
+import {
+  startFakeKubeApi,
+  type FakeKubeApi,
+  type FakeKubeApiOptions,
+} from '../support/fake-kube-api/start-fake-kube-api.js';
 import { freePort } from '../support/free-port.js';
 
 const FIXTURES = path.resolve('test/fixtures/live');
@@ -19,7 +23,16 @@ const NOW = () => new Date('2025-03-01T10:31:00Z');
  */
 function comparable(s: Snapshot) {
   // Pod logs come only from a dump's cluster-info-dump tree: a live list never reads them.
-  const { origin: _o, collectedAt: _c, collectedAtFrom: _f, apiserver: _a, etcd: _e, coverage: _v, controlPlaneLogs: _l, ...rest } = s;
+  const {
+    origin: _o,
+    collectedAt: _c,
+    collectedAtFrom: _f,
+    apiserver: _a,
+    etcd: _e,
+    coverage: _v,
+    controlPlaneLogs: _l,
+    ...rest
+  } = s;
   return rest;
 }
 
@@ -33,12 +46,25 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((a) => a.close()));
 });
 
-async function clusterFor(name: string, workload: FakeKubeApi | string, management?: FakeKubeApi, namespace?: string): Promise<ClusterConfig> {
+async function clusterFor(
+  name: string,
+  workload: FakeKubeApi | string,
+  management?: FakeKubeApi,
+  namespace?: string,
+): Promise<ClusterConfig> {
   const url = typeof workload === 'string' ? workload : workload.url;
   return clusterSchema.parse({
     name,
     workload: { kubeconfig: await writeTestKubeConfig(url, 'workload') },
-    ...(management ? { management: { kubeconfig: await writeTestKubeConfig(management.url, 'supervisor'), context: 'supervisor', ...(namespace ? { namespace } : {}) } } : {}),
+    ...(management
+      ? {
+          management: {
+            kubeconfig: await writeTestKubeConfig(management.url, 'supervisor'),
+            context: 'supervisor',
+            ...(namespace ? { namespace } : {}),
+          },
+        }
+      : {}),
   });
 }
 
@@ -49,7 +75,11 @@ describe('collectSnapshot against the fake API server', () => {
     const live = await collectSnapshot(await clusterFor('self-managed', api), { pageSize: 2, now: NOW });
     const dump = await loadDump(dir, { cluster: 'self-managed' });
     expect(comparable(live)).toEqual(comparable(dump));
-    expect(live).toMatchObject({ origin: 'live', collectedAt: '2025-03-01T10:31:00.000Z', apiserver: { reachable: true, ready: true } });
+    expect(live).toMatchObject({
+      origin: 'live',
+      collectedAt: '2025-03-01T10:31:00.000Z',
+      apiserver: { reachable: true, ready: true },
+    });
     expect(live.nodes).toHaveLength(5);
     expect(live.capi.machines).toHaveLength(5);
     // TanzuKubernetesCluster CRD is not installed: no entry, no partial.
@@ -71,7 +101,10 @@ describe('collectSnapshot against the fake API server', () => {
     const live = await collectSnapshot(await clusterFor('split', workload, management), { pageSize: 2, now: NOW });
     const dump = await loadDump(dir, { cluster: 'split' });
     expect(comparable(live)).toEqual(comparable(dump));
-    expect(live.events.filter((e) => e.origin === 'management').map((e) => e.reason)).toEqual(['SuccessfulSetNodeRef', 'DetectedUnhealthy']);
+    expect(live.events.filter((e) => e.origin === 'management').map((e) => e.reason)).toEqual([
+      'SuccessfulSetNodeRef',
+      'DetectedUnhealthy',
+    ]);
     expect(workload.requests.some((r) => r.path.includes('cluster.x-k8s.io/'))).toBe(false);
     expect(management.requests.some((r) => r.path === '/api/v1/nodes')).toBe(false);
   });
@@ -82,7 +115,9 @@ describe('collectSnapshot against the fake API server', () => {
     const management = await start({ dir, cluster: 'management' });
     const live = await collectSnapshot(await clusterFor('split', workload, management, 'ns-prod'), { now: NOW });
     expect(live.capi.machines).toHaveLength(5);
-    expect(management.requests.map((r) => r.path)).toContain('/apis/cluster.x-k8s.io/v1beta1/namespaces/ns-prod/machines');
+    expect(management.requests.map((r) => r.path)).toContain(
+      '/apis/cluster.x-k8s.io/v1beta1/namespaces/ns-prod/machines',
+    );
     expect(management.requests.map((r) => r.path)).toContain('/api/v1/namespaces/ns-prod/events');
     expect(management.requests.some((r) => r.path === '/apis/cluster.x-k8s.io/v1beta1/machines')).toBe(false);
   });
@@ -92,7 +127,11 @@ describe('collectSnapshot against the fake API server', () => {
     api.fail({ path: '/apis/cluster.x-k8s.io/v1beta1/machines', status: 403 });
     const live = await collectSnapshot(await clusterFor('self-managed', api), { now: NOW });
     expect(live.partial).toEqual([
-      { source: 'list machines.cluster.x-k8s.io', error: "cannot list machines.cluster.x-k8s.io: forbidden — grant list on it to the bot's ServiceAccount (helm value rbac.capi)" },
+      {
+        source: 'list machines.cluster.x-k8s.io',
+        error:
+          "cannot list machines.cluster.x-k8s.io: forbidden — grant list on it to the bot's ServiceAccount (helm value rbac.capi)",
+      },
     ]);
     expect(live.capi.machines).toEqual([]);
     expect(live.capi.machineSets).toHaveLength(1);
@@ -140,7 +179,10 @@ describe('collectSnapshot against the fake API server', () => {
     expect(live.partial[0]!.source).toBe('workload API server');
     expect(live.partial[0]!.error).toContain('not read: nodes, pods, events');
     expect(live.nodes).toEqual([]);
-    expect(live.coverage?.['Node']).toEqual({ state: 'failed', why: expect.stringMatching(/^workload API server: cannot reach API server/) });
+    expect(live.coverage?.['Node']).toEqual({
+      state: 'failed',
+      why: expect.stringMatching(/^workload API server: cannot reach API server/),
+    });
   });
 
   it('still reads CAPI objects from the management cluster when the workload API server is down (seed S1)', async () => {
@@ -184,7 +226,10 @@ describe('examples/scenarios read live through the fake API server and from the 
         // Served as the dump recorded it (seed S1: a dead API server refuses connections).
         const asRecorded = await start({ dir, cluster: 'workload' });
         const probed = await collectSnapshot(await clusterFor('scenario', asRecorded), { now: NOW });
-        expect({ reachable: probed.apiserver?.reachable, ready: probed.apiserver?.ready }).toEqual({ reachable: dump.apiserver.reachable, ready: dump.apiserver.ready });
+        expect({ reachable: probed.apiserver?.reachable, ready: probed.apiserver?.ready }).toEqual({
+          reachable: dump.apiserver.reachable,
+          ready: dump.apiserver.ready,
+        });
       }
     });
   }
@@ -193,11 +238,18 @@ describe('examples/scenarios read live through the fake API server and from the 
 /** A scenario is one dump, or (replays) a folder of dumps t00/, t12/, ... played in order. */
 function dumpDirsOf(dir: string): string[] {
   const isDump = ['meta.json', 'workload', 'management'].some((e) => exists(path.join(dir, e)));
-  return isDump ? [dir] : listDirs(dir).filter((d) => ['meta.json', 'workload', 'management'].some((e) => exists(path.join(d, e))));
+  return isDump
+    ? [dir]
+    : listDirs(dir).filter((d) => ['meta.json', 'workload', 'management'].some((e) => exists(path.join(d, e))));
 }
 
 function listDirs(dir: string): string[] {
-  return exists(dir) ? readdirSync(dir).sort().map((d) => path.join(dir, d)).filter(isDir) : [];
+  return exists(dir)
+    ? readdirSync(dir)
+        .sort()
+        .map((d) => path.join(dir, d))
+        .filter(isDir)
+    : [];
 }
 
 function isDir(p: string): boolean {

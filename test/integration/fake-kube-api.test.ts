@@ -3,7 +3,15 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ApiException, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, Watch, type KubeConfig } from '@kubernetes/client-node';
+import {
+  ApiException,
+  CoreV1Api,
+  CustomObjectsApi,
+  PatchStrategy,
+  setHeaderOptions,
+  Watch,
+  type KubeConfig,
+} from '@kubernetes/client-node';
 import { createTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../support/fake-kube-api/start-fake-kube-api.js';
 
@@ -44,20 +52,57 @@ describe('fake Kubernetes API server (served from a dump, read by the real clien
 
   it('rejects a continue token combined with a resourceVersion, like kube-apiserver', async () => {
     const first = await core.listNode({ limit: 2 });
-    await expect(core.listNode({ limit: 2, _continue: first.metadata!._continue, resourceVersion: '0' })).rejects.toMatchObject({ code: 400 });
+    await expect(
+      core.listNode({ limit: 2, _continue: first.metadata!._continue, resourceVersion: '0' }),
+    ).rejects.toMatchObject({ code: 400 });
   });
 
   it('filters by label selector (=, !=, exists, in) and field selector', async () => {
-    const names = async (p: Promise<{ items: { metadata?: { name?: string } }[] }>) => (await p).items.map((i) => i.metadata!.name);
-    expect(await names(core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' }))).toEqual(['web-1', 'web-2']);
-    expect(await names(core.listPodForAllNamespaces({ labelSelector: 'app!=web' }))).toEqual(['antrea-agent-a1', 'antrea-agent-b1', 'etcd-cp-1', 'etcd-cp-2']);
-    expect(await names(core.listNode({ labelSelector: 'node-role.kubernetes.io/control-plane' }))).toEqual(['cp-1', 'cp-2', 'cp-3']);
-    expect(await names(core.listNode({ labelSelector: '!node-role.kubernetes.io/control-plane' }))).toEqual(['worker-a', 'worker-b']);
-    expect(await names(core.listPodForAllNamespaces({ labelSelector: 'app in (antrea, etcd)' }))).toEqual(['antrea-agent-a1', 'antrea-agent-b1', 'etcd-cp-1', 'etcd-cp-2']);
-    expect(await names(core.listPodForAllNamespaces({ fieldSelector: 'spec.nodeName=worker-b' }))).toEqual(['web-2', 'antrea-agent-b1']); // namespace order: default before kube-system
-    expect(await names(core.listEventForAllNamespaces({ fieldSelector: 'involvedObject.kind=Node,involvedObject.name=worker-b' }))).toEqual(['worker-b.3']);
+    const names = async (p: Promise<{ items: { metadata?: { name?: string } }[] }>) =>
+      (await p).items.map((i) => i.metadata!.name);
+    expect(await names(core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' }))).toEqual([
+      'web-1',
+      'web-2',
+    ]);
+    expect(await names(core.listPodForAllNamespaces({ labelSelector: 'app!=web' }))).toEqual([
+      'antrea-agent-a1',
+      'antrea-agent-b1',
+      'etcd-cp-1',
+      'etcd-cp-2',
+    ]);
+    expect(await names(core.listNode({ labelSelector: 'node-role.kubernetes.io/control-plane' }))).toEqual([
+      'cp-1',
+      'cp-2',
+      'cp-3',
+    ]);
+    expect(await names(core.listNode({ labelSelector: '!node-role.kubernetes.io/control-plane' }))).toEqual([
+      'worker-a',
+      'worker-b',
+    ]);
+    expect(await names(core.listPodForAllNamespaces({ labelSelector: 'app in (antrea, etcd)' }))).toEqual([
+      'antrea-agent-a1',
+      'antrea-agent-b1',
+      'etcd-cp-1',
+      'etcd-cp-2',
+    ]);
+    expect(await names(core.listPodForAllNamespaces({ fieldSelector: 'spec.nodeName=worker-b' }))).toEqual([
+      'web-2',
+      'antrea-agent-b1',
+    ]); // namespace order: default before kube-system
+    expect(
+      await names(
+        core.listEventForAllNamespaces({ fieldSelector: 'involvedObject.kind=Node,involvedObject.name=worker-b' }),
+      ),
+    ).toEqual(['worker-b.3']);
     expect(await names(core.listNode({ fieldSelector: 'metadata.name=cp-2' }))).toEqual(['cp-2']);
-    expect(await names(core.listNamespacedService({ namespace: 'kube-system', fieldSelector: 'metadata.namespace=kube-system,metadata.name!=antrea' }))).toEqual(['kube-dns', 'metrics-server']);
+    expect(
+      await names(
+        core.listNamespacedService({
+          namespace: 'kube-system',
+          fieldSelector: 'metadata.namespace=kube-system,metadata.name!=antrea',
+        }),
+      ),
+    ).toEqual(['kube-dns', 'metrics-server']);
   });
 
   it('gets one object, and answers 404 with a NotFound Status', async () => {
@@ -66,7 +111,12 @@ describe('fake Kubernetes API server (served from a dump, read by the real clien
     const err = await core.readNode({ name: 'nope' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiException);
     expect((err as ApiException<string>).code).toBe(404);
-    expect(JSON.parse((err as ApiException<string>).body)).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'NotFound', code: 404 });
+    expect(JSON.parse((err as ApiException<string>).body)).toMatchObject({
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'NotFound',
+      code: 404,
+    });
   });
 
   it('streams watch events: current objects, then pushed changes and bookmarks', async () => {
@@ -76,17 +126,28 @@ describe('fake Kubernetes API server (served from a dump, read by the real clien
       seen.push(`${type} ${obj.metadata?.name ?? ''}`);
       wake();
     };
-    const until = (n: number) => new Promise<void>((resolve) => {
-      wake = () => seen.length >= n && resolve();
-      wake();
-    });
-    const ctrl = await new Watch(kc).watch('/api/v1/namespaces/default/pods', { allowWatchBookmarks: true }, onEvent, () => {});
+    const until = (n: number) =>
+      new Promise<void>((resolve) => {
+        wake = () => seen.length >= n && resolve();
+        wake();
+      });
+    const ctrl = await new Watch(kc).watch(
+      '/api/v1/namespaces/default/pods',
+      { allowWatchBookmarks: true },
+      onEvent,
+      () => {},
+    );
     await until(2);
     expect(seen).toEqual(['ADDED web-1', 'ADDED web-2']);
     const web2 = api.find('Pod', 'web-2', 'default')!;
     api.emit('MODIFIED', { ...web2, status: { ...web2.status, phase: 'Running' } });
     api.emit('ADDED', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-3', namespace: 'default' }, spec: {} });
-    api.emit('ADDED', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'other', namespace: 'kube-system' }, spec: {} });
+    api.emit('ADDED', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'other', namespace: 'kube-system' },
+      spec: {},
+    });
     api.emit('BOOKMARK', { metadata: { name: '' } });
     api.emit('DELETED', web2);
     await until(6);
@@ -96,10 +157,18 @@ describe('fake Kubernetes API server (served from a dump, read by the real clien
   });
 
   it('records PATCH and DELETE; applies them, except dryRun=All', async () => {
-    const taint = { spec: { taints: [{ key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' }] } };
-    await core.patchNode({ name: 'worker-a', body: taint, dryRun: 'All' }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    const taint = {
+      spec: { taints: [{ key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' }] },
+    };
+    await core.patchNode(
+      { name: 'worker-a', body: taint, dryRun: 'All' },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     expect(api.find('Node', 'worker-a')?.spec?.taints).toBeUndefined();
-    const patched = await core.patchNode({ name: 'worker-a', body: taint }, setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch));
+    const patched = await core.patchNode(
+      { name: 'worker-a', body: taint },
+      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+    );
     expect(patched.spec?.taints?.[0]?.key).toBe('node.kubernetes.io/out-of-service');
     expect(api.find('Node', 'worker-a')?.spec?.taints).toHaveLength(1);
     // client-node's default patch type is JSON Patch.
@@ -118,31 +187,71 @@ describe('fake Kubernetes API server (served from a dump, read by the real clien
       'DELETE Pod antrea-agent-b1 dryRun=true',
       'DELETE Pod antrea-agent-b1 dryRun=false',
     ]);
-    expect(api.writes[0]).toMatchObject({ contentType: 'application/merge-patch+json', body: taint, path: '/api/v1/nodes/worker-a' });
+    expect(api.writes[0]).toMatchObject({
+      contentType: 'application/merge-patch+json',
+      body: taint,
+      path: '/api/v1/nodes/worker-a',
+    });
     expect(api.writes[4]!.query.gracePeriodSeconds).toBe('0');
-    await expect(core.patchNode({ name: 'worker-a', body: {}, dryRun: 'Some' }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch))).rejects.toMatchObject({ code: 400 });
+    await expect(
+      core.patchNode(
+        { name: 'worker-a', body: {}, dryRun: 'Some' },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      ),
+    ).rejects.toMatchObject({ code: 400 });
   });
 
   it('injects a 403 with a real Forbidden Status, `times` times', async () => {
     const custom = kc.makeApiClient(CustomObjectsApi);
     api.fail({ method: 'GET', pathPrefix: '/apis/cluster.x-k8s.io/v1beta1/machines', status: 403, times: 1 });
-    const err = (await custom.listClusterCustomObject({ group: 'cluster.x-k8s.io', version: 'v1beta1', plural: 'machines' }).catch((e: unknown) => e)) as ApiException<string>;
+    const err = (await custom
+      .listClusterCustomObject({ group: 'cluster.x-k8s.io', version: 'v1beta1', plural: 'machines' })
+      .catch((e: unknown) => e)) as ApiException<string>;
     expect(err.code).toBe(403);
     const status = JSON.parse(err.body);
-    expect(status).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403, details: { group: 'cluster.x-k8s.io', kind: 'machines' } });
-    expect(status.message).toContain('cannot list resource "machines" in API group "cluster.x-k8s.io" at the cluster scope');
-    const again = (await custom.listClusterCustomObject({ group: 'cluster.x-k8s.io', version: 'v1beta1', plural: 'machines' })) as { items: unknown[] };
+    expect(status).toMatchObject({
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      reason: 'Forbidden',
+      code: 403,
+      details: { group: 'cluster.x-k8s.io', kind: 'machines' },
+    });
+    expect(status.message).toContain(
+      'cannot list resource "machines" in API group "cluster.x-k8s.io" at the cluster scope',
+    );
+    const again = (await custom.listClusterCustomObject({
+      group: 'cluster.x-k8s.io',
+      version: 'v1beta1',
+      plural: 'machines',
+    })) as { items: unknown[] };
     expect(again.items).toHaveLength(5);
   });
 
   it('serves discovery from KINDS: CAPI groups with objects, no TanzuKubernetesCluster CRD', async () => {
-    const groups = (await (await fetch(`${api.url}/apis`)).json()) as { groups: { name: string; preferredVersion: { version: string } }[] };
+    const groups = (await (await fetch(`${api.url}/apis`)).json()) as {
+      groups: { name: string; preferredVersion: { version: string } }[];
+    };
     const names = groups.groups.map((g) => g.name);
-    expect(names).toEqual(expect.arrayContaining(['apps', 'admissionregistration.k8s.io', 'storage.k8s.io', 'cluster.x-k8s.io', 'controlplane.cluster.x-k8s.io']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'apps',
+        'admissionregistration.k8s.io',
+        'storage.k8s.io',
+        'cluster.x-k8s.io',
+        'controlplane.cluster.x-k8s.io',
+      ]),
+    );
     expect(names).not.toContain('run.tanzu.vmware.com');
     expect((await fetch(`${api.url}/apis/run.tanzu.vmware.com/v1alpha3`)).status).toBe(404);
-    const core1 = (await (await fetch(`${api.url}/api/v1`)).json()) as { resources: { name: string; namespaced: boolean }[] };
-    expect(core1.resources).toEqual(expect.arrayContaining([{ name: 'nodes', singularName: 'node', namespaced: false, kind: 'Node', verbs: expect.any(Array) }]));
+    const core1 = (await (await fetch(`${api.url}/api/v1`)).json()) as {
+      resources: { name: string; namespaced: boolean }[];
+    };
+    expect(core1.resources).toEqual(
+      expect.arrayContaining([
+        { name: 'nodes', singularName: 'node', namespaced: false, kind: 'Node', verbs: expect.any(Array) },
+      ]),
+    );
   });
 
   it('answers /readyz?verbose healthy, with a failing etcd check, or not at all', async () => {
@@ -160,13 +269,24 @@ describe('fake Kubernetes API server (served from a dump, read by the real clien
   });
 
   it('serves `kubectl get nodes -o json --server=…` (kubectl as a child process)', async () => {
-    if (!existsSync(KUBECTL)) throw new Error(`${KUBECTL} not found: install kubernetes-client (apt-get install kubernetes-client)`);
-    const { stdout } = await promisify(execFile)(KUBECTL, ['get', 'nodes', '-o', 'json', `--server=${api.url}`, '--token=test-token'], {
-      env: { ...process.env, KUBECONFIG: '/nonexistent/kubeconfig', HOME: '/tmp' },
-    });
+    if (!existsSync(KUBECTL))
+      throw new Error(`${KUBECTL} not found: install kubernetes-client (apt-get install kubernetes-client)`);
+    const { stdout } = await promisify(execFile)(
+      KUBECTL,
+      ['get', 'nodes', '-o', 'json', `--server=${api.url}`, '--token=test-token'],
+      {
+        env: { ...process.env, KUBECONFIG: '/nonexistent/kubeconfig', HOME: '/tmp' },
+      },
+    );
     const list = JSON.parse(stdout) as { kind: string; items: { kind: string; metadata: { name: string } }[] };
     expect(list.kind).toBe('List');
-    expect(list.items.map((n) => `${n.kind}/${n.metadata.name}`)).toEqual(['Node/cp-1', 'Node/cp-2', 'Node/cp-3', 'Node/worker-a', 'Node/worker-b']);
+    expect(list.items.map((n) => `${n.kind}/${n.metadata.name}`)).toEqual([
+      'Node/cp-1',
+      'Node/cp-2',
+      'Node/cp-3',
+      'Node/worker-a',
+      'Node/worker-b',
+    ]);
     expect(api.requests.some((r) => r.path === '/api/v1/nodes' && r.query.limit === '500')).toBe(true);
   });
 });
@@ -174,13 +294,18 @@ describe('fake Kubernetes API server (served from a dump, read by the real clien
 describe('fake Kubernetes API server for a workload/ + management/ dump', () => {
   it('serves each half as its own cluster', async () => {
     const dir = path.join(FIXTURES, 'split');
-    const [workload, management] = await Promise.all([startFakeKubeApi({ dir, cluster: 'workload' }), startFakeKubeApi({ dir, cluster: 'management' })]);
+    const [workload, management] = await Promise.all([
+      startFakeKubeApi({ dir, cluster: 'workload' }),
+      startFakeKubeApi({ dir, cluster: 'management' }),
+    ]);
     try {
       const wNodes = (await (await fetch(`${workload.url}/api/v1/nodes`)).json()) as { items: unknown[] };
       const mNodes = (await (await fetch(`${management.url}/api/v1/nodes`)).json()) as { items: unknown[] };
       expect([wNodes.items.length, mNodes.items.length]).toEqual([5, 0]);
       expect((await fetch(`${workload.url}/apis/cluster.x-k8s.io/v1beta1/machines`)).status).toBe(404);
-      const machines = (await (await fetch(`${management.url}/apis/cluster.x-k8s.io/v1beta1/namespaces/ns-prod/machines`)).json()) as { kind: string; items: unknown[] };
+      const machines = (await (
+        await fetch(`${management.url}/apis/cluster.x-k8s.io/v1beta1/namespaces/ns-prod/machines`)
+      ).json()) as { kind: string; items: unknown[] };
       expect(machines).toMatchObject({ kind: 'MachineList' });
       expect(machines.items).toHaveLength(5);
     } finally {

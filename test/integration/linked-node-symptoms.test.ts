@@ -12,7 +12,10 @@ const scenario = (name: string) => path.resolve('examples/scenarios', name);
 const opts = { channel: 'C0ALERTS', resolveAfterScans: 3, flapWindowMinutes: 30 };
 
 async function scan(name: string) {
-  const report = await scanSnapshot(await loadDump(scenario(name)), { history: new InMemoryHistory(), thresholds: DEFAULT_THRESHOLDS });
+  const report = await scanSnapshot(await loadDump(scenario(name)), {
+    history: new InMemoryHistory(),
+    thresholds: DEFAULT_THRESHOLDS,
+  });
   const by = new Map(report.findings.map((f) => [f.fingerprint, f]));
   const causes = (f: Finding) => (f.causedBy ?? []).map((fp) => `${by.get(fp)!.id} ${by.get(fp)!.subject.name}`);
   const find = (id: string) => report.findings.find((f) => f.id === id)!;
@@ -28,9 +31,16 @@ describe('symptoms of one node fault are linked to it: one root cause, one alert
     expect(causes(find('capi.remediation-exhausted'))).toEqual(['capi.remediation-looping shop-prod-cp-wd8vn']);
 
     const { changed } = analyzeAlertChanges(EMPTY_ALERT_STATE, report, opts);
-    expect(changed.map((i) => `${i.finding.id} ${i.finding.subject.name}`)).toEqual(['node.cni-not-initialized shop-prod-cp-wd8vn']);
+    expect(changed.map((i) => `${i.finding.id} ${i.finding.subject.name}`)).toEqual([
+      'node.cni-not-initialized shop-prod-cp-wd8vn',
+    ]);
     const [thread] = changed;
-    expect((thread!.symptoms ?? []).map((s) => s.id).sort()).toEqual(['capi.remediation-exhausted', 'capi.remediation-looping', 'controlplane.degraded', 'node.not-ready']);
+    expect((thread!.symptoms ?? []).map((s) => s.id).sort()).toEqual([
+      'capi.remediation-exhausted',
+      'capi.remediation-looping',
+      'controlplane.degraded',
+      'node.not-ready',
+    ]);
     // The thread is as grave as the worst thing the fault causes.
     expect(thread!.severity).toBe('critical');
   });

@@ -8,7 +8,11 @@ import { createTestKubeConfig } from '../support/fake-kube-api/create-test-kube-
 
 // Answers the fake API server never gives: tiny chunks, items before the list's own fields, a page
 // cut short. listAll stream-parses pages, so these are where it could go wrong.
-const pods = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ metadata: { name: `p${from + i}`, annotations: { note: '},{"metadata":{"name":"fake"}}' } }, status: { phase: 'Running' } }));
+const pods = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    metadata: { name: `p${from + i}`, annotations: { note: '},{"metadata":{"name":"fake"}}' } },
+    status: { phase: 'Running' },
+  }));
 let server: http.Server;
 let url: string;
 
@@ -26,8 +30,16 @@ beforeAll(async () => {
       return tick();
     }
     if (u.pathname === '/api/v1/nodes') {
-      if (u.searchParams.get('continue')) return void res.end('{"kind":"NodeList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"n2"}');
-      return void res.end(JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', metadata: { continue: 'x' }, items: [{ metadata: { name: 'n1' } }] }));
+      if (u.searchParams.get('continue'))
+        return void res.end('{"kind":"NodeList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"n2"}');
+      return void res.end(
+        JSON.stringify({
+          kind: 'NodeList',
+          apiVersion: 'v1',
+          metadata: { continue: 'x' },
+          items: [{ metadata: { name: 'n1' } }],
+        }),
+      );
     }
     res.end('<html>not an API server</html>');
   });
@@ -43,22 +55,45 @@ afterAll(async () => {
 describe('listAll (stream-parsed pages)', () => {
   it('hands over every item of every page exactly, whatever the chunking and field order', async () => {
     const got: { item: KubeObject; list: { apiVersion?: string; kind?: string } }[] = [];
-    await listAll(createTestKubeConfig(url), '/api/v1/pods', { pageSize: 3, what: 'list pods', onItem: (item, list) => got.push({ item, list }) });
+    await listAll(createTestKubeConfig(url), '/api/v1/pods', {
+      pageSize: 3,
+      what: 'list pods',
+      onItem: (item, list) => got.push({ item, list }),
+    });
     expect(got.map((g) => g.item)).toEqual(pods(0, 5));
     expect(got.every((g) => g.list.apiVersion === 'v1' && g.list.kind === 'PodList')).toBe(true);
   });
 
   it('reports a page cut short or not JSON as E_KUBE_RESPONSE', async () => {
     const names: string[] = [];
-    const cut = listAll(createTestKubeConfig(url), '/api/v1/nodes', { pageSize: 1, what: 'list nodes', onItem: (i) => void names.push(i.metadata.name) });
-    await expect(cut).rejects.toMatchObject({ code: 'E_KUBE_RESPONSE', message: 'cannot list nodes: the answer is not JSON' });
+    const cut = listAll(createTestKubeConfig(url), '/api/v1/nodes', {
+      pageSize: 1,
+      what: 'list nodes',
+      onItem: (i) => void names.push(i.metadata.name),
+    });
+    await expect(cut).rejects.toMatchObject({
+      code: 'E_KUBE_RESPONSE',
+      message: 'cannot list nodes: the answer is not JSON',
+    });
     expect(names).toEqual(['n1']);
-    const html = listAll(createTestKubeConfig(url), '/api/v1/services', { pageSize: 1, what: 'list services', onItem: () => undefined });
+    const html = listAll(createTestKubeConfig(url), '/api/v1/services', {
+      pageSize: 1,
+      what: 'list services',
+      onItem: () => undefined,
+    });
     await expect(html).rejects.toBeInstanceOf(KubeError);
   });
 
   it('lets an exception of onItem through unchanged', async () => {
     const boom = new RangeError('projection failed');
-    await expect(listAll(createTestKubeConfig(url), '/api/v1/pods', { pageSize: 3, what: 'list pods', onItem: () => { throw boom; } })).rejects.toBe(boom);
+    await expect(
+      listAll(createTestKubeConfig(url), '/api/v1/pods', {
+        pageSize: 3,
+        what: 'list pods',
+        onItem: () => {
+          throw boom;
+        },
+      }),
+    ).rejects.toBe(boom);
   });
 });

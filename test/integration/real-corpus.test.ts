@@ -22,7 +22,11 @@ async function run(c: RealCase): Promise<Report> {
   let report: Report | undefined;
   for (const dir of c.scans) {
     const snap = await loadDump(dir);
-    report = await scanSnapshot(snap, { history, thresholds: DEFAULT_THRESHOLDS, now: c.expected.now ? new Date(c.expected.now) : undefined });
+    report = await scanSnapshot(snap, {
+      history,
+      thresholds: DEFAULT_THRESHOLDS,
+      now: c.expected.now ? new Date(c.expected.now) : undefined,
+    });
   }
   return report!;
 }
@@ -41,7 +45,9 @@ describe('the corpus of real captures', () => {
     const uncovered = [...Array(12).keys()].map((i) => i + 1).filter((d) => !covered.has(d));
     expect(uncovered).toEqual([]);
     // Real healthy clusters are part of the corpus: they must produce nothing above info.
-    expect(cases.filter((c) => c.expected.maxSeverity === 'info' || c.expected.maxSeverity === 'none').length).toBeGreaterThanOrEqual(3);
+    expect(
+      cases.filter((c) => c.expected.maxSeverity === 'info' || c.expected.maxSeverity === 'none').length,
+    ).toBeGreaterThanOrEqual(3);
   });
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
@@ -62,7 +68,9 @@ describe('the corpus of real captures', () => {
     for (const id of e.absent ?? []) expect(ids).not.toContain(id);
     const proposals = report.findings.flatMap((f) => f.remediations.map((r) => ({ f: f.id, ...r })));
     for (const want of e.proposes ?? []) {
-      expect(proposals.some((p) => matches(want, p.action, p.params)) ? 'proposed' : `not proposed: ${JSON.stringify(want)}`).toBe('proposed');
+      expect(
+        proposals.some((p) => matches(want, p.action, p.params)) ? 'proposed' : `not proposed: ${JSON.stringify(want)}`,
+      ).toBe('proposed');
     }
     for (const bad of e.mustNotPropose ?? []) {
       const hit = proposals.find((p) => matches(bad, p.action, p.params));
@@ -81,7 +89,8 @@ describe('the corpus of real captures', () => {
     // Every finding explains itself, and every fix it proposes is a valid plan of the catalog.
     for (const f of report.findings) {
       expect(f.evidence.length).toBeGreaterThan(0);
-      for (const r of f.remediations) expect((await findAction(r.action).plan(report.cluster, r.params)).action).toBe(r.action);
+      for (const r of f.remediations)
+        expect((await findAction(r.action).plan(report.cluster, r.params)).action).toBe(r.action);
     }
   });
 });

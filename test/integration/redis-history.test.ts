@@ -9,7 +9,16 @@ const T0 = Date.parse('2025-03-01T10:00:00.000Z');
 function scan(minutes: number, machine = 'm'): ScanRecord {
   return {
     at: new Date(T0 + minutes * 60_000).toISOString(),
-    machines: [{ namespace: 'ns', name: machine, owner: 'MachineSet/ms', controlPlane: false, phase: 'Running', deleting: false }],
+    machines: [
+      {
+        namespace: 'ns',
+        name: machine,
+        owner: 'MachineSet/ms',
+        controlPlane: false,
+        phase: 'Running',
+        deleting: false,
+      },
+    ],
     rollouts: [{ kind: 'MachineDeployment', namespace: 'ns', name: 'md-0', replicas: 3, updatedReplicas: 1 }],
     findings: [{ id: 'capi.recreation-loop', fingerprint: 'fp', severity: 'warning' }],
   };
@@ -25,10 +34,15 @@ describe('RedisHistory on a private redis-server', () => {
   };
   // a fresh key prefix per test keeps tests independent on one server
   let prefix = '';
-  const history = (opts: { retentionMinutes?: number; maxScans?: number } = {}) => new RedisHistory(connect(), { keyPrefix: prefix, ...opts });
+  const history = (opts: { retentionMinutes?: number; maxScans?: number } = {}) =>
+    new RedisHistory(connect(), { keyPrefix: prefix, ...opts });
 
-  beforeAll(async () => { server = await startRedis({ appendonly: true }); });
-  beforeEach(() => { prefix = `t-${randomUUID()}:`; });
+  beforeAll(async () => {
+    server = await startRedis({ appendonly: true });
+  });
+  beforeEach(() => {
+    prefix = `t-${randomUUID()}:`;
+  });
   afterAll(async () => {
     for (const c of clients) c.disconnect();
     await server?.stop();

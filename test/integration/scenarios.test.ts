@@ -40,7 +40,8 @@ describe('scenario dumps give exactly their expected findings', () => {
       expect(f.evidence.length).toBeGreaterThan(0);
       for (const bad of s.expected.mustNotPropose ?? []) {
         for (const r of f.remediations) {
-          const matches = r.action === bad.action && Object.entries(bad.params ?? {}).every(([k, v]) => r.params[k] === v);
+          const matches =
+            r.action === bad.action && Object.entries(bad.params ?? {}).every(([k, v]) => r.params[k] === v);
           expect(matches ? `${f.id} proposes ${r.action} ${JSON.stringify(r.params)}` : 'ok').toBe('ok');
         }
       }
@@ -62,30 +63,33 @@ describe('every proposed fix is a valid plan of the remediation catalog', () => 
 });
 
 describe('seed rules hold in every scenario', () => {
-  it.each(scenarios.map((s) => [s.name, s] as const))('%s: no system webhook suspended, node removal only for gone nodes, exact etcd ids', async (_name, s) => {
-    const report = await runScenario(s);
-    const snap = await loadDump(s.scans[s.scans.length - 1]!);
-    const webhooks = [...snap.validatingWebhooks, ...snap.mutatingWebhooks];
-    const memberIds = new Set((snap.etcd?.members ?? []).map((m) => m.id));
-    for (const f of report.findings) {
-      for (const r of f.remediations) {
-        expect(r.label.length).toBeLessThanOrEqual(75);
-        expect(r.risk.length).toBeGreaterThan(0);
-        if (r.action === 'webhook.suspend') {
-          const cfg = webhooks.find((w) => w.metadata.name === r.params.name);
-          expect(cfg).toBeDefined();
-          expect(isSystemWebhook(cfg!)).toBe(false);
-        }
-        if (r.action === 'etcd.move-leader' || r.action === 'etcd.remove-member') {
-          const id = String(r.params.targetMemberId ?? r.params.memberId);
-          expect(memberIds.has(id)).toBe(true);
-        }
-        if (r.action === 'node.delete' || r.action === 'node.out-of-service') {
-          const node = snap.nodes.find((n) => n.metadata.name === r.params.name);
-          const ready = node?.status?.conditions?.find((c: { type: string }) => c.type === 'Ready')?.status;
-          expect(ready).not.toBe('True');
+  it.each(scenarios.map((s) => [s.name, s] as const))(
+    '%s: no system webhook suspended, node removal only for gone nodes, exact etcd ids',
+    async (_name, s) => {
+      const report = await runScenario(s);
+      const snap = await loadDump(s.scans[s.scans.length - 1]!);
+      const webhooks = [...snap.validatingWebhooks, ...snap.mutatingWebhooks];
+      const memberIds = new Set((snap.etcd?.members ?? []).map((m) => m.id));
+      for (const f of report.findings) {
+        for (const r of f.remediations) {
+          expect(r.label.length).toBeLessThanOrEqual(75);
+          expect(r.risk.length).toBeGreaterThan(0);
+          if (r.action === 'webhook.suspend') {
+            const cfg = webhooks.find((w) => w.metadata.name === r.params.name);
+            expect(cfg).toBeDefined();
+            expect(isSystemWebhook(cfg!)).toBe(false);
+          }
+          if (r.action === 'etcd.move-leader' || r.action === 'etcd.remove-member') {
+            const id = String(r.params.targetMemberId ?? r.params.memberId);
+            expect(memberIds.has(id)).toBe(true);
+          }
+          if (r.action === 'node.delete' || r.action === 'node.out-of-service') {
+            const node = snap.nodes.find((n) => n.metadata.name === r.params.name);
+            const ready = node?.status?.conditions?.find((c: { type: string }) => c.type === 'Ready')?.status;
+            expect(ready).not.toBe('True');
+          }
         }
       }
-    }
-  });
+    },
+  );
 });

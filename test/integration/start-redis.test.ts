@@ -4,8 +4,12 @@ import { startRedis, type RedisServer } from '../support/start-redis.js';
 
 describe('private redis-server for tests', () => {
   let redis: RedisServer;
-  beforeAll(async () => { redis = await startRedis(); });
-  afterAll(async () => { await redis?.stop(); });
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
 
   it('serves on its own loopback port, not the shared 6379', async () => {
     expect(redis.port).not.toBe(6379);

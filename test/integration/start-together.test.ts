@@ -10,10 +10,7 @@ describe('startTogether', () => {
       throw new Error('etcd test cluster has no common leader');
     };
     await expect(
-      startTogether<[RedisServer, RedisServer]>(
-        [async () => (redis = await startRedis()), failing],
-        (s) => s.stop(),
-      ),
+      startTogether<[RedisServer, RedisServer]>([async () => (redis = await startRedis()), failing], (s) => s.stop()),
     ).rejects.toThrow('no common leader');
     expect(redis).toBeDefined();
     // stop() waits for the process to exit: nothing is left running.
@@ -21,7 +18,9 @@ describe('startTogether', () => {
   });
 
   it('returns every service in order when all start', async () => {
-    const [a, b] = await startTogether<[RedisServer, RedisServer]>([() => startRedis(), () => startRedis()], (s) => s.stop());
+    const [a, b] = await startTogether<[RedisServer, RedisServer]>([() => startRedis(), () => startRedis()], (s) =>
+      s.stop(),
+    );
     try {
       expect(a.port).not.toBe(b.port);
       expect(pidAlive(a.pid) && pidAlive(b.pid)).toBe(true);

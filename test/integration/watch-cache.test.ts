@@ -8,7 +8,11 @@ import { parseConfig } from '../../src/config/load-config.js';
 import { scanSnapshot } from '../../src/scan/scan-snapshot.js';
 import { InMemoryHistory } from '../../src/store/in-memory-history.js';
 import { writeTestKubeConfig } from '../support/fake-kube-api/create-test-kube-config.js';
-import { startFakeKubeApi, type FakeKubeApi, type FakeKubeApiOptions } from '../support/fake-kube-api/start-fake-kube-api.js';
+import {
+  startFakeKubeApi,
+  type FakeKubeApi,
+  type FakeKubeApiOptions,
+} from '../support/fake-kube-api/start-fake-kube-api.js';
 import { eventually } from '../support/eventually.js';
 
 /**
@@ -42,13 +46,23 @@ async function clusterFor(name: string, workload: FakeKubeApi, management?: Fake
   return clusterSchema.parse({
     name,
     workload: { kubeconfig: await writeTestKubeConfig(workload.url, 'workload') },
-    ...(management ? { management: { kubeconfig: await writeTestKubeConfig(management.url, 'supervisor'), context: 'supervisor' } } : {}),
+    ...(management
+      ? { management: { kubeconfig: await writeTestKubeConfig(management.url, 'supervisor'), context: 'supervisor' } }
+      : {}),
   });
 }
 
 /** Collection paths listed (GET of a collection without watch), i.e. what a cached scan must avoid. */
 function lists(api: FakeKubeApi, from = 0) {
-  return api.requests.slice(from).filter((r) => r.method === 'GET' && /^\/apis?\//.test(r.path) && r.query.watch === undefined && (r.query.limit !== undefined || r.query.continue !== undefined));
+  return api.requests
+    .slice(from)
+    .filter(
+      (r) =>
+        r.method === 'GET' &&
+        /^\/apis?\//.test(r.path) &&
+        r.query.watch === undefined &&
+        (r.query.limit !== undefined || r.query.continue !== undefined),
+    );
 }
 
 function comparable(s: Snapshot) {
@@ -57,29 +71,45 @@ function comparable(s: Snapshot) {
 }
 
 describe('watch cache: same snapshot as a list scan, without the lists', () => {
-  it.each(['s3-recreation-loop-webhook-down', 's2-upgrade-stuck-etcd-learner', 's4-node-powered-off-volume-stuck', 'benign-rolling-upgrade'])(
-    '%s: the cached scan equals the list scan; the second scan lists nothing',
-    async (scenario) => {
-      const api = await start({ dir: path.join(SCENARIOS, scenario) });
-      const cluster = await clusterFor(scenario, api);
-      const listed = await collectSnapshot(cluster, { pageSize: 3, now: NOW });
-      const wc = newCaches({ pageSize: 3 });
-      const infos: { cluster: string; cachedKinds: number; listedKinds: number }[] = [];
-      const first = await collectSnapshot(cluster, { pageSize: 3, now: NOW, watchCaches: wc, onCollected: (i) => infos.push(i) });
-      expect(comparable(first)).toEqual(comparable(listed));
-      const before = api.requests.length;
-      const second = await collectSnapshot(cluster, { pageSize: 3, now: NOW, watchCaches: wc, onCollected: (i) => infos.push(i) });
-      expect(comparable(second)).toEqual(comparable(listed));
-      // Only /readyz was asked: no list, no discovery.
-      expect(api.requests.slice(before).map((r) => r.path)).toEqual(['/readyz']);
-      expect(infos[1]).toEqual({ cluster: scenario, cachedKinds: expect.any(Number), listedKinds: 0 });
-      expect(infos[1]!.cachedKinds).toBeGreaterThan(15);
-      // Every watch resumed from its list's resourceVersion and asked for bookmarks.
-      const watches = api.requests.filter((r) => r.query.watch === 'true');
-      expect(watches.length).toBeGreaterThanOrEqual(14);
-      for (const w of watches) expect(w.query).toMatchObject({ allowWatchBookmarks: 'true', resourceVersion: expect.stringMatching(/^[1-9]\d*$/) });
-    },
-  );
+  it.each([
+    's3-recreation-loop-webhook-down',
+    's2-upgrade-stuck-etcd-learner',
+    's4-node-powered-off-volume-stuck',
+    'benign-rolling-upgrade',
+  ])('%s: the cached scan equals the list scan; the second scan lists nothing', async (scenario) => {
+    const api = await start({ dir: path.join(SCENARIOS, scenario) });
+    const cluster = await clusterFor(scenario, api);
+    const listed = await collectSnapshot(cluster, { pageSize: 3, now: NOW });
+    const wc = newCaches({ pageSize: 3 });
+    const infos: { cluster: string; cachedKinds: number; listedKinds: number }[] = [];
+    const first = await collectSnapshot(cluster, {
+      pageSize: 3,
+      now: NOW,
+      watchCaches: wc,
+      onCollected: (i) => infos.push(i),
+    });
+    expect(comparable(first)).toEqual(comparable(listed));
+    const before = api.requests.length;
+    const second = await collectSnapshot(cluster, {
+      pageSize: 3,
+      now: NOW,
+      watchCaches: wc,
+      onCollected: (i) => infos.push(i),
+    });
+    expect(comparable(second)).toEqual(comparable(listed));
+    // Only /readyz was asked: no list, no discovery.
+    expect(api.requests.slice(before).map((r) => r.path)).toEqual(['/readyz']);
+    expect(infos[1]).toEqual({ cluster: scenario, cachedKinds: expect.any(Number), listedKinds: 0 });
+    expect(infos[1]!.cachedKinds).toBeGreaterThan(15);
+    // Every watch resumed from its list's resourceVersion and asked for bookmarks.
+    const watches = api.requests.filter((r) => r.query.watch === 'true');
+    expect(watches.length).toBeGreaterThanOrEqual(14);
+    for (const w of watches)
+      expect(w.query).toMatchObject({
+        allowWatchBookmarks: 'true',
+        resourceVersion: expect.stringMatching(/^[1-9]\d*$/),
+      });
+  });
 
   it('a workload + management pair: the same split as a list scan (events from both sides)', async () => {
     const dir = path.join(FIXTURES, 'split');
@@ -110,11 +140,32 @@ describe('watch cache: the analysis never changes the cached objects', () => {
       Object.freeze(o);
       for (const v of Object.values(o)) deepFreeze(v);
     };
-    const arrays = [cached.nodes, cached.pods, cached.events, cached.namespaces, cached.services, cached.endpoints, cached.deployments, cached.daemonSets, cached.statefulSets, cached.replicaSets, cached.validatingWebhooks, cached.mutatingWebhooks, cached.volumeAttachments, cached.persistentVolumeClaims, cached.podDisruptionBudgets, cached.customResourceDefinitions, ...Object.values(cached.capi)];
+    const arrays = [
+      cached.nodes,
+      cached.pods,
+      cached.events,
+      cached.namespaces,
+      cached.services,
+      cached.endpoints,
+      cached.deployments,
+      cached.daemonSets,
+      cached.statefulSets,
+      cached.replicaSets,
+      cached.validatingWebhooks,
+      cached.mutatingWebhooks,
+      cached.volumeAttachments,
+      cached.persistentVolumeClaims,
+      cached.podDisruptionBudgets,
+      cached.customResourceDefinitions,
+      ...Object.values(cached.capi),
+    ];
     for (const a of arrays) for (const o of a) deepFreeze(o);
     const opts = { thresholds: parseConfig({}, '/tmp').thresholds, now: NOW() };
     const fromCache = await scanSnapshot(cached, { ...opts, history: new InMemoryHistory() });
-    const fromList = await scanSnapshot(await collectSnapshot(cluster, { now: NOW }), { ...opts, history: new InMemoryHistory() });
+    const fromList = await scanSnapshot(await collectSnapshot(cluster, { now: NOW }), {
+      ...opts,
+      history: new InMemoryHistory(),
+    });
     expect(fromCache.findings.map((f) => f.fingerprint)).toEqual(fromList.findings.map((f) => f.fingerprint));
     expect(fromCache.findings.length).toBeGreaterThan(0);
   });
@@ -132,14 +183,26 @@ describe('watch cache: following the cluster', () => {
     const listsBefore = lists(api).length;
 
     await new Promise((r) => setTimeout(r, 1500)); // at least one renewal
-    node.status = { ...(node.status as object), conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady', lastTransitionTime: '2025-03-01T10:30:00Z' }] };
+    node.status = {
+      ...(node.status as object),
+      conditions: [
+        { type: 'Ready', status: 'False', reason: 'KubeletNotReady', lastTransitionTime: '2025-03-01T10:30:00Z' },
+      ],
+    };
     api.emit('MODIFIED', node);
     api.emit('DELETED', { apiVersion: 'v1', kind: 'Pod', metadata: { name: pod.name, namespace: pod.namespace } });
-    api.emit('ADDED', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'added-by-watch', uid: 'u-added' }, status: { phase: 'Active' } });
+    api.emit('ADDED', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'added-by-watch', uid: 'u-added' },
+      status: { phase: 'Active' },
+    });
 
     const after = await eventually(
       () => collectSnapshot(cluster, { now: NOW, watchCaches: wc }),
-      (s) => s.namespaces.some((m) => m.metadata.name === 'added-by-watch') && !s.pods.some((p) => p.name === pod.name && p.namespace === pod.namespace),
+      (s) =>
+        s.namespaces.some((m) => m.metadata.name === 'added-by-watch') &&
+        !s.pods.some((p) => p.name === pod.name && p.namespace === pod.namespace),
       10_000,
       50,
     );
@@ -157,11 +220,32 @@ describe('watch cache: following the cluster', () => {
     const cluster = await clusterFor('healthy', api);
     const wc = newCaches();
     await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
-    const nodesWatch = wc.for(cluster).all().find((w) => w.spec.plural === 'nodes')!;
+    const nodesWatch = wc
+      .for(cluster)
+      .all()
+      .find((w) => w.spec.plural === 'nodes')!;
     expect(nodesWatch.stats).toMatchObject({ lists: 1, relists: 0 });
-    api.emit('ERROR', { kind: 'Status', apiVersion: 'v1', metadata: { name: '' }, status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version' } as never);
-    await eventually(async () => nodesWatch.stats.relists, (n) => n >= 1, 10_000, 50);
-    await eventually(async () => nodesWatch.state, (s) => s === 'watching', 10_000, 50);
+    api.emit('ERROR', {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: { name: '' },
+      status: 'Failure',
+      reason: 'Expired',
+      code: 410,
+      message: 'too old resource version',
+    } as never);
+    await eventually(
+      async () => nodesWatch.stats.relists,
+      (n) => n >= 1,
+      10_000,
+      50,
+    );
+    await eventually(
+      async () => nodesWatch.state,
+      (s) => s === 'watching',
+      10_000,
+      50,
+    );
     expect(nodesWatch.stats.lists).toBeGreaterThanOrEqual(2);
     const s = await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
     expect(comparable(s)).toEqual(comparable(await collectSnapshot(cluster, { now: NOW })));
@@ -172,12 +256,33 @@ describe('watch cache: following the cluster', () => {
     const cluster = await clusterFor('healthy', api);
     const wc = newCaches();
     await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
-    const nodesWatch = wc.for(cluster).all().find((w) => w.spec.plural === 'nodes')!;
+    const nodesWatch = wc
+      .for(cluster)
+      .all()
+      .find((w) => w.spec.plural === 'nodes')!;
     // The next request to the nodes collection (the re-watch) gets 404; an ERROR in the stream ends every watch.
     api.fail({ path: '/api/v1/nodes', status: 404, times: 1 });
-    api.emit('ERROR', { kind: 'Status', apiVersion: 'v1', metadata: { name: '' }, status: 'Failure', reason: 'InternalError', code: 500, message: 'watch ended' } as never);
-    await eventually(async () => nodesWatch.stats.relists, (n) => n >= 1, 10_000, 50);
-    await eventually(async () => nodesWatch.state, (st) => st === 'watching', 10_000, 50);
+    api.emit('ERROR', {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: { name: '' },
+      status: 'Failure',
+      reason: 'InternalError',
+      code: 500,
+      message: 'watch ended',
+    } as never);
+    await eventually(
+      async () => nodesWatch.stats.relists,
+      (n) => n >= 1,
+      10_000,
+      50,
+    );
+    await eventually(
+      async () => nodesWatch.state,
+      (st) => st === 'watching',
+      10_000,
+      50,
+    );
     expect(nodesWatch.stats.relists).toBe(1);
     const s = await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
     expect(comparable(s)).toEqual(comparable(await collectSnapshot(cluster, { now: NOW })));
@@ -188,11 +293,25 @@ describe('watch cache: following the cluster', () => {
     const cluster = await clusterFor('healthy', api);
     const wc = newCaches({ discoveryRefreshMs: 200 });
     await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
-    const machines = wc.for(cluster).all().find((w) => w.spec.plural === 'machines')!;
+    const machines = wc
+      .for(cluster)
+      .all()
+      .find((w) => w.spec.plural === 'machines')!;
     expect(machines.state).toBe('absent');
     // The first Machine makes the fake serve the CRD (as installing Cluster API would).
-    api.emit('ADDED', { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name: 'm-late', namespace: 'default', uid: 'u-late' }, spec: { clusterName: 'x' }, status: { phase: 'Running' } });
-    await eventually(async () => machines.state, (st) => st === 'watching', 10_000, 50);
+    api.emit('ADDED', {
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'Machine',
+      metadata: { name: 'm-late', namespace: 'default', uid: 'u-late' },
+      spec: { clusterName: 'x' },
+      status: { phase: 'Running' },
+    });
+    await eventually(
+      async () => machines.state,
+      (st) => st === 'watching',
+      10_000,
+      50,
+    );
     const s = await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
     expect(s.capi.machines.map((m) => m.metadata.name)).toEqual(['m-late']);
   });
@@ -207,12 +326,23 @@ describe('watch cache: following the cluster', () => {
     await collectSnapshot(cluster, { now: NOW, watchCaches: wc });
     const infos: { cluster: string; cachedKinds: number; listedKinds: number }[] = [];
     const cached = await collectSnapshot(cluster, { now: NOW, watchCaches: wc, onCollected: (i) => infos.push(i) });
-    const machines0 = wc.for(cluster).all().find((w) => w.spec.plural === 'machines');
+    const machines0 = wc
+      .for(cluster)
+      .all()
+      .find((w) => w.spec.plural === 'machines');
     // Refused, the kind retries its list with backoff: 'failed', or 'listing' again when a retry is in
     // flight (seen on a loaded CI machine) — never watched, so the scan lists it itself.
-    expect({ state: machines0?.state, listed: infos[0]!.listedKinds }).toEqual({ state: expect.stringMatching(/^(failed|listing)$/), listed: 1 });
+    expect({ state: machines0?.state, listed: infos[0]!.listedKinds }).toEqual({
+      state: expect.stringMatching(/^(failed|listing)$/),
+      listed: 1,
+    });
     expect(cached.partial).toEqual(listed.partial);
-    expect(cached.partial).toEqual([expect.objectContaining({ source: 'list machines.cluster.x-k8s.io', error: expect.stringContaining('forbidden') })]);
+    expect(cached.partial).toEqual([
+      expect.objectContaining({
+        source: 'list machines.cluster.x-k8s.io',
+        error: expect.stringContaining('forbidden'),
+      }),
+    ]);
     expect(comparable(cached)).toEqual(comparable(listed));
     expect(machines0!.error).toContain('forbidden');
   });

@@ -49,11 +49,24 @@ export const WEST_GROUP = ['U0WG1', 'U0WG2'];
 
 /** A Deployment the fake API serves; deployment.scale proposals target these. */
 export const deployment = (name: string, replicas = 3): KubeObject =>
-  ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'apps', uid: `uid-${name}` }, spec: { replicas } }) as KubeObject;
+  ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'apps', uid: `uid-${name}` },
+    spec: { replicas },
+  }) as KubeObject;
 
-export const scaleProposal = (name: string, replicas = 0): RemediationProposal => ({ action: 'deployment.scale', params: { namespace: 'apps', name, replicas }, label: `Scale apps/${name} to ${replicas}`, risk: 'r' });
+export const scaleProposal = (name: string, replicas = 0): RemediationProposal => ({
+  action: 'deployment.scale',
+  params: { namespace: 'apps', name, replicas },
+  label: `Scale apps/${name} to ${replicas}`,
+  risk: 'r',
+});
 
-/** The real approval flow in-process: Bolt HTTP receiver (signed requests), approval store on a private Redis, remediate worker, fake Kubernetes and Slack APIs. */
+/**
+ * The real approval flow in-process: Bolt HTTP receiver (signed requests), approval store on a private Redis, remediate
+ * worker, fake Kubernetes and Slack APIs.
+ */
 export interface ApprovalHarness {
   redis: Redis;
   slack: FakeSlackApi;
@@ -67,7 +80,11 @@ export interface ApprovalHarness {
   /** Click a proposed-fix button; resolves with the request id of the posted approval request. */
   propose(p: RemediationProposal, opts?: { user?: string; cluster?: typeof EAST | typeof WEST }): Promise<string>;
   /** Click Approve/Reject; resolves with the ephemeral reply. `blockId`/`channel` default to the request's own. */
-  click(value: string, user: string, opts?: { kind?: 'approve' | 'reject'; blockId?: string; channel?: string }): Promise<string>;
+  click(
+    value: string,
+    user: string,
+    opts?: { kind?: 'approve' | 'reject'; blockId?: string; channel?: string },
+  ): Promise<string>;
   waitStatus(id: string, statuses: string[], timeoutMs?: number): Promise<ApprovalRequest>;
   /** Real (not dry-run) writes to a named object at the fake API. */
   realWrites(name: string): number;
@@ -113,24 +130,54 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
   proposeQueue.on('error', () => undefined);
   const eventsConnection = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   eventsConnection.on('error', () => undefined);
-  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: eventsConnection, prefix: queuePrefix('k8s-health', PROPOSE_QUEUE) });
+  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, {
+    connection: eventsConnection,
+    prefix: queuePrefix('k8s-health', PROPOSE_QUEUE),
+  });
   proposeEvents.on('error', () => undefined);
   const workerDeps = {
-    connection: bull, config, approvals, audit, backups, proposals, createContext: createActionContext, signer,
-    slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now: () => clock.now, log, verifyDelayMs: 50,
+    connection: bull,
+    config,
+    approvals,
+    audit,
+    backups,
+    proposals,
+    createContext: createActionContext,
+    signer,
+    slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }),
+    now: () => clock.now,
+    log,
+    verifyDelayMs: 50,
   };
   // The remediate worker kind: approved fixes and fix-button clicks (plan + dry run).
   const worker = startRemediateWorker(workerDeps);
   const proposer = startProposeWorker(workerDeps);
-  const { app } = await createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' });
+  const { app } = await createSlackApp({
+    botToken: TOKEN,
+    signingSecret: SECRET,
+    apiUrl: slack.apiUrl,
+    logLevel: 'error',
+  });
   const reports = createReportStore(redis, { keyPrefix: PREFIX });
   const deps = {
-    config, reports, proposals,
-    requestScan: createScanRequester(async () => { throw new Error('no scans in this test'); }, reports),
+    config,
+    reports,
+    proposals,
+    requestScan: createScanRequester(async () => {
+      throw new Error('no scans in this test');
+    }, reports),
     metrics: createMetrics({ defaultMetrics: false }),
     now: () => clock.now,
     log,
-    approval: { approvals, audit, signer, requestProposal: createProposalRequester(proposeQueue, proposeEvents), enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer({ ttlMs: 60_000 }), checkApprover: createApproverAccountCheck(config.slack) },
+    approval: {
+      approvals,
+      audit,
+      signer,
+      requestProposal: createProposalRequester(proposeQueue, proposeEvents),
+      enqueue: (id: string) => enqueueRemediation(queue, id),
+      isAuthorized: createApprovalAuthorizer({ ttlMs: 60_000 }),
+      checkApprover: createApproverAccountCheck(config.slack),
+    },
   };
   registerListeners(app, deps);
   const server = (await app.start(0)) as Server;
@@ -138,26 +185,67 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
 
   let seq = 0;
   const post = async (body: string) => {
-    const res = await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) }, body });
+    const res = await fetch(`${baseUrl}/slack/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) },
+      body,
+    });
     await res.text();
     if (res.status !== 200) throw new Error(`Bolt answered ${res.status}`);
   };
   const h: ApprovalHarness = {
-    redis, slack, kube, queue, logs, clock,
+    redis,
+    slack,
+    kube,
+    queue,
+    logs,
+    clock,
     get: (id) => approvals.get(id),
     async audit(requestId) {
       return (await audit.list({ limit: 100_000 })).filter((e) => e.requestId === requestId).reverse();
     },
     async propose(p, opts = {}) {
       const cluster = opts.cluster ?? EAST;
-      const pid = await proposals.save({ cluster: cluster.name, findingId: 'reliability', fingerprint: 'fp', proposal: p, createdAt: clock.now.toISOString() });
+      const pid = await proposals.save({
+        cluster: cluster.name,
+        findingId: 'reliability',
+        fingerprint: 'fp',
+        proposal: p,
+        createdAt: clock.now.toISOString(),
+      });
       const before = slack.callsTo('chat.postMessage').length;
       const url = slack.responseUrl(`propose-${++seq}`);
-      await post(blockActionBody({ actionId: proposeFixActionId(0), value: pid, user_id: opts.user ?? 'U0PAT', channel_id: cluster.channel, response_url: url, message_ts: `1700000000.${String(seq).padStart(6, '0')}` }));
+      await post(
+        blockActionBody({
+          actionId: proposeFixActionId(0),
+          value: pid,
+          user_id: opts.user ?? 'U0PAT',
+          channel_id: cluster.channel,
+          response_url: url,
+          message_ts: `1700000000.${String(seq).padStart(6, '0')}`,
+        }),
+      );
       const ephemeralBefore = slack.callsTo('chat.postEphemeral').length;
-      // A refusal comes from serve (its response_url; "Preparing the plan…" is not one) or from the worker (chat.postEphemeral).
-      const refusal = () => slack.responses.find((r) => r.path === new URL(url).pathname && !String(r.body.text).includes('Preparing the plan'))?.body ?? slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === (opts.user ?? 'U0PAT') && !/is posted below/.test(String(c.body.text)))?.body;
-      const posted = await slack.waitFor('approval request posted', () => slack.callsTo('chat.postMessage').slice(before).find((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_')) ?? (refusal() && { refused: true }), 30_000);
+      // A refusal comes from serve (its response_url; "Preparing the plan…" is not one) or from the worker
+      // (chat.postEphemeral).
+      const refusal = () =>
+        slack.responses.find(
+          (r) => r.path === new URL(url).pathname && !String(r.body.text).includes('Preparing the plan'),
+        )?.body ??
+        slack
+          .callsTo('chat.postEphemeral')
+          .slice(ephemeralBefore)
+          .find((c) => c.body.user === (opts.user ?? 'U0PAT') && !/is posted below/.test(String(c.body.text)))?.body;
+      const posted = await slack.waitFor(
+        'approval request posted',
+        () =>
+          slack
+            .callsTo('chat.postMessage')
+            .slice(before)
+            .find((c) => JSON.stringify(c.body.blocks ?? '').includes('approval:r_')) ??
+          (refusal() && { refused: true }),
+        30_000,
+      );
       if ('refused' in posted) throw new Error(`proposal refused: ${JSON.stringify(refusal())}`);
       const id = String(JSON.stringify(posted.body.blocks).match(/approval:(r_[A-Za-z0-9_-]+)/)![1]);
       // The request is stored right after its message is posted.
@@ -167,12 +255,21 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
     async click(value, user, opts = {}) {
       const url = slack.responseUrl(`click-${++seq}`);
       const req = /^r_/.test(value) ? await approvals.get(value).catch(() => undefined) : undefined;
-      await post(blockActionBody({
-        actionId: (opts.kind ?? 'approve') === 'approve' ? APPROVE_ACTION_ID : REJECT_ACTION_ID,
-        value, blockId: opts.blockId ?? `approval:${value}`, user_id: user,
-        channel_id: opts.channel ?? req?.thread.channel ?? EAST.channel, response_url: url,
-      }));
-      const r = await slack.waitFor('click reply', () => slack.responses.find((x) => x.path === new URL(url).pathname), 30_000);
+      await post(
+        blockActionBody({
+          actionId: (opts.kind ?? 'approve') === 'approve' ? APPROVE_ACTION_ID : REJECT_ACTION_ID,
+          value,
+          blockId: opts.blockId ?? `approval:${value}`,
+          user_id: user,
+          channel_id: opts.channel ?? req?.thread.channel ?? EAST.channel,
+          response_url: url,
+        }),
+      );
+      const r = await slack.waitFor(
+        'click reply',
+        () => slack.responses.find((x) => x.path === new URL(url).pathname),
+        30_000,
+      );
       return String(r.body.text);
     },
     async waitStatus(id, statuses, timeoutMs = 30_000) {
@@ -180,7 +277,8 @@ export async function startApprovalHarness(redisServer: RedisServer, objects: Ku
       for (;;) {
         const r = await approvals.get(id).catch(() => undefined);
         if (r && statuses.includes(r.status)) return r;
-        if (Date.now() > deadline) throw new Error(`request ${id} never reached ${statuses.join('|')} (is ${r?.status})`);
+        if (Date.now() > deadline)
+          throw new Error(`request ${id} never reached ${statuses.join('|')} (is ${r?.status})`);
         await new Promise((res) => setTimeout(res, 50));
       }
     },

@@ -28,5 +28,4 @@ export function recordFigure(f: Figure): Figure {
   return f;
 }
 
-
 export { FUZZ_SEED } from '../support/fuzz-seed.js';

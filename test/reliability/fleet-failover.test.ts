@@ -44,7 +44,10 @@ describe('fleet mode: two worker processes, leases, kill -9', () => {
       clusters += `  - name: ${name}\n    workload: { kubeconfig: ${JSON.stringify(await writeTestKubeConfig(api.url, name))} }\n    slack: { alertChannel: C0ALERTS }\n`;
     }
     configFile = path.join(dir, 'config.yaml');
-    writeFileSync(configFile, `clusters:\n${clusters}scan: { intervalSeconds: 3600, leaseSeconds: 4, debounceSeconds: 1 }\nthresholds: { notReadyGraceSeconds: 0 }\n`);
+    writeFileSync(
+      configFile,
+      `clusters:\n${clusters}scan: { intervalSeconds: 3600, leaseSeconds: 4, debounceSeconds: 1 }\nthresholds: { notReadyGraceSeconds: 0 }\n`,
+    );
   });
 
   afterAll(async () => {
@@ -56,18 +59,28 @@ describe('fleet mode: two worker processes, leases, kill -9', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const env = () => ({ REDIS_URL: redis.url, SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' });
+  const env = () => ({
+    REDIS_URL: redis.url,
+    SLACK_BOT_TOKEN: 'xoxb-test-token',
+    SLACK_API_URL: slack.apiUrl,
+    LOG_LEVEL: 'info',
+  });
   /** Lease owner of each cluster, as the pid of its worker process (worker ids are host-pid-random). */
   const owners = async () => {
     const ids = await reader.mget(...CLUSTERS.map((c) => `{k8s-health:lease}:lease:${c}`));
     return Object.fromEntries(CLUSTERS.map((c, i) => [c, ids[i] ? Number(ids[i]!.split('-').at(-2)) : undefined]));
   };
-  async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 40_000): Promise<T> {
+  async function until<T>(
+    what: string,
+    probe: () => Promise<T | undefined | false> | T | undefined | false,
+    timeoutMs = 40_000,
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const v = await probe();
       if (v) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${workers.map((w) => w.output.slice(-3000)).join('\n----\n')}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}\n${workers.map((w) => w.output.slice(-3000)).join('\n----\n')}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -93,10 +106,14 @@ describe('fleet mode: two worker processes, leases, kill -9', () => {
   const notReady = (api: FakeKubeApi, status: string, reason: string, message: string): KubeObject => {
     const node = structuredClone(api.list('Node')[0]!);
     const since = new Date(Date.now() - 10 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    node.status = { ...(node.status as object), conditions: [{ type: 'Ready', status, reason, message, lastTransitionTime: since, lastHeartbeatTime: since }] };
+    node.status = {
+      ...(node.status as object),
+      conditions: [{ type: 'Ready', status, reason, message, lastTransitionTime: since, lastHeartbeatTime: since }],
+    };
     return node;
   };
-  const parents = () => slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts);
+  const parents = () =>
+    slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts);
 
   it('each cluster has one owner and one watcher; an event alerts; kill -9 moves the clusters with no duplicate alert and the same thread', async () => {
     workers.push(await spawnWorker({ config: configFile, env: env() }));
@@ -110,7 +127,9 @@ describe('fleet mode: two worker processes, leases, kill -9', () => {
       const counts = pids.map((p) => Object.values(o).filter((x) => x === p).length);
       return counts[0] === 2 && counts[1] === 2 ? o : undefined;
     });
-    await until('a first report of every cluster', async () => (await Promise.all(CLUSTERS.map(reportAt))).every(Boolean));
+    await until('a first report of every cluster', async () =>
+      (await Promise.all(CLUSTERS.map(reportAt))).every(Boolean),
+    );
     await until('every cluster watched', () => CLUSTERS.every(watchedOnce));
     const kinds = apis.get('c1')!.openWatches();
     for (const name of CLUSTERS) expect(apis.get(name)!.openWatches()).toEqual(kinds);
@@ -121,7 +140,9 @@ describe('fleet mode: two worker processes, leases, kill -9', () => {
     const api = apis.get(victim)!;
     const first = notReady(api, 'Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.');
     api.emit('MODIFIED', first);
-    const parent = await until('the alert of the NotReady node', () => parents().find((c) => JSON.stringify(c.body.blocks).includes(first.metadata.name)));
+    const parent = await until('the alert of the NotReady node', () =>
+      parents().find((c) => JSON.stringify(c.body.blocks).includes(first.metadata.name)),
+    );
     expect(parent).toBeDefined();
     const parentTs = [...slack.messages.keys()].find((k) => k.startsWith('C0ALERTS/'))!.split('/')[1]!;
 
@@ -132,13 +153,20 @@ describe('fleet mode: two worker processes, leases, kill -9', () => {
       return CLUSTERS.every((c) => o[c] === b.child.pid) ? o : undefined;
     });
     expect(Object.values(moved)).toEqual(CLUSTERS.map(() => b.child.pid));
-    await until('every cluster watched again, once', () => CLUSTERS.every((c) => JSON.stringify(apis.get(c)!.openWatches()) === JSON.stringify(kinds)));
+    await until('every cluster watched again, once', () =>
+      CLUSTERS.every((c) => JSON.stringify(apis.get(c)!.openWatches()) === JSON.stringify(kinds)),
+    );
     for (const name of CLUSTERS) expect(apis.get(name)!.openWatches()).toEqual(kinds);
 
     // The survivor scanned the victim on acquiring it (same incident: no new post); new evidence on
     // the same node is a reply in the same thread.
-    api.emit('MODIFIED', notReady(api, 'False', 'KubeletNotReady', 'PLEG is not healthy: pleg was last seen active 3m0s ago'));
-    await until('the reply with the new evidence in the same thread', () => slack.callsTo('chat.postMessage').find((c) => c.body.thread_ts === parentTs));
+    api.emit(
+      'MODIFIED',
+      notReady(api, 'False', 'KubeletNotReady', 'PLEG is not healthy: pleg was last seen active 3m0s ago'),
+    );
+    await until('the reply with the new evidence in the same thread', () =>
+      slack.callsTo('chat.postMessage').find((c) => c.body.thread_ts === parentTs),
+    );
     expect(parents()).toHaveLength(1);
     expect(b.output).toMatch(/lease: clusters acquired/);
   }, 240_000);

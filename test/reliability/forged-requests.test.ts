@@ -25,7 +25,10 @@ import { captureLogs } from '../support/capture-logs.js';
  */
 const SECRET = 'reliability-signing-secret';
 const TOKEN = 'xoxb-reliability-token';
-const config = parseConfig({ clusters: [{ name: 'prod-east', dump: './x', slack: { channels: ['C0INCIDENT'] } }] }, '/tmp');
+const config = parseConfig(
+  { clusters: [{ name: 'prod-east', dump: './x', slack: { channels: ['C0INCIDENT'] } }] },
+  '/tmp',
+);
 
 let redisServer: RedisServer;
 let redis: Redis;
@@ -75,7 +78,11 @@ afterAll(async () => {
 });
 
 async function post(body: string, headers: Record<string, string>): Promise<number> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body,
+  });
   await res.text();
   return res.status;
 }
@@ -86,8 +93,16 @@ function body(kind: 'command' | 'action', text = 'help'): string {
   seq += 1;
   const responseUrl = slack.responseUrl(`forged-${seq}`);
   return kind === 'command'
-    ? slashCommandBody({ text: `${text} `.repeat(1 + (seq % 2)).trim(), response_url: responseUrl }).replace('trigger_id=1.2.3', `trigger_id=${seq}.1`)
-    : blockActionBody({ actionId: 'k8s-health.propose-fix.0', value: `p_forged${seq}`, response_url: responseUrl, message_ts: `1700000000.${String(seq).padStart(6, '0')}` });
+    ? slashCommandBody({ text: `${text} `.repeat(1 + (seq % 2)).trim(), response_url: responseUrl }).replace(
+        'trigger_id=1.2.3',
+        `trigger_id=${seq}.1`,
+      )
+    : blockActionBody({
+        actionId: 'k8s-health.propose-fix.0',
+        value: `p_forged${seq}`,
+        response_url: responseUrl,
+        message_ts: `1700000000.${String(seq).padStart(6, '0')}`,
+      });
 }
 
 const nowTs = () => Math.floor(Date.now() / 1000);
@@ -108,12 +123,16 @@ describe('forged Slack requests against the real Bolt receiver', () => {
   const n = scaled(30);
 
   it(`${n} signatures made with a wrong secret or over another body: 0 accepted`, async () => {
-    const forge = fc.tuple(kindArb, fc.string({ minLength: 0, maxLength: 40 }), fc.boolean()).map(([kind, wrongSecret, tamper]) => {
-      const b = body(kind);
-      // Either a signature with a guessed secret, or Slack's real signature over a body the attacker then changed.
-      const headers = tamper ? signSlackRequest(SECRET, b) : signSlackRequest(wrongSecret === SECRET ? `${SECRET}x` : wrongSecret, b);
-      return { body: tamper ? b.replace('U0', 'U9') : b, headers };
-    });
+    const forge = fc
+      .tuple(kindArb, fc.string({ minLength: 0, maxLength: 40 }), fc.boolean())
+      .map(([kind, wrongSecret, tamper]) => {
+        const b = body(kind);
+        // Either a signature with a guessed secret, or Slack's real signature over a body the attacker then changed.
+        const headers = tamper
+          ? signSlackRequest(SECRET, b)
+          : signSlackRequest(wrongSecret === SECRET ? `${SECRET}x` : wrongSecret, b);
+        return { body: tamper ? b.replace('U0', 'U9') : b, headers };
+      });
     const { accepted, statuses } = await attack(n, forge);
     recordFigure({ suite: 'forged-requests', case: 'bad signature', tried: n, bad: accepted });
     expect(accepted).toBe(0);
@@ -133,7 +152,19 @@ describe('forged Slack requests against the real Bolt receiver', () => {
 
   it(`${n} requests with missing or malformed signature headers: 0 accepted`, async () => {
     const forge = fc
-      .tuple(kindArb, fc.constantFrom('none', 'no-signature', 'no-timestamp', 'v1-scheme', 'empty', 'not-hex', 'ts-not-number', 'ts-float'))
+      .tuple(
+        kindArb,
+        fc.constantFrom(
+          'none',
+          'no-signature',
+          'no-timestamp',
+          'v1-scheme',
+          'empty',
+          'not-hex',
+          'ts-not-number',
+          'ts-float',
+        ),
+      )
       .map(([kind, how]) => {
         const b = body(kind);
         const good = signSlackRequest(SECRET, b);
@@ -173,7 +204,13 @@ describe('forged Slack requests against the real Bolt receiver', () => {
     for (const r of replays.slice(0, half)) statuses.push(await post(r.body, r.headers));
     statuses.push(...(await Promise.all(replays.slice(half).map((r) => post(r.body, r.headers)))));
     const accepted = reached - afterOriginals;
-    recordFigure({ suite: 'forged-requests', case: 'replay within 5 min', tried: n, bad: accepted, note: 'acked empty, never processed' });
+    recordFigure({
+      suite: 'forged-requests',
+      case: 'replay within 5 min',
+      tried: n,
+      bad: accepted,
+      note: 'acked empty, never processed',
+    });
     expect(accepted).toBe(0);
     expect(logs.filter((l) => l === 'replay')).toHaveLength(n);
     // A replay gets an empty ack (Slack shows nothing), never an error the attacker can probe.

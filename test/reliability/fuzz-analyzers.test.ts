@@ -19,11 +19,13 @@ fc.configureGlobal({ seed: FUZZ_SEED });
  * Analyzers on fuzzed snapshots: real scenario dumps whose objects get wrong types in status/spec/
  * metadata (numbers for strings, objects for arrays, null, huge strings, deep nesting), projected
  * through addToSnapshot as a dump or a live read would. etcd and /readyz state are typed by their
- * parsers (parse-etcdctl-json.ts, parse-readyz.ts), so wrong types there are fuzzed as files (fuzz-inputs). An analyzer that throws is reported by the
- * engine in `partial` (never sinks the report) — but each one is a bug: the test counts and names them.
+ * parsers (parse-etcdctl-json.ts, parse-readyz.ts), so wrong types there are fuzzed as files (fuzz-inputs). An analyzer
+ * that throws is reported by the engine in `partial` (never sinks the report) — but each one is a bug: the test counts
+ * and names them.
  */
 const dumps: { name: string; raw: DumpObjects }[] = [];
-for (const s of listScenarios()) for (const dir of s.scans.slice(-1)) dumps.push({ name: s.name, raw: await readDumpObjects(dir) });
+for (const s of listScenarios())
+  for (const dir of s.scans.slice(-1)) dumps.push({ name: s.name, raw: await readDumpObjects(dir) });
 
 const deep = (depth: number): unknown => (depth === 0 ? 'bottom' : { nested: deep(depth - 1) });
 const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -37,19 +39,49 @@ const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constant('18446744073709551616'),
   fc.constant(deep(500)),
   fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null)), { maxLength: 3 }),
-  fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null)), { maxKeys: 3, noNullPrototype: true }),
+  fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null)), {
+    maxKeys: 3,
+    noNullPrototype: true,
+  }),
   // ownerReferences-like entries with wrong field types (kind/name not strings, controller not a boolean).
   fc.array(
-    fc.record({ kind: fc.oneof(fc.integer(), fc.constant(null), fc.constantFrom('MachineSet', 'KubeadmControlPlane', 'ReplicaSet')), name: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant([])), controller: fc.oneof(fc.boolean(), fc.string({ maxLength: 3 })) }, { requiredKeys: [] }),
+    fc.record(
+      {
+        kind: fc.oneof(
+          fc.integer(),
+          fc.constant(null),
+          fc.constantFrom('MachineSet', 'KubeadmControlPlane', 'ReplicaSet'),
+        ),
+        name: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant([])),
+        controller: fc.oneof(fc.boolean(), fc.string({ maxLength: 3 })),
+      },
+      { requiredKeys: [] },
+    ),
     { maxLength: 3 },
   ),
 );
 
 /** The metadata fields analyzers read; sanitizeMetadata (via addToSnapshot) must make any value of them safe. */
-const METADATA_FIELDS = ['labels', 'annotations', 'ownerReferences', 'finalizers', 'namespace', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'uid'] as const;
+const METADATA_FIELDS = [
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'namespace',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'generation',
+  'uid',
+] as const;
 
 /** Every path into an object (depth-limited), so a mutation can hit any field the analyzers read. */
-function paths(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = [], depth = 0): (string | number)[][] {
+function paths(
+  value: unknown,
+  prefix: (string | number)[] = [],
+  out: (string | number)[][] = [],
+  depth = 0,
+): (string | number)[][] {
   if (depth > 8 || value === null || typeof value !== 'object') return out;
   for (const [k, v] of Object.entries(value)) {
     const p = [...prefix, Array.isArray(value) ? Number(k) : k];
@@ -67,8 +99,18 @@ function setPath(obj: unknown, p: (string | number)[], v: unknown): void {
 
 interface Case {
   dump: number;
-  /** `field` set: replace that metadata field (present or not); else a path into status/spec (or metadata, with `inMetadata`). */
-  mutations: { target: 'workload' | 'management'; pick: number; path: number; value: unknown; field?: (typeof METADATA_FIELDS)[number]; inMetadata?: boolean }[];
+  /**
+   * `field` set: replace that metadata field (present or not); else a path into status/spec (or metadata, with
+   * `inMetadata`).
+   */
+  mutations: {
+    target: 'workload' | 'management';
+    pick: number;
+    path: number;
+    value: unknown;
+    field?: (typeof METADATA_FIELDS)[number];
+    inMetadata?: boolean;
+  }[];
 }
 
 const caseArb = (metadata: boolean): fc.Arbitrary<Case> =>
@@ -80,7 +122,9 @@ const caseArb = (metadata: boolean): fc.Arbitrary<Case> =>
         pick: fc.nat(),
         path: fc.nat(),
         value: wrongValue,
-        ...(metadata ? { field: fc.option(fc.constantFrom(...METADATA_FIELDS), { nil: undefined }), inMetadata: fc.constant(true) } : {}),
+        ...(metadata
+          ? { field: fc.option(fc.constantFrom(...METADATA_FIELDS), { nil: undefined }), inMetadata: fc.constant(true) }
+          : {}),
       }),
       { minLength: 1, maxLength: 6 },
     ),
@@ -103,11 +147,17 @@ function buildFuzzed(c: Case): Snapshot {
     }
     // status and spec: what controllers and CRDs fill in; metadata (labels, annotations, ownerReferences…)
     // too in the metadata run: addToSnapshot sanitizes it at the snapshot boundary (sanitize-metadata.ts).
-    const ps = paths(root).filter((p) => p[0] === 'status' || p[0] === 'spec' || (m.inMetadata && p[0] === 'metadata' && p[1] !== 'name'));
-    if (ps.length) setPath(root, ps[m.path % ps.length]!, structuredClone(m.value)); // JSON data is never shared or circular
+    const ps = paths(root).filter(
+      (p) => p[0] === 'status' || p[0] === 'spec' || (m.inMetadata && p[0] === 'metadata' && p[1] !== 'name'),
+    );
+    // JSON data is never shared or circular
+    if (ps.length) setPath(root, ps[m.path % ps.length]!, structuredClone(m.value));
   }
   // The same build as loadDump, on the mutated objects.
-  return snapshotFromDumpObjects(raw, { cluster: base.name, collectedAt: raw.meta.collectedAt ?? '2025-01-01T00:00:00Z' });
+  return snapshotFromDumpObjects(raw, {
+    cluster: base.name,
+    collectedAt: raw.meta.collectedAt ?? '2025-01-01T00:00:00Z',
+  });
 }
 
 const thrown = new Map<string, { count: number; example: string }>();
@@ -115,7 +165,10 @@ let crashes = 0;
 let firstCrash = '';
 
 afterAll(() => {
-  if (thrown.size) process.stderr.write(`analyzers that threw on fuzzed snapshots:\n${[...thrown].map(([k, v]) => `  ${k}: ${v.count}× e.g. ${v.example}`).join('\n')}\n`);
+  if (thrown.size)
+    process.stderr.write(
+      `analyzers that threw on fuzzed snapshots:\n${[...thrown].map(([k, v]) => `  ${k}: ${v.count}× e.g. ${v.example}`).join('\n')}\n`,
+    );
 });
 
 /** Run `n` fuzzed cases; returns crashes + analyzer errors (recorded as one figure). */
@@ -128,7 +181,11 @@ function fuzz(n: number, metadata: boolean): number {
       try {
         const snapshot = buildFuzzed(c);
         const now = new Date(Date.parse(snapshot.collectedAt) || 0);
-        const result = analyzeSnapshot(snapshot, ANALYZERS, { history: { scans: [] }, thresholds: DEFAULT_THRESHOLDS, now });
+        const result = analyzeSnapshot(snapshot, ANALYZERS, {
+          history: { scans: [] },
+          thresholds: DEFAULT_THRESHOLDS,
+          now,
+        });
         for (const e of result.errors) {
           const t = thrown.get(e.source) ?? { count: 0, example: e.error.slice(0, 160) };
           t.count += 1;

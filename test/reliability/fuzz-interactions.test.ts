@@ -65,17 +65,43 @@ afterAll(async () => {
   await redisServer?.stop();
 });
 
-const anyValue = fc.oneof(fc.string({ maxLength: 30 }), fc.constant('p_' + 'A'.repeat(5000)), fc.constant('p_../../etc'), fc.constant('p_*'), fc.integer(), fc.constant(null), fc.constant({ evil: true }), fc.constant(undefined));
-const actionId = fc.oneof(fc.constantFrom('k8s-health.propose-fix.0', 'k8s-health.propose-fix', 'k8s-health.approve', 'k8s-health.reject'), fc.string({ maxLength: 20 }));
+const anyValue = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.constant('p_' + 'A'.repeat(5000)),
+  fc.constant('p_../../etc'),
+  fc.constant('p_*'),
+  fc.integer(),
+  fc.constant(null),
+  fc.constant({ evil: true }),
+  fc.constant(undefined),
+);
+const actionId = fc.oneof(
+  fc.constantFrom('k8s-health.propose-fix.0', 'k8s-health.propose-fix', 'k8s-health.approve', 'k8s-health.reject'),
+  fc.string({ maxLength: 20 }),
+);
 
 const payload = fc.oneof(
-  fc.record({ actionId, value: anyValue, user: fc.oneof(fc.constant({ id: 'U0BOB' }), fc.constant(undefined), fc.constant({ id: 7 })), type: fc.constantFrom('block_actions', 'block_actions', 'view_submission', 'shortcut', 'nope') }).map((p) =>
-    `payload=${encodeURIComponent(JSON.stringify({ type: p.type, team: { id: 'T0TEAM' }, user: p.user, api_app_id: 'A0APP', channel: { id: 'C0INCIDENT' }, container: { type: 'message', message_ts: '1.1' }, response_url: slack.responseUrl('fz'), trigger_id: '1.1', actions: [{ type: 'button', action_id: p.actionId, block_id: 'b', value: p.value, action_ts: '1.2' }] }))}`,
-  ),
+  fc
+    .record({
+      actionId,
+      value: anyValue,
+      user: fc.oneof(fc.constant({ id: 'U0BOB' }), fc.constant(undefined), fc.constant({ id: 7 })),
+      type: fc.constantFrom('block_actions', 'block_actions', 'view_submission', 'shortcut', 'nope'),
+    })
+    .map(
+      (p) =>
+        `payload=${encodeURIComponent(JSON.stringify({ type: p.type, team: { id: 'T0TEAM' }, user: p.user, api_app_id: 'A0APP', channel: { id: 'C0INCIDENT' }, container: { type: 'message', message_ts: '1.1' }, response_url: slack.responseUrl('fz'), trigger_id: '1.1', actions: [{ type: 'button', action_id: p.actionId, block_id: 'b', value: p.value, action_ts: '1.2' }] }))}`,
+    ),
   // JSON that is not an object (`payload=null`, `payload=3`) is left out: Bolt 5's HTTPReceiver itself
   // throws on it (`body.ssl_check` of null) in an unawaited closure — an unhandled rejection reported
   // in docs/reliability.md; only Slack can sign, so it cannot come from an attacker.
-  fc.json({ maxDepth: 3 }).filter((j) => { const v = JSON.parse(j) as unknown; return typeof v === 'object' && v !== null; }).map((j) => `payload=${encodeURIComponent(j)}`),
+  fc
+    .json({ maxDepth: 3 })
+    .filter((j) => {
+      const v = JSON.parse(j) as unknown;
+      return typeof v === 'object' && v !== null;
+    })
+    .map((j) => `payload=${encodeURIComponent(j)}`),
   fc.string({ maxLength: 60 }).map((s) => `payload=${encodeURIComponent(s)}`),
   fc.string({ maxLength: 60 }),
 );
@@ -90,7 +116,12 @@ describe(`fuzzed interaction payloads over the real receiver (seed ${FUZZ_SEED})
       const batch = await Promise.all(
         bodies.slice(i, i + 100).map(async (body) => {
           try {
-            const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) }, body, signal: AbortSignal.timeout(10_000) });
+            const res = await fetch(url, {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) },
+              body,
+              signal: AbortSignal.timeout(10_000),
+            });
             await res.text();
             return res.status;
           } catch {
@@ -100,13 +131,48 @@ describe(`fuzzed interaction payloads over the real receiver (seed ${FUZZ_SEED})
       );
       for (const s of batch) statuses.set(s, (statuses.get(s) ?? 0) + 1);
     }
-    const boltErrors = (await metrics.errors.get()).values.filter((v) => v.labels.where === 'bolt').reduce((a, v) => a + v.value, 0);
-    recordFigure({ suite: 'fuzz', case: 'interaction payloads → action listeners', tried: n, bad: boltErrors + unhandled, note: JSON.stringify(Object.fromEntries(statuses)) });
+    const boltErrors = (await metrics.errors.get()).values
+      .filter((v) => v.labels.where === 'bolt')
+      .reduce((a, v) => a + v.value, 0);
+    recordFigure({
+      suite: 'fuzz',
+      case: 'interaction payloads → action listeners',
+      tried: n,
+      bad: boltErrors + unhandled,
+      note: JSON.stringify(Object.fromEntries(statuses)),
+    });
     expect({ boltErrors, unhandled }).toEqual({ boltErrors: 0, unhandled: 0 });
     // Bolt itself answers some malformed-but-signed payloads with 500 or never (no `type`, no actions):
     // recorded in the note, not a crash of ours — only Slack can sign, and the process stays healthy.
     // Still alive: a well-formed signed request is answered.
-    const ok = 'payload=' + encodeURIComponent(JSON.stringify({ type: 'block_actions', user: { id: 'U0BOB' }, team: { id: 'T0TEAM' }, api_app_id: 'A0APP', response_url: slack.responseUrl('ok'), actions: [{ type: 'button', action_id: 'k8s-health.propose-fix.0', block_id: 'b', value: 'p_unknown', action_ts: '1.2' }] }));
-    expect((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, ok) }, body: ok })).status).toBe(200);
+    const ok =
+      'payload=' +
+      encodeURIComponent(
+        JSON.stringify({
+          type: 'block_actions',
+          user: { id: 'U0BOB' },
+          team: { id: 'T0TEAM' },
+          api_app_id: 'A0APP',
+          response_url: slack.responseUrl('ok'),
+          actions: [
+            {
+              type: 'button',
+              action_id: 'k8s-health.propose-fix.0',
+              block_id: 'b',
+              value: 'p_unknown',
+              action_ts: '1.2',
+            },
+          ],
+        }),
+      );
+    expect(
+      (
+        await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, ok) },
+          body: ok,
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -29,7 +29,14 @@ describe('kill -9 during a remediation', () => {
     // Hold every request at the fake API: the run's precondition read, then its PATCH, each wait 1.5 s.
     s.kube.delayMs = 1500;
     expect(await s.vote(id, 'U0BEN')).toContain('last one needed');
-    await s.until('the real PATCH in flight', async () => s.kube.requests.some((r) => r.method === 'PATCH' && r.path.endsWith('/deployments/app-y') && r.query.dryRun === undefined), 30_000);
+    await s.until(
+      'the real PATCH in flight',
+      async () =>
+        s.kube.requests.some(
+          (r) => r.method === 'PATCH' && r.path.endsWith('/deployments/app-y') && r.query.dryRun === undefined,
+        ),
+      30_000,
+    );
     await s.kill9();
     s.kube.delayMs = 0;
     expect((await s.get(id))!.status).toBe('executing');
@@ -37,20 +44,38 @@ describe('kill -9 during a remediation', () => {
     await s.until('the in-flight PATCH applied', async () => s.realWrites('app-y') === 1);
 
     await s.start({ workers: true });
-    const done = await s.until('the redelivered job', async () => {
-      const r = await s.get(id);
-      return r && r.status !== 'executing' && r;
-    }, 90_000);
+    const done = await s.until(
+      'the redelivered job',
+      async () => {
+        const r = await s.get(id);
+        return r && r.status !== 'executing' && r;
+      },
+      90_000,
+    );
     expect(done.status).toBe('interrupted');
     expect(done.result).toContain('interrupted');
     const report = await s.until('interrupted reported in the thread', async () =>
-      s.slack.callsTo('chat.postMessage').find((c) => c.body.channel === CHANNEL && c.body.thread_ts === threadTs && String(c.body.text).includes('interrupted')),
+      s.slack
+        .callsTo('chat.postMessage')
+        .find(
+          (c) =>
+            c.body.channel === CHANNEL && c.body.thread_ts === threadTs && String(c.body.text).includes('interrupted'),
+        ),
     );
     expect(String(report.body.text)).toContain('it was not run again');
-    const trail = (await createAuditLog(s.redis, { keyPrefix: 'k8s-health:' }).list({ limit: 1000 })).filter((e) => e.requestId === id).map((e) => e.event).reverse();
+    const trail = (await createAuditLog(s.redis, { keyPrefix: 'k8s-health:' }).list({ limit: 1000 }))
+      .filter((e) => e.requestId === id)
+      .map((e) => e.event)
+      .reverse();
     expect(trail).toEqual(['proposed', 'approved', 'approved', 'executing', 'interrupted']);
     const writes = s.realWrites('app-y');
-    recordFigure({ suite: 'kill-9', case: 'worker killed during a remediation', tried: 1, bad: Math.abs(writes - 1) + (done.status === 'interrupted' ? 0 : 1), note: 'PATCH in flight; reported interrupted' });
+    recordFigure({
+      suite: 'kill-9',
+      case: 'worker killed during a remediation',
+      tried: 1,
+      bad: Math.abs(writes - 1) + (done.status === 'interrupted' ? 0 : 1),
+      note: 'PATCH in flight; reported interrupted',
+    });
     expect(writes).toBe(1);
   }, 150_000);
 });

@@ -8,8 +8,9 @@ import { startServeUnderTest, type ServeUnderTest } from './serve-process.js';
 /**
  * kill -9 of the spawned `serve` at every step of an approval: after the proposal, after the
  * first vote, after the decisive vote before the job ran (serve --no-workers: the job waits in the
- * queue; the proposal itself is planned by the first serve's in-process remediate worker). After each restart the request is byte-identical, the next click carries on, and the plan
- * runs exactly once — counted as writes at the fake Kubernetes API.
+ * queue; the proposal itself is planned by the first serve's in-process remediate worker). After each restart the
+ * request is byte-identical, the next click carries on, and the plan runs exactly once — counted as writes at the fake
+ * Kubernetes API.
  */
 let s: ServeUnderTest;
 
@@ -39,7 +40,10 @@ describe('kill -9 of serve at every step of an approval', () => {
       // forward (executing/succeeded), with the same frozen plan and the same approvals.
       const b = JSON.parse(before!);
       const a = JSON.parse(after!);
-      const same = a.hash === b.hash && JSON.stringify(a.plan) === JSON.stringify(b.plan) && JSON.stringify(a.approvals) === JSON.stringify(b.approvals);
+      const same =
+        a.hash === b.hash &&
+        JSON.stringify(a.plan) === JSON.stringify(b.plan) &&
+        JSON.stringify(a.approvals) === JSON.stringify(b.approvals);
       const forward = a.status === b.status || ['executing', 'succeeded'].includes(a.status);
       if (!same || !forward) lost += 1;
       expect({ same, forward }).toEqual({ same: true, forward: true });
@@ -73,14 +77,22 @@ describe('kill -9 of serve at every step of an approval', () => {
     expect(done.approvals.map((a) => a.user)).toEqual(['U0ANN', 'U0BEN']);
 
     // Killed again after it ran: nothing runs twice, later clicks are refused.
-    await s.until('the result in the thread', async () => s.slack.callsTo('chat.postMessage').find((c) => String(c.body.text).includes('done and verified')));
+    await s.until('the result in the thread', async () =>
+      s.slack.callsTo('chat.postMessage').find((c) => String(c.body.text).includes('done and verified')),
+    );
     await s.kill9();
     await s.start({ workers: true });
     expect(await s.vote(id, 'U0ANN')).toContain('already succeeded');
     await queue.close();
     bull.disconnect();
     const writes = s.realWrites('app-k');
-    recordFigure({ suite: 'kill-9', case: 'serve killed at each approval step', tried: 3, bad: lost + Math.abs(writes - 1), note: 'after proposal, 1st vote, decisive vote; then once more after the run' });
+    recordFigure({
+      suite: 'kill-9',
+      case: 'serve killed at each approval step',
+      tried: 3,
+      bad: lost + Math.abs(writes - 1),
+      note: 'after proposal, 1st vote, decisive vote; then once more after the run',
+    });
     expect(writes).toBe(1);
     expect(s.kube.find('Deployment', 'app-k', 'apps')!.spec.replicas).toBe(0);
   }, 120_000);

@@ -67,17 +67,33 @@ describe('Redis Cluster topology', () => {
     await topo?.stop();
   });
 
-  it('scans and alert threads on the cluster (in-process workers), keys spread over the masters, on through a kill -9 of the notify queue\'s master', async () => {
+  it("scans and alert threads on the cluster (in-process workers), keys spread over the masters, on through a kill -9 of the notify queue's master", async () => {
     const env = readEnvOptions(topo.env);
     expect(env.redis.clusterNodes).toHaveLength(6);
-    const config = configSchema.parse({ clusters: [{ name: 'prod', dump: path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'), slack: { alertChannel: 'C0ALERTS' } }], scan: { intervalSeconds: 3600 } });
-    const set = await startJobs({ config, redisUrl: env.redis, slack: { token: 'xoxb-cluster', apiUrl: slack.apiUrl }, signer: createPlanSigner(TEST_PLAN_SECRET), channelIntervalMs: 10 });
+    const config = configSchema.parse({
+      clusters: [
+        {
+          name: 'prod',
+          dump: path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'),
+          slack: { alertChannel: 'C0ALERTS' },
+        },
+      ],
+      scan: { intervalSeconds: 3600 },
+    });
+    const set = await startJobs({
+      config,
+      redisUrl: env.redis,
+      slack: { token: 'xoxb-cluster', apiUrl: slack.apiUrl },
+      signer: createPlanSigner(TEST_PLAN_SECRET),
+      channelIntervalMs: 10,
+    });
     const c = topo.client() as unknown as Cluster;
     try {
       const report = await set.scan('prod');
       expect(report.status).toBe('critical');
       await notifyDrained(set.notifyQueue);
-      const parentsOf = () => slack.callsTo('chat.postMessage').filter((m) => m.body.channel === 'C0ALERTS' && !m.body.thread_ts);
+      const parentsOf = () =>
+        slack.callsTo('chat.postMessage').filter((m) => m.body.channel === 'C0ALERTS' && !m.body.thread_ts);
       const posted = parentsOf().length;
       expect(posted).toBeGreaterThan(0);
       expect(await c.exists(`${REDIS_PREFIX}report:prod`)).toBe(1);
@@ -100,7 +116,13 @@ describe('Redis Cluster topology', () => {
         }
         throw new Error(`not ready 30 s after the failover: ${JSON.stringify(last)}`);
       })();
-      recordFigure({ suite: 'redis-cluster', case: 'scan + alert threads, kill -9 of the notify queue\'s master after the threads were posted: parents posted twice', tried: posted, bad: twice, note: `failover (replica promoted, cluster_state ok) ${failoverMs} ms; ready again ${readyMs} ms after the kill` });
+      recordFigure({
+        suite: 'redis-cluster',
+        case: "scan + alert threads, kill -9 of the notify queue's master after the threads were posted: parents posted twice",
+        tried: posted,
+        bad: twice,
+        note: `failover (replica promoted, cluster_state ok) ${failoverMs} ms; ready again ${readyMs} ms after the kill`,
+      });
       expect(twice).toBe(0);
       expect(await c.exists(`${REDIS_PREFIX}report:prod`)).toBe(1);
     } finally {
@@ -111,7 +133,7 @@ describe('Redis Cluster topology', () => {
 });
 
 describe('Redis Cluster topology, the built serve', () => {
-  it('a two-person approval and its execution on the cluster, the approvals\' master killed -9 after the first vote: counted once, run once', async () => {
+  it("a two-person approval and its execution on the cluster, the approvals' master killed -9 after the first vote: counted once, run once", async () => {
     const topo = await startRedisCluster({ replicas: true });
     const client = topo.client();
     const s = await startServeUnderTest([deployment('app-c')], { redis: { env: topo.env, client } });
@@ -122,16 +144,30 @@ describe('Redis Cluster topology, the built serve', () => {
       await replicated(client as unknown as Cluster);
       const { failoverMs } = await topo.killMasterOf(taggedKey(REDIS_PREFIX, 'approvals', 'x'));
       const started = Date.now();
-      await s.until('serve ready again', async () => (await fetch(`http://127.0.0.1:${s.port}/readyz`)).status === 200, 60_000);
+      await s.until(
+        'serve ready again',
+        async () => (await fetch(`http://127.0.0.1:${s.port}/readyz`)).status === 200,
+        60_000,
+      );
       const readyAfterMs = Date.now() - started + failoverMs;
       expect(await s.vote(id, 'U0BEN')).toContain('last one needed');
-      const done = await s.until('the fix executed', async () => {
-        const r = await s.get(id);
-        return r && r.status === 'succeeded' && r;
-      }, 60_000);
+      const done = await s.until(
+        'the fix executed',
+        async () => {
+          const r = await s.get(id);
+          return r && r.status === 'succeeded' && r;
+        },
+        60_000,
+      );
       expect(done.approvals.map((a) => a.user)).toEqual(['U0ANN', 'U0BEN']);
       expect(s.realWrites('app-c')).toBe(1);
-      recordFigure({ suite: 'redis-cluster', case: 'two-person approval + execution, kill -9 of the approvals\' master after the 1st vote: votes lost or doubled, fixes run twice', tried: 1, bad: (done.approvals.length === 2 ? 0 : 1) + (s.realWrites('app-c') === 1 ? 0 : 1), note: `serve ready again ${readyAfterMs} ms after the kill (failover ${failoverMs} ms)` });
+      recordFigure({
+        suite: 'redis-cluster',
+        case: "two-person approval + execution, kill -9 of the approvals' master after the 1st vote: votes lost or doubled, fixes run twice",
+        tried: 1,
+        bad: (done.approvals.length === 2 ? 0 : 1) + (s.realWrites('app-c') === 1 ? 0 : 1),
+        note: `serve ready again ${readyAfterMs} ms after the kill (failover ${failoverMs} ms)`,
+      });
     } finally {
       await s.close();
       await topo.stop();
@@ -140,7 +176,7 @@ describe('Redis Cluster topology, the built serve', () => {
 });
 
 describe('Redis Cluster topology, masters killed as a vote is counted and with the execution claimed', () => {
-  it('the vote acknowledged survives the approvals\' master; the fix in flight when the remediate queue\'s master dies runs once', async () => {
+  it("the vote acknowledged survives the approvals' master; the fix in flight when the remediate queue's master dies runs once", async () => {
     const topo = await startRedisCluster({ replicas: true });
     const client = topo.client();
     const s = await startServeUnderTest([deployment('app-x')], { redis: { env: topo.env, client } });
@@ -151,23 +187,50 @@ describe('Redis Cluster topology, masters killed as a vote is counted and with t
       // At once, without waiting for replication: the answer came after a replica had the vote.
       const counted = await topo.killMasterOf(taggedKey(REDIS_PREFIX, 'approvals', 'x'));
       expect((await s.get(id))!.approvals.map((a) => a.user)).toEqual(['U0ANN']);
-      recordFigure({ suite: 'redis-cluster', case: 'kill -9 of the approvals\' master right after a vote was acknowledged: votes lost', tried: 1, bad: 0, note: `failover ${counted.failoverMs} ms` });
-      await s.until('serve ready again', async () => (await fetch(`http://127.0.0.1:${s.port}/readyz`)).status === 200, 60_000);
+      recordFigure({
+        suite: 'redis-cluster',
+        case: "kill -9 of the approvals' master right after a vote was acknowledged: votes lost",
+        tried: 1,
+        bad: 0,
+        note: `failover ${counted.failoverMs} ms`,
+      });
+      await s.until(
+        'serve ready again',
+        async () => (await fetch(`http://127.0.0.1:${s.port}/readyz`)).status === 200,
+        60_000,
+      );
       s.kube.delayMs = 1500; // the run's precondition read and its PATCH each wait 1.5 s at the API
       expect(await s.vote(id, 'U0BEN')).toContain('last one needed');
-      await s.until('the real PATCH in flight', async () => s.kube.requests.some((r) => r.method === 'PATCH' && r.path.endsWith('/deployments/app-x') && r.query.dryRun === undefined), 30_000);
+      await s.until(
+        'the real PATCH in flight',
+        async () =>
+          s.kube.requests.some(
+            (r) => r.method === 'PATCH' && r.path.endsWith('/deployments/app-x') && r.query.dryRun === undefined,
+          ),
+        30_000,
+      );
       await replicated(client as unknown as Cluster);
       // The remediate queue's slot has another master than the approvals' (fixed hash tags, three masters).
       const { failoverMs, oldPort } = await topo.killMasterOf(`${queuePrefix(BULLMQ_PREFIX, REMEDIATE_QUEUE)}:x`);
       expect(oldPort).not.toBe(counted.oldPort);
       s.kube.delayMs = 0;
-      const done = await s.until('the execution finished', async () => {
-        const r = await s.get(id);
-        return r && !['approved', 'executing'].includes(r.status) && r;
-      }, 60_000);
+      const done = await s.until(
+        'the execution finished',
+        async () => {
+          const r = await s.get(id);
+          return r && !['approved', 'executing'].includes(r.status) && r;
+        },
+        60_000,
+      );
       expect(['succeeded', 'interrupted']).toContain(done.status);
       expect(s.realWrites('app-x')).toBe(1);
-      recordFigure({ suite: 'redis-cluster', case: 'execution claimed (PATCH in flight), kill -9 of the remediate queue\'s master: fixes run twice or lost', tried: 1, bad: s.realWrites('app-x') === 1 ? 0 : 1, note: `ended ${done.status}; failover ${failoverMs} ms` });
+      recordFigure({
+        suite: 'redis-cluster',
+        case: "execution claimed (PATCH in flight), kill -9 of the remediate queue's master: fixes run twice or lost",
+        tried: 1,
+        bad: s.realWrites('app-x') === 1 ? 0 : 1,
+        note: `ended ${done.status}; failover ${failoverMs} ms`,
+      });
     } finally {
       await s.close();
       await topo.stop();
@@ -176,12 +239,28 @@ describe('Redis Cluster topology, masters killed as a vote is counted and with t
 });
 
 describe('Redis Cluster topology, a master killed with an alert being posted', () => {
-  it('the parent in flight at Slack when the notify queue\'s master dies: every parent posted exactly once', async () => {
+  it("the parent in flight at Slack when the notify queue's master dies: every parent posted exactly once", async () => {
     const topo = await startRedisCluster({ replicas: true });
     const env = readEnvOptions(topo.env);
-    const config = configSchema.parse({ clusters: [{ name: 'prod', dump: path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'), slack: { alertChannel: 'C0POSTING' } }], scan: { intervalSeconds: 3600 } });
-    const set = await startJobs({ config, redisUrl: env.redis, slack: { token: 'xoxb-cluster', apiUrl: slack.apiUrl }, signer: createPlanSigner(TEST_PLAN_SECRET), channelIntervalMs: 10 });
-    const parentsOf = () => slack.callsTo('chat.postMessage').filter((m) => m.body.channel === 'C0POSTING' && !m.body.thread_ts);
+    const config = configSchema.parse({
+      clusters: [
+        {
+          name: 'prod',
+          dump: path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'),
+          slack: { alertChannel: 'C0POSTING' },
+        },
+      ],
+      scan: { intervalSeconds: 3600 },
+    });
+    const set = await startJobs({
+      config,
+      redisUrl: env.redis,
+      slack: { token: 'xoxb-cluster', apiUrl: slack.apiUrl },
+      signer: createPlanSigner(TEST_PLAN_SECRET),
+      channelIntervalMs: 10,
+    });
+    const parentsOf = () =>
+      slack.callsTo('chat.postMessage').filter((m) => m.body.channel === 'C0POSTING' && !m.body.thread_ts);
     try {
       slack.postDelayMs = 1500;
       await set.scan('prod');
@@ -192,7 +271,13 @@ describe('Redis Cluster topology, a master killed with an alert being posted', (
       // One parent per root cause of the report, each once.
       const texts = parentsOf().map((m) => JSON.stringify(m.body.blocks?.[0]));
       const twice = texts.length - new Set(texts).size;
-      recordFigure({ suite: 'redis-cluster', case: 'alert parent in flight at Slack, kill -9 of the notify queue\'s master: parents posted twice', tried: texts.length, bad: twice, note: `failover ${failoverMs} ms` });
+      recordFigure({
+        suite: 'redis-cluster',
+        case: "alert parent in flight at Slack, kill -9 of the notify queue's master: parents posted twice",
+        tried: texts.length,
+        bad: twice,
+        note: `failover ${failoverMs} ms`,
+      });
       expect(texts.length).toBeGreaterThan(0);
       expect(twice).toBe(0);
     } finally {
@@ -207,9 +292,22 @@ describe('Redis Cluster unreachable (the built serve)', () => {
   it('no node answers: /readyz 503, one warning line naming the nodes without the password, no stack traces; SIGTERM exits within 10 s', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-cluster-down-'));
     const configFile = path.join(dir, 'config.yaml');
-    writeFileSync(configFile, `clusters:\n  - name: prod\n    dump: ${JSON.stringify(path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'))}\n    slack: { channels: [C0DOWN] }\nscan: { intervalSeconds: 3600 }\n`);
+    writeFileSync(
+      configFile,
+      `clusters:\n  - name: prod\n    dump: ${JSON.stringify(path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'))}\n    slack: { channels: [C0DOWN] }\nscan: { intervalSeconds: 3600 }\n`,
+    );
     const nodes = `127.0.0.1:${await freePort()},127.0.0.1:${await freePort()}`;
-    const serve = await spawnServe({ config: configFile, env: { SLACK_BOT_TOKEN: 'xoxb-cluster', SLACK_SIGNING_SECRET: 'cluster-down-secret', SLACK_API_URL: slack.apiUrl, REDIS_CLUSTER_NODES: nodes, REDIS_PASSWORD: 'cluster-down-pw', LOG_LEVEL: 'error' } });
+    const serve = await spawnServe({
+      config: configFile,
+      env: {
+        SLACK_BOT_TOKEN: 'xoxb-cluster',
+        SLACK_SIGNING_SECRET: 'cluster-down-secret',
+        SLACK_API_URL: slack.apiUrl,
+        REDIS_CLUSTER_NODES: nodes,
+        REDIS_PASSWORD: 'cluster-down-pw',
+        LOG_LEVEL: 'error',
+      },
+    });
     const out = () => serve.stdout + serve.stderr;
     try {
       let status = 0;
@@ -218,9 +316,12 @@ describe('Redis Cluster unreachable (the built serve)', () => {
         if (status !== 503) await new Promise((r) => setTimeout(r, 100));
       }
       expect(status).toBe(503);
-      for (let i = 0; i < 100 && !out().includes('Redis unreachable'); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 100 && !out().includes('Redis unreachable'); i++)
+        await new Promise((r) => setTimeout(r, 100));
       await new Promise((r) => setTimeout(r, 3000));
-      const lines = out().split('\n').filter((l) => l.includes('Redis unreachable'));
+      const lines = out()
+        .split('\n')
+        .filter((l) => l.includes('Redis unreachable'));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain(`redis cluster via ${nodes}`);
       expect(out()).not.toContain('cluster-down-pw');
@@ -228,9 +329,18 @@ describe('Redis Cluster unreachable (the built serve)', () => {
       expect(out()).not.toMatch(/\n\s+at /);
       const started = Date.now();
       serve.child.kill('SIGTERM');
-      const code = await Promise.race([serve.exit, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 10_000).unref())]);
+      const code = await Promise.race([
+        serve.exit,
+        new Promise<'hung'>((r) => setTimeout(() => r('hung'), 10_000).unref()),
+      ]);
       expect(code).not.toBe('hung');
-      recordFigure({ suite: 'redis-cluster', case: 'no cluster node reachable: outage lines in 3 s, stack traces, SIGTERM past 10 s', tried: 1, bad: lines.length === 1 && code !== 'hung' ? 0 : 1, note: `exit after SIGTERM ${Date.now() - started} ms` });
+      recordFigure({
+        suite: 'redis-cluster',
+        case: 'no cluster node reachable: outage lines in 3 s, stack traces, SIGTERM past 10 s',
+        tried: 1,
+        bad: lines.length === 1 && code !== 'hung' ? 0 : 1,
+        note: `exit after SIGTERM ${Date.now() - started} ms`,
+      });
     } finally {
       await serve.kill();
       rmSync(dir, { recursive: true, force: true });

@@ -30,7 +30,10 @@ beforeAll(async () => {
   slack = await startFakeSlackApi({ validToken: TOKEN });
   dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-outage-'));
   configFile = path.join(dir, 'config.yaml');
-  writeFileSync(configFile, `clusters:\n  - name: tkc-prod\n    dump: ${JSON.stringify(DUMP)}\n    slack: { channels: [C0INCIDENT] }\nscan: { freshSeconds: 30, intervalSeconds: 3600 }\n`);
+  writeFileSync(
+    configFile,
+    `clusters:\n  - name: tkc-prod\n    dump: ${JSON.stringify(DUMP)}\n    slack: { channels: [C0INCIDENT] }\nscan: { freshSeconds: 30, intervalSeconds: 3600 }\n`,
+  );
 });
 
 afterAll(async () => {
@@ -55,7 +58,12 @@ function expectCleanOutput(out: string): void {
   expect(out).not.toMatch(/\n\s+at /);
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, out: () => string, timeoutMs = 30_000): Promise<T> {
+async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  out: () => string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn().catch(() => undefined);
@@ -72,16 +80,26 @@ async function readyz(port: number): Promise<{ status: number; body: Record<stri
 
 async function command(port: number, text: string): Promise<{ status: number; body: string }> {
   const body = slashCommandBody({ text, response_url: slack.responseUrl() });
-  const res = await fetch(`http://127.0.0.1:${port}/slack/events`, { signal: AbortSignal.timeout(5000), method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) }, body });
+  const res = await fetch(`http://127.0.0.1:${port}/slack/events`, {
+    signal: AbortSignal.timeout(5000),
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) },
+    body,
+  });
   return { status: res.status, body: await res.text() };
 }
 
 /** SIGTERM, and the exit code if the process is gone within 10 s (undefined if not, then SIGKILL). */
 async function terminate(child: ChildProcess): Promise<number | null | undefined> {
-  const exited = new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code)),
+  );
   child.kill('SIGTERM');
   let timer: NodeJS.Timeout | undefined;
-  const code = await Promise.race([exited, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), 10_000)))]);
+  const code = await Promise.race([
+    exited,
+    new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), 10_000))),
+  ]);
   clearTimeout(timer);
   if (code === undefined) {
     child.kill('SIGKILL');
@@ -98,15 +116,22 @@ describe('serve through Redis outages (spawned)', () => {
     let redis: RedisServer | undefined;
     try {
       // Unreachable at start.
-      const down = await until('/readyz 503 naming Redis', async () => {
-        const r = await readyz(serve.port);
-        return r.status === 503 && r.body.redis !== 'ok' && r;
-      }, out);
+      const down = await until(
+        '/readyz 503 naming Redis',
+        async () => {
+          const r = await readyz(serve.port);
+          return r.status === 503 && r.body.redis !== 'ok' && r;
+        },
+        out,
+      );
       expect(down.body.ready).toBe(false);
       await until('the outage warning', async () => outageLines(out()).length > 0, out);
       const answer = await command(serve.port, 'tkc-prod');
       expect(answer.status).toBe(200);
-      expect(JSON.parse(answer.body)).toEqual({ response_type: 'ephemeral', text: expect.stringContaining('state store unreachable') });
+      expect(JSON.parse(answer.body)).toEqual({
+        response_type: 'ephemeral',
+        text: expect.stringContaining('state store unreachable'),
+      });
       // Every connection of the process (commands, queues, workers, fleet) retried many times by now:
       // still one line, naming the address without the password.
       await new Promise((r) => setTimeout(r, 3000));
@@ -122,14 +147,21 @@ describe('serve through Redis outages (spawned)', () => {
       const before = slack.callsTo('chat.postMessage').length;
       const normal = await command(serve.port, 'tkc-prod');
       expect(normal.body).not.toContain('state store unreachable');
-      await slack.waitFor('the command answered in the channel', () => slack.callsTo('chat.postMessage').length > before, 30_000);
+      await slack.waitFor(
+        'the command answered in the channel',
+        () => slack.callsTo('chat.postMessage').length > before,
+        30_000,
+      );
 
       // Gone mid-run (kill -9): the same.
       await redis.kill(true);
       await until('/readyz 503 again', async () => (await readyz(serve.port)).status === 503, out);
       await until('a second outage warning', async () => outageLines(out()).length === 2, out);
       const again = await command(serve.port, 'tkc-prod');
-      expect(JSON.parse(again.body)).toEqual({ response_type: 'ephemeral', text: expect.stringContaining('state store unreachable') });
+      expect(JSON.parse(again.body)).toEqual({
+        response_type: 'ephemeral',
+        text: expect.stringContaining('state store unreachable'),
+      });
       await new Promise((r) => setTimeout(r, 2000));
       expect(outageLines(out())).toHaveLength(2);
       expectCleanOutput(out());
@@ -147,15 +179,28 @@ describe('serve through Redis outages (spawned)', () => {
     const serve = await spawnServe({ config: configFile, env: env(redisPort) });
     const workerPort = await freePort();
     const worker = spawn(process.execPath, ['bin/k8s-health.js', 'worker', '--config', configFile], {
-      env: { PATH: process.env.PATH ?? '', K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET, ...env(redisPort), PORT: String(workerPort) },
+      env: {
+        PATH: process.env.PATH ?? '',
+        K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET,
+        ...env(redisPort),
+        PORT: String(workerPort),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let workerOut = '';
     worker.stdout!.on('data', (d: Buffer) => (workerOut += d.toString()));
     worker.stderr!.on('data', (d: Buffer) => (workerOut += d.toString()));
     try {
-      await until('the worker probe answering 503', async () => (await fetch(`http://127.0.0.1:${workerPort}/readyz`)).status === 503, () => workerOut);
-      await until('both outage warnings', async () => outageLines(serve.stdout).length > 0 && outageLines(workerOut).length > 0, () => serve.stdout + workerOut);
+      await until(
+        'the worker probe answering 503',
+        async () => (await fetch(`http://127.0.0.1:${workerPort}/readyz`)).status === 503,
+        () => workerOut,
+      );
+      await until(
+        'both outage warnings',
+        async () => outageLines(serve.stdout).length > 0 && outageLines(workerOut).length > 0,
+        () => serve.stdout + workerOut,
+      );
       const [serveCode, workerCode] = await Promise.all([terminate(serve.child), terminate(worker)]);
       expect(serveCode).toBe(0);
       expect(workerCode).not.toBeUndefined();

@@ -6,7 +6,12 @@ import { configSchema } from '../../src/config/config-schema.js';
 import { startJobs, type WorkerSet } from '../../src/compose/compose-jobs.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
-import { createReplayCluster, randomPrefix, REPLAY_DIR, type ReplayCluster } from '../integration/jobs/replay-cluster.js';
+import {
+  createReplayCluster,
+  randomPrefix,
+  REPLAY_DIR,
+  type ReplayCluster,
+} from '../integration/jobs/replay-cluster.js';
 import { deployment, scaleProposal, startApprovalHarness, type ApprovalHarness } from './approval-harness.js';
 import { recordFigure, scaled } from './figures.js';
 
@@ -31,7 +36,10 @@ beforeAll(async () => {
   reader.on('error', () => undefined);
   // fsync every write: "nothing acknowledged is lost" (with the default everysec, a kill -9 may lose ≤ 1 s).
   await reader.config('SET', 'appendfsync', 'always');
-  h = await startApprovalHarness(redisServer, Array.from({ length: N }, (_, i) => deployment(`app-p${i}`)));
+  h = await startApprovalHarness(
+    redisServer,
+    Array.from({ length: N }, (_, i) => deployment(`app-p${i}`)),
+  );
   slack = await startFakeSlackApi();
   replay = createReplayCluster();
   replay.show(path.join(REPLAY_DIR, 't00'));
@@ -111,9 +119,13 @@ describe('Redis kill -9 and restart with pending approvals and an open alert thr
 
     const approvalsAfter = await retry('approvals readable', () => snapshotKeys('{k8s-health:approvals}:approval:*'));
     const alertsAfter = await snapshotKeys(`${prefix}:alert-*`);
-    const lostApprovals = Object.keys(approvalsBefore).filter((k) => !isDeepStrictEqual(approvalsAfter[k], approvalsBefore[k])).length;
+    const lostApprovals = Object.keys(approvalsBefore).filter(
+      (k) => !isDeepStrictEqual(approvalsAfter[k], approvalsBefore[k]),
+    ).length;
     // Deep equality, not JSON text: a hash's field order may differ after the AOF is replayed.
-    const lostAlerts = Object.keys(alertsBefore).filter((k) => !isDeepStrictEqual(alertsAfter[k], alertsBefore[k])).length;
+    const lostAlerts = Object.keys(alertsBefore).filter(
+      (k) => !isDeepStrictEqual(alertsAfter[k], alertsBefore[k]),
+    ).length;
     expect(approvalsAfter).toEqual(approvalsBefore);
     expect(alertsAfter).toEqual(alertsBefore);
     for (const id of ids) expect((await h.get(id))!.status).toBe('pending');
@@ -134,12 +146,28 @@ describe('Redis kill -9 and restart with pending approvals and an open alert thr
     // The same workers carry on: the incident's next change is a reply in the same thread, no second parent.
     replay.show(path.join(REPLAY_DIR, 't36'));
     await retry('a scan after the restart', () => workers!.scan('tkc-loop'));
-    const reply = await slack.waitFor('a reply in the open thread', () => alertPosts().find((c) => c.body.thread_ts === parentTs), 30_000);
+    const reply = await slack.waitFor(
+      'a reply in the open thread',
+      () => alertPosts().find((c) => c.body.thread_ts === parentTs),
+      30_000,
+    );
     expect(JSON.stringify(reply.body.blocks)).toContain('Recreation counted again');
     const parents = alertPosts().filter((c) => !c.body.thread_ts).length;
     expect(parents).toBe(1);
 
-    recordFigure({ suite: 'store-faults', case: 'Redis kill -9: pending approvals intact', tried: N, bad: lostApprovals + twice, note: `${N / 2} then executed once each` });
-    recordFigure({ suite: 'store-faults', case: 'Redis kill -9: open alert thread intact', tried: Object.keys(alertsBefore).length, bad: lostAlerts + (parents - 1), note: 'keys; next change replied in the same thread' });
+    recordFigure({
+      suite: 'store-faults',
+      case: 'Redis kill -9: pending approvals intact',
+      tried: N,
+      bad: lostApprovals + twice,
+      note: `${N / 2} then executed once each`,
+    });
+    recordFigure({
+      suite: 'store-faults',
+      case: 'Redis kill -9: open alert thread intact',
+      tried: Object.keys(alertsBefore).length,
+      bad: lostAlerts + (parents - 1),
+      note: 'keys; next change replied in the same thread',
+    });
   }, 120_000);
 });

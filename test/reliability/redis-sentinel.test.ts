@@ -30,7 +30,10 @@ afterAll(async () => {
   await topo?.stop();
 });
 
-/** Wait until the connected replicas have everything the master has (asynchronous replication: a kill before that may lose the newest writes). */
+/**
+ * Wait until the connected replicas have everything the master has (asynchronous replication: a kill before that may
+ * lose the newest writes).
+ */
 async function replicated(): Promise<void> {
   const c = topo.client();
   try {
@@ -59,14 +62,30 @@ async function notifyDrained(queue: { getJobCounts(...t: string[]): Promise<Reco
 describe('Redis Sentinel topology', () => {
   it('scans and alert threads through the sentinels (in-process workers), on through a master failover', async () => {
     const env = readEnvOptions(topo.env);
-    const config = configSchema.parse({ clusters: [{ name: 'prod', dump: path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'), slack: { alertChannel: 'C0ALERTS' } }], scan: { intervalSeconds: 3600 } });
-    const set = await startJobs({ config, redisUrl: env.redis, slack: { token: 'xoxb-sentinel', apiUrl: slack.apiUrl }, signer: createPlanSigner(TEST_PLAN_SECRET), channelIntervalMs: 10 });
+    const config = configSchema.parse({
+      clusters: [
+        {
+          name: 'prod',
+          dump: path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'),
+          slack: { alertChannel: 'C0ALERTS' },
+        },
+      ],
+      scan: { intervalSeconds: 3600 },
+    });
+    const set = await startJobs({
+      config,
+      redisUrl: env.redis,
+      slack: { token: 'xoxb-sentinel', apiUrl: slack.apiUrl },
+      signer: createPlanSigner(TEST_PLAN_SECRET),
+      channelIntervalMs: 10,
+    });
     const c = topo.client();
     try {
       const report = await set.scan('prod');
       expect(report.status).toBe('critical');
       await notifyDrained(set.notifyQueue);
-      const parentsOf = () => slack.callsTo('chat.postMessage').filter((m) => m.body.channel === 'C0ALERTS' && !m.body.thread_ts);
+      const parentsOf = () =>
+        slack.callsTo('chat.postMessage').filter((m) => m.body.channel === 'C0ALERTS' && !m.body.thread_ts);
       const posted = parentsOf().length;
       expect(posted).toBeGreaterThan(0);
       expect(await c.exists('k8s-health:report:prod')).toBe(1);
@@ -77,7 +96,13 @@ describe('Redis Sentinel topology', () => {
       expect(again.status).toBe('critical');
       await notifyDrained(set.notifyQueue);
       const twice = parentsOf().length - posted;
-      recordFigure({ suite: 'redis-sentinel', case: 'scan + alert threads, master kill -9 after the threads were posted: parents posted twice', tried: posted, bad: twice, note: `failover (sentinels name a new master) ${failoverMs} ms` });
+      recordFigure({
+        suite: 'redis-sentinel',
+        case: 'scan + alert threads, master kill -9 after the threads were posted: parents posted twice',
+        tried: posted,
+        bad: twice,
+        note: `failover (sentinels name a new master) ${failoverMs} ms`,
+      });
       expect(twice).toBe(0);
       expect(await c.exists('k8s-health:report:prod')).toBe(1);
       expect((await set.ready()).ready).toBe(true);
@@ -100,16 +125,30 @@ describe('Redis Sentinel topology, the built serve', () => {
       const { failoverMs } = await topo.killMaster();
       // The same serve goes on: the next vote is decisive, counted once, and the fix runs once.
       const started = Date.now();
-      await s.until('serve ready again', async () => (await fetch(`http://127.0.0.1:${s.port}/readyz`)).status === 200, 60_000);
+      await s.until(
+        'serve ready again',
+        async () => (await fetch(`http://127.0.0.1:${s.port}/readyz`)).status === 200,
+        60_000,
+      );
       const readyAfterMs = Date.now() - started + failoverMs;
       expect(await s.vote(id, 'U0BEN')).toContain('last one needed');
-      const done = await s.until('the fix executed', async () => {
-        const r = await s.get(id);
-        return r && r.status === 'succeeded' && r;
-      }, 60_000);
+      const done = await s.until(
+        'the fix executed',
+        async () => {
+          const r = await s.get(id);
+          return r && r.status === 'succeeded' && r;
+        },
+        60_000,
+      );
       expect(done.approvals.map((a) => a.user)).toEqual(['U0ANN', 'U0BEN']);
       expect(s.realWrites('app-s')).toBe(1);
-      recordFigure({ suite: 'redis-sentinel', case: 'two-person approval + execution, master kill -9 after the 1st vote: votes lost or doubled, fixes run twice', tried: 1, bad: (done.approvals.length === 2 ? 0 : 1) + (s.realWrites('app-s') === 1 ? 0 : 1), note: `serve ready again ${readyAfterMs} ms after the kill (failover ${failoverMs} ms)` });
+      recordFigure({
+        suite: 'redis-sentinel',
+        case: 'two-person approval + execution, master kill -9 after the 1st vote: votes lost or doubled, fixes run twice',
+        tried: 1,
+        bad: (done.approvals.length === 2 ? 0 : 1) + (s.realWrites('app-s') === 1 ? 0 : 1),
+        note: `serve ready again ${readyAfterMs} ms after the kill (failover ${failoverMs} ms)`,
+      });
     } finally {
       await s.close();
     }
@@ -129,12 +168,29 @@ describe('Redis Sentinel topology, the master killed as a vote is counted and wi
       // At once, without waiting for replication: the answer came after a replica had the vote.
       const counted = await fresh.killMaster();
       expect((await s.get(id))!.approvals.map((a) => a.user)).toEqual(['U0ANN']);
-      recordFigure({ suite: 'redis-sentinel', case: 'master kill -9 right after a vote was acknowledged: votes lost', tried: 1, bad: 0, note: `failover ${counted.failoverMs} ms` });
+      recordFigure({
+        suite: 'redis-sentinel',
+        case: 'master kill -9 right after a vote was acknowledged: votes lost',
+        tried: 1,
+        bad: 0,
+        note: `failover ${counted.failoverMs} ms`,
+      });
       // Until serve is connected to the new master, a click is answered "state store unreachable".
-      await s.until('serve ready again', async () => (await fetch(`http://127.0.0.1:${s.port}/readyz`)).status === 200, 60_000);
+      await s.until(
+        'serve ready again',
+        async () => (await fetch(`http://127.0.0.1:${s.port}/readyz`)).status === 200,
+        60_000,
+      );
       s.kube.delayMs = 1500; // the run's precondition read and its PATCH each wait 1.5 s at the API
       expect(await s.vote(id, 'U0BEN')).toContain('last one needed');
-      await s.until('the real PATCH in flight', async () => s.kube.requests.some((r) => r.method === 'PATCH' && r.path.endsWith('/deployments/app-x') && r.query.dryRun === undefined), 30_000);
+      await s.until(
+        'the real PATCH in flight',
+        async () =>
+          s.kube.requests.some(
+            (r) => r.method === 'PATCH' && r.path.endsWith('/deployments/app-x') && r.query.dryRun === undefined,
+          ),
+        30_000,
+      );
       const c = fresh.client();
       try {
         for (let i = 0; i < 200; i++) {
@@ -149,13 +205,23 @@ describe('Redis Sentinel topology, the master killed as a vote is counted and wi
       }
       const { failoverMs } = await fresh.killMaster();
       s.kube.delayMs = 0;
-      const done = await s.until('the execution finished', async () => {
-        const r = await s.get(id);
-        return r && !['approved', 'executing'].includes(r.status) && r;
-      }, 90_000);
+      const done = await s.until(
+        'the execution finished',
+        async () => {
+          const r = await s.get(id);
+          return r && !['approved', 'executing'].includes(r.status) && r;
+        },
+        90_000,
+      );
       expect(['succeeded', 'interrupted']).toContain(done.status);
       expect(s.realWrites('app-x')).toBe(1);
-      recordFigure({ suite: 'redis-sentinel', case: 'execution claimed (PATCH in flight), master kill -9: fixes run twice or lost', tried: 1, bad: s.realWrites('app-x') === 1 ? 0 : 1, note: `ended ${done.status}; failover ${failoverMs} ms` });
+      recordFigure({
+        suite: 'redis-sentinel',
+        case: 'execution claimed (PATCH in flight), master kill -9: fixes run twice or lost',
+        tried: 1,
+        bad: s.realWrites('app-x') === 1 ? 0 : 1,
+        note: `ended ${done.status}; failover ${failoverMs} ms`,
+      });
     } finally {
       await s.close();
       await fresh.stop();
@@ -167,9 +233,25 @@ describe('Redis Sentinel topology, the master killed with an alert being posted'
   it('the parent in flight at Slack when the master dies: every parent posted exactly once', async () => {
     const fresh = await startRedisSentinel();
     const env = readEnvOptions(fresh.env);
-    const config = configSchema.parse({ clusters: [{ name: 'prod', dump: path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'), slack: { alertChannel: 'C0POSTING' } }], scan: { intervalSeconds: 3600 } });
-    const set = await startJobs({ config, redisUrl: env.redis, slack: { token: 'xoxb-sentinel', apiUrl: slack.apiUrl }, signer: createPlanSigner(TEST_PLAN_SECRET), channelIntervalMs: 10 });
-    const parentsOf = () => slack.callsTo('chat.postMessage').filter((m) => m.body.channel === 'C0POSTING' && !m.body.thread_ts);
+    const config = configSchema.parse({
+      clusters: [
+        {
+          name: 'prod',
+          dump: path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'),
+          slack: { alertChannel: 'C0POSTING' },
+        },
+      ],
+      scan: { intervalSeconds: 3600 },
+    });
+    const set = await startJobs({
+      config,
+      redisUrl: env.redis,
+      slack: { token: 'xoxb-sentinel', apiUrl: slack.apiUrl },
+      signer: createPlanSigner(TEST_PLAN_SECRET),
+      channelIntervalMs: 10,
+    });
+    const parentsOf = () =>
+      slack.callsTo('chat.postMessage').filter((m) => m.body.channel === 'C0POSTING' && !m.body.thread_ts);
     try {
       slack.postDelayMs = 1500;
       await set.scan('prod');
@@ -180,7 +262,13 @@ describe('Redis Sentinel topology, the master killed with an alert being posted'
       // One parent per root cause of the report, each once.
       const texts = parentsOf().map((m) => JSON.stringify(m.body.blocks?.[0]));
       const twice = texts.length - new Set(texts).size;
-      recordFigure({ suite: 'redis-sentinel', case: 'alert parent in flight at Slack, master kill -9: parents posted twice', tried: texts.length, bad: twice, note: `failover ${failoverMs} ms` });
+      recordFigure({
+        suite: 'redis-sentinel',
+        case: 'alert parent in flight at Slack, master kill -9: parents posted twice',
+        tried: texts.length,
+        bad: twice,
+        note: `failover ${failoverMs} ms`,
+      });
       expect(texts.length).toBeGreaterThan(0);
       expect(twice).toBe(0);
     } finally {

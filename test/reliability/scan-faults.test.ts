@@ -14,7 +14,13 @@ import { recordFigure, scaled } from './figures.js';
  * not be read), never throw, and the next scan after the fault clears must be complete again.
  */
 const FIXTURE = path.resolve('test/fixtures/live/self-managed');
-const PATHS = ['/api/v1/nodes', '/api/v1/pods', '/apis/cluster.x-k8s.io/v1beta1/machines', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', '/api/v1/events'];
+const PATHS = [
+  '/api/v1/nodes',
+  '/api/v1/pods',
+  '/apis/cluster.x-k8s.io/v1beta1/machines',
+  '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
+  '/api/v1/events',
+];
 
 let api: FakeKubeApi;
 let cluster: ClusterConfig;
@@ -22,13 +28,17 @@ const history = new InMemoryHistory();
 
 beforeAll(async () => {
   api = await startFakeKubeApi({ dir: FIXTURE });
-  cluster = clusterSchema.parse({ name: 'self-managed', workload: { kubeconfig: await writeTestKubeConfig(api.url, 'workload') } });
+  cluster = clusterSchema.parse({
+    name: 'self-managed',
+    workload: { kubeconfig: await writeTestKubeConfig(api.url, 'workload') },
+  });
 });
 afterAll(async () => {
   await api?.close();
 });
 
-const scan = (timeoutMs = 5000): Promise<Report> => scanCluster(cluster, { history, thresholds: DEFAULT_THRESHOLDS, collect: { requestTimeoutMs: timeoutMs } });
+const scan = (timeoutMs = 5000): Promise<Report> =>
+  scanCluster(cluster, { history, thresholds: DEFAULT_THRESHOLDS, collect: { requestTimeoutMs: timeoutMs } });
 const gaps = (r: Report) => r.partial.map((p) => `${p.source}: ${p.error}`).join('\n');
 /** "/apis/cluster.x-k8s.io/v1beta1/machines" → "machines" (what a partial entry must name). */
 const plural = (p: string) => p.split('/').pop()!;
@@ -74,4 +84,3 @@ describe('scans under Kubernetes API faults', () => {
     expect(gaps(healed)).toBe('');
   });
 });
-

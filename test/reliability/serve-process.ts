@@ -48,7 +48,10 @@ export interface ServeUnderTest {
   close(): Promise<void>;
 }
 
-export async function startServeUnderTest(objects: KubeObject[], opts: { redis?: { env: Record<string, string>; client: Redis }; alerts?: boolean } = {}): Promise<ServeUnderTest> {
+export async function startServeUnderTest(
+  objects: KubeObject[],
+  opts: { redis?: { env: Record<string, string>; client: Redis }; alerts?: boolean } = {},
+): Promise<ServeUnderTest> {
   // A private redis-server, or the topology the test started (its environment, a client of it).
   const redisServer: RedisServer | undefined = opts.redis ? undefined : await startRedis({ appendonly: true });
   const redis = opts.redis?.client ?? new Redis(redisServer!.url);
@@ -81,7 +84,11 @@ export async function startServeUnderTest(objects: KubeObject[], opts: { redis?:
   let seq = 0;
 
   const post = async (body: string) => {
-    const res = await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) }, body });
+    const res = await fetch(`http://127.0.0.1:${port}/slack/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) },
+      body,
+    });
     await res.text();
     if (res.status !== 200) throw new Error(`serve answered ${res.status}`);
   };
@@ -100,18 +107,37 @@ export async function startServeUnderTest(objects: KubeObject[], opts: { redis?:
   };
 
   const s: ServeUnderTest = {
-    redis, kube, slack, port,
+    redis,
+    kube,
+    slack,
+    port,
     async start({ workers = true } = {}) {
       out += `--- start (workers: ${workers}) ---\n`;
-      child = spawn(process.execPath, ['bin/k8s-health.js', 'serve', '--config', configFile, ...(workers ? [] : ['--no-workers'])], {
-        env: { PATH: process.env.PATH ?? '', SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, ...redisEnv, PORT: String(port), LOG_LEVEL: 'error', K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      child = spawn(
+        process.execPath,
+        ['bin/k8s-health.js', 'serve', '--config', configFile, ...(workers ? [] : ['--no-workers'])],
+        {
+          env: {
+            PATH: process.env.PATH ?? '',
+            SLACK_BOT_TOKEN: TOKEN,
+            SLACK_SIGNING_SECRET: SECRET,
+            SLACK_API_URL: slack.apiUrl,
+            ...redisEnv,
+            PORT: String(port),
+            LOG_LEVEL: 'error',
+            K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
       const c = child;
       exit = new Promise((resolve) => c.on('exit', resolve));
-      await until('serve listening', async () => out.includes('k8s-health serve listening') && (await waitForPort(port, 1000).then(() => true)));
+      await until(
+        'serve listening',
+        async () => out.includes('k8s-health serve listening') && (await waitForPort(port, 1000).then(() => true)),
+      );
     },
     async kill9() {
       if (child && child.exitCode === null && child.signalCode === null) {
@@ -122,16 +148,44 @@ export async function startServeUnderTest(objects: KubeObject[], opts: { redis?:
     },
     output: () => out,
     async propose(p, user = 'U0PAT') {
-      const pid = await proposals.save({ cluster: 'prod-east', findingId: 'reliability', fingerprint: 'fp', proposal: p, createdAt: new Date().toISOString() });
+      const pid = await proposals.save({
+        cluster: 'prod-east',
+        findingId: 'reliability',
+        fingerprint: 'fp',
+        proposal: p,
+        createdAt: new Date().toISOString(),
+      });
       const before = new Set(await scanKeys(redis, '{k8s-health:approvals}:approval:*'));
-      await post(blockActionBody({ actionId: proposeFixActionId(0), value: pid, user_id: user, channel_id: CHANNEL, response_url: slack.responseUrl(`propose-${++seq}`), message_ts: `1700000000.${String(seq).padStart(6, '0')}` }));
-      const key = await until('the approval request stored', async () => (await scanKeys(redis, '{k8s-health:approvals}:approval:*')).find((k) => !before.has(k)));
+      await post(
+        blockActionBody({
+          actionId: proposeFixActionId(0),
+          value: pid,
+          user_id: user,
+          channel_id: CHANNEL,
+          response_url: slack.responseUrl(`propose-${++seq}`),
+          message_ts: `1700000000.${String(seq).padStart(6, '0')}`,
+        }),
+      );
+      const key = await until('the approval request stored', async () =>
+        (await scanKeys(redis, '{k8s-health:approvals}:approval:*')).find((k) => !before.has(k)),
+      );
       return key.slice('{k8s-health:approvals}:approval:'.length);
     },
     async vote(id, user) {
       const url = slack.responseUrl(`vote-${++seq}`);
-      await post(blockActionBody({ actionId: APPROVE_ACTION_ID, value: id, blockId: `approval:${id}`, user_id: user, channel_id: CHANNEL, response_url: url }));
-      const r = await until('the vote reply', async () => slack.responses.find((x) => x.path === new URL(url).pathname));
+      await post(
+        blockActionBody({
+          actionId: APPROVE_ACTION_ID,
+          value: id,
+          blockId: `approval:${id}`,
+          user_id: user,
+          channel_id: CHANNEL,
+          response_url: url,
+        }),
+      );
+      const r = await until('the vote reply', async () =>
+        slack.responses.find((x) => x.path === new URL(url).pathname),
+      );
       return String(r.body.text);
     },
     get,

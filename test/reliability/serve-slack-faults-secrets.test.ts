@@ -32,10 +32,16 @@ beforeAll(async () => {
   slack = await startFakeSlackApi({ validToken: TOKEN });
   dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-rel-serve-'));
   // An etcd client key whose contents must never be echoed, on a cluster whose API server is down.
-  writeFileSync(path.join(dir, 'etcd.key'), `-----BEGIN EC PRIVATE KEY-----\n${KEY_MARKER}\n-----END EC PRIVATE KEY-----\n`);
+  writeFileSync(
+    path.join(dir, 'etcd.key'),
+    `-----BEGIN EC PRIVATE KEY-----\n${KEY_MARKER}\n-----END EC PRIVATE KEY-----\n`,
+  );
   writeFileSync(path.join(dir, 'etcd.crt'), `-----BEGIN CERTIFICATE-----\n${KEY_MARKER}\n-----END CERTIFICATE-----\n`);
   const deadPort = await freePort();
-  writeFileSync(path.join(dir, 'kubeconfig'), `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${deadPort}"}}]\nusers: [{name: u, user: {token: ${TOKEN}}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`);
+  writeFileSync(
+    path.join(dir, 'kubeconfig'),
+    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${deadPort}"}}]\nusers: [{name: u, user: {token: ${TOKEN}}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`,
+  );
   const config = [
     'clusters:',
     `  - name: tkc-prod`,
@@ -49,7 +55,13 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'config.yaml'), `${config}\n`);
   serve = await spawnServe({
     config: path.join(dir, 'config.yaml'),
-    env: { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisServer.url, LOG_LEVEL: 'debug' },
+    env: {
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      REDIS_URL: redisServer.url,
+      LOG_LEVEL: 'debug',
+    },
   });
   port = serve.port;
   // Warm up: the first answer scans the dump; later commands answer from the stored (fresh) report.
@@ -65,8 +77,15 @@ afterAll(async () => {
 });
 
 async function command(text: string, id: string, channel = 'C0INCIDENT') {
-  const body = slashCommandBody({ text, channel_id: channel, response_url: slack.responseUrl(id) }).replace('trigger_id=1.2.3', `trigger_id=${id}`);
-  const res = await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) }, body });
+  const body = slashCommandBody({ text, channel_id: channel, response_url: slack.responseUrl(id) }).replace(
+    'trigger_id=1.2.3',
+    `trigger_id=${id}`,
+  );
+  const res = await fetch(`http://127.0.0.1:${port}/slack/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) },
+    body,
+  });
   return res.status;
 }
 
@@ -126,13 +145,20 @@ describe('Slack Web API faults on the answer path (spawned serve)', () => {
 describe('secrets never leak (spawned serve, LOG_LEVEL=debug)', () => {
   it('a command on a cluster whose API server and etcd (with key files) are unreachable is answered', async () => {
     await command('live-down', 'rlive');
-    await slack.waitFor('live-down answer', () => slack.callsTo('chat.postMessage').some((c) => JSON.stringify(c.body).includes('live-down')), 30000);
+    await slack.waitFor(
+      'live-down answer',
+      () => slack.callsTo('chat.postMessage').some((c) => JSON.stringify(c.body).includes('live-down')),
+      30000,
+    );
   });
 
   it('tokens, signing secret and etcd key contents appear in no log line, error or Slack message', async () => {
     // The bot token travels as the credential of each Web API call (header or `token` field): that is its
     // purpose. Everything else the bot sent — messages, blocks, responses — is grepped.
-    const slackBodies = JSON.stringify([slack.calls.map((c) => ({ method: c.method, body: { ...c.body, token: undefined } })), slack.responses]);
+    const slackBodies = JSON.stringify([
+      slack.calls.map((c) => ({ method: c.method, body: { ...c.body, token: undefined } })),
+      slack.responses,
+    ]);
     const output = serve.stdout + serve.stderr;
     const haystacks = { 'serve stdout+stderr': output, 'fake Slack bodies': slackBodies };
     let leaks = 0;
@@ -153,7 +179,15 @@ describe('secrets never leak (spawned serve, LOG_LEVEL=debug)', () => {
 
   it('a rejected bot token: the startup error names SLACK_BOT_TOKEN, never its value', async () => {
     const p = spawn(process.execPath, ['bin/k8s-health.js', 'serve', '--config', path.join(dir, 'config.yaml')], {
-      env: { PATH: process.env.PATH ?? '', SLACK_BOT_TOKEN: 'xoxb-wrong-sekret-77', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisServer.url, PORT: '0', LOG_LEVEL: 'debug' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        SLACK_BOT_TOKEN: 'xoxb-wrong-sekret-77',
+        SLACK_SIGNING_SECRET: SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        REDIS_URL: redisServer.url,
+        PORT: '0',
+        LOG_LEVEL: 'debug',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -51,7 +51,9 @@ describe('etcd members killed during probes', () => {
 
     await etcd.kill(1);
     const two = await probe();
-    expect(two.partial.map((p) => p.source)).toEqual(expect.arrayContaining([`etcd ${etcd.endpoints[1]}`, `etcd ${etcd.endpoints[2]}`]));
+    expect(two.partial.map((p) => p.source)).toEqual(
+      expect.arrayContaining([`etcd ${etcd.endpoints[1]}`, `etcd ${etcd.endpoints[2]}`]),
+    );
     // The survivor answers status but cannot serve a linearizable read: unhealthy, the cluster has no quorum.
     expect(two.etcd?.health.every((h) => !h.health)).toBe(true);
 
@@ -79,7 +81,12 @@ describe('Redis killed (SIGKILL) and restarted with AOF', () => {
     const history = new RedisHistory(redis, { keyPrefix: 'rel:' });
     for (let i = 0; i < n; i++) {
       await reports.save(report(`c${i}`, i));
-      await history.append(`c${i % 3}`, { at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), findings: [], machines: [], rollouts: [] });
+      await history.append(`c${i % 3}`, {
+        at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+        findings: [],
+        machines: [],
+        rollouts: [],
+      });
     }
     const historyBefore = await Promise.all([0, 1, 2].map((i) => history.load(`c${i}`)));
 
@@ -99,7 +106,8 @@ describe('Redis killed (SIGKILL) and restarted with AOF', () => {
       }
     }
     expect(latest!?.report.cluster).toBe('c0');
-    for (let i = 0; i < n; i++) if ((await reports.latest(`c${i}`))?.report.generatedAt !== report(`c${i}`, i).generatedAt) lost += 1;
+    for (let i = 0; i < n; i++)
+      if ((await reports.latest(`c${i}`))?.report.generatedAt !== report(`c${i}`, i).generatedAt) lost += 1;
     const historyAfter = await Promise.all([0, 1, 2].map((i) => history.load(`c${i}`)));
     expect(historyAfter).toEqual(historyBefore);
     recordFigure({ suite: 'store-faults', case: 'Redis kill -9 + restart (AOF)', tried: n, bad: lost });

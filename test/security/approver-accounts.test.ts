@@ -14,7 +14,13 @@ import { useApprovalBot } from '../support/start-approval-bot.js';
  * audited, and nothing was written to the cluster.
  */
 
-const app = (name: string): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'apps', uid: `uid-${name}` }, spec: { replicas: 3 } }) as KubeObject;
+const app = (name: string): KubeObject =>
+  ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'apps', uid: `uid-${name}` },
+    spec: { replicas: 3 },
+  }) as KubeObject;
 
 /** Listed approvers, each with what users.info says about their account. */
 const ACCOUNTS = {
@@ -51,22 +57,42 @@ describe('approvers re-checked with users.info at vote time', () => {
   let requestId: string;
 
   it('a deactivated, guest, bot, other-workspace, Slack Connect or unknown account: Approve and Reject do not count', async () => {
-    const proposed = await bot.propose({ action: 'deployment.scale', params: { namespace: 'apps', name: 'app-a', replicas: 0 }, label: 'Scale apps/app-a to 0', risk: 'r' });
+    const proposed = await bot.propose({
+      action: 'deployment.scale',
+      params: { namespace: 'apps', name: 'app-a', replicas: 0 },
+      label: 'Scale apps/app-a to 0',
+      risk: 'r',
+    });
     requestId = proposed.requestId!;
     const stored = await bot.redis.get(`{k8s-health:approvals}:approval:${requestId}`);
     for (const [user, reason] of Object.entries(EXPECTED_REASON)) {
       for (const kind of ['approve', 'reject'] as const) {
         const infoCalls = bot.slack.callsTo('users.info').length;
         const reply = await bot.vote(requestId, user, kind);
-        expect({ user, kind, reply }).toEqual({ user, kind, reply: expect.stringMatching(/^Your vote was not recorded: your Slack account cannot approve fixes/) });
+        expect({ user, kind, reply }).toEqual({
+          user,
+          kind,
+          reply: expect.stringMatching(/^Your vote was not recorded: your Slack account cannot approve fixes/),
+        });
         expect(reply).toMatch(reason);
         // Asked at this very vote, about this user.
-        expect(bot.slack.callsTo('users.info').slice(infoCalls).map((c) => c.body.user)).toEqual([user]);
+        expect(
+          bot.slack
+            .callsTo('users.info')
+            .slice(infoCalls)
+            .map((c) => c.body.user),
+        ).toEqual([user]);
       }
     }
     expect(await bot.redis.get(`{k8s-health:approvals}:approval:${requestId}`)).toBe(stored);
-    const refused = (await bot.audit.list({ limit: 100 })).filter((e) => e.requestId === requestId && e.event === 'refused');
-    expect(refused.map((e) => e.user).sort()).toEqual(Object.keys(EXPECTED_REASON).flatMap((u) => [u, u]).sort());
+    const refused = (await bot.audit.list({ limit: 100 })).filter(
+      (e) => e.requestId === requestId && e.event === 'refused',
+    );
+    expect(refused.map((e) => e.user).sort()).toEqual(
+      Object.keys(EXPECTED_REASON)
+        .flatMap((u) => [u, u])
+        .sort(),
+    );
     for (const e of refused) expect(e.detail).toMatch(/^ineligible: /);
     expect(bot.kube.writes.filter((w) => !w.dryRun)).toEqual([]);
   });
@@ -74,12 +100,18 @@ describe('approvers re-checked with users.info at vote time', () => {
   it('users.info failing (Slack error, then Slack unreachable after retries) fails closed with a clear reason', async () => {
     const stored = await bot.redis.get(`{k8s-health:approvals}:approval:${requestId}`);
     bot.slack.fail('users.info', { error: 'fatal_error' }, 1);
-    expect(await bot.vote(requestId, 'U0FLAKY')).toBe('Your vote was not recorded: Slack could not confirm the account (users.info: fatal_error). Nothing changed; try again in a moment.');
+    expect(await bot.vote(requestId, 'U0FLAKY')).toBe(
+      'Your vote was not recorded: Slack could not confirm the account (users.info: fatal_error). Nothing changed; try again in a moment.',
+    );
     bot.slack.fail('users.info', { status: 503 }, 10);
-    expect(await bot.vote(requestId, 'U0FLAKY', 'reject')).toMatch(/^Your vote was not recorded: Slack could not confirm the account \(users\.info: .+\)\. Nothing changed; try again in a moment\.$/);
+    expect(await bot.vote(requestId, 'U0FLAKY', 'reject')).toMatch(
+      /^Your vote was not recorded: Slack could not confirm the account \(users\.info: .+\)\. Nothing changed; try again in a moment\.$/,
+    );
     bot.slack.fail('users.info', { status: 503 }, 0);
     expect(await bot.redis.get(`{k8s-health:approvals}:approval:${requestId}`)).toBe(stored);
-    const refused = (await bot.audit.list({ limit: 100 })).filter((e) => e.requestId === requestId && e.user === 'U0FLAKY');
+    const refused = (await bot.audit.list({ limit: 100 })).filter(
+      (e) => e.requestId === requestId && e.user === 'U0FLAKY',
+    );
     expect(refused.map((e) => e.detail)).toEqual([
       expect.stringMatching(/^unverified: Slack could not confirm the account \(users\.info: .+\)$/),
       'unverified: Slack could not confirm the account (users.info: fatal_error)',
@@ -114,23 +146,38 @@ describe('createApproverAccountCheck against the fake Slack API', () => {
   it('with slack.teamId, only members of that workspace count', async () => {
     const check = createApproverAccountCheck({ teamId: 'T0ELSE' });
     expect(await check(client, 'U0ELSE')).toEqual({ status: 'ok' });
-    expect(await check(client, 'U0HOME')).toEqual({ status: 'ineligible', reason: 'not a member of the configured workspace (slack.teamId)' });
+    expect(await check(client, 'U0HOME')).toEqual({
+      status: 'ineligible',
+      reason: 'not a member of the configured workspace (slack.teamId)',
+    });
   });
 
   it('with slack.enterpriseId, members of any workspace of that org count, others do not', async () => {
     const check = createApproverAccountCheck({ enterpriseId: 'E0ORG' });
     expect(await check(client, 'U0ORG')).toEqual({ status: 'ok' });
-    expect(await check(client, 'U0NOORG')).toEqual({ status: 'ineligible', reason: 'not a member of the configured Enterprise Grid org (slack.enterpriseId)' });
-    expect(await check(client, 'U0HOME')).toEqual({ status: 'ineligible', reason: 'not a member of the configured Enterprise Grid org (slack.enterpriseId)' });
+    expect(await check(client, 'U0NOORG')).toEqual({
+      status: 'ineligible',
+      reason: 'not a member of the configured Enterprise Grid org (slack.enterpriseId)',
+    });
+    expect(await check(client, 'U0HOME')).toEqual({
+      status: 'ineligible',
+      reason: 'not a member of the configured Enterprise Grid org (slack.enterpriseId)',
+    });
   });
 
   it('with neither, the bot’s own workspace (auth.test, asked once; a failed auth.test fails closed and is asked again)', async () => {
     const check = createApproverAccountCheck({});
     slack.fail('auth.test', { error: 'fatal_error' }, 1);
-    expect(await check(client, 'U0HOME')).toEqual({ status: 'unverified', reason: "Slack could not confirm the bot's own workspace (auth.test: fatal_error)" });
+    expect(await check(client, 'U0HOME')).toEqual({
+      status: 'unverified',
+      reason: "Slack could not confirm the bot's own workspace (auth.test: fatal_error)",
+    });
     const before = slack.callsTo('auth.test').length;
     expect(await check(client, 'U0HOME')).toEqual({ status: 'ok' });
-    expect(await check(client, 'U0ELSE')).toEqual({ status: 'ineligible', reason: "not a member of the bot's workspace" });
+    expect(await check(client, 'U0ELSE')).toEqual({
+      status: 'ineligible',
+      reason: "not a member of the bot's workspace",
+    });
     expect(slack.callsTo('auth.test').length).toBe(before + 1);
   });
 });

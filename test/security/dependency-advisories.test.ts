@@ -21,7 +21,10 @@ describe('dependency advisories, offline', () => {
   it('the committed snapshot is of this lockfile, and says what it holds', () => {
     expect(check(lockText, snapshot).stale).toBe(false);
     // Either advisories, or why there are none (the registry's audit endpoint not answering where it was made).
-    expect(Array.isArray(snapshot.advisories) || (typeof snapshot.unavailable === 'string' && snapshot.unavailable.length > 0)).toBe(true);
+    expect(
+      Array.isArray(snapshot.advisories) ||
+        (typeof snapshot.unavailable === 'string' && snapshot.unavailable.length > 0),
+    ).toBe(true);
   });
 
   it('no high or critical advisory in the snapshot affects a locked version', () => {
@@ -32,8 +35,20 @@ describe('dependency advisories, offline', () => {
     const locked = (lockedPackages as (lock: unknown) => { name: string; version: string }[])(JSON.parse(lockText));
     const target = locked.find((p) => p.name === 'ioredis')!;
     const advisories: Advisory[] = [
-      { id: 'TEST-1', package: 'ioredis', severity: 'critical', range: `<=${target.version}`, title: 'synthetic: affects the locked version' },
-      { id: 'TEST-2', package: 'ioredis', severity: 'high', range: `>${target.version}`, title: 'synthetic: fixed in the locked version' },
+      {
+        id: 'TEST-1',
+        package: 'ioredis',
+        severity: 'critical',
+        range: `<=${target.version}`,
+        title: 'synthetic: affects the locked version',
+      },
+      {
+        id: 'TEST-2',
+        package: 'ioredis',
+        severity: 'high',
+        range: `>${target.version}`,
+        title: 'synthetic: fixed in the locked version',
+      },
     ];
     const r = check(lockText, { lockfileSha256: lockfileDigest(lockText) as string, advisories });
     expect(r).toEqual({ stale: false, findings: [expect.objectContaining({ id: 'TEST-1', version: target.version })] });

@@ -9,17 +9,38 @@ import { capiCluster } from '../support/fleet-objects.js';
 import { runCliInProcess } from '../support/run-cli-in-process.js';
 
 const NO_REDIS = 'redis://127.0.0.1:1';
-const node = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: {} }, status: { conditions: [{ type: 'Ready', status: 'True' }] } }) as KubeObject;
+const node = (name: string) =>
+  ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: {} },
+    status: { conditions: [{ type: 'Ready', status: 'True' }] },
+  }) as KubeObject;
 const rbac = 'rbac.authorization.k8s.io/v1';
-const wildcardRole = { apiVersion: rbac, kind: 'ClusterRole', metadata: { name: 'everything' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] } as unknown as KubeObject;
+const wildcardRole = {
+  apiVersion: rbac,
+  kind: 'ClusterRole',
+  metadata: { name: 'everything' },
+  rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
+} as unknown as KubeObject;
 const bindTo = (name: string, role: string, sa: string) =>
-  ({ apiVersion: rbac, kind: 'ClusterRoleBinding', metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role }, subjects: [{ kind: 'ServiceAccount', name: sa, namespace: 'kube-system' }] }) as unknown as KubeObject;
+  ({
+    apiVersion: rbac,
+    kind: 'ClusterRoleBinding',
+    metadata: { name },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+    subjects: [{ kind: 'ServiceAccount', name: sa, namespace: 'kube-system' }],
+  }) as unknown as KubeObject;
 /** A token Secret under the reader's name that holds the token of another (all-powerful) ServiceAccount. */
 const hijackedToken = {
   apiVersion: 'v1',
   kind: 'Secret',
   type: 'kubernetes.io/service-account-token',
-  metadata: { name: 'k8s-health-reader-token', namespace: 'kube-system', annotations: { 'kubernetes.io/service-account.name': 'ops-admin' } },
+  metadata: {
+    name: 'k8s-health-reader-token',
+    namespace: 'kube-system',
+    annotations: { 'kubernetes.io/service-account.name': 'ops-admin' },
+  },
   data: { token: Buffer.from('ops-admin-token').toString('base64') },
 } as unknown as KubeObject;
 
@@ -48,12 +69,24 @@ describe('enroll stores only a credential that proves it is read-only', () => {
       clean: [],
     };
     for (const c of clusters) {
-      members[c] = await mgmt.addCluster(c, { accessKinds: true, rulesReviewIncomplete: c === 'hidden' || c === 'clean', objects: [node(`${c}-cp-1`), ...seed[c]!] });
+      members[c] = await mgmt.addCluster(c, {
+        accessKinds: true,
+        rulesReviewIncomplete: c === 'hidden' || c === 'clean',
+        objects: [node(`${c}-cp-1`), ...seed[c]!],
+      });
       admin[c] = await writeTestKubeConfig(members[c]!.url, `${c}-admin`);
     }
     const work = mkdtempSync(path.join(tmpdir(), 'enroll-read-only-'));
     config = path.join(work, 'config.yaml');
-    writeFileSync(config, ['fleets:', '  - name: lab', `    management: { kubeconfig: ${await writeTestKubeConfig(mgmt.url, 'mgmt')} }`, '    slack: { alertChannel: C0FLEET }'].join('\n'));
+    writeFileSync(
+      config,
+      [
+        'fleets:',
+        '  - name: lab',
+        `    management: { kubeconfig: ${await writeTestKubeConfig(mgmt.url, 'mgmt')} }`,
+        '    slack: { alertChannel: C0FLEET }',
+      ].join('\n'),
+    );
   });
   afterAll(async () => {
     await mgmt.close();
@@ -63,23 +96,35 @@ describe('enroll stores only a credential that proves it is read-only', () => {
     const r = await runCliInProcess(['enroll', 'hijack', '--kubeconfig', admin.hijack!], env());
     expect(r.code).toBe(1);
     expect(r.stdout).not.toMatch(/enrolled/);
-    expect(r.stderr).toMatch(/token Secret kube-system\/k8s-health-reader-token already exists and holds the token of ServiceAccount ops-admin/);
+    expect(r.stderr).toMatch(
+      /token Secret kube-system\/k8s-health-reader-token already exists and holds the token of ServiceAccount ops-admin/,
+    );
     expect(r.stderr).toMatch(/enroll hijack --replace/);
     expect(stored('hijack')).toBeUndefined();
 
     const again = await runCliInProcess(['enroll', 'hijack', '--kubeconfig', admin.hijack!, '--replace'], env());
     expect([again.code, again.stderr]).toEqual([0, '']);
-    expect(again.stdout).toMatch(/recreated token Secret kube-system\/k8s-health-reader-token \(it holds the token of ServiceAccount ops-admin\)/);
-    const secret = members.hijack!.find('Secret', 'k8s-health-reader-token', 'kube-system') as unknown as { metadata: { annotations: Record<string, string> }; data: { token: string } };
+    expect(again.stdout).toMatch(
+      /recreated token Secret kube-system\/k8s-health-reader-token \(it holds the token of ServiceAccount ops-admin\)/,
+    );
+    const secret = members.hijack!.find('Secret', 'k8s-health-reader-token', 'kube-system') as unknown as {
+      metadata: { annotations: Record<string, string> };
+      data: { token: string };
+    };
     expect(secret.metadata.annotations['kubernetes.io/service-account.name']).toBe('k8s-health-reader');
-    const kubeconfig = Buffer.from((stored('hijack') as unknown as { data: { value: string } }).data.value, 'base64').toString();
+    const kubeconfig = Buffer.from(
+      (stored('hijack') as unknown as { data: { value: string } }).data.value,
+      'base64',
+    ).toString();
     expect(kubeconfig).not.toContain('ops-admin-token');
   });
 
   it('a binding under the reader name to another role fails enrollment naming it', async () => {
     const r = await runCliInProcess(['enroll', 'badbind', '--kubeconfig', admin.badbind!], env());
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/ClusterRoleBinding k8s-health-reader already exists and binds ClusterRole everything, not ClusterRole k8s-health-reader/);
+    expect(r.stderr).toMatch(
+      /ClusterRoleBinding k8s-health-reader already exists and binds ClusterRole everything, not ClusterRole k8s-health-reader/,
+    );
     expect(stored('badbind')).toBeUndefined();
   });
 
@@ -95,16 +140,22 @@ describe('enroll stores only a credential that proves it is read-only', () => {
   it('where the rules review is incomplete, access reviews per verb and resource find the extra permission', async () => {
     const r = await runCliInProcess(['enroll', 'hidden', '--kubeconfig', admin.hidden!], env());
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/not read-only: it may create clusterrolebindings\.rbac\.authorization\.k8s\.io, .* and \d+ more; nothing was stored/);
+    expect(r.stderr).toMatch(
+      /not read-only: it may create clusterrolebindings\.rbac\.authorization\.k8s\.io, .* and \d+ more; nothing was stored/,
+    );
     expect(stored('hidden')).toBeUndefined();
-    const asked = members.hidden!.requests.filter((q) => q.path === '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews');
+    const asked = members.hidden!.requests.filter(
+      (q) => q.path === '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+    );
     expect(asked.length).toBeGreaterThan(10);
   });
 
   it('a read-only reader passes both reviews and is stored', async () => {
     const r = await runCliInProcess(['enroll', 'clean', '--kubeconfig', admin.clean!], env());
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(r.stdout).toMatch(/checked: the credential's self reviews show get\/list\/watch on what the bot reads and nothing more/);
+    expect(r.stdout).toMatch(
+      /checked: the credential's self reviews show get\/list\/watch on what the bot reads and nothing more/,
+    );
     expect(stored('clean')).toBeDefined();
     // Enrolling again keeps every object: each was checked and matches.
     const again = await runCliInProcess(['enroll', 'clean', '--kubeconfig', admin.clean!], env());

@@ -14,8 +14,18 @@ type Any = Record<string, any>;
  * the dry-run flag in Redis does not help, because the flag is covered by the plan signature.
  * Nothing is written to the cluster.
  */
-const web: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' }, spec: { replicas: 3 } } as unknown as KubeObject;
-const scaleWeb: RemediationProposal = { action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, label: 'Scale shop/web to 0', risk: 'r' };
+const web: KubeObject = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' },
+  spec: { replicas: 3 },
+} as unknown as KubeObject;
+const scaleWeb: RemediationProposal = {
+  action: 'deployment.scale',
+  params: { namespace: 'shop', name: 'web', replicas: 0 },
+  label: 'Scale shop/web to 0',
+  risk: 'r',
+};
 const PATH = '/apis/apps/v1/namespaces/shop/deployments/web';
 
 const bot = useApprovalBot({ objects: [web] });
@@ -33,17 +43,27 @@ describe('a plan whose dry run failed cannot be approved', () => {
     const { id, message } = await proposeWithFailingDryRun();
     const blocks = message.body.blocks as Any[];
     const text = JSON.stringify(blocks);
-    expect(text).toContain(':x: dry run failed: cannot PATCH /apis/apps/v1/namespaces/shop/deployments/web (dry run): forbidden');
+    expect(text).toContain(
+      ':x: dry run failed: cannot PATCH /apis/apps/v1/namespaces/shop/deployments/web (dry run): forbidden',
+    );
     expect(text).toContain('The dry run failed, so this plan cannot be approved');
-    expect(blocks.find((b) => b.type === 'actions')!.elements.map((e: Any) => e.action_id)).toEqual(['k8s-health.approval.reject']);
+    expect(blocks.find((b) => b.type === 'actions')!.elements.map((e: Any) => e.action_id)).toEqual([
+      'k8s-health.approval.reject',
+    ]);
     expect((await bot.approvals.get(id))!.dryRunOk).toBe(false);
 
-    for (const user of ['U0ANN', 'U0BEN']) expect(await bot.vote(id, user)).toBe('The dry run of this plan failed: it cannot be approved. Fix the cause and propose it again (Reject still cancels it).');
+    for (const user of ['U0ANN', 'U0BEN'])
+      expect(await bot.vote(id, user)).toBe(
+        'The dry run of this plan failed: it cannot be approved. Fix the cause and propose it again (Reject still cancels it).',
+      );
     const req = (await bot.approvals.get(id))!;
     expect(req.status).toBe('pending');
     expect(req.approvals).toEqual([]);
     const refused = (await bot.audit.list({ limit: 100 })).filter((e) => e.requestId === id && e.event === 'refused');
-    expect(refused.map((e) => `${e.user} ${e.detail}`).sort()).toEqual(['U0ANN dry-run-failed', 'U0BEN dry-run-failed']);
+    expect(refused.map((e) => `${e.user} ${e.detail}`).sort()).toEqual([
+      'U0ANN dry-run-failed',
+      'U0BEN dry-run-failed',
+    ]);
 
     expect(await bot.vote(id, 'U0ANN', 'reject')).toContain('rejected');
     expect((await bot.approvals.get(id))!.status).toBe('rejected');

@@ -51,7 +51,8 @@ function hostileFinding(h: string, n: number, extra: Partial<Finding> = {}): Fin
     remediations: [
       { action: 'deployment.scale', params: { namespace: h, name: h, replicas: 0 }, label: h, risk: h },
       { action: 'webhook.suspend', params: { kind: 'Validating', name: h }, label: `Suspend ${h}`, risk: h },
-      // An etcd member named and numbered by the cluster: the text fix line shows memberId (in hex when it is a number).
+      // An etcd member named and numbered by the cluster: the text fix line shows memberId (in hex when it is a
+      // number).
       { action: 'etcd.remove-member', params: { memberId: h }, label: `Remove stale etcd member ${h}`, risk: h },
     ],
     // Steps for a person (etcd.alarm), built from member names and alarm text; ids are JSON-only.
@@ -62,7 +63,12 @@ function hostileFinding(h: string, n: number, extra: Partial<Finding> = {}): Fin
   };
 }
 
-function hostileReport(h: string, findings: Finding[] = [hostileFinding(h, 0)], at = T0, time: Pick<Report, 'collectedAtFrom'> = {}): Report {
+function hostileReport(
+  h: string,
+  findings: Finding[] = [hostileFinding(h, 0)],
+  at = T0,
+  time: Pick<Report, 'collectedAtFrom'> = {},
+): Report {
   return {
     cluster: h,
     generatedAt: T0,
@@ -74,7 +80,10 @@ function hostileReport(h: string, findings: Finding[] = [hostileFinding(h, 0)], 
       { id: 'nodes', status: 'degraded', summary: h },
     ],
     findings,
-    partial: [{ source: h, error: h }, { source: 'etcd', error: HOSTILE_ALL }],
+    partial: [
+      { source: h, error: h },
+      { source: 'etcd', error: HOSTILE_ALL },
+    ],
   };
 }
 
@@ -90,7 +99,18 @@ function hostilePlan(h: string): RemediationPlan {
   };
 }
 
-const STATUSES: ApprovalStatus[] = ['pending', 'approved', 'executing', 'succeeded', 'failed', 'aborted', 'interrupted', 'rejected', 'cancelled', 'expired'];
+const STATUSES: ApprovalStatus[] = [
+  'pending',
+  'approved',
+  'executing',
+  'succeeded',
+  'failed',
+  'aborted',
+  'interrupted',
+  'rejected',
+  'cancelled',
+  'expired',
+];
 
 function hostileRequest(h: string, status: ApprovalStatus, tampered: boolean): ApprovalRequest {
   // `tampered`: what someone with write access to Redis could store: user ids that are
@@ -107,7 +127,9 @@ function hostileRequest(h: string, status: ApprovalStatus, tampered: boolean): A
     required: 2,
     status,
     approvals: [{ user: user('U0ANN'), at: T1 }],
-    approvers: tampered ? ({ users: [user('U0ALICE'), '<!here>'], groups: 'S0SRE> <!channel' } as unknown as ApprovalRequest['approvers']) : { users: ['U0ALICE'], groups: ['S0SRE', 'not a group'] },
+    approvers: tampered
+      ? ({ users: [user('U0ALICE'), '<!here>'], groups: 'S0SRE> <!channel' } as unknown as ApprovalRequest['approvers'])
+      : { users: ['U0ALICE'], groups: ['S0SRE', 'not a group'] },
     ...(status === 'rejected' || status === 'cancelled' ? { decidedBy: { user: user('U0BEN'), at: T1 } } : {}),
     dryRun: `:x: dry run failed: ${h}`,
     thread: { channel: 'C0INCIDENT', threadTs: '1.1', messageTs: '1.2' },
@@ -124,7 +146,10 @@ function expectInert(message: { text?: unknown; blocks?: unknown }, what: string
   expect({ what, problems }).toEqual({ what, problems: [] });
   for (const line of linesOf(message)) {
     // Lines an attacker would like to forge: ours start with a label, never with these.
-    expect({ what, line: line.slice(0, 60) }).not.toEqual({ what, line: expect.stringMatching(/^\s*(Approved by|:white_check_mark: \*Approved\*)/) });
+    expect({ what, line: line.slice(0, 60) }).not.toEqual({
+      what,
+      line: expect.stringMatching(/^\s*(Approved by|:white_check_mark: \*Approved\*)/),
+    });
   }
 }
 
@@ -134,7 +159,9 @@ function expectInert(message: { text?: unknown; blocks?: unknown }, what: string
  */
 function expectOnItsLine(message: SlackMessage, label: string, count: number): void {
   const lines = linesOf(message).filter((l) => l.startsWith(label));
-  const shortened = JSON.stringify(message.blocks).includes("message shortened to fit Slack's limits") || linesOf(message).some((l) => l.length > 300);
+  const shortened =
+    JSON.stringify(message.blocks).includes("message shortened to fit Slack's limits") ||
+    linesOf(message).some((l) => l.length > 300);
   if (shortened) expect(lines.length).toBeLessThanOrEqual(count);
   else expect(lines).toHaveLength(count);
   expect(lines.length).toBeGreaterThan(0);
@@ -142,67 +169,104 @@ function expectOnItsLine(message: SlackMessage, label: string, count: number): v
 }
 
 describe('every message kind with a hostile value in every untrusted field', () => {
-  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('health answer, section view and fixes as text (corpus #%i)', (i, h) => {
-    const f = hostileFinding(h, i);
-    const report = hostileReport(h, [f, hostileFinding(h, 100 + i, { causedBy: [f.fingerprint], severity: 'warning' })]);
-    const withButtons = renderBlocks(report, { now: NOW, stale: true, note: `:x: Fresh scan failed (${h}); this is the last stored report.`, proposalIds: { [proposalKey(f, 0)]: 'p_1', [proposalKey(f, 1)]: 'p_2' } });
-    expectInert(withButtons, 'health answer');
-    // The card: the root cause's since on its own line (its why is its title here, said once); the symptom is only counted.
-    expect(linesOf(withButtons).filter((l) => l.startsWith('since: unknown'))).toHaveLength(1);
-    expect(linesOf(withButtons).filter((l) => l === '+1 symptom of it in Details')).toHaveLength(1);
-    // Details: the evidence of the cause and the first of its symptom, each on its line.
-    const details = renderDetails(report, { stale: true, note: `:x: Fresh scan failed (${h}); this is the last stored report.` });
-    expectInert(details, 'details');
-    expectOnItsLine(details, '> HOSTILE-', 2);
-    expect(linesOf(details).filter((l) => l.startsWith('> quoted HOSTILE-'))).toHaveLength(1);
-    expectOnItsLine(details, '    > HOSTILE-', 1);
-    expectInert(renderBlocks(report, { now: NOW, section: 'webhooks' }), 'section view');
-    expectInert(renderDetails(report, { section: 'webhooks' }), 'section details');
-    expectInert(renderBlocks(report, { now: NOW, section: 'etcd' }), 'empty section view');
-  });
+  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))(
+    'health answer, section view and fixes as text (corpus #%i)',
+    (i, h) => {
+      const f = hostileFinding(h, i);
+      const report = hostileReport(h, [
+        f,
+        hostileFinding(h, 100 + i, { causedBy: [f.fingerprint], severity: 'warning' }),
+      ]);
+      const withButtons = renderBlocks(report, {
+        now: NOW,
+        stale: true,
+        note: `:x: Fresh scan failed (${h}); this is the last stored report.`,
+        proposalIds: { [proposalKey(f, 0)]: 'p_1', [proposalKey(f, 1)]: 'p_2' },
+      });
+      expectInert(withButtons, 'health answer');
+      // The card: the root cause's since on its own line (its why is its title here, said once); the symptom is only
+      // counted.
+      expect(linesOf(withButtons).filter((l) => l.startsWith('since: unknown'))).toHaveLength(1);
+      expect(linesOf(withButtons).filter((l) => l === '+1 symptom of it in Details')).toHaveLength(1);
+      // Details: the evidence of the cause and the first of its symptom, each on its line.
+      const details = renderDetails(report, {
+        stale: true,
+        note: `:x: Fresh scan failed (${h}); this is the last stored report.`,
+      });
+      expectInert(details, 'details');
+      expectOnItsLine(details, '> HOSTILE-', 2);
+      expect(linesOf(details).filter((l) => l.startsWith('> quoted HOSTILE-'))).toHaveLength(1);
+      expectOnItsLine(details, '    > HOSTILE-', 1);
+      expectInert(renderBlocks(report, { now: NOW, section: 'webhooks' }), 'section view');
+      expectInert(renderDetails(report, { section: 'webhooks' }), 'section details');
+      expectInert(renderBlocks(report, { now: NOW, section: 'etcd' }), 'empty section view');
+    },
+  );
 
-  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('etcd findings: hand-run steps, member names and ids in evidence and fixes (corpus #%i)', (i, h) => {
-    // Only the etcd-specific fields are hostile here, so the section is not shortened before the steps.
-    const f: Finding = {
-      id: 'etcd.alarm',
-      severity: 'critical',
-      section: 'etcd',
-      title: 'etcd alarm NOSPACE',
-      subject: { kind: 'EtcdMember', name: 'infra1' },
-      evidence: [`alarm list: memberID:${h} alarm:NOSPACE`],
-      missing: [`${h} not queried`],
-      confidence: 'medium',
-      remediations: [{ action: 'etcd.remove-member', params: { memberId: h }, label: `Remove stale etcd member ${h}`, risk: 'r' }],
-      steps: [h, `then ${h}`],
-      ids: { alarmMemberIds: h },
-      fingerprint: `fp-etcd-${i}`,
-    };
-    const report = hostileReport('prod-east', [f]);
-    expectInert(renderBlocks(report, { now: NOW }), 'etcd finding');
-    const message = renderDetails(report, {});
-    expectInert(message, 'etcd finding details');
-    expectOnItsLine(message, '*Steps (by hand):* 1. HOSTILE-', 1);
-    expectOnItsLine(message, '2. then HOSTILE-', 1);
-    expectOnItsLine(message, '*Confidence:* medium — missing: HOSTILE-', 1);
-    expectInert(renderBlocks(report, { now: NOW, proposalIds: { [proposalKey(f, 0)]: 'p_1' } }), 'etcd finding with its fix button');
-  });
+  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))(
+    'etcd findings: hand-run steps, member names and ids in evidence and fixes (corpus #%i)',
+    (i, h) => {
+      // Only the etcd-specific fields are hostile here, so the section is not shortened before the steps.
+      const f: Finding = {
+        id: 'etcd.alarm',
+        severity: 'critical',
+        section: 'etcd',
+        title: 'etcd alarm NOSPACE',
+        subject: { kind: 'EtcdMember', name: 'infra1' },
+        evidence: [`alarm list: memberID:${h} alarm:NOSPACE`],
+        missing: [`${h} not queried`],
+        confidence: 'medium',
+        remediations: [
+          { action: 'etcd.remove-member', params: { memberId: h }, label: `Remove stale etcd member ${h}`, risk: 'r' },
+        ],
+        steps: [h, `then ${h}`],
+        ids: { alarmMemberIds: h },
+        fingerprint: `fp-etcd-${i}`,
+      };
+      const report = hostileReport('prod-east', [f]);
+      expectInert(renderBlocks(report, { now: NOW }), 'etcd finding');
+      const message = renderDetails(report, {});
+      expectInert(message, 'etcd finding details');
+      expectOnItsLine(message, '*Steps (by hand):* 1. HOSTILE-', 1);
+      expectOnItsLine(message, '2. then HOSTILE-', 1);
+      expectOnItsLine(message, '*Confidence:* medium — missing: HOSTILE-', 1);
+      expectInert(
+        renderBlocks(report, { now: NOW, proposalIds: { [proposalKey(f, 0)]: 'p_1' } }),
+        'etcd finding with its fix button',
+      );
+    },
+  );
 
   it('the terminal report (check --output text): no escape, control or bidi character, no forged line', () => {
     for (const h of [...HOSTILE_TEXTS, HOSTILE_ALL]) {
       const out = renderText(hostileReport(h), { now: NOW });
       expect(out).not.toMatch(/[\p{Cf}\p{Cs}]|[^\P{Cc}\n]/u);
       for (const line of out.split('\n')) expect(line.trimStart().startsWith(FORGED)).toBe(false);
-      expect(out.split('\n').filter((l) => l.startsWith('    cause: '))).toEqual([expect.stringMatching(/^ {4}cause: HOSTILE-/)]);
+      expect(out.split('\n').filter((l) => l.startsWith('    cause: '))).toEqual([
+        expect.stringMatching(/^ {4}cause: HOSTILE-/),
+      ]);
       // Steps and the etcd fix line (memberId through formatMemberId) stay on their own lines.
-      expect(out.split('\n').filter((l) => /^ {6}[12]\. /.test(l))).toEqual([expect.stringMatching(/^ {6}1\. HOSTILE-/), expect.stringMatching(/^ {6}2\. then HOSTILE-/)]);
-      expect(out.split('\n').filter((l) => l.includes('etcd.remove-member'))).toEqual([expect.stringMatching(/^ {4}fix \(needs 2 approvals\): Remove stale etcd member HOSTILE-.* \[etcd\.remove-member memberId=HOSTILE-/)]);
+      expect(out.split('\n').filter((l) => /^ {6}[12]\. /.test(l))).toEqual([
+        expect.stringMatching(/^ {6}1\. HOSTILE-/),
+        expect.stringMatching(/^ {6}2\. then HOSTILE-/),
+      ]);
+      expect(out.split('\n').filter((l) => l.includes('etcd.remove-member'))).toEqual([
+        expect.stringMatching(
+          /^ {4}fix \(needs 2 approvals\): Remove stale etcd member HOSTILE-.* \[etcd\.remove-member memberId=HOSTILE-/,
+        ),
+      ]);
     }
   });
 
-  /** A capture time an attacker wrote into meta.json, or into the newest timestamp of the data, that still parses as a date. */
+  /**
+   * A capture time an attacker wrote into meta.json, or into the newest timestamp of the data, that still parses as a
+   * date.
+   */
   const hostileTimes = () =>
     // V8's Date.parse skips a parenthesized comment, line breaks included: the hostile part survives parsing.
-    [...HOSTILE_TEXTS, HOSTILE_ALL].map((h) => `1 Mar 2025 (${h.replace(/^HOSTILE-(\d+|ALL) /, '').replace(/[()]/g, '')})`);
+    [...HOSTILE_TEXTS, HOSTILE_ALL].map(
+      (h) => `1 Mar 2025 (${h.replace(/^HOSTILE-(\d+|ALL) /, '').replace(/[()]/g, '')})`,
+    );
 
   it('a hostile capture time that parses as a date (recorded, or inferred from the data): inert in Slack and in the terminal', () => {
     for (const at of hostileTimes()) {
@@ -214,12 +278,22 @@ describe('every message kind with a hostile value in every untrusted field', () 
         // The time is shown as a date token built from the parsed number, on the header's context line
         // only; none of the text written around it survives.
         const asOf = linesOf(blocks).filter((l) => l.includes(' · data '));
-        expect(asOf).toEqual([expect.stringMatching(collectedAtFrom ? /· data as of \(newest timestamp in it\) <!date\^\d+\^/ : /· data collected <!date\^\d+\^/)]);
+        expect(asOf).toEqual([
+          expect.stringMatching(
+            collectedAtFrom
+              ? /· data as of \(newest timestamp in it\) <!date\^\d+\^/
+              : /· data collected <!date\^\d+\^/,
+          ),
+        ]);
         expect(JSON.stringify(blocks.blocks)).not.toContain('HOSTILE');
         const out = renderText(report, { now: NOW });
         expect(out).not.toMatch(/[\p{Cf}\p{Cs}]|[^\P{Cc}\n]/u);
         for (const line of out.split('\n')) expect(line.trimStart().startsWith(FORGED)).toBe(false);
-        expect(out.split('\n')[0]).toMatch(collectedAtFrom ? /^prod-east: CRITICAL {2}\(capture time inferred from the newest timestamp in the data: 1 Mar 2025 / : /^prod-east: CRITICAL {2}\(data collected 1 Mar 2025 /);
+        expect(out.split('\n')[0]).toMatch(
+          collectedAtFrom
+            ? /^prod-east: CRITICAL {2}\(capture time inferred from the newest timestamp in the data: 1 Mar 2025 /
+            : /^prod-east: CRITICAL {2}\(data collected 1 Mar 2025 /,
+        );
       }
     }
   });
@@ -230,10 +304,21 @@ describe('every message kind with a hostile value in every untrusted field', () 
     const first = analyzeAlertChanges({ seq: 0, incidents: {} }, hostileReport('prod-east', [root], T0), opts);
     // Next scan: the same finding, now critical, with new hostile evidence and a related hostile finding.
     const related = hostileFinding(`${h} related`, 1, { causedBy: [root.fingerprint] });
-    const second = analyzeAlertChanges(first.state, hostileReport('prod-east', [{ ...root, severity: 'critical', evidence: [...root.evidence, `new ${h}`, HOSTILE_ALL] }, related], T1), opts);
+    const second = analyzeAlertChanges(
+      first.state,
+      hostileReport(
+        'prod-east',
+        [{ ...root, severity: 'critical', evidence: [...root.evidence, `new ${h}`, HOSTILE_ALL] }, related],
+        T1,
+      ),
+      opts,
+    );
     const third = analyzeAlertChanges(second.state, hostileReport('prod-east', [], T2), opts);
     const inc = second.state.incidents[root.fingerprint]!;
-    expectInert(renderAlertParent(first.state.incidents[root.fingerprint]!, { proposalIds: { [proposalKey(root, 0)]: 'p_1' } }), 'alert parent');
+    expectInert(
+      renderAlertParent(first.state.incidents[root.fingerprint]!, { proposalIds: { [proposalKey(root, 0)]: 'p_1' } }),
+      'alert parent',
+    );
     expectInert(renderAlertParent({ ...inc, cluster: h }), 'alert parent, hostile cluster name');
     const change = inc.changes.at(-1)!;
     expect(change.kinds).toEqual(expect.arrayContaining(['severity', 'evidence', 'related']));
@@ -247,42 +332,65 @@ describe('every message kind with a hostile value in every untrusted field', () 
     expectInert(renderAlertParent(resolved), 'resolved parent');
   });
 
-  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('approval request in every state, stored as proposed or tampered with in Redis (corpus #%i)', (i, h) => {
-    for (const status of STATUSES) {
-      for (const tampered of [false, true]) {
-        const message = renderApproval(hostileRequest(h, status, tampered));
-        expectInert(message, `approval ${status}${tampered ? ' tampered' : ''}`);
-        expectOnItsLine(message, '*Dry run:*', 1);
-        expectOnItsLine(message, '*Risk:*', 1);
-        expectOnItsLine(message, '*What:*', 1);
-        if (!tampered) expect(JSON.stringify(message.blocks)).toContain('<@U0PAT>');
+  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))(
+    'approval request in every state, stored as proposed or tampered with in Redis (corpus #%i)',
+    (i, h) => {
+      for (const status of STATUSES) {
+        for (const tampered of [false, true]) {
+          const message = renderApproval(hostileRequest(h, status, tampered));
+          expectInert(message, `approval ${status}${tampered ? ' tampered' : ''}`);
+          expectOnItsLine(message, '*Dry run:*', 1);
+          expectOnItsLine(message, '*Risk:*', 1);
+          expectOnItsLine(message, '*What:*', 1);
+          if (!tampered) expect(JSON.stringify(message.blocks)).toContain('<@U0PAT>');
+        }
       }
-    }
-    // As handle-propose-fix.ts sends it: the preview blocks behind one line, clamped.
-    expectInert(clampBlocks({ text: 'Not proposed', blocks: renderPlanBlocks(hostilePlan(h)) }), 'refusal preview');
-  });
+      // As handle-propose-fix.ts sends it: the preview blocks behind one line, clamped.
+      expectInert(clampBlocks({ text: 'Not proposed', blocks: renderPlanBlocks(hostilePlan(h)) }), 'refusal preview');
+    },
+  );
 
-  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('approval result, remediation result with its backup and undo button (corpus #%i)', (i, h) => {
-    const backupObject = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: h, annotations: { note: h, fence: '```' } }, webhooks: [{ name: h, clientConfig: { url: 'https://evil.example/hook' } }] };
-    for (const status of ['succeeded', 'failed', 'aborted', 'interrupted'] as const) {
-      const message = renderApprovalResult(hostileRequest(h, status, false), { backup: { what: h, json: JSON.stringify(backupObject, null, 2) }, undo: { label: h, proposalId: 'p_undo' } });
-      expectInert(message, `result ${status}`);
-    }
-    // "Show backup": the object in its code block, to the clicker.
-    const shown = renderBackup({ what: h, object: backupObject as never, savedAt: '2025-03-01T10:00:00Z' }, 'r_Ab-_9z');
-    expectInert(shown, 'backup shown');
-    expect(JSON.stringify(shown.blocks)).toContain('```'); // the code block is there, and balanced (checked above)
-  });
+  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))(
+    'approval result, remediation result with its backup and undo button (corpus #%i)',
+    (i, h) => {
+      const backupObject = {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        metadata: { name: h, annotations: { note: h, fence: '```' } },
+        webhooks: [{ name: h, clientConfig: { url: 'https://evil.example/hook' } }],
+      };
+      for (const status of ['succeeded', 'failed', 'aborted', 'interrupted'] as const) {
+        const message = renderApprovalResult(hostileRequest(h, status, false), {
+          backup: { what: h, json: JSON.stringify(backupObject, null, 2) },
+          undo: { label: h, proposalId: 'p_undo' },
+        });
+        expectInert(message, `result ${status}`);
+      }
+      // "Show backup": the object in its code block, to the clicker.
+      const shown = renderBackup(
+        { what: h, object: backupObject as never, savedAt: '2025-03-01T10:00:00Z' },
+        'r_Ab-_9z',
+      );
+      expectInert(shown, 'backup shown');
+      expect(JSON.stringify(shown.blocks)).toContain('```'); // the code block is there, and balanced (checked above)
+    },
+  );
 
-  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))('scanning, scan-failed and command errors (corpus #%i)', (i, h) => {
-    expectInert(renderScanning(h, 'nodes'), 'scanning');
-    expectInert(renderScanFailed(h, h), 'scan failed');
-    const config = parseConfig({ clusters: [{ name: 'prod-east', dump: './x', slack: { channels: ['C0OK'] } }] }, '/tmp');
-    for (const text of [h, `prod-east ${h}`, 'prod-east']) {
-      const parsed = parseCommand(text, { config, channelId: 'C0OTHER' });
-      if (parsed.kind === 'error') expectInert({ text: parsed.message.replace(/<#C0OK>/g, '') }, 'command error');
-    }
-  });
+  it.each(HOSTILE_TEXTS.map((h, i) => [i, h] as const))(
+    'scanning, scan-failed and command errors (corpus #%i)',
+    (i, h) => {
+      expectInert(renderScanning(h, 'nodes'), 'scanning');
+      expectInert(renderScanFailed(h, h), 'scan failed');
+      const config = parseConfig(
+        { clusters: [{ name: 'prod-east', dump: './x', slack: { channels: ['C0OK'] } }] },
+        '/tmp',
+      );
+      for (const text of [h, `prod-east ${h}`, 'prod-east']) {
+        const parsed = parseCommand(text, { config, channelId: 'C0OTHER' });
+        if (parsed.kind === 'error') expectInert({ text: parsed.message.replace(/<#C0OK>/g, '') }, 'command error');
+      }
+    },
+  );
 });
 
 /** Every leaf (string, number, boolean) of a value, by path. */
@@ -309,9 +417,27 @@ describe('what Redis holds is untrusted in every field, not only in the free-tex
    */
   const LEAVES = [`<!channel> x\n${FORGED} *Approved* by <@U0EVIL>`, '<https://evil.example|click>'];
   const T = '2025-03-01T09:00:00Z';
-  const f0 = { ...hostileFinding('t', 0), subject: { kind: 'K', namespace: 'n', name: 'x' }, since: T, firstSeen: T } as Finding;
-  const report: Report = { ...hostileReport('c1', [f0, { ...f0, fingerprint: 'fp-1', causedBy: ['fp-0'], severity: 'warning' }, { ...f0, fingerprint: 'fp-2', severity: 'info' }]), collectedAtFrom: 'data' };
-  const request = { ...hostileRequest('t', 'pending', false), signature: 's', dryRunOk: true, decidedBy: { user: 'U0BEN', at: T1 }, result: 'r' };
+  const f0 = {
+    ...hostileFinding('t', 0),
+    subject: { kind: 'K', namespace: 'n', name: 'x' },
+    since: T,
+    firstSeen: T,
+  } as Finding;
+  const report: Report = {
+    ...hostileReport('c1', [
+      f0,
+      { ...f0, fingerprint: 'fp-1', causedBy: ['fp-0'], severity: 'warning' },
+      { ...f0, fingerprint: 'fp-2', severity: 'info' },
+    ]),
+    collectedAtFrom: 'data',
+  };
+  const request = {
+    ...hostileRequest('t', 'pending', false),
+    signature: 's',
+    dryRunOk: true,
+    decidedBy: { user: 'U0BEN', at: T1 },
+    result: 'r',
+  };
   function tamperedEverywhere<T>(what: string, base: T, render: (v: T) => { text?: unknown; blocks?: unknown }): void {
     const problems: string[] = [];
     for (const path of leafPaths(base)) {
@@ -322,52 +448,102 @@ describe('what Redis holds is untrusted in every field, not only in the free-tex
         } catch {
           continue;
         }
-        for (const p of findInjections(message, { mentions: OUR_MENTIONS, groups: ['S0SRE'] })) problems.push(`${path.join('.')}: ${p}`);
+        for (const p of findInjections(message, { mentions: OUR_MENTIONS, groups: ['S0SRE'] }))
+          problems.push(`${path.join('.')}: ${p}`);
       }
     }
     expect({ what, problems: [...new Set(problems)] }).toEqual({ what, problems: [] });
   }
 
   it('a stored report (answer card, Details, App Home, the fleet cluster list)', () => {
-    tamperedEverywhere('card', report, (r) => renderBlocks(r, { now: NOW, proposalIds: { [proposalKey(f0, 0)]: 'p_1' } }));
+    tamperedEverywhere('card', report, (r) =>
+      renderBlocks(r, { now: NOW, proposalIds: { [proposalKey(f0, 0)]: 'p_1' } }),
+    );
     tamperedEverywhere('section view', report, (r) => renderBlocks(r, { now: NOW, section: 'webhooks' }));
     tamperedEverywhere('details', report, (r) => renderDetails(r, {}));
-    tamperedEverywhere('app home', { report, waiting: [{ label: 'l', proposer: 'U0PAT', expiresAt: T }] }, (x) => renderAppHome('U0ALICE', [{ name: 'c1', ...x }], T));
-    // The fleet's cluster list: names from the fleet directory, statuses from stored reports (both Redis); clamped as postAnswer sends it.
-    const list = [{ name: 'c1', fleet: 'f', status: 'critical', enrolled: true, storedAt: T }, { name: 'c2', enrolled: false }];
+    tamperedEverywhere('app home', { report, waiting: [{ label: 'l', proposer: 'U0PAT', expiresAt: T }] }, (x) =>
+      renderAppHome('U0ALICE', [{ name: 'c1', ...x }], T),
+    );
+    // The fleet's cluster list: names from the fleet directory, statuses from stored reports (both Redis); clamped as
+    // postAnswer sends it.
+    const list = [
+      { name: 'c1', fleet: 'f', status: 'critical', enrolled: true, storedAt: T },
+      { name: 'c2', enrolled: false },
+    ];
     tamperedEverywhere('cluster list', list, (l) => clampBlocks(renderClusterList(l)));
   });
 
   it('a stored approval request in each state (request message, result)', () => {
     for (const status of STATUSES) {
       tamperedEverywhere(`approval ${status}`, { ...request, status }, (r) => renderApproval(r));
-      tamperedEverywhere(`result ${status}`, { ...request, status }, (r) => renderApprovalResult(r, { backup: { what: 'w', json: '{}' }, undo: { label: 'u', proposalId: 'p_u' } }));
+      tamperedEverywhere(`result ${status}`, { ...request, status }, (r) =>
+        renderApprovalResult(r, { backup: { what: 'w', json: '{}' }, undo: { label: 'u', proposalId: 'p_u' } }),
+      );
     }
   });
 
   it('a stored alert incident and its changes (parent, every kind of reply)', () => {
     const opts = { channel: 'C0ALERTS', resolveAfterScans: 1, flapWindowMinutes: 30 };
-    const inc = analyzeAlertChanges({ seq: 0, incidents: {} }, hostileReport('c1', [f0], T0), opts).state.incidents[f0.fingerprint]!;
-    tamperedEverywhere('parent', inc, (i) => renderAlertParent(i, { proposalIds: { [proposalKey(f0, 0)]: 'p_1' }, owner: { user: 'U0ANN', at: T0 }, snooze: { by: 'U0BEN', until: T1 } }));
-    tamperedEverywhere('resolved parent', { ...inc, status: 'resolved' as const, resolvedAt: T1, mergedInto: 'fp-9' }, (i) => renderAlertParent(i));
+    const inc = analyzeAlertChanges({ seq: 0, incidents: {} }, hostileReport('c1', [f0], T0), opts).state.incidents[
+      f0.fingerprint
+    ]!;
+    tamperedEverywhere('parent', inc, (i) =>
+      renderAlertParent(i, {
+        proposalIds: { [proposalKey(f0, 0)]: 'p_1' },
+        owner: { user: 'U0ANN', at: T0 },
+        snooze: { by: 'U0BEN', until: T1 },
+      }),
+    );
+    tamperedEverywhere(
+      'resolved parent',
+      { ...inc, status: 'resolved' as const, resolvedAt: T1, mergedInto: 'fp-9' },
+      (i) => renderAlertParent(i),
+    );
     const details = [
-      { kind: 'reopened', resolvedForMs: 5 }, { kind: 'severity', from: 'warning', to: 'critical' }, { kind: 'recreation', from: 1, to: 2 }, { kind: 'evidence', lines: ['a'], more: 2 },
-      { kind: 'related', findings: [{ fingerprint: 'f', id: 'i', title: 't', severity: 'warning', relation: 'symptom', since: T0 }, { fingerprint: 'f', id: 'i', title: 't', severity: 'warning', relation: 'cause' }] },
-      { kind: 'resolved', missedScans: 2, lastSeenAt: T0, lastedMs: 5 }, { kind: 'resolved', missedScans: 2, lastSeenAt: T0, lastedMs: 5, reason: 'cluster-renamed', renamedTo: 'x' },
-      { kind: 'merged', into: 'x', id: 'i', title: 't' }, { kind: 'paused', mhc: 'm', since: T0, resume: 'r' },
+      { kind: 'reopened', resolvedForMs: 5 },
+      { kind: 'severity', from: 'warning', to: 'critical' },
+      { kind: 'recreation', from: 1, to: 2 },
+      { kind: 'evidence', lines: ['a'], more: 2 },
+      {
+        kind: 'related',
+        findings: [
+          { fingerprint: 'f', id: 'i', title: 't', severity: 'warning', relation: 'symptom', since: T0 },
+          { fingerprint: 'f', id: 'i', title: 't', severity: 'warning', relation: 'cause' },
+        ],
+      },
+      { kind: 'resolved', missedScans: 2, lastSeenAt: T0, lastedMs: 5 },
+      { kind: 'resolved', missedScans: 2, lastSeenAt: T0, lastedMs: 5, reason: 'cluster-renamed', renamedTo: 'x' },
+      { kind: 'merged', into: 'x', id: 'i', title: 't' },
+      { kind: 'paused', mhc: 'm', since: T0, resume: 'r' },
     ];
-    tamperedEverywhere('reply', { inc, change: { seq: 1, kinds: ['evidence'], at: T1, details } }, (x) => renderAlertReply(x.inc, x.change as Parameters<typeof renderAlertReply>[1]));
+    tamperedEverywhere('reply', { inc, change: { seq: 1, kinds: ['evidence'], at: T1, details } }, (x) =>
+      renderAlertReply(x.inc, x.change as Parameters<typeof renderAlertReply>[1]),
+    );
   });
 
   it('cluster names and channel ids of the fleet directory (Redis) in command errors', () => {
-    // Discovered clusters reach the config through the fleet directory in Redis (docs/fleet.md); config names are validated, these are not.
-    const config = parseConfig({ clusters: [{ name: 'a', dump: './x', slack: { channels: ['C0OK'] } }, { name: 'b', dump: './x', slack: { channels: ['C0OK'] } }] }, '/tmp');
+    // Discovered clusters reach the config through the fleet directory in Redis (docs/fleet.md); config names are
+    // validated, these are not.
+    const config = parseConfig(
+      {
+        clusters: [
+          { name: 'a', dump: './x', slack: { channels: ['C0OK'] } },
+          { name: 'b', dump: './x', slack: { channels: ['C0OK'] } },
+        ],
+      },
+      '/tmp',
+    );
     for (const h of [...HOSTILE_TEXTS, HOSTILE_ALL]) {
       config.clusters[0]!.name = h;
       config.clusters[1]!.slack.channels = ['C0OK', h];
-      for (const [text, channel] of [['', 'C0OK'], [h, 'C0OTHER'], ['b', 'C0OTHER']] as const) {
+      for (const [text, channel] of [
+        ['', 'C0OK'],
+        [h, 'C0OTHER'],
+        ['b', 'C0OTHER'],
+      ] as const) {
         const parsed = parseCommand(text, { config, channelId: channel });
-        if (parsed.kind === 'error') expectInert({ text: parsed.message.replace(/<#C0OK>/g, '') }, `command error for ${JSON.stringify(text)}`);
+        if (parsed.kind === 'error')
+          expectInert({ text: parsed.message.replace(/<#C0OK>/g, '') }, `command error for ${JSON.stringify(text)}`);
       }
     }
   });

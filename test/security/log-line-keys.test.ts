@@ -10,7 +10,7 @@ const count = (line: string, key: string) => line.split(`"${key}":`).length - 1;
  * its own fields: written apart, bindings and fields would put `cluster` on that line twice.
  */
 describe('log lines carry each key once', () => {
-  it('a child bound to a cluster, logging its cluster again: one `cluster` key, the call\'s value', () => {
+  it("a child bound to a cluster, logging its cluster again: one `cluster` key, the call's value", () => {
     const logs = captureLogs('debug');
     const scan = logs.log.child({ cluster: 'prod-east', job: '7' });
     scan.info({ cluster: 'prod-east', changed: ['capi.drain-blocked#1'] }, 'alerts changed');

@@ -15,9 +15,33 @@ import { useApprovalBot } from '../support/start-approval-bot.js';
  * refused by the executor — status `aborted` "refused", an audited `refused` step, the refusal in the
  * thread — with NOTHING written to the cluster (the fake API server records every write).
  */
-const names = ['app-status', 'app-forged', 'app-copied', 'app-params', 'victim', 'app-cluster', 'app-replay', 'app-shown', 'app-expired', 'app-deadline', 'app-removed', 'app-legit'];
-const deployment = (name: string): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'shop', uid: `uid-${name}` }, spec: { replicas: 3 } }) as unknown as KubeObject;
-const scale = (name: string, replicas = 0): RemediationProposal => ({ action: 'deployment.scale', params: { namespace: 'shop', name, replicas }, label: `Scale shop/${name} to ${replicas}`, risk: 'r' });
+const names = [
+  'app-status',
+  'app-forged',
+  'app-copied',
+  'app-params',
+  'victim',
+  'app-cluster',
+  'app-replay',
+  'app-shown',
+  'app-expired',
+  'app-deadline',
+  'app-removed',
+  'app-legit',
+];
+const deployment = (name: string): KubeObject =>
+  ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'shop', uid: `uid-${name}` },
+    spec: { replicas: 3 },
+  }) as unknown as KubeObject;
+const scale = (name: string, replicas = 0): RemediationProposal => ({
+  action: 'deployment.scale',
+  params: { namespace: 'shop', name, replicas },
+  label: `Scale shop/${name} to ${replicas}`,
+  risk: 'r',
+});
 
 let seq = 0;
 
@@ -58,7 +82,18 @@ async function expectRefused(id: string, why: RegExp, executedBefore = 0): Promi
   expect(trail[0]!.user).toBeUndefined();
   expect(trail.filter((e) => e.event === 'executing')).toHaveLength(executedBefore);
   // Said in the request's thread (the result reply), whatever was posted for it before.
-  await bot.slack.waitFor(`refusal of ${id} in the thread`, () => bot.slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? '').includes(`outcome of request ${id}`) && String(c.body.text).includes('refused, nothing was changed')), 30_000);
+  await bot.slack.waitFor(
+    `refusal of ${id} in the thread`,
+    () =>
+      bot.slack
+        .callsTo('chat.postMessage')
+        .find(
+          (c) =>
+            JSON.stringify(c.body.blocks ?? '').includes(`outcome of request ${id}`) &&
+            String(c.body.text).includes('refused, nothing was changed'),
+        ),
+    30_000,
+  );
   return done;
 }
 
@@ -77,10 +112,16 @@ describe('an attacker with write access to Redis cannot make a plan run', () => 
     const id = await proposed('app-forged');
     await tamper(id, (r) => {
       r.status = 'approved';
-      r.approvals = [{ user: 'U0ANN', at: r.createdAt }, { user: 'U0BEN', at: r.createdAt, sig: 'ab'.repeat(32) }];
+      r.approvals = [
+        { user: 'U0ANN', at: r.createdAt },
+        { user: 'U0BEN', at: r.createdAt, sig: 'ab'.repeat(32) },
+      ];
     });
     await bot.enqueue(id, `attack-${++seq}`);
-    await expectRefused(id, /the vote of U0ANN has no valid seal.*the vote of U0BEN has no valid seal.*0 valid approval\(s\)/);
+    await expectRefused(
+      id,
+      /the vote of U0ANN has no valid seal.*the vote of U0BEN has no valid seal.*0 valid approval\(s\)/,
+    );
     expect(realWrites()).toBe(writes);
   });
 
@@ -109,7 +150,9 @@ describe('an attacker with write access to Redis cannot make a plan run', () => 
     bot.resumeWorker();
     await expectRefused(id, /the plan signature does not verify/);
     expect(realWrites()).toBe(writes);
-    expect((bot.kube.find('Deployment', 'victim', 'shop') as unknown as { spec: { replicas: number } }).spec.replicas).toBe(3);
+    expect(
+      (bot.kube.find('Deployment', 'victim', 'shop') as unknown as { spec: { replicas: number } }).spec.replicas,
+    ).toBe(3);
   });
 
   it('swapped cluster on an approved request (another remediation-enabled cluster): refused by the plan signature', async () => {
@@ -124,7 +167,7 @@ describe('an attacker with write access to Redis cannot make a plan run', () => 
     expect(realWrites()).toBe(writes);
   });
 
-  it('a replayed executed request (reset to approved, enqueued again): refused by the executed marker; with the marker deleted too and the recorded state back (its undo ran), by the worker\'s own memory', async () => {
+  it("a replayed executed request (reset to approved, enqueued again): refused by the executed marker; with the marker deleted too and the recorded state back (its undo ran), by the worker's own memory", async () => {
     const { requestId: id, request } = await bot.runApproved(scale('app-replay'));
     expect(request.status).toBe('succeeded');
     const writes = realWrites();
@@ -134,18 +177,25 @@ describe('an attacker with write access to Redis cannot make a plan run', () => 
     // The Deployment is back at the 3 replicas the plan recorded (as its undo would leave it), so the
     // pinned preconditions would hold again; the attacker deletes the marker too. Signature and votes
     // are genuine and inside the execution deadline: only the worker's memory of what it ran is left.
-    const live = structuredClone(bot.kube.find('Deployment', 'app-replay', 'shop')!) as unknown as { spec: { replicas: number } };
+    const live = structuredClone(bot.kube.find('Deployment', 'app-replay', 'shop')!) as unknown as {
+      spec: { replicas: number };
+    };
     live.spec.replicas = 3;
     bot.kube.emit('MODIFIED', live as unknown as KubeObject);
     await bot.redis.del(`{k8s-health:approvals}:approvals:executed:${id}`);
     await tamper(id, (r) => (r.status = 'approved'));
     await bot.enqueue(id, `attack-${++seq}`);
-    for (let i = 0; i < 600 && (await bot.approvals.get(id))!.status !== 'aborted'; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 600 && (await bot.approvals.get(id))!.status !== 'aborted'; i++)
+      await new Promise((r) => setTimeout(r, 50));
     const done = (await bot.approvals.get(id))!;
     expect(done.status).toBe('aborted');
-    expect(done.result).toBe('refused, nothing was changed: this request was already executed once by this remediation worker (its executed marker in Redis is gone: someone deleted it); propose it again if it is still needed');
+    expect(done.result).toBe(
+      'refused, nothing was changed: this request was already executed once by this remediation worker (its executed marker in Redis is gone: someone deleted it); propose it again if it is still needed',
+    );
     expect(realWrites()).toBe(writes);
-    expect((bot.kube.find('Deployment', 'app-replay', 'shop') as unknown as { spec: { replicas: number } }).spec.replicas).toBe(3);
+    expect(
+      (bot.kube.find('Deployment', 'app-replay', 'shop') as unknown as { spec: { replicas: number } }).spec.replicas,
+    ).toBe(3);
   });
 
   it('the text approvers are shown (label, API calls, risk, dry-run line) changed on an approved request, what runs untouched: refused by the plan signature', async () => {
@@ -161,7 +211,9 @@ describe('an attacker with write access to Redis cannot make a plan run', () => 
     bot.resumeWorker();
     await expectRefused(id, /the plan signature does not verify: .*the text approvers were shown/);
     expect(realWrites()).toBe(writes);
-    expect((bot.kube.find('Deployment', 'app-shown', 'shop') as unknown as { spec: { replicas: number } }).spec.replicas).toBe(3);
+    expect(
+      (bot.kube.find('Deployment', 'app-shown', 'shop') as unknown as { spec: { replicas: number } }).spec.replicas,
+    ).toBe(3);
   });
 
   it('an expired request (one real approval) set to approved, its expiry pushed out and a vote added: refused', async () => {
@@ -209,7 +261,10 @@ describe('an attacker with write access to Redis cannot make a plan run', () => 
       const id = await approvedButQueued('app-removed');
       cluster.approvers.users = ['U0ANN', 'U0PAT'];
       bot.resumeWorker();
-      await expectRefused(id, /U0BEN is not an approver of cluster prod-east in the current config; 1 valid approval\(s\), 2 required/);
+      await expectRefused(
+        id,
+        /U0BEN is not an approver of cluster prod-east in the current config; 1 valid approval\(s\), 2 required/,
+      );
     } finally {
       cluster.approvers.users = before;
     }
@@ -228,7 +283,13 @@ describe('an attacker with write access to Redis cannot make a plan run', () => 
       else if (type === 'zset') seen.push(JSON.stringify(await bot.redis.zrange(key, 0, -1)));
     }
     expect(seen.length).toBeGreaterThan(20);
-    const everything = [...seen, ...bot.logs, JSON.stringify(bot.slack.callsTo('chat.postMessage')), JSON.stringify(bot.slack.callsTo('chat.update')), JSON.stringify(bot.slack.responses)].join('\n');
+    const everything = [
+      ...seen,
+      ...bot.logs,
+      JSON.stringify(bot.slack.callsTo('chat.postMessage')),
+      JSON.stringify(bot.slack.callsTo('chat.update')),
+      JSON.stringify(bot.slack.responses),
+    ].join('\n');
     expect(everything).toContain('refused, nothing was changed');
     expect(everything).not.toContain(TEST_PLAN_SECRET);
     expect(everything).not.toContain(Buffer.from(TEST_PLAN_SECRET).toString('hex'));

@@ -37,10 +37,22 @@ afterAll(async () => {
 });
 
 /** Workers for one cluster on a fresh prefix, its threads posted; with or without the server secret. */
-async function started(secret: string | undefined): Promise<{ set: WorkerSet; prefix: string; stateKey: string; threadKeys: string[] }> {
+async function started(
+  secret: string | undefined,
+): Promise<{ set: WorkerSet; prefix: string; stateKey: string; threadKeys: string[] }> {
   const prefix = randomPrefix();
-  const config = configSchema.parse({ clusters: [{ name: 'prod', dump: DUMP, slack: { alertChannel: 'C0ALERTS', channels: ['C0ALERTS'] } }], scan: { intervalSeconds: 3600 } });
-  const set = await startJobs({ config, redisUrl: redisServer.url, prefix, slack: { token: TOKEN, apiUrl: slack.apiUrl }, signer: createPlanSigner(secret), channelIntervalMs: 10 });
+  const config = configSchema.parse({
+    clusters: [{ name: 'prod', dump: DUMP, slack: { alertChannel: 'C0ALERTS', channels: ['C0ALERTS'] } }],
+    scan: { intervalSeconds: 3600 },
+  });
+  const set = await startJobs({
+    config,
+    redisUrl: redisServer.url,
+    prefix,
+    slack: { token: TOKEN, apiUrl: slack.apiUrl },
+    signer: createPlanSigner(secret),
+    channelIntervalMs: 10,
+  });
   const before = slack.callsTo('chat.postMessage').length;
   await set.scan('prod');
   await slack.waitFor('the alert parents', () => slack.callsTo('chat.postMessage').length > before, 30_000);
@@ -51,7 +63,19 @@ async function started(secret: string | undefined): Promise<{ set: WorkerSet; pr
   return { set, prefix, stateKey: `${prefix}:alert-state:prod`, threadKeys };
 }
 
-type StoredState = { seq: number; incidents: Record<string, { key: string; fingerprint: string; channel: string; finding: { title: string; cause: string }; changes: { seq: number }[] }> };
+type StoredState = {
+  seq: number;
+  incidents: Record<
+    string,
+    {
+      key: string;
+      fingerprint: string;
+      channel: string;
+      finding: { title: string; cause: string };
+      changes: { seq: number }[];
+    }
+  >;
+};
 
 /**
  * The attacker's edits of the stored alert state. `channel`: a new incident (no thread yet, so the
@@ -63,7 +87,12 @@ async function steerState(stateKey: string, channel?: string): Promise<{ fingerp
   const [fingerprint, inc] = Object.entries(state.incidents)[0]!;
   const seq = state.seq + 1;
   state.seq = seq;
-  const change = { seq, kinds: [channel ? 'opened' : 'severity'], at: new Date().toISOString(), details: channel ? [] : [{ kind: 'severity', from: 'warning', to: 'critical' }] };
+  const change = {
+    seq,
+    kinds: [channel ? 'opened' : 'severity'],
+    at: new Date().toISOString(),
+    details: channel ? [] : [{ kind: 'severity', from: 'warning', to: 'critical' }],
+  };
   if (channel) {
     const forged = JSON.parse(JSON.stringify(inc)) as typeof inc;
     forged.fingerprint = 'fp-attacker';
@@ -97,25 +126,33 @@ describe('records read from Redis do not steer where the bot posts or what it ed
   it.each([
     ['with the server secret (records sealed)', TEST_PLAN_SECRET],
     ['without it (channels checked against the config)', undefined],
-  ])('an incident moved to a DM with attacker text, and a notify job pointing at it: nothing posted there (%s)', async (_what, secret) => {
-    const { set, stateKey } = await started(secret);
-    try {
-      const { fingerprint, seq } = await steerState(stateKey, 'D0ATTACK');
-      const before = everything().length;
-      await set.notifyQueue.add('notify', { cluster: 'prod', fingerprint, seq }, { jobId: `attack-${fingerprint}-${seq}` });
-      await until('the notify job handled', async () => {
-        const job = await set.notifyQueue.getJob(`attack-${fingerprint}-${seq}`);
-        return job && ((await job.isCompleted()) || (await job.isFailed()));
-      });
-      const sent = everything().slice(before);
-      expect(sent.filter((c) => c.body.channel === 'D0ATTACK')).toEqual([]);
-      if (secret) expect(JSON.stringify(sent)).not.toContain('curl evil.example');
-    } finally {
-      await set.close();
-    }
-  }, 60_000);
+  ])(
+    'an incident moved to a DM with attacker text, and a notify job pointing at it: nothing posted there (%s)',
+    async (_what, secret) => {
+      const { set, stateKey } = await started(secret);
+      try {
+        const { fingerprint, seq } = await steerState(stateKey, 'D0ATTACK');
+        const before = everything().length;
+        await set.notifyQueue.add(
+          'notify',
+          { cluster: 'prod', fingerprint, seq },
+          { jobId: `attack-${fingerprint}-${seq}` },
+        );
+        await until('the notify job handled', async () => {
+          const job = await set.notifyQueue.getJob(`attack-${fingerprint}-${seq}`);
+          return job && ((await job.isCompleted()) || (await job.isFailed()));
+        });
+        const sent = everything().slice(before);
+        expect(sent.filter((c) => c.body.channel === 'D0ATTACK')).toEqual([]);
+        if (secret) expect(JSON.stringify(sent)).not.toContain('curl evil.example');
+      } finally {
+        await set.close();
+      }
+    },
+    60_000,
+  );
 
-  it('a thread record pointed at another of the bot\'s messages: that message is never edited', async () => {
+  it("a thread record pointed at another of the bot's messages: that message is never edited", async () => {
     const { set, stateKey, threadKeys } = await started(TEST_PLAN_SECRET);
     try {
       const victimTs = '1700000000.424242';
@@ -146,7 +183,10 @@ describe('records written before sealing', () => {
     const { sealAlertRecords } = await import('../../src/store/seal-alert-records.js');
     const keyPrefix = `${randomPrefix()}:`;
     const signer = createPlanSigner(TEST_PLAN_SECRET);
-    const seals = { states: createRecordSeal(signer, 'alert-state')!, threads: createRecordSeal(signer, 'alert-thread')! };
+    const seals = {
+      states: createRecordSeal(signer, 'alert-state')!,
+      threads: createRecordSeal(signer, 'alert-thread')!,
+    };
     const state = { seq: 1, incidents: {} };
     const thread = { channel: 'C0ALERTS', ts: '1700000000.000100', postedSeq: 1, proposalIds: {} };
     // As an older version wrote them: no seal.

@@ -20,13 +20,26 @@ let serve: SpawnedServe;
 let dir: string;
 
 beforeAll(async () => {
-  if (!existsSync('dist/cli/run-cli.js')) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  if (!existsSync('dist/cli/run-cli.js'))
+    throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
   redisServer = await startRedis();
   slack = await startFakeSlackApi({ validToken: TOKEN });
   dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-flood-'));
   const config = path.join(dir, 'config.yaml');
-  writeFileSync(config, `clusters:\n  - name: tkc-prod\n    dump: ${JSON.stringify(DUMP)}\n    slack: { channels: [C0INCIDENT] }\n`);
-  serve = await spawnServe({ config, env: { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisServer.url, LOG_LEVEL: 'error' } });
+  writeFileSync(
+    config,
+    `clusters:\n  - name: tkc-prod\n    dump: ${JSON.stringify(DUMP)}\n    slack: { channels: [C0INCIDENT] }\n`,
+  );
+  serve = await spawnServe({
+    config,
+    env: {
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      REDIS_URL: redisServer.url,
+      LOG_LEVEL: 'error',
+    },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -51,7 +64,9 @@ function stall(port: number, length: number, chunk: Buffer): { closed: Promise<n
   socket.resume(); // read (and drop) the answer: a socket that never reads never sees the server close it
   const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
   const feed = async () => {
-    socket.write(`POST /slack/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\n\r\n`);
+    socket.write(
+      `POST /slack/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\n\r\n`,
+    );
     let left = length - 1;
     while (left > 0 && !socket.destroyed) {
       const part = chunk.subarray(0, Math.min(chunk.length, left));
@@ -80,15 +95,26 @@ describe('unauthenticated requests cannot exhaust serve', () => {
     const started = Date.now();
     const closedAt: (number | undefined)[] = [];
     try {
-      const attackers = [...Array.from({ length: 150 }, () => stall(serve.port, 4_000_000, chunk)), ...Array.from({ length: 40 }, () => stall(serve.port, 200_000, chunk))];
+      const attackers = [
+        ...Array.from({ length: 150 }, () => stall(serve.port, 4_000_000, chunk)),
+        ...Array.from({ length: 40 }, () => stall(serve.port, 200_000, chunk)),
+      ];
       attackers.forEach((a, i) => void a.closed.then((t) => (closedAt[i] = t)));
       await Promise.race([Promise.all(attackers.map((a) => a.closed)), new Promise((r) => setTimeout(r, 65_000))]);
     } finally {
       clearInterval(sampler);
     }
-    const openAfter = (from: number, to: number, limitMs: number) => Array.from({ length: to - from }, (_, i) => closedAt[from + i]).filter((t) => t === undefined || t - started > limitMs).length;
+    const openAfter = (from: number, to: number, limitMs: number) =>
+      Array.from({ length: to - from }, (_, i) => closedAt[from + i]).filter(
+        (t) => t === undefined || t - started > limitMs,
+      ).length;
     // Bounds, not timings: every connection closed by 60 s, the peak under the bound (all figures shown on failure).
-    expect({ largeOpenAfter60s: openAfter(0, 150, 60_000), smallOpenAfter60s: openAfter(150, 190, 60_000), peakMiB: Math.round(peak / 1048576), underBound: peak < RSS_BOUND }).toEqual({
+    expect({
+      largeOpenAfter60s: openAfter(0, 150, 60_000),
+      smallOpenAfter60s: openAfter(150, 190, 60_000),
+      peakMiB: Math.round(peak / 1048576),
+      underBound: peak < RSS_BOUND,
+    }).toEqual({
       largeOpenAfter60s: 0,
       smallOpenAfter60s: 0,
       peakMiB: expect.any(Number),
@@ -97,8 +123,16 @@ describe('unauthenticated requests cannot exhaust serve', () => {
     expect(serve.child.exitCode).toBeNull();
     // Still serving: the probe, and a signed command.
     expect((await fetch(`http://127.0.0.1:${serve.port}/healthz`)).status).toBe(200);
-    const body = slashCommandBody({ text: 'help', channel_id: 'C0INCIDENT', response_url: slack.responseUrl('after-flood') });
-    const res = await fetch(`http://127.0.0.1:${serve.port}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) }, body });
+    const body = slashCommandBody({
+      text: 'help',
+      channel_id: 'C0INCIDENT',
+      response_url: slack.responseUrl('after-flood'),
+    });
+    const res = await fetch(`http://127.0.0.1:${serve.port}/slack/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) },
+      body,
+    });
     expect(res.status).toBe(200);
   }, 120_000);
 });

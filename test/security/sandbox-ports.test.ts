@@ -8,7 +8,10 @@ import { startFakeKubeApi, type FakeKubeApi } from '../support/fake-kube-api/sta
 import { CoreV1Api } from '@kubernetes/client-node';
 
 /** One raw request as a browser page could make it (node:http sends Host and Origin as written). */
-function request(port: number, o: { method: string; path: string; host?: string; origin?: string; type?: string; body?: string }): Promise<number> {
+function request(
+  port: number,
+  o: { method: string; path: string; host?: string; origin?: string; type?: string; body?: string },
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { host: o.host ?? `127.0.0.1:${port}` };
     if (o.origin) headers.origin = o.origin;
@@ -34,7 +37,9 @@ describe('sandbox loopback ports refuse other web pages', () => {
   let kube: FakeKubeApi;
   let slack: SandboxSlack;
   beforeAll(async () => {
-    kube = await startFakeKubeApi({ objects: [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } } as KubeObject] });
+    kube = await startFakeKubeApi({
+      objects: [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } } as KubeObject],
+    });
     slack = await startSandboxSlack();
   });
   afterAll(async () => {
@@ -45,23 +50,70 @@ describe('sandbox loopback ports refuse other web pages', () => {
   it('kube-API: another Host → 421, another Origin → 403, a text/plain POST → 415; nothing is written', async () => {
     const p = kube.port;
     expect(await request(p, { method: 'GET', path: '/api/v1/nodes', host: `evil.example:${p}` })).toBe(421);
-    expect(await request(p, { method: 'POST', path: '/api/v1/nodes', host: `rebound.evil.example:${p}`, type: 'application/json', body: configMap })).toBe(421);
-    expect(await request(p, { method: 'POST', path: '/api/v1/nodes', origin: 'https://evil.example', type: 'application/json', body: configMap })).toBe(403);
+    expect(
+      await request(p, {
+        method: 'POST',
+        path: '/api/v1/nodes',
+        host: `rebound.evil.example:${p}`,
+        type: 'application/json',
+        body: configMap,
+      }),
+    ).toBe(421);
+    expect(
+      await request(p, {
+        method: 'POST',
+        path: '/api/v1/nodes',
+        origin: 'https://evil.example',
+        type: 'application/json',
+        body: configMap,
+      }),
+    ).toBe(403);
     expect(await request(p, { method: 'POST', path: '/api/v1/nodes', type: 'text/plain', body: configMap })).toBe(415);
-    expect(await request(p, { method: 'POST', path: '/api/v1/nodes', type: 'application/x-www-form-urlencoded', body: configMap })).toBe(415);
+    expect(
+      await request(p, {
+        method: 'POST',
+        path: '/api/v1/nodes',
+        type: 'application/x-www-form-urlencoded',
+        body: configMap,
+      }),
+    ).toBe(415);
     expect(kube.writes).toEqual([]);
     expect(kube.find('Node', 'planted')).toBeUndefined();
     // The bot's client (real client-node) still reads and writes.
     const api = createTestKubeConfig(kube.url, 'sandbox').makeApiClient(CoreV1Api);
     expect((await api.listNode()).items.map((n) => n.metadata?.name)).toEqual(['n1']);
-    expect(await request(p, { method: 'POST', path: '/api/v1/nodes', host: `localhost:${p}`, type: 'application/json', body: configMap })).toBe(201);
+    expect(
+      await request(p, {
+        method: 'POST',
+        path: '/api/v1/nodes',
+        host: `localhost:${p}`,
+        type: 'application/json',
+        body: configMap,
+      }),
+    ).toBe(201);
   });
 
-  it('Slack API: another Host → 421, another Origin → 403; the bot\'s Web API client still works', async () => {
+  it("Slack API: another Host → 421, another Origin → 403; the bot's Web API client still works", async () => {
     const port = Number(new URL(slack.apiUrl).port);
     const before = slack.version;
-    expect(await request(port, { method: 'POST', path: '/api/chat.postMessage', host: `evil.example:${port}`, type: 'application/x-www-form-urlencoded', body: `token=${slack.token}&channel=C1&text=x` })).toBe(421);
-    expect(await request(port, { method: 'POST', path: '/api/chat.postMessage', origin: 'https://evil.example', type: 'application/x-www-form-urlencoded', body: `token=${slack.token}&channel=C1&text=x` })).toBe(403);
+    expect(
+      await request(port, {
+        method: 'POST',
+        path: '/api/chat.postMessage',
+        host: `evil.example:${port}`,
+        type: 'application/x-www-form-urlencoded',
+        body: `token=${slack.token}&channel=C1&text=x`,
+      }),
+    ).toBe(421);
+    expect(
+      await request(port, {
+        method: 'POST',
+        path: '/api/chat.postMessage',
+        origin: 'https://evil.example',
+        type: 'application/x-www-form-urlencoded',
+        body: `token=${slack.token}&channel=C1&text=x`,
+      }),
+    ).toBe(403);
     expect(slack.version).toBe(before); // nothing was posted
     expect((await new webApi.WebClient(slack.token, { slackApiUrl: slack.apiUrl }).auth.test()).ok).toBe(true);
   });

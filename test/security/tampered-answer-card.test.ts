@@ -18,19 +18,32 @@ describe('answer card records a Redis writer changes are never edited', () => {
     cluster: 'prod-east',
     fingerprints: ['fp-webhook'],
     postedAt: '2026-11-28T01:00:00.000Z',
-    message: { text: 'prod-east: critical', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'prod-east: critical' } }] },
+    message: {
+      text: 'prod-east: critical',
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'prod-east: critical' } }],
+    },
   };
 
   for (const [what, change] of [
     ['another message ts', (c: Record<string, unknown>) => ({ ...c, ts: '1700000000.999999' })],
     ['another channel', (c: Record<string, unknown>) => ({ ...c, channel: 'D0ATTACKER' })],
     ['attacker text', (c: Record<string, unknown>) => ({ ...c, message: { text: 'pay here', blocks: [] } })],
-    ['the seal removed', (c: Record<string, unknown>) => { const { mac: _mac, ...rest } = c; return rest; }],
+    [
+      'the seal removed',
+      (c: Record<string, unknown>) => {
+        const { mac: _mac, ...rest } = c;
+        return rest;
+      },
+    ],
   ] as const) {
     it(`a card rewritten to ${what} is dropped; the untouched one is handed over`, async () => {
       const keyPrefix = `t:${randomUUID()}:`;
       const tampered: string[] = [];
-      const store = createAnswerCardStore(db.redis, { keyPrefix, seal: createRecordSeal(testSigner(), 'answer-card'), onTampered: (c) => tampered.push(c) });
+      const store = createAnswerCardStore(db.redis, {
+        keyPrefix,
+        seal: createRecordSeal(testSigner(), 'answer-card'),
+        onTampered: (c) => tampered.push(c),
+      });
       await store.remember(card);
       await store.remember({ ...card, ts: '1700000000.000200' });
       const key = `${keyPrefix}answer-cards:prod-east`;

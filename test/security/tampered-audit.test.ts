@@ -25,7 +25,12 @@ import { useApprovalBot } from '../support/start-approval-bot.js';
  */
 const STREAM = '{k8s-health:audit}:audit';
 const HEAD = '{k8s-health:audit}:audit:head';
-const web: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' }, spec: { replicas: 3 } } as unknown as KubeObject;
+const web: KubeObject = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' },
+  spec: { replicas: 3 },
+} as unknown as KubeObject;
 
 const bot = useApprovalBot({ objects: [web] });
 let entries: [string, string[]][] = [];
@@ -34,8 +39,18 @@ let dir: string;
 let logFile: string;
 
 beforeAll(async () => {
-  await bot.runApproved({ action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 1 }, label: 'Scale shop/web to 1', risk: 'r' });
-  const { requestId } = await bot.propose({ action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, label: 'Scale shop/web to 0', risk: 'r' });
+  await bot.runApproved({
+    action: 'deployment.scale',
+    params: { namespace: 'shop', name: 'web', replicas: 1 },
+    label: 'Scale shop/web to 1',
+    risk: 'r',
+  });
+  const { requestId } = await bot.propose({
+    action: 'deployment.scale',
+    params: { namespace: 'shop', name: 'web', replicas: 0 },
+    label: 'Scale shop/web to 0',
+    risk: 'r',
+  });
   await bot.vote(requestId!, 'U0BEN', 'reject');
   entries = (await bot.redis.xrange(STREAM, '-', '+')) as [string, string[]][];
   head = (await bot.redis.get(HEAD))!;
@@ -55,11 +70,19 @@ afterAll(() => {
  */
 function signedHeadAfter(i: number): string {
   const f = auditFields(entries[i]![1]);
-  return JSON.stringify(signAuditHead(createPlanSigner(TEST_PLAN_SECRET), { chain: f.chain!, seq: Number(f.seq), hash: f.hash!, cap: JSON.parse(head).cap as number }));
+  return JSON.stringify(
+    signAuditHead(createPlanSigner(TEST_PLAN_SECRET), {
+      chain: f.chain!,
+      seq: Number(f.seq),
+      hash: f.hash!,
+      cap: JSON.parse(head).cap as number,
+    }),
+  );
 }
 
 const env = () => ({ REDIS_URL: bot.redisServer.url });
-const verify = (secret?: string, args: string[] = []) => runCliInProcess(['audit', 'verify', ...args], secret ? { ...env(), K8S_HEALTH_PLAN_SECRET: secret } : env());
+const verify = (secret?: string, args: string[] = []) =>
+  runCliInProcess(['audit', 'verify', ...args], secret ? { ...env(), K8S_HEALTH_PLAN_SECRET: secret } : env());
 /** Replace the whole stream (same entry ids, as XADD with explicit ids allows) and the head. */
 async function rewrite(list: [string, string[]][], newHead: string): Promise<void> {
   await bot.redis.del(STREAM);
@@ -81,17 +104,30 @@ describe('audit verify names the first broken link of a tampered trail', () => {
     expect(entries.length).toBe(7);
     const r = await verify(TEST_PLAN_SECRET);
     const hash = JSON.parse(head).hash as string;
-    expect(r).toEqual({ code: 0, stderr: '', stdout: `intact, 7 records (head #7 ${hash.slice(0, 12)}); MACs verified; not compared with the log (--log FILE)\n` });
-    expect(await verify(TEST_PLAN_SECRET, ['--log', logFile])).toEqual({ code: 0, stderr: '', stdout: `intact, 7 records (head #7 ${hash.slice(0, 12)}); MACs verified; all 7 logged records found\n` });
+    expect(r).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `intact, 7 records (head #7 ${hash.slice(0, 12)}); MACs verified; not compared with the log (--log FILE)\n`,
+    });
+    expect(await verify(TEST_PLAN_SECRET, ['--log', logFile])).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `intact, 7 records (head #7 ${hash.slice(0, 12)}); MACs verified; all 7 logged records found\n`,
+    });
   });
 
   it('an edited record (the decisive approval made to say nobody approved): broken at that record', async () => {
     const i = entries.findIndex(([, f]) => auditFields(f).event!.includes('(decisive)'));
-    await rewrite(entries.map((e, j) => (j === i ? edited(e) : e)), head);
+    await rewrite(
+      entries.map((e, j) => (j === i ? edited(e) : e)),
+      head,
+    );
     try {
       const r = await verify();
       expect(r.code).toBe(1);
-      expect(r.stdout).toBe(`broken at record ${entries[i]![0]} (#${i + 1} oldest first, after ${i} intact): its content does not match its hash: the record was changed\n`);
+      expect(r.stdout).toBe(
+        `broken at record ${entries[i]![0]} (#${i + 1} oldest first, after ${i} intact): its content does not match its hash: the record was changed\n`,
+      );
     } finally {
       await restore();
     }
@@ -103,7 +139,9 @@ describe('audit verify names the first broken link of a tampered trail', () => {
     try {
       const r = await verify();
       expect(r.code).toBe(1);
-      expect(r.stdout).toBe(`broken at record ${entries[i + 1]![0]} (#${i + 1} oldest first, after ${i} intact): its number #${i + 2} does not follow #${i}: records were removed or inserted before it\n`);
+      expect(r.stdout).toBe(
+        `broken at record ${entries[i + 1]![0]} (#${i + 1} oldest first, after ${i} intact): its number #${i + 2} does not follow #${i}: records were removed or inserted before it\n`,
+      );
     } finally {
       await restore();
     }
@@ -115,20 +153,27 @@ describe('audit verify names the first broken link of a tampered trail', () => {
     try {
       const r = await verify();
       expect(r.code).toBe(1);
-      expect(r.stdout).toMatch(/^broken at record \(end\) \(#6 oldest first, after 5 intact\): the head names record #7 \([0-9a-f]{12}…\) but the newest record is #5 \([0-9a-f]{12}…\): records were removed from the end\n$/);
+      expect(r.stdout).toMatch(
+        /^broken at record \(end\) \(#6 oldest first, after 5 intact\): the head names record #7 \([0-9a-f]{12}…\) but the newest record is #5 \([0-9a-f]{12}…\): records were removed from the end\n$/,
+      );
     } finally {
       await restore();
     }
   });
 
-  it('the newest records cut and the head rewritten without the secret: the head\'s MAC does not verify', async () => {
+  it("the newest records cut and the head rewritten without the secret: the head's MAC does not verify", async () => {
     const f = auditFields(entries[4]![1]);
     await bot.redis.xdel(STREAM, entries[6]![0], entries[5]![0]);
     await bot.redis.set(HEAD, JSON.stringify({ ...JSON.parse(head), seq: 5, hash: f.hash!, mac: '' }));
     try {
       expect((await verify()).code).toBe(0); // hashes and links alone hold: only the secret shows it
       const r = await verify(TEST_PLAN_SECRET);
-      expect(r).toEqual({ code: 1, stderr: '', stdout: "broken at record (head) (#6 oldest first, after 5 intact): the head's MAC does not verify with K8S_HEALTH_PLAN_SECRET: it was written by someone without the secret\n" });
+      expect(r).toEqual({
+        code: 1,
+        stderr: '',
+        stdout:
+          "broken at record (head) (#6 oldest first, after 5 intact): the head's MAC does not verify with K8S_HEALTH_PLAN_SECRET: it was written by someone without the secret\n",
+      });
     } finally {
       await restore();
     }
@@ -142,7 +187,12 @@ describe('audit verify names the first broken link of a tampered trail', () => {
       expect(alone.code).toBe(0);
       expect(alone.stdout).toMatch(/^intact, 5 records .*not compared with the log/);
       const r = await verify(TEST_PLAN_SECRET, ['--log', logFile]);
-      expect(r).toEqual({ code: 1, stderr: '', stdout: 'does not match the log (5 records intact in Redis, 5 of 6 logged records found): the log has record #6, Redis ends at #5: records were removed from the end (and an older head put back)\n' });
+      expect(r).toEqual({
+        code: 1,
+        stderr: '',
+        stdout:
+          'does not match the log (5 records intact in Redis, 5 of 6 logged records found): the log has record #6, Redis ends at #5: records were removed from the end (and an older head put back)\n',
+      });
     } finally {
       await restore();
     }
@@ -152,7 +202,11 @@ describe('audit verify names the first broken link of a tampered trail', () => {
     await bot.redis.xdel(STREAM, entries[0]![0], entries[1]![0]);
     try {
       const r = await verify();
-      expect(r).toEqual({ code: 1, stderr: '', stdout: `broken at record ${entries[2]![0]} (#1 oldest first, after 0 intact): the oldest record is #3, but with head #7 and cap 100000 it must be #1: records were removed from the start\n` });
+      expect(r).toEqual({
+        code: 1,
+        stderr: '',
+        stdout: `broken at record ${entries[2]![0]} (#1 oldest first, after 0 intact): the oldest record is #3, but with head #7 and cap 100000 it must be #1: records were removed from the start\n`,
+      });
     } finally {
       await restore();
     }
@@ -163,23 +217,41 @@ describe('audit verify names the first broken link of a tampered trail', () => {
     try {
       const r = await verify(TEST_PLAN_SECRET);
       expect(r.code).toBe(1);
-      expect(r.stdout).toBe('broken at record (head) (#0 oldest first, after 0 intact): no audit records and no head in Redis: the trail was wiped, or nothing was ever audited against this Redis (compare with --log)\n');
+      expect(r.stdout).toBe(
+        'broken at record (head) (#0 oldest first, after 0 intact): no audit records and no head in Redis: the trail was wiped, or nothing was ever audited against this Redis (compare with --log)\n',
+      );
       // The bot goes on auditing after the wipe: a new chain, intact on its own; the log shows the old one.
-      await bot.audit.append({ at: new Date().toISOString(), cluster: 'prod-east', requestId: 'r_after', event: 'proposed', actor: 'U0PAT', detail: 'after the wipe' } as never);
+      await bot.audit.append({
+        at: new Date().toISOString(),
+        cluster: 'prod-east',
+        requestId: 'r_after',
+        event: 'proposed',
+        actor: 'U0PAT',
+        detail: 'after the wipe',
+      } as never);
       expect((await verify(TEST_PLAN_SECRET)).code).toBe(0);
       const logged = await verify(TEST_PLAN_SECRET, ['--log', logFile]);
       expect(logged.code).toBe(1);
-      expect(logged.stdout).toMatch(/the log has record #1 of chain [0-9a-f]{12}, which Redis does not hold \(it holds chain [0-9a-f]{12}\): the trail was wiped or replaced\n$/);
+      expect(logged.stdout).toMatch(
+        /the log has record #1 of chain [0-9a-f]{12}, which Redis does not hold \(it holds chain [0-9a-f]{12}\): the trail was wiped or replaced\n$/,
+      );
     } finally {
       await restore();
     }
   });
 
   it('the stream rebuilt with unchained records (head kept): a failure, not a note', async () => {
-    await rewrite(entries.map(([id, fields]) => [id, ['event', auditFields(fields).event!]]), head);
+    await rewrite(
+      entries.map(([id, fields]) => [id, ['event', auditFields(fields).event!]]),
+      head,
+    );
     try {
       const r = await verify();
-      expect(r).toEqual({ code: 1, stderr: '', stdout: `broken at record ${entries[0]![0]} (#1 oldest first, after 0 intact): record carries no chain fields (chain, seq, hash): unchained, inserted or rebuilt\n` });
+      expect(r).toEqual({
+        code: 1,
+        stderr: '',
+        stdout: `broken at record ${entries[0]![0]} (#1 oldest first, after 0 intact): record carries no chain fields (chain, seq, hash): unchained, inserted or rebuilt\n`,
+      });
     } finally {
       await restore();
     }
@@ -198,7 +270,14 @@ describe('audit verify names the first broken link of a tampered trail', () => {
     const i = 3;
     const [id, fields] = entries[i]!;
     const f = auditFields(fields);
-    await rewrite(entries.map((e, j) => (j === i ? [id, ['event', f.event!, 'chain', f.chain!, 'seq', f.seq!, 'prev', hostile, 'hash', f.hash!, 'mac', f.mac!]] : e)), head);
+    await rewrite(
+      entries.map((e, j) =>
+        j === i
+          ? [id, ['event', f.event!, 'chain', f.chain!, 'seq', f.seq!, 'prev', hostile, 'hash', f.hash!, 'mac', f.mac!]]
+          : e,
+      ),
+      head,
+    );
     try {
       const r = await verify(TEST_PLAN_SECRET);
       expect(r.code).toBe(1);
@@ -212,7 +291,9 @@ describe('audit verify names the first broken link of a tampered trail', () => {
       const r = await verify();
       expect(r.code).toBe(1);
       expectOneInertLine(r.stdout);
-      expect(r.stdout).toContain('broken at record (head) (#0 oldest first, after 0 intact): the head is not a signed chain head');
+      expect(r.stdout).toContain(
+        'broken at record (head) (#0 oldest first, after 0 intact): the head is not a signed chain head',
+      );
     } finally {
       await restore();
     }
@@ -231,7 +312,10 @@ describe('audit verify names the first broken link of a tampered trail', () => {
       }
       const hash = hashAuditRecordV2({ chain: f.chain!, seq: Number(f.seq), prev, event: f.event! });
       // The attacker cannot compute a MAC: keeps the old one (or drops it).
-      forged.push([e[0], ['event', f.event!, 'chain', f.chain!, 'seq', f.seq!, 'prev', prev, 'hash', hash, 'mac', j === i ? f.mac! : '']]);
+      forged.push([
+        e[0],
+        ['event', f.event!, 'chain', f.chain!, 'seq', f.seq!, 'prev', prev, 'hash', hash, 'mac', j === i ? f.mac! : ''],
+      ]);
       prev = hash;
     });
     // The head too, keeping its old MAC: the first failure is the record where the rewrite starts.
@@ -242,9 +326,19 @@ describe('audit verify names the first broken link of a tampered trail', () => {
       expect(hashesOnly.stdout).toContain('MACs not checked: K8S_HEALTH_PLAN_SECRET is not set');
       const keyed = await verify(TEST_PLAN_SECRET);
       expect(keyed.code).toBe(1);
-      expect(keyed.stdout).toBe(`broken at record ${entries[i]![0]} (#${i + 1} oldest first, after ${i} intact): its MAC does not verify with K8S_HEALTH_PLAN_SECRET: the chain was rewritten from here by someone without the secret\n`);
-      const json = await runCliInProcess(['audit', 'verify', '--json'], { ...env(), K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET });
-      expect(JSON.parse(json.stdout)).toMatchObject({ intact: false, records: i, macsChecked: true, broken: { id: entries[i]![0], index: i + 1 } });
+      expect(keyed.stdout).toBe(
+        `broken at record ${entries[i]![0]} (#${i + 1} oldest first, after ${i} intact): its MAC does not verify with K8S_HEALTH_PLAN_SECRET: the chain was rewritten from here by someone without the secret\n`,
+      );
+      const json = await runCliInProcess(['audit', 'verify', '--json'], {
+        ...env(),
+        K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET,
+      });
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        intact: false,
+        records: i,
+        macsChecked: true,
+        broken: { id: entries[i]![0], index: i + 1 },
+      });
     } finally {
       await restore();
     }

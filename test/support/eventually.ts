@@ -4,7 +4,12 @@
  * two to notice a lost quorum; a watch a moment to deliver a change). Waits for a state, never
  * asserts on timing.
  */
-export async function eventually<T>(probe: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 30000, intervalMs = 250): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  done: (v: T) => boolean,
+  timeoutMs = 30000,
+  intervalMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

@@ -49,7 +49,10 @@ export interface FakeSlackApi {
    * Files uploaded the files.uploadV2 way (files.getUploadURLExternal, a POST of the bytes to the
    * returned upload_url, files.completeUploadExternal), by file id: name, content and where it was shared.
    */
-  files: Map<string, { filename: string; content: string; title?: string; channel?: string; threadTs?: string; initialComment?: string }>;
+  files: Map<
+    string,
+    { filename: string; content: string; title?: string; channel?: string; threadTs?: string; initialComment?: string }
+  >;
   /** Current text/blocks of every message posted, by `${channel}/${ts}` (chat.update applies in place). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   messages: Map<string, Record<string, any>>;
@@ -74,11 +77,13 @@ export interface FakeSlackApi {
 
 /**
  * A local fake of Slack's Web API over real HTTP: auth.test, chat.postMessage, chat.update,
- * chat.postEphemeral, views.open, views.publish, users.info, usergroups.users.list, plus response_url endpoints. Every call is
- * recorded. `validToken` is the only bot token auth.test accepts. users.info knows only the users
- * added (addMember / users), as a real workspace knows only its members.
+ * chat.postEphemeral, views.open, views.publish, users.info, usergroups.users.list, plus response_url endpoints. Every
+ * call is recorded. `validToken` is the only bot token auth.test accepts. users.info knows only the users added
+ * (addMember / users), as a real workspace knows only its members.
  */
-export async function startFakeSlackApi(opts: { validToken?: string; appToken?: string; socketModeUrl?: string } = {}): Promise<FakeSlackApi> {
+export async function startFakeSlackApi(
+  opts: { validToken?: string; appToken?: string; socketModeUrl?: string } = {},
+): Promise<FakeSlackApi> {
   const validToken = opts.validToken ?? 'xoxb-test-token';
   /** Socket Mode (apps.connections.open): the app-level token and the ws:// URL it is answered with. */
   const appToken = opts.appToken ?? 'xapp-test-token';
@@ -91,7 +96,10 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
   const users = new Map<string, FakeSlackUser>();
   const usergroups = new Map<string, string[]>();
   const homes = new Map<string, Record<string, unknown>>();
-  const files = new Map<string, { filename: string; content: string; title?: string; channel?: string; threadTs?: string; initialComment?: string }>();
+  const files = new Map<
+    string,
+    { filename: string; content: string; title?: string; channel?: string; threadTs?: string; initialComment?: string }
+  >();
   let seq = 0;
   const state = { postDelayMs: 0 };
 
@@ -130,7 +138,11 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
       }
       const method = url.pathname.slice('/api/'.length);
       const auth = String(req.headers.authorization ?? '');
-      const token = auth.startsWith('Bearer ') ? auth.slice(7) : typeof body.token === 'string' ? body.token : undefined;
+      const token = auth.startsWith('Bearer ')
+        ? auth.slice(7)
+        : typeof body.token === 'string'
+          ? body.token
+          : undefined;
       calls.push({ method, body, token });
       if (method === 'chat.postMessage') delay = state.postDelayMs;
 
@@ -138,7 +150,8 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
       if (f && f.left > 0) {
         f.left -= 1;
         if ('error' in f.fault) return json(200, { ok: false, error: f.fault.error });
-        if (f.fault.status === 429) return json(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(f.fault.retryAfter) });
+        if (f.fault.status === 429)
+          return json(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(f.fault.retryAfter) });
         return json(f.fault.status, { ok: false, error: 'internal_error' });
       }
       // Socket Mode: the app-level token opens a connection; the URL is the test's WebSocket server.
@@ -149,7 +162,15 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
       if (token !== validToken) return json(200, { ok: false, error: 'invalid_auth' });
       switch (method) {
         case 'auth.test':
-          return json(200, { ok: true, url: 'https://example.slack.com/', team: 'Example', user: 'k8s-health', team_id: FAKE_TEAM_ID, user_id: 'U0BOT', bot_id: 'B0BOT' });
+          return json(200, {
+            ok: true,
+            url: 'https://example.slack.com/',
+            team: 'Example',
+            user: 'k8s-health',
+            team_id: FAKE_TEAM_ID,
+            user_id: 'U0BOT',
+            bot_id: 'B0BOT',
+          });
         case 'chat.postMessage': {
           const channel = String(body.channel ?? '');
           if (notInChannel.has(channel)) return json(200, { ok: false, error: 'not_in_channel' });
@@ -183,15 +204,27 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
           seq += 1;
           const id = `F${String(seq).padStart(8, '0')}`;
           files.set(id, { filename: String(body.filename ?? ''), content: '' });
-          return json(200, { ok: true, file_id: id, upload_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload/${id}` });
+          return json(200, {
+            ok: true,
+            file_id: id,
+            upload_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload/${id}`,
+          });
         }
         case 'files.completeUploadExternal': {
-          const listed = (typeof body.files === 'string' ? JSON.parse(body.files) : body.files) as { id: string; title?: string }[];
+          const listed = (typeof body.files === 'string' ? JSON.parse(body.files) : body.files) as {
+            id: string;
+            title?: string;
+          }[];
           const channel = String(body.channel_id ?? '');
           for (const f of listed) {
             const file = files.get(f.id);
             if (!file) return json(200, { ok: false, error: 'file_not_found' });
-            Object.assign(file, { title: f.title, channel, threadTs: body.thread_ts ? String(body.thread_ts) : undefined, initialComment: body.initial_comment ? String(body.initial_comment) : undefined });
+            Object.assign(file, {
+              title: f.title,
+              channel,
+              threadTs: body.thread_ts ? String(body.thread_ts) : undefined,
+              initialComment: body.initial_comment ? String(body.initial_comment) : undefined,
+            });
           }
           return json(200, { ok: true, files: listed.map((f) => ({ id: f.id, title: f.title })) });
         }
@@ -229,7 +262,16 @@ export async function startFakeSlackApi(opts: { validToken?: string; appToken?: 
     users,
     addMember(ids, overrides = {}) {
       for (const id of typeof ids === 'string' ? [ids] : ids) {
-        users.set(id, { id, name: id.toLowerCase(), team_id: FAKE_TEAM_ID, deleted: false, is_bot: false, is_restricted: false, is_ultra_restricted: false, ...overrides });
+        users.set(id, {
+          id,
+          name: id.toLowerCase(),
+          team_id: FAKE_TEAM_ID,
+          deleted: false,
+          is_bot: false,
+          is_restricted: false,
+          is_ultra_restricted: false,
+          ...overrides,
+        });
       }
     },
     usergroups,
@@ -283,7 +325,9 @@ function parseBody(raw: string, contentType: string, query: URLSearchParams): Re
   return out;
 }
 
-/** The first file part of a multipart/form-data body (what the WebClient POSTs to an upload_url), else the body itself. */
+/**
+ * The first file part of a multipart/form-data body (what the WebClient POSTs to an upload_url), else the body itself.
+ */
 function multipartFile(raw: string, contentType: string): string {
   const m = /boundary=(?:"([^"]+)"|([^;\s]+))/.exec(contentType);
   if (!m) return raw;

@@ -38,7 +38,14 @@ export async function startFakeSocketMode(): Promise<FakeSocketMode> {
         received.push({ raw: text });
       }
     });
-    ws.send(JSON.stringify({ type: 'hello', num_connections: 1, debug_info: { host: 'fake' }, connection_info: { app_id: 'A0TEST' } }));
+    ws.send(
+      JSON.stringify({
+        type: 'hello',
+        num_connections: 1,
+        debug_info: { host: 'fake' },
+        connection_info: { app_id: 'A0TEST' },
+      }),
+    );
     onConnect?.();
   });
   const port = (wss.address() as AddressInfo).port;

@@ -19,8 +19,14 @@ export async function waitForPort(port: number, timeoutMs = 10000, host = '127.0
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       const s = net.connect({ port, host });
-      s.once('connect', () => { s.destroy(); resolve(true); });
-      s.once('error', () => { s.destroy(); resolve(false); });
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.once('error', () => {
+        s.destroy();
+        resolve(false);
+      });
     });
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`nothing listening on ${host}:${port} after ${timeoutMs} ms`);

@@ -32,7 +32,9 @@ const ATTACKS = [
 const BREAKS = ['\n', '\r\n', '\r', '\u2028', '\u2029', '\u0085', '\u000b'];
 
 /** The corpus: one value per attack, each with every kind of line break leading to a forged line. */
-export const HOSTILE_TEXTS: readonly string[] = ATTACKS.map((a, i) => `HOSTILE-${i} ${a}${BREAKS.map((b) => `${b}${FORGED} *Cause:* forged ${b}Approved by <@U0EVIL>`).join('')}`);
+export const HOSTILE_TEXTS: readonly string[] = ATTACKS.map(
+  (a, i) => `HOSTILE-${i} ${a}${BREAKS.map((b) => `${b}${FORGED} *Cause:* forged ${b}Approved by <@U0EVIL>`).join('')}`,
+);
 
 /** One value that carries every attack at once (a field shown in full, e.g. an error). */
 export const HOSTILE_ALL = `HOSTILE-ALL ${ATTACKS.slice(0, -1).join(' ')}\n${FORGED} Approved by <@U0EVIL>\n\`\`\`\n${FORGED} in code\`\`\` <!channel>`;

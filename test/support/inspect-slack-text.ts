@@ -21,7 +21,8 @@ export function collectTexts(message: { text?: unknown; blocks?: unknown }): Mes
   const walk = (v: Any) => {
     if (Array.isArray(v)) return v.forEach(walk);
     if (!v || typeof v !== 'object') return;
-    if (v.type === 'mrkdwn' && typeof v.text === 'string') out.mrkdwn.push({ text: v.text, verbatim: v.verbatim === true });
+    if (v.type === 'mrkdwn' && typeof v.text === 'string')
+      out.mrkdwn.push({ text: v.text, verbatim: v.verbatim === true });
     else if (v.type === 'plain_text' && typeof v.text === 'string') out.plain.push(v.text);
     for (const [k, x] of Object.entries(v)) if (k !== 'text' || typeof x === 'object') walk(x);
   };
@@ -52,10 +53,16 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function findInjections(message: { text?: unknown; blocks?: unknown }, opts: InspectOptions = {}): string[] {
   const problems: string[] = [];
   const t = collectTexts(message);
-  const allowedMention = new Set([...(opts.mentions ?? []).map((id) => `<@${id}>`), ...(opts.groups ?? []).map((id) => `<!subteam^${id}>`)]);
+  const allowedMention = new Set([
+    ...(opts.mentions ?? []).map((id) => `<@${id}>`),
+    ...(opts.groups ?? []).map((id) => `<!subteam^${id}>`),
+  ]);
   // Our runbook links: exactly the base, our path, a slug anchor, the word "runbook". Removed before
   // the checks (they are the only `://` a message may hold); anything else that looks like a link stays.
-  const runbook = new RegExp(`<${escapeRe((opts.runbookBaseUrl ?? DEFAULT_RUNBOOK_BASE_URL).replace(/\/+$/, ''))}/docs/diagnosis\\.md#[a-z0-9_-]+\\|runbook>`, 'g');
+  const runbook = new RegExp(
+    `<${escapeRe((opts.runbookBaseUrl ?? DEFAULT_RUNBOOK_BASE_URL).replace(/\/+$/, ''))}/docs/diagnosis\\.md#[a-z0-9_-]+\\|runbook>`,
+    'g',
+  );
   const checkMrkdwn = (raw: string, where: string) => {
     const text = raw.replace(runbook, 'runbook');
     for (let i = text.indexOf('<'); i !== -1; i = text.indexOf('<', i + 1)) {
@@ -65,20 +72,28 @@ export function findInjections(message: { text?: unknown; blocks?: unknown }, op
       if (DATE_TOKEN.test(rest)) continue;
       problems.push(`${where}: active markup ${JSON.stringify(rest.slice(0, 40))}`);
     }
-    if ((text.match(/```/g)?.length ?? 0) % 2 !== 0) problems.push(`${where}: unbalanced \`\`\` in ${JSON.stringify(text.slice(0, 80))}`);
+    if ((text.match(/```/g)?.length ?? 0) % 2 !== 0)
+      problems.push(`${where}: unbalanced \`\`\` in ${JSON.stringify(text.slice(0, 80))}`);
     for (const line of text.split('\n')) {
-      if (line.replace(/^[\s>•]*/, '').startsWith(FORGED)) problems.push(`${where}: forged line ${JSON.stringify(line.slice(0, 60))}`);
+      if (line.replace(/^[\s>•]*/, '').startsWith(FORGED))
+        problems.push(`${where}: forged line ${JSON.stringify(line.slice(0, 60))}`);
     }
     checkCommon(text, where);
     // Slack does not format inside a code block: only the text outside them can be restyled.
-    const outsideCode = text.split('```').filter((_, i) => i % 2 === 0).join(' ');
+    const outsideCode = text
+      .split('```')
+      .filter((_, i) => i % 2 === 0)
+      .join(' ');
     for (const marker of ['*EVIL-BOLD*', '_EVIL-ITALIC_', '~EVIL-STRIKE~', '`EVIL-CODE`']) {
       if (outsideCode.includes(marker)) problems.push(`${where}: hostile formatting ${marker}`);
     }
   };
   const checkCommon = (text: string, where: string) => {
     const bad = /[\p{Cf}\p{Cs}]|[^\P{Cc}\n]/u.exec(text);
-    if (bad) problems.push(`${where}: invisible or control character U+${bad[0].codePointAt(0)!.toString(16).padStart(4, '0')}`);
+    if (bad)
+      problems.push(
+        `${where}: invisible or control character U+${bad[0].codePointAt(0)!.toString(16).padStart(4, '0')}`,
+      );
     const word = /(?:^|[^\p{L}\p{N}])@(here|channel|everyone|boss)\b/iu.exec(text);
     if (word) problems.push(`${where}: bare mention word ${JSON.stringify(word[0])}`);
     const url = text.indexOf('://');
@@ -99,5 +114,7 @@ export function findInjections(message: { text?: unknown; blocks?: unknown }, op
 /** The lines of a message's mrkdwn texts (blocks and top-level text). */
 export function linesOf(message: { text?: unknown; blocks?: unknown }): string[] {
   const t = collectTexts(message);
-  return [...t.mrkdwn.map((m) => m.text), ...(t.top !== undefined ? [t.top] : []), ...t.plain].flatMap((x) => x.split('\n'));
+  return [...t.mrkdwn.map((m) => m.text), ...(t.top !== undefined ? [t.top] : []), ...t.plain].flatMap((x) =>
+    x.split('\n'),
+  );
 }

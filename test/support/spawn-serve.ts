@@ -16,11 +16,16 @@ export interface SpawnedServe {
 
 /**
  * Spawn the built `k8s-health serve --config FILE` (dist/, built by `npm test` before jest) on a free
- * PORT (or the given one, for a restart on the same address) with only the given environment, and wait until it listens: the port accepts connections AND
- * it printed its "listening" line (so tests never read its log before it is written).
- * K8S_HEALTH_PLAN_SECRET is TEST_PLAN_SECRET unless the env names it (an empty value unsets it).
+ * PORT (or the given one, for a restart on the same address) with only the given environment, and wait until it
+ * listens: the port accepts connections AND it printed its "listening" line (so tests never read its log before it is
+ * written). K8S_HEALTH_PLAN_SECRET is TEST_PLAN_SECRET unless the env names it (an empty value unsets it).
  */
-export async function spawnServe(opts: { config: string; env: Record<string, string>; args?: string[]; port?: number }): Promise<SpawnedServe> {
+export async function spawnServe(opts: {
+  config: string;
+  env: Record<string, string>;
+  args?: string[];
+  port?: number;
+}): Promise<SpawnedServe> {
   const port = opts.port ?? (await freePort());
   const child = spawn(process.execPath, ['bin/k8s-health.js', 'serve', '--config', opts.config, ...(opts.args ?? [])], {
     env: { PATH: process.env.PATH ?? '', K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET, ...opts.env, PORT: String(port) },

@@ -16,12 +16,20 @@ export interface SpawnedWorker {
  * environment, and wait until its probes listen and its workers run (it printed "workers running").
  * K8S_HEALTH_PLAN_SECRET is TEST_PLAN_SECRET unless the env names it.
  */
-export async function spawnWorker(opts: { config: string; env: Record<string, string>; args?: string[] }): Promise<SpawnedWorker> {
+export async function spawnWorker(opts: {
+  config: string;
+  env: Record<string, string>;
+  args?: string[];
+}): Promise<SpawnedWorker> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['bin/k8s-health.js', 'worker', '--config', opts.config, ...(opts.args ?? [])], {
-    env: { PATH: process.env.PATH ?? '', K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET, ...opts.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['bin/k8s-health.js', 'worker', '--config', opts.config, ...(opts.args ?? [])],
+    {
+      env: { PATH: process.env.PATH ?? '', K8S_HEALTH_PLAN_SECRET: TEST_PLAN_SECRET, ...opts.env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));

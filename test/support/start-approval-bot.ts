@@ -13,7 +13,13 @@ import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import { enqueueRemediation } from '../../src/jobs/enqueue-remediation.js';
 import { createProposalRequester } from '../../src/jobs/create-proposal-requester.js';
 import { startProposeWorker } from '../../src/jobs/workers/propose.js';
-import { BULLMQ_PREFIX, PROPOSE_QUEUE, REDIS_PREFIX, REMEDIATE_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
+import {
+  BULLMQ_PREFIX,
+  PROPOSE_QUEUE,
+  REDIS_PREFIX,
+  REMEDIATE_QUEUE,
+  queuePrefix,
+} from '../../src/jobs/queue-names.js';
 import { startRemediateWorker } from '../../src/jobs/workers/remediate.js';
 import { startJobs } from '../../src/compose/compose-jobs.js';
 import type { ApprovalRequest } from '../../src/approvals/approval-request.js';
@@ -116,7 +122,9 @@ export interface ApprovalBot {
   enqueue(requestId: string, jobId?: string): Promise<void>;
   /** The fix-proposal queue (`k8s-health-propose`) the clicks go to. */
   proposeQueue: Queue;
-  /** Stop taking remediate jobs (approved requests wait in the queue; clicks are still planned), and take them again. */
+  /**
+   * Stop taking remediate jobs (approved requests wait in the queue; clicks are still planned), and take them again.
+   */
   pauseWorker(): Promise<void>;
   resumeWorker(): void;
   slack: FakeSlackApi;
@@ -131,8 +139,13 @@ export interface ApprovalBot {
   logs: string[];
   logRecords: Record<string, unknown>[];
   logMessages: string[];
-  /** POST a raw body to the receiver, signed with the app's secret (at `ts`, default now) unless `headers` are given. */
-  post(body: string, opts?: { ts?: number; headers?: Record<string, string> }): Promise<{ status: number; body: string }>;
+  /**
+   * POST a raw body to the receiver, signed with the app's secret (at `ts`, default now) unless `headers` are given.
+   */
+  post(
+    body: string,
+    opts?: { ts?: number; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: string }>;
   /** Store a proposal and click its button as `user` (default the proposer U0PAT). */
   propose(proposal: RemediationProposal, user?: string): Promise<Proposed>;
   /** Click a proposed-fix button whose value is an already stored proposal id (e.g. an undo button). */
@@ -177,7 +190,15 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
           remediation: { enabled: true },
         },
         ...(opts.secondCluster
-          ? [{ name: opts.secondCluster, workload: { kubeconfig }, slack: { channels: [APPROVAL_CHANNEL] }, approvers: { users: ['U0ANN', 'U0BEN', 'U0PAT'] }, remediation: { enabled: true } }]
+          ? [
+              {
+                name: opts.secondCluster,
+                workload: { kubeconfig },
+                slack: { channels: [APPROVAL_CHANNEL] },
+                approvers: { users: ['U0ANN', 'U0BEN', 'U0PAT'] },
+                remediation: { enabled: true },
+              },
+            ]
           : []),
       ],
       approvals: { required: 2, ttlMinutes: 30, confirmByTyping: opts.confirmByTyping ?? false, ...opts.approvals },
@@ -187,10 +208,18 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
   );
   // Approvers are re-checked with users.info at vote time: the fake workspace must know them as
   // active members, or every vote is refused as ineligible (the second cluster has the default approvers).
-  if (opts.registerApprovers ?? true) slack.addMember([...new Set([...(opts.approvers ?? ['U0ANN', 'U0BEN', 'U0PAT']), ...(opts.secondCluster ? ['U0ANN', 'U0BEN', 'U0PAT'] : [])])]);
+  if (opts.registerApprovers ?? true)
+    slack.addMember([
+      ...new Set([
+        ...(opts.approvers ?? ['U0ANN', 'U0BEN', 'U0PAT']),
+        ...(opts.secondCluster ? ['U0ANN', 'U0BEN', 'U0PAT'] : []),
+      ]),
+    ]);
   const secretOf = (v: string | null | undefined) => (v === null ? undefined : (v ?? TEST_PLAN_SECRET));
   const signer = createPlanSigner(secretOf(opts.planSecret));
-  const workerSigner = createPlanSigner(secretOf(opts.workerPlanSecret !== undefined ? opts.workerPlanSecret : opts.planSecret));
+  const workerSigner = createPlanSigner(
+    secretOf(opts.workerPlanSecret !== undefined ? opts.workerPlanSecret : opts.planSecret),
+  );
   const { log, lines: logs, records: logRecords, messages: logMessages } = captureLogs();
   const approvals = createApprovalStore(redis, { keyPrefix: REDIS_PREFIX });
   const audit = createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer });
@@ -203,17 +232,45 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
   const queue = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: queuePrefix(prefix, REMEDIATE_QUEUE) });
   const proposeQueue = new Queue(PROPOSE_QUEUE, { connection: bull, prefix: queuePrefix(prefix, PROPOSE_QUEUE) });
   const eventsConnection = new Redis(redisServer.url, { maxRetriesPerRequest: null });
-  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, { connection: eventsConnection, prefix: queuePrefix(prefix, PROPOSE_QUEUE) });
-  // The remediate worker kind: approved fixes and fix-button clicks (plan + dry run), as `worker --only remediate` runs them.
+  const proposeEvents = new QueueEvents(PROPOSE_QUEUE, {
+    connection: eventsConnection,
+    prefix: queuePrefix(prefix, PROPOSE_QUEUE),
+  });
+  // The remediate worker kind: approved fixes and fix-button clicks (plan + dry run), as `worker --only remediate` runs
+  // them.
   const inPlace = createInPlaceStore(redis, { keyPrefix: REDIS_PREFIX });
   const workerDeps = {
     inPlace,
-    connection: bull, config, approvals, audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer: workerSigner }), backups, proposals, createContext: createActionContext,
-    slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }), now, log, verifyDelayMs: 200, signer: workerSigner, prefix,
+    connection: bull,
+    config,
+    approvals,
+    audit: createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log, signer: workerSigner }),
+    backups,
+    proposals,
+    createContext: createActionContext,
+    slack: new WebClient(TOKEN, { slackApiUrl: slack.apiUrl }),
+    now,
+    log,
+    verifyDelayMs: 200,
+    signer: workerSigner,
+    prefix,
   };
   const worker = opts.workerSet
-    ? await startJobs({ config, redisUrl: redisServer.url, slack: { token: TOKEN, apiUrl: slack.apiUrl }, log, now, signer: workerSigner })
-    : { workers: [startRemediateWorker(workerDeps).worker, ...(opts.withoutProposeWorker ? [] : [startProposeWorker(workerDeps).worker])], close: async () => undefined };
+    ? await startJobs({
+        config,
+        redisUrl: redisServer.url,
+        slack: { token: TOKEN, apiUrl: slack.apiUrl },
+        log,
+        now,
+        signer: workerSigner,
+      })
+    : {
+        workers: [
+          startRemediateWorker(workerDeps).worker,
+          ...(opts.withoutProposeWorker ? [] : [startProposeWorker(workerDeps).worker]),
+        ],
+        close: async () => undefined,
+      };
   if (!opts.workerSet) worker.close = async () => void (await Promise.all(worker.workers.map((w) => w.close())));
   const { app } = await createSlackApp({
     botToken: TOKEN,
@@ -222,27 +279,69 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     logLevel: 'error',
     requestPolicy: config.slack,
     onRefused: (r) => log.warn({ status: r.status, reason: r.reason, detail: r.detail }, 'slack request refused'),
-    ...(opts.replayGuard ? { replayGuard: createReplayGuard(redis, { keyPrefix: REDIS_PREFIX, onReplay: () => log.warn('replayed Slack request ignored') }) } : {}),
+    ...(opts.replayGuard
+      ? {
+          replayGuard: createReplayGuard(redis, {
+            keyPrefix: REDIS_PREFIX,
+            onReplay: () => log.warn('replayed Slack request ignored'),
+          }),
+        }
+      : {}),
   });
   const reports = createReportStore(redis, { keyPrefix: REDIS_PREFIX });
   const deps = {
-    config, reports, proposals, now, log,
-    requestScan: createScanRequester(async () => { throw new Error('no scans in approval tests'); }, reports),
+    config,
+    reports,
+    proposals,
+    now,
+    log,
+    requestScan: createScanRequester(async () => {
+      throw new Error('no scans in approval tests');
+    }, reports),
     metrics: createMetrics({ defaultMetrics: false }),
-    approval: { approvals, audit, signer, requestProposal: createProposalRequester(proposeQueue, proposeEvents, { timeoutMs: opts.proposeTimeoutMs }), enqueue: (id: string) => enqueueRemediation(queue, id), isAuthorized: createApprovalAuthorizer(), checkApprover: createApproverAccountCheck(config.slack) },
+    approval: {
+      approvals,
+      audit,
+      signer,
+      requestProposal: createProposalRequester(proposeQueue, proposeEvents, { timeoutMs: opts.proposeTimeoutMs }),
+      enqueue: (id: string) => enqueueRemediation(queue, id),
+      isAuthorized: createApprovalAuthorizer(),
+      checkApprover: createApproverAccountCheck(config.slack),
+    },
   };
   registerListeners(app as App, deps);
   const server = (await app.start(0)) as Server;
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const post = async (body: string, o: { ts?: number; headers?: Record<string, string> } = {}) => {
-    const res = await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(o.headers ?? signSlackRequest(SECRET, body, o.ts)) }, body });
+    const res = await fetch(`${baseUrl}/slack/events`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(o.headers ?? signSlackRequest(SECRET, body, o.ts)),
+      },
+      body,
+    });
     return { status: res.status, body: await res.text() };
   };
   let seq = 0;
 
   const bot: ApprovalBot = {
-    redisServer, redis, slack, kube, approvals, proposals, inPlace, backups, audit, logs, logRecords, logMessages, config, post, proposeQueue,
+    redisServer,
+    redis,
+    slack,
+    kube,
+    approvals,
+    proposals,
+    inPlace,
+    backups,
+    audit,
+    logs,
+    logRecords,
+    logMessages,
+    config,
+    post,
+    proposeQueue,
     async enqueue(requestId, jobId = requestId) {
       await queue.add('remediate', { requestId }, { jobId, attempts: 1 });
     },
@@ -254,30 +353,63 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
       for (const w of worker.workers.filter((x) => x.name === REMEDIATE_QUEUE)) void w.resume();
     },
     async propose(proposal, user = 'U0PAT') {
-      const pid = await proposals.save({ cluster: clusterName, findingId: 'test', fingerprint: 'fp', proposal, createdAt: now().toISOString() });
+      const pid = await proposals.save({
+        cluster: clusterName,
+        findingId: 'test',
+        fingerprint: 'fp',
+        proposal,
+        createdAt: now().toISOString(),
+      });
       return bot.clickProposal(pid, user);
     },
     async clickProposal(pid, user = 'U0PAT') {
       const before = slack.callsTo('chat.postMessage').length;
       const ephemeralBefore = slack.callsTo('chat.postEphemeral').length;
       const url = slack.responseUrl(`propose-${++seq}`);
-      const r = await post(blockActionBody({ actionId: proposeFixActionId(0), value: pid, user_id: user, response_url: url, message_ts: '1700000000.000100' }));
+      const r = await post(
+        blockActionBody({
+          actionId: proposeFixActionId(0),
+          value: pid,
+          user_id: user,
+          response_url: url,
+          message_ts: '1700000000.000100',
+        }),
+      );
       if (r.status !== 200) throw new Error(`propose click answered ${r.status}`);
       // The worker may post a result meanwhile: the request message is the one with Approve / Reject.
-      const approvalBlock = (c: { body: Any }) => ((c.body.blocks ?? []) as Any[]).find((b) => b.type === 'actions' && String(b.block_id).startsWith('approval:'));
-      const done = await slack.waitFor('proposal posted or refused', () => {
-        const message = slack.callsTo('chat.postMessage').slice(before).find(approvalBlock);
-        if (message) return { message };
-        // Refused by serve (its response_url; "Preparing the plan…" is not an answer) or by the worker (chat.postEphemeral).
-        const refused = slack.responses.find((x) => x.path === new URL(url).pathname && !String(x.body.text).includes('Preparing the plan'))?.body
-          ?? slack.callsTo('chat.postEphemeral').slice(ephemeralBefore).find((c) => c.body.user === user && !isProposedNote(c.body))?.body;
-        return refused && { ephemeral: refused };
-      }, 30000);
+      const approvalBlock = (c: { body: Any }) =>
+        ((c.body.blocks ?? []) as Any[]).find(
+          (b) => b.type === 'actions' && String(b.block_id).startsWith('approval:'),
+        );
+      const done = await slack.waitFor(
+        'proposal posted or refused',
+        () => {
+          const message = slack.callsTo('chat.postMessage').slice(before).find(approvalBlock);
+          if (message) return { message };
+          // Refused by serve (its response_url; "Preparing the plan…" is not an answer) or by the worker
+          // (chat.postEphemeral).
+          const refused =
+            slack.responses.find(
+              (x) => x.path === new URL(url).pathname && !String(x.body.text).includes('Preparing the plan'),
+            )?.body ??
+            slack
+              .callsTo('chat.postEphemeral')
+              .slice(ephemeralBefore)
+              .find((c) => c.body.user === user && !isProposedNote(c.body))?.body;
+          return refused && { ephemeral: refused };
+        },
+        30000,
+      );
       if (done.message) {
         const requestId = approvalBlock(done.message)!.elements[0].value as string;
         // The request is posted first (its message ts goes into it), then stored and audited: return
         // once it is stored, so a test reading Redis right away sees it.
-        await eventually(() => redis.get(`{k8s-health:approvals}:approval:${requestId}`), (v) => v !== null, 30000, 20);
+        await eventually(
+          () => redis.get(`{k8s-health:approvals}:approval:${requestId}`),
+          (v) => v !== null,
+          30000,
+          20,
+        );
         return { requestId, message: done.message };
       }
       return { ephemeral: done.ephemeral };
@@ -285,10 +417,24 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     async vote(requestId, user, kind = 'approve') {
       const url = slack.responseUrl(`vote-${++seq}`);
       const viewsBefore = slack.callsTo('views.open').length;
-      const r = await post(blockActionBody({ actionId: kind === 'approve' ? APPROVE_ACTION_ID : REJECT_ACTION_ID, value: requestId, blockId: `approval:${requestId}`, user_id: user, response_url: url }));
+      const r = await post(
+        blockActionBody({
+          actionId: kind === 'approve' ? APPROVE_ACTION_ID : REJECT_ACTION_ID,
+          value: requestId,
+          blockId: `approval:${requestId}`,
+          user_id: user,
+          response_url: url,
+        }),
+      );
       if (r.status !== 200) throw new Error(`vote click answered ${r.status}`);
       // A decisive approval under confirmByTyping opens the modal instead of replying.
-      const reply = await slack.waitFor('vote reply', () => slack.responses.find((x) => x.path === new URL(url).pathname) ?? (slack.callsTo('views.open').length > viewsBefore && { body: { text: '<views.open>' } }), 30000);
+      const reply = await slack.waitFor(
+        'vote reply',
+        () =>
+          slack.responses.find((x) => x.path === new URL(url).pathname) ??
+          (slack.callsTo('views.open').length > viewsBefore && { body: { text: '<views.open>' } }),
+        30000,
+      );
       return String(reply.body.text);
     },
     async submitConfirm(requestId, user, typed) {
@@ -300,9 +446,15 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
         token: 'legacy-verification-token',
         trigger_id: '1.2.5',
         view: {
-          id: 'V0CONFIRM', team_id: 'T0TEAM', type: 'modal', callback_id: CONFIRM_VIEW_ID, private_metadata: requestId,
+          id: 'V0CONFIRM',
+          team_id: 'T0TEAM',
+          type: 'modal',
+          callback_id: CONFIRM_VIEW_ID,
+          private_metadata: requestId,
           state: { values: { cluster: { value: { type: 'plain_text_input', value: typed } } } },
-          hash: '1.abc', blocks: [], title: { type: 'plain_text', text: 'Confirm the fix' },
+          hash: '1.abc',
+          blocks: [],
+          title: { type: 'plain_text', text: 'Confirm the fix' },
         },
       };
       return post(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
@@ -313,14 +465,31 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
         const r = await approvals.get(requestId);
         // The executor stores the final status, then audits it: a run counts as finished once both are there.
         // (A status written by a test itself has no such entry: it is returned at the deadline.)
-        const audited = async () => (await audit.list({ limit: 1000 })).some((e) => e.requestId === requestId && e.detail === r!.result && (e.event === r!.status || e.event === 'refused'));
-        if (r && statuses.includes(r.status) && (!FINAL.has(r.status) || Date.now() > deadline || (await audited()))) return r;
-        if (Date.now() > deadline) throw new Error(`request ${requestId} never reached ${statuses.join('|')} (is ${r?.status}: ${r?.result})`);
+        const audited = async () =>
+          (await audit.list({ limit: 1000 })).some(
+            (e) =>
+              e.requestId === requestId && e.detail === r!.result && (e.event === r!.status || e.event === 'refused'),
+          );
+        if (r && statuses.includes(r.status) && (!FINAL.has(r.status) || Date.now() > deadline || (await audited())))
+          return r;
+        if (Date.now() > deadline)
+          throw new Error(`request ${requestId} never reached ${statuses.join('|')} (is ${r?.status}: ${r?.result})`);
         await new Promise((res) => setTimeout(res, 50));
       }
     },
     resultMessage: (requestId) =>
-      slack.waitFor(`result of ${requestId} in the thread`, () => slack.callsTo('chat.postMessage').find((c) => String(c.body.text ?? '').includes(': ') && JSON.stringify(c.body.blocks ?? '').includes(`outcome of request ${requestId}`)), 30000),
+      slack.waitFor(
+        `result of ${requestId} in the thread`,
+        () =>
+          slack
+            .callsTo('chat.postMessage')
+            .find(
+              (c) =>
+                String(c.body.text ?? '').includes(': ') &&
+                JSON.stringify(c.body.blocks ?? '').includes(`outcome of request ${requestId}`),
+            ),
+        30000,
+      ),
     async approveTwice(requestId) {
       await bot.vote(requestId, 'U0ANN');
       await bot.vote(requestId, 'U0BEN');
@@ -372,5 +541,5 @@ export function useApprovalBot(opts: ApprovalBotOptions = {}, timeoutMs = 60_000
 
 /** The proposer's own note that a request was posted (render-proposed.ts): not a refusal. */
 function isProposedNote(body: { text?: unknown }): boolean {
-  return /^Your request for .* is posted below/.test(String(body.text ?? ''));
+  return typeof body.text === 'string' && /^Your request for .* is posted below/.test(body.text);
 }

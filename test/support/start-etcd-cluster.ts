@@ -65,7 +65,8 @@ export async function startEtcdCluster(opts: StartEtcdClusterOptions = {}): Prom
   const size = opts.size ?? 3;
   const root = mkdtempSync(path.join(tmpdir(), 'k8s-health-etcd-'));
   const specs: { name: string; clientPort: number; peerPort: number }[] = [];
-  for (let i = 1; i <= size; i++) specs.push({ name: `e${i}`, clientPort: await freePort(), peerPort: await freePort() });
+  for (let i = 1; i <= size; i++)
+    specs.push({ name: `e${i}`, clientPort: await freePort(), peerPort: await freePort() });
   const initialCluster = specs.map((s) => `${s.name}=http://127.0.0.1:${s.peerPort}`).join(',');
   const token = path.basename(root);
 
@@ -81,16 +82,26 @@ export async function startEtcdCluster(opts: StartEtcdClusterOptions = {}): Prom
     const s = specs[i]!;
     const m = members[i]!;
     const args = [
-      '--name', s.name,
-      '--data-dir', path.join(root, s.name),
-      '--listen-client-urls', m.clientUrl,
-      '--advertise-client-urls', m.clientUrl,
-      '--listen-peer-urls', m.peerUrl,
-      '--initial-advertise-peer-urls', m.peerUrl,
-      '--initial-cluster', initialCluster,
-      '--initial-cluster-state', 'new',
-      '--initial-cluster-token', token,
-      '--logger', 'zap',
+      '--name',
+      s.name,
+      '--data-dir',
+      path.join(root, s.name),
+      '--listen-client-urls',
+      m.clientUrl,
+      '--advertise-client-urls',
+      m.clientUrl,
+      '--listen-peer-urls',
+      m.peerUrl,
+      '--initial-advertise-peer-urls',
+      m.peerUrl,
+      '--initial-cluster',
+      initialCluster,
+      '--initial-cluster-state',
+      'new',
+      '--initial-cluster-token',
+      token,
+      '--logger',
+      'zap',
     ];
     if (opts.electionTimeoutMs) args.push('--election-timeout', String(opts.electionTimeoutMs));
     if (opts.heartbeatMs) args.push('--heartbeat-interval', String(opts.heartbeatMs));
@@ -115,7 +126,11 @@ export async function startEtcdCluster(opts: StartEtcdClusterOptions = {}): Prom
     }
     // A stopped process only acts on SIGKILL; wake it so SIGTERM is handled too.
     if (signal !== 'SIGKILL') {
-      try { signalPid(child.pid ?? 0, 'SIGCONT'); } catch { /* already gone */ }
+      try {
+        signalPid(child.pid ?? 0, 'SIGCONT');
+      } catch {
+        /* already gone */
+      }
     }
     await exited;
   };
@@ -139,7 +154,10 @@ export async function startEtcdCluster(opts: StartEtcdClusterOptions = {}): Prom
     },
   };
   try {
-    await waitForLeader(members.map((m) => m.clientUrl), opts.leaderTimeoutMs ?? 30000);
+    await waitForLeader(
+      members.map((m) => m.clientUrl),
+      opts.leaderTimeoutMs ?? 30000,
+    );
   } catch (err) {
     await cluster.stopAll();
     throw err;
@@ -162,7 +180,11 @@ async function waitForLeader(endpoints: string[], timeoutMs: number): Promise<vo
 
 async function readLeader(endpoint: string): Promise<string | undefined> {
   try {
-    const res = await fetch(`${endpoint}/v3/maintenance/status`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(2000) });
+    const res = await fetch(`${endpoint}/v3/maintenance/status`, {
+      method: 'POST',
+      body: '{}',
+      signal: AbortSignal.timeout(2000),
+    });
     if (!res.ok) return undefined;
     const body = (await res.json()) as { leader?: string };
     return body.leader;

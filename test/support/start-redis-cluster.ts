@@ -30,7 +30,14 @@ export interface RedisClusterTopology {
 
 /** Ask one live node. */
 async function ask<T>(port: number, password: string, run: (c: Redis) => Promise<T>): Promise<T> {
-  const c = new Redis({ host: '127.0.0.1', port, password, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  const c = new Redis({
+    host: '127.0.0.1',
+    port,
+    password,
+    lazyConnect: true,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+  });
   c.on('error', () => undefined);
   try {
     await c.connect();
@@ -51,7 +58,9 @@ export async function startRedisCluster(opts: { replicas?: boolean } = {}): Prom
     try {
       execFileSync(bin, ['--version']);
     } catch {
-      throw new Error(`${bin} is not installed: run \`apt-get install -y redis-server\` (scripts/preflight.js lists it; redis-cli is in redis-tools)`);
+      throw new Error(
+        `${bin} is not installed: run \`apt-get install -y redis-server\` (scripts/preflight.js lists it; redis-cli is in redis-tools)`,
+      );
     }
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-cluster-'));
@@ -59,7 +68,11 @@ export async function startRedisCluster(opts: { replicas?: boolean } = {}): Prom
   const nodes: Node[] = [];
   const stop = async () => {
     for (const n of nodes) {
-      try { signalPid(n.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        signalPid(n.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
     }
     for (const n of nodes) for (let i = 0; i < 200 && pidAlive(n.pid); i++) await new Promise((r) => setTimeout(r, 25));
     rmSync(dir, { recursive: true, force: true });
@@ -85,15 +98,51 @@ export async function startRedisCluster(opts: { replicas?: boolean } = {}): Prom
       const port = await freePort();
       const pidfile = path.join(dir, `redis-${port}.pid`);
       execFileSync('redis-server', [
-        '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${port}.conf`),
-        '--cluster-node-timeout', '1000', '--save', '', '--appendonly', 'no', '--dir', dir,
-        '--requirepass', password, '--masterauth', password,
-        '--daemonize', 'yes', '--pidfile', pidfile, '--logfile', path.join(dir, `redis-${port}.log`),
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        path.join(dir, `nodes-${port}.conf`),
+        '--cluster-node-timeout',
+        '1000',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--requirepass',
+        password,
+        '--masterauth',
+        password,
+        '--daemonize',
+        'yes',
+        '--pidfile',
+        pidfile,
+        '--logfile',
+        path.join(dir, `redis-${port}.log`),
       ]);
       await waitForPort(port, 10_000);
       nodes.push({ port, pid: await pidOf(pidfile) });
     }
-    execFileSync('redis-cli', ['-a', password, '--no-auth-warning', '--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', opts.replicas ? '1' : '0', '--cluster-yes'], { stdio: 'pipe' });
+    execFileSync(
+      'redis-cli',
+      [
+        '-a',
+        password,
+        '--no-auth-warning',
+        '--cluster',
+        'create',
+        ...nodes.map((n) => `127.0.0.1:${n.port}`),
+        '--cluster-replicas',
+        opts.replicas ? '1' : '0',
+        '--cluster-yes',
+      ],
+      { stdio: 'pipe' },
+    );
     const deadline = Date.now() + 30_000;
     while (!(await clusterOk(nodes.map((n) => n.port)))) {
       if (Date.now() > deadline) throw new Error(`redis cluster: cluster_state not ok within 30 s (see ${dir})`);
@@ -102,7 +151,9 @@ export async function startRedisCluster(opts: { replicas?: boolean } = {}): Prom
     if (opts.replicas) {
       // Every replica attached and in sync before a test relies on a failover.
       for (;;) {
-        const linked = await Promise.all(nodes.map((n) => ask(n.port, password, (c) => c.info('replication')).catch(() => '')));
+        const linked = await Promise.all(
+          nodes.map((n) => ask(n.port, password, (c) => c.info('replication')).catch(() => '')),
+        );
         if (linked.filter((i) => /role:slave[\s\S]*master_link_status:up/.test(i)).length === 3) break;
         if (Date.now() > deadline) throw new Error(`redis cluster: replicas not in sync within 30 s (see ${dir})`);
         await new Promise((r) => setTimeout(r, 100));
@@ -117,7 +168,11 @@ export async function startRedisCluster(opts: { replicas?: boolean } = {}): Prom
   const masterPortOf = async (key: string): Promise<number> => {
     const slot = await ask(live()[0]!.port, password, (c) => c.cluster('KEYSLOT', key) as Promise<number>);
     for (const n of live()) {
-      const shards = await ask(n.port, password, (c) => c.cluster('SLOTS') as unknown as Promise<[number, number, [string, number, string]][]>).catch(() => undefined);
+      const shards = await ask(
+        n.port,
+        password,
+        (c) => c.cluster('SLOTS') as unknown as Promise<[number, number, [string, number, string]][]>,
+      ).catch(() => undefined);
       const owner = shards?.find(([from, to]) => slot >= from && slot <= to);
       if (owner) return owner[2][1];
     }
@@ -128,7 +183,10 @@ export async function startRedisCluster(opts: { replicas?: boolean } = {}): Prom
     nodes: list,
     env: { REDIS_CLUSTER_NODES: list, REDIS_PASSWORD: password },
     client() {
-      const c = new Cluster(nodes.map((n) => ({ host: '127.0.0.1', port: n.port })), { redisOptions: { password } });
+      const c = new Cluster(
+        nodes.map((n) => ({ host: '127.0.0.1', port: n.port })),
+        { redisOptions: { password } },
+      );
       c.on('error', () => undefined);
       return c as unknown as Redis;
     },
@@ -141,7 +199,8 @@ export async function startRedisCluster(opts: { replicas?: boolean } = {}): Prom
       for (;;) {
         await new Promise((r) => setTimeout(r, 50));
         const now = await masterPortOf(key).catch(() => oldPort);
-        if (now !== oldPort && (await clusterOk(live().map((n) => n.port)))) return { oldPort, newPort: now, failoverMs: Date.now() - started };
+        if (now !== oldPort && (await clusterOk(live().map((n) => n.port))))
+          return { oldPort, newPort: now, failoverMs: Date.now() - started };
         if (Date.now() - started > 30_000) throw new Error('redis cluster: no failover within 30 s');
       }
     },

@@ -42,7 +42,9 @@ export async function startRedisSentinel(): Promise<RedisSentinelTopology> {
   try {
     execFileSync('redis-sentinel', ['--version']);
   } catch {
-    throw new Error('redis-sentinel is not installed: run `apt-get install -y redis-sentinel` (scripts/preflight.js lists it)');
+    throw new Error(
+      'redis-sentinel is not installed: run `apt-get install -y redis-sentinel` (scripts/preflight.js lists it)',
+    );
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-sentinel-'));
   const password = 'sentinel-topology-pw';
@@ -57,7 +59,11 @@ export async function startRedisSentinel(): Promise<RedisSentinelTopology> {
   };
   const stop = async () => {
     for (const n of nodes) {
-      try { signalPid(n.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        signalPid(n.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
     }
     for (const n of nodes) for (let i = 0; i < 200 && pidAlive(n.pid); i++) await new Promise((r) => setTimeout(r, 25));
     rmSync(dir, { recursive: true, force: true });
@@ -67,9 +73,33 @@ export async function startRedisSentinel(): Promise<RedisSentinelTopology> {
     for (const [i, port] of ports.entries()) {
       const pidfile = path.join(dir, `redis-${port}.pid`);
       execFileSync('redis-server', [
-        '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir, '--appendfilename', `aof-${port}.aof`, '--appenddirname', `aof-${port}`,
-        '--requirepass', password, '--masterauth', password, ...(i > 0 ? ['--replicaof', '127.0.0.1', String(ports[0])] : []),
-        '--daemonize', 'yes', '--pidfile', pidfile, '--logfile', path.join(dir, `redis-${port}.log`),
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--dir',
+        dir,
+        '--appendfilename',
+        `aof-${port}.aof`,
+        '--appenddirname',
+        `aof-${port}`,
+        '--requirepass',
+        password,
+        '--masterauth',
+        password,
+        ...(i > 0 ? ['--replicaof', '127.0.0.1', String(ports[0])] : []),
+        '--daemonize',
+        'yes',
+        '--pidfile',
+        pidfile,
+        '--logfile',
+        path.join(dir, `redis-${port}.log`),
       ]);
       await waitForPort(port, 10_000);
       nodes.push({ role: 'redis', port, pidfile, pid: await pidOf(pidfile) });
@@ -78,11 +108,23 @@ export async function startRedisSentinel(): Promise<RedisSentinelTopology> {
     for (const port of sentinelPorts) {
       const pidfile = path.join(dir, `sentinel-${port}.pid`);
       const conf = path.join(dir, `sentinel-${port}.conf`);
-      writeFileSync(conf, [
-        `port ${port}`, 'bind 127.0.0.1', 'daemonize yes', `pidfile ${pidfile}`, `logfile ${path.join(dir, `sentinel-${port}.log`)}`, `dir ${dir}`,
-        `sentinel monitor ${MASTER} 127.0.0.1 ${ports[0]} 2`, `sentinel auth-pass ${MASTER} ${password}`,
-        `sentinel down-after-milliseconds ${MASTER} 1000`, `sentinel failover-timeout ${MASTER} 5000`, `sentinel parallel-syncs ${MASTER} 1`, '',
-      ].join('\n'));
+      writeFileSync(
+        conf,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          'daemonize yes',
+          `pidfile ${pidfile}`,
+          `logfile ${path.join(dir, `sentinel-${port}.log`)}`,
+          `dir ${dir}`,
+          `sentinel monitor ${MASTER} 127.0.0.1 ${ports[0]} 2`,
+          `sentinel auth-pass ${MASTER} ${password}`,
+          `sentinel down-after-milliseconds ${MASTER} 1000`,
+          `sentinel failover-timeout ${MASTER} 5000`,
+          `sentinel parallel-syncs ${MASTER} 1`,
+          '',
+        ].join('\n'),
+      );
       execFileSync('redis-sentinel', [conf]);
       await waitForPort(port, 10_000);
       nodes.push({ role: 'sentinel', port, pidfile, pid: await pidOf(pidfile) });
@@ -91,10 +133,19 @@ export async function startRedisSentinel(): Promise<RedisSentinelTopology> {
     await stop();
     throw err;
   }
-  const sentinels = nodes.filter((n) => n.role === 'sentinel').map((n) => `127.0.0.1:${n.port}`).join(',');
+  const sentinels = nodes
+    .filter((n) => n.role === 'sentinel')
+    .map((n) => `127.0.0.1:${n.port}`)
+    .join(',');
   const askSentinels = async (): Promise<number> => {
     for (const n of nodes.filter((x) => x.role === 'sentinel' && pidAlive(x.pid))) {
-      const s = new Redis({ host: '127.0.0.1', port: n.port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+      const s = new Redis({
+        host: '127.0.0.1',
+        port: n.port,
+        lazyConnect: true,
+        retryStrategy: () => null,
+        maxRetriesPerRequest: 0,
+      });
       s.on('error', () => undefined);
       try {
         await s.connect();
@@ -113,7 +164,10 @@ export async function startRedisSentinel(): Promise<RedisSentinelTopology> {
   for (;;) {
     const c = new Redis({ host: '127.0.0.1', port: nodes[0]!.port, password, lazyConnect: true });
     c.on('error', () => undefined);
-    const info = await c.connect().then(() => c.info('replication'), () => '');
+    const info = await c.connect().then(
+      () => c.info('replication'),
+      () => '',
+    );
     c.disconnect();
     if ((info.match(/state=online/g) ?? []).length === 2) break;
     if (Date.now() > deadline) {
@@ -128,7 +182,11 @@ export async function startRedisSentinel(): Promise<RedisSentinelTopology> {
     sentinels,
     env: { REDIS_SENTINELS: sentinels, REDIS_SENTINEL_MASTER: MASTER, REDIS_PASSWORD: password },
     client() {
-      const c = new Redis({ sentinels: sentinels.split(',').map((s) => ({ host: '127.0.0.1', port: Number(s.split(':')[1]) })), name: MASTER, password });
+      const c = new Redis({
+        sentinels: sentinels.split(',').map((s) => ({ host: '127.0.0.1', port: Number(s.split(':')[1]) })),
+        name: MASTER,
+        password,
+      });
       c.on('error', () => undefined);
       return c;
     },

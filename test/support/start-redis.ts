@@ -24,7 +24,9 @@ export interface RedisServer {
  * A missing redis-server is a loud failure with the install hint, never a skip. `port` starts it where a
  * process under test already expects it (a Redis that comes up late); `password` sets requirepass.
  */
-export async function startRedis(opts: { appendonly?: boolean; port?: number; password?: string } = {}): Promise<RedisServer> {
+export async function startRedis(
+  opts: { appendonly?: boolean; port?: number; password?: string } = {},
+): Promise<RedisServer> {
   const probe = spawnSync('redis-server', ['--version']);
   if (probe.error || probe.status !== 0) {
     throw new Error('redis-server is not installed: run `apt-get install -y redis-server` (.ci/run does this)');
@@ -35,10 +37,23 @@ export async function startRedis(opts: { appendonly?: boolean; port?: number; pa
   const launch = async () => {
     rmSync(pidfile, { force: true });
     execFileSync('redis-server', [
-      '--port', String(port), '--bind', '127.0.0.1', '--save', '',
-      '--appendonly', opts.appendonly ? 'yes' : 'no', '--dir', dir,
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      opts.appendonly ? 'yes' : 'no',
+      '--dir',
+      dir,
       ...(opts.password ? ['--requirepass', opts.password] : []),
-      '--daemonize', 'yes', '--pidfile', pidfile, '--logfile', path.join(dir, 'redis.log'),
+      '--daemonize',
+      'yes',
+      '--pidfile',
+      pidfile,
+      '--logfile',
+      path.join(dir, 'redis.log'),
     ]);
     await waitForPort(port, 10000);
     // redis writes the pidfile after it starts listening: wait for a whole line, since a
@@ -49,7 +64,9 @@ export async function startRedis(opts: { appendonly?: boolean; port?: number; pa
       if (read && Number(read[1]) > 0) return Number(read[1]);
       await new Promise((r) => setTimeout(r, 20));
     }
-    throw new Error(`redis-server on port ${port} wrote no pid to ${pidfile} within 5 s (see ${path.join(dir, 'redis.log')})`);
+    throw new Error(
+      `redis-server on port ${port} wrote no pid to ${pidfile} within 5 s (see ${path.join(dir, 'redis.log')})`,
+    );
   };
   let pid: number;
   try {
@@ -62,7 +79,11 @@ export async function startRedis(opts: { appendonly?: boolean; port?: number; pa
     throw err;
   }
   const killPid = async (signal: NodeJS.Signals) => {
-    try { signalPid(pid, signal); } catch { return; }
+    try {
+      signalPid(pid, signal);
+    } catch {
+      return;
+    }
     for (let i = 0; i < 200; i++) {
       if (!pidAlive(pid)) return;
       await new Promise((r) => setTimeout(r, 25));
@@ -70,19 +91,30 @@ export async function startRedis(opts: { appendonly?: boolean; port?: number; pa
   };
   const server: RedisServer = {
     port,
-    url: opts.password ? `redis://:${encodeURIComponent(opts.password)}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`,
-    get pid() { return pid; },
+    url: opts.password
+      ? `redis://:${encodeURIComponent(opts.password)}@127.0.0.1:${port}`
+      : `redis://127.0.0.1:${port}`,
+    get pid() {
+      return pid;
+    },
     dir,
     kill: (hard = false) => killPid(hard ? 'SIGKILL' : 'SIGTERM'),
-    restart: async () => { pid = await launch(); },
-    stop: async () => { await killPid('SIGTERM'); rmSync(dir, { recursive: true, force: true }); },
+    restart: async () => {
+      pid = await launch();
+    },
+    stop: async () => {
+      await killPid('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
   return server;
 }
 
 function shutdownByPort(port: number, password?: string): Promise<void> {
   return new Promise((resolve) => {
-    const sock = net.connect(port, '127.0.0.1', () => sock.end(`${password ? `AUTH ${password}\r\n` : ''}SHUTDOWN NOSAVE\r\n`));
+    const sock = net.connect(port, '127.0.0.1', () =>
+      sock.end(`${password ? `AUTH ${password}\r\n` : ''}SHUTDOWN NOSAVE\r\n`),
+    );
     sock.setTimeout(2000, () => sock.destroy());
     sock.on('error', () => resolve());
     sock.on('close', () => resolve());

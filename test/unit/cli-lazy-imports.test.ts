@@ -7,7 +7,17 @@ import path from 'node:path';
  * or etcd3. Follows the static (non-type) imports of the source from an entry file and lists the
  * packages it reaches; dynamic `import()` is where a command's heavy dependencies belong.
  */
-const HEAVY = ['@slack/bolt', '@slack/web-api', 'bullmq', 'ioredis', '@kubernetes/client-node', 'etcd3', 'prom-client', 'pino', 'pino-pretty'];
+const HEAVY = [
+  '@slack/bolt',
+  '@slack/web-api',
+  'bullmq',
+  'ioredis',
+  '@kubernetes/client-node',
+  'etcd3',
+  'prom-client',
+  'pino',
+  'pino-pretty',
+];
 
 function staticPackages(entry: string): Set<string> {
   const seen = new Set<string>();
@@ -33,10 +43,13 @@ function staticPackages(entry: string): Set<string> {
 }
 
 describe('CLI start-up imports', () => {
-  it.each(['src/cli/run-cli.ts', 'src/cli/run-check.ts'])('%s reaches none of the heavy packages statically', (entry) => {
-    const reached = [...staticPackages(entry)].filter((p) => HEAVY.includes(p));
-    expect(reached).toEqual([]);
-  });
+  it.each(['src/cli/run-cli.ts', 'src/cli/run-check.ts'])(
+    '%s reaches none of the heavy packages statically',
+    (entry) => {
+      const reached = [...staticPackages(entry)].filter((p) => HEAVY.includes(p));
+      expect(reached).toEqual([]);
+    },
+  );
 
   it('check --from without a config file loads no config schema: zod is reached only through the dynamic import of resolve-config', () => {
     expect(staticPackages('src/cli/run-check.ts').has('zod')).toBe(false);

@@ -17,28 +17,43 @@ describe('K8sHealthError and its subclasses', () => {
   const cases: [K8sHealthError, string, string][] = [
     [new ConfigError('config.yaml: clusters[0].name: required', { cause }), 'ConfigError', 'E_CONFIG'],
     [new DumpError('cannot read dump /x: ENOENT', { cause }), 'DumpError', 'E_DUMP'],
-    [new KubeError('E_KUBE_FORBIDDEN', 'cannot list nodes: forbidden', 403, { cause }), 'KubeError', 'E_KUBE_FORBIDDEN'],
+    [
+      new KubeError('E_KUBE_FORBIDDEN', 'cannot list nodes: forbidden', 403, { cause }),
+      'KubeError',
+      'E_KUBE_FORBIDDEN',
+    ],
     [new RemediateError('E_REMEDIATE_ETCD', 'no etcd leader', { cause }), 'RemediateError', 'E_REMEDIATE_ETCD'],
     [new KubeCallError('cannot PATCH x: conflict', 409, { cause }), 'RemediateError', 'E_REMEDIATE_KUBE'],
     [new UsageError('--output must be text, json or blocks', { cause }), 'UsageError', 'E_USAGE'],
-    [new SlackStartupError('E_SLACK_AUTH', 'Slack rejected SLACK_BOT_TOKEN', { cause }), 'SlackStartupError', 'E_SLACK_AUTH'],
+    [
+      new SlackStartupError('E_SLACK_AUTH', 'Slack rejected SLACK_BOT_TOKEN', { cause }),
+      'SlackStartupError',
+      'E_SLACK_AUTH',
+    ],
     [new QueuedScanTimeoutError('no worker finished the scan', { cause }), 'QueuedScanTimeoutError', 'E_SCAN_TIMEOUT'],
     [new AlertLockTimeoutError('alert thread locked', { cause }), 'AlertLockTimeoutError', 'E_ALERT_LOCK_TIMEOUT'],
   ];
-  it.each(cases)('%s is a K8sHealthError with name %s and code %s, keeping its message and cause', (err, name, code) => {
-    expect(err).toBeInstanceOf(K8sHealthError);
-    expect(err).toBeInstanceOf(Error);
-    expect(isK8sHealthError(err)).toBe(true);
-    expect(err.name).toBe(name);
-    expect(err.code).toBe(code);
-    expect(err.cause).toBe(cause);
-    expect(describeError(err)).toBe(err.message);
-  });
+  it.each(cases)(
+    '%s is a K8sHealthError with name %s and code %s, keeping its message and cause',
+    (err, name, code) => {
+      expect(err).toBeInstanceOf(K8sHealthError);
+      expect(err).toBeInstanceOf(Error);
+      expect(isK8sHealthError(err)).toBe(true);
+      expect(err.name).toBe(name);
+      expect(err.code).toBe(code);
+      expect(err.cause).toBe(cause);
+      expect(describeError(err)).toBe(err.message);
+    },
+  );
 
   it('a translated API answer is a KubeError (the boundary translation)', () => {
     const e = toStatusError(403, '{"message":"nodes is forbidden"}', 'list nodes');
     expect(isK8sHealthError(e)).toBe(true);
-    expect(e).toMatchObject({ code: 'E_KUBE_FORBIDDEN', status: 403, message: 'cannot list nodes: forbidden (nodes is forbidden)' });
+    expect(e).toMatchObject({
+      code: 'E_KUBE_FORBIDDEN',
+      status: 403,
+      message: 'cannot list nodes: forbidden (nodes is forbidden)',
+    });
   });
 });
 

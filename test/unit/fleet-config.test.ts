@@ -16,7 +16,10 @@ const bad = (raw: unknown) => {
 
 describe('fleets: config', () => {
   it('applies the defaults and resolves the management kubeconfig path', () => {
-    const c = parseConfig({ fleets: [{ name: 'prod', management: { kubeconfig: 'mgmt.yaml', context: 'sup' } }] }, '/etc/k8s-health');
+    const c = parseConfig(
+      { fleets: [{ name: 'prod', management: { kubeconfig: 'mgmt.yaml', context: 'sup' } }] },
+      '/etc/k8s-health',
+    );
     expect(c.fleets).toEqual([
       {
         name: 'prod',
@@ -31,28 +34,63 @@ describe('fleets: config', () => {
   });
 
   it('names every bad fleet key in one line', () => {
-    const message = bad({ fleets: [{ name: 'Prod', namespaces: ['Team_A'], selector: 'env=(x', credentials: 'admin', slack: { alertChannel: '#ops' }, extra: 1 }] });
+    const message = bad({
+      fleets: [
+        {
+          name: 'Prod',
+          namespaces: ['Team_A'],
+          selector: 'env=(x',
+          credentials: 'admin',
+          slack: { alertChannel: '#ops' },
+          extra: 1,
+        },
+      ],
+    });
     expect(message.split('\n')).toHaveLength(1);
-    for (const key of ['fleets[0].name', 'fleets[0].namespaces[0]', 'fleets[0].selector', 'fleets[0].credentials', 'fleets[0].slack.alertChannel']) expect(message).toContain(key);
+    for (const key of [
+      'fleets[0].name',
+      'fleets[0].namespaces[0]',
+      'fleets[0].selector',
+      'fleets[0].credentials',
+      'fleets[0].slack.alertChannel',
+    ])
+      expect(message).toContain(key);
     expect(message).toMatch(/Unrecognized key.*extra|extra/);
   });
 
   it('refuses duplicate fleet names and a namespace listed twice', () => {
     expect(bad({ fleets: [{ name: 'a' }, { name: 'a' }] })).toBe('cfg.yaml: fleets[1].name: duplicate fleet name "a"');
-    expect(bad({ fleets: [{ name: 'a', namespaces: ['x', 'x'] }] })).toBe('cfg.yaml: fleets[0].namespaces: a namespace is listed twice');
+    expect(bad({ fleets: [{ name: 'a', namespaces: ['x', 'x'] }] })).toBe(
+      'cfg.yaml: fleets[0].namespaces: a namespace is listed twice',
+    );
   });
 });
 
 describe('ClusterSet', () => {
-  const config = parseConfig({ clusters: [{ name: 'lab', dump: './lab' }], fleets: [{ name: 'prod', slack: { alertChannel: 'C0FLEET' } }] }, '/tmp');
+  const config = parseConfig(
+    { clusters: [{ name: 'lab', dump: './lab' }], fleets: [{ name: 'prod', slack: { alertChannel: 'C0FLEET' } }] },
+    '/tmp',
+  );
   const fleet = config.fleets[0]!;
-  const d = (name: string, enrolled = false) => toClusterConfig(fleet, { name, fleet: 'prod', namespace: 'ns', clusterName: name, enrolled, credentials: 'enrolled' });
+  const d = (name: string, enrolled = false) =>
+    toClusterConfig(fleet, {
+      name,
+      fleet: 'prod',
+      namespace: 'ns',
+      clusterName: name,
+      enrolled,
+      credentials: 'enrolled',
+    });
 
   it('keeps config.clusters = configured then discovered, reports each change once, and lets configured names win', () => {
     const set = createClusterSet(config);
     const changes: ClusterSetChange[] = [];
     set.onChange((c) => changes.push(c));
-    expect(set.setDiscovered([d('web'), d('db'), d('lab')])).toEqual({ added: ['web', 'db'], removed: [], changed: [] });
+    expect(set.setDiscovered([d('web'), d('db'), d('lab')])).toEqual({
+      added: ['web', 'db'],
+      removed: [],
+      changed: [],
+    });
     expect(config.clusters.map((c) => c.name)).toEqual(['lab', 'db', 'web']);
     expect(set.names()).toEqual(['lab', 'db', 'web']);
     expect(set.get('lab')!.dump).toBe('/tmp/lab');

@@ -3,7 +3,12 @@ import type { ScanRecord } from '../../src/diagnose/history.js';
 import { InMemoryHistory } from '../../src/store/in-memory-history.js';
 
 const T0 = Date.parse('2025-03-01T10:00:00.000Z');
-const at = (minutes: number): ScanRecord => ({ at: new Date(T0 + minutes * 60_000).toISOString(), machines: [], rollouts: [], findings: [] });
+const at = (minutes: number): ScanRecord => ({
+  at: new Date(T0 + minutes * 60_000).toISOString(),
+  machines: [],
+  rollouts: [],
+  findings: [],
+});
 
 describe('InMemoryHistory', () => {
   it('loads appended scans oldest first, per cluster', async () => {
@@ -37,7 +42,13 @@ describe('InMemoryHistory', () => {
     const r = at(0);
     await h.append('d', r);
     r.findings.push({ id: 'node.not-ready', fingerprint: 'x', severity: 'warning' });
-    (await h.load('d')).scans[0]!.machines.push({ namespace: 'n', name: 'm', owner: '', controlPlane: false, deleting: false });
+    (await h.load('d')).scans[0]!.machines.push({
+      namespace: 'n',
+      name: 'm',
+      owner: '',
+      controlPlane: false,
+      deleting: false,
+    });
     expect((await h.load('d')).scans).toEqual([at(0)]);
   });
 });

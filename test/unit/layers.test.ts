@@ -7,9 +7,9 @@ import path from 'node:path';
  * src/ must be an edge listed here. Type-only imports count too — a reader follows them all the same.
  * The order, bottom up: errors, text → log → config → cluster → diagnose → report → alerts →
  * alertmanager → approvals → store → timeline → scan → slack → jobs → compose → sandbox → cli. `compose/` is the
- * jobs side's composition shared by the roots (cli/run-serve.ts, cli/run-worker.ts, the sandbox's). `cluster/` is the only reader of the outside world,
- * `diagnose/` is pure, `report/` never imports `slack/`, `slack/` never imports `jobs/`, and
- * `approvals/` (`approvals/execute` is the only writer) imports no store, Slack or job code.
+ * jobs side's composition shared by the roots (cli/run-serve.ts, cli/run-worker.ts, the sandbox's). `cluster/` is the
+ * only reader of the outside world, `diagnose/` is pure, `report/` never imports `slack/`, `slack/` never imports
+ * `jobs/`, and `approvals/` (`approvals/execute` is the only writer) imports no store, Slack or job code.
  */
 export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   errors: [],
@@ -25,17 +25,76 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   store: ['cluster', 'diagnose', 'report', 'approvals', 'errors', 'log'],
   timeline: ['alerts', 'diagnose', 'store', 'text'],
   scan: ['cluster', 'config', 'diagnose', 'report', 'store'],
-  slack: ['alerts', 'alertmanager', 'config', 'diagnose', 'report', 'approvals', 'store', 'timeline', 'errors', 'log', 'text'],
-  jobs: ['alerts', 'alertmanager', 'cluster', 'config', 'diagnose', 'report', 'approvals', 'scan', 'slack', 'store', 'errors', 'log', 'text'],
-  compose: ['alerts', 'alertmanager', 'cluster', 'config', 'jobs', 'approvals', 'scan', 'slack', 'store', 'errors', 'log'],
+  slack: [
+    'alerts',
+    'alertmanager',
+    'config',
+    'diagnose',
+    'report',
+    'approvals',
+    'store',
+    'timeline',
+    'errors',
+    'log',
+    'text',
+  ],
+  jobs: [
+    'alerts',
+    'alertmanager',
+    'cluster',
+    'config',
+    'diagnose',
+    'report',
+    'approvals',
+    'scan',
+    'slack',
+    'store',
+    'errors',
+    'log',
+    'text',
+  ],
+  compose: [
+    'alerts',
+    'alertmanager',
+    'cluster',
+    'config',
+    'jobs',
+    'approvals',
+    'scan',
+    'slack',
+    'store',
+    'errors',
+    'log',
+  ],
   sandbox: ['alertmanager', 'cluster', 'compose', 'config', 'approvals', 'slack', 'store', 'errors', 'log', 'text'],
-  cli: ['alerts', 'alertmanager', 'cluster', 'compose', 'config', 'diagnose', 'report', 'approvals', 'sandbox', 'scan', 'slack', 'jobs', 'store', 'timeline', 'errors', 'log', 'text'],
+  cli: [
+    'alerts',
+    'alertmanager',
+    'cluster',
+    'compose',
+    'config',
+    'diagnose',
+    'report',
+    'approvals',
+    'sandbox',
+    'scan',
+    'slack',
+    'jobs',
+    'store',
+    'timeline',
+    'errors',
+    'log',
+    'text',
+  ],
 };
 
 /** Every import of src/ that crosses folders: `from`, `to` (layers) and where. */
 export function crossLayerImports(root = 'src'): { from: string; to: string; file: string; target: string }[] {
   const out: { from: string; to: string; file: string; target: string }[] = [];
-  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
   const layerOf = (file: string) => path.relative(root, file).split(path.sep)[0]!;
   // Static imports and re-exports (type-only included) and dynamic import('…').
   const re = /(?:^|\n)\s*(?:import|export)\s[^;'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
@@ -54,12 +113,17 @@ describe('layers', () => {
   const edges = crossLayerImports();
 
   it('src/ has exactly the folders the layer list names', () => {
-    const folders = readdirSync('src', { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const folders = readdirSync('src', { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect(folders).toEqual(Object.keys(ALLOWED).sort());
   });
 
   it('every import between folders is an allowed edge (none against the direction of data)', () => {
-    const against = edges.filter((e) => !ALLOWED[e.from]?.includes(e.to)).map((e) => `${e.file} imports ${e.target} (${e.from} → ${e.to})`);
+    const against = edges
+      .filter((e) => !ALLOWED[e.from]?.includes(e.to))
+      .map((e) => `${e.file} imports ${e.target} (${e.from} → ${e.to})`);
     expect(against).toEqual([]);
   });
 
@@ -80,23 +144,37 @@ describe('layers', () => {
   });
 
   it('approvals/execute is the only writer: its send-kube.ts (every write to a cluster) is imported only inside approvals/', () => {
-    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+      );
     const writer = path.join('src', 'approvals', 'execute', 'send-kube.js');
-    const importers = walk('src').filter((f) => [...readFileSync(f, 'utf8').matchAll(/from\s*['"](\.[^'"]+)['"]/g)].some((m) => path.normalize(path.join(path.dirname(f), m[1]!)) === writer));
+    const importers = walk('src').filter((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/from\s*['"](\.[^'"]+)['"]/g)].some(
+        (m) => path.normalize(path.join(path.dirname(f), m[1]!)) === writer,
+      ),
+    );
     expect(importers.length).toBeGreaterThan(3);
     expect(importers.filter((f) => !f.startsWith(path.join('src', 'approvals') + path.sep))).toEqual([]);
   });
 
   it('workers never call the Slack Web API themselves: they post through slack/post/', () => {
-    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-    const calls = walk(path.join('src', 'jobs')).filter((f) => /\.(chat|views|conversations|reactions)\.[a-zA-Z]+\(/.test(readFileSync(f, 'utf8')));
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+      );
+    const calls = walk(path.join('src', 'jobs')).filter((f) =>
+      /\.(chat|views|conversations|reactions)\.[a-zA-Z]+\(/.test(readFileSync(f, 'utf8')),
+    );
     expect(calls).toEqual([]);
   });
 
   it('the walk sees the imports it checks (the test can fail)', () => {
     expect(edges.some((e) => e.from === 'jobs' && e.to === 'slack')).toBe(true);
     // A dynamic import(): check loads the logger only at LOG_LEVEL=debug.
-    expect(edges.some((e) => e.file.endsWith('run-check.ts') && e.target.endsWith(path.join('log', 'create-logger.js')))).toBe(true);
+    expect(
+      edges.some((e) => e.file.endsWith('run-check.ts') && e.target.endsWith(path.join('log', 'create-logger.js'))),
+    ).toBe(true);
     expect(edges.length).toBeGreaterThan(200);
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { neutralizeMrkdwn, neutralizeMrkdwnCode, neutralizeMrkdwnId, neutralizeMrkdwnNumber, neutralizeMrkdwnWord } from '../../src/text/neutralize-mrkdwn.js';
+import {
+  neutralizeMrkdwn,
+  neutralizeMrkdwnCode,
+  neutralizeMrkdwnId,
+  neutralizeMrkdwnNumber,
+  neutralizeMrkdwnWord,
+} from '../../src/text/neutralize-mrkdwn.js';
 import { LINE_BREAK_MARK, neutralizePlainText } from '../../src/text/neutralize-plain-text.js';
 import { formatCliError as describeError } from '../../src/cli/format-cli-error.js';
 import { FUZZ_SEED, useFuzzSeed } from '../support/fuzz-seed.js';
@@ -10,18 +16,64 @@ useFuzzSeed();
 
 /** Pieces an attacker combines; fast-check strings mix them with arbitrary Unicode. */
 const FRAGMENTS = [
-  '<', '>', '&', '<!channel>', '<!here>', '<@U0EVIL>', '<#C0EVIL>', '<!subteam^S0X>', '<https://evil.example|x>', 'https://', 'http://',
-  '@here', '@channel', '@everyone', '@', '*', '_', '~', '`', '```', '\n', '\r\n', '\r', '\u2028', '\u2029', '\u0085', '\u000b', '\u000c',
-  '\u202e', '\u2066', '\u200b', '\u200d', '\ufeff', '\u001b[31m', '\u001b]8;;https://evil\u0007', '\u009b', '\u0000', '\t', '\uD800', '\uDC00', '😀', 'é', 'a', ' ',
+  '<',
+  '>',
+  '&',
+  '<!channel>',
+  '<!here>',
+  '<@U0EVIL>',
+  '<#C0EVIL>',
+  '<!subteam^S0X>',
+  '<https://evil.example|x>',
+  'https://',
+  'http://',
+  '@here',
+  '@channel',
+  '@everyone',
+  '@',
+  '*',
+  '_',
+  '~',
+  '`',
+  '```',
+  '\n',
+  '\r\n',
+  '\r',
+  '\u2028',
+  '\u2029',
+  '\u0085',
+  '\u000b',
+  '\u000c',
+  '\u202e',
+  '\u2066',
+  '\u200b',
+  '\u200d',
+  '\ufeff',
+  '\u001b[31m',
+  '\u001b]8;;https://evil\u0007',
+  '\u009b',
+  '\u0000',
+  '\t',
+  '\uD800',
+  '\uDC00',
+  '😀',
+  'é',
+  'a',
+  ' ',
 ];
-const hostileString = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ unit: 'binary', maxLength: 8 })), { maxLength: 60 }).map((parts) => parts.join(''));
+const hostileString = fc
+  .array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ unit: 'binary', maxLength: 8 })), { maxLength: 60 })
+  .map((parts) => parts.join(''));
 const anyValue = fc.oneof(hostileString, fc.anything());
 const cap = fc.integer({ min: 1, max: 400 });
 
 /** Every marker left in the output sits between two letters or digits (Slack does not format there). */
 function markersInert(out: string): boolean {
   const chars = Array.from(out);
-  return chars.every((c, i) => !'*_~'.includes(c) || (/[\p{L}\p{N}]/u.test(chars[i - 1] ?? '') && /[\p{L}\p{N}]/u.test(chars[i + 1] ?? '')));
+  return chars.every(
+    (c, i) =>
+      !'*_~'.includes(c) || (/[\p{L}\p{N}]/u.test(chars[i - 1] ?? '') && /[\p{L}\p{N}]/u.test(chars[i + 1] ?? '')),
+  );
 }
 
 describe(`neutralizeMrkdwn (seed ${FUZZ_SEED})`, () => {
@@ -43,7 +95,13 @@ describe(`neutralizeMrkdwn (seed ${FUZZ_SEED})`, () => {
   });
 
   it('keeps ordinary cluster text exactly as it is', () => {
-    for (const s of ['node tkc-prod-md-0-7d9f8 NotReady for 12m', 'etcd member 3319814642761637952 (10.0.0.11:2380)', 'kube_system snake_case a*b x~y', 'Pod default/web-0: Multi-Attach error', 'é 😀 ünïcödé']) {
+    for (const s of [
+      'node tkc-prod-md-0-7d9f8 NotReady for 12m',
+      'etcd member 3319814642761637952 (10.0.0.11:2380)',
+      'kube_system snake_case a*b x~y',
+      'Pod default/web-0: Multi-Attach error',
+      'é 😀 ünïcödé',
+    ]) {
       expect(neutralizeMrkdwn(s)).toBe(s);
     }
   });
@@ -51,9 +109,13 @@ describe(`neutralizeMrkdwn (seed ${FUZZ_SEED})`, () => {
   it('shows the hostile corpus as the characters it is, on one line', () => {
     expect(neutralizeMrkdwn('<!channel> & <@U0EVIL>')).toBe('&lt;!channel&gt; &amp; &lt;＠U0EVIL&gt;');
     expect(neutralizeMrkdwn('<https://evil.example|click>')).toBe('&lt;https[:]//evil.example|click&gt;');
-    expect(neutralizeMrkdwn('ping @here and @channel, mail a@b.example')).toBe('ping ＠here and ＠channel, mail a@b.example');
+    expect(neutralizeMrkdwn('ping @here and @channel, mail a@b.example')).toBe(
+      'ping ＠here and ＠channel, mail a@b.example',
+    );
     expect(neutralizeMrkdwn('*bold* _it_ ~s~ `code` ```block```')).toBe('＊bold＊ ＿it＿ ～s～ ˋcodeˋ ˋˋˋblockˋˋˋ');
-    expect(neutralizeMrkdwn(`ok\n*Cause:* ${FORGED}\r\nApproved by x`)).toBe(`ok${LINE_BREAK_MARK}＊Cause:＊ ${FORGED}${LINE_BREAK_MARK}Approved by x`);
+    expect(neutralizeMrkdwn(`ok\n*Cause:* ${FORGED}\r\nApproved by x`)).toBe(
+      `ok${LINE_BREAK_MARK}＊Cause:＊ ${FORGED}${LINE_BREAK_MARK}Approved by x`,
+    );
     expect(neutralizeMrkdwn('a\u202Eevil\u200B\u001b[31mred\u001b[0m\u0000')).toBe('aevilred');
     for (const h of [...HOSTILE_TEXTS, HOSTILE_ALL]) {
       const out = neutralizeMrkdwn(h, { max: 100_000 });
@@ -93,7 +155,11 @@ describe(`neutralizeMrkdwnCode (seed ${FUZZ_SEED})`, () => {
   });
 
   it('keeps JSON readable: line breaks and markers stay, only what could escape the block changes', () => {
-    const json = JSON.stringify({ metadata: { name: 'kyverno_policy', annotations: { note: '```\n<!channel>' } } }, null, 2);
+    const json = JSON.stringify(
+      { metadata: { name: 'kyverno_policy', annotations: { note: '```\n<!channel>' } } },
+      null,
+      2,
+    );
     const out = neutralizeMrkdwnCode(json);
     expect(out.split('\n')).toHaveLength(json.split('\n').length);
     expect(out).toContain('"name": "kyverno_policy"');
@@ -140,7 +206,9 @@ describe(`neutralizePlainText (seed ${FUZZ_SEED})`, () => {
 
 describe('what people read in a terminal or a log', () => {
   it('a CLI error keeps its first line, without terminal escapes', () => {
-    expect(describeError(new Error('\u001b[2J\u001b]0;pwned\u0007cannot read dump\u202e: x\rforged\nsecond line'))).toBe(`cannot read dump: x${LINE_BREAK_MARK}forged`);
+    expect(
+      describeError(new Error('\u001b[2J\u001b]0;pwned\u0007cannot read dump\u202e: x\rforged\nsecond line')),
+    ).toBe(`cannot read dump: x${LINE_BREAK_MARK}forged`);
     expect(describeError('plain \u0007string')).toBe('plain string');
   });
 });

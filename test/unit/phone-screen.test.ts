@@ -33,8 +33,16 @@ async function play(scans: string[]): Promise<{ report: Report; incidents: Incid
   let report: Report | undefined;
   const incidents = new Map<string, Incident>();
   for (const dir of scans) {
-    report = await scanSnapshot(await loadDump(dir, { cluster: 'prod-east' }), { history, thresholds: DEFAULT_THRESHOLDS, generatedAt: GENERATED });
-    const next = analyzeAlertChanges(state, report, { channel: 'C0ALERTS', resolveAfterScans: 2, flapWindowMinutes: 30 });
+    report = await scanSnapshot(await loadDump(dir, { cluster: 'prod-east' }), {
+      history,
+      thresholds: DEFAULT_THRESHOLDS,
+      generatedAt: GENERATED,
+    });
+    const next = analyzeAlertChanges(state, report, {
+      channel: 'C0ALERTS',
+      resolveAfterScans: 2,
+      flapWindowMinutes: 30,
+    });
     state = next.state;
     for (const inc of next.changed) incidents.set(inc.fingerprint, inc);
   }
@@ -42,7 +50,9 @@ async function play(scans: string[]): Promise<{ report: Report; incidents: Incid
 }
 
 /** Every fix of every finding with a stored proposal: each becomes something to press, as in Slack. */
-function everyFixAButton(findings: readonly { fingerprint: string; remediations: readonly unknown[] }[]): Record<string, string> {
+function everyFixAButton(
+  findings: readonly { fingerprint: string; remediations: readonly unknown[] }[],
+): Record<string, string> {
   return Object.fromEntries(findings.flatMap((f) => f.remediations.map((_, i) => [proposalKey(f, i), `p_${i}`])));
 }
 
@@ -53,7 +63,8 @@ function textOf(blocks: readonly types.KnownBlock[]): string {
     if (typeof x === 'string') {
       if (key === 'text') out.push(x);
     } else if (Array.isArray(x)) x.forEach((y) => walk(y, key));
-    else if (x && typeof x === 'object') for (const [k, v] of Object.entries(x)) if (k !== 'value' && k !== 'block_id' && k !== 'url') walk(v, k);
+    else if (x && typeof x === 'object')
+      for (const [k, v] of Object.entries(x)) if (k !== 'value' && k !== 'block_id' && k !== 'url') walk(v, k);
   };
   walk(blocks.filter((b) => b.type !== 'context'));
   return out.join('\n');
@@ -75,7 +86,11 @@ describe('one phone screen, for every bundled scenario', () => {
     const { report, incidents } = await play(s.scans);
     const card = renderBlocks(report, { now: GENERATED, proposalIds: everyFixAButton(report.findings) });
     const blocks = card.blocks as types.KnownBlock[];
-    expect(estimateLines(blocks)).toBeLessThanOrEqual(card.blocks.filter((b) => b.type === 'actions' && b.block_id?.startsWith('fix:')).length > 1 ? CARD_LINE_BUDGET : CARD_WITH_ONE_LONG_ROOT);
+    expect(estimateLines(blocks)).toBeLessThanOrEqual(
+      card.blocks.filter((b) => b.type === 'actions' && b.block_id?.startsWith('fix:')).length > 1
+        ? CARD_LINE_BUDGET
+        : CARD_WITH_ONE_LONG_ROOT,
+    );
     // No finding id or fingerprint outside a context line.
     for (const f of report.findings) {
       expect(textOf(blocks)).not.toContain(`\`${f.id}\``);

@@ -73,57 +73,92 @@ describe('renderBlocks: the answer card', () => {
     expect(hasDetailsButton(b)).toBe(true);
     expect(b[b.length - 1].elements[0].action_id).toBe(DETAILS_ACTION_ID);
     const details = renderDetails(report(), { now }).blocks as AnyBlock[];
-    expect(details[details.length - 1]).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: 'ids: webhook.unavailable-blocking, capi.recreation-loop', verbatim: true }] });
-    expect(text).toBe('prod-east: critical — 1 critical, 1 warning (scanned <!date^1740823240^{date_short_pretty} {time}|2025-03-01 10:00 UTC>)');
+    expect(details[details.length - 1]).toEqual({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: 'ids: webhook.unavailable-blocking, capi.recreation-loop', verbatim: true }],
+    });
+    expect(text).toBe(
+      'prod-east: critical — 1 critical, 1 warning (scanned <!date^1740823240^{date_short_pretty} {time}|2025-03-01 10:00 UTC>)',
+    );
     expect(allText(b)).not.toMatch(/ ago\b/);
   });
 
-  it('says since when: the finding\'s own start, else the first scan that saw it', () => {
-    const own = renderBlocks(report([{ ...webhookDown, since: '2025-03-01T09:22:00Z', firstSeen: '2025-03-01T09:40:00Z' }]), { now });
+  it("says since when: the finding's own start, else the first scan that saw it", () => {
+    const own = renderBlocks(
+      report([{ ...webhookDown, since: '2025-03-01T09:22:00Z', firstSeen: '2025-03-01T09:40:00Z' }]),
+      { now },
+    );
     expect(cardLines(own.blocks as AnyBlock[])[3]).toMatch(/^since <!date\^1740820920\^/);
     const first = renderBlocks(report([{ ...webhookDown, firstSeen: '2025-03-01T09:40:00Z' }]), { now });
     expect(cardLines(first.blocks as AnyBlock[])[3]).toMatch(/^first seen <!date\^1740822000\^/);
   });
 
-  it('turns the root cause\'s one fix with an opaque id into a button whose value is only that id', () => {
+  it("turns the root cause's one fix with an opaque id into a button whose value is only that id", () => {
     const { blocks } = renderBlocks(report(), { now, proposalIds: { [proposalKey(webhookDown, 0)]: 'p_opaque123' } });
-    const actions = (blocks as AnyBlock[]).filter((x) => x.type === 'actions' && x.elements[0].action_id !== DETAILS_ACTION_ID);
+    const actions = (blocks as AnyBlock[]).filter(
+      (x) => x.type === 'actions' && x.elements[0].action_id !== DETAILS_ACTION_ID,
+    );
     expect(actions).toHaveLength(1);
     const button = actions[0]!.elements[0];
     expect(button.value).toBe('p_opaque123');
     expect(button.text.text).toBe('Suspend webhook kyverno-resource-validating-webhook-cfg');
     expect(button.action_id).toMatch(PROPOSE_FIX_ACTION_PATTERN);
     // The fix is said once: as the button, not again as text.
-    expect(allText(blocks as AnyBlock[]).split('Suspend webhook kyverno-resource-validating-webhook-cfg')).toHaveLength(2);
+    expect(allText(blocks as AnyBlock[]).split('Suspend webhook kyverno-resource-validating-webhook-cfg')).toHaveLength(
+      2,
+    );
   });
 
   it('every fix is something to press: one button, the rest in one overflow menu, each with only its opaque id', () => {
-    const four = { ...webhookDown, remediations: [0, 1, 2, 3].map((i) => ({ ...webhookDown.remediations[0]!, label: `Fix ${i}` })) };
+    const four = {
+      ...webhookDown,
+      remediations: [0, 1, 2, 3].map((i) => ({ ...webhookDown.remediations[0]!, label: `Fix ${i}` })),
+    };
     const ids = Object.fromEntries([0, 1, 2, 3].map((i) => [proposalKey(four, i), `p_fix${i}`]));
     const { blocks } = renderBlocks(report([four, loop]), { now, proposalIds: ids });
     const row = (blocks as AnyBlock[]).find((x) => x.type === 'actions' && x.block_id.startsWith('fix:'))!;
     // One button on a phone's width; the other fixes in the overflow menu beside it.
     expect(row.elements.map((e: AnyBlock) => e.type)).toEqual(['button', 'overflow']);
     expect(row.elements[0].value).toBe('p_fix0');
-    expect(row.elements[1].options.map((o: AnyBlock) => [o.text.text, o.value])).toEqual([['Fix 1', 'p_fix1'], ['Fix 2', 'p_fix2'], ['Fix 3', 'p_fix3']]);
+    expect(row.elements[1].options.map((o: AnyBlock) => [o.text.text, o.value])).toEqual([
+      ['Fix 1', 'p_fix1'],
+      ['Fix 2', 'p_fix2'],
+      ['Fix 3', 'p_fix3'],
+    ]);
     for (const e of row.elements) expect(e.action_id).toMatch(PROPOSE_FIX_ACTION_PATTERN);
   });
 
   it('a fix that already ran shows as done with its time, never as a button', () => {
-    const { blocks } = renderBlocks(report(), { now, proposalIds: {}, ranFixes: { [proposalKey(webhookDown, 0)]: '2025-03-01T10:05:00Z' } });
-    expect((blocks as AnyBlock[]).filter((x) => x.type === 'actions' && x.elements[0].action_id !== DETAILS_ACTION_ID)).toHaveLength(0);
-    expect(allText(blocks as AnyBlock[])).toContain(':white_check_mark: Suspend webhook kyverno-resource-validating-webhook-cfg ran <!date^1740823500^');
+    const { blocks } = renderBlocks(report(), {
+      now,
+      proposalIds: {},
+      ranFixes: { [proposalKey(webhookDown, 0)]: '2025-03-01T10:05:00Z' },
+    });
+    expect(
+      (blocks as AnyBlock[]).filter((x) => x.type === 'actions' && x.elements[0].action_id !== DETAILS_ACTION_ID),
+    ).toHaveLength(0);
+    expect(allText(blocks as AnyBlock[])).toContain(
+      ':white_check_mark: Suspend webhook kyverno-resource-validating-webhook-cfg ran <!date^1740823500^',
+    );
     expect(allText(blocks as AnyBlock[])).not.toContain('propose it from Slack');
   });
 
   it('without proposal ids (check --output blocks) shows the fix as text, never as a button', () => {
     const { blocks } = renderBlocks(report(), { now });
-    expect((blocks as AnyBlock[]).filter((x) => x.type === 'actions').map((x) => x.elements[0].action_id)).toEqual([DETAILS_ACTION_ID]);
-    expect(allText(blocks as AnyBlock[])).toContain(':wrench: Fix: Suspend webhook kyverno-resource-validating-webhook-cfg');
+    expect((blocks as AnyBlock[]).filter((x) => x.type === 'actions').map((x) => x.elements[0].action_id)).toEqual([
+      DETAILS_ACTION_ID,
+    ]);
+    expect(allText(blocks as AnyBlock[])).toContain(
+      ':wrench: Fix: Suspend webhook kyverno-resource-validating-webhook-cfg',
+    );
   });
 
   it('marks a stale report and adds a note, with no age in it', () => {
-    const { text, blocks } = renderBlocks(report(), { now: new Date('2025-03-01T10:05:00Z'), stale: true, note: 'fresh scan failed' });
+    const { text, blocks } = renderBlocks(report(), {
+      now: new Date('2025-03-01T10:05:00Z'),
+      stale: true,
+      note: 'fresh scan failed',
+    });
     expect(allText(blocks as AnyBlock[])).toContain('*stale*, refreshing');
     expect(allText(blocks as AnyBlock[])).toContain('fresh scan failed');
     expect(allText(blocks as AnyBlock[])).not.toMatch(/ ago\b/);
@@ -136,7 +171,9 @@ describe('renderBlocks: the answer card', () => {
     expect(b[0]!.text.text).toBe('prod-east · Cluster API machines: unknown');
     expect(allText(b)).toContain('recreated again');
     expect(allText(b)).not.toContain('its service kyverno');
-    expect(allText(b)).toContain('caused by Webhook kyverno-resource-validating-webhook-cfg is down and refuses pods (Webhooks)');
+    expect(allText(b)).toContain(
+      'caused by Webhook kyverno-resource-validating-webhook-cfg is down and refuses pods (Webhooks)',
+    );
     expect((b.find((x) => x.type === 'actions') as AnyBlock).elements[0].value).toBe('prod-east machines');
   });
 
@@ -150,7 +187,12 @@ describe('renderBlocks: the answer card', () => {
   });
 
   it('fits the line budget with many root causes and counts the rest in a correct "+N more" line', () => {
-    const many = Array.from({ length: 9 }, (_, i) => ({ ...loop, causedBy: [], fingerprint: `fp-${i}`, subject: { ...loop.subject, name: `ms-${i}` } }));
+    const many = Array.from({ length: 9 }, (_, i) => ({
+      ...loop,
+      causedBy: [],
+      fingerprint: `fp-${i}`,
+      subject: { ...loop.subject, name: `ms-${i}` },
+    }));
     const { blocks } = renderBlocks(report(many), { now });
     const card = cardLines(blocks as AnyBlock[]);
     expect(card.length).toBeLessThanOrEqual(CARD_LINE_BUDGET);
@@ -165,13 +207,19 @@ describe('renderBlocks: the answer card', () => {
       ...webhookDown,
       title: 'T'.repeat(5000),
       evidence: Array.from({ length: 10 }, () => 'e'.repeat(900)),
-      remediations: Array.from({ length: 30 }, (_, j) => ({ ...webhookDown.remediations[0]!, label: `L${j}`.repeat(60) })),
+      remediations: Array.from({ length: 30 }, (_, j) => ({
+        ...webhookDown.remediations[0]!,
+        label: `L${j}`.repeat(60),
+      })),
       fingerprint: `fp-${i}`,
     }));
     const ids: Record<string, string> = {};
     huge.forEach((f) => f.remediations.forEach((_, j) => (ids[proposalKey(f, j)] = `p_${f.fingerprint}_${j}`)));
     for (const render of [renderBlocks, renderDetails]) {
-      const { text, blocks } = render({ ...report(huge), cluster: 'c'.repeat(200) }, { now, proposalIds: ids, maxFindings: 80 });
+      const { text, blocks } = render(
+        { ...report(huge), cluster: 'c'.repeat(200) },
+        { now, proposalIds: ids, maxFindings: 80 },
+      );
       const b = blocks as AnyBlock[];
       expect(b.length).toBeLessThanOrEqual(SLACK_LIMITS.blocks);
       expect(JSON.stringify(b).length).toBeLessThanOrEqual(SLACK_LIMITS.messageChars);
@@ -180,37 +228,49 @@ describe('renderBlocks: the answer card', () => {
         if (x.type === 'section') expect(x.text.text.length).toBeLessThanOrEqual(SLACK_LIMITS.sectionText);
         if (x.type === 'actions') {
           expect(x.elements.length).toBeLessThanOrEqual(SLACK_LIMITS.actionsElements);
-          for (const e of x.elements) for (const t of e.type === 'overflow' ? e.options.map((o: AnyBlock) => o.text.text) : [e.text.text]) expect(t.length).toBeLessThanOrEqual(SLACK_LIMITS.buttonText);
+          for (const e of x.elements)
+            for (const t of e.type === 'overflow' ? e.options.map((o: AnyBlock) => o.text.text) : [e.text.text])
+              expect(t.length).toBeLessThanOrEqual(SLACK_LIMITS.buttonText);
         }
       }
       expect(text.length).toBeLessThanOrEqual(SLACK_LIMITS.fallbackText);
     }
-    expect(cardLines(renderBlocks(report(huge), { now, proposalIds: ids }).blocks as AnyBlock[]).length).toBeLessThanOrEqual(CARD_LINE_BUDGET);
+    expect(
+      cardLines(renderBlocks(report(huge), { now, proposalIds: ids }).blocks as AnyBlock[]).length,
+    ).toBeLessThanOrEqual(CARD_LINE_BUDGET);
   });
 });
 
 describe('whySentence: one sentence that reads on a phone', () => {
   const why = (cause: string) => whySentence({ ...webhookDown, cause });
   it('keeps a short cause whole, ends a long one at its first sentence, then at a clause boundary', () => {
-    expect(why('its service kyverno/kyverno-svc has no ready endpoints')).toBe('its service kyverno/kyverno-svc has no ready endpoints');
-    expect(why('The CNI agent is not running on worker-1 right now. Check its pod and DaemonSet events.')).toBe('The CNI agent is not running on worker-1 right now.');
+    expect(why('its service kyverno/kyverno-svc has no ready endpoints')).toBe(
+      'its service kyverno/kyverno-svc has no ready endpoints',
+    );
+    expect(why('The CNI agent is not running on worker-1 right now. Check its pod and DaemonSet events.')).toBe(
+      'The CNI agent is not running on worker-1 right now.',
+    );
     const long = `${'a'.repeat(150)} has failurePolicy Fail, so the API server refuses every matching request including ${'b'.repeat(60)}`;
     expect(why(long)).toBe(`${'a'.repeat(150)} has failurePolicy Fail…`);
     expect(why(long).length).toBeLessThanOrEqual(220);
   });
 
   it('restates an age as of the scan, never "ago"', () => {
-    expect(why('should have replaced it at 02:13 UTC (47m ago) but the Machine is still Running')).toBe('should have replaced it at 02:13 UTC (47m before the scan) but the Machine is still Running');
+    expect(why('should have replaced it at 02:13 UTC (47m ago) but the Machine is still Running')).toBe(
+      'should have replaced it at 02:13 UTC (47m before the scan) but the Machine is still Running',
+    );
   });
 });
 
 describe('renderDetails: what the Details button shows', () => {
-  it('has the sections, each root cause with its evidence and fixes, and its symptoms under it, without the card\'s why again', () => {
+  it("has the sections, each root cause with its evidence and fixes, and its symptoms under it, without the card's why again", () => {
     const { blocks } = renderDetails(report(), {});
     const t = allText(blocks as AnyBlock[]);
     expect(t).toContain('*Nodes* — degraded · 4 of 5 nodes Ready');
     expect(t).toContain('> DaemonSet kube-system/antrea-agent: failed calling webhook');
-    expect(t).toContain(':wrench: Fix: Suspend webhook kyverno-resource-validating-webhook-cfg — risk: policies are not enforced while suspended');
+    expect(t).toContain(
+      ':wrench: Fix: Suspend webhook kyverno-resource-validating-webhook-cfg — risk: policies are not enforced while suspended',
+    );
     expect(t).toContain('*Symptoms of this cause (1):*');
     expect(t).toContain('Machines of MachineSet tkg-system/workers-abc are recreated again and again');
     expect(t).not.toContain('its service kyverno/kyverno-svc has no ready endpoints');
@@ -245,24 +305,40 @@ describe('renderDetails reads as sentences', () => {
 });
 
 describe('runbookUrl', () => {
-  it('links the finding\'s heading in docs/diagnosis.md as GitHub slugs it, on the configured base', () => {
-    expect(runbookUrl('etcd.member-mismatch', 'https://git.example.com/sre/bot/blob/main/')).toBe('https://git.example.com/sre/bot/blob/main/docs/diagnosis.md#etcdmember-mismatch');
+  it("links the finding's heading in docs/diagnosis.md as GitHub slugs it, on the configured base", () => {
+    expect(runbookUrl('etcd.member-mismatch', 'https://git.example.com/sre/bot/blob/main/')).toBe(
+      'https://git.example.com/sre/bot/blob/main/docs/diagnosis.md#etcdmember-mismatch',
+    );
   });
 
   it('every finding id has its heading in docs/diagnosis.md, so every link resolves', () => {
-    const headings = new Set(readFileSync('docs/diagnosis.md', 'utf8').split('\n').filter((l) => l.startsWith('#')).map((l) => headingAnchor(l.replace(/^#+\s*/, ''))));
+    const headings = new Set(
+      readFileSync('docs/diagnosis.md', 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('#'))
+        .map((l) => headingAnchor(l.replace(/^#+\s*/, ''))),
+    );
     for (const id of FINDING_IDS) expect([id, headings.has(headingAnchor(id))]).toEqual([id, true]);
   });
 });
 
 describe('clampBlocks', () => {
   it('keeps a small message unchanged but for verbatim mrkdwn (no auto-linking by Slack)', () => {
-    const msg = { text: 'hi', blocks: [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text: 'hello' } }] };
-    expect(clampBlocks(msg)).toEqual({ text: 'hi', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'hello', verbatim: true } }] });
+    const msg = {
+      text: 'hi',
+      blocks: [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text: 'hello' } }],
+    };
+    expect(clampBlocks(msg)).toEqual({
+      text: 'hi',
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'hello', verbatim: true } }],
+    });
   });
 
   it('replaces blocks past 50 with one "+N more" line', () => {
-    const blocks = Array.from({ length: 60 }, (_, i) => ({ type: 'section' as const, text: { type: 'mrkdwn' as const, text: `line ${i}` } }));
+    const blocks = Array.from({ length: 60 }, (_, i) => ({
+      type: 'section' as const,
+      text: { type: 'mrkdwn' as const, text: `line ${i}` },
+    }));
     const out = clampBlocks({ text: 'x', blocks }).blocks as AnyBlock[];
     expect(out).toHaveLength(50);
     expect(out[49]!.elements[0].text).toBe("+11 more (message shortened to fit Slack's limits)");
@@ -274,7 +350,17 @@ describe('clampBlocks', () => {
       text: 'x',
       blocks: [
         { type: 'section', text: { type: 'mrkdwn', text: 'a'.repeat(4000) } },
-        { type: 'actions', elements: [{ type: 'button', action_id: 'a', text: { type: 'plain_text', text: 'b'.repeat(100) }, value: 'v'.repeat(3000) }] },
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: 'a',
+              text: { type: 'plain_text', text: 'b'.repeat(100) },
+              value: 'v'.repeat(3000),
+            },
+          ],
+        },
       ],
     }).blocks as AnyBlock[];
     expect(out[0]!.text.text).toHaveLength(3000);

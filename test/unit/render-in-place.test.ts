@@ -6,37 +6,95 @@ import { findBackendDown } from '../../src/slack/render/find-backend-down.js';
 import { renderAlertParent, renderAlertReply } from '../../src/slack/render/render-alert.js';
 import { PROPOSE_FIX_ACTION_PATTERN } from '../../src/slack/action-ids.js';
 
-const webhook = { id: 'webhook.unavailable-blocking', section: 'webhooks', severity: 'critical', title: 'Webhook kyverno-cfg refuses pods', subject: { kind: 'ValidatingWebhookConfiguration', name: 'kyverno-cfg' }, evidence: [], causedBy: [], remediations: [], fingerprint: 'fp1' } as unknown as Finding;
-const pods = { ...webhook, id: 'workload.pods-unhealthy', severity: 'warning', title: 'Pods of kyverno/kyverno-admission-controller crash', subject: { kind: 'Deployment', namespace: 'kyverno', name: 'kyverno-admission-controller' }, fingerprint: 'fp2' } as unknown as Finding;
+const webhook = {
+  id: 'webhook.unavailable-blocking',
+  section: 'webhooks',
+  severity: 'critical',
+  title: 'Webhook kyverno-cfg refuses pods',
+  subject: { kind: 'ValidatingWebhookConfiguration', name: 'kyverno-cfg' },
+  evidence: [],
+  causedBy: [],
+  remediations: [],
+  fingerprint: 'fp1',
+} as unknown as Finding;
+const pods = {
+  ...webhook,
+  id: 'workload.pods-unhealthy',
+  severity: 'warning',
+  title: 'Pods of kyverno/kyverno-admission-controller crash',
+  subject: { kind: 'Deployment', namespace: 'kyverno', name: 'kyverno-admission-controller' },
+  fingerprint: 'fp2',
+} as unknown as Finding;
 
 const suspended: InPlaceChange = {
-  requestId: 'r_1', cluster: 'prod-east', action: 'webhook.suspend', label: 'Suspend webhook kyverno-cfg', at: '2026-11-25T10:05:00Z',
+  requestId: 'r_1',
+  cluster: 'prod-east',
+  action: 'webhook.suspend',
+  label: 'Suspend webhook kyverno-cfg',
+  at: '2026-11-25T10:05:00Z',
   thread: { channel: 'C1', threadTs: '1700000000.000100' },
-  undo: { label: 'Restore webhook kyverno-cfg', risk: 'kyverno-cfg enforces its policy again: pods it refuses are refused again.', proposalId: 'p_undo', fixKey: 'k' },
+  undo: {
+    label: 'Restore webhook kyverno-cfg',
+    risk: 'kyverno-cfg enforces its policy again: pods it refuses are refused again.',
+    proposalId: 'p_undo',
+    fixKey: 'k',
+  },
   backend: { namespace: 'kyverno', name: 'kyverno-svc' },
 };
 
 const resolved: Incident = {
-  cluster: 'prod-east', fingerprint: 'fp1', key: 'fp1.1', channel: 'C1', status: 'resolved', openedAt: '2026-11-25T10:00:00Z', lastSeenAt: '2026-11-25T10:04:00Z', resolvedAt: '2026-11-25T10:16:00Z',
-  missedScans: 2, finding: webhook, severity: 'critical', evidenceSeen: [], related: [], seq: 2,
-  changes: [{ seq: 2, kinds: ['resolved'], at: '2026-11-25T10:16:00Z', details: [{ kind: 'resolved', missedScans: 2, lastSeenAt: '2026-11-25T10:04:00Z', lastedMs: 240_000 }] }],
+  cluster: 'prod-east',
+  fingerprint: 'fp1',
+  key: 'fp1.1',
+  channel: 'C1',
+  status: 'resolved',
+  openedAt: '2026-11-25T10:00:00Z',
+  lastSeenAt: '2026-11-25T10:04:00Z',
+  resolvedAt: '2026-11-25T10:16:00Z',
+  missedScans: 2,
+  finding: webhook,
+  severity: 'critical',
+  evidenceSeen: [],
+  related: [],
+  seq: 2,
+  changes: [
+    {
+      seq: 2,
+      kinds: ['resolved'],
+      at: '2026-11-25T10:16:00Z',
+      details: [{ kind: 'resolved', missedScans: 2, lastSeenAt: '2026-11-25T10:04:00Z', lastedMs: 240_000 }],
+    },
+  ],
 };
 
 describe('reversible fixes still in place', () => {
   it('a backend is down while a current finding names its namespace or service', () => {
-    expect(findBackendDown(suspended.backend, { findings: [pods] })).toBe('Pods of kyverno/kyverno-admission-controller crash');
-    expect(findBackendDown(suspended.backend, { findings: [{ ...pods, severity: 'info' } as Finding] })).toBeUndefined();
+    expect(findBackendDown(suspended.backend, { findings: [pods] })).toBe(
+      'Pods of kyverno/kyverno-admission-controller crash',
+    );
+    expect(
+      findBackendDown(suspended.backend, { findings: [{ ...pods, severity: 'info' } as Finding] }),
+    ).toBeUndefined();
     expect(findBackendDown(undefined, { findings: [pods] })).toBeUndefined();
   });
 
   it('a resolved incident never resolves silently: the parent and the resolution reply say what is still suspended, with the Undo and its risk', () => {
     const inPlace = [{ change: suspended, backendDown: 'Pods of kyverno/kyverno-admission-controller crash' }];
-    for (const m of [renderAlertParent(resolved, { inPlace }), renderAlertReply(resolved, resolved.changes[0]!, { inPlace })]) {
+    for (const m of [
+      renderAlertParent(resolved, { inPlace }),
+      renderAlertReply(resolved, resolved.changes[0]!, { inPlace }),
+    ]) {
       const json = JSON.stringify(m.blocks);
       expect(json).toContain(':warning: *Resolved, but still in place* — undo once the cause is fixed:');
       expect(json).toContain('• *Suspend webhook kyverno-cfg* since <!date^');
-      expect(json).toContain('*Its backend is still down* (Pods of kyverno/kyverno-admission-controller crash): undoing now blocks again.');
-      const undo = (m.blocks as { type: string; elements?: { action_id: string; value: string; text: { text: string } }[] }[]).flatMap((b) => (b.type === 'actions' ? b.elements! : [])).find((e) => e.value === 'p_undo')!;
+      expect(json).toContain(
+        '*Its backend is still down* (Pods of kyverno/kyverno-admission-controller crash): undoing now blocks again.',
+      );
+      const undo = (
+        m.blocks as { type: string; elements?: { action_id: string; value: string; text: { text: string } }[] }[]
+      )
+        .flatMap((b) => (b.type === 'actions' ? b.elements! : []))
+        .find((e) => e.value === 'p_undo')!;
       expect(undo.action_id).toMatch(PROPOSE_FIX_ACTION_PATTERN);
       expect(undo.text.text).toBe('Undo: Restore webhook kyverno-cfg');
     }

@@ -16,11 +16,32 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../e
 const TWO_POW_53 = 2n ** 53n;
 const UINT64_MAX = 2n ** 64n - 1n;
 // kubectl cluster-info dump writes typed lists whose items carry no kind: infer it from the list kind.
-const LIST_ITEM_KIND = (listKind: string | undefined) => (listKind && listKind !== 'List' && listKind.endsWith('List') ? listKind.slice(0, -4) : undefined);
-const TIME_FIELDS = new Set(['creationTimestamp', 'lastTransitionTime', 'lastHeartbeatTime', 'firstTimestamp', 'lastTimestamp', 'timeAdded', 'startedAt', 'finishedAt', 'lastUpdated']);
+const LIST_ITEM_KIND = (listKind: string | undefined) =>
+  listKind && listKind !== 'List' && listKind.endsWith('List') ? listKind.slice(0, -4) : undefined;
+const TIME_FIELDS = new Set([
+  'creationTimestamp',
+  'lastTransitionTime',
+  'lastHeartbeatTime',
+  'firstTimestamp',
+  'lastTimestamp',
+  'timeAdded',
+  'startedAt',
+  'finishedAt',
+  'lastUpdated',
+]);
 
-interface Obj { kind?: string; apiVersion?: string; metadata?: { name?: string; namespace?: string }; [k: string]: unknown }
-interface Dump { dir: string; meta: { cluster: string; collectedAt: string; apiserver?: Record<string, unknown> }; objects: Obj[]; etcdMemberNames: string[] }
+interface Obj {
+  kind?: string;
+  apiVersion?: string;
+  metadata?: { name?: string; namespace?: string };
+  [k: string]: unknown;
+}
+interface Dump {
+  dir: string;
+  meta: { cluster: string; collectedAt: string; apiserver?: Record<string, unknown> };
+  objects: Obj[];
+  etcdMemberNames: string[];
+}
 interface Expected {
   seed: string | null;
   description: string;
@@ -70,7 +91,9 @@ function readDump(dir: string): Dump {
     if (/\.(json|ya?ml)$/.test(f)) objects.push(...objectsOf(f));
   }
   const memberFile = path.join(dir, 'etcd', 'member-list.json');
-  const etcdMemberNames = existsSync(memberFile) ? [...readFileSync(memberFile, 'utf8').matchAll(/"name":"([^"]+)"/g)].map((m) => m[1]!) : [];
+  const etcdMemberNames = existsSync(memberFile)
+    ? [...readFileSync(memberFile, 'utf8').matchAll(/"name":"([^"]+)"/g)].map((m) => m[1]!)
+    : [];
   return { dir, meta, objects, etcdMemberNames };
 }
 
@@ -82,16 +105,28 @@ const scenarios = readdirSync(ROOT)
     const dir = path.join(ROOT, name);
     const dumps = existsSync(path.join(dir, 'meta.json'))
       ? [dir]
-      : readdirSync(dir).filter((e) => statSync(path.join(dir, e)).isDirectory()).sort().map((e) => path.join(dir, e));
+      : readdirSync(dir)
+          .filter((e) => statSync(path.join(dir, e)).isDirectory())
+          .sort()
+          .map((e) => path.join(dir, e));
     return { name, dir, dumps };
   });
 
 function hasSubject(dump: Dump, s: Expected['findings'][number]['subject']): boolean {
-  if (s.kind === 'Cluster' || s.kind === 'EtcdCluster') return s.name === dump.meta.cluster || dump.objects.some((o) => o.kind === s.kind && o.metadata?.name === s.name);
+  if (s.kind === 'Cluster' || s.kind === 'EtcdCluster')
+    return s.name === dump.meta.cluster || dump.objects.some((o) => o.kind === s.kind && o.metadata?.name === s.name);
   if (s.kind === 'EtcdMember') return dump.etcdMemberNames.includes(s.name);
   // A namespace exists when the dump holds its Namespace object or any object in it (pods of a workload finding).
-  if (s.kind === 'Namespace') return dump.objects.some((o) => (o.kind === 'Namespace' && o.metadata?.name === s.name) || o.metadata?.namespace === s.name);
-  return dump.objects.some((o) => o.kind === s.kind && o.metadata?.name === s.name && (s.namespace === undefined || o.metadata?.namespace === s.namespace));
+  if (s.kind === 'Namespace')
+    return dump.objects.some(
+      (o) => (o.kind === 'Namespace' && o.metadata?.name === s.name) || o.metadata?.namespace === s.name,
+    );
+  return dump.objects.some(
+    (o) =>
+      o.kind === s.kind &&
+      o.metadata?.name === s.name &&
+      (s.namespace === undefined || o.metadata?.namespace === s.namespace),
+  );
 }
 
 function timesAfter(value: unknown, limit: number, at: string, out: string[]): void {
@@ -106,8 +141,14 @@ function timesAfter(value: unknown, limit: number, at: string, out: string[]): v
 describe('examples/scenarios', () => {
   it('has the seed scenarios, the benign look-alikes and the replay series', () => {
     const names = scenarios.map((s) => s.name);
-    for (const prefix of ['s0-', 's1-', 's2-', 's3-', 's4-', 'benign-', 'replay-']) expect(names.some((n) => n.startsWith(prefix))).toBe(true);
-    expect(scenarios.find((s) => s.name.startsWith('replay-'))!.dumps.map((d) => path.basename(d))).toEqual(['t00', 't12', 't24', 't36']);
+    for (const prefix of ['s0-', 's1-', 's2-', 's3-', 's4-', 'benign-', 'replay-'])
+      expect(names.some((n) => n.startsWith(prefix))).toBe(true);
+    expect(scenarios.find((s) => s.name.startsWith('replay-'))!.dumps.map((d) => path.basename(d))).toEqual([
+      't00',
+      't12',
+      't24',
+      't36',
+    ]);
   });
 
   it('stays small (examples/ under 1.5 MB, no managedFields)', () => {
@@ -132,7 +173,8 @@ describe('examples/scenarios', () => {
         expect(['critical', 'warning', 'info']).toContain(f.severity);
       }
       for (const p of expectedJson.mustNotPropose) expect(ACTION_IDS).toContain(p.action);
-      if (path.basename(dir).startsWith('benign-')) expect(expectedJson.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+      if (path.basename(dir).startsWith('benign-'))
+        expect(expectedJson.findings.filter((f) => f.severity !== 'info')).toEqual([]);
     });
 
     it.each(dumps.map((d) => [path.relative(ROOT, d)]))('dump %s: meta.json and every JSON/YAML file parse', (rel) => {
@@ -151,11 +193,15 @@ describe('examples/scenarios', () => {
     it.each(dumps.map((d) => [path.relative(ROOT, d)]))('dump %s: timestamps are not after collectedAt', (rel) => {
       const dump = readDump(path.join(ROOT, rel));
       const late: string[] = [];
-      dump.objects.forEach((o) => timesAfter(o, Date.parse(dump.meta.collectedAt), `${o.kind}/${o.metadata?.name}`, late));
+      dump.objects.forEach((o) =>
+        timesAfter(o, Date.parse(dump.meta.collectedAt), `${o.kind}/${o.metadata?.name}`, late),
+      );
       expect(late).toEqual([]);
     });
 
-    const etcdFiles = dumps.flatMap((d) => (existsSync(path.join(d, 'etcd')) ? readdirSync(path.join(d, 'etcd')).map((f) => path.join(d, 'etcd', f)) : []));
+    const etcdFiles = dumps.flatMap((d) =>
+      existsSync(path.join(d, 'etcd')) ? readdirSync(path.join(d, 'etcd')).map((f) => path.join(d, 'etcd', f)) : [],
+    );
     if (etcdFiles.length) {
       it('etcd files are etcdctl JSON with bare uint64 ids above 2^53', () => {
         for (const f of etcdFiles) {
@@ -175,7 +221,11 @@ describe('examples/scenarios', () => {
 
     it('every expected subject exists in the (last) dump', () => {
       const last = readDump(dumps[dumps.length - 1]!);
-      expect(expectedJson.findings.filter((f) => !hasSubject(last, f.subject)).map((f) => `${f.id} ${JSON.stringify(f.subject)}`)).toEqual([]);
+      expect(
+        expectedJson.findings
+          .filter((f) => !hasSubject(last, f.subject))
+          .map((f) => `${f.id} ${JSON.stringify(f.subject)}`),
+      ).toEqual([]);
     });
   });
 });

@@ -4,7 +4,9 @@ import { withDateTokens } from '../../src/slack/render/date-tokens.js';
 
 describe('slackDate', () => {
   it('renders a Slack date token with a UTC fallback', () => {
-    expect(slackDate('2026-11-25T03:07:41Z')).toBe('<!date^1795576061^{date_short_pretty} {time}|2026-11-25 03:07 UTC>');
+    expect(slackDate('2026-11-25T03:07:41Z')).toBe(
+      '<!date^1795576061^{date_short_pretty} {time}|2026-11-25 03:07 UTC>',
+    );
   });
   it('gives undefined for a missing or unparsable time, never "now"', () => {
     expect(slackDate(undefined)).toBeUndefined();
@@ -26,8 +28,12 @@ describe('durationBetween', () => {
 
 describe('withDateTokens', () => {
   it('turns every ISO time of a neutralized line into a date token, and nothing else', () => {
-    expect(withDateTokens('Ready=False since 2026-11-25T03:07:41Z (kubelet stopped posting)')).toBe('Ready=False since <!date^1795576061^{date_short_pretty} {time}|2026-11-25 03:07 UTC> (kubelet stopped posting)');
-    expect(withDateTokens('leader changed at 2026-11-25T03:07:41.123Z and 2026-11-25T03:08Z')).toContain('<!date^1795576080^');
+    expect(withDateTokens('Ready=False since 2026-11-25T03:07:41Z (kubelet stopped posting)')).toBe(
+      'Ready=False since <!date^1795576061^{date_short_pretty} {time}|2026-11-25 03:07 UTC> (kubelet stopped posting)',
+    );
+    expect(withDateTokens('leader changed at 2026-11-25T03:07:41.123Z and 2026-11-25T03:08Z')).toContain(
+      '<!date^1795576080^',
+    );
     expect(withDateTokens('version 2026-11-25 and 10:02')).toBe('version 2026-11-25 and 10:02');
   });
 });

@@ -25,13 +25,24 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 export function capiTarget(kind: CapiTarget['kind'], params: PlanParams): CapiTarget {
   const namespace = String(params.namespace ?? '');
   const name = String(params.name ?? '');
-  if (!DNS_SUBDOMAIN.test(namespace) || namespace.length > 63) throw new RemediateError('E_REMEDIATE_PARAMS', `"${namespace}" is not a namespace`);
-  if (!DNS_SUBDOMAIN.test(name) || name.length > 253) throw new RemediateError('E_REMEDIATE_PARAMS', `"${name}" is not a ${kind} name`);
-  return { kind, plural: kind === 'Machine' ? 'machines' : 'machinehealthchecks', namespace, name, what: `${kind} ${namespace}/${name}` };
+  if (!DNS_SUBDOMAIN.test(namespace) || namespace.length > 63)
+    throw new RemediateError('E_REMEDIATE_PARAMS', `"${namespace}" is not a namespace`);
+  if (!DNS_SUBDOMAIN.test(name) || name.length > 253)
+    throw new RemediateError('E_REMEDIATE_PARAMS', `"${name}" is not a ${kind} name`);
+  return {
+    kind,
+    plural: kind === 'Machine' ? 'machines' : 'machinehealthchecks',
+    namespace,
+    name,
+    what: `${kind} ${namespace}/${name}`,
+  };
 }
 
 /** The object and the path it answered at (the first served version), or undefined when it does not exist. */
-export async function readCapiObject(ctx: ActionContext, t: CapiTarget): Promise<{ obj: KubeObject; path: string } | undefined> {
+export async function readCapiObject(
+  ctx: ActionContext,
+  t: CapiTarget,
+): Promise<{ obj: KubeObject; path: string } | undefined> {
   for (const v of CAPI_VERSIONS) {
     const path = `/apis/cluster.x-k8s.io/${v}/namespaces/${encodeURIComponent(t.namespace)}/${t.plural}/${encodeURIComponent(t.name)}`;
     try {
@@ -48,7 +59,8 @@ export async function readCapiObject(ctx: ActionContext, t: CapiTarget): Promise
 export async function requireCapiObject(ctx: ActionContext, t: CapiTarget): Promise<{ obj: KubeObject; path: string }> {
   const found = await readCapiObject(ctx, t);
   if (!found) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${t.what} does not exist`);
-  if (!found.obj.metadata?.uid) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${t.what} has no uid: it cannot be pinned`);
+  if (!found.obj.metadata?.uid)
+    throw new RemediateError('E_REMEDIATE_NO_TARGET', `${t.what} has no uid: it cannot be pinned`);
   await checkTargetCluster(ctx, found.obj, t.what);
   return found;
 }
@@ -57,7 +69,11 @@ export async function requireCapiObject(ctx: ActionContext, t: CapiTarget): Prom
  * The object a plan was pinned to, read again for its preconditions: the object, or the one reason it
  * does not hold any more (gone, or replaced by another object of the same name).
  */
-export async function readPinnedCapiObject(ctx: ActionContext, t: CapiTarget, uid: string): Promise<{ obj: KubeObject; problem?: undefined } | { problem: string }> {
+export async function readPinnedCapiObject(
+  ctx: ActionContext,
+  t: CapiTarget,
+  uid: string,
+): Promise<{ obj: KubeObject; problem?: undefined } | { problem: string }> {
   const found = await readCapiObject(ctx, t);
   if (!found) return { problem: `${t.what} no longer exists` };
   if (found.obj.metadata?.uid !== uid) return { problem: replacedMessage(t.what, uid, found.obj.metadata?.uid) };
@@ -85,7 +101,8 @@ export function addAnnotationCall(path: string, read: KubeObject, uid: string, k
     { op: 'test', path: '/metadata/uid', value: uid },
     { op: 'test', path: '/metadata/resourceVersion', value: read.metadata?.resourceVersion },
   ];
-  if (read.metadata?.annotations && typeof read.metadata.annotations === 'object') ops.push({ op: 'add', path: annotationPointer(key), value });
+  if (read.metadata?.annotations && typeof read.metadata.annotations === 'object')
+    ops.push({ op: 'add', path: annotationPointer(key), value });
   else ops.push({ op: 'add', path: '/metadata/annotations', value: { [key]: value } });
   return { method: 'PATCH', path, contentType: 'application/json-patch+json', body: ops };
 }

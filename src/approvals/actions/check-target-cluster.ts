@@ -30,10 +30,16 @@ export async function checkTargetCluster(ctx: ActionContext, obj: KubeObject, wh
   }
   const expected = await p;
   if (own !== undefined && expected.name !== undefined && own !== expected.name) {
-    throw new RemediateError('E_REMEDIATE_OTHER_CLUSTER', `${what} belongs to cluster ${own}, not to ${expected.name} (cluster ${ctx.cluster.name}): refused, nothing was changed`);
+    throw new RemediateError(
+      'E_REMEDIATE_OTHER_CLUSTER',
+      `${what} belongs to cluster ${own}, not to ${expected.name} (cluster ${ctx.cluster.name}): refused, nothing was changed`,
+    );
   }
   if (own === undefined && !expected.alone) {
-    throw new RemediateError('E_REMEDIATE_OTHER_CLUSTER', `${what} names no cluster (no ${CLUSTER_LABEL} label, no spec.clusterName) and its namespace holds several Clusters: refused, nothing was changed`);
+    throw new RemediateError(
+      'E_REMEDIATE_OTHER_CLUSTER',
+      `${what} names no cluster (no ${CLUSTER_LABEL} label, no spec.clusterName) and its namespace holds several Clusters: refused, nothing was changed`,
+    );
   }
 }
 

@@ -25,7 +25,10 @@ export function nodeGonePreconditions(name: string): Precondition[] {
  * provider's shutdown taint. A NotReady node with a healthy Machine may only be partitioned.
  * Returns the node (undefined when it no longer exists) and what does not hold.
  */
-export async function collectNodeGone(ctx: ActionContext, name: string): Promise<{ node?: KubeObject; problems: string[] }> {
+export async function collectNodeGone(
+  ctx: ActionContext,
+  name: string,
+): Promise<{ node?: KubeObject; problems: string[] }> {
   let node: KubeObject;
   try {
     node = await sendKube(ctx.workload, { method: 'GET', path: `/api/v1/nodes/${encodeURIComponent(name)}` });
@@ -33,19 +36,38 @@ export async function collectNodeGone(ctx: ActionContext, name: string): Promise
     if (isNotFound(err)) return { problems: [`node ${name} no longer exists`] };
     throw err;
   }
-  const ready = (node.status?.conditions ?? []).find((c: { type?: string }) => c.type === 'Ready') as { status?: string } | undefined;
+  const ready = (node.status?.conditions ?? []).find((c: { type?: string }) => c.type === 'Ready') as
+    { status?: string } | undefined;
   if (!ready || ready.status === 'True') return { node, problems: [`node ${name} is Ready again`] };
   const taints: { key?: string }[] = Array.isArray(node.spec?.taints) ? node.spec.taints : [];
   if (taints.some((t) => t.key === 'node.cloudprovider.kubernetes.io/shutdown')) return { node, problems: [] };
   const machines = await listMachines(ctx);
-  if (!machines) return { node, problems: [`cannot confirm node ${name} is gone: no Cluster API Machines can be read on the management cluster`] };
+  if (!machines)
+    return {
+      node,
+      problems: [`cannot confirm node ${name} is gone: no Cluster API Machines can be read on the management cluster`],
+    };
   // Only this cluster's Machines: a neighbour in the same namespace may have a node of the same name.
   const own = ctx.cluster.management?.clusterName ?? ctx.cluster.fleet?.clusterName;
   const mine = own === undefined ? machines : machines.filter((m) => (clusterOf(m) ?? own) === own);
   const machine = mine.find((m) => m.status?.nodeRef?.name === name) ?? mine.find((m) => m.metadata?.name === name);
-  if (!machine) return { node, problems: machines.length ? [] : [`cannot confirm node ${name} is gone: no Cluster API Machines exist`] };
-  if (machine.metadata?.deletionTimestamp || machine.status?.phase === 'Deleting' || machine.status?.phase === 'Deleted') return { node, problems: [] };
-  return { node, problems: [`Machine ${machine.metadata?.namespace ?? ''}/${machine.metadata?.name} of node ${name} still exists (phase=${machine.status?.phase ?? '<none>'}): the node may only be partitioned`] };
+  if (!machine)
+    return {
+      node,
+      problems: machines.length ? [] : [`cannot confirm node ${name} is gone: no Cluster API Machines exist`],
+    };
+  if (
+    machine.metadata?.deletionTimestamp ||
+    machine.status?.phase === 'Deleting' ||
+    machine.status?.phase === 'Deleted'
+  )
+    return { node, problems: [] };
+  return {
+    node,
+    problems: [
+      `Machine ${machine.metadata?.namespace ?? ''}/${machine.metadata?.name} of node ${name} still exists (phase=${machine.status?.phase ?? '<none>'}): the node may only be partitioned`,
+    ],
+  };
 }
 
 async function listMachines(ctx: ActionContext): Promise<KubeObject[] | undefined> {

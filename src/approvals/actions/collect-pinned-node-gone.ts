@@ -10,7 +10,10 @@ import type { RemediationPlan } from '../remediation-plan.js';
  * (a plan without one fails closed), and collectNodeGone's live view of it: the node under that name
  * now (undefined when it no longer exists) and what of "confirmed gone" does not hold.
  */
-export async function collectPinnedNodeGone(plan: RemediationPlan, ctx: ActionContext): Promise<{ name: string; uid: string; node?: KubeObject; problems: string[] }> {
+export async function collectPinnedNodeGone(
+  plan: RemediationPlan,
+  ctx: ActionContext,
+): Promise<{ name: string; uid: string; node?: KubeObject; problems: string[] }> {
   const name = nodeName(plan.params);
   const uid = pinnedUid(plan, `node ${name}`);
   return { name, uid, ...(await collectNodeGone(ctx, name)) };

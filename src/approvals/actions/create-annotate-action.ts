@@ -1,7 +1,14 @@
 import type { KubeObject } from '../../cluster/snapshot.js';
 import { botAnnotationValue, BOT_MARK } from '../../diagnose/facts/read-paused.js';
 import { CLUSTERS_READ } from './check-target-cluster.js';
-import { addAnnotationCall, capiTarget, readCapiObject, readPinnedCapiObject, requireCapiObject, type CapiTarget } from './capi-object.js';
+import {
+  addAnnotationCall,
+  capiTarget,
+  readCapiObject,
+  readPinnedCapiObject,
+  requireCapiObject,
+  type CapiTarget,
+} from './capi-object.js';
 import { pinnedUid, replacedMessage, sameObjectPrecondition } from './pin-object.js';
 import type { RbacNeed, RemediationAction } from './remediation-action.js';
 import { RemediateError } from '../remediate-error.js';
@@ -37,8 +44,18 @@ export interface AnnotateActionSpec {
  * removes exactly that value — never an annotation someone else set.
  */
 export function createAnnotateAction(spec: AnnotateActionSpec): RemediationAction {
-  const rbac: RbacNeed[] = [{ group: 'cluster.x-k8s.io', resource: spec.kind === 'Machine' ? 'machines' : 'machinehealthchecks', verbs: ['get', 'patch'] }, CLUSTERS_READ];
-  const notSet = (t: CapiTarget): Precondition => ({ id: 'not-annotated', text: `${t.what} does not carry ${spec.annotation} yet` });
+  const rbac: RbacNeed[] = [
+    {
+      group: 'cluster.x-k8s.io',
+      resource: spec.kind === 'Machine' ? 'machines' : 'machinehealthchecks',
+      verbs: ['get', 'patch'],
+    },
+    CLUSTERS_READ,
+  ];
+  const notSet = (t: CapiTarget): Precondition => ({
+    id: 'not-annotated',
+    text: `${t.what} does not carry ${spec.annotation} yet`,
+  });
   return {
     id: spec.id,
     undoWords: spec.undoWords,
@@ -48,12 +65,16 @@ export function createAnnotateAction(spec: AnnotateActionSpec): RemediationActio
       const found = live ? await requireCapiObject(live, t) : undefined;
       const uid = found?.obj.metadata.uid;
       if (found && spec.annotation in (found.obj.metadata.annotations ?? {})) {
-        throw new RemediateError('E_REMEDIATE_NO_TARGET', `${t.what} already carries ${spec.annotation}: nothing to do`);
+        throw new RemediateError(
+          'E_REMEDIATE_NO_TARGET',
+          `${t.what} already carries ${spec.annotation}: nothing to do`,
+        );
       }
       // A plan that could never pass its live re-check is not proposed at all.
       const problems = found ? spec.problems(t, found.obj, []) : [];
       if (problems.length) throw new RemediateError('E_REMEDIATE_NO_TARGET', problems.join('; '));
-      const path = found?.path ?? `/apis/cluster.x-k8s.io/<served version>/namespaces/${t.namespace}/${t.plural}/${t.name}`;
+      const path =
+        found?.path ?? `/apis/cluster.x-k8s.io/<served version>/namespaces/${t.namespace}/${t.plural}/${t.name}`;
       return {
         action: spec.id,
         cluster,
@@ -70,27 +91,42 @@ export function createAnnotateAction(spec: AnnotateActionSpec): RemediationActio
       const t = capiTarget(spec.kind, plan.params);
       const { obj, path } = await requireCapiObject(ctx, t);
       const uid = pinnedUid(plan, t.what);
-      await sendKube(ctx.management, { ...addAnnotationCall(path, obj, uid, spec.annotation, botAnnotationValue(new Date(), 'dry-run')), query: { dryRun: 'All' } });
+      await sendKube(ctx.management, {
+        ...addAnnotationCall(path, obj, uid, spec.annotation, botAnnotationValue(new Date(), 'dry-run')),
+        query: { dryRun: 'All' },
+      });
       return `server-side dry run (dryRun=All) accepted: PATCH ${path} (add ${spec.annotation}, pinned to uid ${uid})`;
     },
     async checkPreconditions(plan, ctx) {
       const t = capiTarget(spec.kind, plan.params);
       const found = await readPinnedCapiObject(ctx, t, pinnedUid(plan, t.what));
       if (found.problem !== undefined) return [found.problem];
-      const problems = spec.annotation in (found.obj.metadata.annotations ?? {}) ? [`${t.what} already carries ${spec.annotation}`] : [];
+      const problems =
+        spec.annotation in (found.obj.metadata.annotations ?? {})
+          ? [`${t.what} already carries ${spec.annotation}`]
+          : [];
       return [...problems, ...spec.problems(t, found.obj, plan.preconditions)];
     },
     async execute(plan, ctx, io) {
       const t = capiTarget(spec.kind, plan.params);
       const uid = pinnedUid(plan, t.what);
       const { obj, path } = await requireCapiObject(ctx, t);
-      if (obj.metadata.uid !== uid) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${replacedMessage(t.what, uid, obj.metadata.uid)}; nothing was changed`);
+      if (obj.metadata.uid !== uid)
+        throw new RemediateError(
+          'E_REMEDIATE_NO_TARGET',
+          `${replacedMessage(t.what, uid, obj.metadata.uid)}; nothing was changed`,
+        );
       const value = botAnnotationValue(new Date(), io.requestId);
       // Pinned to the version just read: the preconditions were checked against it.
       await sendKube(ctx.management, addAnnotationCall(path, obj, uid, spec.annotation, value));
       return {
         summary: `${t.what} annotated ${spec.annotation}="${value}": ${spec.effect}`,
-        undo: { action: spec.undo.action, params: { namespace: t.namespace, name: t.name, value }, label: spec.undo.label(t), risk: spec.undo.risk(t) },
+        undo: {
+          action: spec.undo.action,
+          params: { namespace: t.namespace, name: t.name, value },
+          label: spec.undo.label(t),
+          risk: spec.undo.risk(t),
+        },
       };
     },
     async verify(plan, ctx) {

@@ -10,21 +10,32 @@ import { createAnnotateAction } from './create-annotate-action.js';
  */
 export const machineSkipVolumeDetach = createAnnotateAction({
   id: 'machine.skip-volume-detach',
-  undoWords: 'wait for the volume detach again: an undo button proposes removing the annotation while the Machine still exists.',
+  undoWords:
+    'wait for the volume detach again: an undo button proposes removing the annotation while the Machine still exists.',
   kind: 'Machine',
   annotation: EXCLUDE_WAIT_FOR_VOLUME_DETACH,
   label: (t) => labelOf('Skip volume-detach wait: ', t.name),
-  risk: (t) => `The VM of ${t.what} is deleted with its volumes still attached: on vSphere an attached disk is deleted with the VM (data loss); elsewhere writes not yet flushed are lost.`,
+  risk: (t) =>
+    `The VM of ${t.what} is deleted with its volumes still attached: on vSphere an attached disk is deleted with the VM (data loss); elsewhere writes not yet flushed are lost.`,
   preconditions: (t, obj) => [
-    { id: 'deleting', text: `${t.what} is being deleted (deletionTimestamp set)`, ...(obj?.metadata.deletionTimestamp ? { recorded: obj.metadata.deletionTimestamp } : {}) },
-    { id: 'waiting-for-volumes', text: 'Cluster API still waits for its node\'s volumes to detach (Deleting reason WaitingForVolumeDetach, or VolumeDetachSucceeded False)' },
+    {
+      id: 'deleting',
+      text: `${t.what} is being deleted (deletionTimestamp set)`,
+      ...(obj?.metadata.deletionTimestamp ? { recorded: obj.metadata.deletionTimestamp } : {}),
+    },
+    {
+      id: 'waiting-for-volumes',
+      text: "Cluster API still waits for its node's volumes to detach (Deleting reason WaitingForVolumeDetach, or VolumeDetachSucceeded False)",
+    },
   ],
   problems: (t, obj) => {
     const d = readMachineDeletion(obj);
     if (!d.since) return [`${t.what} is not being deleted: the annotation would skip a future wait unseen`];
-    return d.stage === 'WaitingForVolumeDetach' ? [] : [`${t.what} no longer waits for volumes to detach (stage ${d.stage ?? 'unknown'}): nothing to skip`];
+    return d.stage === 'WaitingForVolumeDetach'
+      ? []
+      : [`${t.what} no longer waits for volumes to detach (stage ${d.stage ?? 'unknown'}): nothing to skip`];
   },
-  effect: 'Cluster API stops waiting for its node\'s volumes to detach',
+  effect: "Cluster API stops waiting for its node's volumes to detach",
   undo: {
     action: 'machine.wait-for-volume-detach',
     label: (t) => labelOf('Resume volume-detach wait: ', t.name),

@@ -14,5 +14,5 @@ export const machineWaitForVolumeDetach = createUnannotateAction({
   annotation: EXCLUDE_WAIT_FOR_VOLUME_DETACH,
   label: (t) => labelOf('Resume volume-detach wait: ', t.name),
   risk: (t) => `Cluster API waits again for the volumes of ${t.what}'s node to detach before deleting the VM.`,
-  effect: 'Cluster API waits for its node\'s volumes to detach again',
+  effect: "Cluster API waits for its node's volumes to detach again",
 });

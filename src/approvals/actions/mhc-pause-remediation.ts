@@ -17,7 +17,8 @@ export const mhcPauseRemediation = createAnnotateAction({
   kind: 'MachineHealthCheck',
   annotation: PAUSED_ANNOTATION,
   label: (t) => labelOf('Pause remediation: ', t.name),
-  risk: (t) => `While paused, no machine checked by ${t.what} is replaced when it fails: a VM that really dies waits for a person until remediation is resumed.`,
+  risk: (t) =>
+    `While paused, no machine checked by ${t.what} is replaced when it fails: a VM that really dies waits for a person until remediation is resumed.`,
   preconditions: () => [],
   problems: () => [],
   effect: 'the MachineHealthCheck stops marking machines for remediation until resumed',

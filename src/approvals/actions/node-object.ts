@@ -7,7 +7,8 @@ import { isNotFound, sendKube } from '../execute/send-kube.js';
 /** The node a node action names (`params.name`), checked to be a node name: anything else is a malformed plan. */
 export function nodeName(params: PlanParams): string {
   const name = String(params.name ?? '');
-  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name)) throw new RemediateError('E_REMEDIATE_PARAMS', `"${name}" is not a node name`);
+  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name))
+    throw new RemediateError('E_REMEDIATE_PARAMS', `"${name}" is not a node name`);
   return name;
 }
 
@@ -24,6 +25,7 @@ export async function readNodeUid(ctx: ActionContext, name: string): Promise<str
     if (isNotFound(err)) throw new RemediateError('E_REMEDIATE_NO_TARGET', `node ${name} does not exist`);
     throw err;
   }
-  if (!node.metadata?.uid) throw new RemediateError('E_REMEDIATE_NO_TARGET', `node ${name} has no uid: it cannot be pinned`);
+  if (!node.metadata?.uid)
+    throw new RemediateError('E_REMEDIATE_NO_TARGET', `node ${name} has no uid: it cannot be pinned`);
   return node.metadata.uid;
 }

@@ -8,7 +8,11 @@ import { RemediateError } from '../remediate-error.js';
 import { describeKubeCall, sendKube } from '../execute/send-kube.js';
 
 /** The non-graceful node shutdown taint (Kubernetes ≥ 1.28): pods are deleted, volumes detached. */
-export const OUT_OF_SERVICE_TAINT = { key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' } as const;
+export const OUT_OF_SERVICE_TAINT = {
+  key: 'node.kubernetes.io/out-of-service',
+  value: 'nodeshutdown',
+  effect: 'NoExecute',
+} as const;
 
 /**
  * node.out-of-service `name` (seed 004): taint a node CONFIRMED gone; the undo removes the taint.
@@ -23,7 +27,9 @@ export const nodeOutOfService: RemediationAction = {
   plan: (cluster, params, live) =>
     planNodeAction('node.out-of-service', cluster, params, live, (name, uid) => ({
       label: `Mark node ${name} out-of-service`,
-      apiCalls: [`${describeKubeCall({ method: 'PATCH', path: nodePath(name) })} (json-patch: test metadata.uid ${uid ?? '<recorded at proposal>'} and the resourceVersion read right before, then add taint ${OUT_OF_SERVICE_TAINT.key}=${OUT_OF_SERVICE_TAINT.value}:NoExecute)`],
+      apiCalls: [
+        `${describeKubeCall({ method: 'PATCH', path: nodePath(name) })} (json-patch: test metadata.uid ${uid ?? '<recorded at proposal>'} and the resourceVersion read right before, then add taint ${OUT_OF_SERVICE_TAINT.key}=${OUT_OF_SERVICE_TAINT.value}:NoExecute)`,
+      ],
       preconditions: nodeGonePreconditions(name),
       risk: 'If the VM is in fact still running, its pods and volume writers are cut off without a clean shutdown.',
     })),
@@ -31,7 +37,10 @@ export const nodeOutOfService: RemediationAction = {
     const name = nodeName(plan.params);
     const { node } = await collectNodeGone(ctx, name);
     if (!node) throw new RemediateError('E_REMEDIATE_NO_TARGET', `node ${name} does not exist`);
-    await sendKube(ctx.workload, { ...taintPatch(name, pinnedUid(plan, `node ${name}`), node), query: { dryRun: 'All' } });
+    await sendKube(ctx.workload, {
+      ...taintPatch(name, pinnedUid(plan, `node ${name}`), node),
+      query: { dryRun: 'All' },
+    });
     return `server-side dry run (dryRun=All) accepted: PATCH ${nodePath(name)} (add the out-of-service taint, pinned to uid ${pinnedUid(plan, name)})`;
   },
   async checkPreconditions(plan, ctx) {
@@ -46,7 +55,12 @@ export const nodeOutOfService: RemediationAction = {
     await sendKube(ctx.workload, taintPatch(name, uid, node));
     return {
       summary: `node ${name} tainted ${OUT_OF_SERVICE_TAINT.key}:NoExecute: its pods are deleted and volumes detached`,
-      undo: { action: 'node.remove-out-of-service', params: { name }, label: `Remove out-of-service taint from ${name}`, risk: `Pods may schedule on ${name} again once it is Ready.` },
+      undo: {
+        action: 'node.remove-out-of-service',
+        params: { name },
+        label: `Remove out-of-service taint from ${name}`,
+        risk: `Pods may schedule on ${name} again once it is Ready.`,
+      },
     };
   },
   async verify(plan, ctx) {
@@ -57,11 +71,19 @@ export const nodeOutOfService: RemediationAction = {
 };
 
 export function hasTaint(node: { spec?: { taints?: { key?: string; effect?: string }[] } }): boolean {
-  return (node.spec?.taints ?? []).some((t) => t.key === OUT_OF_SERVICE_TAINT.key && t.effect === OUT_OF_SERVICE_TAINT.effect);
+  return (node.spec?.taints ?? []).some(
+    (t) => t.key === OUT_OF_SERVICE_TAINT.key && t.effect === OUT_OF_SERVICE_TAINT.effect,
+  );
 }
 
-/** json-patch guarded by `test` on uid and resourceVersion: another or a changed node fails instead of being tainted. */
-function taintPatch(name: string, uid: string, node: { metadata?: { resourceVersion?: string }; spec?: { taints?: unknown[] } }) {
+/**
+ * json-patch guarded by `test` on uid and resourceVersion: another or a changed node fails instead of being tainted.
+ */
+function taintPatch(
+  name: string,
+  uid: string,
+  node: { metadata?: { resourceVersion?: string }; spec?: { taints?: unknown[] } },
+) {
   const ops: unknown[] = [
     { op: 'test', path: '/metadata/uid', value: uid },
     { op: 'test', path: '/metadata/resourceVersion', value: node.metadata?.resourceVersion },

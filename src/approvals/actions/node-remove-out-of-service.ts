@@ -17,13 +17,18 @@ export const nodeRemoveOutOfService: RemediationAction = {
   plan: (cluster, params, live) =>
     planNodeAction('node.remove-out-of-service', cluster, params, live, (name, uid) => ({
       label: `Remove out-of-service taint from ${name}`,
-      apiCalls: [`${describeKubeCall({ method: 'PATCH', path: nodePath(name) })} (json-patch: test metadata.uid ${uid ?? '<recorded at proposal>'} and the taint, then remove taint ${OUT_OF_SERVICE_TAINT.key})`],
+      apiCalls: [
+        `${describeKubeCall({ method: 'PATCH', path: nodePath(name) })} (json-patch: test metadata.uid ${uid ?? '<recorded at proposal>'} and the taint, then remove taint ${OUT_OF_SERVICE_TAINT.key})`,
+      ],
       preconditions: [{ id: 'tainted', text: `node ${name} exists and still has the out-of-service taint` }],
       risk: `Pods may schedule on ${name} again once it is Ready.`,
     })),
   async dryRun(plan, ctx) {
     const name = nodeName(plan.params);
-    await sendKube(ctx.workload, { ...(await untaintPatch(ctx.workload, name, pinnedUid(plan, `node ${name}`))), query: { dryRun: 'All' } });
+    await sendKube(ctx.workload, {
+      ...(await untaintPatch(ctx.workload, name, pinnedUid(plan, `node ${name}`))),
+      query: { dryRun: 'All' },
+    });
     return `server-side dry run (dryRun=All) accepted: PATCH ${nodePath(name)} (remove the out-of-service taint, pinned to uid ${pinnedUid(plan, name)})`;
   },
   async checkPreconditions(plan, ctx) {

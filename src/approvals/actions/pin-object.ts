@@ -7,7 +7,11 @@ export const SAME_OBJECT = 'same-object';
 
 /** "`what` is the same object as at proposal time", recording its uid (a live plan always has one). */
 export function sameObjectPrecondition(what: string, uid: string | undefined): Precondition {
-  return { id: SAME_OBJECT, text: `${what} is the same object as at proposal time (same uid; a replacement with the same name is never touched)`, ...(uid ? { recorded: uid } : {}) };
+  return {
+    id: SAME_OBJECT,
+    text: `${what} is the same object as at proposal time (same uid; a replacement with the same name is never touched)`,
+    ...(uid ? { recorded: uid } : {}),
+  };
 }
 
 /**
@@ -16,7 +20,11 @@ export function sameObjectPrecondition(what: string, uid: string | undefined): P
  */
 export function pinnedUid(plan: RemediationPlan, what: string): string {
   const uid = plan.preconditions.find((p) => p.id === SAME_OBJECT)?.recorded;
-  if (uid === undefined || uid === '') throw new RemediateError('E_REMEDIATE_PARAMS', `the plan recorded no uid for ${what}: propose it again against the live cluster`);
+  if (uid === undefined || uid === '')
+    throw new RemediateError(
+      'E_REMEDIATE_PARAMS',
+      `the plan recorded no uid for ${what}: propose it again against the live cluster`,
+    );
   return String(uid);
 }
 
@@ -33,11 +41,19 @@ export function replacedMessage(what: string, pinned: string, live: string | und
  * dry runs included (k8s.io/apiserver registry/rest/delete.go BeforeDelete, and the storage layer's
  * Preconditions.Check).
  */
-export function pinnedDelete(path: string, pin: { uid: string; resourceVersion: string }, query?: Record<string, string>): KubeCall {
+export function pinnedDelete(
+  path: string,
+  pin: { uid: string; resourceVersion: string },
+  query?: Record<string, string>,
+): KubeCall {
   return {
     method: 'DELETE',
     path,
     ...(query ? { query } : {}),
-    body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: pin.uid, resourceVersion: pin.resourceVersion } },
+    body: {
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      preconditions: { uid: pin.uid, resourceVersion: pin.resourceVersion },
+    },
   };
 }

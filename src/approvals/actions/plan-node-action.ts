@@ -27,5 +27,13 @@ export async function planNodeAction(
   const name = nodeName(params);
   const uid = live ? await readNodeUid(live, name) : undefined;
   const { label, apiCalls, preconditions, risk } = words(name, uid);
-  return { action, cluster, params: { name }, label, apiCalls, preconditions: [sameObjectPrecondition(`node ${name}`, uid), ...preconditions], risk };
+  return {
+    action,
+    cluster,
+    params: { name },
+    label,
+    apiCalls,
+    preconditions: [sameObjectPrecondition(`node ${name}`, uid), ...preconditions],
+    risk,
+  };
 }

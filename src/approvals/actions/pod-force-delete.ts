@@ -15,7 +15,10 @@ import { describeKubeCall, isNotFound, sendKube } from '../execute/send-kube.js'
 export const podForceDelete: RemediationAction = {
   id: 'pod.force-delete',
   undoWords: 'none: the pod is gone; its controller (if any) creates a new one.',
-  rbac: [{ group: '', resource: 'pods', verbs: ['get', 'delete'] }, { group: '', resource: 'nodes', verbs: ['get'] }],
+  rbac: [
+    { group: '', resource: 'pods', verbs: ['get', 'delete'] },
+    { group: '', resource: 'nodes', verbs: ['get'] },
+  ],
   async plan(cluster, params, live) {
     const t = target(params);
     let uid: string | undefined;
@@ -29,7 +32,10 @@ export const podForceDelete: RemediationAction = {
       cluster,
       params: { namespace: t.namespace, name: t.name },
       label: `Force-delete pod ${t.key}`,
-      apiCalls: [`GET ${t.path} (full backup, stored before the delete)`, `${describeKubeCall(deleteCall(t.path))} (preconditions: uid ${uid ?? '<recorded at proposal>'} and the resourceVersion backed up)`],
+      apiCalls: [
+        `GET ${t.path} (full backup, stored before the delete)`,
+        `${describeKubeCall(deleteCall(t.path))} (preconditions: uid ${uid ?? '<recorded at proposal>'} and the resourceVersion backed up)`,
+      ],
       preconditions: [
         sameObjectPrecondition(`pod ${t.key}`, uid),
         { id: 'node-not-ready', text: `pod ${t.key}'s node is NotReady, Unknown or gone` },
@@ -41,7 +47,14 @@ export const podForceDelete: RemediationAction = {
     const t = target(plan.params);
     const pod = await readPod(ctx, t.path);
     if (!pod) throw new RemediateError('E_REMEDIATE_NO_TARGET', `pod ${t.key} does not exist`);
-    await sendKube(ctx.workload, pinnedDelete(t.path, { uid: pinnedUid(plan, `pod ${t.key}`), resourceVersion: String(pod.metadata?.resourceVersion) }, { gracePeriodSeconds: '0', dryRun: 'All' }));
+    await sendKube(
+      ctx.workload,
+      pinnedDelete(
+        t.path,
+        { uid: pinnedUid(plan, `pod ${t.key}`), resourceVersion: String(pod.metadata?.resourceVersion) },
+        { gracePeriodSeconds: '0', dryRun: 'All' },
+      ),
+    );
     return `server-side dry run (dryRun=All) accepted: DELETE ${t.path}?gracePeriodSeconds=0 (pinned to uid ${pinnedUid(plan, t.key)})`;
   },
   async checkPreconditions(plan, ctx) {
@@ -54,9 +67,13 @@ export const podForceDelete: RemediationAction = {
     const nodeName = pod.spec?.nodeName;
     if (nodeName) {
       try {
-        const node = await sendKube(ctx.workload, { method: 'GET', path: `/api/v1/nodes/${encodeURIComponent(nodeName)}` });
+        const node = await sendKube(ctx.workload, {
+          method: 'GET',
+          path: `/api/v1/nodes/${encodeURIComponent(nodeName)}`,
+        });
         const ready = (node.status?.conditions ?? []).find((c: { type?: string }) => c.type === 'Ready');
-        if (ready?.status === 'True') problems.push(`node ${nodeName} of pod ${t.key} is Ready: let the kubelet delete the pod normally`);
+        if (ready?.status === 'True')
+          problems.push(`node ${nodeName} of pod ${t.key} is Ready: let the kubelet delete the pod normally`);
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
@@ -68,10 +85,21 @@ export const podForceDelete: RemediationAction = {
     const uid = pinnedUid(plan, `pod ${t.key}`);
     const pod = await readPod(ctx, t.path);
     if (!pod) throw new RemediateError('E_REMEDIATE_NO_TARGET', `pod ${t.key} vanished before the delete`);
-    if (pod.metadata?.uid !== uid) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${replacedMessage(`pod ${t.key}`, uid, pod.metadata?.uid)}; nothing was deleted`);
+    if (pod.metadata?.uid !== uid)
+      throw new RemediateError(
+        'E_REMEDIATE_NO_TARGET',
+        `${replacedMessage(`pod ${t.key}`, uid, pod.metadata?.uid)}; nothing was deleted`,
+      );
     await io.saveBackup(`Pod ${t.key}`, pod);
     // Pinned to the copy just backed up: the backup is exactly what was deleted.
-    await sendKube(ctx.workload, pinnedDelete(t.path, { uid, resourceVersion: String(pod.metadata?.resourceVersion) }, { gracePeriodSeconds: '0' }));
+    await sendKube(
+      ctx.workload,
+      pinnedDelete(
+        t.path,
+        { uid, resourceVersion: String(pod.metadata?.resourceVersion) },
+        { gracePeriodSeconds: '0' },
+      ),
+    );
     return { summary: `pod ${t.key} backed up and force-deleted (gracePeriodSeconds=0)` };
   },
   async verify(plan, ctx) {
@@ -83,8 +111,14 @@ export const podForceDelete: RemediationAction = {
 function target(params: PlanParams) {
   const namespace = String(params.namespace ?? '');
   const name = String(params.name ?? '');
-  if (!namespace || !name) throw new RemediateError('E_REMEDIATE_PARAMS', `bad pod.force-delete params ${JSON.stringify(params)}`);
-  return { namespace, name, key: `${namespace}/${name}`, path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}` };
+  if (!namespace || !name)
+    throw new RemediateError('E_REMEDIATE_PARAMS', `bad pod.force-delete params ${JSON.stringify(params)}`);
+  return {
+    namespace,
+    name,
+    key: `${namespace}/${name}`,
+    path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`,
+  };
 }
 
 function deleteCall(path: string) {

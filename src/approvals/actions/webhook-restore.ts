@@ -20,7 +20,11 @@ import { readWebhook, WEBHOOK_KINDS, webhookTarget } from './webhook-suspend.js'
 export const webhookRestore: RemediationAction = {
   id: 'webhook.restore',
   undoWords: 'suspend it again with a new proposal.',
-  rbac: WEBHOOK_KINDS.map((resource) => ({ group: 'admissionregistration.k8s.io', resource, verbs: ['get', 'create'] as const })),
+  rbac: WEBHOOK_KINDS.map((resource) => ({
+    group: 'admissionregistration.k8s.io',
+    resource,
+    verbs: ['get', 'create'] as const,
+  })),
   async plan(cluster, params, live) {
     const { kind, name, path } = webhookTarget(params);
     const backupOf = String(params.backupOf ?? '');
@@ -29,7 +33,8 @@ export const webhookRestore: RemediationAction = {
     if (live) {
       backup = await loadBackup(params, live);
       const problems = lineage(backup, params);
-      if (problems.length) throw new RemediateError('E_REMEDIATE_BACKUP', `${problems.join('; ')}: refusing to restore it`);
+      if (problems.length)
+        throw new RemediateError('E_REMEDIATE_BACKUP', `${problems.join('; ')}: refusing to restore it`);
     }
     return {
       action: 'webhook.restore',
@@ -38,9 +43,20 @@ export const webhookRestore: RemediationAction = {
       label: `Restore webhook ${name}`,
       apiCalls: [describeKubeCall({ method: 'POST', path: collection }) + ` (the backup of request ${backupOf})`],
       preconditions: [
-        { id: 'backup-sealed', text: `the backup stored by request ${backupOf} is still the sealed object (sha256)`, ...(backup ? { recorded: backup.sha256 } : {}) },
-        { id: 'backup-uid', text: `the backup is the ${kind}WebhookConfiguration ${name} that request ${backupOf} suspended (uid)`, ...(backup ? { recorded: String(backup.object.metadata.uid) } : {}) },
-        { id: 'absent', text: `${kind}WebhookConfiguration ${name} does not exist (not recreated by its operator meanwhile)` },
+        {
+          id: 'backup-sealed',
+          text: `the backup stored by request ${backupOf} is still the sealed object (sha256)`,
+          ...(backup ? { recorded: backup.sha256 } : {}),
+        },
+        {
+          id: 'backup-uid',
+          text: `the backup is the ${kind}WebhookConfiguration ${name} that request ${backupOf} suspended (uid)`,
+          ...(backup ? { recorded: String(backup.object.metadata.uid) } : {}),
+        },
+        {
+          id: 'absent',
+          text: `${kind}WebhookConfiguration ${name} does not exist (not recreated by its operator meanwhile)`,
+        },
       ],
       risk: `${name} enforces its policy again: pods it refuses are refused again.`,
     };
@@ -65,10 +81,14 @@ export const webhookRestore: RemediationAction = {
   async execute(plan, ctx) {
     const { collection, body } = await restoreCall(plan, ctx);
     await sendKube(ctx.workload, { method: 'POST', path: collection, body });
-    return { summary: `${plan.params.kind}WebhookConfiguration ${plan.params.name} re-created from the backup of request ${plan.params.backupOf}` };
+    return {
+      summary: `${plan.params.kind}WebhookConfiguration ${plan.params.name} re-created from the backup of request ${plan.params.backupOf}`,
+    };
   },
   async verify(plan, ctx) {
-    return (await readWebhook(ctx, webhookTarget(plan.params).path)) ? [] : [`${plan.params.name} does not exist after the restore`];
+    return (await readWebhook(ctx, webhookTarget(plan.params).path))
+      ? []
+      : [`${plan.params.name} does not exist after the restore`];
   },
 };
 
@@ -94,11 +114,24 @@ function lineage(backup: OpenedBackup, params: PlanParams): string[] {
   } catch {
     originTarget = undefined;
   }
-  if (origin.action !== 'webhook.suspend' || !originTarget || originTarget.kind !== kind || originTarget.name !== name) {
-    problems.push(`the backup of request ${backupOf} was saved by ${origin.action} ${JSON.stringify(origin.params)}, not by the suspend of ${kind}WebhookConfiguration ${name}`);
+  if (
+    origin.action !== 'webhook.suspend' ||
+    !originTarget ||
+    originTarget.kind !== kind ||
+    originTarget.name !== name
+  ) {
+    problems.push(
+      `the backup of request ${backupOf} was saved by ${origin.action} ${JSON.stringify(origin.params)}, not by the suspend of ${kind}WebhookConfiguration ${name}`,
+    );
   }
-  if (o.kind !== `${kind}WebhookConfiguration` || o.apiVersion !== 'admissionregistration.k8s.io/v1' || o.metadata?.name !== name) {
-    problems.push(`the backup of request ${backupOf} holds ${o.apiVersion ?? '?'} ${o.kind ?? '?'} ${o.metadata?.name ?? '?'}, not ${kind}WebhookConfiguration ${name}`);
+  if (
+    o.kind !== `${kind}WebhookConfiguration` ||
+    o.apiVersion !== 'admissionregistration.k8s.io/v1' ||
+    o.metadata?.name !== name
+  ) {
+    problems.push(
+      `the backup of request ${backupOf} holds ${o.apiVersion ?? '?'} ${o.kind ?? '?'} ${o.metadata?.name ?? '?'}, not ${kind}WebhookConfiguration ${name}`,
+    );
   }
   if (!o.metadata?.uid) problems.push(`the backup of request ${backupOf} has no uid: its lineage cannot be checked`);
   return problems;
@@ -109,18 +142,38 @@ function lineage(backup: OpenedBackup, params: PlanParams): string[] {
  * seal verifies (loadBackup), the lineage holds, and the object is the one this plan recorded (same
  * sha256, same uid). A plan without recorded values (made without a live cluster) never restores.
  */
-async function restoreCall(plan: RemediationPlan, ctx: ActionContext): Promise<{ collection: string; body: KubeObject }> {
+async function restoreCall(
+  plan: RemediationPlan,
+  ctx: ActionContext,
+): Promise<{ collection: string; body: KubeObject }> {
   const { path } = webhookTarget(plan.params);
   const backup = await loadBackup(plan.params, ctx);
   const problems = lineage(backup, plan.params);
   const sealed = plan.preconditions.find((p) => p.id === 'backup-sealed')?.recorded;
   const uid = plan.preconditions.find((p) => p.id === 'backup-uid')?.recorded;
-  if (sealed === undefined || uid === undefined) problems.push('the plan recorded no backup hash: propose the restore again');
+  if (sealed === undefined || uid === undefined)
+    problems.push('the plan recorded no backup hash: propose the restore again');
   else {
-    if (backup.sha256 !== String(sealed)) problems.push(`the backup of request ${plan.params.backupOf} is not the one signed with this plan (sha256 ${String(sealed).slice(0, 12)}… → ${backup.sha256.slice(0, 12)}…)`);
-    if (backup.object.metadata?.uid !== String(uid)) problems.push(`the backup of request ${plan.params.backupOf} is of uid ${backup.object.metadata?.uid}, not ${uid}`);
+    if (backup.sha256 !== String(sealed))
+      problems.push(
+        `the backup of request ${plan.params.backupOf} is not the one signed with this plan (sha256 ${String(sealed).slice(0, 12)}… → ${backup.sha256.slice(0, 12)}…)`,
+      );
+    if (backup.object.metadata?.uid !== String(uid))
+      problems.push(
+        `the backup of request ${plan.params.backupOf} is of uid ${backup.object.metadata?.uid}, not ${uid}`,
+      );
   }
   if (problems.length) throw new RemediateError('E_REMEDIATE_BACKUP', `${problems.join('; ')}: refusing to restore it`);
-  const { resourceVersion: _rv, uid: _uid, creationTimestamp: _ct, managedFields: _mf, generation: _g, ...metadata } = (backup.object.metadata ?? {}) as unknown as Record<string, unknown>;
-  return { collection: path.slice(0, path.lastIndexOf('/')), body: { ...backup.object, metadata } as unknown as KubeObject };
+  const {
+    resourceVersion: _rv,
+    uid: _uid,
+    creationTimestamp: _ct,
+    managedFields: _mf,
+    generation: _g,
+    ...metadata
+  } = (backup.object.metadata ?? {}) as unknown as Record<string, unknown>;
+  return {
+    collection: path.slice(0, path.lastIndexOf('/')),
+    body: { ...backup.object, metadata } as unknown as KubeObject,
+  };
 }

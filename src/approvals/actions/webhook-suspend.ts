@@ -18,8 +18,13 @@ export const WEBHOOK_KINDS = ['validatingwebhookconfigurations', 'mutatingwebhoo
  */
 export const webhookSuspend: RemediationAction = {
   id: 'webhook.suspend',
-  undoWords: 'restore the webhook: its configuration is backed up before the delete, and an undo button proposes restoring exactly that backup.',
-  rbac: WEBHOOK_KINDS.map((resource) => ({ group: 'admissionregistration.k8s.io', resource, verbs: ['get', 'delete'] as const })),
+  undoWords:
+    'restore the webhook: its configuration is backed up before the delete, and an undo button proposes restoring exactly that backup.',
+  rbac: WEBHOOK_KINDS.map((resource) => ({
+    group: 'admissionregistration.k8s.io',
+    resource,
+    verbs: ['get', 'delete'] as const,
+  })),
   async plan(cluster, params, live) {
     const { kind, name, path } = webhookTarget(params);
     let rv: string | undefined;
@@ -27,22 +32,40 @@ export const webhookSuspend: RemediationAction = {
     if (live) {
       const obj = await readWebhook(live, path);
       if (!obj) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${kind}WebhookConfiguration ${name} does not exist`);
-      if (isSystemWebhook(obj)) throw new RemediateError('E_REMEDIATE_NOT_ALLOWED', `${kind}WebhookConfiguration ${name} is a system webhook: it is never suspended`);
+      if (isSystemWebhook(obj))
+        throw new RemediateError(
+          'E_REMEDIATE_NOT_ALLOWED',
+          `${kind}WebhookConfiguration ${name} is a system webhook: it is never suspended`,
+        );
       rv = obj.metadata?.resourceVersion;
       uid = obj.metadata?.uid;
-      if (!uid || !rv) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${kind}WebhookConfiguration ${name} has no uid/resourceVersion: it cannot be pinned`);
+      if (!uid || !rv)
+        throw new RemediateError(
+          'E_REMEDIATE_NO_TARGET',
+          `${kind}WebhookConfiguration ${name} has no uid/resourceVersion: it cannot be pinned`,
+        );
     }
     return {
       action: 'webhook.suspend',
       cluster,
       params: { kind, name },
       label: `Suspend webhook ${name}`,
-      apiCalls: [`GET ${path} (full backup, stored before the delete)`, `${describeKubeCall({ method: 'DELETE', path })} (preconditions: uid ${uid ?? '<recorded at proposal>'}, resourceVersion ${rv ?? '<recorded at proposal>'})`],
+      apiCalls: [
+        `GET ${path} (full backup, stored before the delete)`,
+        `${describeKubeCall({ method: 'DELETE', path })} (preconditions: uid ${uid ?? '<recorded at proposal>'}, resourceVersion ${rv ?? '<recorded at proposal>'})`,
+      ],
       preconditions: [
         { id: 'exists', text: `${kind}WebhookConfiguration ${name} still exists` },
-        { id: 'third-party', text: `${name} is still a third-party webhook (never antrea, calico or the platform's own)` },
+        {
+          id: 'third-party',
+          text: `${name} is still a third-party webhook (never antrea, calico or the platform's own)`,
+        },
         sameObjectPrecondition(`${kind}WebhookConfiguration ${name}`, uid),
-        { id: 'unchanged', text: `${name} is unchanged since the proposal (same resourceVersion)`, ...(rv ? { recorded: rv } : {}) },
+        {
+          id: 'unchanged',
+          text: `${name} is unchanged since the proposal (same resourceVersion)`,
+          ...(rv ? { recorded: rv } : {}),
+        },
       ],
       risk: `${kind}WebhookConfiguration ${name} is backed up then deleted: its policy is not enforced until webhook.restore (its operator may also recreate it).`,
     };
@@ -57,10 +80,14 @@ export const webhookSuspend: RemediationAction = {
     const obj = await readWebhook(ctx, path);
     if (!obj) return [`${kind}WebhookConfiguration ${name} no longer exists`];
     const { uid, resourceVersion } = pin(plan);
-    if (obj.metadata?.uid !== uid) return [replacedMessage(`${kind}WebhookConfiguration ${name}`, uid, obj.metadata?.uid)];
+    if (obj.metadata?.uid !== uid)
+      return [replacedMessage(`${kind}WebhookConfiguration ${name}`, uid, obj.metadata?.uid)];
     const problems: string[] = [];
     if (isSystemWebhook(obj)) problems.push(`${name} now looks like a system webhook: never suspended`);
-    if (obj.metadata?.resourceVersion !== resourceVersion) problems.push(`${name} changed since the proposal (resourceVersion ${resourceVersion} → ${obj.metadata?.resourceVersion})`);
+    if (obj.metadata?.resourceVersion !== resourceVersion)
+      problems.push(
+        `${name} changed since the proposal (resourceVersion ${resourceVersion} → ${obj.metadata?.resourceVersion})`,
+      );
     return problems;
   },
   async execute(plan, ctx, io) {
@@ -70,14 +97,27 @@ export const webhookSuspend: RemediationAction = {
     if (!obj) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${what} vanished before the delete`);
     const p = pin(plan);
     // The backup must be the very object the delete is pinned to, or a restore could bring back another one.
-    if (obj.metadata?.uid !== p.uid) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${replacedMessage(what, p.uid, obj.metadata?.uid)}; nothing was deleted`);
-    if (obj.metadata?.resourceVersion !== p.resourceVersion) throw new RemediateError('E_REMEDIATE_NO_TARGET', `${what} changed since the proposal (resourceVersion ${p.resourceVersion} → ${obj.metadata?.resourceVersion}); nothing was deleted`);
+    if (obj.metadata?.uid !== p.uid)
+      throw new RemediateError(
+        'E_REMEDIATE_NO_TARGET',
+        `${replacedMessage(what, p.uid, obj.metadata?.uid)}; nothing was deleted`,
+      );
+    if (obj.metadata?.resourceVersion !== p.resourceVersion)
+      throw new RemediateError(
+        'E_REMEDIATE_NO_TARGET',
+        `${what} changed since the proposal (resourceVersion ${p.resourceVersion} → ${obj.metadata?.resourceVersion}); nothing was deleted`,
+      );
     // Backup first: once deleted, this object is the only way back (webhook.restore).
     await io.saveBackup(what, obj);
     await sendKube(ctx.workload, pinnedDelete(path, p));
     return {
       summary: `${kind}WebhookConfiguration ${name} backed up and deleted`,
-      undo: { action: 'webhook.restore', params: { kind, name, backupOf: io.requestId }, label: `Restore webhook ${name}`, risk: `${name} enforces its policy again: pods it refuses are refused again.` },
+      undo: {
+        action: 'webhook.restore',
+        params: { kind, name, backupOf: io.requestId },
+        label: `Restore webhook ${name}`,
+        risk: `${name} enforces its policy again: pods it refuses are refused again.`,
+      },
     };
   },
   async verify(plan, ctx) {
@@ -90,7 +130,11 @@ export const webhookSuspend: RemediationAction = {
 function pin(plan: RemediationPlan): { uid: string; resourceVersion: string } {
   const what = `webhook ${String(plan.params.name)}`;
   const resourceVersion = plan.preconditions.find((p) => p.id === 'unchanged')?.recorded;
-  if (resourceVersion === undefined) throw new RemediateError('E_REMEDIATE_PARAMS', `the plan recorded no resourceVersion for ${what}: propose it again against the live cluster`);
+  if (resourceVersion === undefined)
+    throw new RemediateError(
+      'E_REMEDIATE_PARAMS',
+      `the plan recorded no resourceVersion for ${what}: propose it again against the live cluster`,
+    );
   return { uid: pinnedUid(plan, what), resourceVersion: String(resourceVersion) };
 }
 
@@ -101,8 +145,13 @@ export function webhookTarget(params: PlanParams): { kind: 'Validating' | 'Mutat
   const raw = String(params.kind ?? '').replace(/WebhookConfiguration$/, '');
   const kind = raw === 'Mutating' ? 'Mutating' : raw === 'Validating' ? 'Validating' : undefined;
   const name = String(params.name ?? '');
-  if (!kind || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name)) throw new RemediateError('E_REMEDIATE_PARAMS', `bad webhook params kind=${params.kind} name=${name}`);
-  return { kind, name, path: `/apis/admissionregistration.k8s.io/v1/${kind.toLowerCase()}webhookconfigurations/${name}` };
+  if (!kind || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name))
+    throw new RemediateError('E_REMEDIATE_PARAMS', `bad webhook params kind=${params.kind} name=${name}`);
+  return {
+    kind,
+    name,
+    path: `/apis/admissionregistration.k8s.io/v1/${kind.toLowerCase()}webhookconfigurations/${name}`,
+  };
 }
 
 export async function readWebhook(ctx: ActionContext, path: string): Promise<KubeObject | undefined> {

@@ -20,7 +20,10 @@ export interface EtcdLeaderView {
   leaderId: string;
   leaderEndpoint: string;
   members: EtcdMemberView[];
-  /** A client for the leader's endpoint ONLY (docs/development.md, "Stack notes": moveLeader must be sent to the leader). */
+  /**
+   * A client for the leader's endpoint ONLY (docs/development.md, "Stack notes": moveLeader must be sent to the
+   * leader).
+   */
   leader: Etcd3;
   close(): void;
 }
@@ -30,15 +33,28 @@ export interface EtcdLeaderView {
  * list, and find the current leader: the member whose own status names itself leader.
  */
 export async function collectEtcdLeader(etcd: NonNullable<ActionContext['etcd']>): Promise<EtcdLeaderView> {
-  const clients = etcd.endpoints.map((endpoint) => ({ endpoint, client: createEtcdClient(endpoint, { timeoutMs: etcd.timeoutMs, tls: etcd.tls }) }));
+  const clients = etcd.endpoints.map((endpoint) => ({
+    endpoint,
+    client: createEtcdClient(endpoint, { timeoutMs: etcd.timeoutMs, tls: etcd.tls }),
+  }));
   const closeAll = (keep?: Etcd3) => clients.forEach((c) => c.client !== keep && c.client.close());
   try {
-    const statuses = await Promise.all(clients.map(async (c) => ({ ...c, status: await c.client.maintenance.status().catch((err: unknown) => describeEtcdError(err)) })));
+    const statuses = await Promise.all(
+      clients.map(async (c) => ({
+        ...c,
+        status: await c.client.maintenance.status().catch((err: unknown) => describeEtcdError(err)),
+      })),
+    );
     const answered = statuses.filter((s): s is typeof s & { status: IStatusResponse } => typeof s.status !== 'string');
     const leaderSelf = answered.find((s) => s.status.leader !== '0' && s.status.header.member_id === s.status.leader);
     if (!leaderSelf) {
-      const why = statuses.map((s) => `${s.endpoint}: ${typeof s.status === 'string' ? s.status : `leader ${s.status.leader}`}`).join('; ');
-      throw new RemediateError('E_REMEDIATE_ETCD', `no etcd endpoint answers as the leader (${why}): etcd has no reachable leader, nothing can be changed safely`);
+      const why = statuses
+        .map((s) => `${s.endpoint}: ${typeof s.status === 'string' ? s.status : `leader ${s.status.leader}`}`)
+        .join('; ');
+      throw new RemediateError(
+        'E_REMEDIATE_ETCD',
+        `no etcd endpoint answers as the leader (${why}): etcd has no reachable leader, nothing can be changed safely`,
+      );
     }
     const list = await leaderSelf.client.cluster.memberList({ linearizable: true });
     const members: EtcdMemberView[] = list.members.map((m) => {
@@ -49,11 +65,23 @@ export async function collectEtcdLeader(etcd: NonNullable<ActionContext['etcd']>
         clientUrls: m.clientURLs ?? [],
         isLearner: !!m.isLearner,
         endpoint: s?.endpoint,
-        status: s ? { leader: s.status.leader, raftAppliedIndex: BigInt(s.status.raftAppliedIndex || s.status.raftIndex || '0'), errors: s.status.errors ?? [] } : undefined,
+        status: s
+          ? {
+              leader: s.status.leader,
+              raftAppliedIndex: BigInt(s.status.raftAppliedIndex || s.status.raftIndex || '0'),
+              errors: s.status.errors ?? [],
+            }
+          : undefined,
       };
     });
     closeAll(leaderSelf.client);
-    return { leaderId: leaderSelf.status.leader, leaderEndpoint: leaderSelf.endpoint, members, leader: leaderSelf.client, close: () => leaderSelf.client.close() };
+    return {
+      leaderId: leaderSelf.status.leader,
+      leaderEndpoint: leaderSelf.endpoint,
+      members,
+      leader: leaderSelf.client,
+      close: () => leaderSelf.client.close(),
+    };
   } catch (err) {
     closeAll();
     if (err instanceof RemediateError) throw err;

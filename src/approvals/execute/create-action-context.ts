@@ -10,7 +10,10 @@ import { RemediateError } from '../remediate-error.js';
  */
 export async function createActionContext(cluster: ClusterConfig): Promise<ActionContext> {
   if (cluster.dump || !cluster.workload) {
-    throw new RemediateError('E_REMEDIATE_NOT_ALLOWED', `cluster ${cluster.name} is dump-backed (read-only): it can never be remediated`);
+    throw new RemediateError(
+      'E_REMEDIATE_NOT_ALLOWED',
+      `cluster ${cluster.name} is dump-backed (read-only): it can never be remediated`,
+    );
   }
   const workload = loadKubeConfig(cluster.workload);
   const management = cluster.management ? loadKubeConfig(cluster.management) : workload;

@@ -24,7 +24,10 @@ export interface RunRemediationDeps {
   backups: ApprovalBackups;
   /** HMAC with K8S_HEALTH_PLAN_SECRET: verifies the plan and the votes, seals backups. */
   signer: PlanSigner;
-  /** Is this Slack user an approver of this cluster under the current config (users; groups via the cached usergroups lookup)? */
+  /**
+   * Is this Slack user an approver of this cluster under the current config (users; groups via the cached usergroups
+   * lookup)?
+   */
   isAuthorized: (cluster: ClusterConfig, user: string) => Promise<boolean>;
   /** Live access to a cluster (createActionContext in production). */
   createContext: (cluster: Config['clusters'][number]) => Promise<ActionContext>;
@@ -65,7 +68,15 @@ export interface RemediationRun {
 export async function runRemediation(requestId: string, deps: RunRemediationDeps): Promise<RemediationRun> {
   const claimed = await deps.approvals.update(requestId, (req) => {
     if (req.status === 'executing') {
-      return { request: moveRequest(req, 'interrupted', deps.now(), 'interrupted: the worker stopped while executing; it was not run again — check the cluster and propose again if needed'), extra: 'interrupted' as const };
+      return {
+        request: moveRequest(
+          req,
+          'interrupted',
+          deps.now(),
+          'interrupted: the worker stopped while executing; it was not run again — check the cluster and propose again if needed',
+        ),
+        extra: 'interrupted' as const,
+      };
     }
     return { request: moveRequest(req, 'executing', deps.now()), extra: 'claimed' as const };
   });
@@ -76,15 +87,28 @@ export async function runRemediation(requestId: string, deps: RunRemediationDeps
     return { request: req, ran: false };
   }
 
-  const finish = async (status: ApprovalStatus, result: string, extra: Omit<RemediationRun, 'request' | 'ran'> = {}, event?: 'refused'): Promise<RemediationRun> => {
-    const done = await deps.approvals.update(requestId, (r) => ({ request: moveRequest(r, status, deps.now(), result), extra: undefined }));
+  const finish = async (
+    status: ApprovalStatus,
+    result: string,
+    extra: Omit<RemediationRun, 'request' | 'ran'> = {},
+    event?: 'refused',
+  ): Promise<RemediationRun> => {
+    const done = await deps.approvals.update(requestId, (r) => ({
+      request: moveRequest(r, status, deps.now(), result),
+      extra: undefined,
+    }));
     const final = done?.request ?? req;
     await audit(deps, final, event ?? (status as 'succeeded' | 'failed' | 'aborted'), result);
     return { request: final, ran: status !== 'aborted', ...extra };
   };
 
   // 2. Re-verify before anything else: a status of `approved` proves nothing.
-  const refused = await verifyApproval(req, { config: deps.config, signer: deps.signer, now: deps.now(), isAuthorized: deps.isAuthorized });
+  const refused = await verifyApproval(req, {
+    config: deps.config,
+    signer: deps.signer,
+    now: deps.now(),
+    isAuthorized: deps.isAuthorized,
+  });
   if (refused.length) {
     deps.log.warn({ requestId: req.id, cluster: req.cluster, problems: refused }, 'remediation refused');
     return finish('aborted', `refused, nothing was changed: ${refused.join('; ')}`, {}, 'refused');
@@ -92,10 +116,20 @@ export async function runRemediation(requestId: string, deps: RunRemediationDeps
   // 3. Exactly once across resets: the claim above is once per `approved`, this is once per request —
   // by the marker in Redis, and by this process's own memory, which a Redis writer cannot delete.
   if (!(await deps.approvals.markExecuted(requestId))) {
-    return finish('aborted', 'refused, nothing was changed: this request was already executed once (executed marker); propose it again if it is still needed', {}, 'refused');
+    return finish(
+      'aborted',
+      'refused, nothing was changed: this request was already executed once (executed marker); propose it again if it is still needed',
+      {},
+      'refused',
+    );
   }
   if (deps.executedHere?.has(requestId)) {
-    return finish('aborted', 'refused, nothing was changed: this request was already executed once by this remediation worker (its executed marker in Redis is gone: someone deleted it); propose it again if it is still needed', {}, 'refused');
+    return finish(
+      'aborted',
+      'refused, nothing was changed: this request was already executed once by this remediation worker (its executed marker in Redis is gone: someone deleted it); propose it again if it is still needed',
+      {},
+      'refused',
+    );
   }
   deps.executedHere?.add(requestId);
   await audit(deps, req, 'executing');
@@ -111,7 +145,12 @@ type Outcome = [status: ApprovalStatus, result: string, extra?: Omit<Remediation
  * Run the action and say how it ended. Recording the outcome (`finish`) stays outside this try: a
  * failure to record it rejects the run instead of being caught here and recorded as a failed action.
  */
-async function attemptAction(deps: RunRemediationDeps, req: ApprovalRequest, requestId: string, cluster: ClusterConfig): Promise<Outcome> {
+async function attemptAction(
+  deps: RunRemediationDeps,
+  req: ApprovalRequest,
+  requestId: string,
+  cluster: ClusterConfig,
+): Promise<Outcome> {
   let backup: RemediationRun['backup'];
   try {
     const action = findAction(req.plan.action);
@@ -123,7 +162,12 @@ async function attemptAction(deps: RunRemediationDeps, req: ApprovalRequest, req
       requestId,
       saveBackup: async (what, object) => {
         // Sealed: a restore later accepts exactly this object, saved by this request and action.
-        await deps.backups.save(requestId, what, object, sealBackup(deps.signer, what, object, { requestId, action: req.plan.action, params: req.plan.params }));
+        await deps.backups.save(
+          requestId,
+          what,
+          object,
+          sealBackup(deps.signer, what, object, { requestId, action: req.plan.action, params: req.plan.params }),
+        );
         backup = { what, json: JSON.stringify(object, null, 2) };
       },
     });
@@ -133,7 +177,12 @@ async function attemptAction(deps: RunRemediationDeps, req: ApprovalRequest, req
       if (!failing.length) break;
       await new Promise((r) => setTimeout(r, deps.verifyDelayMs ?? 500));
     }
-    if (failing.length) return ['failed', `executed, but verification failed: ${failing.join('; ')} (${result.summary})`, { undo: result.undo, backup }];
+    if (failing.length)
+      return [
+        'failed',
+        `executed, but verification failed: ${failing.join('; ')} (${result.summary})`,
+        { undo: result.undo, backup },
+      ];
     return ['succeeded', `done and verified: ${result.summary}`, { undo: result.undo, backup }];
   } catch (err) {
     const message = describeError(err);
@@ -141,14 +190,31 @@ async function attemptAction(deps: RunRemediationDeps, req: ApprovalRequest, req
     // or optimistic-lock conflict, 422 failed json-patch test or immutable uid), or the action's own
     // re-read found another object. Nothing reached the cluster: fail closed, and say so.
     if (err instanceof KubeCallError && (err.status === 409 || err.status === 422)) {
-      return ['aborted', `aborted, nothing was changed: the API server refused the write pinned to the object this plan was made for (${message})`, { backup }];
+      return [
+        'aborted',
+        `aborted, nothing was changed: the API server refused the write pinned to the object this plan was made for (${message})`,
+        { backup },
+      ];
     }
-    if (err instanceof RemediateError && err.code === 'E_REMEDIATE_NO_TARGET') return ['aborted', `aborted, nothing was changed: ${message}`, { backup }];
+    if (err instanceof RemediateError && err.code === 'E_REMEDIATE_NO_TARGET')
+      return ['aborted', `aborted, nothing was changed: ${message}`, { backup }];
     return ['failed', `failed: ${message}`, { backup }];
   }
 }
 
-
-async function audit(deps: RunRemediationDeps, req: ApprovalRequest, event: 'executing' | 'succeeded' | 'failed' | 'aborted' | 'interrupted' | 'refused', detail?: string): Promise<void> {
-  await deps.audit.append({ at: deps.now().toISOString(), cluster: req.cluster, requestId: req.id, event, action: req.plan.action, hash: req.hash, ...(detail ? { detail } : {}) });
+async function audit(
+  deps: RunRemediationDeps,
+  req: ApprovalRequest,
+  event: 'executing' | 'succeeded' | 'failed' | 'aborted' | 'interrupted' | 'refused',
+  detail?: string,
+): Promise<void> {
+  await deps.audit.append({
+    at: deps.now().toISOString(),
+    cluster: req.cluster,
+    requestId: req.id,
+    event,
+    action: req.plan.action,
+    hash: req.hash,
+    ...(detail ? { detail } : {}),
+  });
 }

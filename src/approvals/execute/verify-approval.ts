@@ -40,12 +40,21 @@ export async function verifyApproval(req: ApprovalRequest, ctx: VerifyApprovalCo
   if (!signer.ready) return [signer.problem!];
   const problems: string[] = [];
   const cluster = config.clusters.find((c) => c.name === req.cluster);
-  if (!cluster || cluster.dump || !cluster.workload) problems.push(`cluster ${req.cluster} is not a live cluster in the current config`);
-  else if (!cluster.remediation.enabled) problems.push(`remediation is not enabled for cluster ${req.cluster} in the current config`);
-  if (req.plan.cluster !== req.cluster) problems.push(`the plan names cluster ${req.plan.cluster}, the request ${req.cluster}`);
+  if (!cluster || cluster.dump || !cluster.workload)
+    problems.push(`cluster ${req.cluster} is not a live cluster in the current config`);
+  else if (!cluster.remediation.enabled)
+    problems.push(`remediation is not enabled for cluster ${req.cluster} in the current config`);
+  if (req.plan.cluster !== req.cluster)
+    problems.push(`the plan names cluster ${req.plan.cluster}, the request ${req.cluster}`);
 
-  if (!req.signature) problems.push('the request carries no plan signature (stored before plans were signed, or stripped): propose it again');
-  else if (!isRequestSignatureValid(req, signer)) problems.push('the plan signature does not verify: the stored request (plan, params, cluster, proposer, times, dry run, or the text approvers were shown) was changed after it was proposed, or K8S_HEALTH_PLAN_SECRET changed since');
+  if (!req.signature)
+    problems.push(
+      'the request carries no plan signature (stored before plans were signed, or stripped): propose it again',
+    );
+  else if (!isRequestSignatureValid(req, signer))
+    problems.push(
+      'the plan signature does not verify: the stored request (plan, params, cluster, proposer, times, dry run, or the text approvers were shown) was changed after it was proposed, or K8S_HEALTH_PLAN_SECRET changed since',
+    );
   if (hashPlan(req.plan) !== req.hash) problems.push('the stored plan does not match the hash that was approved');
   if (req.dryRunOk !== true) problems.push('the dry run of this plan did not pass: it cannot be approved');
 
@@ -60,9 +69,14 @@ export async function verifyApproval(req: ApprovalRequest, ctx: VerifyApprovalCo
       continue;
     }
     if (seen.has(v.user)) problems.push(`${v.user} voted twice: approvers must be distinct`);
-    else if (v.user === req.proposer) problems.push(`${v.user} proposed this fix: the proposer's approval never counts`);
-    else if (!(at >= created && at < expires)) problems.push(`the vote of ${v.user} (${v.at}) is outside the request's lifetime ${req.createdAt} – ${req.expiresAt}`);
-    else if (!cluster || !(await ctx.isAuthorized(cluster, v.user))) problems.push(`${v.user} is not an approver of cluster ${req.cluster} in the current config`);
+    else if (v.user === req.proposer)
+      problems.push(`${v.user} proposed this fix: the proposer's approval never counts`);
+    else if (!(at >= created && at < expires))
+      problems.push(
+        `the vote of ${v.user} (${v.at}) is outside the request's lifetime ${req.createdAt} – ${req.expiresAt}`,
+      );
+    else if (!cluster || !(await ctx.isAuthorized(cluster, v.user)))
+      problems.push(`${v.user} is not an approver of cluster ${req.cluster} in the current config`);
     else valid += 1;
     seen.add(v.user);
   }
@@ -70,11 +84,19 @@ export async function verifyApproval(req: ApprovalRequest, ctx: VerifyApprovalCo
   if (valid < required) problems.push(`${valid} valid approval(s), ${required} required`);
 
   const last = req.approvals[req.approvals.length - 1];
-  if (config.approvals.confirmByTyping && last && !last.confirmed) problems.push(`the decisive vote (${last.user}) was not confirmed by typing the cluster name (approvals.confirmByTyping)`);
-  const approvedAt = Math.max(...req.approvals.map((v) => Date.parse(v.at)).filter(Number.isFinite), Number.NEGATIVE_INFINITY);
+  if (config.approvals.confirmByTyping && last && !last.confirmed)
+    problems.push(
+      `the decisive vote (${last.user}) was not confirmed by typing the cluster name (approvals.confirmByTyping)`,
+    );
+  const approvedAt = Math.max(
+    ...req.approvals.map((v) => Date.parse(v.at)).filter(Number.isFinite),
+    Number.NEGATIVE_INFINITY,
+  );
   const deadline = approvedAt + config.approvals.executionDeadlineMinutes * 60_000;
   if (Number.isFinite(approvedAt) && now.getTime() > deadline) {
-    problems.push(`the execution deadline passed: approved at ${new Date(approvedAt).toISOString()}, it had to start by ${new Date(deadline).toISOString()} (approvals.executionDeadlineMinutes ${config.approvals.executionDeadlineMinutes})`);
+    problems.push(
+      `the execution deadline passed: approved at ${new Date(approvedAt).toISOString()}, it had to start by ${new Date(deadline).toISOString()} (approvals.executionDeadlineMinutes ${config.approvals.executionDeadlineMinutes})`,
+    );
   }
   return problems;
 }

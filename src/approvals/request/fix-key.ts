@@ -8,5 +8,8 @@ import { canonicalJson } from '../canonical-json.js';
  * a fix that ran is known by this key (approval-stores.ts claimFix, markFixRan).
  */
 export function fixKey(cluster: string, proposal: Pick<RemediationProposal, 'action' | 'params'>): string {
-  return createHash('sha256').update(canonicalJson({ cluster, action: proposal.action, params: proposal.params ?? {} })).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(canonicalJson({ cluster, action: proposal.action, params: proposal.params ?? {} }))
+    .digest('hex')
+    .slice(0, 32);
 }

@@ -38,7 +38,9 @@ export interface ProposeFixDeps {
 
 /** Why a click did not become a request (the adapter words it for the clicker). */
 export type ProposeRefusal =
-  /** The cluster may not be remediated from this channel now (config changed since the click, dump-backed, disabled). */
+  /**
+   * The cluster may not be remediated from this channel now (config changed since the click, dump-backed, disabled).
+   */
   | { reason: 'not-allowed'; detail: string }
   /** K8S_HEALTH_PLAN_SECRET missing here: nothing can be signed. */
   | { reason: 'no-secret'; detail: string }
@@ -48,14 +50,22 @@ export type ProposeRefusal =
    * The fix (cluster, action, parameters) already has a pending request — this clicker's (`byClicker`)
    * or someone else's, from this message or another: the clicker is pointed to it.
    */
-  | { reason: 'already-proposed'; requestId: string; byClicker: boolean; proposer?: string; sameThread?: boolean; thread?: { channel: string; threadTs?: string; messageTs?: string } }
+  | {
+      reason: 'already-proposed';
+      requestId: string;
+      byClicker: boolean;
+      proposer?: string;
+      sameThread?: boolean;
+      thread?: { channel: string; threadTs?: string; messageTs?: string };
+    }
   /** Another click of the same fix is being planned right now: its request appears shortly. */
   | { reason: 'being-proposed' }
   /** The fix already ran (at `at`) after this button was offered: nothing to propose. */
   | { reason: 'already-ran'; label: string; at: string };
 
 /** What one click came to: a stored, published request, or a refusal. */
-export type ProposeOutcome = { outcome: 'proposed'; request: ApprovalRequest } | { outcome: 'refused'; refusal: ProposeRefusal };
+export type ProposeOutcome =
+  { outcome: 'proposed'; request: ApprovalRequest } | { outcome: 'refused'; refusal: ProposeRefusal };
 
 /**
  * A verified fix-button click becomes a signed approval request (planned in the
@@ -72,15 +82,34 @@ export type ProposeOutcome = { outcome: 'proposed'; request: ApprovalRequest } |
  * 4. the request is signed (HMAC with K8S_HEALTH_PLAN_SECRET), published (its message ts recorded),
  *    stored, and audited `proposed` with the clicker as proposer.
  */
-export async function proposeFix(click: ProposalClick, proposal: { cluster: string; proposal: RemediationProposal; createdAt?: string }, deps: ProposeFixDeps): Promise<ProposeOutcome> {
+export async function proposeFix(
+  click: ProposalClick,
+  proposal: { cluster: string; proposal: RemediationProposal; createdAt?: string },
+  deps: ProposeFixDeps,
+): Promise<ProposeOutcome> {
   const refuse = (refusal: ProposeRefusal): ProposeOutcome => {
-    deps.log.info({ user: click.user, cluster: proposal.cluster, action: proposal.proposal.action, reason: refusal.reason }, 'propose-fix refused');
+    deps.log.info(
+      { user: click.user, cluster: proposal.cluster, action: proposal.proposal.action, reason: refusal.reason },
+      'propose-fix refused',
+    );
     return { outcome: 'refused', refusal };
   };
   const cluster = deps.config.clusters.find((c) => c.name === proposal.cluster);
-  if (!cluster) return refuse({ reason: 'not-allowed', detail: `cluster ${proposal.cluster} is not in the config of the remediation worker` });
-  if (cluster.dump || !cluster.workload) return refuse({ reason: 'not-allowed', detail: `cluster ${cluster.name} is dump-backed (read-only): it can never be remediated` });
-  if (!cluster.remediation.enabled) return refuse({ reason: 'not-allowed', detail: `remediation is not enabled for cluster ${cluster.name} (set remediation.enabled: true for it in the config)` });
+  if (!cluster)
+    return refuse({
+      reason: 'not-allowed',
+      detail: `cluster ${proposal.cluster} is not in the config of the remediation worker`,
+    });
+  if (cluster.dump || !cluster.workload)
+    return refuse({
+      reason: 'not-allowed',
+      detail: `cluster ${cluster.name} is dump-backed (read-only): it can never be remediated`,
+    });
+  if (!cluster.remediation.enabled)
+    return refuse({
+      reason: 'not-allowed',
+      detail: `remediation is not enabled for cluster ${cluster.name} (set remediation.enabled: true for it in the config)`,
+    });
   if (cluster.slack.channels.length > 0 && !cluster.slack.channels.includes(click.channel)) {
     return refuse({ reason: 'not-allowed', detail: `cluster ${cluster.name} may not be used from this channel` });
   }
@@ -96,7 +125,8 @@ export async function proposeFix(click: ProposalClick, proposal: { cluster: stri
   // expired is taken over.
   const key = fixKey(cluster.name, proposal.proposal);
   const ran = (await deps.approvals.fixesRan([key]))[key];
-  if (ran && (!proposal.createdAt || Date.parse(ran) > Date.parse(proposal.createdAt))) return refuse({ reason: 'already-ran', label: proposal.proposal.label, at: ran });
+  if (ran && (!proposal.createdAt || Date.parse(ran) > Date.parse(proposal.createdAt)))
+    return refuse({ reason: 'already-ran', label: proposal.proposal.label, at: ran });
   const id = deps.approvals.newId();
   let holder = await deps.approvals.claimFix(key, id, PLANNING_CLAIM_SECONDS);
   if (holder !== id) {
@@ -127,13 +157,30 @@ function isPending(req: ApprovalRequest | undefined, now: Date): req is Approval
 }
 
 function pointTo(req: ApprovalRequest, click: ProposalClick): ProposeRefusal {
-  return { reason: 'already-proposed', requestId: req.id, byClicker: req.proposer === click.user, proposer: req.proposer, sameThread: req.thread?.channel === click.channel && req.thread?.threadTs === click.threadTs, thread: req.thread };
+  return {
+    reason: 'already-proposed',
+    requestId: req.id,
+    byClicker: req.proposer === click.user,
+    proposer: req.proposer,
+    sameThread: req.thread?.channel === click.channel && req.thread?.threadTs === click.threadTs,
+    thread: req.thread,
+  };
 }
 
 /** Steps 2–4 for a claimed fix: plan, dry-run, sign, publish, store, audit. */
-async function planAndPublish(id: string, key: string, click: ProposalClick, cluster: ClusterConfig, proposal: { cluster: string; proposal: RemediationProposal }, deps: ProposeFixDeps): Promise<ProposeOutcome> {
+async function planAndPublish(
+  id: string,
+  key: string,
+  click: ProposalClick,
+  cluster: ClusterConfig,
+  proposal: { cluster: string; proposal: RemediationProposal },
+  deps: ProposeFixDeps,
+): Promise<ProposeOutcome> {
   const refuse = (refusal: ProposeRefusal): ProposeOutcome => {
-    deps.log.info({ user: click.user, cluster: proposal.cluster, action: proposal.proposal.action, reason: refusal.reason }, 'propose-fix refused');
+    deps.log.info(
+      { user: click.user, cluster: proposal.cluster, action: proposal.proposal.action, reason: refusal.reason },
+      'propose-fix refused',
+    );
     return { outcome: 'refused', refusal };
   };
   const clickKey = proposalClickKey(click);
@@ -180,6 +227,15 @@ async function planAndPublish(id: string, key: string, click: ProposalClick, clu
   request.thread.messageMac = signMessagePlacement(request, deps.signer);
   await deps.approvals.create(request);
   await deps.approvals.linkClick(clickKey, request.id, deps.config.approvals.ttlMinutes * 60);
-  await deps.audit.append({ at: now.toISOString(), cluster: cluster.name, requestId: request.id, event: 'proposed', action: plan.action, user: click.user, hash: request.hash, detail: `${plan.label}; ${dryRun}` });
+  await deps.audit.append({
+    at: now.toISOString(),
+    cluster: cluster.name,
+    requestId: request.id,
+    event: 'proposed',
+    action: plan.action,
+    user: click.user,
+    hash: request.hash,
+    detail: `${plan.label}; ${dryRun}`,
+  });
   return { outcome: 'proposed', request };
 }

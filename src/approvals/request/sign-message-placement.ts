@@ -1,7 +1,11 @@
 import type { ApprovalRequest } from '../approval-request.js';
 import type { PlanSigner } from '../plan-signer.js';
 
-const placement = (req: ApprovalRequest) => ({ requestId: req.id, channel: req.thread.channel, messageTs: req.thread.messageTs });
+const placement = (req: ApprovalRequest) => ({
+  requestId: req.id,
+  channel: req.thread.channel,
+  messageTs: req.thread.messageTs,
+});
 
 /**
  * The request's own Slack message, signed once it is posted. `thread.messageTs` is known only after the

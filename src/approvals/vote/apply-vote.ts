@@ -50,16 +50,28 @@ export type VoteOutcome =
  * approvals.required of the current config: a vote is decisive only once both it and the request's own
  * count are reached, as the executor will check.
  */
-export function applyVote(req: ApprovalRequest, vote: Vote, ctx: { now: Date; confirmByTyping: boolean; required?: number }): { request: ApprovalRequest; outcome: VoteOutcome } {
+export function applyVote(
+  req: ApprovalRequest,
+  vote: Vote,
+  ctx: { now: Date; confirmByTyping: boolean; required?: number },
+): { request: ApprovalRequest; outcome: VoteOutcome } {
   const now = ctx.now;
   if (req.status !== 'pending') return { request: req, outcome: 'closed' };
-  if (now.getTime() >= Date.parse(req.expiresAt)) return { request: moveRequest(req, 'expired', now)!, outcome: 'expired' };
+  if (now.getTime() >= Date.parse(req.expiresAt))
+    return { request: moveRequest(req, 'expired', now)!, outcome: 'expired' };
   const at = now.toISOString();
   if (vote.kind === 'reject') {
-    if (vote.user === req.proposer) return { request: { ...moveRequest(req, 'cancelled', now)!, decidedBy: { user: vote.user, at } }, outcome: 'cancelled' };
+    if (vote.user === req.proposer)
+      return {
+        request: { ...moveRequest(req, 'cancelled', now)!, decidedBy: { user: vote.user, at } },
+        outcome: 'cancelled',
+      };
     if (!vote.authorized) return { request: req, outcome: 'unauthorized' };
     if (vote.account && vote.account !== 'ok') return { request: req, outcome: vote.account };
-    return { request: { ...moveRequest(req, 'rejected', now)!, decidedBy: { user: vote.user, at } }, outcome: 'rejected' };
+    return {
+      request: { ...moveRequest(req, 'rejected', now)!, decidedBy: { user: vote.user, at } },
+      outcome: 'rejected',
+    };
   }
   if (req.dryRunOk === false) return { request: req, outcome: 'dry-run-failed' };
   if (vote.user === req.proposer) return { request: req, outcome: 'self-approval' };
@@ -71,7 +83,8 @@ export function applyVote(req: ApprovalRequest, vote: Vote, ctx: { now: Date; co
   // approvals.required now). `required` is read back from Redis: one that is no number (written there by
   // someone else) counts as nothing, so it can never make a single vote decisive.
   const proposedWith = typeof req.required === 'number' && Number.isFinite(req.required) ? req.required : 0;
-  if (approvals.length < Math.max(proposedWith, ctx.required ?? 1, 1)) return { request: { ...req, approvals }, outcome: 'counted' };
+  if (approvals.length < Math.max(proposedWith, ctx.required ?? 1, 1))
+    return { request: { ...req, approvals }, outcome: 'counted' };
   if (ctx.confirmByTyping && !vote.confirmed) return { request: req, outcome: 'needs-confirmation' };
   return { request: { ...moveRequest(req, 'approved', now)!, approvals }, outcome: 'approved' };
 }

@@ -25,7 +25,12 @@ export async function expireApproval(id: string, deps: ExpireApprovalDeps): Prom
   const req = res.request;
   deps.log.info({ requestId: id, cluster: req.cluster, by: 'sweep' }, 'approval expired');
   await deps.audit.append({
-    at: now.toISOString(), cluster: req.cluster, requestId: id, event: 'expired', action: req.plan.action, hash: req.hash,
+    at: now.toISOString(),
+    cluster: req.cluster,
+    requestId: id,
+    event: 'expired',
+    action: req.plan.action,
+    hash: req.hash,
     detail: `${req.approvals.length} of ${req.required} approvals`,
   });
   return req;

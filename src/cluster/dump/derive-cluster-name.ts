@@ -10,9 +10,15 @@ const NOT_A_NAME = new Set(['dump', 'etcd']);
  * directory called `dump` (or `etcd`), which names the layout, not the cluster (`prod-eu/dump/` is
  * prod-eu, never "dump").
  */
-export function deriveClusterName(dir: string, metaCluster: string | undefined, capiClusters: readonly KubeObject[]): string {
+export function deriveClusterName(
+  dir: string,
+  metaCluster: string | undefined,
+  capiClusters: readonly KubeObject[],
+): string {
   if (metaCluster) return metaCluster;
-  const names = [...new Set(capiClusters.map((c) => c.metadata?.name).filter((n): n is string => typeof n === 'string' && n !== ''))];
+  const names = [
+    ...new Set(capiClusters.map((c) => c.metadata?.name).filter((n): n is string => typeof n === 'string' && n !== '')),
+  ];
   if (names.length === 1) return names[0]!;
   let at = path.resolve(dir);
   while (NOT_A_NAME.has(path.basename(at).toLowerCase()) && path.dirname(at) !== at) at = path.dirname(at);

@@ -10,7 +10,13 @@ export function eventFromProjection(e: EventProjection): KubeObject {
   // addToSnapshot needs a string name; '' reads back as "no name".
   const metadata: KubeObject['metadata'] = { name: e.name ?? '' };
   if (e.namespace !== undefined) metadata.namespace = e.namespace;
-  const ev: KubeObject = { apiVersion: 'v1', kind: 'Event', metadata, involvedObject: { ...e.involvedObject }, count: e.count };
+  const ev: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata,
+    involvedObject: { ...e.involvedObject },
+    count: e.count,
+  };
   if (e.type !== undefined) ev.type = e.type;
   if (e.reason !== undefined) ev.reason = e.reason;
   if (e.message !== undefined) ev.message = e.message;

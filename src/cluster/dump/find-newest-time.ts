@@ -5,7 +5,13 @@
  * request + grace period, so in the future), lease durations or certificate expiries.
  */
 const CONDITION_TIMES = ['lastHeartbeatTime', 'lastTransitionTime', 'lastUpdateTime', 'lastProbeTime'] as const;
-const EVENT_TIMES = ['firstTimestamp', 'lastTimestamp', 'eventTime', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp'] as const;
+const EVENT_TIMES = [
+  'firstTimestamp',
+  'lastTimestamp',
+  'eventTime',
+  'deprecatedFirstTimestamp',
+  'deprecatedLastTimestamp',
+] as const;
 
 /**
  * The newest such time in one object (ms since epoch), or undefined. Read before managedFields are
@@ -35,7 +41,8 @@ export function findNewestTime(obj: unknown, notAfterMs = Number.POSITIVE_INFINI
     // CAPI v1.9/v1.10 controller serves as v1beta1, the old ones under status.deprecated.v1beta1 of a
     // v1beta2 object. Either may hold the newest transition (defect classes 4 and 8).
     const lists = [status.conditions, isRecord(status.v1beta2) ? status.v1beta2.conditions : undefined];
-    if (isRecord(status.deprecated) && isRecord(status.deprecated.v1beta1)) lists.push(status.deprecated.v1beta1.conditions);
+    if (isRecord(status.deprecated) && isRecord(status.deprecated.v1beta1))
+      lists.push(status.deprecated.v1beta1.conditions);
     for (const list of lists) for (const c of arr(list)) if (isRecord(c)) for (const k of CONDITION_TIMES) see(c[k]);
     see(status.startTime);
     see(status.lastUpdated); // OpenShift Machine, CAPI v1beta1 Machine

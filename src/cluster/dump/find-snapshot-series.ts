@@ -20,10 +20,14 @@ export async function findSnapshotSeries(dir: string): Promise<string[] | undefi
     return undefined;
   }
   if (entries.some((e) => e.isFile() && !NOTES.test(e.name))) return undefined;
-  const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  const folders = entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
   if (folders.length < 2) return undefined;
   const named = folders.every((f) => SNAPSHOT_NAME.test(f));
-  const withMeta = named || (await Promise.all(folders.map((f) => isFile(path.join(dir, f, 'meta.json'))))).every(Boolean);
+  const withMeta =
+    named || (await Promise.all(folders.map((f) => isFile(path.join(dir, f, 'meta.json'))))).every(Boolean);
   return named || withMeta ? folders.map((f) => path.join(dir, f)) : undefined;
 }
 

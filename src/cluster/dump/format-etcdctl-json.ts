@@ -36,7 +36,9 @@ export function formatEtcdctlJson(etcd: EtcdState): Record<string, string> {
     }),
     'endpoint-status.json': print(
       etcd.endpoints.map((ep) => {
-        const status: Record<string, unknown> = { header: ep.memberId !== undefined ? { member_id: bare(ep.memberId) } : {} };
+        const status: Record<string, unknown> = {
+          header: ep.memberId !== undefined ? { member_id: bare(ep.memberId) } : {},
+        };
         if (ep.version !== undefined) status.version = ep.version;
         if (ep.dbSize !== undefined) status.dbSize = ep.dbSize;
         if (ep.leader !== undefined) status.leader = bare(ep.leader);

@@ -7,29 +7,40 @@ import { readDumpObjects, type DumpObjects } from './read-dump-objects.js';
 import { sortEtcdErrors } from '../parse/sort-etcd-errors.js';
 import { sortSnapshot } from '../sort-snapshot.js';
 import { scopeSnapshot } from '../scope-snapshot.js';
-import { createEmptySnapshot, type KindCoverage, type KubeObject, type PartialEntry, type Snapshot } from '../snapshot.js';
+import {
+  createEmptySnapshot,
+  type KindCoverage,
+  type KubeObject,
+  type PartialEntry,
+  type Snapshot,
+} from '../snapshot.js';
 
 /**
  * A dump directory as a Snapshot (README.md "Dump format"). Objects of DIR/management/ go in with
  * origin 'management', all others 'workload'. Cluster name: `opts.cluster`, else deriveClusterName
- * (meta.json `cluster`, the one Cluster API Cluster's name, the directory's name skipping `dump`). collectedAt (defect class 8): meta.json
- * `collectedAt`, else the newest time the cluster wrote into the capture (events, conditions,
- * managedFields: the capture was taken at or after it), else unknown — never the directory's mtime
- * (a copy, an unpacked archive or a git checkout all reset it) nor the clock. Every array is sorted
- * (namespace, name, then content) so two reads of the same data are deep-equal whatever the file
- * order. Throws DumpError when the dump is unusable.
+ * (meta.json `cluster`, the one Cluster API Cluster's name, the directory's name skipping `dump`). collectedAt (defect
+ * class 8): meta.json `collectedAt`, else the newest time the cluster wrote into the capture (events, conditions,
+ * managedFields: the capture was taken at or after it), else unknown — never the directory's mtime (a copy, an unpacked
+ * archive or a git checkout all reset it) nor the clock. Every array is sorted (namespace, name, then content) so two
+ * reads of the same data are deep-equal whatever the file order. Throws DumpError when the dump is unusable.
  */
-export async function loadDump(dir: string, opts: { cluster?: string; nameDir?: string; capiCluster?: string } = {}): Promise<Snapshot> {
+export async function loadDump(
+  dir: string,
+  opts: { cluster?: string; nameDir?: string; capiCluster?: string } = {},
+): Promise<Snapshot> {
   // Read through the directory the path points at now: a `dump:` cluster whose path is a symlink
   // re-pointed to a newer capture between scans is then read as one capture, never half the old one
   // (every file is opened by path, and a re-point in the middle of a scan mixed two captures).
   const dump = await readDumpObjects(await realpath(dir).catch(() => dir));
   const snapshot = snapshotFromDumpObjects(dump, { cluster: opts.cluster ?? '', ...captureTime(dump) });
   // A snapshot of a series (t00/, t01/) is named after the series' directory, never after "t00".
-  if (!opts.cluster) snapshot.cluster = deriveClusterName(opts.nameDir ?? dir, dump.meta.cluster, snapshot.capi.clusters);
+  if (!opts.cluster)
+    snapshot.cluster = deriveClusterName(opts.nameDir ?? dir, dump.meta.cluster, snapshot.capi.clusters);
   // A capture of a management namespace holds every cluster of it: keep the one this dump is of
   // (`--cluster`, meta.json's `cluster`, the name it is read under; docs/fleet.md "Scoping").
-  const hints = [opts.cluster, dump.meta.cluster, snapshot.cluster].filter((h): h is string => typeof h === 'string' && h !== '');
+  const hints = [opts.cluster, dump.meta.cluster, snapshot.cluster].filter(
+    (h): h is string => typeof h === 'string' && h !== '',
+  );
   scopeSnapshot(snapshot, {
     configured: opts.capiCluster,
     hints,
@@ -40,8 +51,12 @@ export async function loadDump(dir: string, opts: { cluster?: string; nameDir?: 
 }
 
 /** When the capture was taken, and how that is known (Snapshot.collectedAtFrom). */
-export function captureTime(dump: DumpObjects): { collectedAt: string; collectedAtFrom: NonNullable<Snapshot['collectedAtFrom']> } {
-  if (dump.meta.collectedAt) return { collectedAt: dump.meta.collectedAt, collectedAtFrom: dump.meta.collectedAtFrom ?? 'recorded' };
+export function captureTime(dump: DumpObjects): {
+  collectedAt: string;
+  collectedAtFrom: NonNullable<Snapshot['collectedAtFrom']>;
+} {
+  if (dump.meta.collectedAt)
+    return { collectedAt: dump.meta.collectedAt, collectedAtFrom: dump.meta.collectedAtFrom ?? 'recorded' };
   if (dump.newestTime) return { collectedAt: dump.newestTime, collectedAtFrom: 'data' };
   return { collectedAt: '', collectedAtFrom: 'unknown' };
 }
@@ -51,14 +66,18 @@ export function captureTime(dump: DumpObjects): { collectedAt: string; collected
  * sanitized), every array sorted, etcd and API server state attached, partial entries of `dump`
  * first. Pure: loadDump reads the directory, this builds (fuzz tests feed it mutated objects).
  */
-export function snapshotFromDumpObjects(dump: DumpObjects, opts: { cluster: string; collectedAt: string; collectedAtFrom?: Snapshot['collectedAtFrom'] }): Snapshot {
+export function snapshotFromDumpObjects(
+  dump: DumpObjects,
+  opts: { cluster: string; collectedAt: string; collectedAtFrom?: Snapshot['collectedAtFrom'] },
+): Snapshot {
   const snapshot = createEmptySnapshot(opts.cluster, opts.collectedAt, 'dump');
   if (opts.collectedAtFrom && opts.collectedAtFrom !== 'recorded') snapshot.collectedAtFrom = opts.collectedAtFrom;
   const add = (objects: KubeObject[], origin: 'workload' | 'management') => {
     for (const obj of objects) {
       // Objects of readDumpObjects always carry a kind we read; events.k8s.io Events map to Event.
       // A dump may hold any JSON type in apiVersion (fuzzed input): only a string narrows the kind.
-      const spec = findKind(obj.kind, typeof obj.apiVersion === 'string' ? obj.apiVersion : undefined) ?? findKind(obj.kind);
+      const spec =
+        findKind(obj.kind, typeof obj.apiVersion === 'string' ? obj.apiVersion : undefined) ?? findKind(obj.kind);
       if (spec) addToSnapshot(snapshot, spec, obj, origin);
     }
   };
@@ -76,7 +95,9 @@ export function snapshotFromDumpObjects(dump: DumpObjects, opts: { cluster: stri
   }
   if (dump.apiserver) snapshot.apiserver = dump.apiserver;
   if (dump.controlPlaneLogs?.length) {
-    snapshot.controlPlaneLogs = [...dump.controlPlaneLogs].sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.pod, b.pod));
+    snapshot.controlPlaneLogs = [...dump.controlPlaneLogs].sort(
+      (a, b) => cmp(a.namespace, b.namespace) || cmp(a.pod, b.pod),
+    );
   }
   // Entries recorded by `dump` first, then files of this dump that could not be read.
   snapshot.partial = dedupePartial([...(dump.meta.partial ?? []), ...dump.partial]);
@@ -114,7 +135,8 @@ function failureOf(spec: KindSpec, partial: PartialEntry[]): string | undefined 
   for (const p of partial) {
     if (p.source === `list ${resource}` || p.source.startsWith(`list ${resource} `)) return p.error;
     const notRead = / — not read: (.*)$/.exec(p.error);
-    if (p.source.endsWith(' API server') && notRead?.[1]?.split(', ').includes(spec.plural)) return `${p.source}: ${p.error.slice(0, notRead.index)}`;
+    if (p.source.endsWith(' API server') && notRead?.[1]?.split(', ').includes(spec.plural))
+      return `${p.source}: ${p.error.slice(0, notRead.index)}`;
   }
   return undefined;
 }
@@ -126,8 +148,10 @@ function countOf(s: Snapshot, spec: KindSpec): number {
     case 'events':
       return s.events.length;
     default:
-      if (spec.target.startsWith('capi.')) return s.capi[spec.target.slice('capi.'.length) as keyof Snapshot['capi']].length;
-      return (s[spec.target as Exclude<KindSpec['target'], `capi.${string}` | 'pods' | 'events'>] as KubeObject[]).length;
+      if (spec.target.startsWith('capi.'))
+        return s.capi[spec.target.slice('capi.'.length) as keyof Snapshot['capi']].length;
+      return (s[spec.target as Exclude<KindSpec['target'], `capi.${string}` | 'pods' | 'events'>] as KubeObject[])
+        .length;
   }
 }
 

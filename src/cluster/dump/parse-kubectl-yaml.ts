@@ -37,7 +37,8 @@ export function parseKubectlYaml(source: string): unknown[] {
   for (const rawLine of source.split('\n')) {
     const raw = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     if (raw === '---' || raw.startsWith('--- ') || raw === '...') {
-      if (raw.startsWith('--- ') && raw.slice(4).trim() !== '' && !raw.slice(4).trim().startsWith('#')) unsupported('content after ---');
+      if (raw.startsWith('--- ') && raw.slice(4).trim() !== '' && !raw.slice(4).trim().startsWith('#'))
+        unsupported('content after ---');
       if (raw !== '...') {
         if (started || current.some((l) => l.text !== '' && !l.text.startsWith('#'))) flush();
         started = true;
@@ -65,7 +66,8 @@ const FALSE = /^(?:false|False|FALSE)$/;
 const SAFE_INT = /^-?(?:0|[1-9][0-9]{0,14})$/;
 const SAFE_FLOAT = /^-?(?:0|[1-9][0-9]{0,14})\.[0-9]{1,15}$/;
 /** Every other spelling the core schema reads as a number: left to the full parser. */
-const CORE_NUMBER = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const CORE_NUMBER =
+  /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 
 /** A plain scalar as the YAML 1.2 core schema resolves it. */
 function resolvePlain(s: string): unknown {
@@ -79,7 +81,18 @@ function resolvePlain(s: string): unknown {
   return s;
 }
 
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', ' ': ' ', '0': '\0' };
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  ' ': ' ',
+  '0': '\0',
+};
 
 function unescapeDouble(s: string): string {
   return s.replace(/\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)/g, (_m, e: string) => {
@@ -105,7 +118,8 @@ class Reader {
 
   /** Skip blank and comment lines. */
   private skip(): void {
-    while (this.i < this.lines.length && (this.lines[this.i]!.text === '' || this.lines[this.i]!.text.startsWith('#'))) this.i++;
+    while (this.i < this.lines.length && (this.lines[this.i]!.text === '' || this.lines[this.i]!.text.startsWith('#')))
+      this.i++;
   }
 
   /** The node whose lines are indented more than `parent` (null when there is none). */
@@ -160,7 +174,8 @@ class Reader {
         value = next && next.indent === indent && isSeqItem(next.text) ? this.sequence(indent) : this.node(indent);
       } else value = this.inline(rest, indent);
       // `__proto__` stays plain data, as JSON.parse keeps it.
-      if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      if (key === '__proto__')
+        Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
       else out[key] = value;
     }
     return out;
@@ -188,7 +203,8 @@ class Reader {
   private scalar(first: string, parent: number): unknown {
     const q = first[0];
     if (q === '"' || q === "'") return this.quoted(first, parent);
-    if (first.startsWith('- ') || first === '-' || '?:,[]{}#&*!|>%@`'.includes(first[0]!)) unsupported('indicator at the start of a plain scalar');
+    if (first.startsWith('- ') || first === '-' || '?:,[]{}#&*!|>%@`'.includes(first[0]!))
+      unsupported('indicator at the start of a plain scalar');
     const parts = [plainPart(first)];
     for (;;) {
       const line = this.lines[this.i];
@@ -222,7 +238,10 @@ class Reader {
     if (after !== '' && !after.startsWith('#')) unsupported('text after a quoted scalar');
     pieces[last] = pieces[last]!.slice(0, closed);
     // Spaces around a line break are folded away; those inside one line are content.
-    if (q === "'") return fold(pieces.map((p, k) => (k < last ? (k > 0 ? p.trim() : p.trimEnd()) : k > 0 ? p.trimStart() : p))).replace(/''/g, "'");
+    if (q === "'")
+      return fold(
+        pieces.map((p, k) => (k < last ? (k > 0 ? p.trim() : p.trimEnd()) : k > 0 ? p.trimStart() : p)),
+      ).replace(/''/g, "'");
     // Double-quoted: a line ending in an odd number of backslashes continues without a space.
     let joined = '';
     for (let k = 0; k < pieces.length; k++) {

@@ -52,9 +52,20 @@ export function parseObjectFile(text: string, fileName: string): KubeObject[] {
 
 /** parseObjectFile, plus what else the file says: kinds it lists, foreign and kind-less objects, its newest time. */
 export function readObjectFile(text: string, fileName: string, opts: { notAfterMs?: number } = {}): ObjectFile {
-  const docs = /\.json$/i.test(fileName) ? parseJsonDocuments(text) : /\.txt$/i.test(fileName) ? splitJsonDocuments(text) : parseYamlDocuments(text);
+  const docs = /\.json$/i.test(fileName)
+    ? parseJsonDocuments(text)
+    : /\.txt$/i.test(fileName)
+      ? splitJsonDocuments(text)
+      : parseYamlDocuments(text);
   const fromPath = kindFromPath(fileName);
-  const acc: Acc = { objects: [], listed: new Map(), foreign: new Map(), kindless: 0, holdsObjects: false, notAfterMs: opts.notAfterMs ?? Number.POSITIVE_INFINITY };
+  const acc: Acc = {
+    objects: [],
+    listed: new Map(),
+    foreign: new Map(),
+    kindless: 0,
+    holdsObjects: false,
+    notAfterMs: opts.notAfterMs ?? Number.POSITIVE_INFINITY,
+  };
   for (const doc of docs) collect(doc, { spec: fromPath.spec, unread: fromPath.unread }, acc, true);
   const out: ObjectFile = {
     objects: acc.objects,
@@ -122,7 +133,13 @@ function collect(doc: unknown, hint: Hint, acc: Acc, top = false): void {
   // Inside a typed list (or a file named after a kind) an item with a name is an object of that kind;
   // elsewhere it must look like one to count (analysis.json, version.yaml are not cluster data).
   const looksLikeObject =
-    kind !== undefined || apiVersion !== undefined || !!hint.spec || !!hint.foreign || isRecord(doc.spec) || isRecord(doc.status) || isRecord(doc.involvedObject);
+    kind !== undefined ||
+    apiVersion !== undefined ||
+    !!hint.spec ||
+    !!hint.foreign ||
+    isRecord(doc.spec) ||
+    isRecord(doc.status) ||
+    isRecord(doc.involvedObject);
   if (!looksLikeObject) return;
   acc.holdsObjects = true;
   const t = findNewestTime(doc, acc.notAfterMs);
@@ -179,7 +196,10 @@ const MAX_YAML_FLOW_DEPTH = 256;
 
 function parseYamlDocuments(text: string): unknown[] {
   const depth = flowDepth(text);
-  if (depth > MAX_YAML_FLOW_DEPTH) throw new CaptureParseError(`invalid YAML: nested deeper than ${MAX_YAML_FLOW_DEPTH} levels of [ and { (${depth}); not a Kubernetes object`);
+  if (depth > MAX_YAML_FLOW_DEPTH)
+    throw new CaptureParseError(
+      `invalid YAML: nested deeper than ${MAX_YAML_FLOW_DEPTH} levels of [ and { (${depth}); not a Kubernetes object`,
+    );
   // What `kubectl get -o yaml` writes is read at about the speed of JSON.parse (parse-kubectl-yaml.ts); the
   // full YAML library took 100× longer on a 281 KB dump. Anything else goes to js-yaml, which refuses
   // aliases here (Kubernetes output has none, and a shared node walked by every reader after it is the
@@ -209,7 +229,8 @@ function parseYamlDocumentsSlowly(text: string): unknown[] {
   if (!Array.isArray(docs)) return [];
   return docs.map((d, i) => {
     const err = d.errors[0];
-    if (err) throw new CaptureParseError(`invalid YAML${docs.length > 1 ? ` (document ${i + 1})` : ''}: ${firstLine(err)}`);
+    if (err)
+      throw new CaptureParseError(`invalid YAML${docs.length > 1 ? ` (document ${i + 1})` : ''}: ${firstLine(err)}`);
     return d.toJS({ maxAliasCount: 1000 });
   });
 }

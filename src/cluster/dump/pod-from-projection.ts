@@ -22,7 +22,8 @@ export function podFromProjection(p: PodProjection): KubeObject {
   const spec: Record<string, unknown> = { containers };
   if (p.nodeName !== undefined) spec.nodeName = p.nodeName;
   if (p.priorityClassName !== undefined) spec.priorityClassName = p.priorityClassName;
-  if (p.pvcNames.length) spec.volumes = p.pvcNames.map((claimName, i) => ({ name: `pvc-${i}`, persistentVolumeClaim: { claimName } }));
+  if (p.pvcNames.length)
+    spec.volumes = p.pvcNames.map((claimName, i) => ({ name: `pvc-${i}`, persistentVolumeClaim: { claimName } }));
 
   const status: Record<string, unknown> = {
     conditions: p.conditions.map((c) => ({ ...c })),

@@ -2,14 +2,30 @@ import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DumpError } from './dump-error.js';
 import { isEtcdctlErrorText, parseEtcdctlErrors } from '../parse/parse-etcdctl-errors.js';
-import { alarmsFromEndpoints, parseAlarmList, parseEndpointHealth, parseEndpointStatus, parseMemberList } from '../parse/parse-etcdctl-json.js';
+import {
+  alarmsFromEndpoints,
+  parseAlarmList,
+  parseEndpointHealth,
+  parseEndpointStatus,
+  parseMemberList,
+} from '../parse/parse-etcdctl-json.js';
 import { kindFromPath } from './kind-from-path.js';
 import { DUMP_LAYOUTS, RESERVED_ROOT_ENTRIES } from './layouts/index.js';
 import { KINDS } from '../kinds.js';
 import { parseObjectFile, readObjectFile, type ForeignObjects } from './parse-object-file.js';
 import { parseReadyz } from '../parse/parse-readyz.js';
 import { controlPlaneComponentOf, scanControlPlaneLog } from './scan-control-plane-log.js';
-import type { ApiServerState, ControlPlaneLog, EtcdCommand, EtcdCommandError, EtcdState, KindCoverage, KubeObject, PartialEntry, ReadyzCheck } from '../snapshot.js';
+import type {
+  ApiServerState,
+  ControlPlaneLog,
+  EtcdCommand,
+  EtcdCommandError,
+  EtcdState,
+  KindCoverage,
+  KubeObject,
+  PartialEntry,
+  ReadyzCheck,
+} from '../snapshot.js';
 import { describeError } from '../../errors/describe-error.js';
 import { CaptureParseError } from '../parse/capture-parse-error.js';
 
@@ -77,7 +93,10 @@ export async function readDumpObjects(dir: string): Promise<DumpObjects> {
   const logFiles: string[] = [];
   const found = newFound(Date.now() + FUTURE_SLACK_MS);
   const workload = await readTree(dir, workloadRoot, partial, found, logFiles);
-  const management = split && (await isDirectory(path.join(dir, 'management'))) ? await readTree(dir, path.join(dir, 'management'), partial, found) : undefined;
+  const management =
+    split && (await isDirectory(path.join(dir, 'management')))
+      ? await readTree(dir, path.join(dir, 'management'), partial, found)
+      : undefined;
   const meta = await readMeta(dir, partial);
   let etcd = await readEtcd(dir, partial);
   const apiserver = meta.apiserver ?? (await readReadyzFile(dir, partial));
@@ -99,7 +118,9 @@ export async function readDumpObjects(dir: string): Promise<DumpObjects> {
   // A capture of Kubernetes objects none of which we read (only OpenShift Machines, say) is still a
   // capture: it is read, and the report says what was ignored and that nothing was checked (defect class 11).
   if (!found.holdsObjects && !etcd && !apiserver && logs.length === 0) {
-    const unreadable = partial.length ? ` (${partial.length} file(s) could not be read; first: ${partial[0]?.source}: ${partial[0]?.error})` : '';
+    const unreadable = partial.length
+      ? ` (${partial.length} file(s) could not be read; first: ${partial[0]?.source}: ${partial[0]?.error})`
+      : '';
     throw new DumpError(`dump directory ${dir} contains no Kubernetes objects${unreadable}`);
   }
   partial.push(...foreignNotes(found.foreign));
@@ -151,7 +172,13 @@ function newFound(notAfterMs: number): Found {
  * All objects below `root`, files in sorted path order, duplicates (same kind/namespace/name/uid)
  * once. `logs`, when given, collects the etcd / kube-apiserver pod logs met on the way.
  */
-async function readTree(dumpDir: string, root: string, partial: PartialEntry[], found: Found = newFound(Number.POSITIVE_INFINITY), logs?: string[]): Promise<KubeObject[]> {
+async function readTree(
+  dumpDir: string,
+  root: string,
+  partial: PartialEntry[],
+  found: Found = newFound(Number.POSITIVE_INFINITY),
+  logs?: string[],
+): Promise<KubeObject[]> {
   const files: string[] = [];
   await listFiles(root, root === dumpDir, 0, files, dumpDir, partial, logs);
   files.sort();
@@ -177,9 +204,14 @@ async function readTree(dumpDir: string, root: string, partial: PartialEntry[], 
         found.foreign.set(key, { ...f, count: (prev?.count ?? 0) + f.count });
       }
       if (read.holdsObjects) found.holdsObjects = true;
-      if (read.newestTime !== undefined && (found.newestTime === undefined || read.newestTime > found.newestTime)) found.newestTime = read.newestTime;
+      if (read.newestTime !== undefined && (found.newestTime === undefined || read.newestTime > found.newestTime))
+        found.newestTime = read.newestTime;
       // Only files that hold Kubernetes data are worth a note (analysis.json, version.yaml are not).
-      if (read.kindless) partial.push({ source: rel, error: `${read.kindless} object(s) without a kind, and the file name does not say which: not read` });
+      if (read.kindless)
+        partial.push({
+          source: rel,
+          error: `${read.kindless} object(s) without a kind, and the file name does not say which: not read`,
+        });
     } catch (e) {
       partial.push({ source: rel, error: oneLine(e) });
       continue;
@@ -201,14 +233,19 @@ async function readTree(dumpDir: string, root: string, partial: PartialEntry[], 
  */
 async function reportIgnoredRootFiles(dir: string, partial: PartialEntry[]): Promise<void> {
   for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (!entry.isFile() || !OBJECT_FILE.test(entry.name) || RESERVED.has(entry.name) || entry.name.startsWith('.')) continue;
+    if (!entry.isFile() || !OBJECT_FILE.test(entry.name) || RESERVED.has(entry.name) || entry.name.startsWith('.'))
+      continue;
     let holdsObjects = true;
     try {
       holdsObjects = parseObjectFile(decodeText(await readFile(path.join(dir, entry.name))), entry.name).length > 0;
     } catch {
       // Unparseable: we cannot tell, so report it.
     }
-    if (holdsObjects) partial.push({ source: entry.name, error: 'not read: DIR/workload/ exists, so only workload/ and management/ hold objects' });
+    if (holdsObjects)
+      partial.push({
+        source: entry.name,
+        error: 'not read: DIR/workload/ exists, so only workload/ and management/ hold objects',
+      });
   }
 }
 
@@ -241,8 +278,10 @@ async function listFiles(
       isFile = st?.isFile() ?? false;
     }
     if (isDir) await listFiles(full, false, depth + 1, out, dumpDir, partial, logs);
-    else if (isFile && (OBJECT_FILE.test(entry.name) || (TEXT_FILE.test(entry.name) && entry.name !== 'logs.txt'))) out.push(full);
-    else if (isFile && logs && entry.name === 'logs.txt' && controlPlaneComponentOf(path.basename(dir))) logs.push(full);
+    else if (isFile && (OBJECT_FILE.test(entry.name) || (TEXT_FILE.test(entry.name) && entry.name !== 'logs.txt')))
+      out.push(full);
+    else if (isFile && logs && entry.name === 'logs.txt' && controlPlaneComponentOf(path.basename(dir)))
+      logs.push(full);
   }
 }
 
@@ -277,16 +316,22 @@ async function readHead(file: string): Promise<string> {
  * met listing that kind, as a JSON array of strings or a map namespace → error. A non-empty one for
  * a kind we read makes that kind "failed" (its section is then unknown, never healthy).
  */
-function noteCollectionErrors(rel: string, objectsFile: string, text: string, partial: PartialEntry[], found: Found): void {
+function noteCollectionErrors(
+  rel: string,
+  objectsFile: string,
+  text: string,
+  partial: PartialEntry[],
+  found: Found,
+): void {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     return; // not an errors list after all: nothing to say about any kind
   }
-  const errors = (Array.isArray(raw) ? raw : isRecord(raw) ? Object.entries(raw).map(([ns, e]) => `${ns}: ${String(e)}`) : []).filter(
-    (e): e is string => typeof e === 'string' && e.length > 0,
-  );
+  const errors = (
+    Array.isArray(raw) ? raw : isRecord(raw) ? Object.entries(raw).map(([ns, e]) => `${ns}: ${String(e)}`) : []
+  ).filter((e): e is string => typeof e === 'string' && e.length > 0);
   const spec = kindFromPath(objectsFile).spec;
   if (!errors.length || !spec) return;
   found.failed[spec.kind] ??= errors[0]!;
@@ -326,7 +371,8 @@ async function readMeta(dir: string, partial: PartialEntry[]): Promise<Meta> {
   const fields: DumpObjects['meta'] = {};
   if (typeof raw.cluster === 'string' && raw.cluster) fields.cluster = raw.cluster;
   if (typeof raw.collectedAt === 'string' && raw.collectedAt) fields.collectedAt = raw.collectedAt;
-  if (raw.collectedAtFrom === 'recorded' || raw.collectedAtFrom === 'data' || raw.collectedAtFrom === 'unknown') fields.collectedAtFrom = raw.collectedAtFrom;
+  if (raw.collectedAtFrom === 'recorded' || raw.collectedAtFrom === 'data' || raw.collectedAtFrom === 'unknown')
+    fields.collectedAtFrom = raw.collectedAtFrom;
   if (isRecord(raw.coverage)) {
     const coverage: Record<string, KindCoverage> = {};
     for (const [kind, c] of Object.entries(raw.coverage)) {
@@ -338,7 +384,10 @@ async function readMeta(dir: string, partial: PartialEntry[]): Promise<Meta> {
   if (Array.isArray(raw.partial)) {
     fields.partial = raw.partial
       .filter((p): p is Record<string, unknown> => isRecord(p) && typeof p.source === 'string')
-      .map((p) => ({ source: p.source as string, error: typeof p.error === 'string' ? p.error : p.error == null ? '' : JSON.stringify(p.error) }));
+      .map((p) => ({
+        source: p.source as string,
+        error: typeof p.error === 'string' ? p.error : p.error == null ? '' : JSON.stringify(p.error),
+      }));
   }
   const meta: Meta = { fields };
   if (isRecord(raw.apiserver)) meta.apiserver = normalizeApiServer(raw.apiserver);
@@ -435,7 +484,11 @@ async function readEtcd(dir: string, partial: PartialEntry[], sub = 'etcd'): Pro
 }
 
 /** The etcd / kube-apiserver pod logs: what they say about etcd, one entry per pod that says anything. */
-async function readControlPlaneLogs(dumpDir: string, files: string[], partial: PartialEntry[]): Promise<ControlPlaneLog[]> {
+async function readControlPlaneLogs(
+  dumpDir: string,
+  files: string[],
+  partial: PartialEntry[],
+): Promise<ControlPlaneLog[]> {
   const out: ControlPlaneLog[] = [];
   for (const file of [...files].sort()) {
     const podDir = path.dirname(file);

@@ -52,11 +52,19 @@ export function controlPlaneComponentOf(podName: string): ControlPlaneLog['compo
 }
 
 function classifyEtcd(line: string): LogSignalKind | undefined {
-  if (/database space exceeded|alarm[:"\s]+NOSPACE|"alarm":"NOSPACE"|etcdserver: no space/i.test(line)) return 'nospace';
+  if (/database space exceeded|alarm[:"\s]+NOSPACE|"alarm":"NOSPACE"|etcdserver: no space/i.test(line))
+    return 'nospace';
   if (/alarm[:"\s]+CORRUPT|"alarm":"CORRUPT"|data inconsistency|corruption detected/i.test(line)) return 'corrupt';
-  if (/elected leader [0-9a-f]+ at term|became leader at term|changed leader from [0-9a-f]+ to [0-9a-f]+ at term/.test(line)) return 'leader';
   if (
-    /serving \/health false; no leader|lost leader|no leader at term|etcdserver: no leader|is starting a new election at term|became (?:pre-)?candidate at term/.test(line)
+    /elected leader [0-9a-f]+ at term|became leader at term|changed leader from [0-9a-f]+ to [0-9a-f]+ at term/.test(
+      line,
+    )
+  )
+    return 'leader';
+  if (
+    /serving \/health false; no leader|lost leader|no leader at term|etcdserver: no leader|is starting a new election at term|became (?:pre-)?candidate at term/.test(
+      line,
+    )
   ) {
     return 'no-leader';
   }
@@ -69,7 +77,8 @@ function classifyApiserver(line: string): LogSignalKind | undefined {
   if (
     /etcdserver: (?:no leader|request timed out|leader changed)/.test(line) ||
     /panic: context deadline exceeded/.test(line) ||
-    (/:2379\b/.test(line) && /connection refused|connection timed out|i\/o timeout|deadline exceeded|no route to host/.test(line))
+    (/:2379\b/.test(line) &&
+      /connection refused|connection timed out|i\/o timeout|deadline exceeded|no route to host/.test(line))
   ) {
     return 'etcd-unavailable';
   }
@@ -95,7 +104,9 @@ function unwrap(line: string): { line: string; time?: string } {
   return { line };
 }
 
-/** The time a line states itself: zap `"ts":"…"`, capnslog `2018-04-29 15:54:55.424209`, raft `raft2020/06/21 05:43:24`. */
+/**
+ * The time a line states itself: zap `"ts":"…"`, capnslog `2018-04-29 15:54:55.424209`, raft `raft2020/06/21 05:43:24`.
+ */
 function timeInLine(line: string): string | undefined {
   const zap = /"ts":"(\d{4}-\d\d-\d\dT[^"]+)"/.exec(line);
   if (zap) return zap[1];

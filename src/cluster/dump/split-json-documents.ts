@@ -49,7 +49,9 @@ export function splitJsonDocuments(text: string): unknown[] {
   return docs;
 }
 
-/** Index just past the value starting at `start` (a `{` or `[`), tracking strings and escapes; -1 when it never closes. */
+/**
+ * Index just past the value starting at `start` (a `{` or `[`), tracking strings and escapes; -1 when it never closes.
+ */
 function valueEnd(text: string, start: number): number {
   let depth = 0;
   let inString = false;

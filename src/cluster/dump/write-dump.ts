@@ -21,8 +21,8 @@ const CLUSTER_DIRS = ['workload', 'management'] as const;
  *
  * Only `origin` (always 'dump' when read back) and `etcd.source` (always 'etcdctl') reflect where
  * the data is read from. Pod logs (`controlPlaneLogs`, read from a `kubectl cluster-info dump`
- * tree) are not written: a live read never has them. Writes into a new or empty directory, or over a previous dump (only files
- * this writer creates); anything else is refused, and user files are never deleted.
+ * tree) are not written: a live read never has them. Writes into a new or empty directory, or over a previous dump
+ * (only files this writer creates); anything else is refused, and user files are never deleted.
  */
 export async function writeDump(snapshot: Snapshot, dir: string): Promise<void> {
   await assertWritable(dir);
@@ -33,11 +33,13 @@ export async function writeDump(snapshot: Snapshot, dir: string): Promise<void> 
       files.set(`${origin}/${spec.plural}.json`, printList(objectsOf(snapshot, spec, origin)));
     }
   }
-  if (snapshot.etcd) for (const [name, text] of Object.entries(formatEtcdctlJson(snapshot.etcd))) files.set(`etcd/${name}`, text);
+  if (snapshot.etcd)
+    for (const [name, text] of Object.entries(formatEtcdctlJson(snapshot.etcd))) files.set(`etcd/${name}`, text);
   const meta: Record<string, unknown> = { cluster: snapshot.cluster };
   // An unknown capture time stays unknown when read back (never replaced by the dump's own time).
   if (snapshot.collectedAt) meta.collectedAt = snapshot.collectedAt;
-  if (snapshot.collectedAtFrom && snapshot.collectedAtFrom !== 'recorded') meta.collectedAtFrom = snapshot.collectedAtFrom;
+  if (snapshot.collectedAtFrom && snapshot.collectedAtFrom !== 'recorded')
+    meta.collectedAtFrom = snapshot.collectedAtFrom;
   if (snapshot.apiserver) meta.apiserver = snapshot.apiserver;
   meta.partial = snapshot.partial;
   // Every kind is written, failed ones as empty lists: only this record tells "none" from "not read".
@@ -91,7 +93,9 @@ async function assertWritable(dir: string): Promise<void> {
   const entries = await readdir(dir);
   if (entries.length === 0) return;
   const refuse = (found: string) =>
-    new DumpError(`refusing to write dump into ${dir}: it is not empty and not a previous dump (found ${found}); choose a new or empty directory`);
+    new DumpError(
+      `refusing to write dump into ${dir}: it is not empty and not a previous dump (found ${found}); choose a new or empty directory`,
+    );
   if (!entries.includes('meta.json')) throw refuse(`no meta.json`);
   for (const entry of entries) {
     if (entry === 'meta.json') continue;

@@ -1,11 +1,25 @@
-import { AlarmAction, AlarmType, type Etcd3, type IAlarmResponse, type IMemberListResponse, type IStatusResponse } from 'etcd3';
+import {
+  AlarmAction,
+  AlarmType,
+  type Etcd3,
+  type IAlarmResponse,
+  type IMemberListResponse,
+  type IStatusResponse,
+} from 'etcd3';
 import type { ClusterConfig } from '../../config/config-schema.js';
 import { createEtcdClient } from './create-etcd-client.js';
 import { describeEtcdError } from './describe-etcd-error.js';
 import { loadEtcdTls } from './load-etcd-tls.js';
 import { alarmName, alarmsFromEndpoints as alarmsFromStatus } from '../parse/parse-etcdctl-json.js';
 import { sortEtcdErrors } from '../parse/sort-etcd-errors.js';
-import type { EtcdCommandError, EtcdEndpointHealth, EtcdEndpointStatus, EtcdMember, EtcdState, PartialEntry } from '../snapshot.js';
+import type {
+  EtcdCommandError,
+  EtcdEndpointHealth,
+  EtcdEndpointStatus,
+  EtcdMember,
+  EtcdState,
+  PartialEntry,
+} from '../snapshot.js';
 
 type Outcome<T> = { ok: true; value: T; ms: number } | { ok: false; error: string; ms: number };
 
@@ -60,14 +74,17 @@ export async function collectEtcd(
     const listed = probes.map((p) => p.members).find((m) => m.ok);
     if (!listed) {
       partial.push({ source: 'etcd member list', error: 'no endpoint answered (see the etcd endpoint entries)' });
-      for (const p of probes) if (!p.members.ok) errors.push({ command: 'member list', endpoint: p.endpoint, error: p.members.error });
+      for (const p of probes)
+        if (!p.members.ok) errors.push({ command: 'member list', endpoint: p.endpoint, error: p.members.error });
     }
 
     // The alarm list goes through raft, so only ask an endpoint that just served a linearizable read.
     const healthy = probes.find((p) => p.read.ok);
     let alarms: EtcdState['alarms'] = [];
     if (healthy) {
-      const res = await attempt(() => healthy.client.maintenance.alarm({ action: AlarmAction.Get, memberID: 0, alarm: AlarmType.None }));
+      const res = await attempt(() =>
+        healthy.client.maintenance.alarm({ action: AlarmAction.Get, memberID: 0, alarm: AlarmType.None }),
+      );
       if (res.ok) alarms = toAlarms(res.value);
       else {
         partial.push({ source: 'etcd alarm list', error: `${healthy.endpoint}: ${res.error}` });
@@ -146,7 +163,12 @@ function toHealth(p: EndpointProbe, alarms: EtcdState['alarms']): EtcdEndpointHe
   const took = `${p.read.ms.toFixed(3)}ms`;
   if (!p.read.ok) return { endpoint: p.endpoint, health: false, took, error: p.read.error };
   if (alarms.length) {
-    return { endpoint: p.endpoint, health: false, took, error: `Active Alarm(s): ${alarms.map((a) => a.alarm).join(' ')}` };
+    return {
+      endpoint: p.endpoint,
+      health: false,
+      took,
+      error: `Active Alarm(s): ${alarms.map((a) => a.alarm).join(' ')}`,
+    };
   }
   return { endpoint: p.endpoint, health: true, took };
 }

@@ -27,7 +27,10 @@ export async function loadEtcdTls(
       tls[field] = await readFile(file);
     } catch (err) {
       const reason = (err as NodeJS.ErrnoException).code ?? describeError(err);
-      partial.push({ source: `etcd ${cfgKey} ${file}`, error: `cannot read ${file} (${reason}): fix etcd.${cfgKey} in the config` });
+      partial.push({
+        source: `etcd ${cfgKey} ${file}`,
+        error: `cannot read ${file} (${reason}): fix etcd.${cfgKey} in the config`,
+      });
     }
   }
   const any = tls.ca || tls.cert || tls.key;

@@ -5,7 +5,10 @@ import type { FleetConfig } from '../../config/config-schema.js';
  * (docs/fleet.md). This is what the shared directory in Redis holds: no credential, ever.
  */
 export interface DiscoveredCluster {
-  /** The bot's name for it: the Cluster's name, or `namespace/name` when two Clusters (or a configured cluster) share it. */
+  /**
+   * The bot's name for it: the Cluster's name, or `namespace/name` when two Clusters (or a configured cluster) share
+   * it.
+   */
   name: string;
   fleet: string;
   /** Namespace of the Cluster object. */
@@ -19,7 +22,10 @@ export interface DiscoveredCluster {
   alertChannel?: string;
   /** `k8s-health.io/channels` (comma-separated) when set and valid. */
   channels?: string[];
-  /** `k8s-health.io/alert-matchers`: Alertmanager matchers of this cluster's Prometheus alerts, when set and valid (docs/alertmanager.md). */
+  /**
+   * `k8s-health.io/alert-matchers`: Alertmanager matchers of this cluster's Prometheus alerts, when set and valid
+   * (docs/alertmanager.md).
+   */
   alertMatchers?: string;
   /** Annotations that were ignored, one line each (bad values). */
   warnings?: string[];

@@ -1,7 +1,13 @@
 import { parseMatchers } from '../../config/parse-alert-matchers.js';
 import type { KubeObject } from '../snapshot.js';
 import type { FleetConfig } from '../../config/config-schema.js';
-import { ANNOTATIONS, capiSecretName, enrolledSecretName, KUBECONFIG_KEY, type DiscoveredCluster } from './discovered-cluster.js';
+import {
+  ANNOTATIONS,
+  capiSecretName,
+  enrolledSecretName,
+  KUBECONFIG_KEY,
+  type DiscoveredCluster,
+} from './discovered-cluster.js';
 
 /** What one fleet's discovery currently sees. */
 export interface FleetView {
@@ -18,8 +24,14 @@ const SLACK_ID = /^[A-Z0-9]+$/;
  * fleets and configured clusters, else `namespace/name` (and `fleet/namespace/name` if even that
  * collides). Pure; `kubeconfigs` receives each enrolled cluster's kubeconfig (kept in memory only).
  */
-export function nameDiscoveredClusters(views: readonly FleetView[], configuredNames: ReadonlySet<string>, kubeconfigs?: Map<string, string>): DiscoveredCluster[] {
-  const entries = views.flatMap((v) => v.clusters.filter((c) => c.metadata?.name && c.metadata.namespace).map((c) => ({ view: v, obj: c })));
+export function nameDiscoveredClusters(
+  views: readonly FleetView[],
+  configuredNames: ReadonlySet<string>,
+  kubeconfigs?: Map<string, string>,
+): DiscoveredCluster[] {
+  const entries = views.flatMap((v) =>
+    v.clusters.filter((c) => c.metadata?.name && c.metadata.namespace).map((c) => ({ view: v, obj: c })),
+  );
   const count = (f: (e: (typeof entries)[number]) => string) => {
     const m = new Map<string, number>();
     for (const e of entries) m.set(f(e), (m.get(f(e)) ?? 0) + 1);
@@ -38,10 +50,19 @@ export function nameDiscoveredClusters(views: readonly FleetView[], configuredNa
         : byNsName.get(nsName) === 1 && !configuredNames.has(nsName)
           ? nsName
           : `${view.fleet.name}/${nsName}`;
-    const secretName = view.fleet.credentials === 'capi-admin-secret' ? capiSecretName(clusterName) : enrolledSecretName(clusterName);
-    const secret = view.secrets.find((s) => s.metadata.namespace === namespace && s.metadata.name === secretName) as (KubeObject & { data?: Record<string, string> }) | undefined;
+    const secretName =
+      view.fleet.credentials === 'capi-admin-secret' ? capiSecretName(clusterName) : enrolledSecretName(clusterName);
+    const secret = view.secrets.find((s) => s.metadata.namespace === namespace && s.metadata.name === secretName) as
+      (KubeObject & { data?: Record<string, string> }) | undefined;
     const encoded = secret?.data?.[KUBECONFIG_KEY];
-    const d: DiscoveredCluster = { name, fleet: view.fleet.name, namespace, clusterName, enrolled: Boolean(encoded), credentials: view.fleet.credentials };
+    const d: DiscoveredCluster = {
+      name,
+      fleet: view.fleet.name,
+      namespace,
+      clusterName,
+      enrolled: Boolean(encoded),
+      credentials: view.fleet.credentials,
+    };
     if (encoded) kubeconfigs?.set(name, Buffer.from(encoded, 'base64').toString('utf8'));
     const warnings: string[] = [];
     const annotations = obj.metadata.annotations ?? {};
@@ -52,7 +73,10 @@ export function nameDiscoveredClusters(views: readonly FleetView[], configuredNa
     }
     const channels = annotations[ANNOTATIONS.channels];
     if (channels !== undefined) {
-      const list = channels.split(',').map((c) => c.trim()).filter(Boolean);
+      const list = channels
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean);
       if (list.length && list.every((c) => SLACK_ID.test(c))) d.channels = list;
       else warnings.push(`${ANNOTATIONS.channels}: must be comma-separated Slack channel ids; ignored`);
     }

@@ -50,7 +50,16 @@ export interface FleetDiscovery {
  */
 export function startFleetDiscovery(fleets: readonly FleetConfig[], opts: FleetDiscoveryOptions): FleetDiscovery {
   const watches: ObjectWatch[] = [];
-  const perFleet = new Map<string, { clusters: Map<string, KubeObject[]>; secrets: Map<string, KubeObject[]>; listed: Set<string>; watches: ObjectWatch[]; error?: string }>();
+  const perFleet = new Map<
+    string,
+    {
+      clusters: Map<string, KubeObject[]>;
+      secrets: Map<string, KubeObject[]>;
+      listed: Set<string>;
+      watches: ObjectWatch[];
+      error?: string;
+    }
+  >();
   let started = false;
   let last = '';
   let current: FleetDiscoveryState = { clusters: [], configs: [], settled: [], errors: [] };
@@ -66,9 +75,18 @@ export function startFleetDiscovery(fleets: readonly FleetConfig[], opts: FleetD
     return {
       clusters,
       configs: clusters.map((d) => toClusterConfig(byFleet.get(d.fleet)!, d, kubeconfigs.get(d.name))),
-      // Settled: every Cluster watch of the fleet listed once (a fleet whose kubeconfig did not even load has none: never settled).
-      settled: fleets.filter((f) => perFleet.get(f.name)!.clusters.size > 0 && perFleet.get(f.name)!.listed.size === perFleet.get(f.name)!.clusters.size).map((f) => f.name),
-      errors: fleets.flatMap((f) => (perFleet.get(f.name)!.error ? [`fleet ${f.name}: ${perFleet.get(f.name)!.error}`] : [])),
+      // Settled: every Cluster watch of the fleet listed once (a fleet whose kubeconfig did not even load has none:
+      // never settled).
+      settled: fleets
+        .filter(
+          (f) =>
+            perFleet.get(f.name)!.clusters.size > 0 &&
+            perFleet.get(f.name)!.listed.size === perFleet.get(f.name)!.clusters.size,
+        )
+        .map((f) => f.name),
+      errors: fleets.flatMap((f) =>
+        perFleet.get(f.name)!.error ? [`fleet ${f.name}: ${perFleet.get(f.name)!.error}`] : [],
+      ),
     };
   };
   const update = () => {
@@ -83,7 +101,13 @@ export function startFleetDiscovery(fleets: readonly FleetConfig[], opts: FleetD
   };
 
   for (const fleet of fleets) {
-    const f = { clusters: new Map<string, KubeObject[]>(), secrets: new Map<string, KubeObject[]>(), listed: new Set<string>(), watches: [] as ObjectWatch[], error: undefined as string | undefined };
+    const f = {
+      clusters: new Map<string, KubeObject[]>(),
+      secrets: new Map<string, KubeObject[]>(),
+      listed: new Set<string>(),
+      watches: [] as ObjectWatch[],
+      error: undefined as string | undefined,
+    };
     perFleet.set(fleet.name, f);
     let kc;
     try {
@@ -94,12 +118,19 @@ export function startFleetDiscovery(fleets: readonly FleetConfig[], opts: FleetD
       continue;
     }
     const namespaces = fleet.namespaces.length ? fleet.namespaces : [undefined];
-    const secretSelector = fleet.credentials === 'capi-admin-secret' ? 'cluster.x-k8s.io/cluster-name' : `${ENROLLED_SECRET_LABEL}=true`;
+    const secretSelector =
+      fleet.credentials === 'capi-admin-secret' ? 'cluster.x-k8s.io/cluster-name' : `${ENROLLED_SECRET_LABEL}=true`;
     for (const ns of namespaces) {
       const where = ns ? `/namespaces/${encodeURIComponent(ns)}` : '';
       const tag = ns ?? '*';
       f.clusters.set(tag, []);
-      const common = { log: opts.log, watchSeconds: opts.watchSeconds, minBackoffMs: opts.minBackoffMs, maxBackoffMs: opts.maxBackoffMs, timeoutMs: opts.timeoutMs };
+      const common = {
+        log: opts.log,
+        watchSeconds: opts.watchSeconds,
+        minBackoffMs: opts.minBackoffMs,
+        maxBackoffMs: opts.maxBackoffMs,
+        timeoutMs: opts.timeoutMs,
+      };
       f.watches.push(
         startObjectWatch(kc, {
           ...common,
@@ -122,7 +153,12 @@ export function startFleetDiscovery(fleets: readonly FleetConfig[], opts: FleetD
           what: `kubeconfig secrets${ns ? ` in namespace ${ns}` : ''} (fleet ${fleet.name})`,
           // With capi-admin-secret only the `<cluster>-kubeconfig` Secrets are kept (not CAPI's CAs and keys).
           onChange: (objs) => {
-            f.secrets.set(tag, fleet.credentials === 'capi-admin-secret' ? objs.filter((s) => s.metadata.name.endsWith('-kubeconfig')) : objs);
+            f.secrets.set(
+              tag,
+              fleet.credentials === 'capi-admin-secret'
+                ? objs.filter((s) => s.metadata.name.endsWith('-kubeconfig'))
+                : objs,
+            );
             update();
           },
         }),
@@ -132,7 +168,8 @@ export function startFleetDiscovery(fleets: readonly FleetConfig[], opts: FleetD
   }
   const ready = Promise.all(watches.map((w) => w.ready)).then(() => {
     for (const [name, f] of perFleet) {
-      if (f.listed.size < f.clusters.size && !f.error) f.error = f.watches.map((w) => w.error).find(Boolean) ?? 'Cluster objects not listed yet';
+      if (f.listed.size < f.clusters.size && !f.error)
+        f.error = f.watches.map((w) => w.error).find(Boolean) ?? 'Cluster objects not listed yet';
       if (f.error) opts.log?.warn({ fleet: name, error: f.error }, 'fleet: management cluster not read');
     }
     started = true;
@@ -149,7 +186,10 @@ export function startFleetDiscovery(fleets: readonly FleetConfig[], opts: FleetD
 }
 
 /** Discover once (the CLI without a Redis directory): list every fleet, then stop watching. */
-export async function discoverFleetsOnce(fleets: readonly FleetConfig[], opts: Omit<FleetDiscoveryOptions, 'onChange'>): Promise<FleetDiscoveryState> {
+export async function discoverFleetsOnce(
+  fleets: readonly FleetConfig[],
+  opts: Omit<FleetDiscoveryOptions, 'onChange'>,
+): Promise<FleetDiscoveryState> {
   const d = startFleetDiscovery(fleets, { ...opts, maxBackoffMs: opts.maxBackoffMs ?? 1000 });
   try {
     await d.ready;

@@ -12,10 +12,20 @@ export function toClusterConfig(fleet: FleetConfig, d: DiscoveredCluster, kubeco
     name: d.name,
     management: { ...fleet.management, namespace: d.namespace },
     ...(kubeconfigData !== undefined ? { workload: { kubeconfigData } } : {}),
-    slack: { alertChannel: d.alertChannel ?? fleet.slack.alertChannel, channels: d.channels ?? [...fleet.slack.channels], ...(fleet.slack.oncall ? { oncall: fleet.slack.oncall } : {}) },
+    slack: {
+      alertChannel: d.alertChannel ?? fleet.slack.alertChannel,
+      channels: d.channels ?? [...fleet.slack.channels],
+      ...(fleet.slack.oncall ? { oncall: fleet.slack.oncall } : {}),
+    },
     approvers: { users: [...fleet.approvers.users], groups: [...fleet.approvers.groups] },
     remediation: { enabled: fleet.remediation.enabled },
     ...(d.alertMatchers ? { alertmanager: { matchers: [d.alertMatchers] } } : {}),
-    fleet: { fleet: d.fleet, namespace: d.namespace, clusterName: d.clusterName, enrolled: d.enrolled, credentials: d.credentials },
+    fleet: {
+      fleet: d.fleet,
+      namespace: d.namespace,
+      clusterName: d.clusterName,
+      enrolled: d.enrolled,
+      credentials: d.credentials,
+    },
   };
 }

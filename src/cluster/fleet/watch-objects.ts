@@ -64,7 +64,13 @@ export function startObjectWatch(kc: KubeConfig, opts: ObjectWatchOptions): Obje
     for (const path of opts.paths) {
       const fresh = new Map<string, KubeObject>();
       try {
-        const r = await listAll(kc, path, { pageSize: 500, timeoutMs: opts.timeoutMs, what: `list ${opts.what}`, query, onItem: (o) => void fresh.set(key(o), o) });
+        const r = await listAll(kc, path, {
+          pageSize: 500,
+          timeoutMs: opts.timeoutMs,
+          what: `list ${opts.what}`,
+          query,
+          onItem: (o) => void fresh.set(key(o), o),
+        });
         items = fresh;
         served = true;
         return { path, resourceVersion: r.resourceVersion };

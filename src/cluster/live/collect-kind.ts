@@ -34,14 +34,22 @@ export interface ListedKind {
  * Returns 'absent' for an optional CRD that is not installed; throws KubeError for the rest
  * (including `E_KUBE_NOT_SERVED` when the server serves none of the versions we read).
  */
-export async function listKind(target: KubeTarget, spec: KindSpec, opts: CollectKindOptions, onItem: (item: KubeObject) => void): Promise<ListedKind | 'absent'> {
+export async function listKind(
+  target: KubeTarget,
+  spec: KindSpec,
+  opts: CollectKindOptions,
+  onItem: (item: KubeObject) => void,
+): Promise<ListedKind | 'absent'> {
   const resource = spec.group ? `${spec.plural}.${spec.group}` : spec.plural;
   const what = `list ${resource}${opts.namespace ? ` in namespace ${opts.namespace}` : ''}`;
   const served = target.served?.get(spec.group);
   const candidates = target.served ? spec.versions.filter((v) => served?.includes(v)) : spec.versions;
   if (candidates.length === 0) {
     if (spec.optional) return 'absent';
-    throw new KubeError('E_KUBE_NOT_SERVED', `${resource} is not served by this API server (looked for ${spec.versions.join(', ')})`);
+    throw new KubeError(
+      'E_KUBE_NOT_SERVED',
+      `${resource} is not served by this API server (looked for ${spec.versions.join(', ')})`,
+    );
   }
   for (const [i, version] of candidates.entries()) {
     const path = kindPath(spec, version, opts.namespace);
@@ -79,7 +87,12 @@ export function kindPath(spec: KindSpec, version: string, namespace?: string): s
  * becomes a partial entry saying what to do (and that text is returned, for the snapshot's coverage);
  * an optional CRD that is not installed is skipped (read: there are none).
  */
-export async function collectKind(target: KubeTarget, spec: KindSpec, snapshot: Snapshot, opts: CollectKindOptions): Promise<string | undefined> {
+export async function collectKind(
+  target: KubeTarget,
+  spec: KindSpec,
+  snapshot: Snapshot,
+  opts: CollectKindOptions,
+): Promise<string | undefined> {
   try {
     await listKind(target, spec, opts, (item) => addToSnapshot(snapshot, spec, item, target.role));
     return undefined;
@@ -102,7 +115,8 @@ export function describeKindError(err: unknown, spec: KindSpec, namespace?: stri
   const resource = spec.group ? `${spec.plural}.${spec.group}` : spec.plural;
   const where = namespace ? ` in namespace ${namespace}` : '';
   if (err instanceof KubeError && err.code === 'E_KUBE_FORBIDDEN') {
-    const helmValue = spec.group.includes('cluster.x-k8s.io') || spec.group === 'run.tanzu.vmware.com' ? 'rbac.capi' : 'rbac';
+    const helmValue =
+      spec.group.includes('cluster.x-k8s.io') || spec.group === 'run.tanzu.vmware.com' ? 'rbac.capi' : 'rbac';
     return `cannot list ${resource}${where}: forbidden — grant list on it to the bot's ServiceAccount (helm value ${helmValue})`;
   }
   return describeError(err);

@@ -17,7 +17,12 @@ export async function collectServedVersions(kc: KubeConfig, timeoutMs?: number):
   out.set('', (JSON.parse(core.body) as { versions?: string[] }).versions ?? []);
   const apis = await requestKube(kc, '/apis', {}, timeoutMs);
   if (apis.status !== 200) throw toStatusError(apis.status, apis.body, 'read API discovery /apis');
-  const groups = (JSON.parse(apis.body) as { groups?: { name: string; versions?: { version: string }[] }[] }).groups ?? [];
-  for (const g of groups) out.set(g.name, (g.versions ?? []).map((v) => v.version));
+  const groups =
+    (JSON.parse(apis.body) as { groups?: { name: string; versions?: { version: string }[] }[] }).groups ?? [];
+  for (const g of groups)
+    out.set(
+      g.name,
+      (g.versions ?? []).map((v) => v.version),
+    );
   return out;
 }

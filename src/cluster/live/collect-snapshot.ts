@@ -59,8 +59,12 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
 
   // A discovered cluster without workload credentials: the workload side is not read (and /readyz is not
   // recorded: unknown, not unreachable); its kinds are "not collected" with why (docs/fleet.md).
-  const workload: Connection = workloadMissing ? { role: 'workload', error: workloadMissing } : await connect('workload', cluster.workload ?? {}, snapshot, timeoutMs, true, needsList('workload'));
-  const management = distinct ? await connect('management', cluster.management ?? {}, snapshot, timeoutMs, false, needsList('management')) : workload;
+  const workload: Connection = workloadMissing
+    ? { role: 'workload', error: workloadMissing }
+    : await connect('workload', cluster.workload ?? {}, snapshot, timeoutMs, true, needsList('workload'));
+  const management = distinct
+    ? await connect('management', cluster.management ?? {}, snapshot, timeoutMs, false, needsList('management'))
+    : workload;
   const capiNamespace = cluster.management?.namespace;
 
   const jobs: (() => Promise<void>)[] = [];
@@ -101,11 +105,19 @@ export async function collectSnapshot(cluster: ClusterConfig, opts: CollectOptio
   snapshot.coverage = coverage;
   opts.onCollected?.({ cluster: cluster.name, cachedKinds, listedKinds: jobs.length });
   for (const t of distinct ? [workload, management] : [workload]) {
-    if (!t.target) snapshot.partial.push({ source: `${t.role} API server`, error: `${t.error} — not read: ${skipped[t.role].join(', ')}` });
+    if (!t.target)
+      snapshot.partial.push({
+        source: `${t.role} API server`,
+        error: `${t.error} — not read: ${skipped[t.role].join(', ')}`,
+      });
   }
 
   if (cluster.fleet?.credentials === 'capi-admin-secret' && cluster.workload) {
-    snapshot.partial.push({ source: 'workload credentials', error: "read with Cluster API's admin kubeconfig Secret (fleet credentials: capi-admin-secret): for labs only — run `k8s-health enroll` for a read-only credential (docs/fleet.md)" });
+    snapshot.partial.push({
+      source: 'workload credentials',
+      error:
+        "read with Cluster API's admin kubeconfig Secret (fleet credentials: capi-admin-secret): for labs only — run `k8s-health enroll` for a read-only credential (docs/fleet.md)",
+    });
   }
   if (cluster.etcd) {
     try {
@@ -138,7 +150,14 @@ interface Connection {
  * Load the kubeconfig and check the API server answers (workload: /readyz?verbose, recorded as
  * snapshot.apiserver; both: discovery). An unreachable server yields no target and an error.
  */
-async function connect(role: Connection['role'], ref: KubeContextRef, snapshot: Snapshot, timeoutMs: number | undefined, recordReadyz: boolean, discover = true): Promise<Connection> {
+async function connect(
+  role: Connection['role'],
+  ref: KubeContextRef,
+  snapshot: Snapshot,
+  timeoutMs: number | undefined,
+  recordReadyz: boolean,
+  discover = true,
+): Promise<Connection> {
   let kc;
   try {
     kc = loadKubeConfig(ref);

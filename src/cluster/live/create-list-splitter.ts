@@ -9,7 +9,10 @@ export interface ListEnvelope {
 export interface ListSplitter {
   /** The next chunk of the answer (any split, even inside a string or an escape). */
   write(chunk: string): void;
-  /** After the last chunk: the envelope (items removed). Throws SyntaxError when the answer is not a complete JSON object. */
+  /**
+   * After the last chunk: the envelope (items removed). Throws SyntaxError when the answer is not a complete JSON
+   * object.
+   */
   end(): ListEnvelope;
 }
 
@@ -129,7 +132,8 @@ export function createListSplitter(
       if (fastMode) toScanner(0);
       if (depth !== 0 || inString || itemOpen) throw new SyntaxError('the answer ended inside a JSON value');
       const list = JSON.parse(envelope.join('')) as ListEnvelope & { items?: unknown };
-      if (!list || typeof list !== 'object' || Array.isArray(list)) throw new SyntaxError('the answer is not a JSON object');
+      if (!list || typeof list !== 'object' || Array.isArray(list))
+        throw new SyntaxError('the answer is not a JSON object');
       header = { apiVersion: list.apiVersion, kind: list.kind };
       for (const value of held.splice(0)) onItem(value, header);
       return list;
@@ -145,7 +149,7 @@ export function createListSplitter(
       i = skipString(s, 0);
       if (i < 0) return keep(s);
       inString = false;
-      if (inItems && depth === 2 && itemOpen) closeItem(s, 0, i), (segStart = i + 1); // a string element
+      if (inItems && depth === 2 && itemOpen) (closeItem(s, 0, i), (segStart = i + 1)); // a string element
       i++;
     }
     for (; i < n; i++) {
@@ -161,7 +165,7 @@ export function createListSplitter(
           return keep(s, segStart);
         }
         i = end;
-        if (inItems && depth === 2 && itemOpen) closeItem(s, segStart, i), (segStart = i + 1);
+        if (inItems && depth === 2 && itemOpen) (closeItem(s, segStart, i), (segStart = i + 1));
       } else if (c === 123 || c === 91) {
         // '{' or '['
         if (inItems && depth === 2 && !itemOpen) {
@@ -192,7 +196,7 @@ export function createListSplitter(
           continue;
         }
         depth--;
-        if (inItems && depth === 2 && itemOpen) closeItem(s, segStart, i), (segStart = i + 1);
+        if (inItems && depth === 2 && itemOpen) (closeItem(s, segStart, i), (segStart = i + 1));
       } else if (inItems && depth === 2) {
         if (c === 44) {
           // ',' ends a scalar element

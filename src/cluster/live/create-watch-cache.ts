@@ -17,7 +17,10 @@ export type WatchCacheOptions = Omit<KindWatchOptions, 'namespace' | 'acquireLis
   acquireList?: () => Promise<() => void>;
 };
 
-/** Lists in flight at once per cache, as in a list scan (collect-snapshot.ts): a relisting cache never floods the API server. */
+/**
+ * Lists in flight at once per cache, as in a list scan (collect-snapshot.ts): a relisting cache never floods the API
+ * server.
+ */
 const LIST_CONCURRENCY = 4;
 
 /** How often a cache re-reads discovery by default (once per cache start, then this often). */
@@ -70,7 +73,10 @@ export function createWatchCache(cluster: ClusterConfig, opts: WatchCacheOptions
     timers.push(refresh);
     for (const spec of KINDS) {
       if (!sidesOfKind(spec, distinct).includes(role) || stopped) continue;
-      watches.set(key(role, spec), startKindWatch(target, spec, { ...opts, namespace: namespaceOfKind(spec, role, capiNamespace), acquireList }));
+      watches.set(
+        key(role, spec),
+        startKindWatch(target, spec, { ...opts, namespace: namespaceOfKind(spec, role, capiNamespace), acquireList }),
+      );
     }
   };
   /** Start a side, retrying with backoff while it is unreachable (scans list as usual meanwhile). */
@@ -138,7 +144,7 @@ export function createSlots(size: number): () => Promise<() => void> {
       const grant = () => {
         let done = false;
         resolve(() => {
-          if (!done) (done = true), release();
+          if (!done) ((done = true), release());
         });
       };
       if (free > 0) {

@@ -32,7 +32,12 @@ export interface WatchCaches {
   close(): void;
 }
 
-export const WATCH_DEFAULTS: WatchCacheOptions = { pageSize: 500, watchSeconds: 300, minBackoffMs: 1000, maxBackoffMs: 60_000 };
+export const WATCH_DEFAULTS: WatchCacheOptions = {
+  pageSize: 500,
+  watchSeconds: 300,
+  minBackoffMs: 1000,
+  maxBackoffMs: 60_000,
+};
 
 /**
  * Watch caches per process (`worker`, or `serve` running workers). A cluster is watched from the
@@ -61,7 +66,10 @@ export function createWatchCaches(opts: WatchCachesOptions = {}): WatchCaches {
       if (now - entry.cache.lastUsed > idleMs) {
         entry.cache.stop();
         caches.delete(name);
-        settings.log?.info({ cluster: name, idleSeconds: Math.round(idleMs / 1000) }, 'watch cache: cluster not scanned here lately; watches closed');
+        settings.log?.info(
+          { cluster: name, idleSeconds: Math.round(idleMs / 1000) },
+          'watch cache: cluster not scanned here lately; watches closed',
+        );
       }
     }
   };

@@ -13,7 +13,9 @@ export function sidesOfKind(spec: KindSpec, distinct: boolean): Side[] {
   return spec.cluster === 'management' ? ['management'] : ['workload', 'management'];
 }
 
-/** Where a kind is listed on a side: `management.namespace` for CAPI kinds and management events, else every namespace. */
+/**
+ * Where a kind is listed on a side: `management.namespace` for CAPI kinds and management events, else every namespace.
+ */
 export function namespaceOfKind(spec: KindSpec, side: Side, capiNamespace: string | undefined): string | undefined {
   return (side === 'management' || spec.cluster === 'management') && capiNamespace ? capiNamespace : undefined;
 }

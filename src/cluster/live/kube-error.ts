@@ -38,7 +38,9 @@ export function isUnreachable(err: unknown): boolean {
 export function toTransportError(err: unknown, server: string, timeoutMs: number): KubeError {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') {
-    return new KubeError('E_KUBE_TIMEOUT', `API server ${server} did not answer within ${timeoutMs} ms`, undefined, { cause: err });
+    return new KubeError('E_KUBE_TIMEOUT', `API server ${server} did not answer within ${timeoutMs} ms`, undefined, {
+      cause: err,
+    });
   }
   const detail = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
   return new KubeError('E_KUBE_UNREACHABLE', `cannot reach API server ${server}: ${detail}`, undefined, { cause: err });
@@ -54,9 +56,15 @@ export function toStatusError(status: number, body: string, what: string): KubeE
     message = body.split('\n')[0]?.slice(0, 200) ?? '';
   }
   const suffix = message ? ` (${message})` : '';
-  if (status === 401) return new KubeError('E_KUBE_UNAUTHORIZED', `cannot ${what}: unauthorized — the bot's credentials were rejected; check the kubeconfig token or certificate${suffix}`, status);
+  if (status === 401)
+    return new KubeError(
+      'E_KUBE_UNAUTHORIZED',
+      `cannot ${what}: unauthorized — the bot's credentials were rejected; check the kubeconfig token or certificate${suffix}`,
+      status,
+    );
   if (status === 403) return new KubeError('E_KUBE_FORBIDDEN', `cannot ${what}: forbidden${suffix}`, status);
   if (status === 404) return new KubeError('E_KUBE_NOT_FOUND', `cannot ${what}: not found${suffix}`, status);
-  if (status >= 500) return new KubeError('E_KUBE_SERVER', `cannot ${what}: API server error ${status}${suffix}`, status);
+  if (status >= 500)
+    return new KubeError('E_KUBE_SERVER', `cannot ${what}: API server error ${status}${suffix}`, status);
   return new KubeError('E_KUBE_RESPONSE', `cannot ${what}: HTTP ${status}${suffix}`, status);
 }

@@ -32,7 +32,21 @@ export interface ListAllOptions {
  */
 export async function listAll(kc: KubeConfig, path: string, opts: ListAllOptions): Promise<ListResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const request = (cont?: string) => sendKube(kc, { method: 'GET', path, query: { ...opts.query, ...(cont ? { limit: String(opts.pageSize), continue: cont } : { limit: String(opts.pageSize), resourceVersion: '0' }) } }, timeoutMs);
+  const request = (cont?: string) =>
+    sendKube(
+      kc,
+      {
+        method: 'GET',
+        path,
+        query: {
+          ...opts.query,
+          ...(cont
+            ? { limit: String(opts.pageSize), continue: cont }
+            : { limit: String(opts.pageSize), resourceVersion: '0' }),
+        },
+      },
+      timeoutMs,
+    );
   let resp = await request();
   let resourceVersion: string | undefined;
   for (;;) {
@@ -52,7 +66,10 @@ export async function listAll(kc: KubeConfig, path: string, opts: ListAllOptions
       discard(prefetch?.resp);
       if (err instanceof ItemError) throw err.error; // the caller's own failure, not the API server's
       if (err instanceof KubeError) throw err;
-      if (err instanceof SyntaxError) throw new KubeError('E_KUBE_RESPONSE', `cannot ${opts.what}: the answer is not JSON`, resp.httpStatusCode, { cause: err });
+      if (err instanceof SyntaxError)
+        throw new KubeError('E_KUBE_RESPONSE', `cannot ${opts.what}: the answer is not JSON`, resp.httpStatusCode, {
+          cause: err,
+        });
       throw toTransportError(err, serverOf(kc), timeoutMs);
     }
     // Every page of one paged list is served from the same snapshot: the first page's version holds.
@@ -66,11 +83,20 @@ export async function listAll(kc: KubeConfig, path: string, opts: ListAllOptions
 
 /** Drop a prefetched page nobody will read: release its connection, ignore its failure. */
 function discard(resp: Promise<ResponseContext> | undefined): void {
-  void resp?.then((r) => r.body.stream()?.cancel(), () => undefined).catch(() => undefined);
+  void resp
+    ?.then(
+      (r) => r.body.stream()?.cancel(),
+      () => undefined,
+    )
+    .catch(() => undefined);
 }
 
 /** Decode and split one page as it streams in; the envelope when it is complete. */
-async function readPage(body: ReadableStream<Uint8Array> | null | undefined, onItem: ListAllOptions['onItem'], onItemsStart: (early: ListEnvelope) => void): Promise<ListEnvelope> {
+async function readPage(
+  body: ReadableStream<Uint8Array> | null | undefined,
+  onItem: ListAllOptions['onItem'],
+  onItemsStart: (early: ListEnvelope) => void,
+): Promise<ListEnvelope> {
   const splitter = createListSplitter((item, list) => {
     try {
       onItem(item as KubeObject, list);
@@ -80,7 +106,8 @@ async function readPage(body: ReadableStream<Uint8Array> | null | undefined, onI
   }, onItemsStart);
   if (body) {
     const decoder = new TextDecoder('utf-8');
-    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) splitter.write(decoder.decode(chunk, { stream: true }));
+    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>)
+      splitter.write(decoder.decode(chunk, { stream: true }));
     splitter.write(decoder.decode());
   }
   return splitter.end();

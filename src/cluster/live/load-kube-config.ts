@@ -18,22 +18,39 @@ export interface KubeContextRef {
  */
 export function loadKubeConfig(ref: KubeContextRef = {}): KubeConfig {
   const kc = new KubeConfig();
-  const file = ref.kubeconfigData !== undefined ? '(from a Secret)' : ref.kubeconfig?.replace(/^~(?=$|\/)/, os.homedir());
+  const file =
+    ref.kubeconfigData !== undefined ? '(from a Secret)' : ref.kubeconfig?.replace(/^~(?=$|\/)/, os.homedir());
   try {
     if (ref.kubeconfigData !== undefined) kc.loadFromString(ref.kubeconfigData);
     else if (file) kc.loadFromFile(file);
     else kc.loadFromDefault();
   } catch (err) {
-    throw new KubeError('E_KUBE_CONFIG', `cannot load kubeconfig ${file ?? '(default lookup)'}: ${describeError(err)}`, undefined, { cause: err });
+    throw new KubeError(
+      'E_KUBE_CONFIG',
+      `cannot load kubeconfig ${file ?? '(default lookup)'}: ${describeError(err)}`,
+      undefined,
+      { cause: err },
+    );
   }
   if (ref.context) {
     if (!kc.getContextObject(ref.context)) {
-      throw new KubeError('E_KUBE_CONFIG', `context "${ref.context}" not found in kubeconfig ${file ?? '(default lookup)'} — available: ${kc.getContexts().map((c) => c.name).join(', ') || 'none'}`);
+      throw new KubeError(
+        'E_KUBE_CONFIG',
+        `context "${ref.context}" not found in kubeconfig ${file ?? '(default lookup)'} — available: ${
+          kc
+            .getContexts()
+            .map((c) => c.name)
+            .join(', ') || 'none'
+        }`,
+      );
     }
     kc.setCurrentContext(ref.context);
   }
   if (!kc.getCurrentCluster()) {
-    throw new KubeError('E_KUBE_CONFIG', `kubeconfig ${file ?? '(default lookup)'} has no cluster for context "${kc.getCurrentContext()}" — set workload.context in the config`);
+    throw new KubeError(
+      'E_KUBE_CONFIG',
+      `kubeconfig ${file ?? '(default lookup)'} has no cluster for context "${kc.getCurrentContext()}" — set workload.context in the config`,
+    );
   }
   return kc;
 }

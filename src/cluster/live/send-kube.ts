@@ -1,8 +1,19 @@
-import { HttpMethod, IsomorphicFetchHttpLibrary, RequestContext, type KubeConfig, type ResponseContext } from '@kubernetes/client-node';
+import {
+  HttpMethod,
+  IsomorphicFetchHttpLibrary,
+  RequestContext,
+  type KubeConfig,
+  type ResponseContext,
+} from '@kubernetes/client-node';
 import { describeError } from '../../errors/describe-error.js';
 import { KubeError, toTransportError } from './kube-error.js';
 
-const METHODS = { GET: HttpMethod.GET, POST: HttpMethod.POST, PATCH: HttpMethod.PATCH, DELETE: HttpMethod.DELETE } as const;
+const METHODS = {
+  GET: HttpMethod.GET,
+  POST: HttpMethod.POST,
+  PATCH: HttpMethod.PATCH,
+  DELETE: HttpMethod.DELETE,
+} as const;
 
 /** One Kubernetes API call, e.g. `{ method: 'DELETE', path: '/api/v1/nodes/n1' }` (a plan's calls are these). */
 export interface KubeCall {
@@ -28,7 +39,11 @@ export interface KubeCall {
  */
 export async function sendKube(kc: KubeConfig, call: KubeCall, timeoutMs: number): Promise<ResponseContext> {
   const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new KubeError('E_KUBE_CONFIG', `kubeconfig context "${kc.getCurrentContext()}" names no cluster — fix the context in the kubeconfig (workload.context / management.context in the config)`);
+  if (!cluster)
+    throw new KubeError(
+      'E_KUBE_CONFIG',
+      `kubeconfig context "${kc.getCurrentContext()}" names no cluster — fix the context in the kubeconfig (workload.context / management.context in the config)`,
+    );
   const server = cluster.server.replace(/\/+$/, '');
   const ctx = new RequestContext(server + call.path, METHODS[call.method]);
   for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) ctx.setQueryParam(k, v);
@@ -40,7 +55,12 @@ export async function sendKube(kc: KubeConfig, call: KubeCall, timeoutMs: number
   try {
     await kc.applySecurityAuthentication(ctx);
   } catch (err) {
-    throw new KubeError('E_KUBE_CONFIG', `cannot authenticate to ${server}: ${describeError(err)} — check the kubeconfig user`, undefined, { cause: err });
+    throw new KubeError(
+      'E_KUBE_CONFIG',
+      `cannot authenticate to ${server}: ${describeError(err)} — check the kubeconfig user`,
+      undefined,
+      { cause: err },
+    );
   }
   ctx.setSignal(AbortSignal.timeout(timeoutMs));
   try {

@@ -20,7 +20,10 @@ export interface KindWatchOptions {
   /** Deadline of each list request. */
   timeoutMs?: number;
   namespace?: string;
-  /** `timeoutSeconds` of each watch request: the API server ends it then and it is renewed from the last resourceVersion. */
+  /**
+   * `timeoutSeconds` of each watch request: the API server ends it then and it is renewed from the last
+   * resourceVersion.
+   */
   watchSeconds: number;
   /** Backoff between failed attempts (doubles up to maxBackoffMs, with jitter). */
   minBackoffMs: number;
@@ -149,7 +152,12 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
         if (stopped) return resolve({ outcome: 'closed' });
         // A clean end is the server closing the watch window; one that ends at once, again and
         // again, must not become a tight loop of requests: treat it as a failure (backoff).
-        if (!err) return resolve(Date.now() - startedAt >= 1000 ? { outcome: 'closed' } : { outcome: 'error', error: 'the watch was closed as soon as it opened' });
+        if (!err)
+          return resolve(
+            Date.now() - startedAt >= 1000
+              ? { outcome: 'closed' }
+              : { outcome: 'error', error: 'the watch was closed as soon as it opened' },
+          );
         return resolve({ outcome: 'error', error: describeError(err) });
       };
       w.watch(path, query, onEvent, onDone).then(
@@ -177,10 +185,15 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
       }
       try {
         stats.lists += 1;
-        listed = await listKind(target, spec, { pageSize: opts.pageSize, timeoutMs: opts.timeoutMs, namespace: opts.namespace }, (item) => {
-          const projected = projectObject(spec, item, target.role);
-          if (projected) fresh.set(keyOf(item), projected);
-        });
+        listed = await listKind(
+          target,
+          spec,
+          { pageSize: opts.pageSize, timeoutMs: opts.timeoutMs, namespace: opts.namespace },
+          (item) => {
+            const projected = projectObject(spec, item, target.role);
+            if (projected) fresh.set(keyOf(item), projected);
+          },
+        );
       } catch (err) {
         failures += 1;
         setState('failed', describeKindError(err, spec, opts.namespace));
@@ -211,7 +224,10 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
         if (stopped) return;
         if (r.outcome === 'gone') {
           stats.relists += 1;
-          opts.log?.info({ watch: where, resourceVersion: from.rv }, 'watch: resourceVersion too old (410 Gone) or the collection moved (404); relisting');
+          opts.log?.info(
+            { watch: where, resourceVersion: from.rv },
+            'watch: resourceVersion too old (410 Gone) or the collection moved (404); relisting',
+          );
           break;
         }
         if (r.outcome === 'closed') {
@@ -260,7 +276,10 @@ export function startKindWatch(target: KubeTarget, spec: KindSpec, opts: KindWat
   };
 }
 
-/** Identity of an object within its kind: namespace/name (uids change when an object is recreated, names are what a list keys by). */
+/**
+ * Identity of an object within its kind: namespace/name (uids change when an object is recreated, names are what a list
+ * keys by).
+ */
 function keyOf(obj: KubeObject): string {
   return `${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
 }

@@ -62,7 +62,11 @@ export function parseEtcdctlErrors(text: string, command: EtcdCommand): EtcdComm
 
 /** True when a file meant to hold etcdctl JSON holds its error output instead (`2>&1` redirects). */
 export function isEtcdctlErrorText(text: string): boolean {
-  const first = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  const first =
+    text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? '';
   return (
     /^Error:\s/.test(first) ||
     /^Failed to get the status of endpoint /.test(first) ||
@@ -78,7 +82,12 @@ export function formatEtcdctlErrors(errors: EtcdCommandError[]): string {
     if (e.command === 'endpoint status') return `Failed to get the status of endpoint ${e.endpoint} (${e.error})`;
     if (e.command === 'endpoint health') return `${e.endpoint} is unhealthy: failed to commit proposal: ${e.error}`;
     // Member and alarm lists name no endpoint in etcdctl's own lines: the client's retry warning does.
-    return JSON.stringify({ level: 'warn', msg: 'retrying of unary invoker failed', target: `endpoint://client/${e.endpoint}`, error: e.error });
+    return JSON.stringify({
+      level: 'warn',
+      msg: 'retrying of unary invoker failed',
+      target: `endpoint://client/${e.endpoint}`,
+      error: e.error,
+    });
   });
   return lines.length ? `${lines.join('\n')}\n` : '';
 }

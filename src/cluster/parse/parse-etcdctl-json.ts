@@ -7,9 +7,9 @@ import { CaptureParseError } from './capture-parse-error.js';
  * Parse JSON printed by `etcdctl -w json` without losing uint64 precision.
  *
  * etcdctl prints member ids, cluster ids and raft indexes as BARE JSON numbers; `JSON.parse` turns
- * 3319814642761637952 into 3319814642761638000 (docs/development.md, "Stack notes"). Every integer literal of 16 or more
- * digits (2^53 has 16) is quoted before JSON.parse, by a pass that skips string literals, so
- * those values come back as exact decimal strings. Shorter integers stay numbers (always exact).
+ * 3319814642761637952 into 3319814642761638000 (docs/development.md, "Stack notes"). Every integer literal of 16 or
+ * more digits (2^53 has 16) is quoted before JSON.parse, by a pass that skips string literals, so those values come
+ * back as exact decimal strings. Shorter integers stay numbers (always exact).
  */
 export function parseEtcdctlJson(text: string): unknown {
   return JSON.parse(quoteLongIntegers(text));
@@ -49,7 +49,8 @@ export function parseEndpointStatus(text: string): EtcdEndpointStatus[] {
   const doc = parseEtcdctlJson(text);
   const list = Array.isArray(doc) ? doc : [doc];
   return list.map((raw, i) => {
-    if (!isRecord(raw) || typeof raw.Endpoint !== 'string') throw new CaptureParseError(`endpoint status: entry ${i} has no "Endpoint"`);
+    if (!isRecord(raw) || typeof raw.Endpoint !== 'string')
+      throw new CaptureParseError(`endpoint status: entry ${i} has no "Endpoint"`);
     const st = isRecord(raw.Status) ? raw.Status : {};
     const header = isRecord(st.header) ? st.header : {};
     const out: EtcdEndpointStatus = { endpoint: raw.Endpoint, errors: strings(st.errors) };
@@ -60,7 +61,8 @@ export function parseEndpointStatus(text: string): EtcdEndpointStatus[] {
     setDecimal(out, 'raftIndex', st.raftIndex);
     setDecimal(out, 'raftAppliedIndex', st.raftAppliedIndex);
     if (typeof st.version === 'string' && st.version) out.version = st.version;
-    const dbSize = typeof st.dbSize === 'number' ? st.dbSize : typeof st.dbSize === 'string' ? Number(st.dbSize) : undefined;
+    const dbSize =
+      typeof st.dbSize === 'number' ? st.dbSize : typeof st.dbSize === 'string' ? Number(st.dbSize) : undefined;
     if (dbSize !== undefined && Number.isFinite(dbSize)) out.dbSize = dbSize;
     // etcd 3.4+ omits isLearner when false.
     out.isLearner = st.isLearner === true;
@@ -79,7 +81,10 @@ export function parseEndpointStatus(text: string): EtcdEndpointStatus[] {
  */
 export function parseEndpointHealth(text: string): EtcdEndpointHealth[] {
   if (text.trim() === '') return [];
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !isClientLogLine(l));
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !isClientLogLine(l));
   if (lines.length === 0) throw new CaptureParseError('endpoint health: only etcd client log lines, no endpoint');
   const first = lines[0]!;
   if (first.startsWith('+') || first.startsWith('|')) return parseEndpointHealthTable(lines);
@@ -87,7 +92,8 @@ export function parseEndpointHealth(text: string): EtcdEndpointHealth[] {
   const doc = parseEtcdctlJson(lines.join('\n'));
   const list = Array.isArray(doc) ? doc : [doc];
   return list.map((raw, i) => {
-    if (!isRecord(raw) || typeof raw.endpoint !== 'string') throw new CaptureParseError(`endpoint health: entry ${i} has no "endpoint"`);
+    if (!isRecord(raw) || typeof raw.endpoint !== 'string')
+      throw new CaptureParseError(`endpoint health: entry ${i} has no "endpoint"`);
     const out: EtcdEndpointHealth = { endpoint: raw.endpoint, health: raw.health === true };
     // etcdctl prints took "" when it could not even create a client: treat as unknown.
     if (typeof raw.took === 'string' && raw.took) out.took = raw.took;
@@ -96,20 +102,36 @@ export function parseEndpointHealth(text: string): EtcdEndpointHealth[] {
   });
 }
 
-/** A line the etcd client logs to stderr: a zap JSON warning, or a glog line ("2017-06-08 13:25:45.138292 I | warning: …"). */
+/**
+ * A line the etcd client logs to stderr: a zap JSON warning, or a glog line ("2017-06-08 13:25:45.138292 I | warning:
+ * …").
+ */
 function isClientLogLine(line: string): boolean {
-  return /^\{"level":/.test(line) || /^\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)? [IWEF] \| /.test(line) || /^Error:\s/.test(line);
+  return (
+    /^\{"level":/.test(line) ||
+    /^\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)? [IWEF] \| /.test(line) ||
+    /^Error:\s/.test(line)
+  );
 }
 
 function parseEndpointHealthTable(lines: string[]): EtcdEndpointHealth[] {
-  const cells = lines.filter((l) => l.startsWith('|')).map((l) => l.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()));
+  const cells = lines
+    .filter((l) => l.startsWith('|'))
+    .map((l) =>
+      l
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((c) => c.trim()),
+    );
   const header = (cells.shift() ?? []).map((h) => h.toUpperCase());
   const col = (name: string) => header.indexOf(name);
-  if (col('ENDPOINT') < 0 || col('HEALTH') < 0) throw new CaptureParseError('endpoint health: table without ENDPOINT and HEALTH columns');
+  if (col('ENDPOINT') < 0 || col('HEALTH') < 0)
+    throw new CaptureParseError('endpoint health: table without ENDPOINT and HEALTH columns');
   return cells.map((c, i) => {
     const endpoint = c[col('ENDPOINT')] ?? '';
     const health = c[col('HEALTH')];
-    if (!endpoint || (health !== 'true' && health !== 'false')) throw new CaptureParseError(`endpoint health: table row ${i + 1} has no endpoint or no true/false HEALTH`);
+    if (!endpoint || (health !== 'true' && health !== 'false'))
+      throw new CaptureParseError(`endpoint health: table row ${i + 1} has no endpoint or no true/false HEALTH`);
     const out: EtcdEndpointHealth = { endpoint, health: health === 'true' };
     const took = col('TOOK') >= 0 ? c[col('TOOK')] : '';
     if (took) out.took = took;
@@ -132,7 +154,9 @@ function parseEndpointHealthLines(lines: string[]): EtcdEndpointHealth[] {
       out.push({ endpoint: m[1]!, health: false, error: m[2]!.trim() });
       continue;
     }
-    throw new CaptureParseError(`endpoint health: not etcdctl output (-w json, table or simple): "${line.slice(0, 80)}"`);
+    throw new CaptureParseError(
+      `endpoint health: not etcdctl output (-w json, table or simple): "${line.slice(0, 80)}"`,
+    );
   }
   return out;
 }
@@ -160,7 +184,8 @@ function parseAlarmLines(text: string): EtcdState['alarms'] {
     if (!line) continue;
     const m = /^memberID:(\d+)\s+alarm:([A-Z_]+)$/.exec(line);
     const memberId = m ? toDecimal(m[1]) : undefined;
-    if (!m || memberId === undefined) throw new CaptureParseError(`alarm list: not etcdctl output (-w json or simple): "${line.slice(0, 80)}"`);
+    if (!m || memberId === undefined)
+      throw new CaptureParseError(`alarm list: not etcdctl output (-w json or simple): "${line.slice(0, 80)}"`);
     out.push({ memberId, alarm: m[2]! });
   }
   return out;
@@ -191,7 +216,9 @@ export function alarmsFromEndpoints(endpoints: EtcdEndpointStatus[]): EtcdState[
       if (m) seen.set(`${m[1]} ${m[2]}`, { memberId: m[1] as string, alarm: m[2] as string });
     }
   }
-  return [...seen.values()].sort((a, b) => compareDecimal(a.memberId, b.memberId) || (a.alarm < b.alarm ? -1 : a.alarm > b.alarm ? 1 : 0));
+  return [...seen.values()].sort(
+    (a, b) => compareDecimal(a.memberId, b.memberId) || (a.alarm < b.alarm ? -1 : a.alarm > b.alarm ? 1 : 0),
+  );
 }
 
 /** Quote integer literals of ≥ 16 digits outside string literals, so JSON.parse keeps them exact. */
@@ -237,12 +264,17 @@ function isDigit(c: number): boolean {
 /** An id or counter as an exact decimal string: quoted long integers arrive as strings, short ones as numbers. */
 function toDecimal(v: unknown): string | undefined {
   // uint64 only: a larger id is no etcd id (overflowed ids are a clear error, not a silent member).
-  if (typeof v === 'string' && /^\d+$/.test(v)) return v.length <= 20 && BigInt(v) <= 0xffffffffffffffffn ? v : undefined;
+  if (typeof v === 'string' && /^\d+$/.test(v))
+    return v.length <= 20 && BigInt(v) <= 0xffffffffffffffffn ? v : undefined;
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
   return undefined;
 }
 
-function setDecimal(target: EtcdEndpointStatus, key: 'memberId' | 'raftTerm' | 'raftIndex' | 'raftAppliedIndex', v: unknown): void {
+function setDecimal(
+  target: EtcdEndpointStatus,
+  key: 'memberId' | 'raftTerm' | 'raftIndex' | 'raftAppliedIndex',
+  v: unknown,
+): void {
   const d = toDecimal(v);
   if (d !== undefined) target[key] = d;
 }
@@ -251,7 +283,9 @@ function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
 }
 
-/** The objects of the array at `key` of etcdctl's JSON object (absent: none); one line naming what is wrong otherwise. */
+/**
+ * The objects of the array at `key` of etcdctl's JSON object (absent: none); one line naming what is wrong otherwise.
+ */
 function listOf(text: string, what: string, key: string): Record<string, unknown>[] {
   const doc = parseEtcdctlJson(text);
   if (!isRecord(doc)) throw new CaptureParseError(`${what}: expected a JSON object with "${key}"`);

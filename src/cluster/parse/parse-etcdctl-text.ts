@@ -35,7 +35,9 @@ export function isEtcdctlText(text: string): boolean {
 
 export function parseMemberListText(text: string): EtcdMember[] {
   const columns = ['ID', 'STATUS', 'NAME', 'PEER ADDRS', 'CLIENT ADDRS', 'IS LEARNER'];
-  const rows = readRows(text, 'member list', columns, (f) => (f.length === 5 || f.length === 6 ? columns.slice(0, f.length) : undefined));
+  const rows = readRows(text, 'member list', columns, (f) =>
+    f.length === 5 || f.length === 6 ? columns.slice(0, f.length) : undefined,
+  );
   return rows.map((r, i) => {
     const id = hexToDecimal(r['ID']);
     if (id === undefined) throw new CaptureParseError(`member list: row ${i + 1} has no valid hex ID "${r['ID']}"`);
@@ -49,9 +51,37 @@ export function parseMemberListText(text: string): EtcdMember[] {
   });
 }
 
-const STATUS_COLUMNS = ['ENDPOINT', 'ID', 'VERSION', 'DB SIZE', 'IS LEADER', 'IS LEARNER', 'RAFT TERM', 'RAFT INDEX', 'RAFT APPLIED INDEX', 'ERRORS'];
+const STATUS_COLUMNS = [
+  'ENDPOINT',
+  'ID',
+  'VERSION',
+  'DB SIZE',
+  'IS LEADER',
+  'IS LEARNER',
+  'RAFT TERM',
+  'RAFT INDEX',
+  'RAFT APPLIED INDEX',
+  'ERRORS',
+];
 const STATUS_COLUMNS_33 = ['ENDPOINT', 'ID', 'VERSION', 'DB SIZE', 'IS LEADER', 'RAFT TERM', 'RAFT INDEX'];
-const STATUS_COLUMNS_36 = ['ENDPOINT', 'ID', 'VERSION', 'STORAGE VERSION', 'DB SIZE', 'IN USE', 'PERCENTAGE NOT IN USE', 'QUOTA', 'IS LEADER', 'IS LEARNER', 'RAFT TERM', 'RAFT INDEX', 'RAFT APPLIED INDEX', 'ERRORS', 'DOWNGRADE TARGET VERSION', 'DOWNGRADE ENABLED'];
+const STATUS_COLUMNS_36 = [
+  'ENDPOINT',
+  'ID',
+  'VERSION',
+  'STORAGE VERSION',
+  'DB SIZE',
+  'IN USE',
+  'PERCENTAGE NOT IN USE',
+  'QUOTA',
+  'IS LEADER',
+  'IS LEARNER',
+  'RAFT TERM',
+  'RAFT INDEX',
+  'RAFT APPLIED INDEX',
+  'ERRORS',
+  'DOWNGRADE TARGET VERSION',
+  'DOWNGRADE ENABLED',
+];
 
 /**
  * Which release printed a simple `endpoint status` line, told by its fields: 3.6 has a size where the
@@ -69,13 +99,18 @@ export function parseEndpointStatusText(text: string): EtcdEndpointStatus[] {
   const rows = readRows(text, 'endpoint status', STATUS_COLUMNS, simpleStatusColumns);
   const out = rows.map((r, i) => {
     const memberId = hexToDecimal(r['ID']);
-    if (!r['ENDPOINT'] || memberId === undefined) throw new CaptureParseError(`endpoint status: row ${i + 1} has no endpoint or no valid hex ID`);
+    if (!r['ENDPOINT'] || memberId === undefined)
+      throw new CaptureParseError(`endpoint status: row ${i + 1} has no endpoint or no valid hex ID`);
     const errors = r['ERRORS'] ? r['ERRORS'].split(/,\s*/).filter((e) => e.trim() !== '') : [];
     const s: EtcdEndpointStatus = { endpoint: r['ENDPOINT'], memberId, errors, isLearner: r['IS LEARNER'] === 'true' };
     if (r['VERSION']) s.version = r['VERSION'];
     const size = parseSize(r['DB SIZE']);
     if (size !== undefined) s.dbSize = size;
-    for (const [col, key] of [['RAFT TERM', 'raftTerm'], ['RAFT INDEX', 'raftIndex'], ['RAFT APPLIED INDEX', 'raftAppliedIndex']] as const) {
+    for (const [col, key] of [
+      ['RAFT TERM', 'raftTerm'],
+      ['RAFT INDEX', 'raftIndex'],
+      ['RAFT APPLIED INDEX', 'raftAppliedIndex'],
+    ] as const) {
       if (/^\d+$/.test(r[col] ?? '')) s[key] = r[col]!;
     }
     return { s, isLeader: r['IS LEADER'] === 'true' };
@@ -98,23 +133,43 @@ export function parseEndpointStatusText(text: string): EtcdEndpointStatus[] {
  * takes every field between the columns before it and those after it: the errors are themselves
  * joined with ", ".
  */
-function readRows(text: string, what: string, columns: string[], layout: (fields: string[]) => string[] | undefined): Row[] {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+function readRows(
+  text: string,
+  what: string,
+  columns: string[],
+  layout: (fields: string[]) => string[] | undefined,
+): Row[] {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   if (lines.length === 0) return [];
   if (lines[0]!.startsWith('+') || lines[0]!.startsWith('|')) {
-    const cells = lines.filter((l) => l.startsWith('|')).map((l) => l.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()));
+    const cells = lines
+      .filter((l) => l.startsWith('|'))
+      .map((l) =>
+        l
+          .replace(/^\||\|$/g, '')
+          .split('|')
+          .map((c) => c.trim()),
+      );
     const header = (cells.shift() ?? []).map((h) => h.toUpperCase());
-    for (const need of columns.slice(0, 2)) if (!header.includes(need)) throw new CaptureParseError(`${what}: table without an ${need} column`);
+    for (const need of columns.slice(0, 2))
+      if (!header.includes(need)) throw new CaptureParseError(`${what}: table without an ${need} column`);
     return cells.map((c) => Object.fromEntries(header.map((h, i) => [h, c[i] ?? ''])));
   }
   return lines.map((line) => {
     // An empty last column (no ERRORS) leaves the line ending in ", ", which the trim above cut to ",".
     const f = (line.endsWith(',') ? `${line} ` : line).split(', ').map((c) => c.trim());
     const cols = layout(f);
-    if (!cols) throw new CaptureParseError(`${what}: not etcdctl output (-w json, table or simple): "${line.slice(0, 80)}"`);
+    if (!cols)
+      throw new CaptureParseError(`${what}: not etcdctl output (-w json, table or simple): "${line.slice(0, 80)}"`);
     const e = cols.indexOf('ERRORS');
     const after = e < 0 ? 0 : cols.length - e - 1;
-    const fields = e < 0 || f.length === cols.length ? f : [...f.slice(0, e), f.slice(e, f.length - after).join(', '), ...f.slice(f.length - after)];
+    const fields =
+      e < 0 || f.length === cols.length
+        ? f
+        : [...f.slice(0, e), f.slice(e, f.length - after).join(', '), ...f.slice(f.length - after)];
     return Object.fromEntries(cols.map((c, i) => [c, fields[i] ?? '']));
   });
 }
@@ -125,7 +180,10 @@ function hexToDecimal(hex: string | undefined): string | undefined {
 }
 
 function urls(cell: string | undefined): string[] {
-  return (cell ?? '').split(',').map((u) => u.trim()).filter((u) => u !== '');
+  return (cell ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
 }
 
 /** "84 MB", "25 kB", "2.2 MB" (humanize.Bytes, SI units) → bytes, approximate as printed. */

@@ -12,7 +12,10 @@ const CHECK_LINE = /^\[([+-])\]\s*(\S+)\s*(.*)$/;
  * as `error`.
  */
 export function parseReadyz(body: string, httpStatus?: number): ApiServerState {
-  const lines = body.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = body
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   const checks: ReadyzCheck[] = [];
   let verdict: boolean | undefined;
   for (const line of lines) {
@@ -37,7 +40,11 @@ export function parseReadyz(body: string, httpStatus?: number): ApiServerState {
   // Precedence: the body's own verdict, then the HTTP status, then the checks themselves.
   const ready =
     verdict ??
-    (httpStatus !== undefined ? httpStatus >= 200 && httpStatus < 300 && failed.length === 0 : checks.length > 0 ? failed.length === 0 : undefined);
+    (httpStatus !== undefined
+      ? httpStatus >= 200 && httpStatus < 300 && failed.length === 0
+      : checks.length > 0
+        ? failed.length === 0
+        : undefined);
   const state: ApiServerState = { reachable: true, checks };
   if (ready !== undefined) state.ready = ready;
   if (ready === false) {
@@ -62,7 +69,9 @@ function firstLineOf(body: string, httpStatus?: number): string {
   }
   const first = trimmed.split(/\r?\n/)[0] ?? '';
   if (first) return oneLine(first);
-  return httpStatus !== undefined ? `readyz returned HTTP ${httpStatus} with an empty body` : 'readyz returned an empty body';
+  return httpStatus !== undefined
+    ? `readyz returned HTTP ${httpStatus} with an empty body`
+    : 'readyz returned an empty body';
 }
 
 function oneLine(s: string): string {

@@ -8,7 +8,9 @@ export function sortEtcdErrors(errors: EtcdCommandError[]): EtcdCommandError[] {
   return [...errors]
     .sort(
       (a, b) =>
-        COMMAND_ORDER.indexOf(a.command) - COMMAND_ORDER.indexOf(b.command) || cmp(a.endpoint ?? '', b.endpoint ?? '') || cmp(a.error, b.error),
+        COMMAND_ORDER.indexOf(a.command) - COMMAND_ORDER.indexOf(b.command) ||
+        cmp(a.endpoint ?? '', b.endpoint ?? '') ||
+        cmp(a.error, b.error),
     )
     .filter((e) => {
       const k = `${e.command}\u0000${e.endpoint ?? ''}\u0000${e.error}`;

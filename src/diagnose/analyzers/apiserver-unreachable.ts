@@ -21,13 +21,17 @@ export const apiserverUnreachableAnalyzer: Analyzer = {
         id: 'apiserver.unreachable',
         severity: 'critical',
         section: 'apiserver',
-        title: api.reachable ? `API server not ready: ${failed.map((c) => c.name).join(', ') || 'readyz failed'}` : 'API server unreachable',
+        title: api.reachable
+          ? `API server not ready: ${failed.map((c) => c.name).join(', ') || 'readyz failed'}`
+          : 'API server unreachable',
         subject: { kind: 'Cluster', name: ctx.snapshot.cluster },
         evidence,
         cause:
           (noLeader ? 'etcd has no leader, so the API server cannot serve. ' : '') +
           'Running workloads are likely still serving, but self-healing (controllers, scheduling, CAPI) and kubectl are down; this report may be from the last known state.',
-        causedBy: noLeader ? [fingerprint(ctx.snapshot.cluster, 'etcd.no-leader', { kind: 'EtcdCluster', name: ctx.snapshot.cluster })] : undefined,
+        causedBy: noLeader
+          ? [fingerprint(ctx.snapshot.cluster, 'etcd.no-leader', { kind: 'EtcdCluster', name: ctx.snapshot.cluster })]
+          : undefined,
         remediations: [],
       },
     ];

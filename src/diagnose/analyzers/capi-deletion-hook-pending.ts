@@ -24,7 +24,9 @@ export const capiDeletionHookPendingAnalyzer: Analyzer = createDeletionAnalyzer(
     says: `deletion waits on ${b.summary}`,
     evidence: b.evidence,
     cause,
-    steps: b.hooks.map((h) => `ask ${ownerOf(h, info)} to finish or remove its hook ${h.name} (annotation ${h.annotation})`),
+    steps: b.hooks.map(
+      (h) => `ask ${ownerOf(h, info)} to finish or remove its hook ${h.name} (annotation ${h.annotation})`,
+    ),
     remediations: [],
     ids: { hooks: b.hooks.map((h) => h.annotation).join(',') },
   };

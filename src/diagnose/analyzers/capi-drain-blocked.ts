@@ -46,7 +46,11 @@ export const capiDrainBlockedAnalyzer: Analyzer = createDeletionAnalyzer('capi.d
   }
   const causedBy = (b.drain?.terminating ?? []).map((p) => {
     const [namespace, name] = p.includes('/') ? (p.split('/') as [string, string]) : [undefined, p];
-    return fingerprint(ctx.snapshot.cluster, 'pod.stuck-terminating', { kind: 'Pod', ...(namespace ? { namespace } : {}), name });
+    return fingerprint(ctx.snapshot.cluster, 'pod.stuck-terminating', {
+      kind: 'Pod',
+      ...(namespace ? { namespace } : {}),
+      name,
+    });
   });
   return {
     says: `cannot be deleted: ${b.summary}`,

@@ -41,7 +41,10 @@ export const capiDrainTimeoutUnsetAnalyzer: Analyzer = {
         section: 'machines',
         title: `${kind} ${ns}/${o.metadata.name} sets no drain timeout while PodDisruptionBudget ${[...budgets].join(', ')} allows no disruption: a drain of its nodes would wait forever`,
         subject: { kind, namespace: ns, name: o.metadata.name },
-        evidence: [`${kind} ${ns}/${o.metadata.name}: ${t.field} not set (0 = Cluster API drains without limit)`, ...lines],
+        evidence: [
+          `${kind} ${ns}/${o.metadata.name}: ${t.field} not set (0 = Cluster API drains without limit)`,
+          ...lines,
+        ],
         cause: `Set ${t.field} (e.g. a few times the slowest pod's shutdown) so a blocked drain ends, or make the budgets allow one disruption (more replicas, maxUnavailable 1).`,
         remediations: [],
       });
@@ -49,17 +52,37 @@ export const capiDrainTimeoutUnsetAnalyzer: Analyzer = {
     const byOwner = (pred: (m: KubeObject) => boolean) => snap.capi.machines.filter(pred);
     for (const k of snap.capi.kubeadmControlPlanes) {
       const ns = k.metadata.namespace ?? 'default';
-      check('KubeadmControlPlane', k, byOwner((m) => machineInfo(m).namespace === ns && machineInfo(m).kcpName === k.metadata.name));
+      check(
+        'KubeadmControlPlane',
+        k,
+        byOwner((m) => machineInfo(m).namespace === ns && machineInfo(m).kcpName === k.metadata.name),
+      );
     }
     for (const d of snap.capi.machineDeployments) {
       const ns = d.metadata.namespace ?? 'default';
-      check('MachineDeployment', d, byOwner((m) => machineInfo(m).namespace === ns && machineInfo(m).deploymentName === d.metadata.name));
+      check(
+        'MachineDeployment',
+        d,
+        byOwner((m) => machineInfo(m).namespace === ns && machineInfo(m).deploymentName === d.metadata.name),
+      );
     }
     // MachineSets not owned by a MachineDeployment (their MD's template is what counts otherwise).
     for (const s of snap.capi.machineSets) {
-      if ((s.metadata.ownerReferences ?? []).some((r) => r.kind === 'MachineDeployment') || s.metadata.labels?.['cluster.x-k8s.io/deployment-name']) continue;
+      if (
+        (s.metadata.ownerReferences ?? []).some((r) => r.kind === 'MachineDeployment') ||
+        s.metadata.labels?.['cluster.x-k8s.io/deployment-name']
+      )
+        continue;
       const ns = s.metadata.namespace ?? 'default';
-      check('MachineSet', s, byOwner((m) => (m.metadata.namespace ?? 'default') === ns && (m.metadata.ownerReferences ?? []).some((r) => r.kind === 'MachineSet' && r.name === s.metadata.name)));
+      check(
+        'MachineSet',
+        s,
+        byOwner(
+          (m) =>
+            (m.metadata.namespace ?? 'default') === ns &&
+            (m.metadata.ownerReferences ?? []).some((r) => r.kind === 'MachineSet' && r.name === s.metadata.name),
+        ),
+      );
     }
     return out;
   },

@@ -23,10 +23,20 @@ export const capiMachineStuckDeletingAnalyzer: Analyzer = {
       const i = machineInfo(m);
       const evidence = [describeMachine(m, ctx.now)];
       if (m.metadata.finalizers?.length) evidence.push(`finalizers: ${m.metadata.finalizers.join(', ')}`);
-      evidence.push(...findMachineEvents(ctx.snapshot, i.namespace, i.name).slice(0, 3).map((e) => describeEvent(e, ctx.now)));
+      evidence.push(
+        ...findMachineEvents(ctx.snapshot, i.namespace, i.name)
+          .slice(0, 3)
+          .map((e) => describeEvent(e, ctx.now)),
+      );
       const blocker = findDeletionBlocker(ctx.snapshot, m, ctx.now);
-      const named = blocker && blocker.minutes !== undefined && blocker.minutes >= ctx.thresholds.deletingMinutes ? blocker : undefined;
-      if (blocker && !named) evidence.push(`stage: ${blocker.deletion.stageSource} (${blocker.summary}, for less than ${ctx.thresholds.deletingMinutes}m)`);
+      const named =
+        blocker && blocker.minutes !== undefined && blocker.minutes >= ctx.thresholds.deletingMinutes
+          ? blocker
+          : undefined;
+      if (blocker && !named)
+        evidence.push(
+          `stage: ${blocker.deletion.stageSource} (${blocker.summary}, for less than ${ctx.thresholds.deletingMinutes}m)`,
+        );
       out.push({
         id: 'capi.machine-stuck-deleting',
         severity: 'warning',
@@ -37,7 +47,13 @@ export const capiMachineStuckDeletingAnalyzer: Analyzer = {
         cause: named
           ? `${named.summary} (${named.id}).`
           : 'Deletion waits on a drain (PodDisruptionBudget, pods stuck Terminating) or the infrastructure provider cannot delete the VM.',
-        ...(named ? { causedBy: [fingerprint(ctx.snapshot.cluster, named.id, { kind: 'Machine', namespace: i.namespace, name: i.name })] } : {}),
+        ...(named
+          ? {
+              causedBy: [
+                fingerprint(ctx.snapshot.cluster, named.id, { kind: 'Machine', namespace: i.namespace, name: i.name }),
+              ],
+            }
+          : {}),
         since,
         remediations: [],
       });

@@ -12,7 +12,9 @@ import { proposeRemoveMember } from '../facts/propose-remove-member.js';
 
 const STUCK_PHASES = new Set(['Provisioning', 'Provisioned']);
 
-/** Seed S0: the replacement control-plane machine hangs in Provisioned with no nodeRef past CAPV's 20-minute timeout. */
+/**
+ * Seed S0: the replacement control-plane machine hangs in Provisioned with no nodeRef past CAPV's 20-minute timeout.
+ */
 export const capiMachineStuckProvisioningAnalyzer: Analyzer = {
   id: 'capi.machine-stuck-provisioning',
   analyze(ctx): FindingDraft[] {
@@ -28,7 +30,11 @@ export const capiMachineStuckProvisioningAnalyzer: Analyzer = {
       const evidence = [describeMachine(m, ctx.now)];
       const rf = parseRemediationFor(m);
       if (rf) evidence.push(`annotation ${REMEDIATION_FOR_ANNOTATION}=${rf.raw}`);
-      evidence.push(...findMachineEvents(ctx.snapshot, i.namespace, i.name).slice(0, 3).map((e) => describeEvent(e, ctx.now)));
+      evidence.push(
+        ...findMachineEvents(ctx.snapshot, i.namespace, i.name)
+          .slice(0, 3)
+          .map((e) => describeEvent(e, ctx.now)),
+      );
       // Seed S0: CAPV recreated the machine again and again and left a stale VM in the inventory.
       evidence.push(
         `possible orphan VM${i.providerID ? ` (${i.providerID})` : ''}: machines deleted on timeout may leave their VM in the infrastructure inventory; check and remove it by hand`,
@@ -50,7 +56,13 @@ export const capiMachineStuckProvisioningAnalyzer: Analyzer = {
           : blockers.length
             ? `kubeadm join cannot add this machine's etcd member: stale member ${blockers.map((mm) => mm.name).join(', ')} left by a failed join holds its peer URL ("Peer URLs already exists"). Remove that member; do not delete existing control-plane machines (data loss).`
             : `The machine has no Node after ${formatAge(age * 60000)}: bootstrap (kubeadm/cloud-init) likely failed; check the VM console and cloud-init-output.log.`,
-        causedBy: byLeader ? [leader.fingerprint] : blockers.length ? blockers.map((mm) => fingerprint(ctx.snapshot.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: mm.name })) : undefined,
+        causedBy: byLeader
+          ? [leader.fingerprint]
+          : blockers.length
+            ? blockers.map((mm) =>
+                fingerprint(ctx.snapshot.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: mm.name }),
+              )
+            : undefined,
         since: m.metadata.creationTimestamp,
         remediations: blockers.flatMap(proposeRemoveMember),
       });

@@ -33,9 +33,14 @@ export const capiMhcUnhealthyAnalyzer: Analyzer = analyzeEach(
     const notFailed = healthy + explained;
     const severity = cp ? (notFailed < quorum(expected) ? 'critical' : 'warning') : blocked ? 'warning' : 'info';
     const ns = mhc.metadata.namespace ?? 'default';
-    const evidence = [`MachineHealthCheck ${ns}/${mhc.metadata.name}: expectedMachines=${expected}, currentHealthy=${healthy}${st.remediationsAllowed !== undefined ? `, remediationsAllowed=${st.remediationsAllowed}` : ''}`];
+    const evidence = [
+      `MachineHealthCheck ${ns}/${mhc.metadata.name}: expectedMachines=${expected}, currentHealthy=${healthy}${st.remediationsAllowed !== undefined ? `, remediationsAllowed=${st.remediationsAllowed}` : ''}`,
+    ];
     const allowed = st.remediationAllowed;
-    if (allowed) evidence.push(`condition RemediationAllowed=${allowed.status}${allowed.reason ? ` reason=${allowed.reason}` : ''}${allowed.message ? ` message="${allowed.message}"` : ''}`);
+    if (allowed)
+      evidence.push(
+        `condition RemediationAllowed=${allowed.status}${allowed.reason ? ` reason=${allowed.reason}` : ''}${allowed.message ? ` message="${allowed.message}"` : ''}`,
+      );
     if (st.targets.length) evidence.push(`targets: ${st.targets.join(', ')}`);
     for (const f of targets.inFlight) evidence.push(`${f.detail} (accounts for 1 of the ${gap} not healthy)`);
     const byLeader = cp && leader;
@@ -57,7 +62,9 @@ export const capiMhcUnhealthyAnalyzer: Analyzer = analyzeEach(
       remediations: [],
     };
     if (targets.machines.length === 0) {
-      draft.missing = ['the Machines it checks were not read: a new Machine still starting up cannot be told from an unhealthy one'];
+      draft.missing = [
+        'the Machines it checks were not read: a new Machine still starting up cannot be told from an unhealthy one',
+      ];
     }
     return draft;
   },

@@ -36,7 +36,8 @@ export const capiRecreationLoopAnalyzer: Analyzer = analyzeEach(
       .filter((n) => CNI_NOT_READY.test(findCondition(n, 'Ready')?.message ?? ''))
       .map((n) => n.metadata.name);
     const cniShown = cniNodes.length ? cniNodes : allCni;
-    if (cniShown.length) evidence.push(`new node(s) with CNI not initialized (NetworkPluginNotReady): ${cniShown.join(', ')}`);
+    if (cniShown.length)
+      evidence.push(`new node(s) with CNI not initialized (NetworkPluginNotReady): ${cniShown.join(', ')}`);
     const webhook = findWebhookCause(snapshot);
     const causedBy: string[] = [];
     let cause: string;
@@ -48,9 +49,12 @@ export const capiRecreationLoopAnalyzer: Analyzer = analyzeEach(
     } else if (cniShown.length) {
       cause = `The new nodes never become Ready because the CNI is not initialized (${cniShown.join(', ')}), so they are remediated and recreated; look for what blocks antrea/calico pods.`;
     } else {
-      cause = 'Machines reach Running but are deleted and recreated again; check why their nodes never become healthy (node conditions, MachineHealthCheck events).';
+      cause =
+        'Machines reach Running but are deleted and recreated again; check why their nodes never become healthy (node conditions, MachineHealthCheck events).';
     }
-    if (!webhook) for (const n of cniShown) causedBy.push(fingerprint(snapshot.cluster, 'node.cni-not-initialized', { kind: 'Node', name: n }));
+    if (!webhook)
+      for (const n of cniShown)
+        causedBy.push(fingerprint(snapshot.cluster, 'node.cni-not-initialized', { kind: 'Node', name: n }));
     const every = loop.intervalMinutes !== undefined ? `, about one every ${Math.round(loop.intervalMinutes)}m` : '';
     const draft: FindingDraft = {
       id: 'capi.recreation-loop',
@@ -66,9 +70,19 @@ export const capiRecreationLoopAnalyzer: Analyzer = analyzeEach(
     // pause the MachineHealthCheck that keeps remediating (its undo resumes it).
     if (webhook || cniShown.length) {
       const owned = snapshot.capi.machines.filter(
-        (m) => (m.metadata.namespace ?? '') === (loop.owner.namespace ?? '') && (m.metadata.ownerReferences ?? []).some((r) => r.kind === loop.owner.kind && r.name === loop.owner.name),
+        (m) =>
+          (m.metadata.namespace ?? '') === (loop.owner.namespace ?? '') &&
+          (m.metadata.ownerReferences ?? []).some((r) => r.kind === loop.owner.kind && r.name === loop.owner.name),
       );
-      draft.remediations.push(...proposePauseRemediation(snapshot, owned, webhook ? `a CNI refused by webhook ${webhook.webhooks[0]?.name ?? ''}`.trim() : 'a CNI that never initializes'));
+      draft.remediations.push(
+        ...proposePauseRemediation(
+          snapshot,
+          owned,
+          webhook
+            ? `a CNI refused by webhook ${webhook.webhooks[0]?.name ?? ''}`.trim()
+            : 'a CNI that never initializes',
+        ),
+      );
     }
     if (causedBy.length) draft.causedBy = causedBy;
     if (loop.since) draft.since = loop.since;

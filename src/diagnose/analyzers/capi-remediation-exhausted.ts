@@ -32,22 +32,42 @@ export const capiRemediationExhaustedAnalyzer: Analyzer = {
       if (!i.kcpName || i.deleting) continue;
       const owner = findCondition(m, 'OwnerRemediated');
       const said = owner?.status === 'False' ? MAX_RETRY.exec(owner.message ?? '') : null;
-      const kcp = snap.capi.kubeadmControlPlanes.find((k) => k.metadata.name === i.kcpName && (k.metadata.namespace ?? 'default') === i.namespace);
+      const kcp = snap.capi.kubeadmControlPlanes.find(
+        (k) => k.metadata.name === i.kcpName && (k.metadata.namespace ?? 'default') === i.namespace,
+      );
       const st = kcp ? readCapiStatus(kcp) : undefined;
       const maxRetry = st?.remediationLimits?.maxRetry;
-      const unhealthy = [findCondition(m, 'HealthCheckSucceeded'), findCondition(m, 'MachineHealthCheckSucceeded')].find((c) => c?.status === 'False');
+      const unhealthy = [
+        findCondition(m, 'HealthCheckSucceeded'),
+        findCondition(m, 'MachineHealthCheckSucceeded'),
+      ].find((c) => c?.status === 'False');
       const rf = parseRemediationFor(m);
       const retries = Math.max(st?.lastRemediation?.retryCount ?? -1, rf?.retryCount ?? -1);
       const computed = !said && maxRetry !== undefined && unhealthy && retries >= maxRetry;
       if (!said && !computed) continue;
       const evidence = [describeMachine(m, ctx.now)];
-      if (said && owner) evidence.push(`condition OwnerRemediated=False${owner.reason ? ` reason=${owner.reason}` : ''} message="${owner.message}"`);
-      if (unhealthy) evidence.push(`condition ${unhealthy.type}=False${unhealthy.reason ? ` reason=${unhealthy.reason}` : ''}${unhealthy.message ? ` message="${unhealthy.message}"` : ''}`);
-      if (maxRetry !== undefined) evidence.push(`KubeadmControlPlane ${i.namespace}/${i.kcpName}: maxRetry=${maxRetry}${st?.lastRemediation?.retryCount !== undefined ? `, status.lastRemediation.retryCount=${st.lastRemediation.retryCount}${st.lastRemediation.machine ? ` (machine ${st.lastRemediation.machine})` : ''}` : ''}`);
+      if (said && owner)
+        evidence.push(
+          `condition OwnerRemediated=False${owner.reason ? ` reason=${owner.reason}` : ''} message="${owner.message}"`,
+        );
+      if (unhealthy)
+        evidence.push(
+          `condition ${unhealthy.type}=False${unhealthy.reason ? ` reason=${unhealthy.reason}` : ''}${unhealthy.message ? ` message="${unhealthy.message}"` : ''}`,
+        );
+      if (maxRetry !== undefined)
+        evidence.push(
+          `KubeadmControlPlane ${i.namespace}/${i.kcpName}: maxRetry=${maxRetry}${st?.lastRemediation?.retryCount !== undefined ? `, status.lastRemediation.retryCount=${st.lastRemediation.retryCount}${st.lastRemediation.machine ? ` (machine ${st.lastRemediation.machine})` : ''}` : ''}`,
+        );
       if (rf) evidence.push(`annotation ${REMEDIATION_FOR_ANNOTATION}=${rf.raw}`);
       const n = said ? Number(said[1]) : maxRetry!;
       const byLeader = leader && i.controlPlane;
-      const causedBy = [fingerprint(snap.cluster, 'capi.remediation-looping', { kind: 'Machine', namespace: i.namespace, name: i.name })];
+      const causedBy = [
+        fingerprint(snap.cluster, 'capi.remediation-looping', {
+          kind: 'Machine',
+          namespace: i.namespace,
+          name: i.name,
+        }),
+      ];
       if (byLeader) causedBy.unshift(leader.fingerprint);
       const draft: FindingDraft = {
         id: 'capi.remediation-exhausted',
@@ -64,7 +84,10 @@ export const capiRemediationExhaustedAnalyzer: Analyzer = {
       };
       const since = owner?.status === 'False' ? owner.lastTransitionTime : (st?.lastRemediation?.time ?? rf?.timestamp);
       if (since) draft.since = since;
-      if (computed) draft.missing = ["the Machine's OwnerRemediated condition does not say KCP gave up: judged from retryCount and maxRetry"];
+      if (computed)
+        draft.missing = [
+          "the Machine's OwnerRemediated condition does not say KCP gave up: judged from retryCount and maxRetry",
+        ];
       out.push(draft);
     }
     return out;

@@ -53,7 +53,8 @@ export const capiRemediationLoopingAnalyzer: Analyzer = {
       const seen = new Set<string>();
       for (const scan of ctx.history.scans) {
         for (const s of scan.machines) {
-          if (!owner || s.owner !== owner || s.namespace !== i.namespace || present.has(`${s.namespace}/${s.name}`)) continue;
+          if (!owner || s.owner !== owner || s.namespace !== i.namespace || present.has(`${s.namespace}/${s.name}`))
+            continue;
           seen.add(s.name);
           if (s.nodeName) everNode.add(s.name);
         }
@@ -62,17 +63,33 @@ export const capiRemediationLoopingAnalyzer: Analyzer = {
       const failures = Math.max((rf.retryCount ?? 0) + (state.kind === 'failing' ? 1 : 0), goneFailed.length);
       if (failures < LOOP_FAILURES) continue;
 
-      const kcp = i.kcpName ? snap.capi.kubeadmControlPlanes.find((k) => k.metadata.name === i.kcpName && (k.metadata.namespace ?? 'default') === i.namespace) : undefined;
+      const kcp = i.kcpName
+        ? snap.capi.kubeadmControlPlanes.find(
+            (k) => k.metadata.name === i.kcpName && (k.metadata.namespace ?? 'default') === i.namespace,
+          )
+        : undefined;
       const kcpStatus = kcp ? readCapiStatus(kcp) : undefined;
       const limits = kcpStatus?.remediationLimits;
       const severity = i.controlPlane && failures >= CRITICAL_CP_FAILURES ? 'critical' : 'warning';
-      const evidence = [`annotation ${REMEDIATION_FOR_ANNOTATION}=${rf.raw}`, describeMachine(m, ctx.now), `current replacement: ${state.detail}`];
+      const evidence = [
+        `annotation ${REMEDIATION_FOR_ANNOTATION}=${rf.raw}`,
+        describeMachine(m, ctx.now),
+        `current replacement: ${state.detail}`,
+      ];
       if (rf.retryCount === undefined) evidence.push('remediation-for annotation has no readable retryCount');
-      if (goneFailed.length) evidence.push(`earlier scans saw ${goneFailed.length} replacement machine(s) of ${owner} vanish without ever getting a Node: ${goneFailed.join(', ')}`);
+      if (goneFailed.length)
+        evidence.push(
+          `earlier scans saw ${goneFailed.length} replacement machine(s) of ${owner} vanish without ever getting a Node: ${goneFailed.join(', ')}`,
+        );
       const last = kcpStatus?.lastRemediation;
-      if (last?.machine) evidence.push(`KubeadmControlPlane ${i.namespace}/${i.kcpName} status.lastRemediation: machine=${last.machine}${last.retryCount !== undefined ? `, retryCount=${last.retryCount}` : ''}${last.time ? `, time=${last.time}` : ''}`);
+      if (last?.machine)
+        evidence.push(
+          `KubeadmControlPlane ${i.namespace}/${i.kcpName} status.lastRemediation: machine=${last.machine}${last.retryCount !== undefined ? `, retryCount=${last.retryCount}` : ''}${last.time ? `, time=${last.time}` : ''}`,
+        );
       if (limits?.maxRetry !== undefined && (rf.retryCount ?? 0) >= limits.maxRetry) {
-        evidence.push(`maxRetry ${limits.maxRetry} reached: KCP will not remediate this machine again (raise maxRetry or fix the cause, then delete the machine by hand)`);
+        evidence.push(
+          `maxRetry ${limits.maxRetry} reached: KCP will not remediate this machine again (raise maxRetry or fix the cause, then delete the machine by hand)`,
+        );
       }
       const missing: string[] = [];
       if (state.kind === 'unknown') missing.push(`whether replacement ${i.name} is healthy: ${state.detail}`);
@@ -92,7 +109,10 @@ export const capiRemediationLoopingAnalyzer: Analyzer = {
         missing: missing.length ? missing : undefined,
         // The loop breaker: a replacement cannot fix an unreachable etcd leader; pausing the
         // MachineHealthCheck stops the churn while people fix etcd (never on missing evidence).
-        remediations: byLeader && !missing.length ? proposePauseRemediation(snap, [m], `an etcd leader that does not answer (${leader.leaderName})`) : [],
+        remediations:
+          byLeader && !missing.length
+            ? proposePauseRemediation(snap, [m], `an etcd leader that does not answer (${leader.leaderName})`)
+            : [],
       });
     }
     return out;
@@ -108,7 +128,8 @@ type ReplacementState = { kind: 'healthy' | 'failing' | 'starting' | 'unknown'; 
  */
 function replacementState(snapshot: Snapshot, m: KubeObject, now: Date): ReplacementState {
   const i = machineInfo(m);
-  if (i.deleting) return { kind: 'failing', detail: `being deleted (deletionTimestamp ${m.metadata.deletionTimestamp ?? '?'})` };
+  if (i.deleting)
+    return { kind: 'failing', detail: `being deleted (deletionTimestamp ${m.metadata.deletionTimestamp ?? '?'})` };
   const node = i.nodeName ? snapshot.nodes.find((n) => n.metadata.name === i.nodeName) : undefined;
   const health = readMachineHealth(m, node);
   if (i.nodeName && health.status === 'True') return { kind: 'healthy', detail: `${health.source} True` };
@@ -117,9 +138,20 @@ function replacementState(snapshot: Snapshot, m: KubeObject, now: Date): Replace
   const startup = mhc ? readMhcStatus(mhc.mhc).nodeStartupTimeoutSeconds : DEFAULT_NODE_STARTUP_TIMEOUT_SECONDS;
   if (!i.nodeName) {
     if (age === undefined) return { kind: 'unknown', detail: 'no Node and no creationTimestamp' };
-    if (age * 60 < startup) return { kind: 'starting', detail: `no Node yet, created ${formatAge(age * 60000)} ago (nodeStartupTimeout ${formatAge(startup * 1000)})` };
-    return { kind: 'failing', detail: `no Node ${formatAge(age * 60000)} after creation (nodeStartupTimeout ${formatAge(startup * 1000)})` };
+    if (age * 60 < startup)
+      return {
+        kind: 'starting',
+        detail: `no Node yet, created ${formatAge(age * 60000)} ago (nodeStartupTimeout ${formatAge(startup * 1000)})`,
+      };
+    return {
+      kind: 'failing',
+      detail: `no Node ${formatAge(age * 60000)} after creation (nodeStartupTimeout ${formatAge(startup * 1000)})`,
+    };
   }
-  if (health.status === 'False' || health.status === 'Unknown') return { kind: 'failing', detail: `${health.source} ${health.status}${health.condition?.reason ? ` reason=${health.condition.reason}` : ''}` };
+  if (health.status === 'False' || health.status === 'Unknown')
+    return {
+      kind: 'failing',
+      detail: `${health.source} ${health.status}${health.condition?.reason ? ` reason=${health.condition.reason}` : ''}`,
+    };
   return { kind: 'unknown', detail: `Node ${i.nodeName} not read and no readiness condition on the Machine` };
 }

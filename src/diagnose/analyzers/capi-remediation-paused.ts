@@ -31,16 +31,28 @@ export const capiRemediationPausedAnalyzer: Analyzer = {
         return matchesLabelSelector(mhc.spec.selector, m.metadata.labels);
       });
       const paused = readPaused(mhc);
-      const skipped = covered.filter((m) => m.metadata.annotations && (SKIP_REMEDIATION_ANNOTATION in m.metadata.annotations || PAUSED_ANNOTATION in m.metadata.annotations));
+      const skipped = covered.filter(
+        (m) =>
+          m.metadata.annotations &&
+          (SKIP_REMEDIATION_ANNOTATION in m.metadata.annotations || PAUSED_ANNOTATION in m.metadata.annotations),
+      );
       if (!paused.paused && !skipped.length) continue;
       const unhealthy = (paused.paused ? covered : skipped).filter((m) => isUnhealthy(snap.nodes, m));
       const evidence: string[] = [];
-      if (paused.paused) evidence.push(`MachineHealthCheck ${ns}/${mhc.metadata.name}: ${paused.how.join(', ')}: the controller checks and remediates none of its ${covered.length} machine(s)`);
+      if (paused.paused)
+        evidence.push(
+          `MachineHealthCheck ${ns}/${mhc.metadata.name}: ${paused.how.join(', ')}: the controller checks and remediates none of its ${covered.length} machine(s)`,
+        );
       for (const m of skipped) {
         const a = m.metadata.annotations ?? {};
-        evidence.push(`Machine ${ns}/${m.metadata.name}: annotation ${SKIP_REMEDIATION_ANNOTATION in a ? SKIP_REMEDIATION_ANNOTATION : PAUSED_ANNOTATION}: never marked for remediation`);
+        evidence.push(
+          `Machine ${ns}/${m.metadata.name}: annotation ${SKIP_REMEDIATION_ANNOTATION in a ? SKIP_REMEDIATION_ANNOTATION : PAUSED_ANNOTATION}: never marked for remediation`,
+        );
       }
-      for (const m of unhealthy) evidence.push(`Machine ${ns}/${m.metadata.name} is unhealthy (${describeHealth(snap.nodes, m)}) and is not being replaced`);
+      for (const m of unhealthy)
+        evidence.push(
+          `Machine ${ns}/${m.metadata.name} is unhealthy (${describeHealth(snap.nodes, m)}) and is not being replaced`,
+        );
       if (paused.since) {
         const age = ageMinutes(paused.since, ctx.now);
         evidence.push(`paused since ${paused.since}${age !== undefined ? ` (${formatAge(age * 60000)})` : ''}`);
@@ -55,7 +67,9 @@ export const capiRemediationPausedAnalyzer: Analyzer = {
           risk: 'Machines that are still unhealthy are replaced again: if the cause (webhook, CNI, etcd) is not fixed, the recreation loop starts again.',
         });
       }
-      const what = paused.paused ? `Remediation paused on MachineHealthCheck ${ns}/${mhc.metadata.name}` : `MachineHealthCheck ${ns}/${mhc.metadata.name} skips ${skipped.length} machine(s)`;
+      const what = paused.paused
+        ? `Remediation paused on MachineHealthCheck ${ns}/${mhc.metadata.name}`
+        : `MachineHealthCheck ${ns}/${mhc.metadata.name} skips ${skipped.length} machine(s)`;
       const draft: FindingDraft = {
         id: 'capi.remediation-paused',
         severity: unhealthy.length ? 'warning' : 'info',
@@ -69,7 +83,8 @@ export const capiRemediationPausedAnalyzer: Analyzer = {
         remediations,
       };
       if (paused.since) draft.since = paused.since;
-      if (paused.paused && !paused.since) draft.missing = ['since when: neither a Paused condition nor a time in the annotation value'];
+      if (paused.paused && !paused.since)
+        draft.missing = ['since when: neither a Paused condition nor a time in the annotation value'];
       out.push(draft);
     }
     return out;

@@ -35,8 +35,15 @@ export const capiRolloutBlockedAnalyzer: Analyzer = {
         const i = machineInfo(m);
         evidence.push(describeMachine(m, ctx.now));
         const infra = findCondition(m, 'InfrastructureReady');
-        if (infra && infra.status !== 'True') evidence.push(`Machine ${i.name}: condition InfrastructureReady=${infra.status}${infra.reason ? ` reason=${infra.reason}` : ''}${infra.message ? ` message="${infra.message}"` : ''}`);
-        evidence.push(...findMachineEvents(snap, i.namespace, i.name).slice(0, 2).map((e) => describeEvent(e, ctx.now)));
+        if (infra && infra.status !== 'True')
+          evidence.push(
+            `Machine ${i.name}: condition InfrastructureReady=${infra.status}${infra.reason ? ` reason=${infra.reason}` : ''}${infra.message ? ` message="${infra.message}"` : ''}`,
+          );
+        evidence.push(
+          ...findMachineEvents(snap, i.namespace, i.name)
+            .slice(0, 2)
+            .map((e) => describeEvent(e, ctx.now)),
+        );
       }
       const names = waiting.map((m) => m.metadata.name);
       const oldest = Math.max(...waiting.map((m) => ageMinutes(m.metadata.creationTimestamp, ctx.now) ?? 0));
@@ -48,8 +55,17 @@ export const capiRolloutBlockedAnalyzer: Analyzer = {
         subject: { kind, namespace: ns, name: o.metadata.name },
         evidence,
         cause: `The rollout creates a new machine before it removes an old one, and the infrastructure provider has not created ${names.join(', ')} (no capacity, quota or placement for one more VM: see its InfrastructureReady condition and events). Free capacity for one machine, or let the rollout remove an old machine first (MachineDeployment maxUnavailable: 1 — one machine's capacity less while it rolls).`,
-        causedBy: waiting.map((m) => fingerprint(snap.cluster, 'capi.machine-stuck-provisioning', { kind: 'Machine', namespace: machineInfo(m).namespace, name: m.metadata.name })),
-        since: waiting.map((m) => m.metadata.creationTimestamp).filter((t): t is string => !!t).sort()[0],
+        causedBy: waiting.map((m) =>
+          fingerprint(snap.cluster, 'capi.machine-stuck-provisioning', {
+            kind: 'Machine',
+            namespace: machineInfo(m).namespace,
+            name: m.metadata.name,
+          }),
+        ),
+        since: waiting
+          .map((m) => m.metadata.creationTimestamp)
+          .filter((t): t is string => !!t)
+          .sort()[0],
         remediations: [],
       });
     };

@@ -19,17 +19,30 @@ export const capiRolloutPausedAnalyzer: Analyzer = {
     const snap = ctx.snapshot;
     const out: FindingDraft[] = [];
     const owned = (cluster?: KubeObject): [RolloutKind, KubeObject][] => [
-      ...snap.capi.kubeadmControlPlanes.filter((k) => !cluster || findClusterOf(snap, k) === cluster).map((k) => ['KubeadmControlPlane', k] as [RolloutKind, KubeObject]),
-      ...snap.capi.machineDeployments.filter((d) => !cluster || findClusterOf(snap, d) === cluster).map((d) => ['MachineDeployment', d] as [RolloutKind, KubeObject]),
+      ...snap.capi.kubeadmControlPlanes
+        .filter((k) => !cluster || findClusterOf(snap, k) === cluster)
+        .map((k) => ['KubeadmControlPlane', k] as [RolloutKind, KubeObject]),
+      ...snap.capi.machineDeployments
+        .filter((d) => !cluster || findClusterOf(snap, d) === cluster)
+        .map((d) => ['MachineDeployment', d] as [RolloutKind, KubeObject]),
     ];
     const report = (kind: 'Cluster' | RolloutKind, obj: KubeObject, pending: [RolloutKind, KubeObject][]) => {
       const p = readPaused(obj);
       if (!p.paused) return;
       const ns = obj.metadata.namespace ?? 'default';
       const evidence = [`${kind} ${ns}/${obj.metadata.name}: ${p.how.join(', ')}`];
-      if (p.since) evidence.push(`paused since ${p.since}${ageMinutes(p.since, ctx.now) !== undefined ? ` (${formatAge(ageMinutes(p.since, ctx.now)! * 60000)})` : ''}`);
-      if (kind === 'Cluster') evidence.push('a paused Cluster pauses its control plane, MachineDeployments, MachineSets, Machines and MachineHealthChecks: no rollout, scaling or remediation happens');
-      for (const [k, o] of pending) evidence.push(`${k} ${o.metadata.namespace ?? 'default'}/${o.metadata.name} has a rollout owed (not every replica up to date) that waits for the resume`);
+      if (p.since)
+        evidence.push(
+          `paused since ${p.since}${ageMinutes(p.since, ctx.now) !== undefined ? ` (${formatAge(ageMinutes(p.since, ctx.now)! * 60000)})` : ''}`,
+        );
+      if (kind === 'Cluster')
+        evidence.push(
+          'a paused Cluster pauses its control plane, MachineDeployments, MachineSets, Machines and MachineHealthChecks: no rollout, scaling or remediation happens',
+        );
+      for (const [k, o] of pending)
+        evidence.push(
+          `${k} ${o.metadata.namespace ?? 'default'}/${o.metadata.name} has a rollout owed (not every replica up to date) that waits for the resume`,
+        );
       out.push({
         id: 'capi.rollout-paused',
         severity: pending.length ? 'warning' : 'info',
@@ -44,7 +57,12 @@ export const capiRolloutPausedAnalyzer: Analyzer = {
         remediations: [],
       });
     };
-    for (const c of snap.capi.clusters) report('Cluster', c, owned(c).filter(([k, o]) => isRolloutPending(snap, k, o)));
+    for (const c of snap.capi.clusters)
+      report(
+        'Cluster',
+        c,
+        owned(c).filter(([k, o]) => isRolloutPending(snap, k, o)),
+      );
     for (const [k, o] of owned()) report(k, o, isRolloutPending(snap, k, o) ? [[k, o]] : []);
     return out;
   },

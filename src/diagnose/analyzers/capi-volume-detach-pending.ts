@@ -17,9 +17,15 @@ export const capiVolumeDetachPendingAnalyzer: Analyzer = createDeletionAnalyzer(
   const node = info.nodeName ?? '?';
   const evidence = [...b.evidence];
   const timeout = deletion.volumeDetachTimeoutSeconds;
-  evidence.push(timeout === undefined ? 'no nodeVolumeDetachTimeout on the Machine: Cluster API waits for the detach without limit' : `nodeVolumeDetachTimeout ${formatAge(timeout * 1000)}`);
+  evidence.push(
+    timeout === undefined
+      ? 'no nodeVolumeDetachTimeout on the Machine: Cluster API waits for the detach without limit'
+      : `nodeVolumeDetachTimeout ${formatAge(timeout * 1000)}`,
+  );
   const volumes = b.attachments.map((a) => a.spec?.source?.persistentVolumeName ?? a.metadata.name);
-  const attachers = [...new Set(b.attachments.map((a) => a.spec?.attacher).filter((x): x is string => typeof x === 'string'))];
+  const attachers = [
+    ...new Set(b.attachments.map((a) => a.spec?.attacher).filter((x): x is string => typeof x === 'string')),
+  ];
   const remediations: RemediationProposal[] = [];
   if (b.named && !b.missing.length) {
     remediations.push({

@@ -6,7 +6,6 @@ import { FAILING_WAITING_REASONS } from '../facts/find-pod-trouble.js';
 import { CNI_DAEMONSETS, cniDaemonSetOf, isCniAgentPod } from '../facts/is-cni-agent-pod.js';
 import { quoteEvent } from '../facts/quote-event.js';
 
-
 /**
  * cni.pod-not-running (seed 003): the CNI agent pod (antrea-agent, calico-node, and the other CNIs
  * of is-cni-agent-pod.ts) is missing on a node, or failing there (ImagePullBackOff, CrashLoopBackOff
@@ -23,7 +22,10 @@ export const cniPodNotRunningAnalyzer: Analyzer = {
     if (!agents.length && !daemonSets.length) return [];
     const graceMs = thresholds.notReadyGraceSeconds * 1000;
     const dsEvents = snapshot.events.filter(
-      (e) => e.involvedObject.kind === 'DaemonSet' && CNI_DAEMONSETS.has(e.involvedObject.name ?? '') && e.type === 'Warning',
+      (e) =>
+        e.involvedObject.kind === 'DaemonSet' &&
+        CNI_DAEMONSETS.has(e.involvedObject.name ?? '') &&
+        e.type === 'Warning',
     );
     const out: FindingDraft[] = [];
     let cause: ReturnType<typeof findWebhookCause> | null = null;
@@ -39,25 +41,40 @@ export const cniPodNotRunningAnalyzer: Analyzer = {
       if (!mine.length) {
         const created = node.metadata?.creationTimestamp ? Date.parse(node.metadata.creationTimestamp) : NaN;
         if (!Number.isNaN(created) && now.getTime() - created < graceMs) continue; // just joined
-        const dsNames = [...new Set([...daemonSets.map((d) => d.metadata.name), ...agents.map((p) => cniDaemonSetOf(p) ?? 'CNI agent')])].sort();
+        const dsNames = [
+          ...new Set([
+            ...daemonSets.map((d) => d.metadata.name),
+            ...agents.map((p) => cniDaemonSetOf(p) ?? 'CNI agent'),
+          ]),
+        ].sort();
         problem = `${dsNames.join('/')} pod missing`;
-        evidence.push(`no ${dsNames.join(' / ')} pod scheduled on node ${name}${node.metadata?.creationTimestamp ? ` (node created ${node.metadata.creationTimestamp})` : ''}`);
+        evidence.push(
+          `no ${dsNames.join(' / ')} pod scheduled on node ${name}${node.metadata?.creationTimestamp ? ` (node created ${node.metadata.creationTimestamp})` : ''}`,
+        );
         for (const d of daemonSets) {
           const st = d.status ?? {};
-          evidence.push(`DaemonSet ${d.metadata.namespace ?? ''}/${d.metadata.name}: desiredNumberScheduled=${st.desiredNumberScheduled ?? '?'} currentNumberScheduled=${st.currentNumberScheduled ?? '?'} numberReady=${st.numberReady ?? '?'}`);
+          evidence.push(
+            `DaemonSet ${d.metadata.namespace ?? ''}/${d.metadata.name}: desiredNumberScheduled=${st.desiredNumberScheduled ?? '?'} currentNumberScheduled=${st.currentNumberScheduled ?? '?'} numberReady=${st.numberReady ?? '?'}`,
+          );
         }
         since = node.metadata?.creationTimestamp;
       } else {
         for (const p of mine) {
-          const waiting = p.containers.find((c) => c.waiting?.reason && FAILING_WAITING_REASONS.has(c.waiting.reason))?.waiting;
+          const waiting = p.containers.find(
+            (c) => c.waiting?.reason && FAILING_WAITING_REASONS.has(c.waiting.reason),
+          )?.waiting;
           const created = p.creationTimestamp ? Date.parse(p.creationTimestamp) : NaN;
           const oldEnough = Number.isNaN(created) || now.getTime() - created >= graceMs;
           const notRunning = p.phase === 'Failed' || (p.phase !== 'Running' && p.phase !== 'Succeeded' && oldEnough);
           if (!waiting && !notRunning) continue;
           problem = `${p.name} ${waiting?.reason ?? p.phase ?? 'not running'}`;
-          evidence.push(`Pod ${p.namespace}/${p.name}: phase=${p.phase ?? '<none>'}${waiting ? `, container waiting reason=${waiting.reason}${waiting.message ? ` "${waiting.message}"` : ''}` : ''}${p.creationTimestamp ? ` (created ${p.creationTimestamp}, ${formatAge(Math.max(0, now.getTime() - created))} ago)` : ''}`);
+          evidence.push(
+            `Pod ${p.namespace}/${p.name}: phase=${p.phase ?? '<none>'}${waiting ? `, container waiting reason=${waiting.reason}${waiting.message ? ` "${waiting.message}"` : ''}` : ''}${p.creationTimestamp ? ` (created ${p.creationTimestamp}, ${formatAge(Math.max(0, now.getTime() - created))} ago)` : ''}`,
+          );
           since ??= p.creationTimestamp;
-          for (const e of snapshot.events.filter((e) => e.involvedObject.kind === 'Pod' && e.involvedObject.name === p.name && e.type === 'Warning').slice(0, 2)) {
+          for (const e of snapshot.events
+            .filter((e) => e.involvedObject.kind === 'Pod' && e.involvedObject.name === p.name && e.type === 'Warning')
+            .slice(0, 2)) {
             evidence.push(quoteEvent(e, now));
           }
         }

@@ -37,12 +37,23 @@ export const controlplaneDegradedAnalyzer: Analyzer = analyzeEach(
     if (r.notReady.length) evidence.push(`not ready: ${r.notReady.join(', ')}`);
     evidence.push(...starting.map((x) => x.detail));
     // Seed S2: a new control-plane machine runs but its node never joined, so it does not count.
-    const notJoined = leader ? [] : findNotJoinedMachines(ctx.snapshot).filter((n) => n.machine.metadata.namespace === kcp.metadata.namespace);
-    for (const n of notJoined) evidence.push(`Machine ${ns}/${n.machine.metadata.name} is Running but not a control-plane member: ${n.reasons.join('; ')}`);
+    const notJoined = leader
+      ? []
+      : findNotJoinedMachines(ctx.snapshot).filter((n) => n.machine.metadata.namespace === kcp.metadata.namespace);
+    for (const n of notJoined)
+      evidence.push(
+        `Machine ${ns}/${n.machine.metadata.name} is Running but not a control-plane member: ${n.reasons.join('; ')}`,
+      );
     const notJoinedCause = notJoined.length
       ? `new control-plane machine ${notJoined.map((n) => n.machine.metadata.name).join(', ')} runs but never joined the control plane (see controlplane.node-not-joined); do not delete existing control-plane machines (data loss).`
       : undefined;
-    const notJoinedFps = notJoined.map((n) => fingerprint(ctx.snapshot.cluster, 'controlplane.node-not-joined', { kind: 'Machine', namespace: n.machine.metadata.namespace ?? 'default', name: n.machine.metadata.name }));
+    const notJoinedFps = notJoined.map((n) =>
+      fingerprint(ctx.snapshot.cluster, 'controlplane.node-not-joined', {
+        kind: 'Machine',
+        namespace: n.machine.metadata.namespace ?? 'default',
+        name: n.machine.metadata.name,
+      }),
+    );
     return {
       id: 'controlplane.degraded',
       severity,
@@ -52,7 +63,10 @@ export const controlplaneDegradedAnalyzer: Analyzer = analyzeEach(
       evidence,
       cause: leader
         ? `the missing control-plane member cannot be replaced: ${leader.text}.`
-        : (notJoinedCause ?? (starting.length ? `KCP is replacing the missing member (${starting.map((x) => x.machine.metadata.name).join(', ')} starting); it is at quorum until the replacement joins.` : undefined)),
+        : (notJoinedCause ??
+          (starting.length
+            ? `KCP is replacing the missing member (${starting.map((x) => x.machine.metadata.name).join(', ')} starting); it is at quorum until the replacement joins.`
+            : undefined)),
       causedBy: leader ? [leader.fingerprint] : notJoinedFps.length ? notJoinedFps : undefined,
       missing: r.missing.length ? r.missing : undefined,
       remediations: [],

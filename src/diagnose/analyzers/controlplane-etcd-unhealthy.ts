@@ -4,7 +4,8 @@ import { machineInfo } from '../facts/machine-info.js';
 import { quorum } from '../facts/quorum.js';
 import { readCapiStatus } from '../facts/read-capi-status.js';
 
-const NOT_QUERIED = 'etcd not queried (no etcd endpoints configured or etcd/ in the dump): judged from the KubeadmControlPlane and Machine conditions only';
+const NOT_QUERIED =
+  'etcd not queried (no etcd endpoints configured or etcd/ in the dump): judged from the KubeadmControlPlane and Machine conditions only';
 
 /**
  * controlplane.etcd-unhealthy (defect class 4): when the bot cannot reach etcd itself,
@@ -30,7 +31,9 @@ export const controlplaneEtcdUnhealthyAnalyzer: Analyzer = {
         const i = machineInfo(m);
         return i.namespace === ns && i.kcpName === kcp.metadata.name && !i.deleting;
       });
-      const members = machines.map((m) => ({ name: m.metadata.name, c: readCapiStatus(m).condition('EtcdMemberHealthy') })).filter((x) => x.c);
+      const members = machines
+        .map((m) => ({ name: m.metadata.name, c: readCapiStatus(m).condition('EtcdMemberHealthy') }))
+        .filter((x) => x.c);
       const healthy = members.filter((x) => x.c!.status === 'True').length;
       const size = st.replicas.desired ?? machines.length;
       const available = st.condition('Available');
@@ -39,9 +42,14 @@ export const controlplaneEtcdUnhealthyAnalyzer: Analyzer = {
         (available?.status === 'False' && /etcd quorum/i.test(available.message ?? ''));
       const severity = cluster.status === 'False' ? (quorumLost ? 'critical' : 'warning') : 'info';
       const evidence = [`KubeadmControlPlane ${ns}/${kcp.metadata.name}: ${describe(cluster)}`];
-      if (available && available.status !== 'True') evidence.push(`KubeadmControlPlane ${ns}/${kcp.metadata.name}: ${describe(available)}`);
-      for (const x of members.filter((x) => x.c!.status !== 'True')) evidence.push(`Machine ${ns}/${x.name}: ${describe(x.c!)}`);
-      if (members.length) evidence.push(`${healthy} of ${members.length} control-plane Machines report EtcdMemberHealthy=True (etcd quorum of ${size} needs ${quorum(size)})`);
+      if (available && available.status !== 'True')
+        evidence.push(`KubeadmControlPlane ${ns}/${kcp.metadata.name}: ${describe(available)}`);
+      for (const x of members.filter((x) => x.c!.status !== 'True'))
+        evidence.push(`Machine ${ns}/${x.name}: ${describe(x.c!)}`);
+      if (members.length)
+        evidence.push(
+          `${healthy} of ${members.length} control-plane Machines report EtcdMemberHealthy=True (etcd quorum of ${size} needs ${quorum(size)})`,
+        );
       out.push({
         id: 'controlplane.etcd-unhealthy',
         severity,

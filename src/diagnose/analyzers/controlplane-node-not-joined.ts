@@ -17,7 +17,9 @@ export const controlplaneNodeNotJoinedAnalyzer: Analyzer = {
     const hogs = describeMemoryHogs(findControlPlaneMemoryHogs(snap));
     return findNotJoinedMachines(snap).map(({ machine, node, reasons }) => {
       const i = machineInfo(machine);
-      const related = mismatches.filter((m) => m.name === node.metadata.name || m.name === i.name || m.kind === 'stale');
+      const related = mismatches.filter(
+        (m) => m.name === node.metadata.name || m.name === i.name || m.kind === 'stale',
+      );
       // A stale member holding this machine's peer URL is the cause; removing it
       // is the fix, not scaling workloads.
       const blockers = related.filter((m) => m.blocksJoinOf === `${i.namespace}/${i.name}`);
@@ -35,7 +37,9 @@ export const controlplaneNodeNotJoinedAnalyzer: Analyzer = {
           cause:
             `stale etcd member ${blockers.map((m) => m.name).join(', ')} left by a failed join holds this machine's peer URL, so kubeadm cannot add its member ("Peer URLs already exists"). ` +
             'Remove that member; do not delete existing control-plane machines (data loss).',
-          causedBy: blockers.map((m) => fingerprint(snap.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: m.name })),
+          causedBy: blockers.map((m) =>
+            fingerprint(snap.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: m.name }),
+          ),
           since: machine.metadata.creationTimestamp,
           remediations: blockers.flatMap(proposeRemoveMember),
         };
@@ -44,10 +48,14 @@ export const controlplaneNodeNotJoinedAnalyzer: Analyzer = {
         ...head,
         evidence: [describeMachine(machine, ctx.now), ...reasons, ...related.map((m) => m.detail), ...hogs.evidence],
         cause:
-          (related.length ? `etcd members do not match the control-plane machines (${related.map((m) => `${m.kind} ${m.name}`).join(', ')}): ` : '') +
+          (related.length
+            ? `etcd members do not match the control-plane machines (${related.map((m) => `${m.kind} ${m.name}`).join(', ')}): `
+            : '') +
           'kubeadm join phase control-plane-join etcd most likely timed out (etcd allows 2 minutes), from high resource use on the existing control-plane nodes or network latency. ' +
           'Do not delete existing control-plane machines (data loss); free resources on the control-plane nodes instead.',
-        causedBy: related.map((m) => fingerprint(snap.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: m.name })),
+        causedBy: related.map((m) =>
+          fingerprint(snap.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: m.name }),
+        ),
         since: machine.metadata.creationTimestamp,
         remediations: hogs.remediations,
       };

@@ -28,12 +28,15 @@ export const controlplaneNotSelfHealingAnalyzer: Analyzer = analyzeEach(
     if (isNodeReady(node)) return undefined;
     const ready = findCondition(node, 'Ready');
     // Seed S3: a new node NotReady because the CNI never started is node.cni-not-initialized, and CAPI does replace it.
-    if (/NetworkPluginNotReady|cni plugin not initialized|NetworkReady=false/i.test(ready?.message ?? '')) return undefined;
+    if (/NetworkPluginNotReady|cni plugin not initialized|NetworkReady=false/i.test(ready?.message ?? ''))
+      return undefined;
     const notReadyFor = ageMinutes(ready?.lastTransitionTime, ctx.now);
     // Benign look-alike: NotReady for under the grace period (a reboot, a blip).
     if (notReadyFor !== undefined && notReadyFor * 60 < ctx.thresholds.notReadyGraceSeconds) return undefined;
     // A replacement in flight (another machine of the same KCP without a Node yet) means CAPI is healing.
-    const siblings = machines.filter(({ i }) => i.controlPlane && i.namespace === own.i.namespace && i.kcpName === own.i.kcpName && !i.deleting);
+    const siblings = machines.filter(
+      ({ i }) => i.controlPlane && i.namespace === own.i.namespace && i.kcpName === own.i.kcpName && !i.deleting,
+    );
     if (siblings.some(({ i }) => i.name !== own.i.name && !i.nodeName)) return undefined;
     const siblingNodes = siblings.map(({ i }) => snap.nodes.find((n) => n.metadata.name === i.nodeName));
     const readyLeft = siblingNodes.filter((n) => n && isNodeReady(n)).length;

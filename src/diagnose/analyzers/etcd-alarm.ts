@@ -58,12 +58,18 @@ export const etcdAlarmAnalyzer: Analyzer = {
     const members = etcd?.members ?? [];
     for (const a of etcd?.alarms ?? []) {
       if (a.alarm === 'NONE') continue;
-      add(a.alarm, a.memberId, `alarm list: memberID:${a.memberId} (${describeMember(a.memberId, members)}) alarm:${a.alarm}`);
+      add(
+        a.alarm,
+        a.memberId,
+        `alarm list: memberID:${a.memberId} (${describeMember(a.memberId, members)}) alarm:${a.alarm}`,
+      );
     }
     // etcdctl endpoint health of 3.5+ says "Active Alarm(s): NOSPACE" even when no alarm list was saved.
     for (const h of etcd?.health ?? []) {
       for (const m of (h.error ?? '').matchAll(/Active Alarm\(s\):\s*([A-Z_ ]+)/g)) {
-        for (const alarm of m[1]!.trim().split(/\s+/)) if (alarm && alarm !== 'NONE' && !byType.has(alarm)) add(alarm, undefined, `endpoint health ${h.endpoint}: ${h.error}`);
+        for (const alarm of m[1]!.trim().split(/\s+/))
+          if (alarm && alarm !== 'NONE' && !byType.has(alarm))
+            add(alarm, undefined, `endpoint health ${h.endpoint}: ${h.error}`);
       }
     }
     const fromLogs = !etcd;
@@ -83,14 +89,20 @@ export const etcdAlarmAnalyzer: Analyzer = {
         title: `etcd alarm ${alarm}${who.length ? ` raised by ${who.join(', ')}` : ''}: ${known?.effect ?? 'etcd reports an active alarm'}`,
         subject: { kind: 'EtcdAlarm', name: alarm },
         evidence,
-        cause: known?.cause ?? `etcd reports an active ${alarm} alarm: read the etcd logs of the member that raised it before disarming it.`,
+        cause:
+          known?.cause ??
+          `etcd reports an active ${alarm} alarm: read the etcd logs of the member that raised it before disarming it.`,
         // No catalog action rewrites etcd storage: a person follows the steps.
         remediations: [],
-        steps: known?.steps ?? ['Read the etcd logs of the member that raised the alarm; disarm it (etcdctl alarm disarm) only once its cause is fixed.'],
+        steps: known?.steps ?? [
+          'Read the etcd logs of the member that raised the alarm; disarm it (etcdctl alarm disarm) only once its cause is fixed.',
+        ],
       };
       if (found.memberIds.length) draft.ids = { alarmMemberIds: found.memberIds.join(',') };
       if (fromLogs) {
-        draft.missing = ['no etcdctl alarm list or etcd probe: judged from pod logs, the alarm may have been disarmed since'];
+        draft.missing = [
+          'no etcdctl alarm list or etcd probe: judged from pod logs, the alarm may have been disarmed since',
+        ];
         draft.confidence = 'medium';
       }
       return draft;

@@ -21,17 +21,24 @@ export const etcdLeaderUnreachableAnalyzer: Analyzer = {
     const etcd = ctx.snapshot.etcd!;
     const evidence = [...state.leaderUnreachableReasons];
     for (const [leader, followers] of state.followersByLeader) {
-      if (followers.length) evidence.push(`endpoint status: ${followers.join(', ')} report leader ${describeMember(leader, etcd.members)}`);
+      if (followers.length)
+        evidence.push(`endpoint status: ${followers.join(', ')} report leader ${describeMember(leader, etcd.members)}`);
     }
     for (const m of etcd.members) {
-      evidence.push(`member ${formatMemberId(m.id)} name=${m.name} peerURLs=${m.peerURLs.join(',')}${m.isLearner ? ' isLearner=true' : ''}`);
+      evidence.push(
+        `member ${formatMemberId(m.id)} name=${m.name} peerURLs=${m.peerURLs.join(',')}${m.isLearner ? ' isLearner=true' : ''}`,
+      );
     }
-    for (const h of etcd.health) if (!h.health) evidence.push(`endpoint health ${h.endpoint}: health=false${h.error ? ` error="${h.error}"` : ''}`);
+    for (const h of etcd.health)
+      if (!h.health)
+        evidence.push(`endpoint health ${h.endpoint}: health=false${h.error ? ` error="${h.error}"` : ''}`);
     const remediations: RemediationProposal[] = [];
     const target = state.moveTarget;
     if (target) {
       const s = etcd.endpoints.find((e) => e.memberId === target.id);
-      evidence.push(`move-leader target ${describeMember(target.id, etcd.members)}: reachable, voting${s?.raftAppliedIndex ? `, raftAppliedIndex=${s.raftAppliedIndex}` : ''}`);
+      evidence.push(
+        `move-leader target ${describeMember(target.id, etcd.members)}: reachable, voting${s?.raftAppliedIndex ? `, raftAppliedIndex=${s.raftAppliedIndex}` : ''}`,
+      );
       remediations.push({
         action: 'etcd.move-leader',
         params: { targetMemberId: target.id },
@@ -42,7 +49,9 @@ export const etcdLeaderUnreachableAnalyzer: Analyzer = {
     const ids: Record<string, string> = { leaderMemberId: state.leaderId! };
     if (target) ids.targetMemberId = target.id;
     // Members nobody asked may be healthy or not: the move target is chosen among those that answered.
-    const missing = state.notQueried.filter((m) => m.id !== state.leaderId).map((m) => `${describeMember(m.id, etcd.members)} not queried`);
+    const missing = state.notQueried
+      .filter((m) => m.id !== state.leaderId)
+      .map((m) => `${describeMember(m.id, etcd.members)} not queried`);
     return [
       {
         id: 'etcd.leader-unreachable',

@@ -4,7 +4,10 @@ import { proposeRemoveMember } from '../facts/propose-remove-member.js';
 
 const NO_DELETE = 'Do not delete existing control-plane machines (data loss).';
 
-/** Seed S2: a learner never promoted / "Peer URLs already exists": etcd members no longer match the control-plane machines. */
+/**
+ * Seed S2: a learner never promoted / "Peer URLs already exists": etcd members no longer match the control-plane
+ * machines.
+ */
 export const etcdMemberMismatchAnalyzer: Analyzer = {
   id: 'etcd.member-mismatch',
   analyze(ctx): FindingDraft[] {
@@ -30,7 +33,12 @@ export const etcdMemberMismatchAnalyzer: Analyzer = {
         section: 'etcd',
         title,
         subject: { kind: 'EtcdMember', name: mm.name },
-        evidence: [mm.detail, ...(mm.kind === 'stale' && !mm.removable ? ['not offering removal: it is the leader or removal would lose quorum'] : [])],
+        evidence: [
+          mm.detail,
+          ...(mm.kind === 'stale' && !mm.removable
+            ? ['not offering removal: it is the leader or removal would lose quorum']
+            : []),
+        ],
         cause: cause + NO_DELETE,
         remediations,
         ...(mm.member ? { ids: { memberId: mm.member.id } } : {}),

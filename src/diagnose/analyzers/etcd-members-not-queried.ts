@@ -23,7 +23,8 @@ export const etcdMembersNotQueriedAnalyzer: Analyzer = {
         `endpoint status answered for ${self ? describeMember(self.id, members) : s.endpoint} at ${s.endpoint}${s.leader ? `, naming leader ${describeMember(s.leader, members)}` : ''}`,
       );
     }
-    for (const h of etcd.health) evidence.push(`endpoint health ${h.endpoint}: health=${h.health}${h.error ? ` error="${h.error}"` : ''}`);
+    for (const h of etcd.health)
+      evidence.push(`endpoint health ${h.endpoint}: health=${h.health}${h.error ? ` error="${h.error}"` : ''}`);
     evidence.push(
       `not queried (no endpoint status, no endpoint health, no error): ${state.notQueried.map((m) => `${describeMember(m.id, members)} ${m.clientURLs.join(',') || 'no client URL'}`).join('; ')}`,
     );

@@ -33,7 +33,8 @@ export const etcdNoLeaderAnalyzer: Analyzer = {
     // (etcd.quorum-degraded names what does not answer).
     if (reconcileEtcd(snap)?.voting.some((v) => v.committed)) return [];
     // Pod logs are history: they speak only when the dump has no etcd data and no /readyz.
-    const verdict = judgeEtcd(snap) ?? judgeApiServer(snap) ?? (snap.etcd || snap.apiserver ? undefined : judgeLogs(snap));
+    const verdict =
+      judgeEtcd(snap) ?? judgeApiServer(snap) ?? (snap.etcd || snap.apiserver ? undefined : judgeLogs(snap));
     if (!verdict) return [];
     const evidence = [...verdict.evidence];
     // The API server's and the logs' words support any verdict.
@@ -48,7 +49,7 @@ export const etcdNoLeaderAnalyzer: Analyzer = {
       title: verdict.title,
       subject: { kind: 'EtcdCluster', name: snap.cluster },
       evidence,
-      cause: verdict.severity === 'critical' ? CAUSE : verdict.cause ?? CAUSE,
+      cause: verdict.severity === 'critical' ? CAUSE : (verdict.cause ?? CAUSE),
       remediations: [],
     };
     if (verdict.missing.length) draft.missing = verdict.missing;
@@ -82,30 +83,53 @@ function judgeEtcd(snap: Snapshot): Verdict | undefined {
   const leaderNamed = !!state.leaderId;
   // Rows whose text output does not show whom they follow (leaderNotShown) are answers, not "no leader".
   const leaderHidden = etcd.endpoints.some((e) => e.leaderNotShown);
-  const anyTrouble = saysNoLeader.length > 0 || failedVoters.length > 0 || (etcd.endpoints.length > 0 && !leaderNamed && !leaderHidden);
+  const anyTrouble =
+    saysNoLeader.length > 0 || failedVoters.length > 0 || (etcd.endpoints.length > 0 && !leaderNamed && !leaderHidden);
   if (!anyTrouble) return undefined;
 
   if (possible < state.quorum && !leaderNamed) {
-    const evidence = [...saysNoLeader, `${state.healthy.length} of ${state.voting.length} voting members healthy, ${failedVoters.length} failing (quorum needs ${state.quorum})`, ...failedLines];
-    if (etcd.endpoints.length > 0 && saysNoLeader.length === 0) evidence.push(`no endpoint reports a leader (${etcd.endpoints.map((e) => e.endpoint).join(', ')})`);
-    return { source: 'etcd', severity: 'critical', title: `etcd has no leader (quorum lost: needs ${state.quorum} of ${state.voting.length} members)`, evidence, missing: [] };
+    const evidence = [
+      ...saysNoLeader,
+      `${state.healthy.length} of ${state.voting.length} voting members healthy, ${failedVoters.length} failing (quorum needs ${state.quorum})`,
+      ...failedLines,
+    ];
+    if (etcd.endpoints.length > 0 && saysNoLeader.length === 0)
+      evidence.push(`no endpoint reports a leader (${etcd.endpoints.map((e) => e.endpoint).join(', ')})`);
+    return {
+      source: 'etcd',
+      severity: 'critical',
+      title: `etcd has no leader (quorum lost: needs ${state.quorum} of ${state.voting.length} members)`,
+      evidence,
+      missing: [],
+    };
   }
   if (saysNoLeader.length === 0 && leaderNamed) return undefined;
   // Some member says "no leader" but quorum is not proven lost: the others were not asked, or they
   // still follow a leader (a member cut off from its peers: etcd keeps serving without it).
   const missing: string[] = [];
   if (state.notQueried.length) {
-    missing.push(`${state.notQueried.map((m) => describeMember(m.id, members)).join(', ')} not queried: cannot tell a lost quorum from one member cut off`);
+    missing.push(
+      `${state.notQueried.map((m) => describeMember(m.id, members)).join(', ')} not queried: cannot tell a lost quorum from one member cut off`,
+    );
   }
   const evidence = [...saysNoLeader, ...failedLines];
   if (leaderNamed) {
     const followers = state.followersByLeader.get(state.leaderId!) ?? [];
-    evidence.push(`${followers.length ? followers.join(', ') : 'an endpoint'} still follow leader ${describeMember(state.leaderId!, members)}`);
+    evidence.push(
+      `${followers.length ? followers.join(', ') : 'an endpoint'} still follow leader ${describeMember(state.leaderId!, members)}`,
+    );
   }
-  if (saysNoLeader.length === 0 && failedVoters.length > 0 && !leaderNamed) evidence.push('no endpoint reports a leader');
+  if (saysNoLeader.length === 0 && failedVoters.length > 0 && !leaderNamed)
+    evidence.push('no endpoint reports a leader');
   if (possible < state.quorum) {
     // Quorum cannot be reached, though some member still names a leader it cannot reach.
-    return { source: 'etcd', severity: 'critical', title: `etcd has no working quorum (${possible} of ${state.voting.length} members can vote, needs ${state.quorum})`, evidence, missing };
+    return {
+      source: 'etcd',
+      severity: 'critical',
+      title: `etcd has no working quorum (${possible} of ${state.voting.length} members can vote, needs ${state.quorum})`,
+      evidence,
+      missing,
+    };
   }
   const who = failedVoters.map((m) => m.name || describeMember(m.id, members));
   return {
@@ -126,11 +150,17 @@ function judgeWithoutMembers(snap: Snapshot): Verdict | undefined {
   const etcd = snap.etcd!;
   const listErrors = (etcd.errors ?? []).filter((e) => e.command === 'member list').map((e) => e.error);
   const noLeader = [
-    ...etcd.endpoints.flatMap((s) => s.errors.filter((e) => /no leader/i.test(e)).map((e) => `endpoint status ${s.endpoint}: ${e}`)),
-    ...(etcd.errors ?? []).filter((e) => /no leader/i.test(e.error)).map((e) => `${e.command}${e.endpoint ? ` ${e.endpoint}` : ''}: ${e.error}`),
+    ...etcd.endpoints.flatMap((s) =>
+      s.errors.filter((e) => /no leader/i.test(e)).map((e) => `endpoint status ${s.endpoint}: ${e}`),
+    ),
+    ...(etcd.errors ?? [])
+      .filter((e) => /no leader/i.test(e.error))
+      .map((e) => `${e.command}${e.endpoint ? ` ${e.endpoint}` : ''}: ${e.error}`),
   ];
   // An auth refusal is an answer (etcd-io/etcd#13692): not evidence of a missing leader.
-  const healthFalse = etcd.health.filter((h) => !h.health && !/^Active Alarm\(s\)/.test(h.error ?? '') && !isEtcdAuthError(h.error));
+  const healthFalse = etcd.health.filter(
+    (h) => !h.health && !/^Active Alarm\(s\)/.test(h.error ?? '') && !isEtcdAuthError(h.error),
+  );
   const allUnhealthy = healthFalse.length > 0 && healthFalse.length === etcd.health.length;
   const statusFailed = (etcd.errors ?? []).filter((e) => e.command === 'endpoint status' && e.endpoint);
   const noStatusAnswer = etcd.endpoints.length === 0 && statusFailed.length > 0;
@@ -146,7 +176,9 @@ function judgeWithoutMembers(snap: Snapshot): Verdict | undefined {
   const rec = reconcileEtcd(snap);
   for (const v of rec?.failing ?? []) evidence.push(`${v.label}: ${v.facts.join('; ')}`);
   if (listErrors.length) evidence.push(`member list failed: ${listErrors.slice(0, 3).join('; ')}`);
-  const missing = [listErrors.length ? `member list unavailable: ${listErrors[0]}` : 'member list not read: quorum size unknown'];
+  const missing = [
+    listErrors.length ? `member list unavailable: ${listErrors[0]}` : 'member list not read: quorum size unknown',
+  ];
   return {
     source: 'etcd',
     severity: 'critical',
@@ -175,17 +207,29 @@ function judgeApiServer(snap: Snapshot): Verdict | undefined {
 function judgeLogs(snap: Snapshot): Verdict | undefined {
   const logs = findLogsOnEtcd(snap);
   if (!logs.leaderless.length) return undefined;
-  const last = logs.leaderless.map((l) => l.time).filter((t): t is string => !!t).sort().at(-1);
-  const missing = [`no etcdctl output or etcd probe: judged from the end of the etcd pod logs${last ? ` (last line ${last})` : ''}`];
+  const last = logs.leaderless
+    .map((l) => l.time)
+    .filter((t): t is string => !!t)
+    .sort()
+    .at(-1);
+  const missing = [
+    `no etcdctl output or etcd probe: judged from the end of the etcd pod logs${last ? ` (last line ${last})` : ''}`,
+  ];
   // The API server served the objects of this dump: etcd had a leader when they were read, later
   // than the logs perhaps. Say so rather than call a recovered cluster down.
   const served = snap.nodes.length > 0 || snap.pods.length > 0;
-  if (served) missing.push('the API server served the objects of this dump, so etcd may have had a leader again when it was taken');
+  if (served)
+    missing.push(
+      'the API server served the objects of this dump, so etcd may have had a leader again when it was taken',
+    );
   return {
     source: 'logs',
     severity: served ? 'warning' : 'critical',
     title: `etcd has no leader at the end of its pod logs (${logs.leaderless.map((l) => l.pod).join(', ')})`,
-    evidence: [...logs.leaderless.map((l) => `${l.namespace}/${l.pod} logs.txt ends leaderless: ${l.line}`), ...logs.apiserverLines.slice(-3)],
+    evidence: [
+      ...logs.leaderless.map((l) => `${l.namespace}/${l.pod} logs.txt ends leaderless: ${l.line}`),
+      ...logs.apiserverLines.slice(-3),
+    ],
     missing,
     confidence: 'medium',
   };
@@ -193,6 +237,8 @@ function judgeLogs(snap: Snapshot): Verdict | undefined {
 
 function apiNoLeaderText(snap: Snapshot): string | undefined {
   const api = snap.apiserver;
-  const apiText = [api?.error, ...(api?.checks ?? []).filter((c) => !c.ok).map((c) => c.message)].filter((t): t is string => !!t);
+  const apiText = [api?.error, ...(api?.checks ?? []).filter((c) => !c.ok).map((c) => c.message)].filter(
+    (t): t is string => !!t,
+  );
   return apiText.find((t) => /etcdserver: no leader/i.test(t));
 }

@@ -20,7 +20,8 @@ export const etcdQuorumDegradedAnalyzer: Analyzer = {
     if (findLeaderUnreachableCause(snap)) return [];
     const known = rec.voting.length;
     const names = rec.failing.map((v) => v.label);
-    const left = rec.mayStillFail === undefined ? 'how many more may fail is not known' : describeMayStillFail(rec.mayStillFail);
+    const left =
+      rec.mayStillFail === undefined ? 'how many more may fail is not known' : describeMayStillFail(rec.mayStillFail);
     const cutOff = rec.mayStillFail === undefined;
     const evidence = [
       rec.leaderProof!,
@@ -29,7 +30,10 @@ export const etcdQuorumDegradedAnalyzer: Analyzer = {
       ...rec.members.flatMap((v) => v.facts.map((f) => `${v.label} — ${f}`)),
     ];
     const missing: string[] = [];
-    if (!rec.fromMemberList) missing.push(`member list not read: the members known are the ${known} endpoints asked; a member nobody asked is not counted`);
+    if (!rec.fromMemberList)
+      missing.push(
+        `member list not read: the members known are the ${known} endpoints asked; a member nobody asked is not counted`,
+      );
     if (rec.notAsked.length) missing.push(`${rec.notAsked.map((v) => v.label).join(', ')} not queried`);
     if (cutOff) missing.push('whether the members that do not answer here are down or only cut off from this client');
     const draft: FindingDraft = {

@@ -37,10 +37,14 @@ export const nodeCniNotInitializedAnalyzer: Analyzer = {
       if (!cni.length && podsRead) evidence.push(`no CNI agent pod (antrea-agent, calico-node, …) on node ${name}`);
       // The agent runs and is ready, yet the runtime has no CNI config (kindnet on kind, sonobuoy testdata):
       // the fault is on the node (config files, the agent writing them), not a missing or refused pod.
-      const runningAgent = cni.find((p) => p.phase === 'Running' && !findPodTrouble(p) && p.containers.every((c) => c.ready));
+      const runningAgent = cni.find(
+        (p) => p.phase === 'Running' && !findPodTrouble(p) && p.containers.every((c) => c.ready),
+      );
       for (const p of cni) {
         const waiting = p.containers.find((c) => c.waiting?.reason)?.waiting;
-        evidence.push(`Pod ${p.namespace}/${p.name}: phase=${p.phase ?? '<none>'}${waiting ? `, waiting ${waiting.reason}${waiting.message ? ` "${waiting.message}"` : ''}` : ''}`);
+        evidence.push(
+          `Pod ${p.namespace}/${p.name}: phase=${p.phase ?? '<none>'}${waiting ? `, waiting ${waiting.reason}${waiting.message ? ` "${waiting.message}"` : ''}` : ''}`,
+        );
       }
       if (cause === null) cause = findWebhookCause(snapshot);
       const draft: FindingDraft = {

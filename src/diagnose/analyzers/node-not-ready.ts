@@ -35,20 +35,30 @@ export const nodeNotReadyAnalyzer: Analyzer = {
         `Node ${name}: condition Ready=${ready.status} reason=${ready.reason ?? '<none>'}${ready.message ? ` "${ready.message}"` : ''}` +
           (ready.lastTransitionTime ? ` (since ${ready.lastTransitionTime}, ${formatAge(ageMs ?? 0)} ago)` : ''),
       ];
-      const hb = (Array.isArray(node.status?.conditions) ? node.status.conditions : []).find((c: { type?: string }) => c?.type === 'Ready')?.lastHeartbeatTime;
+      const hb = (Array.isArray(node.status?.conditions) ? node.status.conditions : []).find(
+        (c: { type?: string }) => c?.type === 'Ready',
+      )?.lastHeartbeatTime;
       if (hb) evidence.push(`Node ${name}: last heartbeat ${hb}`);
       const taints = (Array.isArray(node.spec?.taints) ? node.spec.taints : []) as { key?: string; effect?: string }[];
-      const shown = taints.filter((t) => typeof t?.key === 'string' && (t.key.startsWith('node.kubernetes.io/') || t.key.startsWith('node.cloudprovider.')));
+      const shown = taints.filter(
+        (t) =>
+          typeof t?.key === 'string' &&
+          (t.key.startsWith('node.kubernetes.io/') || t.key.startsWith('node.cloudprovider.')),
+      );
       if (shown.length) evidence.push(`taints: ${shown.map((t) => `${t.key}:${t.effect ?? ''}`).join(', ')}`);
 
       let severity: Severity = 'warning';
       let fate: string;
       const machine = findMachineForNode(snapshot, name);
       if (!machine) {
-        fate = snapshot.capi.machines.length ? 'no Cluster API Machine references it: nothing will replace it' : 'no Cluster API data: nothing known will replace it';
+        fate = snapshot.capi.machines.length
+          ? 'no Cluster API Machine references it: nothing will replace it'
+          : 'no Cluster API data: nothing known will replace it';
       } else {
         const mid = `Machine ${machine.metadata?.namespace ?? ''}/${machine.metadata?.name}`;
-        evidence.push(`${mid}: phase=${machine.status?.phase ?? '<none>'}${machine.metadata?.deletionTimestamp ? `, deletionTimestamp=${machine.metadata.deletionTimestamp}` : ''}`);
+        evidence.push(
+          `${mid}: phase=${machine.status?.phase ?? '<none>'}${machine.metadata?.deletionTimestamp ? `, deletionTimestamp=${machine.metadata.deletionTimestamp}` : ''}`,
+        );
         const mhcMatch = findMachineHealthCheck(snapshot, machine, ready.status);
         if (machine.metadata?.deletionTimestamp || machine.status?.phase === 'Deleting') {
           severity = 'info';
@@ -62,14 +72,19 @@ export const nodeNotReadyAnalyzer: Analyzer = {
             fate = `${mhcId} covers it but will not remediate (${mhcMatch.blockedWhy})`;
           } else if (mhcMatch.timeoutSeconds === undefined) {
             fate = `${mhcId} covers its Machine but has no unhealthy condition for Ready=${ready.status}: it will not replace it`;
-          } else if (Number.isNaN(sinceMs) || Number.isNaN(new Date(sinceMs + mhcMatch.timeoutSeconds * 1000).getTime())) {
+          } else if (
+            Number.isNaN(sinceMs) ||
+            Number.isNaN(new Date(sinceMs + mhcMatch.timeoutSeconds * 1000).getTime())
+          ) {
             // No transition time, or a timeout too large for a date (a corrupt or fuzzed MHC): no clock time.
             severity = 'info';
             fate = `${mhcId} will replace it ${formatAge(mhcMatch.timeoutSeconds * 1000)} after it went ${ready.status}`;
           } else {
             const at = new Date(sinceMs + mhcMatch.timeoutSeconds * 1000);
             const hhmm = `${at.toISOString().slice(11, 16)} UTC`;
-            evidence.push(`${mhcId}: unhealthy condition Ready=${ready.status} timeout ${formatAge(mhcMatch.timeoutSeconds * 1000)}`);
+            evidence.push(
+              `${mhcId}: unhealthy condition Ready=${ready.status} timeout ${formatAge(mhcMatch.timeoutSeconds * 1000)}`,
+            );
             if (at.getTime() > now.getTime()) {
               severity = 'info';
               fate = `${mhcId} will replace it at ~${hhmm}`;
@@ -81,13 +96,25 @@ export const nodeNotReadyAnalyzer: Analyzer = {
       }
       const podsHere = stuck.filter((s) => s.pod.nodeName === name);
       const volsHere = held.filter((h) => h.node === name);
-      for (const s of podsHere.slice(0, 5)) evidence.push(`Pod ${s.pod.namespace}/${s.pod.name} Terminating since ${s.pod.deletionTimestamp} (${formatAge(s.overdueMinutes * 60000)} past its grace period)`);
-      for (const h of volsHere.slice(0, 5)) evidence.push(`Volume ${h.pvName}${h.pvc ? ` (PVC ${h.pvc.namespace}/${h.pvc.name})` : ''} still attached to ${name}; waiting: ${h.waitingPods.map((p) => `${p.namespace}/${p.name}`).join(', ') || '<none>'}`);
+      for (const s of podsHere.slice(0, 5))
+        evidence.push(
+          `Pod ${s.pod.namespace}/${s.pod.name} Terminating since ${s.pod.deletionTimestamp} (${formatAge(s.overdueMinutes * 60000)} past its grace period)`,
+        );
+      for (const h of volsHere.slice(0, 5))
+        evidence.push(
+          `Volume ${h.pvName}${h.pvc ? ` (PVC ${h.pvc.namespace}/${h.pvc.name})` : ''} still attached to ${name}; waiting: ${h.waitingPods.map((p) => `${p.namespace}/${p.name}`).join(', ') || '<none>'}`,
+        );
       if (podsHere.length || volsHere.length) severity = 'critical';
       const gone = isNodeGone(snapshot, node);
       evidence.push(gone.gone ? `confirmed gone: ${gone.why}` : `not confirmed gone: ${gone.why}`);
-      const why = ready.reason === 'NodeStatusUnknown' || ready.status === 'Unknown' ? 'kubelet stopped posting node status (VM powered off, crashed, or network partition)' : `kubelet reports ${ready.reason ?? 'NotReady'}`;
-      const held2 = podsHere.length || volsHere.length ? `; ${podsHere.length} pod(s) stuck Terminating and ${volsHere.length} volume(s) held on it` : '';
+      const why =
+        ready.reason === 'NodeStatusUnknown' || ready.status === 'Unknown'
+          ? 'kubelet stopped posting node status (VM powered off, crashed, or network partition)'
+          : `kubelet reports ${ready.reason ?? 'NotReady'}`;
+      const held2 =
+        podsHere.length || volsHere.length
+          ? `; ${podsHere.length} pod(s) stuck Terminating and ${volsHere.length} volume(s) held on it`
+          : '';
       const draft: FindingDraft = {
         id: 'node.not-ready',
         severity,
@@ -100,7 +127,10 @@ export const nodeNotReadyAnalyzer: Analyzer = {
       };
       if (ready.lastTransitionTime) draft.since = ready.lastTransitionTime;
       // Without Cluster API objects nothing says whether a MachineHealthCheck will replace the node.
-      if (!machine && !snapshot.capi.machines.length) draft.missing = ['Cluster API Machines not read: whether a MachineHealthCheck will replace the node is not known'];
+      if (!machine && !snapshot.capi.machines.length)
+        draft.missing = [
+          'Cluster API Machines not read: whether a MachineHealthCheck will replace the node is not known',
+        ];
       out.push(draft);
     }
     return out;

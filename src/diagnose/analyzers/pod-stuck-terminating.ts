@@ -28,7 +28,10 @@ export const podStuckTerminatingAnalyzer: Analyzer = {
           `${p.reason ? `, reason=${p.reason}` : ''}${p.message ? ` "${p.message}"` : ''}`,
         `${s.nodeState}`,
       ];
-      if (sts) evidence.push(`controlled by StatefulSet ${p.namespace}/${sts.name}${p.pvcNames.length ? `, PVCs: ${p.pvcNames.join(', ')}` : ''}`);
+      if (sts)
+        evidence.push(
+          `controlled by StatefulSet ${p.namespace}/${sts.name}${p.pvcNames.length ? `, PVCs: ${p.pvcNames.join(', ')}` : ''}`,
+        );
       if (gone) evidence.push(gone.gone ? `node confirmed gone: ${gone.why}` : `node not confirmed gone: ${gone.why}`);
       const remediations: RemediationProposal[] = [
         {
@@ -51,10 +54,14 @@ export const podStuckTerminatingAnalyzer: Analyzer = {
         evidence,
         cause:
           `The kubelet on ${p.nodeName ?? 'its node'} cannot confirm the pod stopped (${s.nodeState}), so Kubernetes waits forever` +
-          (critical ? `; StatefulSet ${sts?.name} will not start a replacement and its volume stays attached to the dead node.` : '.'),
+          (critical
+            ? `; StatefulSet ${sts?.name} will not start a replacement and its volume stays attached to the dead node.`
+            : '.'),
         since: new Date(s.overdueSinceMs).toISOString(),
         // The dead node is the root cause (kept only when node.not-ready is reported for it).
-        causedBy: p.nodeName ? [fingerprint(snapshot.cluster, 'node.not-ready', { kind: 'Node', name: p.nodeName })] : undefined,
+        causedBy: p.nodeName
+          ? [fingerprint(snapshot.cluster, 'node.not-ready', { kind: 'Node', name: p.nodeName })]
+          : undefined,
         remediations,
       });
     }

@@ -17,7 +17,14 @@ import { proposeRemoveMember } from '../facts/propose-remove-member.js';
 import { readRolloutStatus } from '../facts/read-rollout-status.js';
 
 /** Minutes since this rollout's (version, updated replicas) last changed, from earlier scans. */
-function minutesUnchangedInHistory(ctx: AnalysisContext, kind: string, ns: string, name: string, version?: string, updated?: number): number {
+function minutesUnchangedInHistory(
+  ctx: AnalysisContext,
+  kind: string,
+  ns: string,
+  name: string,
+  version?: string,
+  updated?: number,
+): number {
   let start: string | undefined;
   for (const scan of [...ctx.history.scans].reverse()) {
     const r = scan.rollouts.find((x) => x.kind === kind && x.namespace === ns && x.name === name);
@@ -39,16 +46,24 @@ export const upgradeStuckAnalyzer: Analyzer = {
     const machines = snap.capi.machines.map((m) => ({ m, i: machineInfo(m) }));
     const out: FindingDraft[] = [];
     const loops = findActiveRecreationLoops(ctx);
-    const loopOf = (name: string, ns: string) => loops.find((l) => l.owner.kind === 'KubeadmControlPlane' && l.owner.name === name && l.owner.namespace === ns);
+    const loopOf = (name: string, ns: string) =>
+      loops.find((l) => l.owner.kind === 'KubeadmControlPlane' && l.owner.name === name && l.owner.namespace === ns);
     const check = (kind: 'KubeadmControlPlane' | 'MachineDeployment', obj: KubeObject) => {
       const ns = obj.metadata.namespace ?? 'default';
       const name = obj.metadata.name;
       const st = readRolloutStatus(obj);
-      const own = machines.filter(({ i }) => i.namespace === ns && (kind === 'KubeadmControlPlane' ? i.kcpName === name : i.deploymentName === name));
+      const own = machines.filter(
+        ({ i }) =>
+          i.namespace === ns && (kind === 'KubeadmControlPlane' ? i.kcpName === name : i.deploymentName === name),
+      );
       const outdated = own.filter(({ i }) => !i.deleting && st.version && i.version && i.version !== st.version);
       const behind = st.replicas !== undefined && st.updatedReplicas !== undefined && st.updatedReplicas < st.replicas;
       if (outdated.length === 0 && !behind) return;
-      const newest = own.map(({ m }) => m.metadata.creationTimestamp).filter((t): t is string => !!t).sort().at(-1);
+      const newest = own
+        .map(({ m }) => m.metadata.creationTimestamp)
+        .filter((t): t is string => !!t)
+        .sort()
+        .at(-1);
       // Progress from one snapshot: an up-to-date machine that really joined (its Node Ready, with the
       // control-plane role for a KCP), or the rollout's start (v1beta1 MachinesSpecUpToDate=False,
       // v1beta2 RollingOut=True). New machines that never join (seed S2) or are recreated again and
@@ -61,7 +76,9 @@ export const upgradeStuckAnalyzer: Analyzer = {
       const started = [findCondition(obj, 'MachinesSpecUpToDate'), findCondition(obj, 'RollingOut')].find(
         (c) => c && c.status === (c.type === 'RollingOut' ? 'True' : 'False'),
       )?.lastTransitionTime;
-      const progressPoints = [...joined.map(({ m }) => m.metadata.creationTimestamp), started].filter((t): t is string => !!t).sort();
+      const progressPoints = [...joined.map(({ m }) => m.metadata.creationTimestamp), started]
+        .filter((t): t is string => !!t)
+        .sort();
       const lastProgress = progressPoints.at(-1) ?? newest;
       const fromSnapshot = ageMinutes(lastProgress, ctx.now) ?? 0;
       const fromHistory = minutesUnchangedInHistory(ctx, kind, ns, name, st.version, st.updatedReplicas);
@@ -74,7 +91,8 @@ export const upgradeStuckAnalyzer: Analyzer = {
       if (started) evidence.push(`rollout started ${started}`);
       if (newest) evidence.push(`newest machine created ${newest}`);
       if (lastProgress) evidence.push(`last progress ${lastProgress} (${formatAge(fromSnapshot * 60000)} ago)`);
-      if (fromHistory > 0) evidence.push(`updated replicas unchanged for ${formatAge(fromHistory * 60000)} across earlier scans`);
+      if (fromHistory > 0)
+        evidence.push(`updated replicas unchanged for ${formatAge(fromHistory * 60000)} across earlier scans`);
       let cause: string | undefined;
       const causedBy: string[] = [];
       const remediations: RemediationProposal[] = [];
@@ -87,9 +105,12 @@ export const upgradeStuckAnalyzer: Analyzer = {
         // A stale member holding the new machine's peer URL blocks the join. The
         // fix is removing that member — not scaling workloads (load is not the cause) and never
         // deleting an existing control-plane machine.
-        const blockers = findEtcdMemberMismatches(snap, ctx.now).filter((mm) => mm.blocksJoinOf && own.some(({ i }) => `${i.namespace}/${i.name}` === mm.blocksJoinOf));
+        const blockers = findEtcdMemberMismatches(snap, ctx.now).filter(
+          (mm) => mm.blocksJoinOf && own.some(({ i }) => `${i.namespace}/${i.name}` === mm.blocksJoinOf),
+        );
         if (blockers.length) {
-          for (const mm of blockers) causedBy.push(fingerprint(snap.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: mm.name }));
+          for (const mm of blockers)
+            causedBy.push(fingerprint(snap.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: mm.name }));
           evidence.push(...blockers.map((mm) => mm.detail));
           cause =
             `new control-plane machine ${blockers.map((mm) => mm.blocksJoinOf).join(', ')} cannot join etcd: stale member ${blockers.map((mm) => mm.name).join(', ')} left by a failed join holds its peer URL ("Peer URLs already exists"; KCP does not remove the member of a machine that never got a Node). ` +
@@ -100,11 +121,21 @@ export const upgradeStuckAnalyzer: Analyzer = {
           cause = `${heldCause} Do not delete existing control-plane machines to push the rollout (data loss).`;
         } else if (notJoined.length) {
           const mism = findEtcdMemberMismatches(snap, ctx.now);
-          for (const nj of notJoined) causedBy.push(fingerprint(snap.cluster, 'controlplane.node-not-joined', { kind: 'Machine', namespace: ns, name: nj.machine.metadata.name }));
-          for (const mm of mism) causedBy.push(fingerprint(snap.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: mm.name }));
+          for (const nj of notJoined)
+            causedBy.push(
+              fingerprint(snap.cluster, 'controlplane.node-not-joined', {
+                kind: 'Machine',
+                namespace: ns,
+                name: nj.machine.metadata.name,
+              }),
+            );
+          for (const mm of mism)
+            causedBy.push(fingerprint(snap.cluster, 'etcd.member-mismatch', { kind: 'EtcdMember', name: mm.name }));
           cause =
             `new control-plane node ${notJoined.map((n) => n.node.metadata.name).join(', ')} never joined the control plane` +
-            (mism.length ? ` → etcd members do not match the machines (${mism.map((m) => `${m.kind} ${m.name}`).join(', ')})` : '') +
+            (mism.length
+              ? ` → etcd members do not match the machines (${mism.map((m) => `${m.kind} ${m.name}`).join(', ')})`
+              : '') +
             ': the etcd join timed out. Do not delete existing control-plane machines (data loss); reduce load on the control-plane nodes so the next join succeeds.';
           const hogs = describeMemoryHogs(findControlPlaneMemoryHogs(snap));
           evidence.push(...hogs.evidence);
@@ -113,10 +144,18 @@ export const upgradeStuckAnalyzer: Analyzer = {
           // Seed S3: each new control-plane machine is deleted and recreated before it is ready, so the
           // rollout cannot advance; the loop (and what it names as its cause) is the root, not the rollout.
           const loop = loopOf(name, ns)!;
-          causedBy.push(fingerprint(snap.cluster, 'capi.recreation-loop', { kind: loop.owner.kind, namespace: loop.owner.namespace, name: loop.owner.name }));
-          cause = 'its new control-plane machines are deleted and recreated before they become ready (recreation loop), so the rollout cannot advance until the loop stops. Do not delete existing control-plane machines to push the rollout (data loss).';
+          causedBy.push(
+            fingerprint(snap.cluster, 'capi.recreation-loop', {
+              kind: loop.owner.kind,
+              namespace: loop.owner.namespace,
+              name: loop.owner.name,
+            }),
+          );
+          cause =
+            'its new control-plane machines are deleted and recreated before they become ready (recreation loop), so the rollout cannot advance until the loop stops. Do not delete existing control-plane machines to push the rollout (data loss).';
         } else {
-          cause = 'Do not delete existing control-plane machines to push the rollout (data loss); find why the newest machine does not become ready.';
+          cause =
+            'Do not delete existing control-plane machines to push the rollout (data loss); find why the newest machine does not become ready.';
         }
       } else if (heldCause) {
         causedBy.push(...held.causedBy);

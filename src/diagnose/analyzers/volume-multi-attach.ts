@@ -21,15 +21,27 @@ export const volumeMultiAttachAnalyzer: Analyzer = analyzeEach(
     if (!h.waitingPods.length && !h.events.length) return undefined;
     const subject = h.pvc
       ? { kind: 'PersistentVolumeClaim', namespace: h.pvc.namespace, name: h.pvc.name }
-      : { kind: 'PersistentVolumeClaim', namespace: h.waitingPods[0]?.namespace ?? h.events[0]?.involvedObject.namespace ?? 'default', name: h.pvName };
+      : {
+          kind: 'PersistentVolumeClaim',
+          namespace: h.waitingPods[0]?.namespace ?? h.events[0]?.involvedObject.namespace ?? 'default',
+          name: h.pvName,
+        };
     const evidence: string[] = [];
     for (const e of h.events.slice(0, 3)) evidence.push(quoteEvent(e, now));
     if (h.attachment) {
-      evidence.push(`VolumeAttachment ${h.attachment.metadata?.name}: attacher=${h.attachment.spec?.attacher ?? '?'}, nodeName=${h.node}, persistentVolumeName=${h.pvName}, status.attached=true`);
+      evidence.push(
+        `VolumeAttachment ${h.attachment.metadata?.name}: attacher=${h.attachment.spec?.attacher ?? '?'}, nodeName=${h.node}, persistentVolumeName=${h.pvName}, status.attached=true`,
+      );
     }
     if (h.node) evidence.push(`Node ${h.node}: ${h.nodeState ?? 'state unknown'}`);
-    for (const p of h.waitingPods.slice(0, 3)) evidence.push(`Pod ${p.namespace}/${p.name} waiting on ${p.nodeName ?? '<unscheduled>'}: phase=${p.phase ?? '<none>'}`);
-    for (const p of h.holderPods.slice(0, 3)) evidence.push(`Pod ${p.namespace}/${p.name} still holds it on ${p.nodeName ?? '?'}${p.deletionTimestamp ? ` (Terminating since ${p.deletionTimestamp})` : ''}`);
+    for (const p of h.waitingPods.slice(0, 3))
+      evidence.push(
+        `Pod ${p.namespace}/${p.name} waiting on ${p.nodeName ?? '<unscheduled>'}: phase=${p.phase ?? '<none>'}`,
+      );
+    for (const p of h.holderPods.slice(0, 3))
+      evidence.push(
+        `Pod ${p.namespace}/${p.name} still holds it on ${p.nodeName ?? '?'}${p.deletionTimestamp ? ` (Terminating since ${p.deletionTimestamp})` : ''}`,
+      );
     const node = h.node ? snapshot.nodes.find((n) => n.metadata?.name === h.node) : undefined;
     const gone = node ? isNodeGone(snapshot, node) : undefined;
     if (gone) evidence.push(gone.gone ? `node confirmed gone: ${gone.why}` : `node not confirmed gone: ${gone.why}`);
@@ -47,7 +59,9 @@ export const volumeMultiAttachAnalyzer: Analyzer = analyzeEach(
     const timer =
       'The attach-detach controller force-detaches a volume from an unreachable node only after maxWaitForUnmountDuration (6 minutes) once no pod on that node uses it; ' +
       'while the old pod is still Terminating there the 6-minute timer never starts. The out-of-service taint (K8s ≥ 1.28) detaches at once.';
-    const causedBy = terminating.map((p) => fingerprint(snapshot.cluster, 'pod.stuck-terminating', { kind: 'Pod', namespace: p.namespace, name: p.name }));
+    const causedBy = terminating.map((p) =>
+      fingerprint(snapshot.cluster, 'pod.stuck-terminating', { kind: 'Pod', namespace: p.namespace, name: p.name }),
+    );
     if (h.node) causedBy.push(fingerprint(snapshot.cluster, 'node.not-ready', { kind: 'Node', name: h.node }));
     const since = h.since;
     const draft: FindingDraft = {
@@ -62,7 +76,8 @@ export const volumeMultiAttachAnalyzer: Analyzer = analyzeEach(
     };
     if (causedBy.length) draft.causedBy = causedBy;
     if (since) draft.since = since;
-    if (!h.attachment && !snapshot.volumeAttachments.length) draft.missing = ['VolumeAttachments not read: which node holds the volume comes from events only'];
+    if (!h.attachment && !snapshot.volumeAttachments.length)
+      draft.missing = ['VolumeAttachments not read: which node holds the volume comes from events only'];
     return draft;
   },
 );

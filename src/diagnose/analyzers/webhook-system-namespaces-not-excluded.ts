@@ -5,7 +5,16 @@ import type { RawWebhook } from '../facts/raw-webhook.js';
 import { webhookCoversPods } from '../facts/webhook-covers-pods.js';
 
 /** Seed 003 "Future Considerations": concrete namespaces integral to VKS/TKG lifecycle. */
-const SEED_NAMESPACES = ['kube-system', 'vmware-system-antrea', 'vmware-system-auth', 'vmware-system-cloud-provider', 'vmware-system-csi', 'tkg-system', 'secretgen-controller', 'vmware-system-supervisor-services'];
+const SEED_NAMESPACES = [
+  'kube-system',
+  'vmware-system-antrea',
+  'vmware-system-auth',
+  'vmware-system-cloud-provider',
+  'vmware-system-csi',
+  'tkg-system',
+  'secretgen-controller',
+  'vmware-system-supervisor-services',
+];
 
 /**
  * webhook.system-namespaces-not-excluded (seed 003, proactive): a third-party webhook with
@@ -22,8 +31,11 @@ export const webhookSystemNamespacesNotExcludedAnalyzer: Analyzer = {
   id: 'webhook.system-namespaces-not-excluded',
   analyze(ctx) {
     const { snapshot } = ctx;
-    const isSystem = (n: string) => SEED_NAMESPACES.includes(n) || SYSTEM_NAMESPACES.some((p) => (p.endsWith('*') ? n.startsWith(p.slice(0, -1)) : n === p));
-    // The namespaces that exist: the Namespace objects, else those pods run in; the seed list only when neither was read.
+    const isSystem = (n: string) =>
+      SEED_NAMESPACES.includes(n) ||
+      SYSTEM_NAMESPACES.some((p) => (p.endsWith('*') ? n.startsWith(p.slice(0, -1)) : n === p));
+    // The namespaces that exist: the Namespace objects, else those pods run in; the seed list only when neither was
+    // read.
     const existing = snapshot.namespaces.length
       ? snapshot.namespaces.map((ns) => ns.metadata?.name ?? '')
       : snapshot.pods.length
@@ -54,14 +66,21 @@ export const webhookSystemNamespacesNotExcludedAnalyzer: Analyzer = {
           if (policy !== 'Fail' || !webhookCoversPods(h)) continue;
           const hit = [...names]
             .sort()
-            .filter((n) => matchesLabelSelector(h.namespaceSelector, labelsOf(n)) && (!h.objectSelector || podLabelsOf(n).some((l) => matchesLabelSelector(h.objectSelector, l))));
+            .filter(
+              (n) =>
+                matchesLabelSelector(h.namespaceSelector, labelsOf(n)) &&
+                (!h.objectSelector || podLabelsOf(n).some((l) => matchesLabelSelector(h.objectSelector, l))),
+            );
           if (!hit.length) continue;
           hit.forEach((n) => exposed.add(n));
           evidence.push(
             `${kind} ${config.metadata.name}: webhook ${h.name} failurePolicy=${policy}, rules cover pods, namespaceSelector=${JSON.stringify(h.namespaceSelector ?? {})}` +
               `${h.objectSelector ? `, objectSelector=${JSON.stringify(h.objectSelector)}` : ''} matches ${hit.join(', ')}`,
           );
-          if (Array.isArray(h.matchConditions) && h.matchConditions.length) evidence.push(`webhook ${h.name} also has ${h.matchConditions.length} matchConditions (CEL, not evaluated)`);
+          if (Array.isArray(h.matchConditions) && h.matchConditions.length)
+            evidence.push(
+              `webhook ${h.name} also has ${h.matchConditions.length} matchConditions (CEL, not evaluated)`,
+            );
         }
         if (!exposed.size) continue;
         const list = [...exposed].sort();

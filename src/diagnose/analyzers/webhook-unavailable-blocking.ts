@@ -24,7 +24,9 @@ export const webhookUnavailableBlockingAnalyzer: Analyzer = analyzeEach(
     if (!refused && !(w.serviceDown && coversPods)) return undefined;
     const evidence: string[] = [];
     for (const h of w.failClosed) {
-      evidence.push(`${w.kind} ${w.name}: webhook ${h.name} failurePolicy=${h.failurePolicy}, ${h.service ? `service ${h.service.namespace}/${h.service.name}${h.service.port ? `:${h.service.port}` : ''}` : `url ${h.url ?? '<none>'}`}${h.coversPods ? ', intercepts pod CREATE' : ''}`);
+      evidence.push(
+        `${w.kind} ${w.name}: webhook ${h.name} failurePolicy=${h.failurePolicy}, ${h.service ? `service ${h.service.namespace}/${h.service.name}${h.service.port ? `:${h.service.port}` : ''}` : `url ${h.url ?? '<none>'}`}${h.coversPods ? ', intercepts pod CREATE' : ''}`,
+      );
     }
     for (const s of w.services) evidence.push(s.detail);
     // Why the service is down, when its pods show it: a backend Running in CrashLoopBackOff (defect class 10).
@@ -34,9 +36,14 @@ export const webhookUnavailableBlockingAnalyzer: Analyzer = analyzeEach(
         return trouble ? [{ pod, trouble }] : [];
       }),
     );
-    for (const b of broken.slice(0, 3)) evidence.push(`backend pod ${describePodTrouble(b.pod, b.trouble)}${b.pod.phase ? `, phase ${b.pod.phase}` : ''}`);
+    for (const b of broken.slice(0, 3))
+      evidence.push(
+        `backend pod ${describePodTrouble(b.pod, b.trouble)}${b.pod.phase ? `, phase ${b.pod.phase}` : ''}`,
+      );
     const brokenWhy = [...new Set(broken.map((b) => b.trouble.reason))].join('/');
-    const events = [...w.refusals, ...w.denials].sort((a, b) => (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? ''));
+    const events = [...w.refusals, ...w.denials].sort((a, b) =>
+      (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? ''),
+    );
     for (const e of events.slice(0, 4)) evidence.push(quoteEvent(e, now));
     const refusedCount = events.reduce((n, e) => n + e.count, 0);
     const dead = w.services.filter((s) => s.down);
@@ -48,7 +55,10 @@ export const webhookUnavailableBlockingAnalyzer: Analyzer = analyzeEach(
     const title = refused
       ? `Webhook ${w.name} refuses pods (${refusedCount} refusal${refusedCount === 1 ? '' : 's'}): ${what}`
       : `Webhook ${w.name} fails closed and ${what}: new pods will be refused`;
-    const since = events.map((e) => e.firstTimestamp).filter((t): t is string => !!t).sort()[0];
+    const since = events
+      .map((e) => e.firstTimestamp)
+      .filter((t): t is string => !!t)
+      .sort()[0];
     const draft: FindingDraft = {
       id: 'webhook.unavailable-blocking',
       severity: refused ? 'critical' : 'warning',

@@ -34,9 +34,15 @@ export const workloadPodsUnhealthyAnalyzer: Analyzer = {
       const system = isSystemNamespace(ns);
       const warn = system || troubled.length >= WARN_AT;
       const names = troubled.map((x) => x.pod.name);
-      const shown = names.length > TITLE_NAMES ? `${names.slice(0, TITLE_NAMES).join(', ')} (+${names.length - TITLE_NAMES} more)` : names.join(', ');
+      const shown =
+        names.length > TITLE_NAMES
+          ? `${names.slice(0, TITLE_NAMES).join(', ')} (+${names.length - TITLE_NAMES} more)`
+          : names.join(', ');
       const reasons = [...new Set(troubled.map((x) => x.t.reason))].sort().join(', ');
-      const since = troubled.map((x) => x.t.since).filter((t): t is string => !!t).sort()[0];
+      const since = troubled
+        .map((x) => x.t.since)
+        .filter((t): t is string => !!t)
+        .sort()[0];
       const draft: FindingDraft = {
         id: 'workload.pods-unhealthy',
         severity: warn ? 'warning' : 'info',

@@ -62,10 +62,14 @@ export interface ClusterChange {
   namespace?: string;
   name: string;
   /** What happened: added, removed, replaced (same name, new uid), scaled, re-imaged, rules changed, … */
-  change: 'added' | 'removed' | 'replaced' | 'scaled' | 're-imaged' | 'rules-changed' | 'version-changed' | 'spec-changed';
+  change:
+    'added' | 'removed' | 'replaced' | 'scaled' | 're-imaged' | 'rules-changed' | 'version-changed' | 'spec-changed';
   /** "replicas 3 → 0", "image ghcr.io/kyverno/kyverno:v1.10.0 → …:v1.11.0". */
   detail: string;
-  /** 0 = on the failing path (named by a finding, or a webhook on pods while pods are refused), 1 = same area, 2 = elsewhere. */
+  /**
+   * 0 = on the failing path (named by a finding, or a webhook on pods while pods are refused), 1 = same area, 2 =
+   * elsewhere.
+   */
   rank: 0 | 1 | 2;
   /** Why it ranks there, when it is 0 or 1. */
   why?: string;

@@ -2,7 +2,10 @@ import type { KubeObject, Snapshot } from '../../cluster/snapshot.js';
 import { webhookCoversPods } from '../facts/webhook-covers-pods.js';
 import type { ClusterFingerprint, FingerprintKind, ObjectPrint } from './cluster-fingerprint.js';
 
-/** Bounds that keep one fingerprint small (Redis value, JSON report): objects per kind, images per object, characters per rule line. */
+/**
+ * Bounds that keep one fingerprint small (Redis value, JSON report): objects per kind, images per object, characters
+ * per rule line.
+ */
 export const MAX_OBJECTS_PER_KIND = 2000;
 const MAX_IMAGES = 8;
 const MAX_RULE_CHARS = 400;
@@ -16,8 +19,16 @@ const MAX_RULE_CHARS = 400;
 export function fingerprintSnapshot(snapshot: Snapshot, at: string): ClusterFingerprint {
   const out: ObjectPrint[] = [];
   let truncated = 0;
-  const add = (kind: FingerprintKind, objects: KubeObject[], extra: (o: KubeObject) => Partial<ObjectPrint> = () => ({})) => {
-    const sorted = [...objects].sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`));
+  const add = (
+    kind: FingerprintKind,
+    objects: KubeObject[],
+    extra: (o: KubeObject) => Partial<ObjectPrint> = () => ({}),
+  ) => {
+    const sorted = [...objects].sort((a, b) =>
+      `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(
+        `${b.metadata.namespace ?? ''}/${b.metadata.name}`,
+      ),
+    );
     truncated += Math.max(0, sorted.length - MAX_OBJECTS_PER_KIND);
     for (const o of sorted.slice(0, MAX_OBJECTS_PER_KIND)) out.push(printOf(kind, o, extra(o)));
   };
@@ -29,7 +40,9 @@ export function fingerprintSnapshot(snapshot: Snapshot, at: string): ClusterFing
   add('StatefulSet', snapshot.statefulSets, workloadPrint);
   add('PodDisruptionBudget', snapshot.podDisruptionBudgets);
   add('KubeadmControlPlane', snapshot.capi.kubeadmControlPlanes, (o) => withNumbers(o.spec?.replicas, o.spec?.version));
-  add('MachineDeployment', snapshot.capi.machineDeployments, (o) => withNumbers(o.spec?.replicas, o.spec?.template?.spec?.version));
+  add('MachineDeployment', snapshot.capi.machineDeployments, (o) =>
+    withNumbers(o.spec?.replicas, o.spec?.template?.spec?.version),
+  );
   add('MachineHealthCheck', snapshot.capi.machineHealthChecks);
   add('Machine', snapshot.capi.machines, (o) => withNumbers(undefined, o.spec?.version));
   add('Node', snapshot.nodes);
@@ -55,9 +68,19 @@ function withNumbers(replicas: unknown, version: unknown): Partial<ObjectPrint> 
 }
 
 function workloadPrint(o: KubeObject): Partial<ObjectPrint> {
-  const containers = [...(o.spec?.template?.spec?.initContainers ?? []), ...(o.spec?.template?.spec?.containers ?? [])] as { image?: unknown }[];
-  const images = [...new Set(containers.map((c) => c?.image).filter((i): i is string => typeof i === 'string'))].sort().slice(0, MAX_IMAGES);
-  const out = withNumbers(o.kind === 'DaemonSet' ? undefined : (o.spec?.replicas ?? (o.kind === 'Deployment' || o.kind === 'StatefulSet' ? 1 : undefined)), undefined);
+  const containers = [
+    ...(o.spec?.template?.spec?.initContainers ?? []),
+    ...(o.spec?.template?.spec?.containers ?? []),
+  ] as { image?: unknown }[];
+  const images = [...new Set(containers.map((c) => c?.image).filter((i): i is string => typeof i === 'string'))]
+    .sort()
+    .slice(0, MAX_IMAGES);
+  const out = withNumbers(
+    o.kind === 'DaemonSet'
+      ? undefined
+      : (o.spec?.replicas ?? (o.kind === 'Deployment' || o.kind === 'StatefulSet' ? 1 : undefined)),
+    undefined,
+  );
   if (images.length) out.images = images;
   return out;
 }
@@ -72,7 +95,14 @@ function webhookPrint(o: KubeObject): Partial<ObjectPrint> {
   const rules = hooks.map((h) => {
     const svc = (h.clientConfig as { service?: { namespace?: string; name?: string }; url?: string } | undefined) ?? {};
     const target = svc.service ? `${svc.service.namespace}/${svc.service.name}` : (svc.url ?? '');
-    const line = [fieldText(h.name, ''), fieldText(h.failurePolicy, 'Fail'), JSON.stringify(h.rules ?? []), JSON.stringify(h.namespaceSelector ?? {}), JSON.stringify(h.objectSelector ?? {}), target].join(' ');
+    const line = [
+      fieldText(h.name, ''),
+      fieldText(h.failurePolicy, 'Fail'),
+      JSON.stringify(h.rules ?? []),
+      JSON.stringify(h.namespaceSelector ?? {}),
+      JSON.stringify(h.objectSelector ?? {}),
+      target,
+    ].join(' ');
     return line.length > MAX_RULE_CHARS ? `${line.slice(0, MAX_RULE_CHARS)}…` : line;
   });
   return { rules, coversPods: hooks.some(webhookCoversPods) };

@@ -42,7 +42,9 @@ export function countReadyControlPlane(snapshot: Snapshot, kcp: KubeObject): Con
   const nodesCurrent = snapshot.apiserver?.reachable !== false;
   if (nodesCurrent && own.length > 0 && own.some((m) => nodeOf(m))) {
     const joined = (n: KubeObject | undefined) => !!n && isNodeReady(n) && isControlPlaneNode(n);
-    const notReady = own.filter((m) => !joined(nodeOf(m))).map((m) => machineInfo(m).nodeName ?? `${m.metadata.name} (no Node)`);
+    const notReady = own
+      .filter((m) => !joined(nodeOf(m)))
+      .map((m) => machineInfo(m).nodeName ?? `${m.metadata.name} (no Node)`);
     return { ready: own.length - notReady.length, source: 'nodes', notReady, missing: [] };
   }
   const counters = readCapiStatus(kcp).replicas;
@@ -59,10 +61,31 @@ export function countReadyControlPlane(snapshot: Snapshot, kcp: KubeObject): Con
     }
     if (counters.ready !== undefined) {
       const silent = health.filter(({ h }) => h.status === undefined).map(({ m }) => m.metadata.name);
-      return { ready: counters.ready, source: 'kcp-status', notReady: [], missing: [`no Node and no readiness condition for Machine ${silent.join(', ')}: count from KubeadmControlPlane status`] };
+      return {
+        ready: counters.ready,
+        source: 'kcp-status',
+        notReady: [],
+        missing: [
+          `no Node and no readiness condition for Machine ${silent.join(', ')}: count from KubeadmControlPlane status`,
+        ],
+      };
     }
-    return { source: 'unknown', notReady: [], missing: ['control-plane Nodes not read and Machines report no readiness condition'] };
+    return {
+      source: 'unknown',
+      notReady: [],
+      missing: ['control-plane Nodes not read and Machines report no readiness condition'],
+    };
   }
-  if (counters.ready !== undefined) return { ready: counters.ready, source: 'kcp-status', notReady: [], missing: ['control-plane Machines not read: count from KubeadmControlPlane status'] };
-  return { source: 'unknown', notReady: [], missing: ['control-plane Machines and Nodes not read, and the KubeadmControlPlane reports no readyReplicas'] };
+  if (counters.ready !== undefined)
+    return {
+      ready: counters.ready,
+      source: 'kcp-status',
+      notReady: [],
+      missing: ['control-plane Machines not read: count from KubeadmControlPlane status'],
+    };
+  return {
+    source: 'unknown',
+    notReady: [],
+    missing: ['control-plane Machines and Nodes not read, and the KubeadmControlPlane reports no readyReplicas'],
+  };
 }

@@ -25,7 +25,10 @@ export interface DeletionFindingWords {
  * titled with its name and how long the stage has waited, the stage's start as `since`, what could not
  * be read as `missing` — in the words `words` gives for its blocker.
  */
-export function createDeletionAnalyzer(id: DeletionBlockerId, words: (b: DeletionBlocker, ctx: AnalysisContext) => DeletionFindingWords): Analyzer {
+export function createDeletionAnalyzer(
+  id: DeletionBlockerId,
+  words: (b: DeletionBlocker, ctx: AnalysisContext) => DeletionFindingWords,
+): Analyzer {
   return {
     id,
     analyze(ctx): FindingDraft[] {

@@ -5,7 +5,8 @@ import { machineInfo } from './machine-info.js';
 
 /**
  * One evidence line quoting a Machine's fields:
- * `Machine tkg-system/x: phase=Provisioned, nodeRef=<none>, condition NodeHealthy=False reason=NodeProvisioning (since …, 2h14m ago)`.
+ * `Machine tkg-system/x: phase=Provisioned, nodeRef=<none>, condition NodeHealthy=False reason=NodeProvisioning (since
+ * …, 2h14m ago)`.
  */
 export function describeMachine(m: KubeObject, now: Date): string {
   const info = machineInfo(m);
@@ -20,7 +21,8 @@ export function describeMachine(m: KubeObject, now: Date): string {
     if (cond.reason) c += ` reason=${cond.reason}`;
     if (cond.message) c += ` message="${cond.message}"`;
     const age = ageMinutes(cond.lastTransitionTime, now);
-    if (cond.lastTransitionTime && age !== undefined) c += ` (since ${cond.lastTransitionTime}, ${formatAge(age * 60000)} ago)`;
+    if (cond.lastTransitionTime && age !== undefined)
+      c += ` (since ${cond.lastTransitionTime}, ${formatAge(age * 60000)} ago)`;
     parts.push(c);
   }
   return `Machine ${info.namespace}/${info.name}: ${parts.join(', ')}`;

@@ -6,7 +6,8 @@ import { formatBytes } from './format-bytes.js';
 export function describeMemoryHogs(hogs: MemoryHog[]): { evidence: string[]; remediations: RemediationProposal[] } {
   const top = hogs.slice(0, 3);
   const evidence = top.map(
-    (h) => `top memory user on control-plane nodes: Deployment ${h.namespace}/${h.deployment} requests ${formatBytes(h.bytes)} on ${h.nodes.join(', ')}`,
+    (h) =>
+      `top memory user on control-plane nodes: Deployment ${h.namespace}/${h.deployment} requests ${formatBytes(h.bytes)} on ${h.nodes.join(', ')}`,
   );
   const first = top[0];
   const remediations: RemediationProposal[] = first

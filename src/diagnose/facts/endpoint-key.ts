@@ -7,6 +7,7 @@ import { hostOf } from './host-of.js';
 export function endpointKey(url: string): string {
   const noScheme = url.replace(/^[a-z]+:\/\//i, '').split('/')[0] ?? '';
   const host = hostOf(url);
-  const port = /:(\d+)$/.exec(noScheme.startsWith('[') ? noScheme.slice(noScheme.indexOf(']')) : noScheme)?.[1] ?? '2379';
+  const port =
+    /:(\d+)$/.exec(noScheme.startsWith('[') ? noScheme.slice(noScheme.indexOf(']')) : noScheme)?.[1] ?? '2379';
   return `${host}:${port}`;
 }

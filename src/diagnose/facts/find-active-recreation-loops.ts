@@ -13,10 +13,12 @@ export function findActiveRecreationLoops(ctx: AnalysisContext): RecreationLoop[
   const known = perAnalysis.get(ctx);
   if (known) return known;
   const { snapshot, now, thresholds, history } = ctx;
-  const loops = findRecreationLoops(snapshot, history, { windowMinutes: thresholds.loopWindowMinutes, now }).filter((loop) => {
-    const counted = loop.replacements + (loop.underway && loop.replacements > 0 ? 1 : 0);
-    return counted >= thresholds.loopReplacements && !findLoopStop(snapshot, loop, now);
-  });
+  const loops = findRecreationLoops(snapshot, history, { windowMinutes: thresholds.loopWindowMinutes, now }).filter(
+    (loop) => {
+      const counted = loop.replacements + (loop.underway && loop.replacements > 0 ? 1 : 0);
+      return counted >= thresholds.loopReplacements && !findLoopStop(snapshot, loop, now);
+    },
+  );
   perAnalysis.set(ctx, loops);
   return loops;
 }

@@ -38,7 +38,13 @@ export function findBlockingPdbs(snapshot: Snapshot, nodeName: string): Blocking
     if (!covered.length) continue;
     const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
     const str = (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? String(v) : undefined);
-    const b: BlockingPdb = { pdb, namespace: ns, name: pdb.metadata.name, disruptionsAllowed: allowed, pods: covered.map((p) => `${p.namespace}/${p.name}`).sort() };
+    const b: BlockingPdb = {
+      pdb,
+      namespace: ns,
+      name: pdb.metadata.name,
+      disruptionsAllowed: allowed,
+      pods: covered.map((p) => `${p.namespace}/${p.name}`).sort(),
+    };
     const set = <K extends keyof BlockingPdb>(k: K, v: BlockingPdb[K] | undefined) => {
       if (v !== undefined) b[k] = v;
     };
@@ -52,16 +58,33 @@ export function findBlockingPdbs(snapshot: Snapshot, nodeName: string): Blocking
   return out.sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
 }
 
-/** A pod a drain evicts: not owned by a DaemonSet, not a mirror pod (owned by its Node), not already terminating or finished. */
+/**
+ * A pod a drain evicts: not owned by a DaemonSet, not a mirror pod (owned by its Node), not already terminating or
+ * finished.
+ */
 export function isEvictable(p: PodProjection): boolean {
   if (p.deletionTimestamp) return false;
   if (p.phase === 'Succeeded' || p.phase === 'Failed') return false;
   return !(p.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet' || o.kind === 'Node');
 }
 
-/** One evidence line for a budget: `PodDisruptionBudget shop/db: minAvailable=2, disruptionsAllowed=0 (currentHealthy 2, desiredHealthy 2, expectedPods 2), covers shop/db-0 on the node`. */
+/**
+ * One evidence line for a budget: `PodDisruptionBudget shop/db: minAvailable=2, disruptionsAllowed=0 (currentHealthy 2,
+ * desiredHealthy 2, expectedPods 2), covers shop/db-0 on the node`.
+ */
 export function describeBlockingPdb(b: BlockingPdb, nodeName: string): string {
-  const spec = [b.minAvailable !== undefined ? `minAvailable=${b.minAvailable}` : '', b.maxUnavailable !== undefined ? `maxUnavailable=${b.maxUnavailable}` : ''].filter(Boolean).join(', ');
-  const counts = [b.currentHealthy !== undefined ? `currentHealthy ${b.currentHealthy}` : '', b.desiredHealthy !== undefined ? `desiredHealthy ${b.desiredHealthy}` : '', b.expectedPods !== undefined ? `expectedPods ${b.expectedPods}` : ''].filter(Boolean).join(', ');
+  const spec = [
+    b.minAvailable !== undefined ? `minAvailable=${b.minAvailable}` : '',
+    b.maxUnavailable !== undefined ? `maxUnavailable=${b.maxUnavailable}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const counts = [
+    b.currentHealthy !== undefined ? `currentHealthy ${b.currentHealthy}` : '',
+    b.desiredHealthy !== undefined ? `desiredHealthy ${b.desiredHealthy}` : '',
+    b.expectedPods !== undefined ? `expectedPods ${b.expectedPods}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `PodDisruptionBudget ${b.namespace}/${b.name}: ${spec ? `${spec}, ` : ''}status.disruptionsAllowed=${b.disruptionsAllowed}${counts ? ` (${counts})` : ''}; covers ${b.pods.join(', ')} on node ${nodeName}`;
 }

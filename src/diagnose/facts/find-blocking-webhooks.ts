@@ -57,7 +57,9 @@ const DENIED = /denied the request/i;
  */
 export function findBlockingWebhooks(snapshot: Snapshot): BlockingWebhook[] {
   const out: BlockingWebhook[] = [];
-  const candidates = snapshot.events.filter((e) => e.message && (CALL_FAILED.test(e.message) || DENIED.test(e.message)));
+  const candidates = snapshot.events.filter(
+    (e) => e.message && (CALL_FAILED.test(e.message) || DENIED.test(e.message)),
+  );
   const groups: [WebhookConfigKind, KubeObject[]][] = [
     ['ValidatingWebhookConfiguration', snapshot.validatingWebhooks],
     ['MutatingWebhookConfiguration', snapshot.mutatingWebhooks],
@@ -74,7 +76,11 @@ export function findBlockingWebhooks(snapshot: Snapshot): BlockingWebhook[] {
         const svc = h.clientConfig?.service;
         const service =
           svc && typeof svc.name === 'string' && typeof svc.namespace === 'string'
-            ? { namespace: svc.namespace as string, name: svc.name as string, ...(typeof svc.port === 'number' ? { port: svc.port as number } : {}) }
+            ? {
+                namespace: svc.namespace as string,
+                name: svc.name as string,
+                ...(typeof svc.port === 'number' ? { port: svc.port as number } : {}),
+              }
             : undefined;
         names.push(h.name);
         if (service) hosts.push(`${service.name}.${service.namespace}.svc`);
@@ -96,7 +102,9 @@ export function findBlockingWebhooks(snapshot: Snapshot): BlockingWebhook[] {
         return quoted ? names.includes(quoted) : hosts.some((h) => (e.message as string).includes(h));
       });
       const refusals = mentions.filter((e) => CALL_FAILED.test(e.message as string));
-      const denials = mentions.filter((e) => !CALL_FAILED.test(e.message as string) && DENIED.test(e.message as string));
+      const denials = mentions.filter(
+        (e) => !CALL_FAILED.test(e.message as string) && DENIED.test(e.message as string),
+      );
       const serviceStates = [...services.values()];
       const serviceDown = serviceStates.some((s) => s.down);
       if (!(failClosed.length && serviceDown) && !refusals.length && !denials.length) continue;
@@ -121,7 +129,10 @@ function quotedWebhookName(message: string): string | undefined {
   return m?.[1];
 }
 
-function serviceState(snapshot: Snapshot, svc: { namespace: string; name: string; port?: number }): WebhookServiceState {
+function serviceState(
+  snapshot: Snapshot,
+  svc: { namespace: string; name: string; port?: number },
+): WebhookServiceState {
   const id = `${svc.namespace}/${svc.name}`;
   const base = { namespace: svc.namespace, name: svc.name, ...(svc.port !== undefined ? { port: svc.port } : {}) };
   const partial = (word: string) => snapshot.partial.some((p) => p.source.toLowerCase().includes(word));
@@ -129,12 +140,24 @@ function serviceState(snapshot: Snapshot, svc: { namespace: string; name: string
   if (!found) {
     // Only claim "no Service" when services were really read (an empty or failed list proves nothing).
     const known = isKindRead(snapshot, 'Service', snapshot.services) && !partial('service');
-    return { ...base, found: false, down: known, detail: known ? `Service ${id}: not found` : `Service ${id}: not in snapshot` };
+    return {
+      ...base,
+      found: false,
+      down: known,
+      detail: known ? `Service ${id}: not found` : `Service ${id}: not in snapshot`,
+    };
   }
   const ep = snapshot.endpoints.find((e) => e.metadata?.namespace === svc.namespace && e.metadata?.name === svc.name);
   if (!ep) {
     const known = isKindRead(snapshot, 'Endpoints', snapshot.endpoints) && !partial('endpoints');
-    return { ...base, found: true, down: known, detail: known ? `Service ${id}: no Endpoints object (0 ready endpoints)` : `Service ${id}: endpoints not in snapshot` };
+    return {
+      ...base,
+      found: true,
+      down: known,
+      detail: known
+        ? `Service ${id}: no Endpoints object (0 ready endpoints)`
+        : `Service ${id}: endpoints not in snapshot`,
+    };
   }
   let ready = 0;
   let notReady = 0;

@@ -29,13 +29,18 @@ export function findCapacityBlock(ctx: AnalysisContext, kind: RolloutKind, o: Ku
     .filter((m) => {
       const i = machineInfo(m);
       const age = ageMinutes(m.metadata.creationTimestamp, ctx.now);
-      return !i.deleting && !i.nodeName && !i.infraReady && age !== undefined && age >= ctx.thresholds.provisioningMinutes;
+      return (
+        !i.deleting && !i.nodeName && !i.infraReady && age !== undefined && age >= ctx.thresholds.provisioningMinutes
+      );
     })
     .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
   return waiting.length ? { strategy, waiting } : undefined;
 }
 
-/** The strategy line when no old machine may go before a new one is up; undefined otherwise (OnDelete, maxUnavailable > 0, KCP maxSurge 0). */
+/**
+ * The strategy line when no old machine may go before a new one is up; undefined otherwise (OnDelete, maxUnavailable >
+ * 0, KCP maxSurge 0).
+ */
 function surgeFirstStrategy(kind: RolloutKind, o: KubeObject): string | undefined {
   const spec = o.spec ?? {};
   const isZero = (v: unknown) => v === 0 || v === '0' || v === '0%';

@@ -28,7 +28,9 @@ export function findControlPlaneMemoryHogs(snapshot: Snapshot): MemoryHog[] {
     const rsName = p.ownerReferences?.find((o) => o.kind === 'ReplicaSet')?.name;
     if (!rsName) continue;
     const rs = snapshot.replicaSets.find((r) => r.metadata.namespace === p.namespace && r.metadata.name === rsName);
-    const deployment = rs?.metadata.ownerReferences?.find((o) => o.kind === 'Deployment')?.name ?? rsName.replace(/-[a-z0-9]{5,10}$/, '');
+    const deployment =
+      rs?.metadata.ownerReferences?.find((o) => o.kind === 'Deployment')?.name ??
+      rsName.replace(/-[a-z0-9]{5,10}$/, '');
     const key = `${p.namespace}/${deployment}`;
     const hog = byKey.get(key) ?? { namespace: p.namespace, deployment, bytes: 0, nodes: [] };
     hog.bytes += p.memoryRequestBytes;
@@ -36,8 +38,12 @@ export function findControlPlaneMemoryHogs(snapshot: Snapshot): MemoryHog[] {
     byKey.set(key, hog);
   }
   for (const hog of byKey.values()) {
-    const d = snapshot.deployments.find((x) => x.metadata.namespace === hog.namespace && x.metadata.name === hog.deployment);
+    const d = snapshot.deployments.find(
+      (x) => x.metadata.namespace === hog.namespace && x.metadata.name === hog.deployment,
+    );
     if (typeof d?.spec?.replicas === 'number') hog.replicas = d.spec.replicas;
   }
-  return [...byKey.values()].sort((a, b) => b.bytes - a.bytes || `${a.namespace}/${a.deployment}`.localeCompare(`${b.namespace}/${b.deployment}`));
+  return [...byKey.values()].sort(
+    (a, b) => b.bytes - a.bytes || `${a.namespace}/${a.deployment}`.localeCompare(`${b.namespace}/${b.deployment}`),
+  );
 }

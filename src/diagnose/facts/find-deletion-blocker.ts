@@ -5,7 +5,12 @@ import { describeBlockingPdb, findBlockingPdbs, type BlockingPdb } from './find-
 import { isKindRead } from './is-kind-read.js';
 import { machineInfo, type MachineInfo } from './machine-info.js';
 import { parseDrainMessage, type DrainMessage } from './parse-drain-message.js';
-import { KCP_CLEANUP_HOOK, readMachineDeletion, type DeletionHook, type MachineDeletion } from './read-machine-deletion.js';
+import {
+  KCP_CLEANUP_HOOK,
+  readMachineDeletion,
+  type DeletionHook,
+  type MachineDeletion,
+} from './read-machine-deletion.js';
 
 /** The finding a deletion blocker becomes (one per Machine). */
 export type DeletionBlockerId = 'capi.drain-blocked' | 'capi.deletion-hook-pending' | 'capi.volume-detach-pending';
@@ -24,7 +29,9 @@ export interface DeletionBlocker {
   summary: string;
   evidence: string[];
   missing: string[];
-  /** True when the evidence names what blocks (a budget, pods, hooks, attachments): only then a write may be proposed. */
+  /**
+   * True when the evidence names what blocks (a budget, pods, hooks, attachments): only then a write may be proposed.
+   */
   named: boolean;
   pdbs: BlockingPdb[];
   drain?: DrainMessage;
@@ -47,7 +54,16 @@ export function findDeletionBlocker(snapshot: Snapshot, machine: KubeObject, now
   const deletion = readMachineDeletion(machine);
   if (!deletion.since || !deletion.stage) return undefined;
   const info = machineInfo(machine);
-  const base = { machine, info, deletion, evidence: [] as string[], missing: [] as string[], pdbs: [] as BlockingPdb[], hooks: [] as DeletionHook[], attachments: [] as KubeObject[] };
+  const base = {
+    machine,
+    info,
+    deletion,
+    evidence: [] as string[],
+    missing: [] as string[],
+    pdbs: [] as BlockingPdb[],
+    hooks: [] as DeletionHook[],
+    attachments: [] as KubeObject[],
+  };
   const stageLine = `Machine ${info.namespace}/${info.name} deleting since ${deletion.since}: ${deletion.stageSource}`;
   const withTime = (since: string | undefined) => {
     const s = since ?? deletion.since;
@@ -70,15 +86,30 @@ export function findDeletionBlocker(snapshot: Snapshot, machine: KubeObject, now
       const evidence = [stageLine, ...hooks.map((h) => describeHook(h, info))];
       const q = quote(deletion.message);
       if (q) evidence.push(q);
-      const missing = hooks.length ? [] : [`the Machine waits for ${pre ? 'pre-drain' : 'pre-terminate'} hooks but carries no such annotation any more: the next reconcile should move on`];
+      const missing = hooks.length
+        ? []
+        : [
+            `the Machine waits for ${pre ? 'pre-drain' : 'pre-terminate'} hooks but carries no such annotation any more: the next reconcile should move on`,
+          ];
       const others = hooks.filter((h) => h.annotation !== KCP_CLEANUP_HOOK);
       const summary = hooks.length
         ? `${pre ? 'pre-drain' : 'pre-terminate'} hook${hooks.length > 1 ? 's' : ''} ${hooks.map((h) => `${h.name} (owner ${ownerOf(h, info)})`).join(', ')} not removed`
         : `waiting for ${pre ? 'pre-drain' : 'pre-terminate'} hooks`;
       if (!pre && others.length && hooks.some((h) => h.annotation === KCP_CLEANUP_HOOK)) {
-        evidence.push(`KubeadmControlPlane's own kcp-cleanup hook waits for the other pre-terminate hooks before removing the etcd member (Kubernetes ≥ 1.31): ${others.map((h) => h.name).join(', ')} first`);
+        evidence.push(
+          `KubeadmControlPlane's own kcp-cleanup hook waits for the other pre-terminate hooks before removing the etcd member (Kubernetes ≥ 1.31): ${others.map((h) => h.name).join(', ')} first`,
+        );
       }
-      return { ...base, id: 'capi.deletion-hook-pending', ...t, summary, evidence, missing, named: hooks.length > 0, hooks };
+      return {
+        ...base,
+        id: 'capi.deletion-hook-pending',
+        ...t,
+        summary,
+        evidence,
+        missing,
+        named: hooks.length > 0,
+        hooks,
+      };
     }
     case 'DrainingNode': {
       if (deletion.excludeNodeDraining) return undefined;
@@ -92,29 +123,57 @@ export function findDeletionBlocker(snapshot: Snapshot, machine: KubeObject, now
         const n = snapshot.nodes.find((x) => x.metadata.name === node);
         if (n?.spec?.unschedulable === true) evidence.push(`node ${node} is cordoned (spec.unschedulable: true)`);
         const ready = findCondition(n, 'Ready');
-        if (ready && ready.status === 'Unknown') evidence.push(`node ${node} is unreachable (Ready=Unknown): Cluster API evicts with a 1 s grace period and ignores pods deleted more than 1 s ago; PodDisruptionBudgets are still honoured`);
+        if (ready && ready.status === 'Unknown')
+          evidence.push(
+            `node ${node} is unreachable (Ready=Unknown): Cluster API evicts with a 1 s grace period and ignores pods deleted more than 1 s ago; PodDisruptionBudgets are still honoured`,
+          );
       }
       const q = quote(deletion.message);
       if (q) evidence.push(q);
-      // Budgets: the ones the condition names, and the ones the snapshot shows allowing 0 disruptions of pods on the node.
+      // Budgets: the ones the condition names, and the ones the snapshot shows allowing 0 disruptions of pods on the
+      // node.
       const pdbs = node ? findBlockingPdbs(snapshot, node) : [];
       for (const r of drain.refusals) {
         const known = pdbs.find((p) => p.name === r.budget);
         const detail = r.needs !== undefined ? ` (needs ${r.needs} healthy pods, has ${r.has})` : '';
-        evidence.push(`eviction refused by PodDisruptionBudget ${known ? `${known.namespace}/` : ''}${r.budget}${detail}: ${r.pods.join(', ')}${r.morePods ? ` (+${r.morePods} more)` : ''}`);
+        evidence.push(
+          `eviction refused by PodDisruptionBudget ${known ? `${known.namespace}/` : ''}${r.budget}${detail}: ${r.pods.join(', ')}${r.morePods ? ` (+${r.morePods} more)` : ''}`,
+        );
       }
       for (const p of pdbs) evidence.push(describeBlockingPdb(p, node!));
-      if (drain.terminating.length) evidence.push(`evicted (deletionTimestamp set) but still on the node: ${drain.terminating.join(', ')}`);
+      if (drain.terminating.length)
+        evidence.push(`evicted (deletionTimestamp set) but still on the node: ${drain.terminating.join(', ')}`);
       for (const e of drain.evictionErrors) evidence.push(`eviction failed for ${e.pods.join(', ')}: ${e.error}`);
-      if (drain.waitCompleted.length) evidence.push(`waiting for pods to complete (drain=wait-completed): ${drain.waitCompleted.join(', ')}`);
+      if (drain.waitCompleted.length)
+        evidence.push(`waiting for pods to complete (drain=wait-completed): ${drain.waitCompleted.join(', ')}`);
       const pdbRead = isKindRead(snapshot, 'PodDisruptionBudget', snapshot.podDisruptionBudgets);
       const podsRead = isKindRead(snapshot, 'Pod', snapshot.pods);
-      if (!pdbRead) missing.push(drain.refusals.length ? 'PodDisruptionBudgets not read: the budgets are named from the Machine\'s condition only' : 'PodDisruptionBudgets not read: whether a budget refuses the evictions is not known');
-      if (!podsRead) missing.push(`pods of node ${node ?? '?'} not read (workload cluster): which pods hold the drain comes from the Machine's condition only`);
+      if (!pdbRead)
+        missing.push(
+          drain.refusals.length
+            ? "PodDisruptionBudgets not read: the budgets are named from the Machine's condition only"
+            : 'PodDisruptionBudgets not read: whether a budget refuses the evictions is not known',
+        );
+      if (!podsRead)
+        missing.push(
+          `pods of node ${node ?? '?'} not read (workload cluster): which pods hold the drain comes from the Machine's condition only`,
+        );
       // Budgets by namespace/name when the snapshot holds them, else by the bare name the condition quotes.
-      const budgets = [...new Set([...pdbs.map((p) => `${p.namespace}/${p.name}`), ...drain.refusals.filter((r) => !pdbs.some((p) => p.name === r.budget)).map((r) => r.budget)])];
-      const named = budgets.length > 0 || drain.terminating.length > 0 || drain.evictionErrors.length > 0 || drain.waitCompleted.length > 0;
-      if (!named) missing.push(`neither the Machine's condition nor the snapshot names what holds the drain of node ${node ?? '?'}`);
+      const budgets = [
+        ...new Set([
+          ...pdbs.map((p) => `${p.namespace}/${p.name}`),
+          ...drain.refusals.filter((r) => !pdbs.some((p) => p.name === r.budget)).map((r) => r.budget),
+        ]),
+      ];
+      const named =
+        budgets.length > 0 ||
+        drain.terminating.length > 0 ||
+        drain.evictionErrors.length > 0 ||
+        drain.waitCompleted.length > 0;
+      if (!named)
+        missing.push(
+          `neither the Machine's condition nor the snapshot names what holds the drain of node ${node ?? '?'}`,
+        );
       const summary = budgets.length
         ? `drain of node ${node ?? '?'} refused by PodDisruptionBudget ${budgets.join(', ')}`
         : drain.terminating.length
@@ -134,20 +193,32 @@ export function findDeletionBlocker(snapshot: Snapshot, machine: KubeObject, now
       const evidence = [stageLine];
       const q = quote(deletion.message);
       if (q) evidence.push(q);
-      const attachments = node ? snapshot.volumeAttachments.filter((va) => va.spec?.nodeName === node && va.status?.attached === true) : [];
+      const attachments = node
+        ? snapshot.volumeAttachments.filter((va) => va.spec?.nodeName === node && va.status?.attached === true)
+        : [];
       for (const va of attachments) {
         const pv = va.spec?.source?.persistentVolumeName;
         const pvc = pv ? snapshot.persistentVolumeClaims.find((c) => c.spec?.volumeName === pv) : undefined;
         const err = va.status?.detachError?.message;
-        evidence.push(`VolumeAttachment ${va.metadata.name}: ${va.spec?.attacher ?? '?'} volume ${pv ?? '?'}${pvc ? ` (PVC ${pvc.metadata.namespace}/${pvc.metadata.name})` : ''} still attached to node ${node}${err ? `, detachError "${err}"` : ''}`);
+        evidence.push(
+          `VolumeAttachment ${va.metadata.name}: ${va.spec?.attacher ?? '?'} volume ${pv ?? '?'}${pvc ? ` (PVC ${pvc.metadata.namespace}/${pvc.metadata.name})` : ''} still attached to node ${node}${err ? `, detachError "${err}"` : ''}`,
+        );
       }
       const n = node ? snapshot.nodes.find((x) => x.metadata.name === node) : undefined;
-      const attached = Array.isArray(n?.status?.volumesAttached) ? n.status.volumesAttached.map((v: { name?: string }) => v?.name).filter(Boolean) : [];
+      const attached = Array.isArray(n?.status?.volumesAttached)
+        ? n.status.volumesAttached.map((v: { name?: string }) => v?.name).filter(Boolean)
+        : [];
       if (attached.length) evidence.push(`node ${node} status.volumesAttached: ${attached.join(', ')}`);
       const missing: string[] = [];
-      if (!isKindRead(snapshot, 'VolumeAttachment', snapshot.volumeAttachments)) missing.push('VolumeAttachments not read: which volumes are still attached comes from the Machine\'s condition only');
+      if (!isKindRead(snapshot, 'VolumeAttachment', snapshot.volumeAttachments))
+        missing.push(
+          "VolumeAttachments not read: which volumes are still attached comes from the Machine's condition only",
+        );
       const named = attachments.length > 0 || attached.length > 0 || /PersistentVolume/.test(deletion.message ?? '');
-      if (!named) missing.push(`no VolumeAttachment or volumesAttached entry of node ${node ?? '?'} names the volume it waits for`);
+      if (!named)
+        missing.push(
+          `no VolumeAttachment or volumesAttached entry of node ${node ?? '?'} names the volume it waits for`,
+        );
       const summary = attachments.length
         ? `volume${attachments.length > 1 ? 's' : ''} ${attachments.map((a) => a.spec?.source?.persistentVolumeName ?? a.metadata.name).join(', ')} still attached to node ${node}`
         : `waiting for volumes to detach from node ${node ?? '?'}`;
@@ -170,7 +241,10 @@ export function ownerOf(h: DeletionHook, info: MachineInfo): string {
 }
 
 function describeHook(h: DeletionHook, info: MachineInfo): string {
-  const what = h.annotation === KCP_CLEANUP_HOOK ? ' — KubeadmControlPlane removes the etcd member of this machine, then this hook' : '';
+  const what =
+    h.annotation === KCP_CLEANUP_HOOK
+      ? ' — KubeadmControlPlane removes the etcd member of this machine, then this hook'
+      : '';
   return `annotation ${h.annotation}: "${h.owner}" (hook ${h.name}, owner ${ownerOf(h, info)})${what}`;
 }
 

@@ -88,7 +88,8 @@ export function findEtcdLeaderState(snapshot: Snapshot): EtcdLeaderState | undef
     const m = e.endpoint ? memberOf(e.endpoint) : undefined;
     if (!m) continue;
     queriedIds.add(m.id);
-    if (!failed.has(m.id) && !statusOf.has(m.id) && !healthyIds.has(m.id) && !isEtcdAuthError(e.error)) failed.set(m.id, `${e.command}: ${e.error}`);
+    if (!failed.has(m.id) && !statusOf.has(m.id) && !healthyIds.has(m.id) && !isEtcdAuthError(e.error))
+      failed.set(m.id, `${e.command}: ${e.error}`);
   }
   const learner = (m: EtcdMember) => m.isLearner || statusOf.get(m.id)?.isLearner === true;
   const voting = etcd.members.filter((m) => !learner(m));
@@ -110,8 +111,11 @@ export function findEtcdLeaderState(snapshot: Snapshot): EtcdLeaderState | undef
     if (self?.id !== s.leader) list.push(self?.name || s.endpoint);
     followersByLeader.set(s.leader, list);
   }
-  for (const e of etcd.errors ?? []) if (/no leader/i.test(e.error)) noLeaderErrors.push(`${e.endpoint ?? e.command}: ${e.error}`);
-  const leaderId = [...followersByLeader.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))[0]?.[0];
+  for (const e of etcd.errors ?? [])
+    if (/no leader/i.test(e.error)) noLeaderErrors.push(`${e.endpoint ?? e.command}: ${e.error}`);
+  const leaderId = [...followersByLeader.entries()].sort(
+    (a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]),
+  )[0]?.[0];
   const leader = leaderId ? byId.get(leaderId) : undefined;
   const leaderQueried = !!leaderId && queriedIds.has(leaderId);
 
@@ -123,14 +127,18 @@ export function findEtcdLeaderState(snapshot: Snapshot): EtcdLeaderState | undef
     if (!leader) reasons.push(`leader ${name} is not in the member list`);
     // Asked and did not answer (or answered unhealthy). Absent from status but healthy is fine:
     // `endpoint health` committed a proposal through it.
-    else if (!s && why) reasons.push(`leader ${name} (${leader.clientURLs.join(', ') || 'no client URL'}) was asked and is absent from endpoint status; ${why}`);
+    else if (!s && why)
+      reasons.push(
+        `leader ${name} (${leader.clientURLs.join(', ') || 'no client URL'}) was asked and is absent from endpoint status; ${why}`,
+      );
     else if (s && why) reasons.push(`leader ${name} endpoint ${s.endpoint}: ${why}`);
     if (leader) {
       // The leader's node or machine is gone (only judged when the snapshot has that data).
       const machines = snapshot.capi.machines.map(machineInfo);
       const m = machines.find((x) => x.name === leader.name || x.nodeName === leader.name);
       const node = snapshot.nodes.find((n) => n.metadata.name === leader.name);
-      if (machines.length > 0 && !m && snapshot.nodes.length > 0 && !node) reasons.push(`leader ${name} has no Machine and no Node any more`);
+      if (machines.length > 0 && !m && snapshot.nodes.length > 0 && !node)
+        reasons.push(`leader ${name} has no Machine and no Node any more`);
       else if (m?.deleting) reasons.push(`leader ${name}'s Machine ${m.namespace}/${m.name} is being deleted`);
     }
   }

@@ -43,7 +43,10 @@ const JOIN_GRACE_MINUTES = 10;
  * join: that is exactly what blocks the join. It is removable (it never counts towards quorum). A
  * member of a join still inside JOIN_GRACE_MINUTES is left alone.
  */
-export function findEtcdMemberMismatches(snapshot: Snapshot, now: Date = new Date(snapshot.collectedAt)): EtcdMemberMismatch[] {
+export function findEtcdMemberMismatches(
+  snapshot: Snapshot,
+  now: Date = new Date(snapshot.collectedAt),
+): EtcdMemberMismatch[] {
   const etcd = snapshot.etcd;
   const cps = snapshot.capi.machines.map((m) => ({ m, i: machineInfo(m) })).filter((x) => x.i.controlPlane);
   if (!etcd || etcd.members.length === 0 || cps.length === 0) return [];
@@ -53,8 +56,12 @@ export function findEtcdMemberMismatches(snapshot: Snapshot, now: Date = new Dat
     arrayOrEmpty(snapshot.nodes.find((n) => n.metadata.name === name)?.status?.addresses)
       .map((a) => a?.address)
       .filter((a): a is string => typeof a === 'string');
-  const names = new Set<string>([...cps.flatMap((c) => [c.i.name, c.i.nodeName ?? '']), ...cpNodes.map((n) => n.metadata.name)].filter(Boolean));
-  const addrs = new Set<string>(cps.flatMap((c) => [...c.i.addresses, ...(c.i.nodeName ? nodeAddrs(c.i.nodeName) : [])]).filter(Boolean));
+  const names = new Set<string>(
+    [...cps.flatMap((c) => [c.i.name, c.i.nodeName ?? '']), ...cpNodes.map((n) => n.metadata.name)].filter(Boolean),
+  );
+  const addrs = new Set<string>(
+    cps.flatMap((c) => [...c.i.addresses, ...(c.i.nodeName ? nodeAddrs(c.i.nodeName) : [])]).filter(Boolean),
+  );
   const matches = (m: EtcdMember) => names.has(m.name) || m.peerURLs.some((u) => addrs.has(hostOf(u)));
 
   const out: EtcdMemberMismatch[] = [];
@@ -71,24 +78,46 @@ export function findEtcdMemberMismatches(snapshot: Snapshot, now: Date = new Dat
       const own = m.name ? current.find((c) => c.i.name === m.name || c.i.nodeName === m.name) : undefined;
       if (own) {
         // Seed S2: the new machine's own learner, never promoted (load / latency): not stale.
-        out.push({ kind: 'learner', name: m.name || hex, member: m, detail: `${shown} (never promoted to voting member)`, removable: false });
+        out.push({
+          kind: 'learner',
+          name: m.name || hex,
+          member: m,
+          detail: `${shown} (never promoted to voting member)`,
+          removable: false,
+        });
         continue;
       }
       const hosts = new Set(m.peerURLs.map(hostOf));
-      const holder = current.find((c) => [...c.i.addresses, ...(c.i.nodeName ? nodeAddrs(c.i.nodeName) : [])].some((a) => hosts.has(a)));
+      const holder = current.find((c) =>
+        [...c.i.addresses, ...(c.i.nodeName ? nodeAddrs(c.i.nodeName) : [])].some((a) => hosts.has(a)),
+      );
       const holderAge = holder ? ageMinutes(holder.m.metadata.creationTimestamp, now) : undefined;
-      const joined = holder?.i.nodeName ? cpNodes.some((n) => n.metadata.name === holder.i.nodeName && isControlPlaneNode(n)) : false;
+      const joined = holder?.i.nodeName
+        ? cpNodes.some((n) => n.metadata.name === holder.i.nodeName && isControlPlaneNode(n))
+        : false;
       if (holder && (holderAge === undefined || holderAge < JOIN_GRACE_MINUTES) && !joined) {
         // A join in progress: its member may not have started yet. Not stale (yet).
         continue;
       }
-      if (!holder && current.some((c) => c.i.addresses.length === 0 && (ageMinutes(c.m.metadata.creationTimestamp, now) ?? 0) < JOIN_GRACE_MINUTES)) {
+      if (
+        !holder &&
+        current.some(
+          (c) =>
+            c.i.addresses.length === 0 && (ageMinutes(c.m.metadata.creationTimestamp, now) ?? 0) < JOIN_GRACE_MINUTES,
+        )
+      ) {
         // A young machine whose address is not known yet may be the one joining with this member:
         // no claim until it can be told apart (never a removal on missing evidence).
         continue;
       }
       if (holder && joined && learner) {
-        out.push({ kind: 'learner', name: m.name || hex, member: m, detail: `${shown} (never promoted to voting member)`, removable: false });
+        out.push({
+          kind: 'learner',
+          name: m.name || hex,
+          member: m,
+          detail: `${shown} (never promoted to voting member)`,
+          removable: false,
+        });
         continue;
       }
       // Left by a failed join: nothing runs it, and a learner or an unstarted member never counts
@@ -97,7 +126,13 @@ export function findEtcdMemberMismatches(snapshot: Snapshot, now: Date = new Dat
       const detail = blocks
         ? `${shown} ${unstarted ? 'was never started' : 'is a learner never promoted'} and holds the peer URL of control-plane Machine ${blocks}, created ${holderAge !== undefined ? `${formatAge(holderAge * 60000)} ago` : '?'} and not joined: its join cannot add a member ("Peer URLs already exists")`
         : `${shown} ${unstarted ? 'was never started' : 'is a learner never promoted'} and belongs to no current control-plane Machine or Node (left by a failed join)`;
-      const mm: EtcdMemberMismatch = { kind: 'stale', name: m.name || hex, member: m, detail, removable: m.id !== state?.leaderId };
+      const mm: EtcdMemberMismatch = {
+        kind: 'stale',
+        name: m.name || hex,
+        member: m,
+        detail,
+        removable: m.id !== state?.leaderId,
+      };
       if (blocks) mm.blocksJoinOf = blocks;
       out.push(mm);
     } else if (!matches(m)) {
@@ -105,16 +140,31 @@ export function findEtcdMemberMismatches(snapshot: Snapshot, now: Date = new Dat
       const healthyOthers = (state?.reachable ?? []).filter((r) => r.id !== m.id && voting.includes(r)).length;
       // Never the leader; never when the remaining healthy voters would fall below quorum.
       const removable = m.id !== state?.leaderId && healthyOthers >= quorum(voting.length - 1);
-      out.push({ kind: 'stale', name: m.name || hex, member: m, detail: `${shown} matches no control-plane Machine or Node`, removable });
+      out.push({
+        kind: 'stale',
+        name: m.name || hex,
+        member: m,
+        detail: `${shown} matches no control-plane Machine or Node`,
+        removable,
+      });
     }
   }
   const memberNames = new Set(etcd.members.map((m) => m.name));
   const memberHosts = new Set(etcd.members.flatMap((m) => m.peerURLs.map(hostOf)));
   for (const { i } of cps) {
     if (i.deleting || i.phase !== 'Running' || !i.nodeName) continue;
-    const hasMember = memberNames.has(i.nodeName) || memberNames.has(i.name) || [...i.addresses, ...nodeAddrs(i.nodeName)].some((a) => memberHosts.has(a));
+    const hasMember =
+      memberNames.has(i.nodeName) ||
+      memberNames.has(i.name) ||
+      [...i.addresses, ...nodeAddrs(i.nodeName)].some((a) => memberHosts.has(a));
     if (!hasMember) {
-      out.push({ kind: 'missing', name: i.nodeName, machine: `${i.namespace}/${i.name}`, detail: `control-plane Machine ${i.namespace}/${i.name} (node ${i.nodeName}) is Running but has no etcd member`, removable: false });
+      out.push({
+        kind: 'missing',
+        name: i.nodeName,
+        machine: `${i.namespace}/${i.name}`,
+        detail: `control-plane Machine ${i.namespace}/${i.name} (node ${i.nodeName}) is Running but has no etcd member`,
+        removable: false,
+      });
     }
   }
   return out;
@@ -124,4 +174,3 @@ export function findEtcdMemberMismatches(snapshot: Snapshot, now: Date = new Dat
 function arrayOrEmpty(v: unknown): { address?: string }[] {
   return Array.isArray(v) ? v : [];
 }
-

@@ -39,9 +39,12 @@ export function findHeldVolumes(snapshot: Snapshot): HeldVolume[] {
     const node = snapshot.nodes.find((n) => n.metadata?.name === name);
     if (!node) return snapshot.nodes.length > 0 ? 'not found' : undefined;
     const ready = findCondition(node, 'Ready');
-    return ready && ready.status !== 'True' ? `Ready=${ready.status}${ready.reason ? ` (${ready.reason})` : ''}` : undefined;
+    return ready && ready.status !== 'True'
+      ? `Ready=${ready.status}${ready.reason ? ` (${ready.reason})` : ''}`
+      : undefined;
   };
-  const findPod = (ns?: string, name?: string) => snapshot.pods.find((p) => p.name === name && (!ns || p.namespace === ns));
+  const findPod = (ns?: string, name?: string) =>
+    snapshot.pods.find((p) => p.name === name && (!ns || p.namespace === ns));
 
   for (const ev of snapshot.events) {
     if (ev.reason !== 'FailedAttachVolume') continue;
@@ -49,7 +52,10 @@ export function findHeldVolumes(snapshot: Snapshot): HeldVolume[] {
     if (!m?.[1]) continue;
     const h = entry(m[1]);
     h.events.push(ev);
-    const pod = ev.involvedObject.kind === 'Pod' ? findPod(ev.involvedObject.namespace ?? ev.namespace, ev.involvedObject.name) : undefined;
+    const pod =
+      ev.involvedObject.kind === 'Pod'
+        ? findPod(ev.involvedObject.namespace ?? ev.namespace, ev.involvedObject.name)
+        : undefined;
     if (pod && !h.waitingPods.includes(pod) && pod.phase !== 'Running') h.waitingPods.push(pod);
   }
 
@@ -62,7 +68,14 @@ export function findHeldVolumes(snapshot: Snapshot): HeldVolume[] {
     if (!state && !known) continue;
     const pvc = pvcOfPv(pv);
     const waiting = pvc
-      ? snapshot.pods.filter((p) => p.namespace === pvc.metadata.namespace && p.pvcNames.includes(pvc.metadata.name) && p.nodeName !== nodeName && p.phase !== 'Running' && !p.deletionTimestamp)
+      ? snapshot.pods.filter(
+          (p) =>
+            p.namespace === pvc.metadata.namespace &&
+            p.pvcNames.includes(pvc.metadata.name) &&
+            p.nodeName !== nodeName &&
+            p.phase !== 'Running' &&
+            !p.deletionTimestamp,
+        )
       : [];
     if (!known && !waiting.length) continue; // attached to a dead node but nobody waits for it: not (yet) a problem
     const h = entry(pv);
@@ -84,7 +97,12 @@ export function findHeldVolumes(snapshot: Snapshot): HeldVolume[] {
     }
     if (h.pvc) {
       const { namespace, name } = h.pvc;
-      h.holderPods = snapshot.pods.filter((p) => p.namespace === namespace && p.pvcNames.includes(name) && (p.deletionTimestamp || (h.node && p.nodeName === h.node)));
+      h.holderPods = snapshot.pods.filter(
+        (p) =>
+          p.namespace === namespace &&
+          p.pvcNames.includes(name) &&
+          (p.deletionTimestamp || (h.node && p.nodeName === h.node)),
+      );
       if (!h.node) {
         const holder = h.holderPods.find((p) => p.nodeName && nodeState(p.nodeName));
         if (holder?.nodeName) {

@@ -17,9 +17,14 @@ export function findLeaderUnreachableCause(snapshot: Snapshot): LeaderUnreachabl
   if (!state?.leaderId || state.leaderUnreachableReasons.length === 0) return undefined;
   // A member added but never started has no name: name it by its hex id, as etcdctl does.
   const leaderName = state.leader?.name || formatMemberId(state.leaderId);
-  const ip = state.leader ? [...new Set([...state.leader.peerURLs, ...state.leader.clientURLs].map(hostOf))][0] : undefined;
+  const ip = state.leader
+    ? [...new Set([...state.leader.peerURLs, ...state.leader.clientURLs].map(hostOf))][0]
+    : undefined;
   const followers = state.followersByLeader.get(state.leaderId) ?? [];
-  const who = followers.length > 1 ? `members ${followers.slice(0, -1).join(', ')} and ${followers.at(-1)}` : `member ${followers[0] ?? '?'}`;
+  const who =
+    followers.length > 1
+      ? `members ${followers.slice(0, -1).join(', ')} and ${followers.at(-1)}`
+      : `member ${followers[0] ?? '?'}`;
   return {
     leaderName,
     text: `etcd ${who} still follow${followers.length > 1 ? '' : 's'} leader ${leaderName}${ip ? ` (${ip})` : ''}, which does not answer`,

@@ -20,9 +20,11 @@ export interface LogsOnEtcd {
 export function findLogsOnEtcd(snapshot: Snapshot): LogsOnEtcd {
   const out: LogsOnEtcd = { leaderless: [], withLeader: [], apiserverLines: [], alarms: [] };
   for (const log of snapshot.controlPlaneLogs ?? []) {
-    const quote = (s: LogSignal) => `${log.namespace}/${log.pod}: ${s.time && !s.line.includes(s.time) ? `${s.time} ` : ''}${s.line}`;
+    const quote = (s: LogSignal) =>
+      `${log.namespace}/${log.pod}: ${s.time && !s.line.includes(s.time) ? `${s.time} ` : ''}${s.line}`;
     for (const s of log.signals) {
-      if (s.kind === 'nospace' || s.kind === 'corrupt') out.alarms.push({ alarm: s.kind === 'nospace' ? 'NOSPACE' : 'CORRUPT', quote: quote(s) });
+      if (s.kind === 'nospace' || s.kind === 'corrupt')
+        out.alarms.push({ alarm: s.kind === 'nospace' ? 'NOSPACE' : 'CORRUPT', quote: quote(s) });
     }
     if (log.component === 'etcd') {
       const last = [...log.signals].reverse().find((s) => s.kind === 'no-leader' || s.kind === 'leader');
@@ -32,7 +34,10 @@ export function findLogsOnEtcd(snapshot: Snapshot): LogsOnEtcd {
         out.leaderless.push(entry);
       } else if (last) out.withLeader.push(log.pod);
     } else {
-      for (const s of log.signals.filter((x) => x.kind === 'etcd-unavailable' || x.kind === 'readyz-etcd-failed').slice(-3)) out.apiserverLines.push(quote(s));
+      for (const s of log.signals
+        .filter((x) => x.kind === 'etcd-unavailable' || x.kind === 'readyz-etcd-failed')
+        .slice(-3))
+        out.apiserverLines.push(quote(s));
     }
   }
   // A member that ended with a leader while another did not: that one is cut off, not the cluster.

@@ -26,14 +26,17 @@ export const MIN_LOOP_CYCLE_MINUTES = 10;
  */
 export function findLoopStop(snapshot: Snapshot, loop: RecreationLoop, now: Date): string | undefined {
   const { kind, namespace, name } = loop.owner;
-  const ownerObj = (kind === 'KubeadmControlPlane' ? snapshot.capi.kubeadmControlPlanes : snapshot.capi.machineSets).find(
-    (o) => o.metadata?.name === name && (o.metadata?.namespace ?? '') === namespace,
+  const ownerObj = (
+    kind === 'KubeadmControlPlane' ? snapshot.capi.kubeadmControlPlanes : snapshot.capi.machineSets
+  ).find((o) => o.metadata?.name === name && (o.metadata?.namespace ?? '') === namespace);
+  const owned = snapshot.capi.machines.filter(
+    (m) => (m.metadata?.namespace ?? '') === namespace && ownedBy(m, kind, name),
   );
-  const owned = snapshot.capi.machines.filter((m) => (m.metadata?.namespace ?? '') === namespace && ownedBy(m, kind, name));
   const label = `${kind} ${namespace ? `${namespace}/` : ''}${name}`;
   if (owned.length === 0) {
     if (!ownerObj) return `${label} is gone and none of its Machines remain`;
-    if (readCapiStatus(ownerObj).replicas.desired === 0) return `${label} is scaled to 0 and none of its Machines remain`;
+    if (readCapiStatus(ownerObj).replicas.desired === 0)
+      return `${label} is scaled to 0 and none of its Machines remain`;
     return undefined;
   }
   if (owned.some((m) => m.metadata?.deletionTimestamp)) return undefined;
@@ -65,4 +68,3 @@ function ownedBy(m: KubeObject, kind: string, name: string): boolean {
   const n = m.metadata?.name ?? '';
   return n.startsWith(`${name}-`) && /^[a-z0-9]{5}$/.test(n.slice(name.length + 1));
 }
-

@@ -8,7 +8,6 @@ import type { KubeObject, Snapshot } from '../../cluster/snapshot.js';
 export function findMachineForNode(snapshot: Snapshot, nodeName: string): KubeObject | undefined {
   const machines = snapshot.capi.machines;
   return (
-    machines.find((m) => m.status?.nodeRef?.name === nodeName) ??
-    machines.find((m) => m.metadata?.name === nodeName)
+    machines.find((m) => m.status?.nodeRef?.name === nodeName) ?? machines.find((m) => m.metadata?.name === nodeName)
   );
 }

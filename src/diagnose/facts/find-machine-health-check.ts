@@ -18,7 +18,11 @@ export interface MachineHealthCheckMatch {
  * Reads v1beta1 spec.unhealthyConditions[{type,status,timeout:"5m0s"}] and v1beta2
  * spec.checks.unhealthyNodeConditions[{type,status,timeoutSeconds}].
  */
-export function findMachineHealthCheck(snapshot: Snapshot, machine: KubeObject, readyStatus: string): MachineHealthCheckMatch | undefined {
+export function findMachineHealthCheck(
+  snapshot: Snapshot,
+  machine: KubeObject,
+  readyStatus: string,
+): MachineHealthCheckMatch | undefined {
   const ns = machine.metadata?.namespace;
   const cluster = machine.spec?.clusterName ?? machine.metadata?.labels?.['cluster.x-k8s.io/cluster-name'];
   for (const mhc of snapshot.capi.machineHealthChecks) {
@@ -38,4 +42,3 @@ export function findMachineHealthCheck(snapshot: Snapshot, machine: KubeObject, 
   }
   return undefined;
 }
-

@@ -32,18 +32,27 @@ export interface MhcTargets {
 export function findMhcTargets(snapshot: Snapshot, mhc: KubeObject, st: MhcStatus, now: Date): MhcTargets {
   const ns = mhc.metadata?.namespace;
   const cluster = typeof mhc.spec?.clusterName === 'string' ? mhc.spec.clusterName : undefined;
-  const sameScope = (m: KubeObject) => m.metadata?.namespace === ns && (!cluster || !m.spec?.clusterName || m.spec.clusterName === cluster);
-  const named = st.targets.length ? snapshot.capi.machines.filter((m) => sameScope(m) && st.targets.includes(m.metadata.name)) : [];
+  const sameScope = (m: KubeObject) =>
+    m.metadata?.namespace === ns && (!cluster || !m.spec?.clusterName || m.spec.clusterName === cluster);
+  const named = st.targets.length
+    ? snapshot.capi.machines.filter((m) => sameScope(m) && st.targets.includes(m.metadata.name))
+    : [];
   const machines = named.length
     ? named
     : mhc.spec?.selector
-      ? snapshot.capi.machines.filter((m) => sameScope(m) && matchesLabelSelector(mhc.spec.selector, m.metadata?.labels))
+      ? snapshot.capi.machines.filter(
+          (m) => sameScope(m) && matchesLabelSelector(mhc.spec.selector, m.metadata?.labels),
+        )
       : [];
   const inFlight: MhcTargetInFlight[] = [];
   for (const m of machines) {
     const name = `Machine ${m.metadata.namespace ?? ''}/${m.metadata.name}`;
     if (m.metadata.deletionTimestamp) {
-      inFlight.push({ machine: m, why: 'deleting', detail: `${name} is being deleted (since ${m.metadata.deletionTimestamp}): not counted healthy, not a failure` });
+      inFlight.push({
+        machine: m,
+        why: 'deleting',
+        detail: `${name} is being deleted (since ${m.metadata.deletionTimestamp}): not counted healthy, not a failure`,
+      });
       continue;
     }
     const nodeName = typeof m.status?.nodeRef?.name === 'string' ? m.status.nodeRef.name : undefined;

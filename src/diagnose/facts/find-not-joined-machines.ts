@@ -15,7 +15,9 @@ export interface NotJoinedMachine {
  * etcd). Nodes absent from the snapshot are not judged (no workload data).
  */
 export function findNotJoinedMachines(snapshot: Snapshot): NotJoinedMachine[] {
-  const etcdPods = new Set(snapshot.pods.filter((p) => p.namespace === 'kube-system' && p.name.startsWith('etcd-')).map((p) => p.name));
+  const etcdPods = new Set(
+    snapshot.pods.filter((p) => p.namespace === 'kube-system' && p.name.startsWith('etcd-')).map((p) => p.name),
+  );
   const out: NotJoinedMachine[] = [];
   for (const m of snapshot.capi.machines) {
     const i = machineInfo(m);
@@ -23,8 +25,10 @@ export function findNotJoinedMachines(snapshot: Snapshot): NotJoinedMachine[] {
     const node = snapshot.nodes.find((n) => n.metadata.name === i.nodeName);
     if (!node) continue;
     const reasons: string[] = [];
-    if (!isControlPlaneNode(node)) reasons.push(`Node ${i.nodeName} has no node-role.kubernetes.io/control-plane label (ROLES <none>)`);
-    if (etcdPods.size > 0 && !etcdPods.has(`etcd-${i.nodeName}`)) reasons.push(`no pod kube-system/etcd-${i.nodeName} (other control-plane nodes run one)`);
+    if (!isControlPlaneNode(node))
+      reasons.push(`Node ${i.nodeName} has no node-role.kubernetes.io/control-plane label (ROLES <none>)`);
+    if (etcdPods.size > 0 && !etcdPods.has(`etcd-${i.nodeName}`))
+      reasons.push(`no pod kube-system/etcd-${i.nodeName} (other control-plane nodes run one)`);
     if (reasons.length) out.push({ machine: m, node, reasons });
   }
   return out;

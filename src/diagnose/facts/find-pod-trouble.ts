@@ -82,17 +82,32 @@ const CREATE_FAILURES = new Set(['FailedMount', 'FailedAttachVolume', 'FailedCre
  */
 function findStuckCreating(pod: PodProjection, seen: PodTroubleContext): PodTrouble | undefined {
   if (pod.phase !== 'Pending' || !pod.nodeName) return undefined;
-  const waiting = pod.containers.find((c) => c.waiting?.reason === 'ContainerCreating' || c.waiting?.reason === 'PodInitializing');
+  const waiting = pod.containers.find(
+    (c) => c.waiting?.reason === 'ContainerCreating' || c.waiting?.reason === 'PodInitializing',
+  );
   if (!waiting) return undefined;
   const warnings = seen.events
-    .filter((e) => e.type === 'Warning' && CREATE_FAILURES.has(e.reason ?? '') && e.involvedObject.kind === 'Pod' && e.involvedObject.name === pod.name && (e.involvedObject.namespace ?? pod.namespace) === pod.namespace)
+    .filter(
+      (e) =>
+        e.type === 'Warning' &&
+        CREATE_FAILURES.has(e.reason ?? '') &&
+        e.involvedObject.kind === 'Pod' &&
+        e.involvedObject.name === pod.name &&
+        (e.involvedObject.namespace ?? pod.namespace) === pod.namespace,
+    )
     .filter((e) => !pod.uid || !e.involvedObject.uid || e.involvedObject.uid === pod.uid)
     // The most repeated warning first (the kubelet's own error, not its "timed out waiting"), then the newest.
     .sort((a, b) => b.count - a.count || (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? ''));
-  const since = pod.conditions.find((c) => c.type === 'PodScheduled' && c.status === 'True')?.lastTransitionTime ?? pod.creationTimestamp;
+  const since =
+    pod.conditions.find((c) => c.type === 'PodScheduled' && c.status === 'True')?.lastTransitionTime ??
+    pod.creationTimestamp;
   const minutes = since && seen.at ? (Date.parse(seen.at) - Date.parse(since)) / 60000 : NaN;
   if (!(minutes >= STUCK_CREATING_MINUTES) && !warnings.length) return undefined;
-  const trouble: PodTrouble = { reason: waiting.waiting!.reason!, container: waiting.name, restarts: waiting.restartCount };
+  const trouble: PodTrouble = {
+    reason: waiting.waiting!.reason!,
+    container: waiting.name,
+    restarts: waiting.restartCount,
+  };
   if (since) trouble.since = since;
   const top = warnings[0];
   if (top?.message) trouble.message = `${top.reason} x${top.count}: ${top.message}`;
@@ -106,7 +121,16 @@ function findStuckCreating(pod: PodProjection, seen: PodTroubleContext): PodTrou
 export function describePodTrouble(pod: PodProjection, t: PodTrouble): string {
   // Unschedulable and stuck creating carry since when, and why: the scheduler's verdict (its preemption
   // part left out) or the kubelet's most repeated warning (its first line).
-  const why = t.message ? clip(t.container === undefined ? t.message.split(/\.\s+preemption:/)[0]!.trim().replace(/\.$/, '') : t.message.split('\n')[0]!) : '';
+  const why = t.message
+    ? clip(
+        t.container === undefined
+          ? t.message
+              .split(/\.\s+preemption:/)[0]!
+              .trim()
+              .replace(/\.$/, '')
+          : t.message.split('\n')[0]!,
+      )
+    : '';
   const since = t.since ? ` since ${t.since}${why ? ` (${why})` : ''}` : '';
   if (t.container === undefined) return `${pod.namespace}/${pod.name}: ${t.reason}${since || (why ? ` (${why})` : '')}`;
   const restarts = t.restarts ? ` (${t.restarts} restart${t.restarts === 1 ? '' : 's'})` : '';

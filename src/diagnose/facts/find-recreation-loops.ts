@@ -61,7 +61,11 @@ const OWNER_KINDS = new Set(['MachineSet', 'KubeadmControlPlane']);
  * earlier scans (a machine seen earlier and gone now). Works from a single snapshot; history adds
  * the machines that vanished between scans. Every owner with churn is returned, worst first.
  */
-export function findRecreationLoops(snapshot: Snapshot, history: HistoryView, opts: { windowMinutes: number; now: Date }): RecreationLoop[] {
+export function findRecreationLoops(
+  snapshot: Snapshot,
+  history: HistoryView,
+  opts: { windowMinutes: number; now: Date },
+): RecreationLoop[] {
   const now = opts.now.getTime();
   const start = now - opts.windowMinutes * 60000;
   const inWindow = (iso: string | undefined) => {
@@ -73,12 +77,27 @@ export function findRecreationLoops(snapshot: Snapshot, history: HistoryView, op
     const key = `${kind}/${namespace}/${name}`;
     let c = churn.get(key);
     if (!c) {
-      c = { owner: { kind, namespace, name }, created: new Map(), unnamedCreates: 0, deleted: new Set(), unnamedDeletes: 0, shortLived: new Set(), remediated: new Set(), nodeNames: new Set(), fresh: [], evidence: [], events: [] };
+      c = {
+        owner: { kind, namespace, name },
+        created: new Map(),
+        unnamedCreates: 0,
+        deleted: new Set(),
+        unnamedDeletes: 0,
+        shortLived: new Set(),
+        remediated: new Set(),
+        nodeNames: new Set(),
+        fresh: [],
+        evidence: [],
+        events: [],
+      };
       churn.set(key, c);
     }
     return c;
   };
-  for (const o of [...snapshot.capi.machineSets.map((x) => ['MachineSet', x] as const), ...snapshot.capi.kubeadmControlPlanes.map((x) => ['KubeadmControlPlane', x] as const)]) {
+  for (const o of [
+    ...snapshot.capi.machineSets.map((x) => ['MachineSet', x] as const),
+    ...snapshot.capi.kubeadmControlPlanes.map((x) => ['KubeadmControlPlane', x] as const),
+  ]) {
     const [kind, obj] = o;
     const c = get(kind, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '');
     if (typeof obj.spec?.replicas === 'number') c.desired = obj.spec.replicas;
@@ -114,7 +133,9 @@ export function findRecreationLoops(snapshot: Snapshot, history: HistoryView, op
       if (inWindow(m.metadata.deletionTimestamp) || !m.metadata.deletionTimestamp) c.deleted.add(name);
       if (inWindow(created)) {
         c.shortLived.add(name);
-        c.evidence.push(`Machine ${m.metadata?.namespace ?? ''}/${name}: created ${created} (${formatAge(now - Date.parse(created as string))} ago), Deleting since ${m.metadata.deletionTimestamp}, phase=${m.status?.phase ?? '<none>'}`);
+        c.evidence.push(
+          `Machine ${m.metadata?.namespace ?? ''}/${name}: created ${created} (${formatAge(now - Date.parse(created as string))} ago), Deleting since ${m.metadata.deletionTimestamp}, phase=${m.status?.phase ?? '<none>'}`,
+        );
       }
     }
   }
@@ -136,7 +157,9 @@ export function findRecreationLoops(snapshot: Snapshot, history: HistoryView, op
     if (inWindow(s.creationTimestamp)) c.created.set(s.name, s.creationTimestamp);
     if (!s.creationTimestamp || inWindow(s.creationTimestamp)) {
       c.shortLived.add(s.name);
-      c.evidence.push(`Machine ${s.namespace}/${s.name} seen at ${at} (phase ${s.phase ?? '<none>'}${s.nodeName ? `, node ${s.nodeName}` : ''}${s.creationTimestamp ? `, created ${s.creationTimestamp}` : ''}), gone now`);
+      c.evidence.push(
+        `Machine ${s.namespace}/${s.name} seen at ${at} (phase ${s.phase ?? '<none>'}${s.nodeName ? `, node ${s.nodeName}` : ''}${s.creationTimestamp ? `, created ${s.creationTimestamp}` : ''}), gone now`,
+      );
     }
   }
 
@@ -145,16 +168,25 @@ export function findRecreationLoops(snapshot: Snapshot, history: HistoryView, op
     if (!n) continue;
     const io = ev.involvedObject;
     const msg = ev.message ?? '';
-    if ((ev.reason === 'SuccessfulCreate' || ev.reason === 'SuccessfulDelete') && io.kind && OWNER_KINDS.has(io.kind) && io.name) {
+    if (
+      (ev.reason === 'SuccessfulCreate' || ev.reason === 'SuccessfulDelete') &&
+      io.kind &&
+      OWNER_KINDS.has(io.kind) &&
+      io.name
+    ) {
       const c = get(io.kind, io.namespace ?? ev.namespace ?? '', io.name);
       const m = /(?:Created|Deleted) machine:? "?([a-z0-9.-]+)"?/i.exec(msg);
       if (ev.reason === 'SuccessfulCreate') {
-        if (m?.[1]) { if (!c.created.has(m[1])) c.created.set(m[1], ev.firstTimestamp); } else c.unnamedCreates += n;
+        if (m?.[1]) {
+          if (!c.created.has(m[1])) c.created.set(m[1], ev.firstTimestamp);
+        } else c.unnamedCreates += n;
       } else if (m?.[1]) c.deleted.add(m[1]);
       else c.unnamedDeletes += n;
       c.events.push(ev);
     } else if (ev.reason === 'MachineMarkedUnhealthy' && io.kind === 'Machine' && io.name) {
-      const m = snapshot.capi.machines.find((x) => x.metadata?.name === io.name && (!io.namespace || x.metadata?.namespace === io.namespace));
+      const m = snapshot.capi.machines.find(
+        (x) => x.metadata?.name === io.name && (!io.namespace || x.metadata?.namespace === io.namespace),
+      );
       const c = (m && ownerOf(m)) ?? ownerByName(io.namespace, io.name);
       if (!c) continue;
       c.remediated.add(io.name);
@@ -171,7 +203,9 @@ export function findRecreationLoops(snapshot: Snapshot, history: HistoryView, op
     if (!created && !deleted && !c.remediated.size) continue;
     const excess = c.desired !== undefined ? Math.max(0, created - Math.max(c.desired, 1)) : 0;
     const replacements = Math.max(new Set([...c.shortLived, ...c.remediated]).size, excess);
-    const creationTimes = [...c.created.values()].filter((t): t is string => !!t && !Number.isNaN(Date.parse(t))).sort();
+    const creationTimes = [...c.created.values()]
+      .filter((t): t is string => !!t && !Number.isNaN(Date.parse(t)))
+      .sort();
     const id = `${c.owner.kind} ${c.owner.namespace ? `${c.owner.namespace}/` : ''}${c.owner.name}`;
     const evidence = [
       `${id}: ${created} machine${created === 1 ? '' : 's'} created and ${deleted} deleted in the last ${formatAge(opts.windowMinutes * 60000)}${c.desired !== undefined ? ` (spec.replicas=${c.desired})` : ''}, ${replacements} replacement${replacements === 1 ? '' : 's'}`,
@@ -181,29 +215,54 @@ export function findRecreationLoops(snapshot: Snapshot, history: HistoryView, op
       const first = Date.parse(creationTimes[0] as string);
       const last = Date.parse(creationTimes[creationTimes.length - 1] as string);
       intervalMinutes = (last - first) / 60000 / (creationTimes.length - 1);
-      evidence.push(`creationTimestamps: ${creationTimes.join(', ')} (about one every ${Math.round(intervalMinutes)}m)`);
+      evidence.push(
+        `creationTimestamps: ${creationTimes.join(', ')} (about one every ${Math.round(intervalMinutes)}m)`,
+      );
     }
     if (c.remediated.size) evidence.push(`MachineHealthCheck remediated: ${[...c.remediated].sort().join(', ')}`);
     evidence.push(...c.evidence.slice(0, 6));
     for (const ev of c.events.slice(0, 4)) evidence.push(quoteEvent(ev, opts.now));
-    const since = creationTimes[0] ?? c.events.map((e) => e.firstTimestamp).filter((t): t is string => !!t).sort()[0];
-    const loop: RecreationLoop = { owner: c.owner, created, deleted, replacements, creationTimes, nodeNames: [...c.nodeNames].sort(), evidence };
+    const since =
+      creationTimes[0] ??
+      c.events
+        .map((e) => e.firstTimestamp)
+        .filter((t): t is string => !!t)
+        .sort()[0];
+    const loop: RecreationLoop = {
+      owner: c.owner,
+      created,
+      deleted,
+      replacements,
+      creationTimes,
+      nodeNames: [...c.nodeNames].sort(),
+      evidence,
+    };
     if (c.desired !== undefined) loop.desiredReplicas = c.desired;
     if (intervalMinutes !== undefined) loop.intervalMinutes = intervalMinutes;
     if (since) loop.since = since;
     const underway = findUnderway(c.fresh, snapshot, now);
     if (underway) {
       loop.underway = underway;
-      evidence.push(`next replacement under way: Machine ${c.owner.namespace ? `${c.owner.namespace}/` : ''}${underway.machine} ${underway.why}`);
+      evidence.push(
+        `next replacement under way: Machine ${c.owner.namespace ? `${c.owner.namespace}/` : ''}${underway.machine} ${underway.why}`,
+      );
     }
     loops.push(loop);
   }
-  return loops.sort((a, b) => b.replacements - a.replacements || `${a.owner.kind}/${a.owner.namespace}/${a.owner.name}`.localeCompare(`${b.owner.kind}/${b.owner.namespace}/${b.owner.name}`));
+  return loops.sort(
+    (a, b) =>
+      b.replacements - a.replacements ||
+      `${a.owner.kind}/${a.owner.namespace}/${a.owner.name}`.localeCompare(
+        `${b.owner.kind}/${b.owner.namespace}/${b.owner.name}`,
+      ),
+  );
 }
 
 /** The newest fresh machine that already fails: Node NotReady, or no Node after NO_NODE_MINUTES. */
 function findUnderway(fresh: KubeObject[], snapshot: Snapshot, now: number): RecreationLoop['underway'] {
-  const newest = [...fresh].sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp))).pop();
+  const newest = [...fresh]
+    .sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)))
+    .pop();
   if (!newest) return undefined;
   const nodeName = newest.status?.nodeRef?.name;
   if (typeof nodeName === 'string') {
@@ -216,7 +275,8 @@ function findUnderway(fresh: KubeObject[], snapshot: Snapshot, now: number): Rec
     return { machine: newest.metadata.name, why: `has Node ${nodeName} Ready=${ready.status}${msg}` };
   }
   const age = now - Date.parse(String(newest.metadata.creationTimestamp));
-  if (age >= NO_NODE_MINUTES * 60000) return { machine: newest.metadata.name, why: `has no Node ${formatAge(age)} after creation` };
+  if (age >= NO_NODE_MINUTES * 60000)
+    return { machine: newest.metadata.name, why: `has no Node ${formatAge(age)} after creation` };
   return undefined;
 }
 

@@ -30,22 +30,45 @@ export function findRolloutBlockers(ctx: AnalysisContext, kind: RolloutKind, o: 
     out.causes.push(text);
   };
   const paused = readPaused(o);
-  if (paused.paused) add('capi.rollout-paused', { kind, namespace: ns, name: o.metadata.name }, `${kind} ${o.metadata.name} is paused (${paused.how.join(', ')})`);
+  if (paused.paused)
+    add(
+      'capi.rollout-paused',
+      { kind, namespace: ns, name: o.metadata.name },
+      `${kind} ${o.metadata.name} is paused (${paused.how.join(', ')})`,
+    );
   const cluster = findClusterOf(snap, o);
   const cp = cluster ? readPaused(cluster) : undefined;
-  if (cluster && cp?.paused) add('capi.rollout-paused', { kind: 'Cluster', namespace: ns, name: cluster.metadata.name }, `Cluster ${cluster.metadata.name} is paused (${cp.how.join(', ')})`);
+  if (cluster && cp?.paused)
+    add(
+      'capi.rollout-paused',
+      { kind: 'Cluster', namespace: ns, name: cluster.metadata.name },
+      `Cluster ${cluster.metadata.name} is paused (${cp.how.join(', ')})`,
+    );
   const owned = findOwnedMachines(snap, kind, o);
   const names = new Set(owned.map((m) => m.metadata.name));
   for (const b of findStuckDeletions(ctx)) {
     if (b.info.namespace !== ns || !names.has(b.info.name)) continue;
-    add(b.id, { kind: 'Machine', namespace: ns, name: b.info.name }, `old machine ${b.info.name} cannot be deleted: ${b.summary}`);
+    add(
+      b.id,
+      { kind: 'Machine', namespace: ns, name: b.info.name },
+      `old machine ${b.info.name} cannot be deleted: ${b.summary}`,
+    );
   }
   const capacity = findCapacityBlock(ctx, kind, o);
-  if (capacity) add('capi.rollout-blocked', { kind, namespace: ns, name: o.metadata.name }, `new machine ${capacity.waiting.map((m) => m.metadata.name).join(', ')} gets no infrastructure, and the rollout creates before it deletes`);
+  if (capacity)
+    add(
+      'capi.rollout-blocked',
+      { kind, namespace: ns, name: o.metadata.name },
+      `new machine ${capacity.waiting.map((m) => m.metadata.name).join(', ')} gets no infrastructure, and the rollout creates before it deletes`,
+    );
   for (const m of owned) {
     const c = findCondition(m, 'OwnerRemediated');
     if (c?.status === 'False' && /\(MaxRetry\)/.test(c.message ?? '') && !machineInfo(m).deleting) {
-      add('capi.remediation-exhausted', { kind: 'Machine', namespace: ns, name: m.metadata.name }, `KubeadmControlPlane gave up remediating ${m.metadata.name} (maxRetry)`);
+      add(
+        'capi.remediation-exhausted',
+        { kind: 'Machine', namespace: ns, name: m.metadata.name },
+        `KubeadmControlPlane gave up remediating ${m.metadata.name} (maxRetry)`,
+      );
     }
   }
   return out;

@@ -4,12 +4,18 @@ import { readRolloutStatus } from './read-rollout-status.js';
 
 export type RolloutKind = 'KubeadmControlPlane' | 'MachineDeployment';
 
-/** The Machines a KubeadmControlPlane or MachineDeployment owns (KCP owner/label, MD deployment-name label), same namespace. */
+/**
+ * The Machines a KubeadmControlPlane or MachineDeployment owns (KCP owner/label, MD deployment-name label), same
+ * namespace.
+ */
 export function findOwnedMachines(snapshot: Snapshot, kind: RolloutKind, obj: KubeObject): KubeObject[] {
   const ns = obj.metadata.namespace ?? 'default';
   return snapshot.capi.machines.filter((m) => {
     const i = machineInfo(m);
-    return i.namespace === ns && (kind === 'KubeadmControlPlane' ? i.kcpName === obj.metadata.name : i.deploymentName === obj.metadata.name);
+    return (
+      i.namespace === ns &&
+      (kind === 'KubeadmControlPlane' ? i.kcpName === obj.metadata.name : i.deploymentName === obj.metadata.name)
+    );
   });
 }
 
@@ -28,7 +34,10 @@ export function isRolloutPending(snapshot: Snapshot, kind: RolloutKind, obj: Kub
   });
 }
 
-/** The Cluster an object belongs to (spec.clusterName, the cluster-name label, or a Cluster owner reference), same namespace. */
+/**
+ * The Cluster an object belongs to (spec.clusterName, the cluster-name label, or a Cluster owner reference), same
+ * namespace.
+ */
 export function findClusterOf(snapshot: Snapshot, obj: KubeObject): KubeObject | undefined {
   const ns = obj.metadata.namespace ?? 'default';
   const name =

@@ -28,7 +28,10 @@ export function findStartingMachines(snapshot: Snapshot, kcp: KubeObject, now: D
     const mhc = findMachineHealthCheck(snapshot, m, 'Unknown');
     const startup = mhc ? readMhcStatus(mhc.mhc).nodeStartupTimeoutSeconds : DEFAULT_NODE_STARTUP_TIMEOUT_SECONDS;
     if (age === undefined || age * 60 >= startup) continue;
-    out.push({ machine: m, detail: `Machine ${ns}/${i.name} created ${formatAge(age * 60000)} ago has no Ready Node yet: within the nodeStartupTimeout of ${formatAge(startup * 1000)}` });
+    out.push({
+      machine: m,
+      detail: `Machine ${ns}/${i.name} created ${formatAge(age * 60000)} ago has no Ready Node yet: within the nodeStartupTimeout of ${formatAge(startup * 1000)}`,
+    });
   }
   return out;
 }

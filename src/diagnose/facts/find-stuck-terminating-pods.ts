@@ -18,13 +18,19 @@ export interface StuckTerminatingPod {
  * A pod counts when now > deletionTimestamp + deletionGracePeriodSeconds + `graceMinutes` AND its
  * node is NotReady/Unknown, absent, or the pod says NodeLost. Terminating within grace is benign.
  */
-export function findStuckTerminatingPods(snapshot: Snapshot, opts: { graceMinutes: number; now: Date }): StuckTerminatingPod[] {
+export function findStuckTerminatingPods(
+  snapshot: Snapshot,
+  opts: { graceMinutes: number; now: Date },
+): StuckTerminatingPod[] {
   const out: StuckTerminatingPod[] = [];
   for (const pod of snapshot.pods) {
     if (!pod.deletionTimestamp) continue;
     const deletion = Date.parse(pod.deletionTimestamp);
     if (Number.isNaN(deletion)) continue;
-    const grace = typeof pod.deletionGracePeriodSeconds === 'number' && Number.isFinite(pod.deletionGracePeriodSeconds) ? pod.deletionGracePeriodSeconds : 0;
+    const grace =
+      typeof pod.deletionGracePeriodSeconds === 'number' && Number.isFinite(pod.deletionGracePeriodSeconds)
+        ? pod.deletionGracePeriodSeconds
+        : 0;
     const overdueSinceMs = deletion + grace * 1000;
     // Beyond what a Date can hold (a grace of 1e13 s): never overdue, and not a crash.
     if (!(Math.abs(overdueSinceMs) <= 8.64e15)) continue;
@@ -34,7 +40,8 @@ export function findStuckTerminatingPods(snapshot: Snapshot, opts: { graceMinute
     const ready = node ? findCondition(node, 'Ready') : undefined;
     let nodeState: string | undefined;
     if (pod.reason === 'NodeLost') nodeState = `pod status.reason=NodeLost${pod.message ? ` "${pod.message}"` : ''}`;
-    else if (node && ready && ready.status !== 'True') nodeState = `Node ${pod.nodeName} Ready=${ready.status}${ready.reason ? ` (${ready.reason})` : ''}`;
+    else if (node && ready && ready.status !== 'True')
+      nodeState = `Node ${pod.nodeName} Ready=${ready.status}${ready.reason ? ` (${ready.reason})` : ''}`;
     else if (pod.nodeName && !node && snapshot.nodes.length > 0) nodeState = `Node ${pod.nodeName} not found`;
     if (!nodeState) continue;
     out.push({ pod, overdueSinceMs, overdueMinutes, nodeState });

@@ -17,20 +17,32 @@ export interface WebhookCause {
  */
 export function findWebhookCause(snapshot: Snapshot): WebhookCause | undefined {
   const blocking = findBlockingWebhooks(snapshot).filter(
-    (w) => !w.system && (w.refusals.length + w.denials.length > 0 || (w.serviceDown && w.failClosed.some((h) => h.coversPods))),
+    (w) =>
+      !w.system &&
+      (w.refusals.length + w.denials.length > 0 || (w.serviceDown && w.failClosed.some((h) => h.coversPods))),
   );
   if (!blocking.length) return undefined;
-  blocking.sort((a, b) => b.refusals.length + b.denials.length - (a.refusals.length + a.denials.length) || a.name.localeCompare(b.name));
+  blocking.sort(
+    (a, b) =>
+      b.refusals.length + b.denials.length - (a.refusals.length + a.denials.length) || a.name.localeCompare(b.name),
+  );
   const text = blocking
     .map((w) => {
       const dead = w.services.filter((s) => s.down).map((s) => s.detail.replace(/^Service /, ''));
-      const how = w.refusals.length || w.denials.length ? (w.denials.length && !w.refusals.length ? 'denies pods' : 'refuses pods ("failed calling webhook")') : 'fails closed on pods';
+      const how =
+        w.refusals.length || w.denials.length
+          ? w.denials.length && !w.refusals.length
+            ? 'denies pods'
+            : 'refuses pods ("failed calling webhook")'
+          : 'fails closed on pods';
       return `${w.kind} ${w.name}${dead.length ? ` (service ${dead.join('; ')})` : ''} ${how}`;
     })
     .join('; ');
   return {
     webhooks: blocking,
     text,
-    causedBy: blocking.map((w) => fingerprint(snapshot.cluster, 'webhook.unavailable-blocking', { kind: w.kind, name: w.name })),
+    causedBy: blocking.map((w) =>
+      fingerprint(snapshot.cluster, 'webhook.unavailable-blocking', { kind: w.kind, name: w.name }),
+    ),
   };
 }

@@ -4,7 +4,16 @@ import type { PodProjection } from '../../cluster/snapshot.js';
  * The per-node agent DaemonSets of common CNIs: antrea and calico (seed 003, vSphere/Tanzu), and the
  * ones real captures show (the real-capture corpus): weave-net (kURL), kindnet (kind), flannel, cilium, canal.
  */
-export const CNI_DAEMONSETS: ReadonlySet<string> = new Set(['antrea-agent', 'calico-node', 'weave-net', 'kindnet', 'kube-flannel-ds', 'kube-flannel', 'cilium', 'canal']);
+export const CNI_DAEMONSETS: ReadonlySet<string> = new Set([
+  'antrea-agent',
+  'calico-node',
+  'weave-net',
+  'kindnet',
+  'kube-flannel-ds',
+  'kube-flannel',
+  'cilium',
+  'canal',
+]);
 
 /** Labels the CNIs' manifests put on their agent pods. */
 const CNI_LABELS: readonly [string, string][] = [
@@ -21,7 +30,10 @@ const CNI_LABELS: readonly [string, string][] = [
 
 const NAME = /^(antrea-agent|calico-node|weave-net|kindnet|kube-flannel-ds|cilium|canal)-[a-z0-9]{5}$/;
 
-/** A per-node CNI agent pod (antrea-agent, calico-node, …), by label, by its DaemonSet, or by the DaemonSet's pod-name prefix. */
+/**
+ * A per-node CNI agent pod (antrea-agent, calico-node, …), by label, by its DaemonSet, or by the DaemonSet's pod-name
+ * prefix.
+ */
 export function isCniAgentPod(pod: PodProjection): boolean {
   return cniDaemonSetOf(pod) !== undefined;
 }

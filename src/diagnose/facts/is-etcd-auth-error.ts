@@ -4,5 +4,7 @@
  * cluster with auth enabled prints health=false "etcdserver: user name is empty" on every healthy member).
  */
 export function isEtcdAuthError(error: string | undefined): boolean {
-  return /user name is empty|permission denied|invalid auth token|authentication failed|user name not found|invalid user ID|auth: revision in header is old/i.test(error ?? '');
+  return /user name is empty|permission denied|invalid auth token|authentication failed|user name not found|invalid user ID|auth: revision in header is old/i.test(
+    error ?? '',
+  );
 }

@@ -28,20 +28,29 @@ export function isNodeGone(snapshot: Snapshot, node: KubeObject): NodeGoneVerdic
   }
   const machine = findMachineForNode(snapshot, name);
   if (!machine) {
-    if (snapshot.capi.machines.length > 0) return { gone: true, why: `no Machine references node ${name} (Machine deleted)` };
+    if (snapshot.capi.machines.length > 0)
+      return { gone: true, why: `no Machine references node ${name} (Machine deleted)` };
     return { gone: false, why: `no Cluster API Machine data for node ${name}` };
   }
   const id = `Machine ${machine.metadata?.namespace ?? ''}/${machine.metadata?.name}`;
-  if (machine.metadata?.deletionTimestamp) return { gone: true, why: `${id} is Deleting (deletionTimestamp ${machine.metadata.deletionTimestamp})` };
+  if (machine.metadata?.deletionTimestamp)
+    return { gone: true, why: `${id} is Deleting (deletionTimestamp ${machine.metadata.deletionTimestamp})` };
   const phase = machine.status?.phase;
   if (phase === 'Deleting' || phase === 'Deleted') return { gone: true, why: `${id}: phase=${phase}` };
-  const lists: unknown[] = [machine.status?.conditions, machine.status?.deprecated?.v1beta1?.conditions, machine.status?.v1beta2?.conditions];
+  const lists: unknown[] = [
+    machine.status?.conditions,
+    machine.status?.deprecated?.v1beta1?.conditions,
+    machine.status?.v1beta2?.conditions,
+  ];
   for (const list of lists) {
     for (const c of Array.isArray(list) ? list : []) {
       const cond = (c ?? {}) as { type?: string; status?: string; reason?: string; message?: string };
       const text = `${cond.reason ?? ''} ${cond.message ?? ''}`;
       if (cond.status !== 'True' && POWERED_OFF.test(text)) {
-        return { gone: true, why: `${id}: condition ${cond.type}=${cond.status} reason=${cond.reason ?? ''} "${cond.message ?? ''}" (VM powered off)` };
+        return {
+          gone: true,
+          why: `${id}: condition ${cond.type}=${cond.status} reason=${cond.reason ?? ''} "${cond.message ?? ''}" (VM powered off)`,
+        };
       }
     }
   }

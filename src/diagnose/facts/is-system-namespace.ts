@@ -5,6 +5,14 @@
 export function isSystemNamespace(ns: string): boolean {
   return (
     /^(kube-|vmware-system-|svc-tkg-|tanzu-|capi-|capv-|cert-manager|antrea|calico|tigera-|tkg-)/.test(ns) ||
-    ['kube-system', 'tkg-system', 'secretgen-controller', 'avi-system', 'pinniped-concierge', 'pinniped-supervisor', 'kapp-controller'].includes(ns)
+    [
+      'kube-system',
+      'tkg-system',
+      'secretgen-controller',
+      'avi-system',
+      'pinniped-concierge',
+      'pinniped-supervisor',
+      'kapp-controller',
+    ].includes(ns)
   );
 }

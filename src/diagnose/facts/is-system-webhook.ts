@@ -16,9 +16,13 @@ export const SYSTEM_NAMESPACES: readonly string[] = [
 ];
 
 /** Where system (platform, CNI, Cluster API) webhook services live: never suspended. */
-const SYSTEM_SERVICE_NAMESPACE = /^(kube-system|tkg-system|secretgen-controller|vmware-system-.*|svc-tkg-.*|capi-.*|capv-.*|.*-capi-system|tanzu-.*|antrea-.*|calico-.*|tigera-.*)$/;
-/** Webhook / configuration names of the platform itself: antrea, calico, *.antrea.io, *.tanzu.vmware.com, *.x-k8s.io. */
-const SYSTEM_NAME = /(^|[.-])(antrea|calico|tigera)([.-]|$)|\.antrea\.io$|\.tanzu\.vmware\.com$|\.vmware\.com$|\.x-k8s\.io$|^(capi|capv|kcp|cabpk)-/;
+const SYSTEM_SERVICE_NAMESPACE =
+  /^(kube-system|tkg-system|secretgen-controller|vmware-system-.*|svc-tkg-.*|capi-.*|capv-.*|.*-capi-system|tanzu-.*|antrea-.*|calico-.*|tigera-.*)$/;
+/**
+ * Webhook / configuration names of the platform itself: antrea, calico, *.antrea.io, *.tanzu.vmware.com, *.x-k8s.io.
+ */
+const SYSTEM_NAME =
+  /(^|[.-])(antrea|calico|tigera)([.-]|$)|\.antrea\.io$|\.tanzu\.vmware\.com$|\.vmware\.com$|\.x-k8s\.io$|^(capi|capv|kcp|cabpk)-/;
 
 /**
  * Seed rule (003, docs/design.md): only third-party webhooks may ever be suspended. A configuration is a
@@ -38,7 +42,13 @@ export function isSystemWebhook(config: KubeObject): boolean {
     const svc = h.clientConfig?.service;
     if (svc && typeof svc === 'object') {
       const ns = svc.namespace;
-      if (typeof ns === 'string' && (SYSTEM_SERVICE_NAMESPACE.test(ns) || isSystemNamespace(ns) || SYSTEM_NAMESPACES.some((p) => (p.endsWith('*') ? ns.startsWith(p.slice(0, -1)) : ns === p)))) return true;
+      if (
+        typeof ns === 'string' &&
+        (SYSTEM_SERVICE_NAMESPACE.test(ns) ||
+          isSystemNamespace(ns) ||
+          SYSTEM_NAMESPACES.some((p) => (p.endsWith('*') ? ns.startsWith(p.slice(0, -1)) : ns === p)))
+      )
+        return true;
       if (typeof svc.name === 'string' && SYSTEM_NAME.test(svc.name)) return true;
     }
     const url = h.clientConfig?.url;

@@ -26,7 +26,9 @@ export function machineInfo(m: KubeObject): MachineInfo {
   const kcpName = kcpOwner?.name ?? labels['cluster.x-k8s.io/control-plane-name'];
   const status = m.status ?? {};
   const addresses = Array.isArray(status.addresses)
-    ? status.addresses.map((a: { address?: string }) => a?.address).filter((a: unknown): a is string => typeof a === 'string')
+    ? status.addresses
+        .map((a: { address?: string }) => a?.address)
+        .filter((a: unknown): a is string => typeof a === 'string')
     : [];
   return {
     namespace: m.metadata.namespace ?? 'default',

@@ -14,11 +14,20 @@ export function matchesLabelSelector(selector: unknown, labels: Record<string, s
     const values = (Array.isArray(e.values) ? e.values : []).map(String);
     const has = Object.prototype.hasOwnProperty.call(l, e.key);
     switch (e.operator) {
-      case 'In': if (!has || !values.includes(l[e.key] as string)) return false; break;
-      case 'NotIn': if (has && values.includes(l[e.key] as string)) return false; break;
-      case 'Exists': if (!has) return false; break;
-      case 'DoesNotExist': if (has) return false; break;
-      default: return false;
+      case 'In':
+        if (!has || !values.includes(l[e.key] as string)) return false;
+        break;
+      case 'NotIn':
+        if (has && values.includes(l[e.key] as string)) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+      default:
+        return false;
     }
   }
   return true;

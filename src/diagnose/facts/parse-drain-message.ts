@@ -56,7 +56,10 @@ export function parseDrainMessage(message: string | undefined): DrainMessage {
     }
     if (PDB_REFUSAL.test(line)) {
       // v1.9+: the pods come before the reason; v1.8: after "… currently: ".
-      const tail = item && !/^with eviction failed/i.test(item[1]!) && PDB_REFUSAL.test(item[2]!) ? item[1]! : (/currently:\s*(.*)$/i.exec(line)?.[1] ?? '');
+      const tail =
+        item && !/^with eviction failed/i.test(item[1]!) && PDB_REFUSAL.test(item[2]!)
+          ? item[1]!
+          : (/currently:\s*(.*)$/i.exec(line)?.[1] ?? '');
       const b = BUDGET.exec(line);
       const name = b?.[1] ?? BUDGET_NAME_ONLY.exec(line)?.[1];
       const { pods, more } = splitPods(tail);
@@ -74,7 +77,8 @@ export function parseDrainMessage(message: string | undefined): DrainMessage {
     const { pods } = splitPods(podList);
     if (/deletionTimestamp set, but still not removed from the Node/i.test(reason)) out.terminating.push(...pods);
     else if (/^waiting for completion/i.test(reason)) out.waitCompleted.push(...pods);
-    else if (/^failed to evict Pod, /i.test(reason)) out.evictionErrors.push({ error: reason.replace(/^failed to evict Pod, /i, ''), pods });
+    else if (/^failed to evict Pod, /i.test(reason))
+      out.evictionErrors.push({ error: reason.replace(/^failed to evict Pod, /i, ''), pods });
   }
   return out;
 }

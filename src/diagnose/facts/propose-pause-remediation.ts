@@ -16,7 +16,11 @@ import { readPaused } from './read-paused.js';
  * MachineSet already started finishes; no new one starts. No proposal when no MHC covers the owner's
  * machines, or it (or its Cluster) is already paused.
  */
-export function proposePauseRemediation(snapshot: Snapshot, machines: KubeObject[], why: string): RemediationProposal[] {
+export function proposePauseRemediation(
+  snapshot: Snapshot,
+  machines: KubeObject[],
+  why: string,
+): RemediationProposal[] {
   for (const m of machines) {
     const match = findMachineHealthCheck(snapshot, m, 'Unknown');
     if (!match) continue;

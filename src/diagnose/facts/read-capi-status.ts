@@ -13,7 +13,9 @@ export interface CapiReplicas {
   current?: number;
   /** Machines Ready (v1beta2 Ready condition; v1beta1 readyReplicas). */
   ready?: number;
-  /** Machines Available (v1beta2 availableReplicas; v1beta1 MD availableReplicas, KCP replicas − unavailableReplicas). */
+  /**
+   * Machines Available (v1beta2 availableReplicas; v1beta1 MD availableReplicas, KCP replicas − unavailableReplicas).
+   */
   available?: number;
   /** Machines up to date with the spec (v1beta2 upToDateReplicas; v1beta1 updatedReplicas). */
   upToDate?: number;
@@ -86,7 +88,9 @@ export function readCapiStatus(obj: KubeObject): CapiStatus {
   const newUpToDate = num(modern.upToDateReplicas);
   const current = num(status.replicas);
   const oldUnavailable = num(legacy.unavailableReplicas);
-  const oldAvailable = num(legacy.availableReplicas) ?? (current !== undefined && oldUnavailable !== undefined ? current - oldUnavailable : undefined);
+  const oldAvailable =
+    num(legacy.availableReplicas) ??
+    (current !== undefined && oldUnavailable !== undefined ? current - oldUnavailable : undefined);
   const replicas: CapiReplicas = {
     desired: num(spec.replicas),
     current,
@@ -134,7 +138,9 @@ function readClusterCounts(v: unknown): CapiReplicas | undefined {
     upToDate: num(c.upToDateReplicas),
     from: 'v1beta2',
   };
-  return [counts.desired, counts.current, counts.ready, counts.available, counts.upToDate].some((n) => n !== undefined) ? counts : undefined;
+  return [counts.desired, counts.current, counts.ready, counts.available, counts.upToDate].some((n) => n !== undefined)
+    ? counts
+    : undefined;
 }
 
 /**
@@ -144,7 +150,12 @@ function readClusterCounts(v: unknown): CapiReplicas | undefined {
 function versionOf(obj: KubeObject): CapiApiVersion {
   if (typeof obj.apiVersion === 'string') {
     if (obj.apiVersion.endsWith('/v1beta2')) return 'v1beta2';
-    if (obj.apiVersion.endsWith('/v1beta1') || obj.apiVersion.endsWith('/v1alpha4') || obj.apiVersion.endsWith('/v1alpha3')) return 'v1beta1';
+    if (
+      obj.apiVersion.endsWith('/v1beta1') ||
+      obj.apiVersion.endsWith('/v1alpha4') ||
+      obj.apiVersion.endsWith('/v1alpha3')
+    )
+      return 'v1beta1';
   }
   const status = obj.status ?? {};
   if (status.deprecated?.v1beta1 || status.upToDateReplicas !== undefined || obj.spec?.checks) return 'v1beta2';
@@ -155,7 +166,8 @@ function readRemediationLimits(spec: Record<string, unknown>): CapiRemediationLi
   const v2 = (spec.remediation ?? {}) as Record<string, unknown>;
   const v1 = (spec.remediationStrategy ?? {}) as Record<string, unknown>;
   const limits: CapiRemediationLimits = {
-    minHealthyPeriodSeconds: num(v2.minHealthyPeriodSeconds) ?? parseGoDuration(v1.minHealthyPeriod) ?? DEFAULT_MIN_HEALTHY_PERIOD_SECONDS,
+    minHealthyPeriodSeconds:
+      num(v2.minHealthyPeriodSeconds) ?? parseGoDuration(v1.minHealthyPeriod) ?? DEFAULT_MIN_HEALTHY_PERIOD_SECONDS,
   };
   const maxRetry = num(v2.maxRetry) ?? num(v1.maxRetry);
   if (maxRetry !== undefined) limits.maxRetry = maxRetry;

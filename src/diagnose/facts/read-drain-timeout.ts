@@ -16,12 +16,25 @@ export interface DrainTimeout {
  * `spec.machineTemplate.nodeDrainTimeout`, MD/MS `spec.template.spec.nodeDrainTimeout`). "The default
  * value is 0, meaning that the node can be drained without any time limitations" (Cluster API API docs).
  */
-export function readDrainTimeout(kind: 'KubeadmControlPlane' | 'MachineDeployment' | 'MachineSet', o: KubeObject): DrainTimeout {
+export function readDrainTimeout(
+  kind: 'KubeadmControlPlane' | 'MachineDeployment' | 'MachineSet',
+  o: KubeObject,
+): DrainTimeout {
   const spec = o.spec ?? {};
   const [v2, v1, v2Field, v1Field] =
     kind === 'KubeadmControlPlane'
-      ? [spec.machineTemplate?.spec?.deletion?.nodeDrainTimeoutSeconds, spec.machineTemplate?.nodeDrainTimeout, 'spec.machineTemplate.spec.deletion.nodeDrainTimeoutSeconds', 'spec.machineTemplate.nodeDrainTimeout']
-      : [spec.template?.spec?.deletion?.nodeDrainTimeoutSeconds, spec.template?.spec?.nodeDrainTimeout, 'spec.template.spec.deletion.nodeDrainTimeoutSeconds', 'spec.template.spec.nodeDrainTimeout'];
+      ? [
+          spec.machineTemplate?.spec?.deletion?.nodeDrainTimeoutSeconds,
+          spec.machineTemplate?.nodeDrainTimeout,
+          'spec.machineTemplate.spec.deletion.nodeDrainTimeoutSeconds',
+          'spec.machineTemplate.nodeDrainTimeout',
+        ]
+      : [
+          spec.template?.spec?.deletion?.nodeDrainTimeoutSeconds,
+          spec.template?.spec?.nodeDrainTimeout,
+          'spec.template.spec.deletion.nodeDrainTimeoutSeconds',
+          'spec.template.spec.nodeDrainTimeout',
+        ];
   const v1beta1 = typeof o.apiVersion === 'string' && o.apiVersion.endsWith('/v1beta1');
   const raw = v2 ?? v1;
   const seconds = parseGoDuration(raw);

@@ -2,7 +2,10 @@ import type { KubeObject } from '../../cluster/snapshot.js';
 import { findCondition, type Condition } from './find-condition.js';
 import { parseGoDuration } from './parse-go-duration.js';
 
-/** Annotation prefixes of Machine deletion lifecycle hooks (kubernetes-sigs/cluster-api api/core/v1beta2/machine_types.go). */
+/**
+ * Annotation prefixes of Machine deletion lifecycle hooks (kubernetes-sigs/cluster-api
+ * api/core/v1beta2/machine_types.go).
+ */
 export const PRE_DRAIN_HOOK_PREFIX = 'pre-drain.delete.hook.machine.cluster.x-k8s.io';
 export const PRE_TERMINATE_HOOK_PREFIX = 'pre-terminate.delete.hook.machine.cluster.x-k8s.io';
 /** KubeadmControlPlane's own pre-terminate hook: KCP removes the etcd member, then this annotation. */
@@ -53,7 +56,10 @@ export interface MachineDeletion {
   preTerminateHooks: DeletionHook[];
   excludeNodeDraining: boolean;
   excludeWaitForVolumeDetach: boolean;
-  /** Machine-level timeouts in seconds (v1beta1 spec.nodeDrainTimeout "5m", v1beta2 spec.deletion.nodeDrainTimeoutSeconds); 0 or absent = none. */
+  /**
+   * Machine-level timeouts in seconds (v1beta1 spec.nodeDrainTimeout "5m", v1beta2
+   * spec.deletion.nodeDrainTimeoutSeconds); 0 or absent = none.
+   */
   drainTimeoutSeconds?: number;
   volumeDetachTimeoutSeconds?: number;
 }
@@ -65,7 +71,15 @@ const V1BETA1_STAGES: [string, DeletionStage][] = [
   ['PreTerminateDeleteHookSucceeded', 'WaitingForPreTerminateHook'],
 ];
 
-const KNOWN: readonly string[] = ['WaitingForPreDrainHook', 'DrainingNode', 'WaitingForVolumeDetach', 'WaitingForPreTerminateHook', 'WaitingForInfrastructureDeletion', 'WaitingForBootstrapDeletion', 'DeletingNode'];
+const KNOWN: readonly string[] = [
+  'WaitingForPreDrainHook',
+  'DrainingNode',
+  'WaitingForVolumeDetach',
+  'WaitingForPreTerminateHook',
+  'WaitingForInfrastructureDeletion',
+  'WaitingForBootstrapDeletion',
+  'DeletingNode',
+];
 
 /**
  * Read where a Machine's deletion stands. The stage comes from, in order: the v1beta2 `Deleting`
@@ -98,8 +112,14 @@ export function readMachineDeletion(m: KubeObject): MachineDeletion {
   set('preDrainHookStartTime', time(del.waitForPreDrainHookStartTime));
   set('preTerminateHookStartTime', time(del.waitForPreTerminateHookStartTime));
   const spec = m.spec ?? {};
-  set('drainTimeoutSeconds', positive(parseGoDuration(spec.deletion?.nodeDrainTimeoutSeconds ?? spec.nodeDrainTimeout)));
-  set('volumeDetachTimeoutSeconds', positive(parseGoDuration(spec.deletion?.nodeVolumeDetachTimeoutSeconds ?? spec.nodeVolumeDetachTimeout)));
+  set(
+    'drainTimeoutSeconds',
+    positive(parseGoDuration(spec.deletion?.nodeDrainTimeoutSeconds ?? spec.nodeDrainTimeout)),
+  );
+  set(
+    'volumeDetachTimeoutSeconds',
+    positive(parseGoDuration(spec.deletion?.nodeVolumeDetachTimeoutSeconds ?? spec.nodeVolumeDetachTimeout)),
+  );
   if (!out.since) return out;
 
   // Conditions come from the cluster (or a hand-edited dump): only string reasons and messages count.

@@ -11,7 +11,9 @@ export interface MachineHealth {
   condition?: Condition;
 }
 
-/** Machine conditions that speak for its Node, most specific first (v1beta2 NodeReady, then NodeHealthy, then Ready). */
+/**
+ * Machine conditions that speak for its Node, most specific first (v1beta2 NodeReady, then NodeHealthy, then Ready).
+ */
 const MACHINE_NODE_CONDITIONS = ['NodeReady', 'NodeHealthy', 'Ready'];
 
 /**
@@ -23,7 +25,11 @@ const MACHINE_NODE_CONDITIONS = ['NodeReady', 'NodeHealthy', 'Ready'];
 export function readMachineHealth(machine: KubeObject, node?: KubeObject): MachineHealth {
   if (node) {
     const ready = findCondition(node, 'Ready');
-    return { status: statusOf(ready?.status) ?? 'Unknown', source: `Node ${node.metadata.name} Ready`, condition: ready };
+    return {
+      status: statusOf(ready?.status) ?? 'Unknown',
+      source: `Node ${node.metadata.name} Ready`,
+      condition: ready,
+    };
   }
   for (const type of MACHINE_NODE_CONDITIONS) {
     const c = findCondition(machine, type);

@@ -48,9 +48,15 @@ export function readMhcStatus(mhc: KubeObject): MhcStatus {
     ...(Array.isArray(spec.unhealthyConditions) ? spec.unhealthyConditions : []),
   ];
   const unhealthyNodeConditions = raw
-    .filter((c): c is Record<string, unknown> => !!c && typeof c === 'object' && typeof (c as { type?: unknown }).type === 'string')
+    .filter(
+      (c): c is Record<string, unknown> =>
+        !!c && typeof c === 'object' && typeof (c as { type?: unknown }).type === 'string',
+    )
     .map((c) => {
-      const check: MhcConditionCheck = { type: c.type as string, status: typeof c.status === 'string' ? c.status : c.status == null ? '' : JSON.stringify(c.status) };
+      const check: MhcConditionCheck = {
+        type: c.type as string,
+        status: typeof c.status === 'string' ? c.status : c.status == null ? '' : JSON.stringify(c.status),
+      };
       const t = num(c.timeoutSeconds) ?? parseGoDuration(c.timeout);
       if (t !== undefined) check.timeoutSeconds = t;
       return check;
@@ -61,7 +67,9 @@ export function readMhcStatus(mhc: KubeObject): MhcStatus {
     expectedMachines: num(status.expectedMachines),
     currentHealthy: num(status.currentHealthy),
     remediationsAllowed: num(status.remediationsAllowed),
-    targets: Array.isArray(status.targets) ? status.targets.filter((t: unknown): t is string => typeof t === 'string') : [],
+    targets: Array.isArray(status.targets)
+      ? status.targets.filter((t: unknown): t is string => typeof t === 'string')
+      : [],
     nodeStartupTimeoutSeconds: startup ?? DEFAULT_NODE_STARTUP_TIMEOUT_SECONDS,
     nodeStartupTimeoutDefaulted: startup === undefined,
     unhealthyNodeConditions,

@@ -15,7 +15,12 @@ export function readRolloutStatus(obj: KubeObject): RolloutStatus {
   const spec = obj.spec ?? {};
   const r = readCapiStatus(obj).replicas;
   return {
-    version: typeof spec.version === 'string' ? spec.version : typeof spec.template?.spec?.version === 'string' ? spec.template.spec.version : undefined,
+    version:
+      typeof spec.version === 'string'
+        ? spec.version
+        : typeof spec.template?.spec?.version === 'string'
+          ? spec.template.spec.version
+          : undefined,
     replicas: r.desired ?? r.current,
     updatedReplicas: r.upToDate,
     readyReplicas: r.ready,

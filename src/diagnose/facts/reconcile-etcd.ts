@@ -7,7 +7,8 @@ import { isEtcdAuthError } from './is-etcd-auth-error.js';
 import { quorum } from './quorum.js';
 
 /** Where a fact about an etcd member comes from, named in every line that quotes it. */
-export type EtcdSource = 'member list' | 'endpoint status' | 'endpoint health' | 'alarm list' | 'etcdctl stderr' | 'pod logs';
+export type EtcdSource =
+  'member list' | 'endpoint status' | 'endpoint health' | 'alarm list' | 'etcdctl stderr' | 'pod logs';
 
 /** One etcd member as every source sees it, matched by member id, else by client endpoint. */
 export interface EtcdMemberView {
@@ -54,7 +55,10 @@ export interface EtcdReconciliation {
    * both; a status row that is the leader while a quorum of members answers is good evidence too.
    */
   leaderProof?: string;
-  /** true: quorum held (proven); false: fewer voting members can answer than a quorum, every one asked; undefined: cannot tell. */
+  /**
+   * true: quorum held (proven); false: fewer voting members can answer than a quorum, every one asked; undefined:
+   * cannot tell.
+   */
   quorumHeld?: boolean;
   /** With quorum held: how many more voting members may fail before it is lost. */
   mayStillFail?: number;
@@ -76,9 +80,21 @@ export function reconcileEtcd(snapshot: Snapshot): EtcdReconciliation | undefine
   const listed = etcd.members;
   const labelOf = (m: EtcdMember) => (m.name ? `${m.name} (${formatMemberId(m.id)})` : formatMemberId(m.id));
   for (const m of listed) {
-    const v: EtcdMemberView = { key: m.id, id: m.id, label: labelOf(m), learner: m.isLearner, listed: true, up: false, committed: false, leader: false, facts: [] };
+    const v: EtcdMemberView = {
+      key: m.id,
+      id: m.id,
+      label: labelOf(m),
+      learner: m.isLearner,
+      listed: true,
+      up: false,
+      committed: false,
+      leader: false,
+      facts: [],
+    };
     if (m.clientURLs[0]) v.endpoint = m.clientURLs[0];
-    v.facts.push(`member list: ${m.isLearner ? 'learner' : 'voting member'}${m.clientURLs.length ? ` at ${m.clientURLs.join(', ')}` : ', never started (no client URL)'}`);
+    v.facts.push(
+      `member list: ${m.isLearner ? 'learner' : 'voting member'}${m.clientURLs.length ? ` at ${m.clientURLs.join(', ')}` : ', never started (no client URL)'}`,
+    );
     views.push(v);
     byKey.set(m.id, v);
     for (const u of m.clientURLs) byEndpoint.set(endpointKey(u), v);
@@ -89,7 +105,17 @@ export function reconcileEtcd(snapshot: Snapshot): EtcdReconciliation | undefine
     const k = endpointKey(endpoint);
     let v = (fromList && byKey.get(fromList.id)) ?? (memberId ? byKey.get(memberId) : undefined) ?? byEndpoint.get(k);
     if (!v) {
-      v = { key: memberId ?? k, label: memberId ? `${formatMemberId(memberId)} at ${endpoint}` : endpoint, endpoint, learner: false, listed: false, up: false, committed: false, leader: false, facts: [] };
+      v = {
+        key: memberId ?? k,
+        label: memberId ? `${formatMemberId(memberId)} at ${endpoint}` : endpoint,
+        endpoint,
+        learner: false,
+        listed: false,
+        up: false,
+        committed: false,
+        leader: false,
+        facts: [],
+      };
       if (memberId) v.id = memberId;
       views.push(v);
       byKey.set(v.key, v);
@@ -111,8 +137,16 @@ export function reconcileEtcd(snapshot: Snapshot): EtcdReconciliation | undefine
     const own = s.errors.filter((e) => !/alarm:/i.test(e));
     if (s.isLearner) v.learner = true;
     if (s.leader && s.memberId && s.leader === s.memberId) v.leader = true;
-    const leaderPart = v.leader ? 'is the leader' : s.leader ? `follows ${formatMemberId(s.leader)}` : s.leaderNotShown ? 'answered, whom it follows not shown' : 'names no leader';
-    v.facts.push(`endpoint status: ${own.length ? `errors: ${own.join('; ')}` : leaderPart}${s.raftTerm ? ` (raft term ${s.raftTerm})` : ''}`);
+    const leaderPart = v.leader
+      ? 'is the leader'
+      : s.leader
+        ? `follows ${formatMemberId(s.leader)}`
+        : s.leaderNotShown
+          ? 'answered, whom it follows not shown'
+          : 'names no leader';
+    v.facts.push(
+      `endpoint status: ${own.length ? `errors: ${own.join('; ')}` : leaderPart}${s.raftTerm ? ` (raft term ${s.raftTerm})` : ''}`,
+    );
     if (own.length) fail(v, `endpoint status: ${own.join('; ')}`);
     else v.up = true;
   }
@@ -163,24 +197,56 @@ export function reconcileEtcd(snapshot: Snapshot): EtcdReconciliation | undefine
   const leaderIds = new Set(etcd.endpoints.map((e) => e.leader).filter((l): l is string => !!l && l !== '0'));
   for (const id of leaderIds) {
     if (byKey.has(id) || views.some((v) => v.id === id)) continue;
-    const v: EtcdMemberView = { key: id, id, label: `${formatMemberId(id)} (the leader, not asked)`, learner: false, listed: false, up: false, committed: false, leader: true, facts: ['endpoint status: named leader by the members asked'] };
+    const v: EtcdMemberView = {
+      key: id,
+      id,
+      label: `${formatMemberId(id)} (the leader, not asked)`,
+      learner: false,
+      listed: false,
+      up: false,
+      committed: false,
+      leader: true,
+      facts: ['endpoint status: named leader by the members asked'],
+    };
     views.push(v);
     byKey.set(id, v);
   }
   const anyCommit = views.some((v) => v.committed);
-  const hiddenLeader = !listed.length && etcd.endpoints.length > 0 && etcd.endpoints.every((e) => e.leaderNotShown || e.errors.length) && !views.some((v) => v.leader);
+  const hiddenLeader =
+    !listed.length &&
+    etcd.endpoints.length > 0 &&
+    etcd.endpoints.every((e) => e.leaderNotShown || e.errors.length) &&
+    !views.some((v) => v.leader);
   if (anyCommit && hiddenLeader) {
     // etcd 3.3 text asked only on followers: a proposal committed, so a leader exists that was not asked.
-    views.push({ key: 'leader-not-asked', label: 'the leader (not among the endpoints asked)', learner: false, listed: false, up: true, committed: false, leader: true, facts: ['endpoint status: no row asked is the leader; the proposals its followers committed prove it'] });
+    views.push({
+      key: 'leader-not-asked',
+      label: 'the leader (not among the endpoints asked)',
+      learner: false,
+      listed: false,
+      up: true,
+      committed: false,
+      leader: true,
+      facts: ['endpoint status: no row asked is the leader; the proposals its followers committed prove it'],
+    });
   }
-  for (const v of views) if (v.leader && !v.listed && !v.facts.some((f) => f.startsWith('endpoint status: is'))) v.up ||= anyCommit;
+  for (const v of views)
+    if (v.leader && !v.listed && !v.facts.some((f) => f.startsWith('endpoint status: is'))) v.up ||= anyCommit;
 
   const voting = views.filter((v) => !v.learner);
   const up = voting.filter((v) => v.up && !v.failed);
   const failing = voting.filter((v) => !!v.failed);
   const notAsked = voting.filter((v) => !v.up && !v.failed && (v.listed ? v.facts.length === 1 : v.leader));
   const q = quorum(voting.length);
-  const out: EtcdReconciliation = { members: views, fromMemberList: listed.length > 0, voting, up, failing, notAsked, quorum: q };
+  const out: EtcdReconciliation = {
+    members: views,
+    fromMemberList: listed.length > 0,
+    voting,
+    up,
+    failing,
+    notAsked,
+    quorum: q,
+  };
   const committed = voting.filter((v) => v.committed);
   const leaderRow = voting.find((v) => v.leader && v.up);
   if (committed.length) {

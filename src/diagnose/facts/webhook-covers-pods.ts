@@ -4,7 +4,9 @@
  * Those are the webhooks that can refuse CNI pods on a new node (seed 003).
  */
 export function webhookCoversPods(hook: unknown): boolean {
-  const rules: unknown[] = Array.isArray((hook as { rules?: unknown })?.rules) ? (hook as { rules: unknown[] }).rules : [];
+  const rules: unknown[] = Array.isArray((hook as { rules?: unknown })?.rules)
+    ? (hook as { rules: unknown[] }).rules
+    : [];
   return rules.some((raw) => {
     const r = (raw ?? {}) as { apiGroups?: unknown; resources?: unknown; operations?: unknown };
     const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);

@@ -28,17 +28,25 @@ export interface StartApprovalExpiryOptions extends ExpireApprovalsDeps {
  * safe: the store's compare-and-set lets one win each request, and only the winner posts.
  */
 export async function startApprovalExpiry(opts: StartApprovalExpiryOptions): Promise<StartedWorker> {
-  await opts.queue.upsertJobScheduler(APPROVAL_EXPIRY_SCHEDULER_ID, { every: APPROVAL_EXPIRY_EVERY_MS }, {
-    name: 'expire-approvals',
-    data: {},
-    // No retries: the next tick is the retry. Keep a short trail of runs for inspection.
-    opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { age: 7 * 24 * 3600, count: 100 } },
-  });
+  await opts.queue.upsertJobScheduler(
+    APPROVAL_EXPIRY_SCHEDULER_ID,
+    { every: APPROVAL_EXPIRY_EVERY_MS },
+    {
+      name: 'expire-approvals',
+      data: {},
+      // No retries: the next tick is the retry. Keep a short trail of runs for inspection.
+      opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { age: 7 * 24 * 3600, count: 100 } },
+    },
+  );
   // Every sweep dependency passes through, the signer included: without it no request message is edited.
   const { queue: _queue, connection, prefix, ...deps } = opts;
-  const worker = new Worker(APPROVALS_QUEUE, async () => {
-    const r = await expireApprovals(deps);
-    return { expired: r.expired.length, updated: r.updated.length, stale: r.stale.length };
-  }, { connection, prefix: queuePrefix(prefix, APPROVALS_QUEUE), concurrency: 1 });
+  const worker = new Worker(
+    APPROVALS_QUEUE,
+    async () => {
+      const r = await expireApprovals(deps);
+      return { expired: r.expired.length, updated: r.updated.length, stale: r.stale.length };
+    },
+    { connection, prefix: queuePrefix(prefix, APPROVALS_QUEUE), concurrency: 1 },
+  );
   return { worker, close: () => worker.close() };
 }

@@ -5,7 +5,10 @@ import { enqueueMemberCard } from '../enqueue-notify.js';
 import { NOTIFY_QUEUE, queuePrefix } from '../queue-names.js';
 import type { StartedWorker } from './started-worker.js';
 
-/** What the notify worker needs: postAlert's deps (Slack client, thread and quiet stores, limiter, proposals) and its queue's. */
+/**
+ * What the notify worker needs: postAlert's deps (Slack client, thread and quiet stores, limiter, proposals) and its
+ * queue's.
+ */
 export interface NotifyWorkerDeps extends PostAlertDeps {
   /** A connection with maxRetriesPerRequest: null (BullMQ requirement, docs/development.md "Stack notes"). */
   connection: Redis;
@@ -24,7 +27,10 @@ export interface NotifyWorkerDeps extends PostAlertDeps {
 export function startNotifyWorker(deps: NotifyWorkerDeps): StartedWorker {
   const { connection, prefix, concurrency, settings, queue, ...notify } = deps;
   const run = async (job: Job<NotifyRequest>) => {
-    const r = await postAlert({ ...notify, log: notify.log.child({ queue: NOTIFY_QUEUE, jobId: job.id, cluster: job.data.cluster }) }, job.data);
+    const r = await postAlert(
+      { ...notify, log: notify.log.child({ queue: NOTIFY_QUEUE, jobId: job.id, cluster: job.data.cluster }) },
+      job.data,
+    );
     // A fleet member named in the fleet parent: its own card follows, after every first message.
     if (r.memberCard && !job.data.memberCard) await enqueueMemberCard(queue, job.data, 30);
     return r;

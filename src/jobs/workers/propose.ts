@@ -21,7 +21,10 @@ export interface ProposeJobData {
 }
 
 /** What a propose job returns (BullMQ keeps it for an hour; `serve` only needs to know it finished). */
-export type ProposeJobResult = { outcome: 'proposed'; requestId: string } | { outcome: 'refused'; reason: string } | { outcome: 'dropped'; reason: 'late' };
+export type ProposeJobResult =
+  | { outcome: 'proposed'; requestId: string }
+  | { outcome: 'refused'; reason: string }
+  | { outcome: 'dropped'; reason: 'late' };
 
 /** What the propose worker needs (built by jobs/start-workers.ts or a test). */
 export interface ProposeWorkerDeps extends Omit<ProposeFixDeps, 'publish'> {
@@ -59,7 +62,12 @@ export function startProposeWorker(deps: ProposeWorkerDeps): StartedWorker {
       }
       if (!isProposalClickSignatureValid(click, sig, deps.signer)) {
         log.warn({ reason: 'unverified-click' }, 'propose-fix refused');
-        await tell(click, renderProposalRefusal(deps.signer.ready ? { reason: 'unverified-click' } : { reason: 'no-secret', detail: deps.signer.problem! }));
+        await tell(
+          click,
+          renderProposalRefusal(
+            deps.signer.ready ? { reason: 'unverified-click' } : { reason: 'no-secret', detail: deps.signer.problem! },
+          ),
+        );
         return { outcome: 'refused', reason: deps.signer.ready ? 'unverified-click' : 'no-secret' };
       }
       const stored = await deps.proposals.get(click.proposalId);
@@ -68,7 +76,11 @@ export function startProposeWorker(deps: ProposeWorkerDeps): StartedWorker {
         return { outcome: 'refused', reason: 'unknown-proposal' };
       }
       try {
-        const r = await proposeFix(click, stored, { ...deps, log: log.child({ cluster: stored.cluster }), publish: (req) => postApprovalRequest(deps.slack, req) });
+        const r = await proposeFix(click, stored, {
+          ...deps,
+          log: log.child({ cluster: stored.cluster }),
+          publish: (req) => postApprovalRequest(deps.slack, req),
+        });
         if (r.outcome === 'proposed') {
           log.info({ requestId: r.request.id, cluster: stored.cluster }, 'fix proposed');
           await tell(click, renderProposed(r.request)).catch((err: unknown) => log.warn({ err }, 'proposer not told'));

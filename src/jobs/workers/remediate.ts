@@ -33,13 +33,24 @@ export interface RemediateWorkerDeps extends Omit<RunRemediationDeps, 'isAuthori
 }
 
 /** The actions that lift a safeguard until undone: the thread says so while they are in place. */
-const IN_PLACE_ACTIONS = new Set(['webhook.suspend', 'mhc.pause-remediation', 'machine.skip-drain', 'node.out-of-service']);
+const IN_PLACE_ACTIONS = new Set([
+  'webhook.suspend',
+  'mhc.pause-remediation',
+  'machine.skip-drain',
+  'node.out-of-service',
+]);
 
-/** A suspended webhook's backend service, read from the backup of its configuration (the first webhook that names one). */
+/**
+ * A suspended webhook's backend service, read from the backup of its configuration (the first webhook that names one).
+ */
 function backendOf(json: string | undefined): { backend?: { namespace: string; name: string } } {
   try {
-    const obj = JSON.parse(json ?? 'null') as { webhooks?: { clientConfig?: { service?: { namespace?: unknown; name?: unknown } } }[] } | null;
-    const svc = obj?.webhooks?.map((w) => w.clientConfig?.service).find((s) => typeof s?.namespace === 'string' && typeof s?.name === 'string');
+    const obj = JSON.parse(json ?? 'null') as {
+      webhooks?: { clientConfig?: { service?: { namespace?: unknown; name?: unknown } } }[];
+    } | null;
+    const svc = obj?.webhooks
+      ?.map((w) => w.clientConfig?.service)
+      .find((s) => typeof s?.namespace === 'string' && typeof s?.name === 'string');
     return svc ? { backend: { namespace: String(svc.namespace), name: String(svc.name) } } : {};
   } catch {
     return {};
@@ -58,7 +69,11 @@ const FIX_RAN_SECONDS = 7 * 24 * 3600;
 export function startRemediateWorker(deps: RemediateWorkerDeps): StartedWorker {
   const authorizer = createApprovalAuthorizer({ log: deps.log });
   // One memory of executed requests per worker: a replay whose Redis marker was deleted is still refused here.
-  const runDeps: RunRemediationDeps = { ...deps, isAuthorized: deps.isAuthorized ?? ((cluster, user) => authorizer(deps.slack, cluster, user)), executedHere: deps.executedHere ?? createExecutedMemory() };
+  const runDeps: RunRemediationDeps = {
+    ...deps,
+    isAuthorized: deps.isAuthorized ?? ((cluster, user) => authorizer(deps.slack, cluster, user)),
+    executedHere: deps.executedHere ?? createExecutedMemory(),
+  };
   const worker = new Worker(
     REMEDIATE_QUEUE,
     async (job) => {
@@ -68,8 +83,12 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): StartedWorker {
       const log = deps.log.child({ queue: REMEDIATE_QUEUE, jobId: job.id, requestId });
       const run = await runRemediation(requestId, { ...runDeps, log });
       const req = run.request;
-      if (!req || !['succeeded', 'failed', 'aborted', 'interrupted'].includes(req.status)) return { status: req?.status ?? 'unknown' };
-      log.info({ remediation: true, cluster: req.cluster, action: req.plan.action, status: req.status, result: req.result }, `remediation ${req.status}`);
+      if (!req || !['succeeded', 'failed', 'aborted', 'interrupted'].includes(req.status))
+        return { status: req?.status ?? 'unknown' };
+      log.info(
+        { remediation: true, cluster: req.cluster, action: req.plan.action, status: req.status, result: req.result },
+        `remediation ${req.status}`,
+      );
       // A fix that ran loses its buttons (alert parents, answer cards): remembered as long as proposals are.
       // An undo that ran takes what it undid off the list of reversible changes still in place.
       if (req.status === 'succeeded' && typeof req.fixKey === 'string') {
@@ -90,16 +109,25 @@ export function startRemediateWorker(deps: RemediateWorkerDeps): StartedWorker {
         // taint) is remembered until its undo runs: the thread keeps saying so (slack/render/render-in-place.ts).
         if (IN_PLACE_ACTIONS.has(req.plan.action)) {
           await deps.inPlace?.add({
-            requestId: req.id, cluster: req.cluster, action: req.plan.action, label: req.plan.label, at: deps.now().toISOString(),
+            requestId: req.id,
+            cluster: req.cluster,
+            action: req.plan.action,
+            label: req.plan.label,
+            at: deps.now().toISOString(),
             thread: { channel: req.thread.channel, threadTs: req.thread.threadTs },
             undo: { label: run.undo.label, risk: run.undo.risk, proposalId, fixKey: fixKey(req.cluster, run.undo) },
             ...backendOf(run.backup?.json),
           });
         }
       }
-      if (req.status === 'succeeded') await deps.onFixRan?.(req).catch((err: unknown) => log.warn({ err }, 'alert parent refresh after the fix failed'));
+      if (req.status === 'succeeded')
+        await deps
+          .onFixRan?.(req)
+          .catch((err: unknown) => log.warn({ err }, 'alert parent refresh after the fix failed'));
       await postApprovalResult(deps.slack, req, { backup: run.backup, undo });
-      await updateApprovalMessage(deps.slack, req, deps.signer).catch((err: unknown) => log.warn({ err }, 'approval message update failed'));
+      await updateApprovalMessage(deps.slack, req, deps.signer).catch((err: unknown) =>
+        log.warn({ err }, 'approval message update failed'),
+      );
       return { status: req.status };
     },
     { connection: deps.connection, prefix: queuePrefix(deps.prefix ?? BULLMQ_PREFIX, REMEDIATE_QUEUE), concurrency: 4 },

@@ -4,7 +4,10 @@ import { K8sHealthError } from '../../errors/k8s-health-error.js';
 export class PatchError extends K8sHealthError {
   override readonly name = 'PatchError';
   declare readonly code: 'E_PATCH';
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super('E_PATCH', message);
   }
 }
@@ -22,15 +25,23 @@ export function applyPatch(target: unknown, contentType: string, body: unknown):
   }
   if (type === 'application/json-patch+json') {
     if (!Array.isArray(body)) throw new PatchError('json-patch body must be an array of operations', 400);
-    return body.reduce((doc: unknown, op: unknown) => applyJsonPatchOp(doc, op as JsonPatchOp), structuredClone(target));
+    return body.reduce(
+      (doc: unknown, op: unknown) => applyJsonPatchOp(doc, op as JsonPatchOp),
+      structuredClone(target),
+    );
   }
-  throw new PatchError(`the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got "${type}")`, 415);
+  throw new PatchError(
+    `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got "${type}")`,
+    415,
+  );
 }
 
 function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
   const out: Record<string, unknown> =
-    target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+    target !== null && typeof target === 'object' && !Array.isArray(target)
+      ? { ...(target as Record<string, unknown>) }
+      : {};
   for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);
@@ -45,7 +56,10 @@ interface JsonPatchOp {
 }
 
 function applyJsonPatchOp(doc: unknown, op: JsonPatchOp): unknown {
-  const parts = String(op.path ?? '').split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = String(op.path ?? '')
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (parts.length === 0) {
     if (op.op === 'replace' || op.op === 'add') return structuredClone(op.value);
     throw new PatchError(`unsupported json-patch op "${op.op}" on the root`, 422);
@@ -53,13 +67,15 @@ function applyJsonPatchOp(doc: unknown, op: JsonPatchOp): unknown {
   let parent: unknown = doc;
   for (const p of parts.slice(0, -1)) {
     parent = (parent as Record<string, unknown> | undefined)?.[p];
-    if (parent === null || typeof parent !== 'object') throw new PatchError(`json-patch path "${op.path}" does not exist`, 422);
+    if (parent === null || typeof parent !== 'object')
+      throw new PatchError(`json-patch path "${op.path}" does not exist`, 422);
   }
   const last = parts[parts.length - 1]!;
   const container = parent as Record<string, unknown>;
   switch (op.op) {
     case 'add':
-      if (Array.isArray(container)) (container as unknown[]).splice(last === '-' ? container.length : Number(last), 0, structuredClone(op.value));
+      if (Array.isArray(container))
+        (container as unknown[]).splice(last === '-' ? container.length : Number(last), 0, structuredClone(op.value));
       else container[last] = structuredClone(op.value);
       return doc;
     case 'replace':

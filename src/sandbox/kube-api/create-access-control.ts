@@ -15,7 +15,10 @@ export interface Rule {
 
 /** The fake's token controller and RBAC authorizer for ServiceAccount tokens (FakeKubeApiOptions.accessKinds). */
 export interface AccessControl {
-  /** `system:serviceaccount:NS:NAME` for a bearer token of a token Secret this fake filled; undefined for any other caller (admin). */
+  /**
+   * `system:serviceaccount:NS:NAME` for a bearer token of a token Secret this fake filled; undefined for any other
+   * caller (admin).
+   */
   userOf(authorization: string | undefined): string | undefined;
   /**
    * The denial message when `user` (a ServiceAccount) may not do this request, as kube-apiserver's RBAC
@@ -34,8 +37,15 @@ export interface AccessControl {
  * system:discovery, system:public-info-viewer): the self reviews and the discovery paths.
  */
 export const AUTHENTICATED_RULES: readonly Rule[] = [
-  { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
-  { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] },
+  {
+    apiGroups: ['authorization.k8s.io'],
+    resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+    verbs: ['create'],
+  },
+  {
+    nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/readyz', '/version', '/version/'],
+    verbs: ['get'],
+  },
 ];
 
 /** Whether `rules` allow the verb on the resource (RBAC's match: `*` is every value). */
@@ -53,8 +63,14 @@ export function createAccessControl(store: KubeStore): AccessControl {
     const [, , saNamespace, saName] = user.split(':');
     const rules: Rule[] = [...AUTHENTICATED_RULES];
     for (const b of store.list(bindings)) {
-      const binding = b as KubeObject & { subjects?: { kind?: string; name?: string; namespace?: string }[]; roleRef?: { kind?: string; name?: string } };
-      if (!binding.subjects?.some((s) => s.kind === 'ServiceAccount' && s.name === saName && s.namespace === saNamespace)) continue;
+      const binding = b as KubeObject & {
+        subjects?: { kind?: string; name?: string; namespace?: string }[];
+        roleRef?: { kind?: string; name?: string };
+      };
+      if (
+        !binding.subjects?.some((s) => s.kind === 'ServiceAccount' && s.name === saName && s.namespace === saNamespace)
+      )
+        continue;
       if (binding.roleRef?.kind !== 'ClusterRole' || !binding.roleRef.name) continue;
       const role = store.get(roles, undefined, binding.roleRef.name) as (KubeObject & { rules?: Rule[] }) | undefined;
       rules.push(...(role?.rules ?? []));
@@ -68,14 +84,23 @@ export function createAccessControl(store: KubeStore): AccessControl {
       const m = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
       if (!m) return undefined;
       const token = Buffer.from(m[1]!, 'utf8').toString('base64');
-      const s = store.list(secrets).find((x) => (x as { type?: string }).type === TOKEN_TYPE && (x as { data?: Record<string, string> }).data?.token === token);
+      const s = store
+        .list(secrets)
+        .find(
+          (x) =>
+            (x as { type?: string }).type === TOKEN_TYPE &&
+            (x as { data?: Record<string, string> }).data?.token === token,
+        );
       const sa = s?.metadata.annotations?.[SA_ANNOTATION];
       return s && sa ? `system:serviceaccount:${s.metadata.namespace}:${sa}` : undefined;
     },
     deny(user, method, pathname, query) {
       const parts = pathname.split('/').filter(Boolean);
       const isResource = (parts[0] === 'api' && parts.length >= 3) || (parts[0] === 'apis' && parts.length >= 4);
-      if (!isResource) return method === 'GET' ? undefined : `forbidden: User "${user}" cannot ${method.toLowerCase()} path "${pathname}"`;
+      if (!isResource)
+        return method === 'GET'
+          ? undefined
+          : `forbidden: User "${user}" cannot ${method.toLowerCase()} path "${pathname}"`;
       const [group, rest0] = parts[0] === 'api' ? ['', parts.slice(2)] : [parts[1]!, parts.slice(3)];
       let rest = rest0;
       let namespace: string | undefined;
@@ -84,7 +109,20 @@ export function createAccessControl(store: KubeStore): AccessControl {
         rest = rest.slice(2);
       }
       const [resource, name] = rest;
-      const verb = method === 'GET' ? (name ? 'get' : query.watch === 'true' || query.watch === '1' ? 'watch' : 'list') : method === 'POST' ? 'create' : method === 'PATCH' ? 'patch' : method === 'DELETE' ? 'delete' : method.toLowerCase();
+      const verb =
+        method === 'GET'
+          ? name
+            ? 'get'
+            : query.watch === 'true' || query.watch === '1'
+              ? 'watch'
+              : 'list'
+          : method === 'POST'
+            ? 'create'
+            : method === 'PATCH'
+              ? 'patch'
+              : method === 'DELETE'
+                ? 'delete'
+                : method.toLowerCase();
       if (rulesAllow(rulesOf(user), verb, group, resource!)) return undefined;
       const what = group ? `${resource}.${group}` : resource;
       const scope = namespace ? `in the namespace "${namespace}"` : 'at the cluster scope';
@@ -93,7 +131,14 @@ export function createAccessControl(store: KubeStore): AccessControl {
     complete(spec, obj) {
       const o = obj as KubeObject & { type?: string; data?: Record<string, string> };
       if (spec !== secrets || o.type !== TOKEN_TYPE || !o.metadata.annotations?.[SA_ANNOTATION]) return obj;
-      return { ...o, data: { ...(o.data ?? {}), token: Buffer.from(`fake-sa-token-${randomBytes(16).toString('hex')}`).toString('base64'), namespace: Buffer.from(obj.metadata.namespace ?? '').toString('base64') } } as KubeObject;
+      return {
+        ...o,
+        data: {
+          ...(o.data ?? {}),
+          token: Buffer.from(`fake-sa-token-${randomBytes(16).toString('hex')}`).toString('base64'),
+          namespace: Buffer.from(obj.metadata.namespace ?? '').toString('base64'),
+        },
+      } as KubeObject;
     },
   };
 }

@@ -11,14 +11,32 @@ const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', '
 export function createDiscovery(store: KubeStore, pathname: string, serverAddress: string): object | undefined {
   const parts = pathname.split('/').filter(Boolean);
   if (pathname === '/version') {
-    return { major: '1', minor: '31', gitVersion: 'v1.31.4+fake', gitCommit: 'fake', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z', goVersion: 'go1.22.10', compiler: 'gc', platform: 'linux/amd64' };
+    return {
+      major: '1',
+      minor: '31',
+      gitVersion: 'v1.31.4+fake',
+      gitCommit: 'fake',
+      gitTreeState: 'clean',
+      buildDate: '2025-01-01T00:00:00Z',
+      goVersion: 'go1.22.10',
+      compiler: 'gc',
+      platform: 'linux/amd64',
+    };
   }
   if (pathname === '/api') {
-    return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+    return {
+      kind: 'APIVersions',
+      versions: ['v1'],
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+    };
   }
   if (parts.length === 2 && parts[0] === 'api' && parts[1] === 'v1') return resourceList(store, '', 'v1');
   if (pathname === '/apis') {
-    return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups(store).map(([name, versions]) => apiGroup(name, versions)) };
+    return {
+      kind: 'APIGroupList',
+      apiVersion: 'v1',
+      groups: groups(store).map(([name, versions]) => apiGroup(name, versions)),
+    };
   }
   if (parts[0] === 'apis' && (parts.length === 2 || parts.length === 3)) {
     const entry = groups(store).find(([name]) => name === parts[1]);

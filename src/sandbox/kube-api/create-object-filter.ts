@@ -87,5 +87,9 @@ function fieldValue(obj: KubeObject, path: string): string {
     if (cur === null || typeof cur !== 'object') return '';
     cur = (cur as Record<string, unknown>)[part];
   }
-  return cur === undefined || cur === null ? '' : typeof cur === 'object' ? JSON.stringify(cur) : String(cur as string | number | boolean);
+  return cur === undefined || cur === null
+    ? ''
+    : typeof cur === 'object'
+      ? JSON.stringify(cur)
+      : String(cur as string | number | boolean);
 }

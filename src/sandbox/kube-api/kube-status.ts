@@ -42,7 +42,13 @@ export function createKubeStatus(code: number, message: string, details?: KubeSt
 }
 
 /** The message kube-apiserver's authorizer writes for a denied request (what RBAC users see). */
-export function forbiddenMessage(verb: string, group: string, plural: string, namespace?: string, name?: string): string {
+export function forbiddenMessage(
+  verb: string,
+  group: string,
+  plural: string,
+  namespace?: string,
+  name?: string,
+): string {
   const what = group ? `${plural}.${group}` : plural;
   const named = name ? ` "${name}"` : '';
   const scope = namespace ? `in the namespace "${namespace}"` : 'at the cluster scope';

@@ -32,7 +32,8 @@ export class KubeStore {
     for (const obj of objects) {
       // events.k8s.io/v1 Events are served as core Events, as loadDump reads them.
       const spec = findServedKind(obj?.kind, obj?.apiVersion) ?? findServedKind(obj?.kind);
-      if (!spec || !this.kinds.includes(spec) || typeof obj.metadata?.name !== 'string') continue; // kinds the bot never reads are not served
+      // kinds the bot never reads are not served
+      if (!spec || !this.kinds.includes(spec) || typeof obj.metadata?.name !== 'string') continue;
       const n = Number(obj.metadata.resourceVersion);
       if (Number.isInteger(n) && n > this.rv) this.rv = n;
       this.addServedVersion(spec, servedVersionOf(spec, obj));
@@ -107,7 +108,11 @@ export class KubeStore {
 
   /** A BOOKMARK carrying only the current resourceVersion. */
   bookmark(): StoreEvent {
-    return { type: 'BOOKMARK', object: { metadata: { name: '', resourceVersion: this.resourceVersion } }, resourceVersion: this.rv };
+    return {
+      type: 'BOOKMARK',
+      object: { metadata: { name: '', resourceVersion: this.resourceVersion } },
+      resourceVersion: this.rv,
+    };
   }
 
   private record(ev: StoreEvent): StoreEvent {

@@ -11,8 +11,20 @@ export type ServedKind = Pick<KindSpec, 'kind' | 'group' | 'versions' | 'plural'
 export const ACCESS_KINDS: readonly ServedKind[] = [
   { kind: 'Secret', group: '', versions: ['v1'], plural: 'secrets', namespaced: true },
   { kind: 'ServiceAccount', group: '', versions: ['v1'], plural: 'serviceaccounts', namespaced: true },
-  { kind: 'ClusterRole', group: 'rbac.authorization.k8s.io', versions: ['v1'], plural: 'clusterroles', namespaced: false },
-  { kind: 'ClusterRoleBinding', group: 'rbac.authorization.k8s.io', versions: ['v1'], plural: 'clusterrolebindings', namespaced: false },
+  {
+    kind: 'ClusterRole',
+    group: 'rbac.authorization.k8s.io',
+    versions: ['v1'],
+    plural: 'clusterroles',
+    namespaced: false,
+  },
+  {
+    kind: 'ClusterRoleBinding',
+    group: 'rbac.authorization.k8s.io',
+    versions: ['v1'],
+    plural: 'clusterrolebindings',
+    namespaced: false,
+  },
 ];
 
 /** Every kind the fake can serve. */

@@ -19,7 +19,10 @@ export interface FakeKubeApiOptions {
   objects?: KubeObject[];
   /** A dump directory, read with readDumpObjects (objects are added to `objects`). */
   dir?: string;
-  /** Which half of a workload/ + management/ dump to serve (default workload; an unsplit dump serves the same objects for both). */
+  /**
+   * Which half of a workload/ + management/ dump to serve (default workload; an unsplit dump serves the same objects
+   * for both).
+   */
   cluster?: 'workload' | 'management';
   /** Serve every KINDS entry even without objects (default: optional CRDs only when they have objects). */
   serveAllKinds?: boolean;
@@ -152,7 +155,8 @@ export async function startFakeKubeApi(opts: FakeKubeApiOptions = {}): Promise<F
   });
   const api = root.api;
   api.addCluster = async (name, memberOpts = {}) => {
-    if (members.has(name)) throw new K8sHealthError('E_FAKE_KUBE_API', `fake-kube-api: cluster ${name} is already served`);
+    if (members.has(name))
+      throw new K8sHealthError('E_FAKE_KUBE_API', `fake-kube-api: cluster ${name} is already served`);
     const inst = await createInstance(memberOpts, shared);
     inst.api.url = `${shared.url}/clusters/${encodeURIComponent(name)}`;
     inst.api.port = shared.port;
@@ -221,8 +225,13 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
       if (type === 'BOOKMARK') return broadcast(store.bookmark());
       if (type === 'ERROR') return broadcast({ type, object: obj, resourceVersion: 0 });
       const spec = findServedKind(obj.kind, obj.apiVersion) ?? findServedKind(obj.kind);
-      if (!spec) throw new K8sHealthError('E_FAKE_KUBE_API', `fake-kube-api: kind ${obj.kind} (${obj.apiVersion}) is not in KINDS`);
-      const ev = type === 'DELETED' ? store.remove(spec, obj.metadata.namespace, obj.metadata.name) : store.put(spec, obj, type);
+      if (!spec)
+        throw new K8sHealthError(
+          'E_FAKE_KUBE_API',
+          `fake-kube-api: kind ${obj.kind} (${obj.apiVersion}) is not in KINDS`,
+        );
+      const ev =
+        type === 'DELETED' ? store.remove(spec, obj.metadata.namespace, obj.metadata.name) : store.put(spec, obj, type);
       if (ev) broadcast(ev);
     },
     find(kind, name, namespace) {
@@ -233,7 +242,8 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
       const spec = findServedKind(kind);
       return spec ? store.list(spec, namespace) : [];
     },
-    addCluster: () => Promise.reject(new Error('fake-kube-api: addCluster is only available on the server startFakeKubeApi returned')),
+    addCluster: () =>
+      Promise.reject(new Error('fake-kube-api: addCluster is only available on the server startFakeKubeApi returned')),
     openWatches: () => [...watchers].map((w) => `${w.spec.plural}${w.spec.group ? `.${w.spec.group}` : ''}`).sort(),
     async close() {
       for (const t of delayed) clearTimeout(t);
@@ -245,15 +255,28 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
     for (const w of watchers) {
       if (ev.type === 'BOOKMARK') {
         if (w.bookmarks) writeEvent(w, ev);
-      } else if (ev.type === 'ERROR' || (ev.spec === w.spec && (w.namespace === undefined || ev.object.metadata.namespace === w.namespace) && w.filter(ev.object))) {
+      } else if (
+        ev.type === 'ERROR' ||
+        (ev.spec === w.spec &&
+          (w.namespace === undefined || ev.object.metadata.namespace === w.namespace) &&
+          w.filter(ev.object))
+      ) {
         writeEvent(w, ev);
       }
     }
   }
 
   function writeEvent(w: Watcher, ev: StoreEvent): void {
-    const object = ev.type === 'BOOKMARK' ? { kind: w.spec.kind, apiVersion: gv(w.spec, w.spec.versions[0]!), ...ev.object } : ev.object;
-    w.res.write(JSON.stringify({ type: ev.type, object: ev.spec ? withType(object, ev.spec, store.versionsOf(ev.spec)[0]!) : object }) + '\n');
+    const object =
+      ev.type === 'BOOKMARK'
+        ? { kind: w.spec.kind, apiVersion: gv(w.spec, w.spec.versions[0]!), ...ev.object }
+        : ev.object;
+    w.res.write(
+      JSON.stringify({
+        type: ev.type,
+        object: ev.spec ? withType(object, ev.spec, store.versionsOf(ev.spec)[0]!) : object,
+      }) + '\n',
+    );
   }
 
   const receive = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
@@ -273,11 +296,23 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
     });
   };
 
-  function handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL, query: Record<string, string>, body: string): void {
+  function handle(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    query: Record<string, string>,
+    body: string,
+  ): void {
     const method = req.method ?? 'GET';
     // 'down': the API server is gone; every connection is cut (seed S1, kube-apiserver on all control planes removed).
     if (readyz === 'down') return void req.socket.destroy();
-    const rule = rules.find((r) => (!r.method || r.method === method) && (!r.path || url.pathname === r.path) && (!r.pathPrefix || url.pathname.startsWith(r.pathPrefix)) && (r.times ?? 1) > 0);
+    const rule = rules.find(
+      (r) =>
+        (!r.method || r.method === method) &&
+        (!r.path || url.pathname === r.path) &&
+        (!r.pathPrefix || url.pathname.startsWith(r.pathPrefix)) &&
+        (r.times ?? 1) > 0,
+    );
     if (rule) {
       if (rule.times !== undefined) rule.times--;
       if (rule.reset) return void req.socket.destroy();
@@ -286,7 +321,15 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
     const user = access?.userOf(req.headers.authorization);
     const denied = user ? access!.deny(user, method, url.pathname, query) : undefined;
     if (denied) return send(res, 403, createKubeStatus(403, denied));
-    const review = access && method === 'POST' ? answerSelfReview(url.pathname, body, user ? access.rulesOf(user) : undefined, opts.rulesReviewIncomplete === true) : undefined;
+    const review =
+      access && method === 'POST'
+        ? answerSelfReview(
+            url.pathname,
+            body,
+            user ? access.rulesOf(user) : undefined,
+            opts.rulesReviewIncomplete === true,
+          )
+        : undefined;
     if (review) return send(res, review.status, review.body);
     if (url.pathname === '/readyz' || url.pathname === '/livez' || url.pathname === '/healthz') {
       const r = renderReadyz(readyz, 'verbose' in query, url.pathname.slice(1));
@@ -298,7 +341,8 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
     const target = parseTarget(url.pathname);
     if (!target) return send(res, 404, createKubeStatus(404, 'the server could not find the requested resource'));
     try {
-      if (method === 'GET' && !target.name && (query.watch === 'true' || query.watch === '1')) return watch(res, target, query);
+      if (method === 'GET' && !target.name && (query.watch === 'true' || query.watch === '1'))
+        return watch(res, target, query);
       if (method === 'GET' && !target.name) return list(res, target, query);
       if (method === 'GET') return get(res, target);
       if (method === 'POST' && !target.name) return create(res, target, query, body, url.pathname);
@@ -332,7 +376,9 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
 
   function list(res: http.ServerResponse, t: Target, query: Record<string, string>): void {
     const selective = Boolean(query.labelSelector || query.fieldSelector);
-    const all = selective ? store.list(t.spec, t.namespace).filter(createObjectFilter(query.labelSelector, query.fieldSelector)) : store.list(t.spec, t.namespace);
+    const all = selective
+      ? store.list(t.spec, t.namespace).filter(createObjectFilter(query.labelSelector, query.fieldSelector))
+      : store.list(t.spec, t.namespace);
     const limit = Number(query.limit) > 0 ? Number(query.limit) : Infinity;
     let start = 0;
     if (query.continue && query.resourceVersion) {
@@ -340,7 +386,15 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
     }
     if (query.continue) {
       const after = decodeContinue(query.continue);
-      if (after === undefined) return send(res, 410, createKubeStatus(410, 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'));
+      if (after === undefined)
+        return send(
+          res,
+          410,
+          createKubeStatus(
+            410,
+            'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+          ),
+        );
       start = firstAfter(all, after);
     }
     const page = all.slice(start, start + limit);
@@ -373,13 +427,20 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
   }
 
   function watch(res: http.ServerResponse, t: Target, query: Record<string, string>): void {
-    const w: Watcher = { spec: t.spec, namespace: t.namespace, filter: createObjectFilter(query.labelSelector, query.fieldSelector), bookmarks: query.allowWatchBookmarks === 'true', res };
+    const w: Watcher = {
+      spec: t.spec,
+      namespace: t.namespace,
+      filter: createObjectFilter(query.labelSelector, query.fieldSelector),
+      bookmarks: query.allowWatchBookmarks === 'true',
+      res,
+    };
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
     // kube-apiserver sends the headers at once, before any event: a watch client knows it is open.
     res.flushHeaders();
     const from = Number(query.resourceVersion);
     if (!query.resourceVersion || query.resourceVersion === '0' || query.sendInitialEvents === 'true') {
-      for (const obj of store.list(t.spec, t.namespace).filter(w.filter)) writeEvent(w, { type: 'ADDED', object: obj, spec: t.spec, resourceVersion: 0 });
+      for (const obj of store.list(t.spec, t.namespace).filter(w.filter))
+        writeEvent(w, { type: 'ADDED', object: obj, spec: t.spec, resourceVersion: 0 });
       if (query.sendInitialEvents === 'true') {
         const b = store.bookmark();
         b.object.metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
@@ -387,17 +448,31 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
       }
     } else {
       // Resume: replay what changed after the given resourceVersion.
-      for (const ev of store.log) if (ev.resourceVersion > from && ev.spec === t.spec && (t.namespace === undefined || ev.object.metadata.namespace === t.namespace) && w.filter(ev.object)) writeEvent(w, ev);
+      for (const ev of store.log)
+        if (
+          ev.resourceVersion > from &&
+          ev.spec === t.spec &&
+          (t.namespace === undefined || ev.object.metadata.namespace === t.namespace) &&
+          w.filter(ev.object)
+        )
+          writeEvent(w, ev);
     }
     watchers.add(w);
-    const timeout = Number(query.timeoutSeconds) > 0 ? setTimeout(() => res.end(), Number(query.timeoutSeconds) * 1000) : undefined;
+    const timeout =
+      Number(query.timeoutSeconds) > 0 ? setTimeout(() => res.end(), Number(query.timeoutSeconds) * 1000) : undefined;
     res.on('close', () => {
       watchers.delete(w);
       if (timeout) clearTimeout(timeout);
     });
   }
 
-  function patch(req: http.IncomingMessage, res: http.ServerResponse, t: Target, query: Record<string, string>, body: string): void {
+  function patch(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    t: Target,
+    query: Record<string, string>,
+    body: string,
+  ): void {
     const dryRun = checkDryRun(res, query);
     if (dryRun === undefined) return;
     const contentType = req.headers['content-type'] ?? '';
@@ -407,22 +482,55 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
     } catch {
       return send(res, 400, createKubeStatus(400, 'error decoding patch: invalid JSON'));
     }
-    recordWrite({ method: 'PATCH', path: req.url?.split('?')[0] ?? '', kind: t.spec.kind, namespace: t.namespace, name: t.name!, dryRun, contentType, body: parsed, query });
+    recordWrite({
+      method: 'PATCH',
+      path: req.url?.split('?')[0] ?? '',
+      kind: t.spec.kind,
+      namespace: t.namespace,
+      name: t.name!,
+      dryRun,
+      contentType,
+      body: parsed,
+      query,
+    });
     const current = store.get(t.spec, t.namespace, t.name!);
     if (!current) return send(res, 404, notFound(t));
     const next = applyPatch(current, contentType, parsed) as KubeObject;
     if (next?.metadata?.name !== t.name || (t.spec.namespaced && next.metadata.namespace !== t.namespace)) {
-      return send(res, 400, createKubeStatus(400, `the name of the object (${next?.metadata?.name}) does not match the name on the URL (${t.name})`));
+      return send(
+        res,
+        400,
+        createKubeStatus(
+          400,
+          `the name of the object (${next?.metadata?.name}) does not match the name on the URL (${t.name})`,
+        ),
+      );
     }
     // As the generic registry's Update does (k8s.io/apiserver registry/generic/registry/store.go): a
     // patched object whose resourceVersion differs from the stored one is an optimistic-lock conflict
     // (409), checked before validation; then metadata.uid is immutable (rest.BeforeUpdate →
     // ValidateObjectMetaUpdate, 422). A patch that sets neither leaves both as stored. Dry runs too.
     if (String(next.metadata.resourceVersion) !== String(current.metadata.resourceVersion)) {
-      return send(res, 409, createKubeStatus(409, `Operation cannot be fulfilled on ${qualified(t)} "${t.name}": the object has been modified; please apply your changes to the latest version and try again`, details(t)));
+      return send(
+        res,
+        409,
+        createKubeStatus(
+          409,
+          `Operation cannot be fulfilled on ${qualified(t)} "${t.name}": the object has been modified; please apply your changes to the latest version and try again`,
+          details(t),
+        ),
+      );
     }
     if (next.metadata.uid !== current.metadata.uid) {
-      return send(res, 422, createKubeStatus(422, `${t.spec.kind}${t.spec.group ? `.${t.spec.group}` : ''} "${t.name}" is invalid: metadata.uid: Invalid value: "${next.metadata.uid}": field is immutable`, { name: t.name, group: t.spec.group, kind: t.spec.kind }));
+      return send(
+        res,
+        422,
+        createKubeStatus(
+          422,
+          `${t.spec.kind}${t.spec.group ? `.${t.spec.group}` : ''} "${t.name}" is invalid: metadata.uid: Invalid value: "${next.metadata.uid}": field is immutable`,
+          { name: t.name, group: t.spec.group, kind: t.spec.kind },
+        ),
+      );
     }
     if (dryRun) return send(res, 200, withType(next, t.spec, t.version));
     const ev = store.put(t.spec, next);
@@ -435,7 +543,13 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
    * creationTimestamp, generation, resourceVersion), 409 AlreadyExists, or 400/500 for what
    * kube-apiserver refuses too. A dry run is validated the same way but never stored.
    */
-  function create(res: http.ServerResponse, t: Target, query: Record<string, string>, body: string, path: string): void {
+  function create(
+    res: http.ServerResponse,
+    t: Target,
+    query: Record<string, string>,
+    body: string,
+    path: string,
+  ): void {
     const dryRun = checkDryRun(res, query);
     if (dryRun === undefined) return;
     let obj: KubeObject;
@@ -445,18 +559,56 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
       return send(res, 400, createKubeStatus(400, 'error decoding the request body: invalid JSON'));
     }
     const name = obj?.metadata?.name;
-    recordWrite({ method: 'POST', path, kind: t.spec.kind, namespace: t.namespace, name: String(name ?? ''), dryRun, body: obj, query });
-    if (obj?.kind !== undefined && obj.kind !== t.spec.kind) return send(res, 400, createKubeStatus(400, `the kind of the object (${obj.kind}) does not match the resource ${t.spec.plural}`));
-    if (typeof name !== 'string' || !name) return send(res, 422, createKubeStatus(422, `${t.spec.kind} is invalid: metadata.name: Required value: name or generateName is required`));
+    recordWrite({
+      method: 'POST',
+      path,
+      kind: t.spec.kind,
+      namespace: t.namespace,
+      name: String(name ?? ''),
+      dryRun,
+      body: obj,
+      query,
+    });
+    if (obj?.kind !== undefined && obj.kind !== t.spec.kind)
+      return send(
+        res,
+        400,
+        createKubeStatus(400, `the kind of the object (${obj.kind}) does not match the resource ${t.spec.plural}`),
+      );
+    if (typeof name !== 'string' || !name)
+      return send(
+        res,
+        422,
+        createKubeStatus(
+          422,
+          `${t.spec.kind} is invalid: metadata.name: Required value: name or generateName is required`,
+        ),
+      );
     if (t.spec.namespaced && obj.metadata.namespace !== undefined && obj.metadata.namespace !== t.namespace) {
-      return send(res, 400, createKubeStatus(400, 'the namespace of the provided object does not match the namespace sent on the request'));
+      return send(
+        res,
+        400,
+        createKubeStatus(400, 'the namespace of the provided object does not match the namespace sent on the request'),
+      );
     }
     // As kube-apiserver's storage does: a create carrying a resourceVersion is refused.
-    if (obj.metadata.resourceVersion) return send(res, 500, createKubeStatus(500, 'resourceVersion should not be set on objects to be created'));
-    const metadata = { ...obj.metadata, ...(t.spec.namespaced ? { namespace: t.namespace } : {}), uid: randomUUID(), creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), generation: 1 };
+    if (obj.metadata.resourceVersion)
+      return send(res, 500, createKubeStatus(500, 'resourceVersion should not be set on objects to be created'));
+    const metadata = {
+      ...obj.metadata,
+      ...(t.spec.namespaced ? { namespace: t.namespace } : {}),
+      uid: randomUUID(),
+      creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      generation: 1,
+    };
     delete metadata.deletionTimestamp;
     // As kube-apiserver stores it: with kind and apiVersion, whether or not the client sent them.
-    const typed = { ...obj, kind: t.spec.kind, apiVersion: obj.apiVersion ?? gv(t.spec, t.version), metadata } as KubeObject;
+    const typed = {
+      ...obj,
+      kind: t.spec.kind,
+      apiVersion: obj.apiVersion ?? gv(t.spec, t.version),
+      metadata,
+    } as KubeObject;
     const next = access ? access.complete(t.spec, typed) : typed;
     const exists = store.get(t.spec, t.namespace, name);
     if (exists) return send(res, 409, alreadyExists(t, name));
@@ -467,7 +619,13 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
     send(res, 201, withType(ev.object, t.spec, t.version));
   }
 
-  function remove(res: http.ServerResponse, t: Target, query: Record<string, string>, path: string, body: string): void {
+  function remove(
+    res: http.ServerResponse,
+    t: Target,
+    query: Record<string, string>,
+    path: string,
+    body: string,
+  ): void {
     const dryRun = checkDryRun(res, query);
     if (dryRun === undefined) return;
     let options: { preconditions?: { uid?: string; resourceVersion?: string } } | undefined;
@@ -476,23 +634,51 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
     } catch {
       return send(res, 400, createKubeStatus(400, 'error decoding the request body: invalid JSON'));
     }
-    recordWrite({ method: 'DELETE', path, kind: t.spec.kind, namespace: t.namespace, name: t.name!, dryRun, query, ...(options ? { body: options } : {}) });
+    recordWrite({
+      method: 'DELETE',
+      path,
+      kind: t.spec.kind,
+      namespace: t.namespace,
+      name: t.name!,
+      dryRun,
+      query,
+      ...(options ? { body: options } : {}),
+    });
     const current = store.get(t.spec, t.namespace, t.name!);
     if (!current) return send(res, 404, notFound(t));
     // DeleteOptions.preconditions, as kube-apiserver checks them before deleting (dry runs included):
     // k8s.io/apiserver registry/rest/delete.go BeforeDelete, answered as 409 Conflict by the store.
     const pre = options?.preconditions;
-    const conflict = (message: string) => send(res, 409, createKubeStatus(409, `Operation cannot be fulfilled on ${t.spec.kind}${t.spec.group ? `.${t.spec.group}` : ''} "${t.name}": ${message}`, { name: t.name, group: t.spec.group, kind: t.spec.kind }));
+    const conflict = (message: string) =>
+      send(
+        res,
+        409,
+        createKubeStatus(
+          409,
+          `Operation cannot be fulfilled on ${t.spec.kind}${t.spec.group ? `.${t.spec.group}` : ''} "${t.name}": ${message}`,
+          { name: t.name, group: t.spec.group, kind: t.spec.kind },
+        ),
+      );
     if (pre?.uid !== undefined && pre.uid !== current.metadata.uid) {
-      return conflict(`the UID in the precondition (${pre.uid}) does not match the UID in record (${current.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
+      return conflict(
+        `the UID in the precondition (${pre.uid}) does not match the UID in record (${current.metadata.uid ?? ''}). The object might have been deleted and then recreated`,
+      );
     }
     if (pre?.resourceVersion !== undefined && pre.resourceVersion !== current.metadata.resourceVersion) {
-      return conflict(`the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion}). The object might have been modified`);
+      return conflict(
+        `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion}). The object might have been modified`,
+      );
     }
     if (dryRun) return send(res, 200, withType(current, t.spec, t.version));
     if (current.metadata.finalizers?.length) {
       // Finalizers keep the object, marked for deletion, until their controller removes them.
-      const ev = store.put(t.spec, { ...current, metadata: { ...current.metadata, deletionTimestamp: current.metadata.deletionTimestamp ?? new Date().toISOString() } });
+      const ev = store.put(t.spec, {
+        ...current,
+        metadata: {
+          ...current.metadata,
+          deletionTimestamp: current.metadata.deletionTimestamp ?? new Date().toISOString(),
+        },
+      });
       broadcast(ev);
       return send(res, 200, withType(ev.object, t.spec, t.version));
     }
@@ -516,11 +702,29 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
 
   function faultStatus(status: number, method: string, pathname: string) {
     const t = parseTarget(pathname);
-    const verb = method === 'POST' ? 'create' : method === 'PATCH' ? 'patch' : method === 'DELETE' ? 'delete' : t?.name ? 'get' : 'list';
-    if (status === 403 && t) return createKubeStatus(403, forbiddenMessage(verb, t.spec.group, t.spec.plural, t.namespace, t.name), details(t));
+    const verb =
+      method === 'POST'
+        ? 'create'
+        : method === 'PATCH'
+          ? 'patch'
+          : method === 'DELETE'
+            ? 'delete'
+            : t?.name
+              ? 'get'
+              : 'list';
+    if (status === 403 && t)
+      return createKubeStatus(
+        403,
+        forbiddenMessage(verb, t.spec.group, t.spec.plural, t.namespace, t.name),
+        details(t),
+      );
     if (status === 404 && t) return notFound(t);
     if (status === 401) return createKubeStatus(401, 'Unauthorized');
-    return createKubeStatus(status, status >= 500 ? 'Internal error occurred: injected fault' : `injected ${status}`, t && details(t));
+    return createKubeStatus(
+      status,
+      status >= 500 ? 'Internal error occurred: injected fault' : `injected ${status}`,
+      t && details(t),
+    );
   }
 
   return { api, receive };
@@ -557,7 +761,10 @@ function notFound(t: Target) {
 /** 409 with reason AlreadyExists, as kube-apiserver answers a create of an existing name. */
 function alreadyExists(t: Target, name: string) {
   const what = t.spec.group ? `${t.spec.plural}.${t.spec.group}` : t.spec.plural;
-  return { ...createKubeStatus(409, `${what} "${name}" already exists`, { ...details(t), name }), reason: 'AlreadyExists' };
+  return {
+    ...createKubeStatus(409, `${what} "${name}" already exists`, { ...details(t), name }),
+    reason: 'AlreadyExists',
+  };
 }
 
 /** Index of the first object whose key sorts after `key` (lists are sorted by key: binary search). */

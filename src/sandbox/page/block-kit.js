@@ -52,7 +52,10 @@ function renderNode(n, ctx) {
       return el('span', { class: 'bk-mention', text: `@${p ? p.name : (n.label ?? n.id)}` });
     }
     case 'channel':
-      return el('span', { class: 'bk-mention', text: `#${n.label ?? (ctx.channel?.id === n.id ? ctx.channel.name : n.id)}` });
+      return el('span', {
+        class: 'bk-mention',
+        text: `#${n.label ?? (ctx.channel?.id === n.id ? ctx.channel.name : n.id)}`,
+      });
     case 'group':
       return el('span', { class: 'bk-mention', text: n.label ?? `@${n.id}` });
     case 'special':
@@ -75,7 +78,11 @@ export function renderText(obj, ctx) {
   if (!obj) return [];
   if (obj.type === 'mrkdwn') return renderMrkdwn(obj.text, ctx);
   const t = String(obj.text ?? '');
-  return [document.createTextNode(obj.emoji === false ? t : t.replace(/:([a-z0-9_+-]+):/g, (all, name) => EMOJI[name] ?? all))];
+  return [
+    document.createTextNode(
+      obj.emoji === false ? t : t.replace(/:([a-z0-9_+-]+):/g, (all, name) => EMOJI[name] ?? all),
+    ),
+  ];
 }
 
 function plain(obj) {
@@ -89,20 +96,32 @@ function plain(obj) {
 function renderButton(e, block, ctx) {
   const style = e.style === 'primary' || e.style === 'danger' ? ` bk-button-${e.style}` : '';
   const key = `${ctx.messageTs}|${block.block_id ?? ''}|${e.action_id ?? ''}`;
-  return el('button', {
-    type: 'button',
-    class: `bk-button${style}`,
-    'data-key': key,
-    'data-action-id': e.action_id ?? '',
-    onclick: () => (e.confirm ? ctx.confirm(e.confirm).then((ok) => ok && ctx.onClick(e, block)) : ctx.onClick(e, block)),
-  }, renderText(e.text, ctx));
+  return el(
+    'button',
+    {
+      type: 'button',
+      class: `bk-button${style}`,
+      'data-key': key,
+      'data-action-id': e.action_id ?? '',
+      onclick: () =>
+        e.confirm ? ctx.confirm(e.confirm).then((ok) => ok && ctx.onClick(e, block)) : ctx.onClick(e, block),
+    },
+    renderText(e.text, ctx),
+  );
 }
 
 function renderElement(e, block, ctx) {
   if (e.type === 'button') return renderButton(e, block, ctx);
   if (e.type === 'static_select') return renderSelect(e, block, ctx);
   // An overflow menu is a "⋯" that opens its options; choosing one is the interaction, as a select's is.
-  if (e.type === 'overflow') return renderSelect({ ...e, placeholder: { type: 'plain_text', text: '⋯' } }, block, ctx, 'More options', ' bk-overflow');
+  if (e.type === 'overflow')
+    return renderSelect(
+      { ...e, placeholder: { type: 'plain_text', text: '⋯' } },
+      block,
+      ctx,
+      'More options',
+      ' bk-overflow',
+    );
   if (e.type === 'image') return el('span', { class: 'bk-image-alt', text: `[image: ${e.alt_text ?? ''}]` });
   if (e.type === 'mrkdwn' || e.type === 'plain_text') return el('span', {}, renderText(e, ctx));
   return el('span', { class: 'bk-unsupported', text: `[${e.type} not shown in the sandbox]` });
@@ -115,19 +134,31 @@ function renderElement(e, block, ctx) {
 function renderSelect(e, block, ctx, label, extraClass = '') {
   const key = `${ctx.messageTs}|${block.block_id ?? ''}|${e.action_id ?? ''}`;
   const placeholder = plain(e.placeholder) || 'Choose';
-  const select = el('select', {
-    class: `bk-button bk-select${extraClass}`,
-    'data-key': key,
-    'data-action-id': e.action_id ?? '',
-    onchange: (ev) => {
-      const value = ev.target.value;
-      if (!value) return;
-      const send = () => ctx.onClick(e, block, value);
-      (e.confirm ? ctx.confirm(e.confirm).then((ok) => ok && send()) : send());
+  const select = el(
+    'select',
+    {
+      class: `bk-button bk-select${extraClass}`,
+      'data-key': key,
+      'data-action-id': e.action_id ?? '',
+      onchange: (ev) => {
+        const value = ev.target.value;
+        if (!value) return;
+        const send = () => ctx.onClick(e, block, value);
+        e.confirm ? ctx.confirm(e.confirm).then((ok) => ok && send()) : send();
+      },
     },
-  }, [el('option', { value: '', text: placeholder }), ...(e.options ?? []).map((o) => el('option', { value: String(o.value ?? ''), text: plain(o.text) }))]);
+    [
+      el('option', { value: '', text: placeholder }),
+      ...(e.options ?? []).map((o) => el('option', { value: String(o.value ?? ''), text: plain(o.text) })),
+    ],
+  );
   // A real <label> (read by screen readers; the placeholder option shows the same words on screen).
-  return el('label', { class: 'bk-select-label' }, el('span', { class: 'bk-visually-hidden', text: label ?? placeholder }), select);
+  return el(
+    'label',
+    { class: 'bk-select-label' },
+    el('span', { class: 'bk-visually-hidden', text: label ?? placeholder }),
+    select,
+  );
 }
 
 function renderRichText(block, ctx) {
@@ -145,12 +176,21 @@ function renderRichText(block, ctx) {
       if (x.type === 'emoji') return document.createTextNode(EMOJI[x.name] ?? `:${x.name}:`);
       return document.createTextNode('');
     });
-  return el('div', { class: 'bk-rich' }, (block.elements ?? []).map((s) => {
-    if (s.type === 'rich_text_preformatted') return el('pre', { class: 'bk-pre' }, inline(s.elements));
-    if (s.type === 'rich_text_quote') return el('blockquote', { class: 'bk-quote' }, inline(s.elements));
-    if (s.type === 'rich_text_list') return el(s.style === 'ordered' ? 'ol' : 'ul', {}, (s.elements ?? []).map((li) => el('li', {}, inline(li.elements))));
-    return el('div', {}, inline(s.elements));
-  }));
+  return el(
+    'div',
+    { class: 'bk-rich' },
+    (block.elements ?? []).map((s) => {
+      if (s.type === 'rich_text_preformatted') return el('pre', { class: 'bk-pre' }, inline(s.elements));
+      if (s.type === 'rich_text_quote') return el('blockquote', { class: 'bk-quote' }, inline(s.elements));
+      if (s.type === 'rich_text_list')
+        return el(
+          s.style === 'ordered' ? 'ol' : 'ul',
+          {},
+          (s.elements ?? []).map((li) => el('li', {}, inline(li.elements))),
+        );
+      return el('div', {}, inline(s.elements));
+    }),
+  );
 }
 
 /** One block. `ctx` adds: onClick(element, block), confirm(dialog) → Promise<boolean>, messageTs, errors (inputs). */
@@ -161,16 +201,33 @@ export function renderBlock(block, ctx) {
     case 'section': {
       const body = el('div', { class: 'bk-section-body' });
       if (block.text) body.append(el('div', { class: 'bk-text' }, renderText(block.text, ctx)));
-      if (block.fields?.length) body.append(el('div', { class: 'bk-fields' }, block.fields.map((f) => el('div', { class: 'bk-field' }, renderText(f, ctx)))));
-      const accessory = block.accessory ? el('div', { class: 'bk-accessory' }, renderElement(block.accessory, block, ctx)) : undefined;
+      if (block.fields?.length)
+        body.append(
+          el(
+            'div',
+            { class: 'bk-fields' },
+            block.fields.map((f) => el('div', { class: 'bk-field' }, renderText(f, ctx))),
+          ),
+        );
+      const accessory = block.accessory
+        ? el('div', { class: 'bk-accessory' }, renderElement(block.accessory, block, ctx))
+        : undefined;
       return el('div', { class: 'bk-section' }, body, accessory);
     }
     case 'context':
-      return el('div', { class: 'bk-context' }, (block.elements ?? []).map((e) => renderElement(e, block, ctx)));
+      return el(
+        'div',
+        { class: 'bk-context' },
+        (block.elements ?? []).map((e) => renderElement(e, block, ctx)),
+      );
     case 'divider':
       return el('hr', { class: 'bk-divider' });
     case 'actions':
-      return el('div', { class: 'bk-actions', role: 'group', 'aria-label': 'Actions' }, (block.elements ?? []).map((e) => renderElement(e, block, ctx)));
+      return el(
+        'div',
+        { class: 'bk-actions', role: 'group', 'aria-label': 'Actions' },
+        (block.elements ?? []).map((e) => renderElement(e, block, ctx)),
+      );
     case 'image':
       return el('div', { class: 'bk-image-alt', text: `[image: ${block.alt_text ?? ''}]` });
     case 'rich_text':
@@ -180,13 +237,33 @@ export function renderBlock(block, ctx) {
       const id = `input-${block.block_id}-${e.action_id}`;
       const error = ctx.errors?.[block.block_id];
       const field = e.multiline
-        ? el('textarea', { id, class: 'bk-input', 'data-block-id': block.block_id, 'data-action-id': e.action_id, 'aria-invalid': error ? 'true' : undefined, 'aria-describedby': error ? `${id}-error` : undefined })
-        : el('input', { id, type: 'text', class: 'bk-input', autocomplete: 'off', 'data-block-id': block.block_id, 'data-action-id': e.action_id, placeholder: plain(e.placeholder) || undefined, 'aria-invalid': error ? 'true' : undefined, 'aria-describedby': error ? `${id}-error` : undefined });
-      return el('div', { class: 'bk-input-block' },
+        ? el('textarea', {
+            id,
+            class: 'bk-input',
+            'data-block-id': block.block_id,
+            'data-action-id': e.action_id,
+            'aria-invalid': error ? 'true' : undefined,
+            'aria-describedby': error ? `${id}-error` : undefined,
+          })
+        : el('input', {
+            id,
+            type: 'text',
+            class: 'bk-input',
+            autocomplete: 'off',
+            'data-block-id': block.block_id,
+            'data-action-id': e.action_id,
+            placeholder: plain(e.placeholder) || undefined,
+            'aria-invalid': error ? 'true' : undefined,
+            'aria-describedby': error ? `${id}-error` : undefined,
+          });
+      return el(
+        'div',
+        { class: 'bk-input-block' },
         el('label', { for: id, class: 'bk-label' }, renderText(block.label, ctx)),
         field,
         block.hint ? el('div', { class: 'bk-hint' }, renderText(block.hint, ctx)) : undefined,
-        error ? el('div', { id: `${id}-error`, class: 'bk-error', role: 'alert', text: error }) : undefined);
+        error ? el('div', { id: `${id}-error`, class: 'bk-error', role: 'alert', text: error }) : undefined,
+      );
     }
     default:
       return el('div', { class: 'bk-unsupported', text: `[${block.type} block not shown in the sandbox]` });

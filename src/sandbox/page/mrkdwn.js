@@ -6,13 +6,45 @@
 
 /** The emoji the bot writes (and a few common ones); anything else stays as its :name:. */
 export const EMOJI = {
-  white_check_mark: '✅', x: '❌', warning: '⚠️', wrench: '🔧', red_circle: '🔴', hourglass_flowing_sand: '⏳',
-  no_entry_sign: '🚫', no_entry: '⛔', information_source: 'ℹ️', white_circle: '⚪', repeat: '🔁', recycle: '♻️',
-  mag: '🔍', link: '🔗', large_yellow_circle: '🟡', large_green_circle: '🟢', gear: '⚙️', arrow_up: '⬆️',
-  arrow_down: '⬇️', alarm_clock: '⏰', eyes: '👀', fire: '🔥', rotating_light: '🚨', heavy_check_mark: '✔️',
-  large_blue_circle: '🔵', orange_circle: '🟠', hourglass: '⌛', lock: '🔒', bell: '🔔', zzz: '💤',
-  raising_hand: '🙋', scroll: '📜', double_vertical_bar: '⏸️', twisted_rightwards_arrows: '🔀', large_orange_circle: '🟠',
-  grey_question: '❔', bar_chart: '📊', mute: '🔇', loud_sound: '🔊',
+  white_check_mark: '✅',
+  x: '❌',
+  warning: '⚠️',
+  wrench: '🔧',
+  red_circle: '🔴',
+  hourglass_flowing_sand: '⏳',
+  no_entry_sign: '🚫',
+  no_entry: '⛔',
+  information_source: 'ℹ️',
+  white_circle: '⚪',
+  repeat: '🔁',
+  recycle: '♻️',
+  mag: '🔍',
+  link: '🔗',
+  large_yellow_circle: '🟡',
+  large_green_circle: '🟢',
+  gear: '⚙️',
+  arrow_up: '⬆️',
+  arrow_down: '⬇️',
+  alarm_clock: '⏰',
+  eyes: '👀',
+  fire: '🔥',
+  rotating_light: '🚨',
+  heavy_check_mark: '✔️',
+  large_blue_circle: '🔵',
+  orange_circle: '🟠',
+  hourglass: '⌛',
+  lock: '🔒',
+  bell: '🔔',
+  zzz: '💤',
+  raising_hand: '🙋',
+  scroll: '📜',
+  double_vertical_bar: '⏸️',
+  twisted_rightwards_arrows: '🔀',
+  large_orange_circle: '🟠',
+  grey_question: '❔',
+  bar_chart: '📊',
+  mute: '🔇',
+  loud_sound: '🔊',
 };
 
 /** Slack's three escapes, undone for display (the text is then shown as text, never as HTML). */
@@ -20,7 +52,10 @@ export function unescapeSlack(s) {
   return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
-/** Parse mrkdwn into nodes: { t: 'text'|'b'|'i'|'s'|'code'|'pre'|'quote'|'br'|'user'|'channel'|'special'|'group'|'date'|'link'|'emoji', … }. */
+/**
+ * Parse mrkdwn into nodes: { t:
+ * 'text'|'b'|'i'|'s'|'code'|'pre'|'quote'|'br'|'user'|'channel'|'special'|'group'|'date'|'link'|'emoji', … }.
+ */
 export function parseMrkdwn(src) {
   const out = [];
   const text = String(src ?? '');
@@ -90,7 +125,8 @@ export function parseInline(s) {
     const { kind, m } = best;
     if (kind === 'angle') out.push(parseAngle(m[1]));
     else if (kind === 'code') out.push({ t: 'code', v: unescapeSlack(m[1]) });
-    else if (kind === 'emoji') out.push(EMOJI[m[1]] ? { t: 'emoji', name: m[1], v: EMOJI[m[1]] } : { t: 'text', v: m[0] });
+    else if (kind === 'emoji')
+      out.push(EMOJI[m[1]] ? { t: 'emoji', name: m[1], v: EMOJI[m[1]] } : { t: 'text', v: m[0] });
     else out.push({ t: kind, c: parseInline(m[2]) });
     rest = rest.slice(m.index + m[0].length);
   }
@@ -110,7 +146,12 @@ function parseAngle(inner) {
   }
   if (head.startsWith('!subteam^')) return { t: 'group', id: head.slice('!subteam^'.length), label };
   if (/^!(here|channel|everyone)$/.test(head)) return { t: 'special', v: head.slice(1) };
-  if (/^(https?:\/\/|mailto:)/i.test(head)) return { t: 'link', url: unescapeSlack(head), c: label ? [{ t: 'text', v: label }] : [{ t: 'text', v: unescapeSlack(head) }] };
+  if (/^(https?:\/\/|mailto:)/i.test(head))
+    return {
+      t: 'link',
+      url: unescapeSlack(head),
+      c: label ? [{ t: 'text', v: label }] : [{ t: 'text', v: unescapeSlack(head) }],
+    };
   return { t: 'text', v: `<${unescapeSlack(inner)}>` };
 }
 
@@ -125,7 +166,8 @@ export function formatSlackDate(tsSeconds, format, now, opts = {}) {
   const locale = opts.locale;
   const timeZone = opts.timeZone;
   const f = (o) => new Intl.DateTimeFormat(locale, { timeZone, ...o }).format(d);
-  const dayKey = (x) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(x);
+  const dayKey = (x) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(x);
   const pretty = (fallback) => {
     const n = now instanceof Date ? now : new Date();
     const day = 86_400_000;
@@ -152,7 +194,14 @@ export function formatSlackDate(tsSeconds, format, now, opts = {}) {
 function formatAgo(d, now) {
   const s = Math.round((now.getTime() - d.getTime()) / 1000);
   const abs = Math.abs(s);
-  const [n, unit] = abs < 60 ? [abs, 'second'] : abs < 3600 ? [Math.round(abs / 60), 'minute'] : abs < 86400 ? [Math.round(abs / 3600), 'hour'] : [Math.round(abs / 86400), 'day'];
+  const [n, unit] =
+    abs < 60
+      ? [abs, 'second']
+      : abs < 3600
+        ? [Math.round(abs / 60), 'minute']
+        : abs < 86400
+          ? [Math.round(abs / 3600), 'hour']
+          : [Math.round(abs / 86400), 'day'];
   const words = `${n} ${unit}${n === 1 ? '' : 's'}`;
   return s >= 0 ? `${words} ago` : `in ${words}`;
 }

@@ -39,11 +39,31 @@ makeDialog('confirm', { body: 'text', secondary: 'deny', primary: 'ok', confirm:
 makeDialog('modal', { body: 'body', secondary: 'close', primary: 'submit' });
 
 const ui = {
-  person: $('person'), scenario: $('scenario'), play: $('play'), nextScan: $('next-scan'), prometheus: $('prometheus'), reset: $('reset'),
-  clock: $('clock'), step: $('step'), status: $('status'), title: $('scenario-title'), messages: $('messages'),
-  composer: $('composer'), input: $('composer-input'), thread: $('thread'), threadMessages: $('thread-messages'),
-  threadClose: $('thread-close'), confirm: $('confirm'), modal: $('modal'), modalForm: $('modal-form'),
-  channel: $('channel'), home: $('home'), homeView: $('home-view'), homeTopic: $('home-topic'), tabChannel: $('tab-channel'), tabHome: $('tab-home'),
+  person: $('person'),
+  scenario: $('scenario'),
+  play: $('play'),
+  nextScan: $('next-scan'),
+  prometheus: $('prometheus'),
+  reset: $('reset'),
+  clock: $('clock'),
+  step: $('step'),
+  status: $('status'),
+  title: $('scenario-title'),
+  messages: $('messages'),
+  composer: $('composer'),
+  input: $('composer-input'),
+  thread: $('thread'),
+  threadMessages: $('thread-messages'),
+  threadClose: $('thread-close'),
+  confirm: $('confirm'),
+  modal: $('modal'),
+  modalForm: $('modal-form'),
+  channel: $('channel'),
+  home: $('home'),
+  homeView: $('home-view'),
+  homeTopic: $('home-topic'),
+  tabChannel: $('tab-channel'),
+  tabHome: $('tab-home'),
 };
 
 let state = null;
@@ -57,7 +77,12 @@ let homeShown = false;
 let channelScroll = [0, 0];
 
 async function api(method, path, body) {
-  const res = await fetch(path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined, signal: method === 'GET' ? poll?.signal : undefined });
+  const res = await fetch(path, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+    signal: method === 'GET' ? poll?.signal : undefined,
+  });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
   return data;
@@ -89,7 +114,16 @@ function context(message) {
     channel: state.channel,
     now: new Date(state.now),
     messageTs: message.ts,
-    onClick: (element, block, value) => act('Sending the click…', () => api('POST', '/api/action', { as, ts: message.ts, blockId: block.block_id, actionId: element.action_id, ...(value !== undefined ? { value } : {}) })),
+    onClick: (element, block, value) =>
+      act('Sending the click…', () =>
+        api('POST', '/api/action', {
+          as,
+          ts: message.ts,
+          blockId: block.block_id,
+          actionId: element.action_id,
+          ...(value !== undefined ? { value } : {}),
+        }),
+      ),
     confirm: confirmDialog,
   };
 }
@@ -97,7 +131,9 @@ function context(message) {
 function confirmDialog(c) {
   return new Promise((resolve) => {
     $('confirm-title').textContent = c.title?.text ?? 'Are you sure?';
-    $('confirm-text').replaceChildren(...renderText(c.text, { people: peopleById(), channel: state.channel, now: new Date(state.now) }));
+    $('confirm-text').replaceChildren(
+      ...renderText(c.text, { people: peopleById(), channel: state.channel, now: new Date(state.now) }),
+    );
     $('confirm-ok').textContent = c.confirm?.text ?? 'Yes';
     $('confirm-ok').className = `bk-button ${c.style === 'danger' ? 'bk-button-danger' : 'bk-button-primary'}`;
     $('confirm-deny').textContent = c.deny?.text ?? 'Cancel';
@@ -110,27 +146,45 @@ function confirmDialog(c) {
 /** Message time from its ts, in the viewer's zone. */
 function timeOf(ts) {
   const d = new Date(Number(ts.split('.')[0]) * 1000);
-  return { iso: d.toISOString(), text: new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }).format(d) };
+  return {
+    iso: d.toISOString(),
+    text: new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }).format(d),
+  };
 }
 
 function renderMessage(m, replies) {
   const people = peopleById();
   const author = m.user === state.bot.id ? state.bot.name : (people[m.user]?.name ?? m.user);
   const t = timeOf(m.ts);
-  const head = el('div', { class: 'msg-head' },
+  const head = el(
+    'div',
+    { class: 'msg-head' },
     el('span', { class: 'msg-author', text: author }),
     m.user === state.bot.id ? el('span', { class: 'msg-app', text: 'APP' }) : undefined,
     el('time', { class: 'msg-time', datetime: t.iso, title: t.iso, text: t.text }),
     m.edited ? el('span', { class: 'msg-edited', text: '(edited)' }) : undefined,
-    m.ephemeral ? el('span', { class: 'msg-ephemeral', text: 'Only visible to you' }) : undefined);
+    m.ephemeral ? el('span', { class: 'msg-ephemeral', text: 'Only visible to you' }) : undefined,
+  );
   const replyButton = replies?.length
-    ? el('button', { type: 'button', class: 'msg-replies', 'data-key': `thread|${m.ts}`, 'aria-expanded': openThread === m.ts ? 'true' : 'false', onclick: () => showThread(m.ts) },
+    ? el(
+        'button',
+        {
+          type: 'button',
+          class: 'msg-replies',
+          'data-key': `thread|${m.ts}`,
+          'aria-expanded': openThread === m.ts ? 'true' : 'false',
+          onclick: () => showThread(m.ts),
+        },
         `${replies.length} ${replies.length === 1 ? 'reply' : 'replies'}`,
-        el('span', { class: 'msg-replies-last', text: ` · last reply ${timeOf(replies[replies.length - 1].ts).text}` }))
+        el('span', { class: 'msg-replies-last', text: ` · last reply ${timeOf(replies[replies.length - 1].ts).text}` }),
+      )
     : undefined;
-  return el('li', { class: `msg${m.ephemeral ? ' msg-is-ephemeral' : ''}`, 'data-ts': m.ts },
+  return el(
+    'li',
+    { class: `msg${m.ephemeral ? ' msg-is-ephemeral' : ''}`, 'data-ts': m.ts },
     el('div', { class: 'msg-avatar', 'aria-hidden': 'true', text: author.slice(0, 1).toUpperCase() }),
-    el('div', { class: 'msg-main' }, head, el('div', { class: 'msg-body' }, renderBlocks(m, context(m))), replyButton));
+    el('div', { class: 'msg-main' }, head, el('div', { class: 'msg-body' }, renderBlocks(m, context(m))), replyButton),
+  );
 }
 
 function showThread(ts) {
@@ -155,7 +209,9 @@ function renderHome() {
   ui.homeTopic.textContent = `What ${me?.realName ?? as} sees on the bot's Home tab: the clusters they may query and the approvals waiting on them.`;
   const h = state.home;
   if (!h) {
-    ui.homeView.replaceChildren(el('p', { class: 'home-empty', text: 'Opening Home… (the bot publishes it when the tab opens)' }));
+    ui.homeView.replaceChildren(
+      el('p', { class: 'home-empty', text: 'Opening Home… (the bot publishes it when the tab opens)' }),
+    );
     return;
   }
   const ctx = {
@@ -163,7 +219,16 @@ function renderHome() {
     channel: state.channel,
     now: new Date(state.now),
     messageTs: `home|${h.id}`,
-    onClick: (element, block, value) => act('Sending the click…', () => api('POST', '/api/action', { as, homeId: h.id, blockId: block.block_id, actionId: element.action_id, ...(value !== undefined ? { value } : {}) })),
+    onClick: (element, block, value) =>
+      act('Sending the click…', () =>
+        api('POST', '/api/action', {
+          as,
+          homeId: h.id,
+          blockId: block.block_id,
+          actionId: element.action_id,
+          ...(value !== undefined ? { value } : {}),
+        }),
+      ),
     confirm: confirmDialog,
   };
   ui.homeView.replaceChildren(...(h.view.blocks ?? []).map((b) => renderBlock(b, ctx)));
@@ -195,12 +260,19 @@ function render() {
   const top = state.messages.filter((m) => !m.threadTs);
   const repliesOf = (ts) => state.messages.filter((m) => m.threadTs === ts);
   ui.messages.replaceChildren(...top.map((m) => renderMessage(m, repliesOf(m.ts))));
-  if (!top.length) ui.messages.append(el('li', { class: 'msg-empty', text: 'Nothing here yet: type a command below, or wait for the first scan.' }));
+  if (!top.length)
+    ui.messages.append(
+      el('li', { class: 'msg-empty', text: 'Nothing here yet: type a command below, or wait for the first scan.' }),
+    );
   if (homeShown) {
     // The channel is hidden behind Home: its open thread stays open for when it comes back.
   } else if (openThread && state.messages.some((m) => m.ts === openThread)) {
     const parent = state.messages.find((m) => m.ts === openThread);
-    ui.threadMessages.replaceChildren(renderMessage(parent), el('li', { class: 'thread-sep', text: `${repliesOf(openThread).length} replies` }), ...repliesOf(openThread).map((m) => renderMessage(m)));
+    ui.threadMessages.replaceChildren(
+      renderMessage(parent),
+      el('li', { class: 'thread-sep', text: `${repliesOf(openThread).length} replies` }),
+      ...repliesOf(openThread).map((m) => renderMessage(m)),
+    );
     ui.thread.hidden = false;
   } else {
     openThread = null;
@@ -222,8 +294,18 @@ function render() {
 }
 
 function renderControls() {
-  ui.person.replaceChildren(...state.people.map((p) => el('option', { value: p.id, selected: p.id === as }, `${p.realName} — @${p.name}`)));
-  ui.scenario.replaceChildren(...state.scenarios.map((s) => el('option', { value: s.name, selected: s.name === state.scenario.name }, `${s.live ? '★ ' : ''}${s.name}${s.steps > 1 ? ` (${s.steps} scans)` : ''}`)));
+  ui.person.replaceChildren(
+    ...state.people.map((p) => el('option', { value: p.id, selected: p.id === as }, `${p.realName} — @${p.name}`)),
+  );
+  ui.scenario.replaceChildren(
+    ...state.scenarios.map((s) =>
+      el(
+        'option',
+        { value: s.name, selected: s.name === state.scenario.name },
+        `${s.live ? '★ ' : ''}${s.name}${s.steps > 1 ? ` (${s.steps} scans)` : ''}`,
+      ),
+    ),
+  );
 }
 
 function renderModal() {
@@ -237,11 +319,25 @@ function renderModal() {
   const errorsChanged = ui.modal.dataset.errors !== JSON.stringify(v.errors ?? null);
   if (shownViewId === v.id && !errorsChanged) return;
   // Keep what was typed when the errors come back.
-  const typed = Object.fromEntries([...ui.modal.querySelectorAll('.bk-input')].map((i) => [`${i.dataset.blockId}|${i.dataset.actionId}`, i.value]));
+  const typed = Object.fromEntries(
+    [...ui.modal.querySelectorAll('.bk-input')].map((i) => [`${i.dataset.blockId}|${i.dataset.actionId}`, i.value]),
+  );
   $('modal-title').textContent = view.title?.text ?? '';
-  const ctx = { people: peopleById(), channel: state.channel, now: new Date(state.now), errors: v.errors ?? {}, messageTs: v.id, onClick: () => undefined, confirm: async () => false };
-  $('modal-body').replaceChildren(...(view.blocks ?? []).map((b) => renderBlock(b, ctx)), ...(v.errors?._ ? [el('div', { class: 'bk-error', role: 'alert', text: v.errors._ })] : []));
-  for (const i of ui.modal.querySelectorAll('.bk-input')) i.value = typed[`${i.dataset.blockId}|${i.dataset.actionId}`] ?? '';
+  const ctx = {
+    people: peopleById(),
+    channel: state.channel,
+    now: new Date(state.now),
+    errors: v.errors ?? {},
+    messageTs: v.id,
+    onClick: () => undefined,
+    confirm: async () => false,
+  };
+  $('modal-body').replaceChildren(
+    ...(view.blocks ?? []).map((b) => renderBlock(b, ctx)),
+    ...(v.errors?._ ? [el('div', { class: 'bk-error', role: 'alert', text: v.errors._ })] : []),
+  );
+  for (const i of ui.modal.querySelectorAll('.bk-input'))
+    i.value = typed[`${i.dataset.blockId}|${i.dataset.actionId}`] ?? '';
   $('modal-submit').textContent = view.submit?.text ?? 'Submit';
   $('modal-close').textContent = view.close?.text ?? 'Cancel';
   ui.modal.dataset.errors = JSON.stringify(v.errors ?? null);
@@ -253,10 +349,12 @@ function renderModal() {
 ui.modalForm.addEventListener('submit', (e) => {
   e.preventDefault();
   const values = {};
-  for (const i of ui.modal.querySelectorAll('.bk-input')) (values[i.dataset.blockId] ??= {})[i.dataset.actionId] = i.value;
+  for (const i of ui.modal.querySelectorAll('.bk-input'))
+    (values[i.dataset.blockId] ??= {})[i.dataset.actionId] = i.value;
   void act('Submitting…', () => api('POST', '/api/view', { as, viewId: state.view.id, values }));
 });
-const closeModal = () => state?.view && act('Closing…', () => api('POST', '/api/view/close', { as, viewId: state.view.id }));
+const closeModal = () =>
+  state?.view && act('Closing…', () => api('POST', '/api/view/close', { as, viewId: state.view.id }));
 $('modal-close').addEventListener('click', closeModal);
 $('modal-x').addEventListener('click', closeModal);
 ui.modal.addEventListener('cancel', (e) => {
@@ -279,9 +377,13 @@ ui.person.addEventListener('change', () => {
 });
 ui.tabHome.addEventListener('click', openHome);
 ui.tabChannel.addEventListener('click', showChannel);
-ui.play.addEventListener('click', () => act(`Starting ${ui.scenario.value}…`, () => api('POST', '/api/scenario', { name: ui.scenario.value })));
+ui.play.addEventListener('click', () =>
+  act(`Starting ${ui.scenario.value}…`, () => api('POST', '/api/scenario', { name: ui.scenario.value })),
+);
 ui.nextScan.addEventListener('click', () => act('Scanning…', () => api('POST', '/api/next-scan', {})));
-ui.prometheus.addEventListener('click', () => act('Alertmanager is sending…', () => api('POST', '/api/prometheus-alerts', {})));
+ui.prometheus.addEventListener('click', () =>
+  act('Alertmanager is sending…', () => api('POST', '/api/prometheus-alerts', {})),
+);
 ui.reset.addEventListener('click', () => act('Resetting…', () => api('POST', '/api/reset', {})));
 ui.threadClose.addEventListener('click', () => {
   const back = openThread;

@@ -61,22 +61,34 @@ export function createApproverAccountCheck(policy: { teamId?: string; enterprise
       user = res.user as SlackUser;
     } catch (err) {
       const code = slackErrorCode(err);
-      if (NOT_A_MEMBER.has(code)) return { status: 'ineligible', reason: `Slack does not know this account here (${code})` };
-      return { status: 'unverified', reason: `Slack could not confirm the account (users.info: ${code || describeError(err)})` };
+      if (NOT_A_MEMBER.has(code))
+        return { status: 'ineligible', reason: `Slack does not know this account here (${code})` };
+      return {
+        status: 'unverified',
+        reason: `Slack could not confirm the account (users.info: ${code || describeError(err)})`,
+      };
     }
     if (user.deleted) return { status: 'ineligible', reason: 'the account is deactivated' };
     if (user.is_bot || user.is_app_user) return { status: 'ineligible', reason: 'a bot or app account' };
     if (user.is_restricted || user.is_ultra_restricted) return { status: 'ineligible', reason: 'a guest account' };
     if (user.is_stranger) return { status: 'ineligible', reason: 'an account of another organisation (Slack Connect)' };
     const enterprise = user.enterprise_user?.enterprise_id;
-    if (policy.enterpriseId && enterprise !== policy.enterpriseId) return { status: 'ineligible', reason: 'not a member of the configured Enterprise Grid org (slack.enterpriseId)' };
-    if (policy.teamId && user.team_id !== policy.teamId) return { status: 'ineligible', reason: 'not a member of the configured workspace (slack.teamId)' };
+    if (policy.enterpriseId && enterprise !== policy.enterpriseId)
+      return {
+        status: 'ineligible',
+        reason: 'not a member of the configured Enterprise Grid org (slack.enterpriseId)',
+      };
+    if (policy.teamId && user.team_id !== policy.teamId)
+      return { status: 'ineligible', reason: 'not a member of the configured workspace (slack.teamId)' };
     if (!policy.teamId && !policy.enterpriseId) {
       let mine: { team?: string; enterprise?: string };
       try {
         mine = await ownWorkspace(client);
       } catch (err) {
-        return { status: 'unverified', reason: `Slack could not confirm the bot's own workspace (auth.test: ${slackErrorCode(err) || describeError(err)})` };
+        return {
+          status: 'unverified',
+          reason: `Slack could not confirm the bot's own workspace (auth.test: ${slackErrorCode(err) || describeError(err)})`,
+        };
       }
       const sameTeam = !!mine.team && user.team_id === mine.team;
       const sameOrg = !!mine.enterprise && enterprise === mine.enterprise;

@@ -11,7 +11,11 @@ export type RequestScan = (clusterName: string) => Promise<StoredReport>;
  * De-duplicates fresh scans: ten `/k8s-health` commands in an incident channel while the report is
  * stale cause one scan, not ten (docs/design.md: an incident must not add load to a struggling API server).
  */
-export function createScanRequester(scan: ScanFn, store: ReportStore, hooks: { onScan?: (ok: boolean) => void } = {}): RequestScan {
+export function createScanRequester(
+  scan: ScanFn,
+  store: ReportStore,
+  hooks: { onScan?: (ok: boolean) => void } = {},
+): RequestScan {
   const inFlight = new Map<string, Promise<StoredReport>>();
   return (clusterName) => {
     const running = inFlight.get(clusterName);

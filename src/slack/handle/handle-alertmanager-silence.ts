@@ -28,7 +28,10 @@ type Args = Pick<SlackActionMiddlewareArgs<BlockAction>, 'ack' | 'respond' | 'bo
   Pick<AllMiddlewareArgs, 'client'> & { action: BlockButtonAction['actions'][number] };
 type Deps = SlackDeps & { alertmanager: AlertmanagerSilenceDeps };
 
-/** "Silence all" of one thread silences at most this many alerts (one silence each; the Expire button carries their ids). */
+/**
+ * "Silence all" of one thread silences at most this many alerts (one silence each; the Expire button carries their
+ * ids).
+ */
 const MAX_SILENCES = 40;
 
 /** Register the Prometheus alert buttons: Silence 1h / 4h / 24h (an alert, or all of a thread's) and Expire. */
@@ -209,7 +212,10 @@ export async function handleExpire({ ack, respond, body, client, action }: Args,
   }
 }
 
-/** Silencers: `alertmanager.silencers` when set, else the cluster's approvers; an alert of no known cluster needs silencers. */
+/**
+ * Silencers: `alertmanager.silencers` when set, else the cluster's approvers; an alert of no known cluster needs
+ * silencers.
+ */
 async function maySilence(deps: Deps, client: Args['client'], clusterName: string, user: string): Promise<boolean> {
   const silencers = deps.config.alertmanager.silencers;
   const cluster = clusterName ? deps.config.clusters.find((c) => c.name === clusterName) : undefined;

@@ -10,7 +10,10 @@ type ViewArgs = Pick<SlackViewMiddlewareArgs, 'ack' | 'body' | 'view'> & Pick<Al
  * The confirmation modal (approvals.confirmByTyping): the final approver types the cluster name.
  * A wrong name keeps the modal open with an error; the right one casts the decisive approval.
  */
-export async function handleApprovalConfirm({ ack, body, view, client }: ViewArgs, deps: SlackDeps & { approval: ApprovalDeps }): Promise<void> {
+export async function handleApprovalConfirm(
+  { ack, body, view, client }: ViewArgs,
+  deps: SlackDeps & { approval: ApprovalDeps },
+): Promise<void> {
   const id = view.private_metadata;
   const req = await deps.approval.approvals.get(id);
   const typed = view.state.values.cluster?.value?.value ?? '';
@@ -19,7 +22,10 @@ export async function handleApprovalConfirm({ ack, body, view, client }: ViewArg
     return;
   }
   if (typed.trim() !== req.cluster) {
-    await ack({ response_action: 'errors', errors: { cluster: `Type the cluster name exactly: ${neutralizeSlackPlainText(req.cluster, { max: 100 })}` } });
+    await ack({
+      response_action: 'errors',
+      errors: { cluster: `Type the cluster name exactly: ${neutralizeSlackPlainText(req.cluster, { max: 100 })}` },
+    });
     return;
   }
   await ack();

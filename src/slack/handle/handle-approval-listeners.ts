@@ -12,8 +12,14 @@ import { handleShowBackup } from './handle-show-backup.js';
  * button itself stays registered by register-listeners.ts; it finds the approval deps on `deps.approval`.
  */
 export function registerApprovalListeners(app: App, deps: SlackDeps & { approval: ApprovalDeps }): void {
-  app.action<BlockButtonAction>({ type: 'block_actions', action_id: APPROVE_ACTION_ID }, (args) => handleApprovalVote(args, deps));
-  app.action<BlockButtonAction>({ type: 'block_actions', action_id: REJECT_ACTION_ID }, (args) => handleApprovalVote(args, deps));
+  app.action<BlockButtonAction>({ type: 'block_actions', action_id: APPROVE_ACTION_ID }, (args) =>
+    handleApprovalVote(args, deps),
+  );
+  app.action<BlockButtonAction>({ type: 'block_actions', action_id: REJECT_ACTION_ID }, (args) =>
+    handleApprovalVote(args, deps),
+  );
   app.view(CONFIRM_VIEW_ID, (args) => handleApprovalConfirm(args, deps));
-  app.action<BlockButtonAction>({ type: 'block_actions', action_id: SHOW_BACKUP_ACTION_ID }, (args) => handleShowBackup(args, deps));
+  app.action<BlockButtonAction>({ type: 'block_actions', action_id: SHOW_BACKUP_ACTION_ID }, (args) =>
+    handleShowBackup(args, deps),
+  );
 }

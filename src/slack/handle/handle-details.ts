@@ -19,21 +19,32 @@ export async function handleDetails({ action, ack, respond, body }: ButtonArgs, 
   await ack();
   const channel = body.channel?.id ?? body.container?.channel_id ?? '';
   const log = createRequestLogger(deps.log, { triggerId: body.trigger_id, user: body.user?.id, channel });
-  const tell = (message: { text: string; blocks?: unknown[] }) => respond({ response_type: 'ephemeral', replace_original: false, ...message } as Parameters<typeof respond>[0]);
+  const tell = (message: { text: string; blocks?: unknown[] }) =>
+    respond({ response_type: 'ephemeral', replace_original: false, ...message } as Parameters<typeof respond>[0]);
   try {
     const value = action.value?.trim() ?? '';
     const parsed = value ? parseCommand(value, { config: deps.config, channelId: channel }) : undefined;
     if (parsed?.kind !== 'report') {
       log.info({ reason: 'bad-details-value' }, 'details refused');
-      await tell({ text: parsed?.kind === 'error' ? parsed.message : 'These details are not for a cluster of this channel: run `/k8s-health` again.' });
+      await tell({
+        text:
+          parsed?.kind === 'error'
+            ? parsed.message
+            : 'These details are not for a cluster of this channel: run `/k8s-health` again.',
+      });
       return;
     }
     const stored = await deps.reports.latest(parsed.cluster.name);
     if (!stored) {
-      await tell({ text: `No stored report for ${md(parsed.cluster.name, { max: 100 })} yet: run \`/k8s-health\` again in a moment.` });
+      await tell({
+        text: `No stored report for ${md(parsed.cluster.name, { max: 100 })} yet: run \`/k8s-health\` again in a moment.`,
+      });
       return;
     }
-    const m = renderDetails(stored.report, { section: parsed.section, runbookBaseUrl: deps.config.slack.runbookBaseUrl });
+    const m = renderDetails(stored.report, {
+      section: parsed.section,
+      runbookBaseUrl: deps.config.slack.runbookBaseUrl,
+    });
     await tell(m);
     log.info({ cluster: parsed.cluster.name, section: parsed.section ?? null }, 'details shown');
   } catch (err) {

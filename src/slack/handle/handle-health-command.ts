@@ -26,10 +26,17 @@ type CommandArgs = Pick<SlackCommandMiddlewareArgs, 'command' | 'ack' | 'respond
  * 3. answer in the channel from the latest stored report — or "scanning…" when there is none;
  * 4. when that report is older than scan.freshSeconds (or absent), scan afresh and update the same message.
  */
-export async function handleHealthCommand({ command, ack, respond, client }: CommandArgs, deps: SlackDeps): Promise<void> {
+export async function handleHealthCommand(
+  { command, ack, respond, client }: CommandArgs,
+  deps: SlackDeps,
+): Promise<void> {
   const started = process.hrtime.bigint();
   const count = (outcome: CommandOutcome) => deps.metrics.commands.inc({ outcome });
-  const log = createRequestLogger(deps.log, { triggerId: command.trigger_id, user: command.user_id, channel: command.channel_id });
+  const log = createRequestLogger(deps.log, {
+    triggerId: command.trigger_id,
+    user: command.user_id,
+    channel: command.channel_id,
+  });
   const parsed = parseCommand(command.text ?? '', { config: deps.config, channelId: command.channel_id });
   if (parsed.kind === 'help') {
     await ack({ response_type: 'ephemeral', text: renderHelp(deps.config) });
@@ -43,7 +50,10 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
   }
   if (parsed.kind === 'pick') {
     // Several clusters and no name: a picker to the one who typed it (handle-pick-cluster.ts answers the pick).
-    const picker = renderClusterPicker(parsed.clusters.map((c) => c.name), parsed.section);
+    const picker = renderClusterPicker(
+      parsed.clusters.map((c) => c.name),
+      parsed.section,
+    );
     await ack({ response_type: 'ephemeral', text: picker.text, blocks: picker.blocks });
     count('help');
     return;
@@ -55,7 +65,13 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
       const entries = await Promise.all(
         parsed.clusters.map(async (c) => {
           const stored = await deps.reports.latest(c.name);
-          return { name: c.name, fleet: c.fleet?.fleet, status: stored?.report.status, enrolled: c.fleet ? c.fleet.enrolled : !c.dump, storedAt: stored?.storedAt };
+          return {
+            name: c.name,
+            fleet: c.fleet?.fleet,
+            status: stored?.report.status,
+            enrolled: c.fleet ? c.fleet.enrolled : !c.dump,
+            storedAt: stored?.storedAt,
+          };
         }),
       );
       await postAnswer(client, respond, command.channel_id, renderClusterList(entries));
@@ -65,7 +81,10 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
       count('error');
       deps.metrics.errors.inc({ where: 'command' });
       log.error({ err }, 'command failed');
-      await respond({ response_type: 'ephemeral', text: `k8s-health could not list the clusters: ${neutralizeMrkdwn(describeError(err), { max: 500 })}` }).catch(() => undefined);
+      await respond({
+        response_type: 'ephemeral',
+        text: `k8s-health could not list the clusters: ${neutralizeMrkdwn(describeError(err), { max: 500 })}`,
+      }).catch(() => undefined);
     }
     return;
   }
@@ -73,19 +92,28 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
   const cluster = parsed.cluster.name;
   const section = parsed.section;
   // The typed text is the user's: quoted back neutralized like everything else that is not ours.
-  const footer = `/k8s-health ${neutralizeMrkdwn(command.text?.trim() ?? '', { max: 100 })} asked by ${mentionUser(command.user_id)}`.replace(/\s+asked/, ' asked');
+  const footer =
+    `/k8s-health ${neutralizeMrkdwn(command.text?.trim() ?? '', { max: 100 })} asked by ${mentionUser(command.user_id)}`.replace(
+      /\s+asked/,
+      ' asked',
+    );
   try {
     const stored = await deps.reports.latest(cluster);
     const ageMs = stored ? deps.now().getTime() - Date.parse(stored.storedAt) : Infinity;
     // Freshness is about when we last scanned (storedAt), not collectedAt: a dump's data can be old
     // forever, and rescanning it would not make it younger.
     const fresh = ageMs <= deps.config.scan.freshSeconds * 1000;
-    const first = stored ? await render(stored.report, { section, stale: !fresh }, deps) : renderScanning(cluster, section);
+    const first = stored
+      ? await render(stored.report, { section, stale: !fresh }, deps)
+      : renderScanning(cluster, section);
     const answer = await postAnswer(client, respond, command.channel_id, withFooter(first, footer));
     if (stored) await remember(answer, stored.report, withFooter(first, footer), section, deps);
     deps.metrics.commandSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     count(fresh ? 'answered' : stored ? 'stale' : 'scanning');
-    log.info({ cluster, section: section ?? null, answer: fresh ? 'fresh' : stored ? 'stale' : 'scanning', via: answer.via }, 'command answered');
+    log.info(
+      { cluster, section: section ?? null, answer: fresh ? 'fresh' : stored ? 'stale' : 'scanning', via: answer.via },
+      'command answered',
+    );
     if (fresh) return;
 
     let next: SlackMessage;
@@ -99,7 +127,11 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
       const reason = describeError(err);
       log.warn({ cluster, err }, 'scan failed');
       next = stored
-        ? await render(stored.report, { section, note: `:x: Fresh scan failed (${reason}); this is the last stored report.` }, deps) // the note is neutralized whole by renderBlocks
+        ? await render(
+            stored.report,
+            { section, note: `:x: Fresh scan failed (${reason}); this is the last stored report.` },
+            deps,
+          ) // the note is neutralized whole by renderBlocks
         : renderScanFailed(cluster, reason);
     }
     await answer.update(withFooter(next, footer));
@@ -109,12 +141,21 @@ export async function handleHealthCommand({ command, ack, respond, client }: Com
     deps.metrics.errors.inc({ where: 'command' });
     const reason = describeError(err);
     log.error({ cluster, err }, 'command failed');
-    await respond({ response_type: 'ephemeral', text: `k8s-health could not answer for ${neutralizeMrkdwn(cluster, { max: 100 })}: ${neutralizeMrkdwn(reason, { max: 500 })}` }).catch(() => undefined);
+    await respond({
+      response_type: 'ephemeral',
+      text: `k8s-health could not answer for ${neutralizeMrkdwn(cluster, { max: 100 })}: ${neutralizeMrkdwn(reason, { max: 500 })}`,
+    }).catch(() => undefined);
   }
 }
 
-/** Render a report (the card) after storing the proposals of its fix buttons, so each button carries only an opaque id. */
-async function render(report: Report, opts: { section?: SectionId; stale?: boolean; note?: string }, deps: SlackDeps): Promise<SlackMessage> {
+/**
+ * Render a report (the card) after storing the proposals of its fix buttons, so each button carries only an opaque id.
+ */
+async function render(
+  report: Report,
+  opts: { section?: SectionId; stale?: boolean; note?: string },
+  deps: SlackDeps,
+): Promise<SlackMessage> {
   const proposalIds: Record<string, string> = {};
   const ranFixes: Record<string, string> = {};
   const onCard = detailedFindings(report, opts);
@@ -139,22 +180,44 @@ async function render(report: Report, opts: { section?: SectionId; stale?: boole
       });
     }
   }
-  return renderBlocks(report, { ...opts, now: deps.now(), proposalIds, ranFixes, runbookBaseUrl: deps.config.slack.runbookBaseUrl });
+  return renderBlocks(report, {
+    ...opts,
+    now: deps.now(),
+    proposalIds,
+    ranFixes,
+    runbookBaseUrl: deps.config.slack.runbookBaseUrl,
+  });
 }
 
 /**
  * Remember a card posted with chat.postMessage (a response_url answer cannot be edited later), with
  * the problems it shows, so the notify worker marks it outdated when one of them resolves.
  */
-async function remember(answer: PostedAnswer, report: Report | undefined, message: SlackMessage, section: SectionId | undefined, deps: SlackDeps): Promise<void> {
+async function remember(
+  answer: PostedAnswer,
+  report: Report | undefined,
+  message: SlackMessage,
+  section: SectionId | undefined,
+  deps: SlackDeps,
+): Promise<void> {
   if (!deps.answers || !report || answer.via !== 'message' || !answer.channel || !answer.ts) return;
   const fingerprints = planCard(report, { section }).problems.map((f) => f.fingerprint);
   if (fingerprints.length === 0) return;
   await deps.answers
-    .remember({ channel: answer.channel, ts: answer.ts, cluster: report.cluster, fingerprints, postedAt: deps.now().toISOString(), message: { text: message.text, blocks: message.blocks } })
+    .remember({
+      channel: answer.channel,
+      ts: answer.ts,
+      cluster: report.cluster,
+      fingerprints,
+      postedAt: deps.now().toISOString(),
+      message: { text: message.text, blocks: message.blocks },
+    })
     .catch((err: unknown) => deps.log.warn({ err }, 'answer card not remembered'));
 }
 
 function withFooter(message: SlackMessage, footer: string): SlackMessage {
-  return { text: message.text, blocks: [...message.blocks, { type: 'context', elements: [{ type: 'mrkdwn', text: footer }] }] };
+  return {
+    text: message.text,
+    blocks: [...message.blocks, { type: 'context', elements: [{ type: 'mrkdwn', text: footer }] }],
+  };
 }

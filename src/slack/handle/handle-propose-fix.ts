@@ -10,7 +10,10 @@ import type { SlackDeps } from '../slack-deps.js';
 import { describeError } from '../../errors/describe-error.js';
 import { createRequestLogger } from '../receive/create-request-logger.js';
 
-type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction | BlockOverflowAction>, 'action' | 'ack' | 'respond' | 'body'>;
+type ButtonArgs = Pick<
+  SlackActionMiddlewareArgs<BlockButtonAction | BlockOverflowAction>,
+  'action' | 'ack' | 'respond' | 'body'
+>;
 
 /**
  * A click on a proposed-fix button in `serve` (planned by the remediation worker, which
@@ -26,18 +29,38 @@ type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockButtonAction | BlockOverfl
  * 5. no worker finishing it in time (none running) is said, not left silent.
  * Labels, plan text and error messages in the ephemeral replies are untrusted text: neutralized.
  */
-export async function handleProposeFix({ action: clicked, ack, respond, body }: ButtonArgs, deps: SlackDeps & { approval?: ApprovalDeps }): Promise<void> {
+export async function handleProposeFix(
+  { action: clicked, ack, respond, body }: ButtonArgs,
+  deps: SlackDeps & { approval?: ApprovalDeps },
+): Promise<void> {
   await ack();
   // A fix button carries its proposal id as its value; a fix in the overflow menu as its option's value.
   const action = { value: clicked.type === 'overflow' ? clicked.selected_option?.value : clicked.value };
   const user = body.user?.id ?? '';
-  const log = createRequestLogger(deps.log, { triggerId: body.trigger_id, user, channel: body.channel?.id ?? body.container?.channel_id });
-  const reply = (text: string, blocks?: ReturnType<typeof renderPlanBlocks>) => respond({ response_type: 'ephemeral', replace_original: false, text, ...(blocks ? clampBlocks({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }, ...blocks] }) : {}) });
+  const log = createRequestLogger(deps.log, {
+    triggerId: body.trigger_id,
+    user,
+    channel: body.channel?.id ?? body.container?.channel_id,
+  });
+  const reply = (text: string, blocks?: ReturnType<typeof renderPlanBlocks>) =>
+    respond({
+      response_type: 'ephemeral',
+      replace_original: false,
+      text,
+      ...(blocks
+        ? clampBlocks({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }, ...blocks] })
+        : {}),
+    });
   try {
     const stored = action.value ? await deps.proposals.get(action.value) : undefined;
     const cluster = stored && deps.config.clusters.find((c) => c.name === stored.cluster);
     const channel = body.channel?.id ?? body.container?.channel_id ?? '';
-    if (!user || !stored || !cluster || (cluster.slack.channels.length > 0 && !cluster.slack.channels.includes(channel))) {
+    if (
+      !user ||
+      !stored ||
+      !cluster ||
+      (cluster.slack.channels.length > 0 && !cluster.slack.channels.includes(channel))
+    ) {
       log.info({ reason: 'unknown-proposal' }, 'propose-fix refused');
       await reply(renderProposalRefusal({ reason: 'unknown-proposal' }));
       return;
@@ -52,8 +75,14 @@ export async function handleProposeFix({ action: clicked, ack, respond, body }: 
         : !cluster.remediation.enabled
           ? `remediation is not enabled for cluster \`${name}\` (set remediation.enabled: true for it in the config)`
           : 'the approval flow is not running in this process';
-      log.info({ cluster: cluster.name, action: a.id, reason: cluster.dump ? 'dump' : 'disabled' }, 'propose-fix refused');
-      await reply(`Not proposed: ${why}. This is what *${md(stored.proposal.label, { max: 200 })}* would do:`, renderPlanBlocks(preview));
+      log.info(
+        { cluster: cluster.name, action: a.id, reason: cluster.dump ? 'dump' : 'disabled' },
+        'propose-fix refused',
+      );
+      await reply(
+        `Not proposed: ${why}. This is what *${md(stored.proposal.label, { max: 200 })}* would do:`,
+        renderPlanBlocks(preview),
+      );
       return;
     }
 
@@ -74,7 +103,9 @@ export async function handleProposeFix({ action: clicked, ack, respond, body }: 
       messageTs: String(messageTs),
       clickedAt: now.toISOString(),
     };
-    await reply(`:hourglass_flowing_sand: Preparing the plan for *${md(stored.proposal.label, { max: 200 })}*: the remediation worker reads the cluster and dry-runs it; the approval request will appear in this thread.`);
+    await reply(
+      `:hourglass_flowing_sand: Preparing the plan for *${md(stored.proposal.label, { max: 200 })}*: the remediation worker reads the cluster and dry-runs it; the approval request will appear in this thread.`,
+    );
     const result = await approval.requestProposal({ click, sig: signProposalClick(click, approval.signer) });
     if (result.status === 'timeout') {
       const seconds = Math.round(result.waitedMs / 1000);

@@ -36,7 +36,10 @@ return untilMs - now
  * Slack allows about one message per second per channel (api.slack.com/apis/rate-limits,
  * chat.postMessage "special" tier); `intervalMs` defaults to that. Keys: `<keyPrefix>ratelimit:<channel>`.
  */
-export function createChannelLimiter(redis: Redis, opts: { keyPrefix: string; intervalMs?: number; sleep?: (ms: number) => Promise<void> }): ChannelLimiter {
+export function createChannelLimiter(
+  redis: Redis,
+  opts: { keyPrefix: string; intervalMs?: number; sleep?: (ms: number) => Promise<void> },
+): ChannelLimiter {
   const gap = opts.intervalMs ?? 1000;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const key = (channel: string) => `${opts.keyPrefix}ratelimit:${channel}`;

@@ -7,7 +7,13 @@ import { renderApproval } from '../render/render-approval.js';
 export async function postApprovalRequest(client: webApi.WebClient, req: ApprovalRequest): Promise<string | undefined> {
   const message = renderApproval(req);
   const thread = req.thread.threadTs ? { thread_ts: req.thread.threadTs } : {};
-  const posted = await client.chat.postMessage({ channel: req.thread.channel, ...thread, text: message.text, blocks: message.blocks, unfurl_links: false });
+  const posted = await client.chat.postMessage({
+    channel: req.thread.channel,
+    ...thread,
+    text: message.text,
+    blocks: message.blocks,
+    unfurl_links: false,
+  });
   return posted.ts;
 }
 
@@ -16,5 +22,10 @@ export async function postApprovalRequest(client: webApi.WebClient, req: Approva
  * the clicked thread. (The remediation worker has no response_url — it stays with `serve`, out of Redis.)
  */
 export async function postProposalReply(client: webApi.WebClient, click: ProposalClick, text: string): Promise<void> {
-  await client.chat.postEphemeral({ channel: click.channel, user: click.user, text, ...(click.threadTs ? { thread_ts: click.threadTs } : {}) });
+  await client.chat.postEphemeral({
+    channel: click.channel,
+    user: click.user,
+    text,
+    ...(click.threadTs ? { thread_ts: click.threadTs } : {}),
+  });
 }

@@ -41,12 +41,27 @@ export async function publishAppHome(deps: AppHomeDeps, client: webApi.WebClient
   if (approves.size > 0) {
     for (const id of await deps.approvals.pendingBefore(Number.MAX_SAFE_INTEGER, MAX_PENDING)) {
       const r = await deps.approvals.get(id);
-      if (!r || r.status !== 'pending' || !approves.has(r.cluster) || r.proposer === user || r.approvals.some((v) => v.user === user)) continue;
-      waiting.set(r.cluster, [...(waiting.get(r.cluster) ?? []), { label: r.plan.label, proposer: r.proposer, expiresAt: r.expiresAt }]);
+      if (
+        !r ||
+        r.status !== 'pending' ||
+        !approves.has(r.cluster) ||
+        r.proposer === user ||
+        r.approvals.some((v) => v.user === user)
+      )
+        continue;
+      waiting.set(r.cluster, [
+        ...(waiting.get(r.cluster) ?? []),
+        { label: r.plan.label, proposer: r.proposer, expiresAt: r.expiresAt },
+      ]);
     }
   }
   const clusters: HomeCluster[] = [];
-  for (const c of visible) clusters.push({ name: c.name, report: (await deps.reports.latest(c.name))?.report, waiting: waiting.get(c.name) ?? [] });
+  for (const c of visible)
+    clusters.push({
+      name: c.name,
+      report: (await deps.reports.latest(c.name))?.report,
+      waiting: waiting.get(c.name) ?? [],
+    });
   await client.views.publish({ user_id: user, view: renderAppHome(user, clusters, deps.now().toISOString()) });
 }
 

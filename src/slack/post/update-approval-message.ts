@@ -10,7 +10,11 @@ import { renderApproval } from '../render/render-approval.js';
  * no message this process may edit (none posted, or its placement is not signed by `signer`). Slack's
  * errors are thrown: whether one is retried or logged is the caller's.
  */
-export async function updateApprovalMessage(client: webApi.WebClient, req: ApprovalRequest, signer: PlanSigner | undefined): Promise<'updated' | 'none'> {
+export async function updateApprovalMessage(
+  client: webApi.WebClient,
+  req: ApprovalRequest,
+  signer: PlanSigner | undefined,
+): Promise<'updated' | 'none'> {
   const ts = messageToEdit(req, signer);
   if (!ts) return 'none';
   const m = renderApproval(req);

@@ -6,7 +6,14 @@ import { MAX_FUTURE_SKEW_SECONDS } from './slack-request-window.js';
 export interface SlackRequestRefusal {
   status: 400 | 401 | 403 | 503;
   /** Short and stable, for the log line and the metric label. */
-  reason: 'future-timestamp' | 'unknown-payload' | 'no-user' | 'no-view' | 'other-team' | 'other-enterprise' | 'workspace-unknown';
+  reason:
+    | 'future-timestamp'
+    | 'unknown-payload'
+    | 'no-user'
+    | 'no-view'
+    | 'other-team'
+    | 'other-enterprise'
+    | 'workspace-unknown';
   /** One line for the log (untrusted values are neutralized by the log sink). */
   detail: string;
 }
@@ -23,7 +30,17 @@ export interface SlackRequestPolicy {
 }
 
 /** Interactive payload types; each is a person's click or submission and names that person. */
-const INTERACTIVE_TYPES = new Set(['block_actions', 'view_submission', 'view_closed', 'block_suggestion', 'shortcut', 'message_action', 'interactive_message', 'dialog_submission', 'dialog_cancellation']);
+const INTERACTIVE_TYPES = new Set([
+  'block_actions',
+  'view_submission',
+  'view_closed',
+  'block_suggestion',
+  'shortcut',
+  'message_action',
+  'interactive_message',
+  'dialog_submission',
+  'dialog_cancellation',
+]);
 
 type Body = Record<string, unknown>;
 
@@ -39,18 +56,45 @@ type Body = Record<string, unknown>;
  *    user's team (`user.team_id`, when given) is another → 403; with `enterpriseId` set: an org
  *    (`enterprise_id`, `enterprise.id`, `team.enterprise_id`) missing or another → 403.
  */
-export function checkSlackRequest(body: unknown, policy: SlackRequestPolicy, request: { timestamp?: unknown; nowSeconds: number }): SlackRequestRefusal | undefined {
+export function checkSlackRequest(
+  body: unknown,
+  policy: SlackRequestPolicy,
+  request: { timestamp?: unknown; nowSeconds: number },
+): SlackRequestRefusal | undefined {
   if (request.timestamp !== undefined) {
     const ts = Number(request.timestamp);
     if (!Number.isFinite(ts) || ts > request.nowSeconds + MAX_FUTURE_SKEW_SECONDS) {
-      return { status: 401, reason: 'future-timestamp', detail: `request timestamp ${neutralizePlainText(request.timestamp, { max: 20 })} is more than ${MAX_FUTURE_SKEW_SECONDS} s ahead of this clock` };
+      return {
+        status: 401,
+        reason: 'future-timestamp',
+        detail: `request timestamp ${neutralizePlainText(request.timestamp, { max: 20 })} is more than ${MAX_FUTURE_SKEW_SECONDS} s ahead of this clock`,
+      };
     }
   }
   if (!isObject(body)) return { status: 400, reason: 'unknown-payload', detail: 'the payload is not an object' };
-  const kind = typeof body.command === 'string' ? 'command' : body.type === 'event_callback' ? 'event' : typeof body.type === 'string' && INTERACTIVE_TYPES.has(body.type) ? 'interaction' : undefined;
-  if (!kind) return { status: 400, reason: 'unknown-payload', detail: `payload type ${String(body.type).slice(0, 40)} is not handled` };
+  const kind =
+    typeof body.command === 'string'
+      ? 'command'
+      : body.type === 'event_callback'
+        ? 'event'
+        : typeof body.type === 'string' && INTERACTIVE_TYPES.has(body.type)
+          ? 'interaction'
+          : undefined;
+  if (!kind)
+    return {
+      status: 400,
+      reason: 'unknown-payload',
+      detail: `payload type ${String(body.type).slice(0, 40)} is not handled`,
+    };
 
-  const user = kind === 'command' ? body.user_id : kind === 'interaction' ? (isObject(body.user) ? body.user.id : undefined) : undefined;
+  const user =
+    kind === 'command'
+      ? body.user_id
+      : kind === 'interaction'
+        ? isObject(body.user)
+          ? body.user.id
+          : undefined
+        : undefined;
   if (kind !== 'event' && (typeof user !== 'string' || !SLACK_USER_ID.test(user))) {
     return { status: 400, reason: 'no-user', detail: `a ${kind} without a valid user id` };
   }
@@ -65,15 +109,25 @@ export function checkSlackRequest(body: unknown, policy: SlackRequestPolicy, req
     const payloadTeam = kind === 'interaction' ? team?.id : body.team_id;
     const userTeam = isObject(body.user) ? body.user.team_id : undefined;
     if (payloadTeam !== policy.teamId || (userTeam !== undefined && userTeam !== policy.teamId)) {
-      const seen = [payloadTeam, userTeam].filter((t) => t !== undefined).map((t) => neutralizePlainText(t, { max: 20 }));
-      return { status: 403, reason: 'other-team', detail: `team ${seen.join('/') || '(none)'} is not the configured slack.teamId ${policy.teamId}` };
+      const seen = [payloadTeam, userTeam]
+        .filter((t) => t !== undefined)
+        .map((t) => neutralizePlainText(t, { max: 20 }));
+      return {
+        status: 403,
+        reason: 'other-team',
+        detail: `team ${seen.join('/') || '(none)'} is not the configured slack.teamId ${policy.teamId}`,
+      };
     }
   }
   if (policy.enterpriseId) {
     const orgs = [body.enterprise_id, isObject(body.enterprise) ? body.enterprise.id : undefined, team?.enterprise_id];
     const named = orgs.filter((e) => e !== undefined && e !== null && e !== '');
     if (named.length === 0 || named.some((e) => e !== policy.enterpriseId)) {
-      return { status: 403, reason: 'other-enterprise', detail: `enterprise ${named.map(String).join('/') || '(none)'} is not the configured slack.enterpriseId ${policy.enterpriseId}` };
+      return {
+        status: 403,
+        reason: 'other-enterprise',
+        detail: `enterprise ${named.map(String).join('/') || '(none)'} is not the configured slack.enterpriseId ${policy.enterpriseId}`,
+      };
     }
   }
   return undefined;

@@ -1,7 +1,12 @@
 import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from '../../log/logger.js';
 
-const RANK: Record<LogLevel, number> = { [LogLevel.DEBUG]: 0, [LogLevel.INFO]: 1, [LogLevel.WARN]: 2, [LogLevel.ERROR]: 3 };
+const RANK: Record<LogLevel, number> = {
+  [LogLevel.DEBUG]: 0,
+  [LogLevel.INFO]: 1,
+  [LogLevel.WARN]: 2,
+  [LogLevel.ERROR]: 3,
+};
 
 /**
  * Bolt's logger interface over ours, so Bolt's own lines (receiver errors, listener failures, socket
@@ -13,7 +18,9 @@ export function createBoltLogger(log: Logger, level: LogLevel): BoltLogger {
   let name = 'bolt';
   const emit = (at: LogLevel, method: 'debug' | 'info' | 'warn' | 'error', parts: unknown[]) => {
     if (RANK[at] < RANK[current]) return;
-    const msg = parts.map((p) => (typeof p === 'string' ? p : p instanceof Error ? `${p.name}: ${p.message}` : safeJson(p))).join(' ');
+    const msg = parts
+      .map((p) => (typeof p === 'string' ? p : p instanceof Error ? `${p.name}: ${p.message}` : safeJson(p)))
+      .join(' ');
     log[method]({ component: name }, msg);
   };
   return {

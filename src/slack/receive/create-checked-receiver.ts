@@ -1,5 +1,15 @@
 import type { IncomingMessage } from 'node:http';
-import { HTTPModuleFunctions, HTTPReceiver, type App, type CustomRoute, type LogLevel, type Receiver, type ReceiverEvent, type ReceiverProcessEventErrorHandlerArgs, type Logger as BoltLogger } from '@slack/bolt';
+import {
+  HTTPModuleFunctions,
+  HTTPReceiver,
+  type App,
+  type CustomRoute,
+  type LogLevel,
+  type Receiver,
+  type ReceiverEvent,
+  type ReceiverProcessEventErrorHandlerArgs,
+  type Logger as BoltLogger,
+} from '@slack/bolt';
 import { K8sHealthError } from '../../errors/k8s-health-error.js';
 import { HTTP_SERVER_OPTIONS, limitRequests, SLACK_BODY_LIMIT } from './slack-http-limits.js';
 import { checkSlackRequest, type SlackRequestPolicy, type SlackRequestRefusal } from './check-slack-request.js';
@@ -30,7 +40,11 @@ class SlackRequestRefused extends K8sHealthError {
 }
 
 /** Before auth.test has answered, no request is checked against a guessed workspace: retry later. */
-const WORKSPACE_UNKNOWN: SlackRequestRefusal = { status: 503, reason: 'workspace-unknown', detail: "the bot's workspace is not known yet (auth.test has not answered)" };
+const WORKSPACE_UNKNOWN: SlackRequestRefusal = {
+  status: 503,
+  reason: 'workspace-unknown',
+  detail: "the bot's workspace is not known yet (auth.test has not answered)",
+};
 
 /** Where the request's timestamp header rides from the HTTP layer to the check (not a Bolt context key). */
 const TIMESTAMP_PROPERTY = 'k8sHealthRequestTimestamp';
@@ -52,9 +66,12 @@ export function createCheckedReceiver(opts: CheckedReceiverOptions): Receiver {
     customRoutes: opts.customRoutes ?? [],
     // Bolt's own cap (raw-body) as a second layer; the first is limitRequests below.
     bodyLimit: SLACK_BODY_LIMIT,
-    customPropertiesExtractor: (req: IncomingMessage) => ({ [TIMESTAMP_PROPERTY]: req.headers['x-slack-request-timestamp'] }),
+    customPropertiesExtractor: (req: IncomingMessage) => ({
+      [TIMESTAMP_PROPERTY]: req.headers['x-slack-request-timestamp'],
+    }),
     processEventErrorHandler: async (args: ReceiverProcessEventErrorHandlerArgs) => {
-      if (!(args.error instanceof SlackRequestRefused)) return HTTPModuleFunctions.defaultProcessEventErrorHandler(args);
+      if (!(args.error instanceof SlackRequestRefused))
+        return HTTPModuleFunctions.defaultProcessEventErrorHandler(args);
       if (!args.response.headersSent) HTTPModuleFunctions.buildNoBodyResponse(args.response, args.error.refusal.status);
       return true; // answered: stops the receiver's "not acknowledged within 3 s" timer
     },
@@ -66,14 +83,20 @@ export function createCheckedReceiver(opts: CheckedReceiverOptions): Receiver {
     const limit = (r as { bodyLimit?: unknown }).bodyLimit;
     if (typeof limit === 'number') bodyLimits[r.path] = limit;
   }
-  inner.requestListener = limitRequests(inner.requestListener, { slackPaths: ['/slack/events'], bodyLimits, onRefused: opts.onOversized });
+  inner.requestListener = limitRequests(inner.requestListener, {
+    slackPaths: ['/slack/events'],
+    bodyLimits,
+    onRefused: opts.onOversized,
+  });
   return {
     init(app: App) {
       const checked = {
         async processEvent(event: ReceiverEvent) {
           const { [TIMESTAMP_PROPERTY]: timestamp, ...customProperties } = event.customProperties ?? {};
           const policy = opts.policy();
-          const refusal = policy ? checkSlackRequest(event.body, policy, { timestamp, nowSeconds: now() }) : WORKSPACE_UNKNOWN;
+          const refusal = policy
+            ? checkSlackRequest(event.body, policy, { timestamp, nowSeconds: now() })
+            : WORKSPACE_UNKNOWN;
           if (refusal) {
             opts.onRefused?.(refusal);
             throw new SlackRequestRefused(refusal);
@@ -85,7 +108,8 @@ export function createCheckedReceiver(opts: CheckedReceiverOptions): Receiver {
       inner.init(checked as unknown as App);
     },
     // Node's server timeouts instead of its 300 s defaults; options given by the caller still win.
-    start: (port: Parameters<HTTPReceiver['start']>[0], serverOptions: Parameters<HTTPReceiver['start']>[1] = {}) => inner.start(port, { ...HTTP_SERVER_OPTIONS, ...serverOptions }),
+    start: (port: Parameters<HTTPReceiver['start']>[0], serverOptions: Parameters<HTTPReceiver['start']>[1] = {}) =>
+      inner.start(port, { ...HTTP_SERVER_OPTIONS, ...serverOptions }),
     stop: () => inner.stop(),
   };
 }

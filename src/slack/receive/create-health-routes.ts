@@ -16,12 +16,17 @@ const PROBE_TIMEOUT_MS = 900;
  */
 export function createHealthRoutes(deps: {
   redis: Redis;
-  /** Why Redis is known to be unreachable right now (the outage reporter's view), if it is: answered without waiting on a PING. */
+  /**
+   * Why Redis is known to be unreachable right now (the outage reporter's view), if it is: answered without waiting on
+   * a PING.
+   */
   redisProblem?: () => string | undefined;
   /** Calls Slack's auth.test (late-bound: the routes exist before the Bolt app that owns the client). */
   slackAuthTest: () => Promise<unknown>;
   metrics: ServeMetrics;
-  /** Clusters unscanned for more than three scan intervals (jobs/start-scan-watchdog.ts): listed, readiness unchanged. */
+  /**
+   * Clusters unscanned for more than three scan intervals (jobs/start-scan-watchdog.ts): listed, readiness unchanged.
+   */
   unscanned?: () => { cluster: string; scanAgeSeconds: number }[];
   /** In-process workers, when this process runs them: part of readiness (late-bound, like Slack). */
   workers?: () => Promise<{ ready: boolean; workers: string }>;
@@ -49,9 +54,15 @@ export function createHealthRoutes(deps: {
             : Promise.resolve(undefined),
         ]).then(([redis, slack, workers]) => {
           const ok = redis === 'ok' && slack === 'ok' && (workers === undefined || workers === 'ok');
-          // Unscanned clusters are named but do not make serve unready: pulling it out of its Service would scan nothing.
+          // Unscanned clusters are named but do not make serve unready: pulling it out of its Service would scan
+          // nothing.
           const unscanned = deps.unscanned?.() ?? [];
-          send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify({ ready: ok, redis, slack, ...(workers === undefined ? {} : { workers }), ...(unscanned.length ? { unscanned } : {}) })}\n`);
+          send(
+            res,
+            ok ? 200 : 503,
+            'application/json',
+            `${JSON.stringify({ ready: ok, redis, slack, ...(workers === undefined ? {} : { workers }), ...(unscanned.length ? { unscanned } : {}) })}\n`,
+          );
         });
       },
     },

@@ -15,16 +15,31 @@ export type ReplayGuard = (body: unknown) => Promise<boolean>;
  * Fails open after `timeoutMs` when Redis is slow or down: the signature is still verified, and a
  * dead Redis must not cost the incident its answer (approvals are idempotent per user anyway).
  */
-export function createReplayGuard(redis: Redis, opts: { keyPrefix: string; ttlSeconds?: number; timeoutMs?: number; onError?: (err: unknown) => void; onReplay?: () => void }): ReplayGuard {
+export function createReplayGuard(
+  redis: Redis,
+  opts: {
+    keyPrefix: string;
+    ttlSeconds?: number;
+    timeoutMs?: number;
+    onError?: (err: unknown) => void;
+    onReplay?: () => void;
+  },
+): ReplayGuard {
   const ttl = opts.ttlSeconds ?? REPLAY_TTL_SECONDS;
   if (!(ttl >= SIGNATURE_WINDOW_SECONDS)) {
-    throw new RangeError(`replay guard ttlSeconds ${ttl} is shorter than the ${SIGNATURE_WINDOW_SECONDS} s a signed Slack request is accepted: a replay could outlive it`);
+    throw new RangeError(
+      `replay guard ttlSeconds ${ttl} is shorter than the ${SIGNATURE_WINDOW_SECONDS} s a signed Slack request is accepted: a replay could outlive it`,
+    );
   }
   return async (body) => {
-    const hash = createHash('sha256').update(JSON.stringify(body) ?? '').digest('base64url');
+    const hash = createHash('sha256')
+      .update(JSON.stringify(body) ?? '')
+      .digest('base64url');
     const set = redis.set(`${opts.keyPrefix}slack-seen:${hash}`, '1', 'EX', ttl, 'NX');
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), opts.timeoutMs ?? 500)));
+    const timeout = new Promise<'timeout'>(
+      (resolve) => (timer = setTimeout(() => resolve('timeout'), opts.timeoutMs ?? 500)),
+    );
     try {
       const res = await Promise.race([set, timeout]);
       if (res === 'timeout') {

@@ -39,16 +39,19 @@ export interface SlackAppOptions {
 const LEVELS = { debug: LogLevel.DEBUG, info: LogLevel.INFO, warn: LogLevel.WARN, error: LogLevel.ERROR } as const;
 
 /**
- * Build and initialise the Bolt app. Initialisation is deferred and awaited here (docs/development.md, "Stack notes": with a
- * token Bolt calls auth.test in its constructor, and a bad token then kills the process through an
- * unhandled rejection), so a bad token becomes one SlackStartupError naming SLACK_BOT_TOKEN.
- * HTTP mode receives through createCheckedReceiver (Bolt's signature check, then ours: future
- * timestamps, payloads without a user, other workspaces); Socket Mode has no signature and runs the
- * same payload checks as the first global middleware (a refused payload is acked and dropped).
+ * Build and initialise the Bolt app. Initialisation is deferred and awaited here (docs/development.md, "Stack notes":
+ * with a token Bolt calls auth.test in its constructor, and a bad token then kills the process through an unhandled
+ * rejection), so a bad token becomes one SlackStartupError naming SLACK_BOT_TOKEN. HTTP mode receives through
+ * createCheckedReceiver (Bolt's signature check, then ours: future timestamps, payloads without a user, other
+ * workspaces); Socket Mode has no signature and runs the same payload checks as the first global middleware (a refused
+ * payload is acked and dropped).
  */
 export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App; mode: 'http' | 'socket' }> {
   if (!opts.botToken) {
-    throw new SlackStartupError('E_SLACK_TOKEN_MISSING', 'SLACK_BOT_TOKEN is not set: set it to the bot token (xoxb-…) from the app\'s "OAuth & Permissions" page');
+    throw new SlackStartupError(
+      'E_SLACK_TOKEN_MISSING',
+      'SLACK_BOT_TOKEN is not set: set it to the bot token (xoxb-…) from the app\'s "OAuth & Permissions" page',
+    );
   }
   const mode = opts.appToken ? 'socket' : 'http';
   const workspace = createWorkspacePolicy(opts.requestPolicy);
@@ -101,7 +104,13 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
     // Registered first: runs before the replay guard and every listener.
     app.use(async (args) => {
       const policy = workspace.current();
-      const refusal = policy ? checkSlackRequest(args.body, policy, { nowSeconds: Math.floor(Date.now() / 1000) }) : { status: 503 as const, reason: 'workspace-unknown' as const, detail: "the bot's workspace is not known yet" };
+      const refusal = policy
+        ? checkSlackRequest(args.body, policy, { nowSeconds: Math.floor(Date.now() / 1000) })
+        : {
+            status: 503 as const,
+            reason: 'workspace-unknown' as const,
+            detail: "the bot's workspace is not known yet",
+          };
       if (!refusal) return args.next();
       opts.onRefused?.(refusal);
       await (args as { ack?: () => Promise<void> }).ack?.();
@@ -120,7 +129,11 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<{ app: App;
     await app.init();
   } catch (err) {
     const code = slackErrorCode(err) || describeError(err);
-    throw new SlackStartupError('E_SLACK_AUTH', `Slack rejected SLACK_BOT_TOKEN (auth.test: ${code}): check the bot token and SLACK_API_URL`, { cause: err });
+    throw new SlackStartupError(
+      'E_SLACK_AUTH',
+      `Slack rejected SLACK_BOT_TOKEN (auth.test: ${code}): check the bot token and SLACK_API_URL`,
+      { cause: err },
+    );
   }
   // The workspace is the token's own unless configured: known before any request is taken.
   await workspace.learn(app.client);

@@ -20,7 +20,8 @@ export interface WorkspacePolicy {
  * Until auth.test has answered, the policy is unknown and every request is refused with 503.
  */
 export function createWorkspacePolicy(configured: SlackRequestPolicy = {}): WorkspacePolicy {
-  let known: SlackRequestPolicy | undefined = configured.teamId || configured.enterpriseId ? { ...configured } : undefined;
+  let known: SlackRequestPolicy | undefined =
+    configured.teamId || configured.enterpriseId ? { ...configured } : undefined;
   return {
     current: () => known,
     async learn(client) {
@@ -29,11 +30,19 @@ export function createWorkspacePolicy(configured: SlackRequestPolicy = {}): Work
       try {
         r = await client.auth.test();
       } catch (err) {
-        throw new SlackStartupError('E_SLACK_AUTH', `Slack did not say which workspace SLACK_BOT_TOKEN belongs to (auth.test: ${slackErrorCode(err) || describeError(err)}): set slack.teamId, or check SLACK_API_URL`, { cause: err });
+        throw new SlackStartupError(
+          'E_SLACK_AUTH',
+          `Slack did not say which workspace SLACK_BOT_TOKEN belongs to (auth.test: ${slackErrorCode(err) || describeError(err)}): set slack.teamId, or check SLACK_API_URL`,
+          { cause: err },
+        );
       }
       if (r.is_enterprise_install && r.enterprise_id) known = { enterpriseId: r.enterprise_id };
       else if (r.team_id) known = { teamId: r.team_id, ...(r.enterprise_id ? { enterpriseId: r.enterprise_id } : {}) };
-      else throw new SlackStartupError('E_SLACK_AUTH', 'auth.test named no team_id for SLACK_BOT_TOKEN: set slack.teamId (and slack.enterpriseId) in the config');
+      else
+        throw new SlackStartupError(
+          'E_SLACK_AUTH',
+          'auth.test named no team_id for SLACK_BOT_TOKEN: set slack.teamId (and slack.enterpriseId) in the config',
+        );
       return known;
     },
   };

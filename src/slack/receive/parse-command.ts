@@ -26,51 +26,85 @@ export function parseCommand(text: string, ctx: { config: Config; channelId: str
   const words = (text ?? '').trim().split(/\s+/).filter(Boolean);
   const clusters = ctx.config.clusters;
   // A fleet may hold hundreds of clusters: name a few, count the rest (the message stays one short line).
-  const names = (clusters.length > 20 ? `${clusters.slice(0, 20).map((c) => quote(c.name)).join(', ')} (+${clusters.length - 20} more)` : clusters.map((c) => quote(c.name)).join(', ')) || '(none configured)';
+  const names =
+    (clusters.length > 20
+      ? `${clusters
+          .slice(0, 20)
+          .map((c) => quote(c.name))
+          .join(', ')} (+${clusters.length - 20} more)`
+      : clusters.map((c) => quote(c.name)).join(', ')) || '(none configured)';
   if (words.length === 1 && words[0]!.toLowerCase() === 'help') return { kind: 'help' };
   if (words.length > 2) return { kind: 'error', message: `Too many arguments. ${USAGE}` };
-  if (clusters.length === 0) return { kind: 'error', message: 'No cluster is configured: add one under `clusters:` in the config file.' };
+  if (clusters.length === 0)
+    return { kind: 'error', message: 'No cluster is configured: add one under `clusters:` in the config file.' };
 
   let cluster: ClusterConfig | undefined;
   let section: SectionId | undefined;
   const here = clusters.filter((c) => c.slack.channels.includes(ctx.channelId));
   const queryable = queryableClusters(clusters, ctx.channelId);
   // Default: the single cluster this channel is for, else the single one it may query, else the only one.
-  const fallback = here.length === 1 ? here[0] : queryable.length === 1 ? queryable[0] : clusters.length === 1 ? clusters[0] : undefined;
+  const fallback =
+    here.length === 1
+      ? here[0]
+      : queryable.length === 1
+        ? queryable[0]
+        : clusters.length === 1
+          ? clusters[0]
+          : undefined;
   const typed = words[0];
   const found = typed === undefined ? undefined : findCluster(clusters, typed.toLowerCase());
-  const sectionAlone = typed !== undefined && words.length === 1 && !found ? SECTION_IDS.find((id) => id === typed.toLowerCase()) : undefined;
+  const sectionAlone =
+    typed !== undefined && words.length === 1 && !found
+      ? SECTION_IDS.find((id) => id === typed.toLowerCase())
+      : undefined;
   if (typed === undefined || sectionAlone) {
     // A section name alone answers for the channel's cluster.
     section = sectionAlone;
     cluster = fallback;
-    if (!cluster && !section && ctx.config.fleets.length && queryable.length) return { kind: 'list', clusters: queryable };
+    if (!cluster && !section && ctx.config.fleets.length && queryable.length)
+      return { kind: 'list', clusters: queryable };
     if (!cluster && queryable.length) return { kind: 'pick', clusters: queryable, ...(section ? { section } : {}) };
-    if (!cluster) return { kind: 'error', message: `Which cluster? Type \`/k8s-health CLUSTER\` with one of: ${names}.` };
+    if (!cluster)
+      return { kind: 'error', message: `Which cluster? Type \`/k8s-health CLUSTER\` with one of: ${names}.` };
   } else {
     if (Array.isArray(found)) {
-      return { kind: 'error', message: `Several clusters are named "${quote(typed)}": type one of ${found.map((c) => quote(c.name)).join(', ')}.` };
+      return {
+        kind: 'error',
+        message: `Several clusters are named "${quote(typed)}": type one of ${found.map((c) => quote(c.name)).join(', ')}.`,
+      };
     }
     cluster = found;
     if (!cluster) {
       // The closest names it may have meant: clusters this channel may query, and sections.
-      const near = findClosest(typed, queryable.map((c) => c.name));
+      const near = findClosest(
+        typed,
+        queryable.map((c) => c.name),
+      );
       const nearSections = findClosest(typed, SECTION_IDS, 2);
-      const meant = [...near.map((n) => `cluster \`${quote(n)}\``), ...nearSections.map((n) => `section \`${n}\`${fallback ? ` (of ${quote(fallback.name)})` : ''}`)];
+      const meant = [
+        ...near.map((n) => `cluster \`${quote(n)}\``),
+        ...nearSections.map((n) => `section \`${n}\`${fallback ? ` (of ${quote(fallback.name)})` : ''}`),
+      ];
       const hint = meant.length ? ` Did you mean ${meant.join(' or ')}?` : '';
       return { kind: 'error', message: `Unknown cluster "${quote(typed)}".${hint} Known clusters: ${names}. ${USAGE}` };
     }
   }
   if (!isAllowed(cluster, ctx.channelId)) {
     const allowed = cluster.slack.channels.map((c) => mentionChannel(c)).join(', ');
-    return { kind: 'error', message: `Cluster "${quote(cluster.name)}" cannot be queried from this channel; ask in ${allowed}.` };
+    return {
+      kind: 'error',
+      message: `Cluster "${quote(cluster.name)}" cannot be queried from this channel; ask in ${allowed}.`,
+    };
   }
   if (words.length === 2) {
     const typedSection = words[1]!;
     section = SECTION_IDS.find((id) => id === typedSection.toLowerCase());
     if (!section) {
       const near = findClosest(typedSection, SECTION_IDS, 2);
-      return { kind: 'error', message: `Unknown section "${quote(typedSection)}".${near.length ? ` Did you mean ${near.map((n) => `\`${n}\``).join(' or ')}?` : ''} Sections: ${SECTION_IDS.join(', ')}.` };
+      return {
+        kind: 'error',
+        message: `Unknown section "${quote(typedSection)}".${near.length ? ` Did you mean ${near.map((n) => `\`${n}\``).join(' or ')}?` : ''} Sections: ${SECTION_IDS.join(', ')}.`,
+      };
     }
   }
   return section ? { kind: 'report', cluster, section } : { kind: 'report', cluster };

@@ -42,7 +42,14 @@ export const HTTP_SERVER_OPTIONS: ServerOptions = {
  * `slackPaths` are the routes with the Slack cap; `bodyLimits` gives a route that reads a body of its
  * own (Alertmanager's webhook, `alertmanager.maxBodyBytes`) its cap.
  */
-export function limitRequests(next: RequestListener, opts: { slackPaths: string[]; bodyLimits?: Readonly<Record<string, number>>; onRefused?: (status: number, reason: string) => void }): RequestListener {
+export function limitRequests(
+  next: RequestListener,
+  opts: {
+    slackPaths: string[];
+    bodyLimits?: Readonly<Record<string, number>>;
+    onRefused?: (status: number, reason: string) => void;
+  },
+): RequestListener {
   let pending = 0;
   const refuse = (req: IncomingMessage, res: ServerResponse, status: number, reason: string) => {
     opts.onRefused?.(status, reason);
@@ -64,13 +71,16 @@ export function limitRequests(next: RequestListener, opts: { slackPaths: string[
       pending += 1;
       let done = false;
       const release = () => {
-        if (!done) (done = true), (pending -= 1);
+        if (!done) ((done = true), (pending -= 1));
       };
       res.once('close', release);
       req.once('close', release);
       // Node's own request timeout (HTTP_SERVER_OPTIONS) is checked from a list of connections that
       // a flood of cut-off connections can leave stale; this deadline needs nothing but a timer.
-      const deadline = setTimeout(() => refuse(req, res, 408, `body not complete within ${SLACK_BODY_DEADLINE_MS / 1000} s`), SLACK_BODY_DEADLINE_MS);
+      const deadline = setTimeout(
+        () => refuse(req, res, 408, `body not complete within ${SLACK_BODY_DEADLINE_MS / 1000} s`),
+        SLACK_BODY_DEADLINE_MS,
+      );
       deadline.unref();
       const clear = () => clearTimeout(deadline);
       req.once('end', clear);

@@ -56,7 +56,10 @@ export function clampBlocks(message: SlackMessage): SlackMessage {
 function moreLine(dropped: KnownBlock[]): KnownBlock {
   // Count what a reader lost: dividers are not content.
   const n = dropped.filter((b) => b.type !== 'divider').length;
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: `+${n} more (message shortened to fit Slack's limits)`, verbatim: true }] };
+  return {
+    type: 'context',
+    elements: [{ type: 'mrkdwn', text: `+${n} more (message shortened to fit Slack's limits)`, verbatim: true }],
+  };
 }
 
 function clampBlock(block: KnownBlock): KnownBlock {
@@ -67,14 +70,20 @@ function clampBlock(block: KnownBlock): KnownBlock {
       const out = { ...block };
       if (out.text) out.text = verbatim({ ...out.text, text: truncateMrkdwn(out.text.text, SLACK_LIMITS.sectionText) });
       if (out.fields) {
-        out.fields = out.fields.slice(0, SLACK_LIMITS.sectionFields).map((f) => verbatim({ ...f, text: truncateMrkdwn(f.text, SLACK_LIMITS.fieldText) }));
+        out.fields = out.fields
+          .slice(0, SLACK_LIMITS.sectionFields)
+          .map((f) => verbatim({ ...f, text: truncateMrkdwn(f.text, SLACK_LIMITS.fieldText) }));
       }
       return out;
     }
     case 'context':
       return {
         ...block,
-        elements: block.elements.map((e) => ('text' in e && typeof e.text === 'string' ? verbatim({ ...e, text: truncateMrkdwn(e.text, SLACK_LIMITS.contextElementText) }) : e)),
+        elements: block.elements.map((e) =>
+          'text' in e && typeof e.text === 'string'
+            ? verbatim({ ...e, text: truncateMrkdwn(e.text, SLACK_LIMITS.contextElementText) })
+            : e,
+        ),
       };
     case 'actions':
       return {

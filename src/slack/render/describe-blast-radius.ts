@@ -10,7 +10,8 @@ export interface BlastRadius {
   clusterScoped: boolean;
 }
 
-const KUBE_PATH = /^(POST|PUT|PATCH|DELETE)\s+\/(?:api\/v1|apis\/[^/\s]+\/[^/\s]+)\/(?:namespaces\/([^/\s?]+)\/)?([a-z0-9.-]+)(?:\/([^/\s?]+))?/;
+const KUBE_PATH =
+  /^(POST|PUT|PATCH|DELETE)\s+\/(?:api\/v1|apis\/[^/\s]+\/[^/\s]+)\/(?:namespaces\/([^/\s?]+)\/)?([a-z0-9.-]+)(?:\/([^/\s?]+))?/;
 
 /**
  * The blast radius of a frozen plan, from its API calls: every Kubernetes write (reads such
@@ -31,7 +32,9 @@ export function describeBlastRadius(plan: Pick<RemediationPlan, 'apiCalls'>): Bl
     const m = KUBE_PATH.exec(call);
     if (!m) continue;
     const [, , ns, resource, name] = m;
-    const what = name ? `${resource} ${ns ? `${ns}/` : ''}${name}` : `a new object in ${resource}${ns ? ` of ${ns}` : ''}`;
+    const what = name
+      ? `${resource} ${ns ? `${ns}/` : ''}${name}`
+      : `a new object in ${resource}${ns ? ` of ${ns}` : ''}`;
     objects.add(what);
     if (ns) namespaces.add(ns);
     else clusterScoped = true;
@@ -44,8 +47,12 @@ export function blastRadiusLine(r: BlastRadius): string {
   if (r.objects.length === 0) return 'nothing is written';
   const n = r.objects.length;
   const where = [
-    r.namespaces.length > 0 ? `in ${r.namespaces.length} namespace${r.namespaces.length === 1 ? '' : 's'} (${r.namespaces.join(', ')})` : '',
+    r.namespaces.length > 0
+      ? `in ${r.namespaces.length} namespace${r.namespaces.length === 1 ? '' : 's'} (${r.namespaces.join(', ')})`
+      : '',
     r.clusterScoped ? 'cluster-scoped' : '',
-  ].filter(Boolean).join(' and ');
+  ]
+    .filter(Boolean)
+    .join(' and ');
   return `${n} object${n === 1 ? '' : 's'} ${where}: ${r.objects.join('; ')}`;
 }

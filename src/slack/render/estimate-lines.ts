@@ -25,8 +25,12 @@ export function estimateLines(blocks: readonly types.KnownBlock[]): number {
   for (const b of blocks) {
     lines += BLOCK_GAP;
     if (b.type === 'header') lines += wrapped(b.text.text, HEADER_CHARS) * HEADER_LINE;
-    else if (b.type === 'section') lines += (b.text ? textLines(b.text.text, BODY_CHARS) : 0) + (b.fields ?? []).reduce((n, f) => n + textLines(f.text, BODY_CHARS), 0);
-    else if (b.type === 'context') lines += b.elements.reduce((n, e) => n + ('text' in e ? textLines(e.text, CONTEXT_CHARS) : 1), 0) * CONTEXT_LINE;
+    else if (b.type === 'section')
+      lines +=
+        (b.text ? textLines(b.text.text, BODY_CHARS) : 0) +
+        (b.fields ?? []).reduce((n, f) => n + textLines(f.text, BODY_CHARS), 0);
+    else if (b.type === 'context')
+      lines += b.elements.reduce((n, e) => n + ('text' in e ? textLines(e.text, CONTEXT_CHARS) : 1), 0) * CONTEXT_LINE;
     else if (b.type === 'actions') lines += buttonRows(b.elements) * BUTTON_ROW;
     else if (b.type === 'divider') lines += 0.5;
     else lines += 2;
@@ -56,7 +60,9 @@ function visible(text: string): string {
 }
 
 /** Rows the elements of an actions block take: packed left to right, a long label wrapping inside its button. */
-function buttonRows(elements: readonly { type: string; text?: { text: string }; placeholder?: { text: string } }[]): number {
+function buttonRows(
+  elements: readonly { type: string; text?: { text: string }; placeholder?: { text: string } }[],
+): number {
   let rows = 1;
   let used = 0;
   for (const e of elements) {

@@ -3,7 +3,10 @@ import { formatAge } from '../../diagnose/facts/age.js';
 
 /** The times every message about one incident shows: one record, so no two messages disagree. */
 export interface IncidentTimes {
-  /** When the problem started: the finding's own start when it knows one before the first scan that saw it, else that scan. */
+  /**
+   * When the problem started: the finding's own start when it knows one before the first scan that saw it, else that
+   * scan.
+   */
   since: string;
   /** The last scan that saw it. */
   lastSeen: string;
@@ -19,12 +22,19 @@ export interface IncidentTimes {
  * than the scan that opened the incident (a webhook down since 9:02 and first scanned at 10:00 lasted
  * from 9:02), so "lasted" never contradicts "since".
  */
-export function incidentTimes(inc: Pick<Incident, 'openedAt' | 'lastSeenAt' | 'resolvedAt' | 'status'> & { finding: { since?: string } }): IncidentTimes {
+export function incidentTimes(
+  inc: Pick<Incident, 'openedAt' | 'lastSeenAt' | 'resolvedAt' | 'status'> & { finding: { since?: string } },
+): IncidentTimes {
   const opened = Date.parse(inc.openedAt);
   const own = inc.finding.since ? Date.parse(inc.finding.since) : NaN;
   const since = !Number.isNaN(own) && (Number.isNaN(opened) || own < opened) ? inc.finding.since! : inc.openedAt;
   const from = Date.parse(since);
   const to = Date.parse(inc.lastSeenAt);
   const lasted = Number.isNaN(from) || Number.isNaN(to) ? undefined : formatAge(Math.max(0, to - from));
-  return { since, lastSeen: inc.lastSeenAt, ...(inc.status === 'resolved' && inc.resolvedAt ? { resolvedAt: inc.resolvedAt } : {}), ...(lasted ? { lasted } : {}) };
+  return {
+    since,
+    lastSeen: inc.lastSeenAt,
+    ...(inc.status === 'resolved' && inc.resolvedAt ? { resolvedAt: inc.resolvedAt } : {}),
+    ...(lasted ? { lasted } : {}),
+  };
 }

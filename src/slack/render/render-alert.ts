@@ -4,7 +4,12 @@ import { SEVERITY_RANK, type Severity } from '../../diagnose/finding.js';
 import { neutralizeMrkdwn as md, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
 import { proposalKey } from './render-blocks.js';
 import type { AlertChange, AlertChangeDetail, Incident } from '../../alerts/incident.js';
-import { ALERT_OWN_ACTION_ID, ALERT_SNOOZE_ACTION_ID, ALERT_TIMELINE_ACTION_ID, ALERT_UNSNOOZE_ACTION_ID } from '../action-ids.js';
+import {
+  ALERT_OWN_ACTION_ID,
+  ALERT_SNOOZE_ACTION_ID,
+  ALERT_TIMELINE_ACTION_ID,
+  ALERT_UNSNOOZE_ACTION_ID,
+} from '../action-ids.js';
 import { renderFixButtons } from './render-fix-buttons.js';
 import { renderInPlace, type InPlaceShown } from './render-in-place.js';
 import { mentionUser } from './mention-user.js';
@@ -16,7 +21,11 @@ import { withoutRepeatedClauses } from './without-repeated-clauses.js';
 
 type KnownBlock = types.KnownBlock;
 
-const SEVERITY_EMOJI: Record<Severity, string> = { critical: ':red_circle:', warning: ':warning:', info: ':information_source:' };
+const SEVERITY_EMOJI: Record<Severity, string> = {
+  critical: ':red_circle:',
+  warning: ':warning:',
+  info: ':information_source:',
+};
 
 /** What the parent shows besides the incident: who is on it, whether it is snoozed, its fix ids. */
 export interface AlertParentOptions {
@@ -58,18 +67,32 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   const title = splitTitle(f.title.replace(AGO, ''));
   const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizeSlackPlainText(`${inc.cluster}: ${title.head}`, { max: 120 })}`;
   const date = (iso: string | undefined) => slackDate(iso) ?? 'an unknown time';
-  const severity = SEVERITY_EMOJI[f.severity] ? `${SEVERITY_EMOJI[f.severity]} *${f.severity}*` : `*${md(f.severity, { max: 20 })}*`;
+  const severity = SEVERITY_EMOJI[f.severity]
+    ? `${SEVERITY_EMOJI[f.severity]} *${f.severity}*`
+    : `*${md(f.severity, { max: 20 })}*`;
   const lines: string[] = [];
   // Fingerprints stay in the context line: the merged thread is named by what it is about in its last reply.
   if (inc.mergedInto) lines.push(':link: Now followed in the thread of its root cause.');
-  else if (resolved) lines.push(`:white_check_mark: *Resolved* ${date(inc.resolvedAt)} · lasted ${lasted} (since ${date(times.since)}, last seen ${date(times.lastSeen)})`);
+  else if (resolved)
+    lines.push(
+      `:white_check_mark: *Resolved* ${date(inc.resolvedAt)} · lasted ${lasted} (since ${date(times.since)}, last seen ${date(times.lastSeen)})`,
+    );
   // Each fact once: the subject is named only when the title does not already name it.
-  else lines.push(`${severity}${f.title.includes(f.subject.name) ? '' : ` · ${md(subject, { max: 200 })}`} · since ${date(times.since)}`);
+  else
+    lines.push(
+      `${severity}${f.title.includes(f.subject.name) ? '' : ` · ${md(subject, { max: 200 })}`} · since ${date(times.since)}`,
+    );
   const why = title.rest ?? (f.cause ? withoutRepeatedClauses(oneSentence(f.cause), f.title) : undefined);
   if (why) lines.push(`*Why:* ${md(shorten(why, WHY_CHARS), { max: WHY_CHARS + 1 })}`);
   if (opts.owner) lines.push(`:raising_hand: On it: ${mentionUser(opts.owner.user)} since ${date(opts.owner.at)}`);
-  if (opts.prometheus && opts.prometheus.total > 0) lines.push(`:bell: Prometheus alerts: ${opts.prometheus.resolved} of ${opts.prometheus.total} resolved (replies below)`);
-  if (opts.snooze && !resolved) lines.push(`:zzz: Snoozed ${opts.snooze.untilResolved ? 'until resolved' : `until ${date(opts.snooze.until)}`} by ${mentionUser(opts.snooze.by)}: no new replies meanwhile`);
+  if (opts.prometheus && opts.prometheus.total > 0)
+    lines.push(
+      `:bell: Prometheus alerts: ${opts.prometheus.resolved} of ${opts.prometheus.total} resolved (replies below)`,
+    );
+  if (opts.snooze && !resolved)
+    lines.push(
+      `:zzz: Snoozed ${opts.snooze.untilResolved ? 'until resolved' : `until ${date(opts.snooze.until)}`} by ${mentionUser(opts.snooze.by)}: no new replies meanwhile`,
+    );
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: head, emoji: true } },
     { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
@@ -77,14 +100,16 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   const symptoms = inc.symptoms ?? [];
   if (symptoms.length > 0) {
     // The symptoms' headlines, as many as fit a couple of small lines ("+N more"); all of them, with
-    // their evidence, are in the Details of `/k8s-health` (docs/slack.md). A symptom's title may hold a relative age ("(47m ago)"):
-    // wrong once the parent is edited later, so dropped here.
+    // their evidence, are in the Details of `/k8s-health` (docs/slack.md). A symptom's title may hold a relative age
+    // ("(47m ago)"): wrong once the parent is edited later, so dropped here.
     const named: string[] = [];
     let chars = 0;
     for (const s of symptoms) {
       // Named by what happens: "KubeadmControlPlane ns/cp: 4 machine replacements…" reads "4 machine replacements…".
       // and up to its first comma ("…in 1h30m, about one every 12m" reads "…in 1h30m").
-      const headline = splitTitle(s.title.replace(AGO, '')).head.replace(/^[A-Z][A-Za-z]+ [\w./-]+: (?=\S.{20})/, '').replace(/^(.{20,}?), .*$/, '$1');
+      const headline = splitTitle(s.title.replace(AGO, ''))
+        .head.replace(/^[A-Z][A-Za-z]+ [\w./-]+: (?=\S.{20})/, '')
+        .replace(/^(.{20,}?), .*$/, '$1');
       if (named.length > 0 && chars + headline.length > SYMPTOM_CHARS) break;
       named.push(`${SEVERITY_EMOJI[s.severity] ?? ''} ${md(headline, { max: 200 })}`);
       chars += headline.length;
@@ -102,23 +127,50 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
     });
     // One button, the other fixes in its overflow menu: two long labels would take a phone's screen.
     buttons.push(...renderFixButtons(fixes, { primary: true, buttons: 1 }));
-    if (!opts.owner) buttons.push({ type: 'button', action_id: ALERT_OWN_ACTION_ID, text: { type: 'plain_text', text: "I'm on it", emoji: true }, value: threadValue(inc) });
-    if (opts.snooze) buttons.push({ type: 'button', action_id: ALERT_UNSNOOZE_ACTION_ID, text: { type: 'plain_text', text: 'Unsnooze', emoji: true }, value: threadValue(inc) });
+    if (!opts.owner)
+      buttons.push({
+        type: 'button',
+        action_id: ALERT_OWN_ACTION_ID,
+        text: { type: 'plain_text', text: "I'm on it", emoji: true },
+        value: threadValue(inc),
+      });
+    if (opts.snooze)
+      buttons.push({
+        type: 'button',
+        action_id: ALERT_UNSNOOZE_ACTION_ID,
+        text: { type: 'plain_text', text: 'Unsnooze', emoji: true },
+        value: threadValue(inc),
+      });
     else
       buttons.push({
         type: 'static_select',
         action_id: ALERT_SNOOZE_ACTION_ID,
         placeholder: { type: 'plain_text', text: 'Snooze', emoji: true },
-        options: SNOOZE_CHOICES.map((c) => ({ text: { type: 'plain_text', text: c.label, emoji: true }, value: `${c.value}|${threadValue(inc)}` })),
+        options: SNOOZE_CHOICES.map((c) => ({
+          text: { type: 'plain_text', text: c.label, emoji: true },
+          value: `${c.value}|${threadValue(inc)}`,
+        })),
       });
   }
-  buttons.push({ type: 'button', action_id: ALERT_TIMELINE_ACTION_ID, text: { type: 'plain_text', text: 'Export timeline', emoji: true }, value: threadValue(inc) });
+  buttons.push({
+    type: 'button',
+    action_id: ALERT_TIMELINE_ACTION_ID,
+    text: { type: 'plain_text', text: 'Export timeline', emoji: true },
+    value: threadValue(inc),
+  });
   blocks.push(...renderInPlace(opts.inPlace ?? [], { resolved }));
   blocks.push({ type: 'actions', block_id: `alert:${f.fingerprint}`.slice(0, 255), elements: buttons });
   // A fix's risk and its two approvals are stated where it is decided: on the request its proposal posts.
-  blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `\`${md(f.id, { max: 80 })}\` · fingerprint \`${neutralizeMrkdwnId(f.fingerprint)}\`` }] });
+  blocks.push({
+    type: 'context',
+    elements: [
+      { type: 'mrkdwn', text: `\`${md(f.id, { max: 80 })}\` · fingerprint \`${neutralizeMrkdwnId(f.fingerprint)}\`` },
+    ],
+  });
   const what = md(`${inc.cluster}: ${f.title}`, { max: 300 });
-  const text = resolved ? `Resolved: ${what} (lasted ${lasted})` : `${md(f.severity.toUpperCase(), { max: 20 })} ${what}`;
+  const text = resolved
+    ? `Resolved: ${what} (lasted ${lasted})`
+    : `${md(f.severity.toUpperCase(), { max: 20 })} ${what}`;
   return clampBlocks({ text, blocks });
 }
 
@@ -140,7 +192,11 @@ const AGO = /\s*\(\d+[smhd] ago\)/g;
 /** At most `max` characters, ended at the last clause boundary that fits rather than in a word. */
 function shorten(text: string, max: number): string {
   if (text.length <= max) return text;
-  const cut = Math.max(text.lastIndexOf(', ', max - 1), text.lastIndexOf(' — ', max - 1), text.lastIndexOf('; ', max - 1));
+  const cut = Math.max(
+    text.lastIndexOf(', ', max - 1),
+    text.lastIndexOf(' — ', max - 1),
+    text.lastIndexOf('; ', max - 1),
+  );
   return `${text.slice(0, cut >= max / 3 ? cut : max - 1).trimEnd()}…`;
 }
 
@@ -158,9 +214,14 @@ const MAX_REPLY_EVIDENCE = 6;
  * lines, every value from the cluster neutralized here, and the fallback text. A change without
  * details (one stored by an older version, alerts/migrate-alert-state.ts) says what kind it was and when.
  */
-export function renderAlertReply(inc: Incident, change: AlertChange, opts: { inPlace?: readonly InPlaceShown[] } = {}): SlackMessage {
+export function renderAlertReply(
+  inc: Incident,
+  change: AlertChange,
+  opts: { inPlace?: readonly InPlaceShown[] } = {},
+): SlackMessage {
   const lines = change.details.flatMap((d) => renderChangeDetail(d, inc));
-  const body = lines.join('\n') || `${md(change.kinds.join(', '), { max: 200 })} at ${slackDate(change.at) ?? 'an unknown time'}`;
+  const body =
+    lines.join('\n') || `${md(change.kinds.join(', '), { max: 200 })} at ${slackDate(change.at) ?? 'an unknown time'}`;
   return clampBlocks({
     text: `${md(`${inc.cluster} ${inc.finding.id}`, { max: 200 })}: ${lines[0] ?? md(change.kinds.join(', '), { max: 200 })}`,
     blocks: [
@@ -181,7 +242,9 @@ function renderChangeDetail(d: AlertChangeDetail, inc: Incident): string[] {
       return [`:repeat: *Back again* ${formatAge(d.resolvedForMs)} after it was resolved — this thread is open again.`];
     case 'severity': {
       const up = SEVERITY_RANK[d.to] < SEVERITY_RANK[d.from];
-      return [`${up ? ':arrow_up: Severity raised' : ':arrow_down: Severity lowered'}: ${md(d.from, { max: 20 })} → *${md(d.to, { max: 20 })}*`];
+      return [
+        `${up ? ':arrow_up: Severity raised' : ':arrow_down: Severity lowered'}: ${md(d.from, { max: 20 })} → *${md(d.to, { max: 20 })}*`,
+      ];
     }
     case 'recreation':
       return [`:recycle: Recreation counted again: ${Number(d.from)} → *${Number(d.to)}* machine replacements`];
@@ -198,9 +261,17 @@ function renderChangeDetail(d: AlertChangeDetail, inc: Incident): string[] {
           : `:link: Related finding: ${md(r.severity, { max: 20 })} *${md(r.title, { max: 300 })}* (\`${md(r.id, { max: 80 })}\`)`,
       );
     case 'resolved':
-      if (d.reason === 'cluster-renamed') return [`:twisted_rightwards_arrows: *Resolved here: cluster renamed* — it is now \`${md(d.renamedTo ?? '', { max: 120 })}\` (another Cluster of the same name appeared); its alerts continue under that name.`];
-      if (d.reason === 'cluster-deleted') return [`:white_check_mark: *Resolved: cluster deleted* — its Cluster object is no longer in the fleet (deleted, or no longer matched by the fleet's namespaces or selector); it lasted ${lasted}.`];
-      return [`:white_check_mark: *Resolved*: not seen in ${Number(d.missedScans)} consecutive scans (last seen ${slackDate(d.lastSeenAt) ?? 'an unknown time'}); lasted ${lasted}.`];
+      if (d.reason === 'cluster-renamed')
+        return [
+          `:twisted_rightwards_arrows: *Resolved here: cluster renamed* — it is now \`${md(d.renamedTo ?? '', { max: 120 })}\` (another Cluster of the same name appeared); its alerts continue under that name.`,
+        ];
+      if (d.reason === 'cluster-deleted')
+        return [
+          `:white_check_mark: *Resolved: cluster deleted* — its Cluster object is no longer in the fleet (deleted, or no longer matched by the fleet's namespaces or selector); it lasted ${lasted}.`,
+        ];
+      return [
+        `:white_check_mark: *Resolved*: not seen in ${Number(d.missedScans)} consecutive scans (last seen ${slackDate(d.lastSeenAt) ?? 'an unknown time'}); lasted ${lasted}.`,
+      ];
     case 'paused':
       return [
         `:double_vertical_bar: *Remediation is still paused* on MachineHealthCheck ${md(d.mhc, { max: 300 })}${d.since ? ` (since ${slackDate(d.since) ?? 'an unknown time'})` : ''}: failed machines are not replaced.`,
@@ -209,7 +280,9 @@ function renderChangeDetail(d: AlertChangeDetail, inc: Incident): string[] {
           : 'To resume once the cause is fixed: remove the `cluster.x-k8s.io/paused` annotation from the MachineHealthCheck (or the skip-remediation annotation from its machines).',
       ];
     case 'merged':
-      return [`:link: This turned out to be a symptom of *${md(d.title, { max: 300 })}*: it is followed in that thread from now on, and this thread is closed.`];
+      return [
+        `:link: This turned out to be a symptom of *${md(d.title, { max: 300 })}*: it is followed in that thread from now on, and this thread is closed.`,
+      ];
     default:
       return [];
   }

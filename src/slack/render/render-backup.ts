@@ -12,13 +12,25 @@ const SHOWN = 2600;
  * then the object in a code block, cut to fit (the whole object stays in Redis for a restore). The
  * object came from the cluster: neutralized inside its code block (it cannot close the block).
  */
-export function renderBackup(backup: Pick<StoredBackup, 'what' | 'object' | 'savedAt'>, requestId: string): SlackMessage {
+export function renderBackup(
+  backup: Pick<StoredBackup, 'what' | 'object' | 'savedAt'>,
+  requestId: string,
+): SlackMessage {
   const json = JSON.stringify(backup.object, null, 2);
-  const cut = json.length > SHOWN ? ` — the first ${SHOWN} of ${json.length} characters; the whole object stays in Redis for a restore` : '';
+  const cut =
+    json.length > SHOWN
+      ? ` — the first ${SHOWN} of ${json.length} characters; the whole object stays in Redis for a restore`
+      : '';
   return clampBlocks({
     text: `Backup of ${md(backup.what, { max: 200 })}`,
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: `*Backup of ${md(backup.what, { max: 200 })}*, stored ${slackDate(backup.savedAt) ?? 'before the change'} by request ${neutralizeMrkdwnId(requestId)}${cut}:\n\`\`\`${neutralizeMrkdwnCode(json.slice(0, SHOWN), { max: SHOWN })}\`\`\`` } },
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: `*Backup of ${md(backup.what, { max: 200 })}*, stored ${slackDate(backup.savedAt) ?? 'before the change'} by request ${neutralizeMrkdwnId(requestId)}${cut}:\n\`\`\`${neutralizeMrkdwnCode(json.slice(0, SHOWN), { max: SHOWN })}\`\`\``,
+        },
+      },
     ],
   });
 }

@@ -5,7 +5,11 @@ import type { HealthStatus, Report } from '../../report/report.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 import { DETAILS_ACTION_ID } from '../action-ids.js';
 import { renderFixButtons } from './render-fix-buttons.js';
-import { neutralizeMrkdwn as md, neutralizeMrkdwnWord, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
+import {
+  neutralizeMrkdwn as md,
+  neutralizeMrkdwnWord,
+  neutralizeSlackPlainText,
+} from '../../text/neutralize-mrkdwn.js';
 import { slackDate } from './slack-date.js';
 import { runbookUrl } from './runbook-url.js';
 import { atScanTime } from './at-scan-time.js';
@@ -35,7 +39,9 @@ export interface RenderBlocksOptions {
   ranFixes?: Readonly<Record<string, string>>;
   /** At most this many root causes on the card (default: as many as {@link CARD_LINE_BUDGET} allows). */
   maxFindings?: number;
-  /** One extra line under the header, e.g. "fresh scan failed: …"; shown as untrusted text (emoji codes still render). */
+  /**
+   * One extra line under the header, e.g. "fresh scan failed: …"; shown as untrusted text (emoji codes still render).
+   */
   note?: string;
   /** `slack.runbookBaseUrl`: each finding links its section of docs/diagnosis.md there. */
   runbookBaseUrl?: string;
@@ -70,7 +76,11 @@ export function statusEmoji(status: string): string {
   return Object.hasOwn(STATUS_EMOJI, status) ? STATUS_EMOJI[status as HealthStatus] : ':white_circle:';
 }
 
-export const SEVERITY_EMOJI: Record<Severity, string> = { critical: ':red_circle:', warning: ':warning:', info: ':information_source:' };
+export const SEVERITY_EMOJI: Record<Severity, string> = {
+  critical: ':red_circle:',
+  warning: ':warning:',
+  info: ':information_source:',
+};
 
 /** What the card shows, worked out once for the renderer and for the caller that stores proposals. */
 export interface CardPlan {
@@ -91,7 +101,10 @@ export interface CardPlan {
  * problem in view causes (`causedBy`); every other problem is a symptom of one and lives in Details.
  * Roots are added worst first while the card stays within {@link CARD_LINE_BUDGET}.
  */
-export function planCard(report: Report, opts: Pick<RenderBlocksOptions, 'section' | 'maxFindings' | 'note'>): CardPlan {
+export function planCard(
+  report: Report,
+  opts: Pick<RenderBlocksOptions, 'section' | 'maxFindings' | 'note'>,
+): CardPlan {
   const shown = opts.section ? report.findings.filter((f) => f.section === opts.section) : report.findings;
   const problems = shown.filter((f) => f.severity !== 'info');
   const roots = problems.filter((f) => findRootCauses(f, problems).length === 0);
@@ -119,7 +132,10 @@ export function planCard(report: Report, opts: Pick<RenderBlocksOptions, 'sectio
 }
 
 /** The findings whose fix is a button on the card: the caller stores a proposal for each, exactly. */
-export function detailedFindings(report: Report, opts: Pick<RenderBlocksOptions, 'section' | 'maxFindings' | 'note'>): Finding[] {
+export function detailedFindings(
+  report: Report,
+  opts: Pick<RenderBlocksOptions, 'section' | 'maxFindings' | 'note'>,
+): Finding[] {
   return planCard(report, opts).onCard;
 }
 
@@ -145,10 +161,13 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
   const hidden = plan.roots.length - plan.onCard.length;
   const symptoms = plan.onCard.reduce((n, r) => n + (plan.symptomsOf.get(r.fingerprint)?.length ?? 0), 0);
   const behind = [
-    ...(symptoms > 0 ? [`${symptoms} symptom${symptoms === 1 ? '' : 's'} of ${plan.onCard.length === 1 ? 'it' : 'these'}`] : []),
+    ...(symptoms > 0
+      ? [`${symptoms} symptom${symptoms === 1 ? '' : 's'} of ${plan.onCard.length === 1 ? 'it' : 'these'}`]
+      : []),
     ...(hidden > 0 ? [`${hidden} more root cause${hidden === 1 ? '' : 's'}`] : []),
   ];
-  if (behind.length > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `+${behind.join(' and ')} in Details` }] });
+  if (behind.length > 0)
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `+${behind.join(' and ')} in Details` }] });
   blocks.push(details);
 
   const unknownCapture = report.collectedAtFrom === 'unknown' || !slackDate(report.collectedAt);
@@ -164,32 +183,68 @@ function cardStatus(report: Report, opts: RenderBlocksOptions): string {
   return statusWord(opts.section ? (sections[0]?.status ?? 'unknown') : report.status);
 }
 
-/** The card's fixed blocks, in order: header, scan time, note, the no-problem or partial line, and the Details button last. */
+/**
+ * The card's fixed blocks, in order: header, scan time, note, the no-problem or partial line, and the Details button
+ * last.
+ */
 function cardBlocks(report: Report, plan: CardPlan, opts: RenderBlocksOptions): KnownBlock[] {
   const sectionTitle = opts.section ? SECTION_TITLES[opts.section] : undefined;
   const sections = opts.section ? report.sections.filter((s) => s.id === opts.section) : report.sections;
   const status = cardStatus(report, opts);
   const scanned = describeCardScanTime(report);
   const blocks: KnownBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: `${neutralizeSlackPlainText(report.cluster, { max: 100 })}${sectionTitle ? ` · ${sectionTitle}` : ''}: ${status}`, emoji: true } },
-    { type: 'context', elements: [{ type: 'mrkdwn', text: `${statusEmoji(status)} ${scanned}${opts.stale ? ' · :hourglass_flowing_sand: *stale*, refreshing…' : ''}` }] },
+    {
+      type: 'header',
+      text: {
+        type: 'plain_text',
+        text: `${neutralizeSlackPlainText(report.cluster, { max: 100 })}${sectionTitle ? ` · ${sectionTitle}` : ''}: ${status}`,
+        emoji: true,
+      },
+    },
+    {
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: `${statusEmoji(status)} ${scanned}${opts.stale ? ' · :hourglass_flowing_sand: *stale*, refreshing…' : ''}`,
+        },
+      ],
+    },
   ];
   if (opts.note) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: md(opts.note, { max: 500 }) } });
   if (plan.problems.length === 0) {
     const checked = sections.length;
     const notes = plan.shown.length;
-    const what = opts.section && checked === 0 ? `No data for section *${sectionTitle}* in this report.` : `:white_check_mark: No problems found in ${checked} section${checked === 1 ? '' : 's'}${notes > 0 ? ` · ${notes} note${notes === 1 ? '' : 's'} in Details` : ''}.`;
+    const what =
+      opts.section && checked === 0
+        ? `No data for section *${sectionTitle}* in this report.`
+        : `:white_check_mark: No problems found in ${checked} section${checked === 1 ? '' : 's'}${notes > 0 ? ` · ${notes} note${notes === 1 ? '' : 's'} in Details` : ''}.`;
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: what } });
   }
   if (report.partial.length > 0) {
     const n = report.partial.length;
-    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:warning: Partial data: ${n} source${n === 1 ? '' : 's'} could not be read (in Details).` }] });
+    blocks.push({
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: `:warning: Partial data: ${n} source${n === 1 ? '' : 's'} could not be read (in Details).`,
+        },
+      ],
+    });
   }
   // Finding ids live in Details (its last context line): the card names what is wrong in words.
   blocks.push({
     type: 'actions',
     block_id: 'details',
-    elements: [{ type: 'button', action_id: DETAILS_ACTION_ID, text: { type: 'plain_text', text: 'Details' }, value: detailsValue(report.cluster, opts.section) }],
+    elements: [
+      {
+        type: 'button',
+        action_id: DETAILS_ACTION_ID,
+        text: { type: 'plain_text', text: 'Details' },
+        value: detailsValue(report.cluster, opts.section),
+      },
+    ],
   });
   return blocks;
 }
@@ -220,7 +275,10 @@ export function describeScanTime(report: Pick<Report, 'generatedAt' | 'collected
 export function describeCardScanTime(report: Pick<Report, 'generatedAt' | 'collectedAt' | 'collectedAtFrom'>): string {
   const generated = Date.parse(report.generatedAt);
   const collected = Date.parse(report.collectedAt);
-  const sameMinute = report.collectedAtFrom !== 'data' && report.collectedAtFrom !== 'unknown' && Math.floor(generated / 60_000) === Math.floor(collected / 60_000);
+  const sameMinute =
+    report.collectedAtFrom !== 'data' &&
+    report.collectedAtFrom !== 'unknown' &&
+    Math.floor(generated / 60_000) === Math.floor(collected / 60_000);
   if (!sameMinute || Number.isNaN(generated)) return describeScanTime(report);
   return `scanned ${slackDate(report.generatedAt)}`;
 }
@@ -274,7 +332,9 @@ function renderRoot(f: Finding, report: Report, opts: RenderBlocksOptions): Know
   const deepest = outside[outside.length - 1];
   // The title's headline is the line in bold; the rest of the title is the why (each fact once).
   const title = splitTitle(atScanTime(f.title));
-  const why = deepest ? `caused by ${md(atScanTime(deepest.title), { max: 200 })} (${SECTION_TITLES[deepest.section]})` : rootWhy(f);
+  const why = deepest
+    ? `caused by ${md(atScanTime(deepest.title), { max: 200 })} (${SECTION_TITLES[deepest.section]})`
+    : rootWhy(f);
   const lines = [
     `${SEVERITY_EMOJI[f.severity]} *${md(title.head, { max: 200 })}* · <${runbookUrl(f.id, opts.runbookBaseUrl)}|runbook>`,
     `${describeSince(f)}${why ? ` — ${why}` : ''}`,
@@ -291,10 +351,16 @@ function renderRoot(f: Finding, report: Report, opts: RenderBlocksOptions): Know
     return at ? [`:white_check_mark: ${md(r.label, { max: 200 })} ran ${slackDate(at) ?? 'earlier'}`] : [];
   });
   if (ran.length > 0) lines.push(ran.join(' · '));
-  else if (fix && fixes.length === 0) lines.push(`:wrench: Fix: ${md(fix.label, { max: 200 })} (propose it from Slack: two approvals before it runs)`);
+  else if (fix && fixes.length === 0)
+    lines.push(`:wrench: Fix: ${md(fix.label, { max: 200 })} (propose it from Slack: two approvals before it runs)`);
   const out: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } }];
   // One button, the other fixes in its overflow menu: two long labels would take a phone's screen.
-  if (fixes.length > 0) out.push({ type: 'actions', block_id: `fix:${f.fingerprint}`.slice(0, 255), elements: renderFixButtons(fixes, { buttons: 1 }) });
+  if (fixes.length > 0)
+    out.push({
+      type: 'actions',
+      block_id: `fix:${f.fingerprint}`.slice(0, 255),
+      elements: renderFixButtons(fixes, { buttons: 1 }),
+    });
   return out;
 }
 

@@ -15,7 +15,10 @@ export function pickBlockId(section?: SectionId): string {
 
 /** One option of the picker: the cluster name as its text and value (names are at most 63 characters). */
 export function clusterOption(name: string): types.PlainTextOption {
-  return { text: { type: 'plain_text', text: neutralizeSlackPlainText(name, { max: 75 }), emoji: false }, value: name.slice(0, 150) };
+  return {
+    text: { type: 'plain_text', text: neutralizeSlackPlainText(name, { max: 75 }), emoji: false },
+    value: name.slice(0, 150),
+  };
 }
 
 /**
@@ -26,7 +29,10 @@ export function clusterOption(name: string): types.PlainTextOption {
  */
 export function renderClusterPicker(names: readonly string[], section?: SectionId): SlackMessage {
   const what = section ? `the *${SECTION_TITLES[section]}* section of which cluster` : 'which cluster';
-  const placeholder = { type: 'plain_text' as const, text: names.length > STATIC_SELECT_MAX ? 'Type to search clusters' : 'Pick a cluster' };
+  const placeholder = {
+    type: 'plain_text' as const,
+    text: names.length > STATIC_SELECT_MAX ? 'Type to search clusters' : 'Pick a cluster',
+  };
   const select: types.StaticSelect | types.ExternalSelect =
     names.length > STATIC_SELECT_MAX
       ? { type: 'external_select', action_id: CLUSTER_PICK_ACTION_ID, placeholder, min_query_length: 0 }
@@ -34,7 +40,13 @@ export function renderClusterPicker(names: readonly string[], section?: SectionI
   return {
     text: `This channel may query ${names.length} clusters: pick one, or type /k8s-health CLUSTER.`,
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: `This channel may query ${names.length} clusters: ${what}? (or type \`/k8s-health CLUSTER\`)` } },
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: `This channel may query ${names.length} clusters: ${what}? (or type \`/k8s-health CLUSTER\`)`,
+        },
+      },
       { type: 'actions', block_id: pickBlockId(section), elements: [select] },
     ],
   };

@@ -4,7 +4,18 @@ import { SECTION_TITLES, type Finding } from '../../diagnose/finding.js';
 import type { Report } from '../../report/report.js';
 import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
-import { describeScanTime, describeSince, fullWhy, newWhy, planCard, rootWhy, SEVERITY_EMOJI, statusEmoji, statusWord, type RenderBlocksOptions } from './render-blocks.js';
+import {
+  describeScanTime,
+  describeSince,
+  fullWhy,
+  newWhy,
+  planCard,
+  rootWhy,
+  SEVERITY_EMOJI,
+  statusEmoji,
+  statusWord,
+  type RenderBlocksOptions,
+} from './render-blocks.js';
 import { runbookUrl } from './runbook-url.js';
 import { atScanTime } from './at-scan-time.js';
 
@@ -35,7 +46,14 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
   const sections = opts.section ? report.sections.filter((s) => s.id === opts.section) : report.sections;
   const onCard = new Set(plan.onCard.map((f) => f.fingerprint));
   const blocks: KnownBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: `${neutralizeSlackPlainText(report.cluster, { max: 100 })}${sectionTitle ? ` · ${sectionTitle}` : ''}: details`, emoji: true } },
+    {
+      type: 'header',
+      text: {
+        type: 'plain_text',
+        text: `${neutralizeSlackPlainText(report.cluster, { max: 100 })}${sectionTitle ? ` · ${sectionTitle}` : ''}: details`,
+        emoji: true,
+      },
+    },
     { type: 'context', elements: [{ type: 'mrkdwn', text: describeScanTime(report) }] },
   ];
   if (sections.length > 0) {
@@ -48,9 +66,16 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } });
   }
   if (report.partial.length > 0) {
-    const parts = report.partial.slice(0, MAX_PARTIAL).map((p) => `${md(p.source, { max: 200 })}: ${md(p.error, { max: 400 })}`);
+    const parts = report.partial
+      .slice(0, MAX_PARTIAL)
+      .map((p) => `${md(p.source, { max: 200 })}: ${md(p.error, { max: 400 })}`);
     const rest = report.partial.length - MAX_PARTIAL;
-    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:warning: Partial data — ${parts.join('; ')}${rest > 0 ? ` (+${rest} more)` : ''}` }] });
+    blocks.push({
+      type: 'context',
+      elements: [
+        { type: 'mrkdwn', text: `:warning: Partial data — ${parts.join('; ')}${rest > 0 ? ` (+${rest} more)` : ''}` },
+      ],
+    });
   }
   for (const root of plan.roots) {
     blocks.push({ type: 'divider' });
@@ -59,8 +84,14 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
     blocks.push(findingSection(root, { why: !cardSaidAll, opts }));
     const symptoms = plan.symptomsOf.get(root.fingerprint) ?? [];
     if (symptoms.length > 0) {
-      const lines = symptoms.map((s) => `• ${SEVERITY_EMOJI[s.severity]} ${sentence(s.title, 200)} — ${describeSince(s)} · <${runbookUrl(s.id, opts.runbookBaseUrl)}|runbook>${s.evidence[0] ? `\n    > ${sentence(s.evidence[0], 300)}` : ''}`);
-      blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*Symptoms of this cause (${symptoms.length}):*\n${lines.join('\n')}` } });
+      const lines = symptoms.map(
+        (s) =>
+          `• ${SEVERITY_EMOJI[s.severity]} ${sentence(s.title, 200)} — ${describeSince(s)} · <${runbookUrl(s.id, opts.runbookBaseUrl)}|runbook>${s.evidence[0] ? `\n    > ${sentence(s.evidence[0], 300)}` : ''}`,
+      );
+      blocks.push({
+        type: 'section',
+        text: { type: 'mrkdwn', text: `*Symptoms of this cause (${symptoms.length}):*\n${lines.join('\n')}` },
+      });
     }
   }
   const notes = plan.shown.filter((f) => f.severity === 'info');
@@ -68,11 +99,19 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
     blocks.push({ type: 'divider' });
     for (const f of notes) blocks.push(findingSection(f, { why: true, opts }));
   }
-  if (plan.shown.length === 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: ':white_check_mark: No findings.' }] });
+  if (plan.shown.length === 0)
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: ':white_check_mark: No findings.' }] });
   // The finding ids (for `k8s-health check`, docs/diagnosis.md and the alert threads): here, not on the card.
   const ids = [...new Set(plan.shown.map((f) => f.id))];
-  if (ids.length > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `ids: ${ids.map((id) => md(id, { max: 80 })).join(', ')}` }] });
-  return clampBlocks({ text: `${md(report.cluster, { max: 100 })}${sectionTitle ? ` ${sectionTitle}` : ''}: details of the scan (${describeScanTime(report)})`, blocks });
+  if (ids.length > 0)
+    blocks.push({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: `ids: ${ids.map((id) => md(id, { max: 80 })).join(', ')}` }],
+    });
+  return clampBlocks({
+    text: `${md(report.cluster, { max: 100 })}${sectionTitle ? ` ${sectionTitle}` : ''}: details of the scan (${describeScanTime(report)})`,
+    blocks,
+  });
 }
 
 function findingSection(f: Finding, o: { why: boolean; opts: RenderBlocksOptions }): KnownBlock {
@@ -83,14 +122,20 @@ function findingSection(f: Finding, o: { why: boolean; opts: RenderBlocksOptions
   ];
   if (o.why) lines.push(`*Why:* ${sentence(fullWhy(f), 1000)}`);
   if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) {
-    lines.push(`*Confidence:* ${md(f.confidence ?? 'high', { max: 10 })}${f.missing?.length ? ` — missing: ${md(f.missing.join('; '), { max: 300 })}` : ''}`);
+    lines.push(
+      `*Confidence:* ${md(f.confidence ?? 'high', { max: 10 })}${f.missing?.length ? ` — missing: ${md(f.missing.join('; '), { max: 300 })}` : ''}`,
+    );
   }
   for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${sentence(e, 400)}`);
   const more = f.evidence.length - MAX_EVIDENCE_LINES;
-  if (more > 0) lines.push(`> _+${more} more evidence line${more === 1 ? '' : 's'} (\`k8s-health check\` lists them all)_`);
-  if (f.steps?.length) lines.push(`*Steps (by hand):* ${f.steps.map((step, i) => `${i + 1}. ${md(step, { max: 300 })}`).join('\n')}`);
+  if (more > 0)
+    lines.push(`> _+${more} more evidence line${more === 1 ? '' : 's'} (\`k8s-health check\` lists them all)_`);
+  if (f.steps?.length)
+    lines.push(`*Steps (by hand):* ${f.steps.map((step, i) => `${i + 1}. ${md(step, { max: 300 })}`).join('\n')}`);
   for (const [i, r] of f.remediations.entries()) {
-    lines.push(`:wrench: ${i === 0 ? 'Fix' : 'Other fix'}: ${md(r.label, { max: 200 })} — risk: ${md(r.risk, { max: 300 })}`);
+    lines.push(
+      `:wrench: ${i === 0 ? 'Fix' : 'Other fix'}: ${md(r.label, { max: 200 })} — risk: ${md(r.risk, { max: 300 })}`,
+    );
   }
   return { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } };
 }

@@ -14,7 +14,10 @@ const OVERFLOW_MAX = 5;
  * id from a button's value or an overflow option's value). `fixes` are the remediation indexes with
  * their labels and ids, in the finding's order.
  */
-export function renderFixButtons(fixes: readonly { index: number; label: string; id: string }[], opts: { primary?: boolean; buttons?: number } = {}): (types.Button | types.Overflow)[] {
+export function renderFixButtons(
+  fixes: readonly { index: number; label: string; id: string }[],
+  opts: { primary?: boolean; buttons?: number } = {},
+): (types.Button | types.Overflow)[] {
   const shown = opts.buttons ?? FIX_BUTTONS;
   const out: (types.Button | types.Overflow)[] = fixes.slice(0, shown).map((f, n) => ({
     type: 'button',
@@ -28,7 +31,10 @@ export function renderFixButtons(fixes: readonly { index: number; label: string;
     out.push({
       type: 'overflow',
       action_id: proposeFixActionId(more[0]!.index),
-      options: more.map((f) => ({ text: { type: 'plain_text', text: neutralizeSlackPlainText(f.label, { max: 75 }), emoji: true }, value: f.id })),
+      options: more.map((f) => ({
+        text: { type: 'plain_text', text: neutralizeSlackPlainText(f.label, { max: 75 }), emoji: true },
+        value: f.id,
+      })),
     });
   }
   return out;

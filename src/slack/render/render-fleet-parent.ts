@@ -37,17 +37,31 @@ export function renderFleetParent(fleet: FleetIncident, anchor: Incident): Slack
         : `• ${SEVERITY_EMOJI[m.severity] ?? ''} *${md(m.cluster, { max: 80 })}* — ${md(m.title, { max: 160 })} · since ${date(m.joinedAt)}`,
     );
   }
-  if (fleet.members.length > CLUSTERS_SHOWN) lines.push(`• _+${fleet.members.length - CLUSTERS_SHOWN} more clusters, each with its reply below_`);
+  if (fleet.members.length > CLUSTERS_SHOWN)
+    lines.push(`• _+${fleet.members.length - CLUSTERS_SHOWN} more clusters, each with its reply below_`);
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: neutralizeSlackPlainText(head, { max: 150 }), emoji: true } },
     { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
     {
       type: 'context',
-      elements: [{ type: 'mrkdwn', text: `Fleet thread · each cluster's card and fix are replies below · \`${md(anchor.finding.id, { max: 80 })}\` · fleet incident \`${neutralizeMrkdwnId(fleet.key)}\`` }],
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: `Fleet thread · each cluster's card and fix are replies below · \`${md(anchor.finding.id, { max: 80 })}\` · fleet incident \`${neutralizeMrkdwnId(fleet.key)}\``,
+        },
+      ],
     },
   ];
   const names = failing.map((m) => m.cluster).join(', ');
-  return clampBlocks({ text: md(done ? `Resolved: fleet incident ${anchor.finding.id} on ${fleet.members.length} clusters` : `${severity.toUpperCase()} fleet incident ${anchor.finding.id} on ${failing.length} clusters: ${names}`, { max: 2900 }), blocks });
+  return clampBlocks({
+    text: md(
+      done
+        ? `Resolved: fleet incident ${anchor.finding.id} on ${fleet.members.length} clusters`
+        : `${severity.toUpperCase()} fleet incident ${anchor.finding.id} on ${failing.length} clusters: ${names}`,
+      { max: 2900 },
+    ),
+    blocks,
+  });
 }
 
 /** A cluster's card as a reply in the fleet thread: who joined, with its own buttons (its fix, on it, snooze). */
@@ -55,12 +69,28 @@ export function renderFleetMemberCard(inc: Incident, proposalIds: Record<string,
   const card = renderAlertParent(inc, { proposalIds });
   return clampBlocks({
     text: `${md(inc.cluster, { max: 80 })} joined the fleet incident: ${card.text}`,
-    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:heavy_plus_sign: *${md(inc.cluster, { max: 80 })}* has the same fault` } }, ...card.blocks],
+    blocks: [
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: `:heavy_plus_sign: *${md(inc.cluster, { max: 80 })}* has the same fault` },
+      },
+      ...card.blocks,
+    ],
   });
 }
 
 /** A later change of one cluster in a fleet thread: the usual reply, naming the cluster first. */
-export function renderFleetMemberReply(inc: Incident, change: AlertChange, opts: Parameters<typeof renderAlertReply>[2] = {}): SlackMessage {
+export function renderFleetMemberReply(
+  inc: Incident,
+  change: AlertChange,
+  opts: Parameters<typeof renderAlertReply>[2] = {},
+): SlackMessage {
   const reply = renderAlertReply(inc, change, opts);
-  return { text: reply.text, blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text: `*${md(inc.cluster, { max: 80 })}*` }] }, ...reply.blocks] };
+  return {
+    text: reply.text,
+    blocks: [
+      { type: 'context', elements: [{ type: 'mrkdwn', text: `*${md(inc.cluster, { max: 80 })}*` }] },
+      ...reply.blocks,
+    ],
+  };
 }

@@ -18,9 +18,13 @@ export interface InPlaceShown {
  */
 export function renderInPlace(shown: readonly InPlaceShown[], opts: { resolved?: boolean } = {}): types.KnownBlock[] {
   if (shown.length === 0) return [];
-  const lead = opts.resolved ? ':warning: *Resolved, but still in place* — undo once the cause is fixed:' : ':warning: *Still in place* — undo once the cause is fixed:';
+  const lead = opts.resolved
+    ? ':warning: *Resolved, but still in place* — undo once the cause is fixed:'
+    : ':warning: *Still in place* — undo once the cause is fixed:';
   const lines = shown.map(({ change: c, backendDown }) => {
-    const risk = backendDown ? `${md(c.undo.risk, { max: 300 })} *Its backend is still down* (${md(backendDown, { max: 200 })}): undoing now blocks again.` : md(c.undo.risk, { max: 300 });
+    const risk = backendDown
+      ? `${md(c.undo.risk, { max: 300 })} *Its backend is still down* (${md(backendDown, { max: 200 })}): undoing now blocks again.`
+      : md(c.undo.risk, { max: 300 });
     return `• *${md(c.label, { max: 200 })}* since ${slackDate(c.at) ?? 'an unknown time'} — undo risk: ${risk}`;
   });
   return [
@@ -31,7 +35,11 @@ export function renderInPlace(shown: readonly InPlaceShown[], opts: { resolved?:
       elements: shown.slice(0, 5).map(({ change: c }) => ({
         type: 'button' as const,
         action_id: proposeFixActionId(0),
-        text: { type: 'plain_text' as const, text: neutralizeSlackPlainText(`Undo: ${c.undo.label}`, { max: 75 }), emoji: true },
+        text: {
+          type: 'plain_text' as const,
+          text: neutralizeSlackPlainText(`Undo: ${c.undo.label}`, { max: 75 }),
+          emoji: true,
+        },
         value: c.undo.proposalId,
       })),
     },

@@ -11,12 +11,21 @@ import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
  * is gone. The stored blocks are the bot's own (read back from Redis: only the header text and the
  * fix rows are touched; the new line's values are neutralized).
  */
-export function renderOutdatedCard(card: { text: string; blocks: unknown[] }, resolved: { title: string; at?: string; thread?: { channel: string; ts: string } }): SlackMessage {
-  const blocks = (card.blocks as types.KnownBlock[]).filter((b) => !(b.type === 'actions' && String(b.block_id ?? '').startsWith('fix:')));
+export function renderOutdatedCard(
+  card: { text: string; blocks: unknown[] },
+  resolved: { title: string; at?: string; thread?: { channel: string; ts: string } },
+): SlackMessage {
+  const blocks = (card.blocks as types.KnownBlock[]).filter(
+    (b) => !(b.type === 'actions' && String(b.block_id ?? '').startsWith('fix:')),
+  );
   const head = blocks[0];
-  if (head?.type === 'header' && !head.text.text.endsWith('· outdated')) blocks[0] = { ...head, text: { ...head.text, text: `${head.text.text.slice(0, 135)} · outdated` } };
+  if (head?.type === 'header' && !head.text.text.endsWith('· outdated'))
+    blocks[0] = { ...head, text: { ...head.text, text: `${head.text.text.slice(0, 135)} · outdated` } };
   const t = resolved.thread;
-  const where = t && SLACK_CHANNEL_ID.test(t.channel) && /^\d{1,12}\.\d{1,8}$/.test(t.ts) ? `<https://slack.com/archives/${t.channel}/p${t.ts.replace('.', '')}|see its alert thread>` : 'see its alert thread';
+  const where =
+    t && SLACK_CHANNEL_ID.test(t.channel) && /^\d{1,12}\.\d{1,8}$/.test(t.ts)
+      ? `<https://slack.com/archives/${t.channel}/p${t.ts.replace('.', '')}|see its alert thread>`
+      : 'see its alert thread';
   const line = `:hourglass: *Outdated* — ${md(resolved.title, { max: 200 })} resolved ${slackDate(resolved.at) ?? 'since'}: ${where}; \`/k8s-health\` again for the current state.`;
   blocks.splice(head?.type === 'header' ? 1 : 0, 0, { type: 'context', elements: [{ type: 'mrkdwn', text: line }] });
   return clampBlocks({ text: `Outdated: ${card.text}`.slice(0, 3000), blocks });

@@ -54,7 +54,10 @@ export const SILENCE_HOURS: Readonly<Record<string, number>> = {
   [ALERTMANAGER_SILENCE_24H_ACTION_ID]: 24,
 };
 
-/** What a Silence button silences: one alert (`a` fingerprint, `s` startsAt) or every alert of the thread it is in (`t`). */
+/**
+ * What a Silence button silences: one alert (`a` fingerprint, `s` startsAt) or every alert of the thread it is in
+ * (`t`).
+ */
 export type SilenceTarget = { a: string; s: string } | { t: string };
 
 function silenceButtons(target: SilenceTarget, label: string): KnownBlock {

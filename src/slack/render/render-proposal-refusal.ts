@@ -9,8 +9,12 @@ import { slackDate } from './slack-date.js';
  */
 function requestLink(thread: { channel: string; threadTs?: string; messageTs?: string } | undefined): string {
   const ts = thread?.messageTs ?? thread?.threadTs;
-  if (!thread || !SLACK_CHANNEL_ID.test(thread.channel) || !ts || !/^\d{1,12}\.\d{1,8}$/.test(ts)) return 'in its thread';
-  const root = thread.threadTs && /^\d{1,12}\.\d{1,8}$/.test(thread.threadTs) ? `?thread_ts=${thread.threadTs}&cid=${thread.channel}` : '';
+  if (!thread || !SLACK_CHANNEL_ID.test(thread.channel) || !ts || !/^\d{1,12}\.\d{1,8}$/.test(ts))
+    return 'in its thread';
+  const root =
+    thread.threadTs && /^\d{1,12}\.\d{1,8}$/.test(thread.threadTs)
+      ? `?thread_ts=${thread.threadTs}&cid=${thread.channel}`
+      : '';
   return `in <https://slack.com/archives/${thread.channel}/p${ts.replace('.', '')}${root}|its thread>`;
 }
 
@@ -18,7 +22,13 @@ function requestLink(thread: { channel: string; threadTs?: string; messageTs?: s
  * What the clicker of a fix button is told when the remediation worker did not propose it (an
  * ephemeral text). Labels and error messages come from the cluster or the proposal: neutralized.
  */
-export function renderProposalRefusal(refusal: ProposeRefusal | { reason: 'unknown-proposal' } | { reason: 'unverified-click' } | { reason: 'error'; detail: string }): string {
+export function renderProposalRefusal(
+  refusal:
+    | ProposeRefusal
+    | { reason: 'unknown-proposal' }
+    | { reason: 'unverified-click' }
+    | { reason: 'error'; detail: string },
+): string {
   switch (refusal.reason) {
     case 'unknown-proposal':
       return 'This proposal is unknown or expired (or not for a cluster of this channel): run `/k8s-health` again for current proposals.';

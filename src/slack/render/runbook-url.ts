@@ -12,5 +12,9 @@ export function runbookUrl(findingId: string, baseUrl: string = DEFAULT_RUNBOOK_
 
 /** GitHub's heading slug: lower case, spaces to `-`, everything but letters, digits, `-` and `_` dropped. */
 export function headingAnchor(heading: string): string {
-  return heading.trim().toLowerCase().replace(/\s/g, '-').replace(/[^a-z0-9_-]/g, '');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/\s/g, '-')
+    .replace(/[^a-z0-9_-]/g, '');
 }

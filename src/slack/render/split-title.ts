@@ -9,6 +9,7 @@ export function splitTitle(title: string): { head: string; rest?: string } {
   if (dash >= 30) return { head: title.slice(0, dash), rest: title.slice(dash + 3) };
   const colon = title.lastIndexOf(': ');
   // "KubeadmControlPlane ns/name: 3 machine replacements…" stays whole: a kind and a name alone say nothing.
-  if (colon >= 40 && title.length - colon - 2 >= 30 && !/^[A-Z][A-Za-z]+ [\w./-]+$/.test(title.slice(0, colon))) return { head: title.slice(0, colon), rest: title.slice(colon + 2) };
+  if (colon >= 40 && title.length - colon - 2 >= 30 && !/^[A-Z][A-Za-z]+ [\w./-]+$/.test(title.slice(0, colon)))
+    return { head: title.slice(0, colon), rest: title.slice(colon + 2) };
   return { head: title };
 }

@@ -1,7 +1,11 @@
 /** Clause boundaries of a why sentence: commas, semicolons, dashes, "and", "so". */
 const CLAUSE = /(,\s+|;\s+|\s+—\s+|\s+and\s+|\s+so\s+)/;
 
-const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}/.-]+/gu, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}/.-]+/gu, ' ')
+    .trim();
 
 /**
  * A why sentence without the clauses its title already says (pure): the card and the alert parent say

@@ -166,10 +166,13 @@ describe('runAlertsJob', () => {
     );
   });
 
-  it('the same firing resolved edits its reply; the tally counts it; the root cause\'s parent is refreshed', async () => {
+  it("the same firing resolved edits its reply; the tally counts it; the root cause's parent is refreshed", async () => {
     const { deps: base } = await setup();
     const refreshed: string[] = [];
-    const deps = { ...base, refreshParent: async (cluster: string, fp: string) => void refreshed.push(`${cluster} ${fp}`) };
+    const deps = {
+      ...base,
+      refreshParent: async (cluster: string, fp: string) => void refreshed.push(`${cluster} ${fp}`),
+    };
     await runAlertsJob(
       deps,
       notification([

@@ -8,7 +8,9 @@ import { startEtcdCluster, type EtcdTestCluster } from '../../support/start-etcd
 describe('collectEtcd with an unreachable (paused) leader', () => {
   let cluster: EtcdTestCluster;
   let leaderIndex = -1;
-  beforeAll(async () => { cluster = await startEtcdCluster({ size: 3, electionTimeoutMs: 20000, heartbeatMs: 2000 }); });
+  beforeAll(async () => {
+    cluster = await startEtcdCluster({ size: 3, electionTimeoutMs: 20000, heartbeatMs: 2000 });
+  });
   afterAll(async () => {
     if (leaderIndex >= 0) cluster.resume(leaderIndex);
     await cluster?.stopAll();
@@ -31,7 +33,10 @@ describe('collectEtcd with an unreachable (paused) leader', () => {
         expect(follower.leader).toBe(leaderId);
         expect(follower.errors).toEqual([]);
       }
-      expect(etcd!.health.find((h) => h.endpoint === leaderUrl)).toMatchObject({ health: false, error: 'deadline exceeded' });
+      expect(etcd!.health.find((h) => h.endpoint === leaderUrl)).toMatchObject({
+        health: false,
+        error: 'deadline exceeded',
+      });
       expect(partial).toContainEqual({ source: `etcd ${leaderUrl}`, error: 'deadline exceeded' });
       expect(etcd!.members.map((m) => m.id)).toContain(leaderId);
       expect(JSON.stringify({ etcd, partial })).not.toMatch(/circuit/i);

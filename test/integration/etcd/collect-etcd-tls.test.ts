@@ -26,26 +26,93 @@ describe('collectEtcd over TLS with client certificates', () => {
     } catch {
       throw new Error('openssl is not installed: apt-get install -y openssl');
     }
-    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=test-etcd-ca', '-keyout', file('ca.key'), '-out', file('ca.crt'));
-    writeFileSync(file('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n');
+    openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=test-etcd-ca',
+      '-keyout',
+      file('ca.key'),
+      '-out',
+      file('ca.crt'),
+    );
+    writeFileSync(
+      file('server.ext'),
+      'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n',
+    );
     writeFileSync(file('client.ext'), 'extendedKeyUsage=clientAuth\n');
-    for (const [name, cn] of [['server', 'etcd-server'], ['client', 'k8s-health']] as const) {
-      openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${cn}`, '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`));
-      openssl('x509', '-req', '-in', file(`${name}.csr`), '-CA', file('ca.crt'), '-CAkey', file('ca.key'), '-CAcreateserial', '-days', '1', '-extfile', file(`${name}.ext`), '-out', file(`${name}.crt`));
+    for (const [name, cn] of [
+      ['server', 'etcd-server'],
+      ['client', 'k8s-health'],
+    ] as const) {
+      openssl(
+        'req',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-subj',
+        `/CN=${cn}`,
+        '-keyout',
+        file(`${name}.key`),
+        '-out',
+        file(`${name}.csr`),
+      );
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        file(`${name}.csr`),
+        '-CA',
+        file('ca.crt'),
+        '-CAkey',
+        file('ca.key'),
+        '-CAcreateserial',
+        '-days',
+        '1',
+        '-extfile',
+        file(`${name}.ext`),
+        '-out',
+        file(`${name}.crt`),
+      );
     }
     const clientPort = await freePort();
     const peerPort = await freePort();
     endpoint = `https://127.0.0.1:${clientPort}`;
     const log = openSync(file('etcd.log'), 'a');
-    child = spawn('etcd', [
-      '--name', 't1', '--data-dir', file('data'),
-      '--listen-client-urls', endpoint, '--advertise-client-urls', endpoint,
-      '--listen-peer-urls', `http://127.0.0.1:${peerPort}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${peerPort}`,
-      '--initial-cluster', `t1=http://127.0.0.1:${peerPort}`,
-      '--cert-file', file('server.crt'), '--key-file', file('server.key'),
-      '--client-cert-auth', '--trusted-ca-file', file('ca.crt'),
-      '--logger', 'zap',
-    ], { stdio: ['ignore', log, log] });
+    child = spawn(
+      'etcd',
+      [
+        '--name',
+        't1',
+        '--data-dir',
+        file('data'),
+        '--listen-client-urls',
+        endpoint,
+        '--advertise-client-urls',
+        endpoint,
+        '--listen-peer-urls',
+        `http://127.0.0.1:${peerPort}`,
+        '--initial-advertise-peer-urls',
+        `http://127.0.0.1:${peerPort}`,
+        '--initial-cluster',
+        `t1=http://127.0.0.1:${peerPort}`,
+        '--cert-file',
+        file('server.crt'),
+        '--key-file',
+        file('server.key'),
+        '--client-cert-auth',
+        '--trusted-ca-file',
+        file('ca.crt'),
+        '--logger',
+        'zap',
+      ],
+      { stdio: ['ignore', log, log] },
+    );
     closeSync(log);
     child.unref();
   });
@@ -61,8 +128,17 @@ describe('collectEtcd over TLS with client certificates', () => {
   });
 
   it('with the CA, client certificate and key from the config: the member answers, healthy, one leader', async () => {
-    const cfg = { endpoints: [endpoint], caFile: file('ca.crt'), certFile: file('client.crt'), keyFile: file('client.key'), timeoutMs: 2000 };
-    const { etcd, partial } = await eventually(() => collectEtcd(cfg), (r) => r.etcd?.health[0]?.health === true);
+    const cfg = {
+      endpoints: [endpoint],
+      caFile: file('ca.crt'),
+      certFile: file('client.crt'),
+      keyFile: file('client.key'),
+      timeoutMs: 2000,
+    };
+    const { etcd, partial } = await eventually(
+      () => collectEtcd(cfg),
+      (r) => r.etcd?.health[0]?.health === true,
+    );
     expect(partial).toEqual([]);
     expect(etcd!.members.map((m) => m.name)).toEqual(['t1']);
     expect(etcd!.endpoints[0]!.leader).toBe(etcd!.members[0]!.id);

@@ -18,8 +18,12 @@ function etcdctlMemberIds(endpoints: string[]): Map<string, string> {
 
 describe('collectEtcd against a real 3-member etcd', () => {
   let cluster: EtcdTestCluster;
-  beforeAll(async () => { cluster = await startEtcdCluster({ size: 3 }); });
-  afterAll(async () => { await cluster?.stopAll(); });
+  beforeAll(async () => {
+    cluster = await startEtcdCluster({ size: 3 });
+  });
+  afterAll(async () => {
+    await cluster?.stopAll();
+  });
   const probe = () => collectEtcd({ endpoints: cluster.endpoints, timeoutMs: 2000 });
   // One long-lived client on member e2: etcd3's default breaker would open after 3 failures.
   const pinned = () => createEtcdClient(cluster.endpoints[1]!, { timeoutMs: 1000 });
@@ -61,7 +65,13 @@ describe('collectEtcd against a real 3-member etcd', () => {
     // The survivor steps down (or stays leaderless) once it notices it lost quorum.
     // Under load a probe can land while the survivor still times out instead of answering "no leader":
     // wait for the settled state (leader gone, the survivor's own answer), not the first leaderless probe.
-    const { etcd, partial } = await eventually(probe, (r) => r.etcd?.endpoints.length === 1 && r.etcd.endpoints[0]?.leader === undefined && r.etcd.endpoints[0]?.errors.join() === 'etcdserver: no leader');
+    const { etcd, partial } = await eventually(
+      probe,
+      (r) =>
+        r.etcd?.endpoints.length === 1 &&
+        r.etcd.endpoints[0]?.leader === undefined &&
+        r.etcd.endpoints[0]?.errors.join() === 'etcdserver: no leader',
+    );
 
     expect(etcd!.endpoints).toHaveLength(1);
     const survivor = etcd!.endpoints[0]!;
@@ -71,7 +81,10 @@ describe('collectEtcd against a real 3-member etcd', () => {
     // What the bot says about this live state: quorum lost, no leader to move to (seed S1).
     const diagnosis = diagnoseEtcdState({ etcd, partial });
     expect(diagnosis.errors).toEqual([]);
-    expect(diagnosis.findings.find((f) => f.id === 'etcd.no-leader')).toMatchObject({ severity: 'critical', subject: { kind: 'EtcdCluster', name: 'live-etcd' } });
+    expect(diagnosis.findings.find((f) => f.id === 'etcd.no-leader')).toMatchObject({
+      severity: 'critical',
+      subject: { kind: 'EtcdCluster', name: 'live-etcd' },
+    });
     expect(diagnosis.findings.map((f) => f.id)).not.toContain('etcd.leader-unreachable');
     // member list is served locally, so it still comes back without quorum
     expect(etcd!.members).toHaveLength(3);
@@ -83,7 +96,10 @@ describe('collectEtcd against a real 3-member etcd', () => {
       expect(h.error).toMatch(/^unavailable: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
     }
     // no quorum: the survivor cannot serve a linearizable read either
-    expect(etcd!.health.find((h) => h.endpoint === cluster.endpoints[0])).toMatchObject({ health: false, error: 'deadline exceeded' });
+    expect(etcd!.health.find((h) => h.endpoint === cluster.endpoints[0])).toMatchObject({
+      health: false,
+      error: 'deadline exceeded',
+    });
 
     expect(partial.map((p) => p.source)).toEqual([
       `etcd ${cluster.endpoints[1]}`,
@@ -94,7 +110,10 @@ describe('collectEtcd against a real 3-member etcd', () => {
 
     e2Client = pinned();
     for (let i = 0; i < 5; i++) {
-      const err = await e2Client.maintenance.status().then(() => undefined, (e: unknown) => e as Error);
+      const err = await e2Client.maintenance.status().then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
       expect(err?.name).not.toBe('BrokenCircuitError');
       expect(err?.message).toMatch(/ECONNREFUSED/);
     }
@@ -107,7 +126,10 @@ describe('collectEtcd against a real 3-member etcd', () => {
     // may report the previous term's leader for a heartbeat or two).
     const { etcd, partial } = await eventually(
       probe,
-      (r) => r.etcd?.health.every((h) => h.health) === true && r.etcd.endpoints.length === 3 && new Set(r.etcd.endpoints.map((e) => e.leader)).size === 1,
+      (r) =>
+        r.etcd?.health.every((h) => h.health) === true &&
+        r.etcd.endpoints.length === 3 &&
+        new Set(r.etcd.endpoints.map((e) => e.leader)).size === 1,
     );
     expect(partial).toEqual([]);
     expect(etcd!.health.map((h) => h.health)).toEqual([true, true, true]);
@@ -121,10 +143,17 @@ describe('collectEtcd against a real 3-member etcd', () => {
 
 describe('collectEtcd without a cluster', () => {
   it('a missing TLS file is a partial entry naming the file and key, not a false "etcd down"', async () => {
-    const r = await collectEtcd({ endpoints: ['https://127.0.0.1:1'], caFile: '/nonexistent/etcd-ca.crt', timeoutMs: 500 });
+    const r = await collectEtcd({
+      endpoints: ['https://127.0.0.1:1'],
+      caFile: '/nonexistent/etcd-ca.crt',
+      timeoutMs: 500,
+    });
     expect(r.etcd).toBeUndefined();
     expect(r.partial).toEqual([
-      { source: 'etcd caFile /nonexistent/etcd-ca.crt', error: 'cannot read /nonexistent/etcd-ca.crt (ENOENT): fix etcd.caFile in the config' },
+      {
+        source: 'etcd caFile /nonexistent/etcd-ca.crt',
+        error: 'cannot read /nonexistent/etcd-ca.crt (ENOENT): fix etcd.caFile in the config',
+      },
     ]);
   });
 

@@ -6,7 +6,14 @@ import { createClusterDirectory, type DirectoryChange } from '../../../src/store
 import { eventually } from '../../support/eventually.js';
 import { useRedis } from '../../support/use-redis.js';
 
-const entry = (name: string, fleet = 'prod', enrolled = false): DiscoveredCluster => ({ name, fleet, namespace: 'ns', clusterName: name, enrolled, credentials: 'enrolled' });
+const entry = (name: string, fleet = 'prod', enrolled = false): DiscoveredCluster => ({
+  name,
+  fleet,
+  namespace: 'ns',
+  clusterName: name,
+  enrolled,
+  credentials: 'enrolled',
+});
 
 describe('the shared directory of discovered clusters (real Redis)', () => {
   const db = useRedis();
@@ -14,10 +21,22 @@ describe('the shared directory of discovered clusters (real Redis)', () => {
   it('syncs idempotently; only settled fleets are touched; a removal is reported to one caller only', async () => {
     const a = createClusterDirectory(db.redis, { keyPrefix: 'd1:' });
     const b = createClusterDirectory(db.redis, { keyPrefix: 'd1:' });
-    expect(await a.sync(['prod', 'lab'], [entry('web'), entry('db'), entry('x', 'lab')])).toEqual({ added: ['web', 'db', 'x'], removed: [], changed: [] });
-    expect(await b.sync(['prod', 'lab'], [entry('web'), entry('db'), entry('x', 'lab')])).toEqual({ added: [], removed: [], changed: [] });
+    expect(await a.sync(['prod', 'lab'], [entry('web'), entry('db'), entry('x', 'lab')])).toEqual({
+      added: ['web', 'db', 'x'],
+      removed: [],
+      changed: [],
+    });
+    expect(await b.sync(['prod', 'lab'], [entry('web'), entry('db'), entry('x', 'lab')])).toEqual({
+      added: [],
+      removed: [],
+      changed: [],
+    });
     // lab's management cluster is not read by this caller: its clusters stay.
-    expect(await a.sync(['prod'], [entry('web', 'prod', true)])).toEqual({ added: [], removed: ['db'], changed: ['web'] });
+    expect(await a.sync(['prod'], [entry('web', 'prod', true)])).toEqual({
+      added: [],
+      removed: ['db'],
+      changed: ['web'],
+    });
     expect(await b.sync(['prod'], [entry('web', 'prod', true)])).toEqual({ added: [], removed: [], changed: [] });
     expect((await a.list()).map((d) => [d.name, d.enrolled])).toEqual([
       ['web', true],
@@ -26,10 +45,20 @@ describe('the shared directory of discovered clusters (real Redis)', () => {
     // A second Cluster named web appears: the first one goes on as ns/web — renamed, not removed.
     const nsWeb = { ...entry('ns/web', 'prod', true), clusterName: 'web' };
     const otherWeb = { ...entry('other/web'), namespace: 'other', clusterName: 'web' };
-    expect(await a.sync(['prod'], [nsWeb, otherWeb])).toEqual({ added: ['ns/web', 'other/web'], removed: [], changed: [], renamed: [{ from: 'web', to: 'ns/web' }] });
+    expect(await a.sync(['prod'], [nsWeb, otherWeb])).toEqual({
+      added: ['ns/web', 'other/web'],
+      removed: [],
+      changed: [],
+      renamed: [{ from: 'web', to: 'ns/web' }],
+    });
     expect(await b.sync(['prod'], [nsWeb, otherWeb])).toEqual({ added: [], removed: [], changed: [] });
     // other/web is deleted: web gets its plain name back (a rename again), other/web is removed.
-    expect(await a.sync(['prod'], [entry('web', 'prod', true)])).toEqual({ added: ['web'], removed: ['other/web'], changed: [], renamed: [{ from: 'ns/web', to: 'web' }] });
+    expect(await a.sync(['prod'], [entry('web', 'prod', true)])).toEqual({
+      added: ['web'],
+      removed: ['other/web'],
+      changed: [],
+      renamed: [{ from: 'ns/web', to: 'web' }],
+    });
     // A corrupt entry is dropped from the view, not fatal.
     await db.redis.hset('d1:fleet:clusters', 'bad', '{not json');
     expect((await a.list()).map((d) => d.name)).toEqual(['web', 'x']);
@@ -48,10 +77,21 @@ describe('the shared directory of discovered clusters (real Redis)', () => {
     const web = fleet.clusterSet.get('web')!;
     expect(web.slack.alertChannel).toBe('C0FLEET');
     expect(web.workload).toBeUndefined();
-    expect(web.fleet).toEqual({ fleet: 'prod', namespace: 'ns', clusterName: 'web', enrolled: false, credentials: 'enrolled' });
+    expect(web.fleet).toEqual({
+      fleet: 'prod',
+      namespace: 'ns',
+      clusterName: 'web',
+      enrolled: false,
+      credentials: 'enrolled',
+    });
     await directory.sync(['prod'], []);
     expect(await eventually(names, (n) => n.length === 0)).toEqual([]);
-    expect(await eventually(async () => seen.length, (n) => n === 2)).toBe(2);
+    expect(
+      await eventually(
+        async () => seen.length,
+        (n) => n === 2,
+      ),
+    ).toBe(2);
     expect(seen[1]).toEqual({ added: [], removed: ['web'], changed: [] });
     await unsubscribe();
     await fleet.stop();

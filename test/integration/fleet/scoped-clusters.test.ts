@@ -23,7 +23,8 @@ function managementNames(s: Snapshot): string[] {
   const events = s.events.filter((e) => e.origin === 'management').map((e) => e.involvedObject.name ?? '');
   return [...objects, ...events];
 }
-const only = (s: Snapshot, cluster: string) => managementNames(s).every((n) => n === cluster || n.startsWith(`${cluster}-`));
+const only = (s: Snapshot, cluster: string) =>
+  managementNames(s).every((n) => n === cluster || n.startsWith(`${cluster}-`));
 
 describe('clusters sharing one Cluster API namespace: each cluster sees only its own management objects', () => {
   let mgmt: FakeKubeApi;
@@ -49,7 +50,14 @@ describe('clusters sharing one Cluster API namespace: each cluster sees only its
   });
 
   const configured = (name: string, management: Record<string, string>): ClusterConfig =>
-    ({ name, workload: { kubeconfig: devKc }, management: { kubeconfig: mk, namespace: 'search', ...management }, slack: { channels: [] }, approvers: { users: [], groups: [] }, remediation: { enabled: false } }) as ClusterConfig;
+    ({
+      name,
+      workload: { kubeconfig: devKc },
+      management: { kubeconfig: mk, namespace: 'search', ...management },
+      slack: { channels: [] },
+      approvers: { users: [], groups: [] },
+      remediation: { enabled: false },
+    }) as ClusterConfig;
 
   it('three clusters: management.clusterName picks one; its Machines (also those linked only by owner references), control plane, health checks and events, nothing of the others', async () => {
     const s = await collectSnapshot(configured('dev', { clusterName: 'search-dev' }), { now: NOW });
@@ -58,15 +66,23 @@ describe('clusters sharing one Cluster API namespace: each cluster sees only its
     expect(s.capi.machineSets.map((m) => m.metadata.name)).toEqual(['search-dev-md-0-x']);
     expect(s.capi.kubeadmControlPlanes.map((m) => m.metadata.name)).toEqual(['search-dev-cp']);
     expect(s.capi.machineHealthChecks.map((m) => m.metadata.name)).toEqual(['search-dev-md-0-mhc']);
-    expect(s.events.filter((e) => e.origin === 'management').map((e) => e.involvedObject.name)).toEqual(['search-dev-cp-a']);
+    expect(s.events.filter((e) => e.origin === 'management').map((e) => e.involvedObject.name)).toEqual([
+      'search-dev-cp-a',
+    ]);
     expect(only(s, 'search-dev')).toBe(true);
   });
 
-  it('the bot name of a cluster names its Cluster when nothing is configured; an infrastructure machine\'s events follow its Machine', async () => {
+  it("the bot name of a cluster names its Cluster when nothing is configured; an infrastructure machine's events follow its Machine", async () => {
     const s = await collectSnapshot(configured('search-qa', {}), { now: NOW });
     expect(only(s, 'search-qa')).toBe(true);
-    expect(s.capi.machines.map((m) => m.metadata.name)).toEqual(['search-qa-cp-a', 'search-qa-md-0-x-1', 'search-qa-md-0-x-2']);
-    expect(s.events.filter((e) => e.origin === 'management').map((e) => `${e.involvedObject.kind} ${e.involvedObject.name}`)).toEqual(['VSphereMachine search-qa-md-0-x-2']);
+    expect(s.capi.machines.map((m) => m.metadata.name)).toEqual([
+      'search-qa-cp-a',
+      'search-qa-md-0-x-1',
+      'search-qa-md-0-x-2',
+    ]);
+    expect(
+      s.events.filter((e) => e.origin === 'management').map((e) => `${e.involvedObject.kind} ${e.involvedObject.name}`),
+    ).toEqual(['VSphereMachine search-qa-md-0-x-2']);
   });
 
   it('several Clusters and none named: a config error listing them; a clusterName naming none: the same list', async () => {
@@ -93,7 +109,11 @@ describe('clusters sharing one Cluster API namespace: each cluster sees only its
       const c = configured('dev', { clusterName: 'search-dev' });
       await collectSnapshot(c, { now: NOW, watchCaches: wc });
       let cachedKinds = 0;
-      const s = await collectSnapshot(c, { now: NOW, watchCaches: wc, onCollected: (i) => (cachedKinds = i.cachedKinds) });
+      const s = await collectSnapshot(c, {
+        now: NOW,
+        watchCaches: wc,
+        onCollected: (i) => (cachedKinds = i.cachedKinds),
+      });
       expect(cachedKinds).toBeGreaterThan(0);
       expect(s.capi.machines.map((m) => m.metadata.name)).toEqual(['search-dev-cp-a', 'search-dev-md-0-x-1']);
       expect(only(s, 'search-dev')).toBe(true);
@@ -102,13 +122,22 @@ describe('clusters sharing one Cluster API namespace: each cluster sees only its
     }
   });
 
-  it('a discovered cluster (check --cluster): its Cluster\'s objects only — the healthy one is not reported with its neighbour\'s etcd', async () => {
+  it("a discovered cluster (check --cluster): its Cluster's objects only — the healthy one is not reported with its neighbour's etcd", async () => {
     const config = path.join(work, 'fleet.yaml');
-    writeFileSync(config, ['fleets:', '  - name: lab', `    management: { kubeconfig: ${mkTwo} }`, '    slack: { alertChannel: C0FLEET }'].join('\n'));
+    writeFileSync(
+      config,
+      [
+        'fleets:',
+        '  - name: lab',
+        `    management: { kubeconfig: ${mkTwo} }`,
+        '    slack: { alertChannel: C0FLEET }',
+      ].join('\n'),
+    );
     const env = { K8S_HEALTH_CONFIG: config, REDIS_URL: 'redis://127.0.0.1:1' };
     const dev = JSON.parse((await runCliInProcess(['check', '--cluster', 'search-dev', '-o', 'json'], env)).stdout);
     const prod = JSON.parse((await runCliInProcess(['check', '--cluster', 'search-prod', '-o', 'json'], env)).stdout);
-    const ids = (r: { findings: { id: string; subject: { name: string } }[] }) => r.findings.map((f) => `${f.id} ${f.subject.name}`);
+    const ids = (r: { findings: { id: string; subject: { name: string } }[] }) =>
+      r.findings.map((f) => `${f.id} ${f.subject.name}`);
     expect(ids(dev).filter((f) => f.includes('search-prod'))).toEqual([]);
     expect(ids(dev)).not.toContain('controlplane.etcd-unhealthy search-prod-cp');
     expect(dev.status).not.toBe('critical');

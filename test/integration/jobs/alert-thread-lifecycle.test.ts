@@ -26,7 +26,13 @@ describe('alert thread lifecycle (S3 recreation loop, then fixed)', () => {
       thresholds: { loopReplacements: 2 },
     });
   const start = () =>
-    startJobs({ config: config(), redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 100 });
+    startJobs({
+      config: config(),
+      redisUrl: redis.url,
+      prefix,
+      slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl },
+      channelIntervalMs: 100,
+    });
   const posts = () => slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0ALERTS');
 
   beforeAll(async () => {
@@ -60,7 +66,9 @@ describe('alert thread lifecycle (S3 recreation loop, then fixed)', () => {
     const parent = await slack.waitFor('the parent message', () => posts()[0]);
     expect(parent.body.thread_ts).toBeUndefined();
     expect(JSON.stringify(parent.body.blocks)).toContain('tkc-loop-control-plane: 2 machine replacements');
-    const parentTs = (await slack.waitFor('parent ts', () => [...slack.messages.keys()].find((k) => k.startsWith('C0ALERTS/'))))!.split('/')[1]!;
+    const parentTs = (await slack.waitFor('parent ts', () =>
+      [...slack.messages.keys()].find((k) => k.startsWith('C0ALERTS/')),
+    ))!.split('/')[1]!;
 
     // Restart in the middle of the open incident: a new set of workers, new connections.
     await workers!.close();
@@ -68,25 +76,36 @@ describe('alert thread lifecycle (S3 recreation loop, then fixed)', () => {
 
     replay.show(path.join(REPLAY_DIR, 't36'));
     await workers.scan('tkc-loop');
-    const reply = await slack.waitFor('a reply for the recreation', () => posts().find((c) => c.body.thread_ts === parentTs));
+    const reply = await slack.waitFor('a reply for the recreation', () =>
+      posts().find((c) => c.body.thread_ts === parentTs),
+    );
     expect(JSON.stringify(reply.body.blocks)).toContain('Recreation counted again: 2');
     await slack.waitFor('the parent updated', () => slack.callsTo('chat.update').find((c) => c.body.ts === parentTs));
     expect(JSON.stringify(slack.messages.get(`C0ALERTS/${parentTs}`)!.blocks)).toContain('3 machine replacements');
 
     // Fixed: the looping machine is gone and the loop window has passed.
-    const fixed = replay.derive(path.join(REPLAY_DIR, 't36'), '2025-02-17T12:10:00Z', { dropMachines: ['tkc-loop-control-plane-k2v4d'] });
+    const fixed = replay.derive(path.join(REPLAY_DIR, 't36'), '2025-02-17T12:10:00Z', {
+      dropMachines: ['tkc-loop-control-plane-k2v4d'],
+    });
     replay.show(fixed);
     for (let i = 0; i < 3; i++) {
       const r = await workers.scan('tkc-loop');
       expect(r.findings.filter((f) => f.id === 'capi.recreation-loop')).toHaveLength(0);
     }
-    const resolved = await slack.waitFor('the resolved reply', () => posts().find((c) => c.body.thread_ts === parentTs && JSON.stringify(c.body.blocks).includes('Resolved')));
+    const resolved = await slack.waitFor('the resolved reply', () =>
+      posts().find((c) => c.body.thread_ts === parentTs && JSON.stringify(c.body.blocks).includes('Resolved')),
+    );
     expect(resolved.body.text).toContain('Resolved');
-    await slack.waitFor('the parent marked resolved', () => JSON.stringify(slack.messages.get(`C0ALERTS/${parentTs}`)!.blocks).includes('Resolved') || undefined);
+    await slack.waitFor(
+      'the parent marked resolved',
+      () => JSON.stringify(slack.messages.get(`C0ALERTS/${parentTs}`)!.blocks).includes('Resolved') || undefined,
+    );
     // The duration is computed from the problem's own start (the first replacement, 09:57, before the
     // first scan that saw it at 10:24) to the last sighting (10:36); times are Slack date tokens.
     const resolvedParent = JSON.stringify(slack.messages.get(`C0ALERTS/${parentTs}`)!.blocks);
-    expect(resolvedParent).toContain(`*Resolved* <!date^${Date.parse('2025-02-17T12:10:00Z') / 1000}^{date_short_pretty} {time}|2025-02-17 12:10 UTC> · lasted 39m (since <!date^${Date.parse('2025-02-17T09:57:00Z') / 1000}^`);
+    expect(resolvedParent).toContain(
+      `*Resolved* <!date^${Date.parse('2025-02-17T12:10:00Z') / 1000}^{date_short_pretty} {time}|2025-02-17 12:10 UTC> · lasted 39m (since <!date^${Date.parse('2025-02-17T09:57:00Z') / 1000}^`,
+    );
     expect(resolvedParent).not.toMatch(/\d+m ago/);
 
     // One thread for the incident: one parent, every other post a reply in it.

@@ -17,7 +17,9 @@ const HEALTHY = path.join(SCENARIOS, 'benign-healthy');
 
 /** A scenario's dumps in play order: its tNN snapshots, or the directory itself. */
 function dumpsOf(dir: string): string[] {
-  const snaps = readdirSync(dir).filter((n) => /^t\d+$/.test(n)).sort();
+  const snaps = readdirSync(dir)
+    .filter((n) => /^t\d+$/.test(n))
+    .sort();
   return snaps.length ? snaps.map((n) => path.join(dir, n)) : [dir];
 }
 
@@ -45,7 +47,9 @@ describe('alert threads over every bundled scenario (one thread per root cause)'
   let slack: FakeSlackApi;
   let workers: WorkerSet;
   const prefix = randomPrefix();
-  const scenarios = readdirSync(SCENARIOS).filter((n) => existsSync(path.join(SCENARIOS, n, 'expected.json')) && !n.startsWith('benign-')).sort();
+  const scenarios = readdirSync(SCENARIOS)
+    .filter((n) => existsSync(path.join(SCENARIOS, n, 'expected.json')) && !n.startsWith('benign-'))
+    .sort();
   const replays = new Map<string, ReplayCluster>();
   const channel = (i: number) => `C0SCN${String(i).padStart(2, '0')}`;
   /** Per scenario: alerting findings of the latest unfolding scan, and threads opened. */
@@ -64,7 +68,13 @@ describe('alert threads over every bundled scenario (one thread per root cause)'
       clusters: scenarios.map((s, i) => ({ name: s, dump: replays.get(s)!.link, slack: { alertChannel: channel(i) } })),
       scan: { intervalSeconds: 3600, resolveAfterScans: 3 },
     });
-    workers = await startJobs({ config, redisUrl: redisServer.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 10 });
+    workers = await startJobs({
+      config,
+      redisUrl: redisServer.url,
+      prefix,
+      slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl },
+      channelIntervalMs: 10,
+    });
   });
 
   afterAll(async () => {
@@ -95,10 +105,21 @@ describe('alert threads over every bundled scenario (one thread per root cause)'
     const states = createAlertStateStore(redis, { keyPrefix: `${prefix}:` });
     const open = Object.values((await states.load(scenario)).state.incidents).filter((inc) => inc.status === 'open');
     // One open thread per root cause of the latest scan, never more.
-    expect(open.map((inc) => inc.fingerprint).sort()).toEqual(rootsOf(again).map((f) => f.fingerprint).sort());
-    await slack.waitFor(`${scenario}: a parent per open incident`, () => parents().length >= open.length || undefined, 20000);
+    expect(open.map((inc) => inc.fingerprint).sort()).toEqual(
+      rootsOf(again)
+        .map((f) => f.fingerprint)
+        .sort(),
+    );
+    await slack.waitFor(
+      `${scenario}: a parent per open incident`,
+      () => parents().length >= open.length || undefined,
+      20000,
+    );
     expect(parents().length).toBeLessThanOrEqual(roots.size);
-    counts.set(scenario, { alerting: again.findings.filter((f) => f.severity !== 'info').length, threads: parents().length });
+    counts.set(scenario, {
+      alerting: again.findings.filter((f) => f.severity !== 'info').length,
+      threads: parents().length,
+    });
     // A scenario whose findings are all info (a pause with every machine healthy) opens no thread.
     if (roots.size === 0) {
       expect(parents()).toHaveLength(0);
@@ -108,8 +129,12 @@ describe('alert threads over every bundled scenario (one thread per root cause)'
     for (const inc of open) {
       const symptoms = inc.symptoms ?? [];
       await slack.waitFor(`${scenario}: its parent lists its symptoms`, () => {
-        const p = [...slack.messages.entries()].find(([k, m]) => k.startsWith(`${ch}/`) && JSON.stringify(m.blocks).includes(`"alert:${inc.fingerprint}"`));
-        return p && (symptoms.length === 0 || JSON.stringify(p[1].blocks).includes(`*${symptoms.length} symptom`)) ? p : undefined;
+        const p = [...slack.messages.entries()].find(
+          ([k, m]) => k.startsWith(`${ch}/`) && JSON.stringify(m.blocks).includes(`"alert:${inc.fingerprint}"`),
+        );
+        return p && (symptoms.length === 0 || JSON.stringify(p[1].blocks).includes(`*${symptoms.length} symptom`))
+          ? p
+          : undefined;
       });
     }
     for (const [key, m] of slack.messages) {
@@ -121,11 +146,25 @@ describe('alert threads over every bundled scenario (one thread per root cause)'
       expect(card.split('\n').length).toBeLessThanOrEqual(12);
       expect(card).toContain('<!date^');
       // (The why line is the analyzer's own prose, quoted: its wording is the answer card's concern.)
-      expect(card.split('\n').filter((l) => !l.startsWith('*Why:*')).join('\n')).not.toMatch(/\b\d+[smhd] ago\b/);
+      expect(
+        card
+          .split('\n')
+          .filter((l) => !l.startsWith('*Why:*'))
+          .join('\n'),
+      ).not.toMatch(/\b\d+[smhd] ago\b/);
     }
     // Symptoms that appeared after a thread opened were replied in it.
-    const symptomReplies = Object.values((await states.load(scenario)).state.incidents).flatMap((inc) => inc.changes.flatMap((c) => c.details.filter((d) => d.kind === 'related')));
-    if (symptomReplies.length > 0) await slack.waitFor(`${scenario}: the symptom replies`, () => posts().some((c) => c.body.thread_ts && String(JSON.stringify(c.body.blocks)).includes('New symptom of this root cause')) || undefined);
+    const symptomReplies = Object.values((await states.load(scenario)).state.incidents).flatMap((inc) =>
+      inc.changes.flatMap((c) => c.details.filter((d) => d.kind === 'related')),
+    );
+    if (symptomReplies.length > 0)
+      await slack.waitFor(
+        `${scenario}: the symptom replies`,
+        () =>
+          posts().some(
+            (c) => c.body.thread_ts && String(JSON.stringify(c.body.blocks)).includes('New symptom of this root cause'),
+          ) || undefined,
+      );
 
     // Fixed: three healthy scans resolve every thread, each saying how long it lasted (computed).
     for (const m of [20, 21, 22]) await scan(replay.derive(HEALTHY, at(last, m)));
@@ -135,15 +174,22 @@ describe('alert threads over every bundled scenario (one thread per root cause)'
       if (inc.mergedInto) continue;
       const lasted = incidentTimes(inc).lasted!;
       await slack.waitFor(`${scenario}: ${inc.finding.id} resolved, lasted ${lasted}`, () =>
-        [...slack.messages.entries()].find(([k, m]) => k.startsWith(`${ch}/`) && JSON.stringify(m.blocks).includes(`"alert:${inc.fingerprint}"`) && JSON.stringify(m.blocks).includes(`· lasted ${lasted} (since <!date^`)),
+        [...slack.messages.entries()].find(
+          ([k, m]) =>
+            k.startsWith(`${ch}/`) &&
+            JSON.stringify(m.blocks).includes(`"alert:${inc.fingerprint}"`) &&
+            JSON.stringify(m.blocks).includes(`· lasted ${lasted} (since <!date^`),
+        ),
       );
-      await slack.waitFor(`${scenario}: the resolution reply`, () => posts().find((c) => c.body.thread_ts && JSON.stringify(c.body.blocks).includes(`; lasted ${lasted}.`)));
+      await slack.waitFor(`${scenario}: the resolution reply`, () =>
+        posts().find((c) => c.body.thread_ts && JSON.stringify(c.body.blocks).includes(`; lasted ${lasted}.`)),
+      );
     }
     // Never more parents than root causes, over the whole incident.
     expect(parents().length).toBeLessThanOrEqual(roots.size);
   });
 
-  it('symptoms share their root cause\'s thread: fewer threads than alerting findings where causes are linked', () => {
+  it("symptoms share their root cause's thread: fewer threads than alerting findings where causes are linked", () => {
     expect(counts.size).toBe(scenarios.length);
     // S3: the webhook outage is the root cause; the loop and the nodes it leaves behind are its symptoms.
     const s3 = counts.get('s3-recreation-loop-webhook-down')!;
@@ -163,7 +209,13 @@ describe('remediation paused: reminders in the thread', () => {
   function sick(minutes: number): string {
     const d = replay.derive(dir, at(collectedAtOf(dir), minutes));
     const file = path.join(d, 'nodes.yaml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace("status: 'True'\n      reason: KubeletReady\n      message: kubelet is posting ready status", "status: 'False'\n      reason: KubeletNotReady\n      message: kubelet stopped posting node status"));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        "status: 'True'\n      reason: KubeletReady\n      message: kubelet is posting ready status",
+        "status: 'False'\n      reason: KubeletNotReady\n      message: kubelet stopped posting node status",
+      ),
+    );
     return d;
   }
 
@@ -172,8 +224,17 @@ describe('remediation paused: reminders in the thread', () => {
     slack = await startFakeSlackApi();
     replay = createReplayCluster();
     replay.show(dir);
-    const config = configSchema.parse({ clusters: [{ name: 'shop-prod', dump: replay.link, slack: { alertChannel: 'C0PAUSED' } }], scan: { intervalSeconds: 3600, resolveAfterScans: 3, pausedReminderHours: 4 } });
-    workers = await startJobs({ config, redisUrl: redisServer.url, prefix: randomPrefix(), slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 10 });
+    const config = configSchema.parse({
+      clusters: [{ name: 'shop-prod', dump: replay.link, slack: { alertChannel: 'C0PAUSED' } }],
+      scan: { intervalSeconds: 3600, resolveAfterScans: 3, pausedReminderHours: 4 },
+    });
+    workers = await startJobs({
+      config,
+      redisUrl: redisServer.url,
+      prefix: randomPrefix(),
+      slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl },
+      channelIntervalMs: 10,
+    });
   });
 
   afterAll(async () => {
@@ -190,15 +251,26 @@ describe('remediation paused: reminders in the thread', () => {
       expect(r.findings.find((f) => f.id === 'capi.remediation-paused')?.severity).toBe('warning');
     }
     const posts = () => slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0PAUSED');
-    const parent = await slack.waitFor('the paused thread', () => posts().find((c) => !c.body.thread_ts && JSON.stringify(c.body.blocks).includes('Remediation paused on MachineHealthCheck')));
-    const ts = (await slack.waitFor('its ts', () => [...slack.messages.entries()].find(([, m]) => m.text === parent.body.text)))[0].split('/')[1];
+    const parent = await slack.waitFor('the paused thread', () =>
+      posts().find(
+        (c) => !c.body.thread_ts && JSON.stringify(c.body.blocks).includes('Remediation paused on MachineHealthCheck'),
+      ),
+    );
+    const ts = (
+      await slack.waitFor('its ts', () => [...slack.messages.entries()].find(([, m]) => m.text === parent.body.text))
+    )[0].split('/')[1];
     // Scans at +0h … +9h: reminders at +4h and +8h, each naming the resume fix.
     const reminders = await slack.waitFor('two reminders', () => {
-      const r = posts().filter((c) => c.body.thread_ts === ts && JSON.stringify(c.body.blocks).includes('Remediation is still paused'));
+      const r = posts().filter(
+        (c) => c.body.thread_ts === ts && JSON.stringify(c.body.blocks).includes('Remediation is still paused'),
+      );
       return r.length >= 2 ? r : undefined;
     });
     expect(reminders).toHaveLength(2);
-    for (const r of reminders) expect(JSON.stringify(r.body.blocks)).toContain('To resume once the cause is fixed: *Resume remediation');
-    expect(reminders.map((r) => JSON.stringify(r.body.blocks).match(/scan of <!date\^(\d+)/)![1])).toEqual([4, 8].map((h) => String(Date.parse(at(collectedAtOf(dir), h * 60)) / 1000)));
+    for (const r of reminders)
+      expect(JSON.stringify(r.body.blocks)).toContain('To resume once the cause is fixed: *Resume remediation');
+    expect(reminders.map((r) => JSON.stringify(r.body.blocks).match(/scan of <!date\^(\d+)/)![1])).toEqual(
+      [4, 8].map((h) => String(Date.parse(at(collectedAtOf(dir), h * 60)) / 1000)),
+    );
   });
 });

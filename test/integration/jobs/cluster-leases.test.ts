@@ -12,7 +12,10 @@ import { randomPrefix } from './replay-cluster.js';
  */
 describe('cluster leases in Redis', () => {
   const db = useRedis();
-  const storeOf = (prefix = randomPrefix()) => ({ prefix, store: createClusterLeaseStore(db.redis, { keyPrefix: `${prefix}:` }) });
+  const storeOf = (prefix = randomPrefix()) => ({
+    prefix,
+    store: createClusterLeaseStore(db.redis, { keyPrefix: `${prefix}:` }),
+  });
 
   it('claims a free lease, renews its own, and refuses one held by another', async () => {
     const { prefix, store } = storeOf();
@@ -28,7 +31,12 @@ describe('cluster leases in Redis', () => {
   it('an expired lease is free for the next claimant, and the stale owner can neither renew nor release it', async () => {
     const { prefix, store } = storeOf();
     expect(await store.claim(['x'], 'old', 100)).toEqual([true]);
-    const gone = await eventually(() => db.redis.exists(`{${prefix}:lease}:lease:x`), (n) => n === 0, 5_000, 20);
+    const gone = await eventually(
+      () => db.redis.exists(`{${prefix}:lease}:lease:x`),
+      (n) => n === 0,
+      5_000,
+      20,
+    );
     expect(gone).toBe(0);
     expect(await store.owners(['x'])).toEqual([undefined]);
     expect(await store.claim(['x'], 'new', 10_000)).toEqual([true]);
@@ -45,14 +53,20 @@ describe('cluster leases in Redis', () => {
     await store.heartbeat('w3', 100);
     expect(await store.heartbeat('w2', 10_000)).toEqual(['w1', 'w2', 'w3']);
     expect(await store.heartbeat('w1', 10_000, false)).toEqual(['w2', 'w3']);
-    const live = await eventually(() => store.heartbeat('w2', 10_000), (ws) => !ws.includes('w3'), 5_000, 20);
+    const live = await eventually(
+      () => store.heartbeat('w2', 10_000),
+      (ws) => !ws.includes('w3'),
+      5_000,
+      20,
+    );
     expect(live).toEqual(['w2']);
   });
 
   it('a lease key written without a TTL (or with one longer than any lease) is taken over, never honoured forever', async () => {
     const { prefix, store } = storeOf();
     await db.redis.set(`{${prefix}:lease}:lease:a`, 'ghost'); // no TTL: would keep the cluster unscanned forever
-    await db.redis.set(`{${prefix}:lease}:lease:b`, 'ghost', 'PX', 86_400_000); // a day: longer than any lease (MAX_LEASE_MS)
+    // a day: longer than any lease (MAX_LEASE_MS)
+    await db.redis.set(`{${prefix}:lease}:lease:b`, 'ghost', 'PX', 86_400_000);
     await db.redis.set(`{${prefix}:lease}:lease:c`, 'w2', 'PX', 10_000); // a real lease of another worker
     expect(await store.claim(['a', 'b', 'c'], 'w1', 10_000)).toEqual([true, true, false]);
     expect(await store.owners(['a', 'b', 'c'])).toEqual(['w1', 'w1', 'w2']);
@@ -74,7 +88,14 @@ describe('cluster leases in Redis', () => {
     const names = Array.from({ length: 30 }, (_, i) => `c${String(i).padStart(2, '0')}`);
     const source: ClusterSource = { names: () => names, onChange: () => () => undefined };
     function keeper(store: ClusterLeaseStore, id: string, events: string[]): LeaseKeeper {
-      return createLeaseKeeper({ store, clusters: source, leaseMs: 5_000, id, onAcquire: (c) => events.push(`+${id}:${c}`), onLose: (c, why) => events.push(`-${id}:${c}:${why}`) });
+      return createLeaseKeeper({
+        store,
+        clusters: source,
+        leaseMs: 5_000,
+        id,
+        onAcquire: (c) => events.push(`+${id}:${c}`),
+        onLose: (c, why) => events.push(`-${id}:${c}:${why}`),
+      });
     }
     /** Tick every keeper a few rounds (claims settle once each has seen the others' heartbeats). */
     const settle = async (ks: LeaseKeeper[]) => {

@@ -23,9 +23,16 @@ describe('detection latency (scan jobs on a time-evolving dump cluster)', () => 
     replay.cleanup();
   });
 
-  async function playUntilOpened(findingId: string, dumps: string[], thresholds: Record<string, number>): Promise<string | undefined> {
+  async function playUntilOpened(
+    findingId: string,
+    dumps: string[],
+    thresholds: Record<string, number>,
+  ): Promise<string | undefined> {
     const keyPrefix = `${randomPrefix()}:`;
-    const config = configSchema.parse({ clusters: [{ name: 'c', dump: replay.link, slack: { alertChannel: 'C0ALERTS' } }], thresholds });
+    const config = configSchema.parse({
+      clusters: [{ name: 'c', dump: replay.link, slack: { alertChannel: 'C0ALERTS' } }],
+      thresholds,
+    });
     const alerts = createAlertStateStore(db.redis, { keyPrefix });
     const deps = {
       config,
@@ -37,7 +44,8 @@ describe('detection latency (scan jobs on a time-evolving dump cluster)', () => 
       replay.show(dump);
       const report = await runScanJob({ cluster: 'c' }, deps);
       const { state } = await alerts.load('c');
-      if (Object.values(state.incidents).some((i) => i.finding.id === findingId && i.status === 'open')) return report.collectedAt;
+      if (Object.values(state.incidents).some((i) => i.finding.id === findingId && i.status === 'open'))
+        return report.collectedAt;
     }
     return undefined;
   }
@@ -47,7 +55,15 @@ describe('detection latency (scan jobs on a time-evolving dump cluster)', () => 
     // 6 minutes read the dump that is current at that time (t24's data holds until 10:33).
     const third = Date.parse('2025-02-17T10:33:00Z');
     const at6 = (t: string, hhmm: string) => replay.derive(path.join(REPLAY_DIR, t), `2025-02-17T${hhmm}:00Z`);
-    const every6 = [at6('t00', '10:00'), at6('t00', '10:06'), at6('t12', '10:12'), at6('t12', '10:18'), at6('t24', '10:24'), at6('t24', '10:30'), at6('t36', '10:36')];
+    const every6 = [
+      at6('t00', '10:00'),
+      at6('t00', '10:06'),
+      at6('t12', '10:12'),
+      at6('t12', '10:18'),
+      at6('t24', '10:24'),
+      at6('t24', '10:30'),
+      at6('t36', '10:36'),
+    ];
     // Default loopReplacements (3): two replacements done and the third machine already failing
     // (no Node 9 minutes after creation) count as three.
     const at = await playUntilOpened('capi.recreation-loop', every6, {});
@@ -64,7 +80,12 @@ describe('detection latency (scan jobs on a time-evolving dump cluster)', () => 
     // t00 holds Machine tkc-loop-control-plane-r5m2k, created 09:57, Provisioning, no Node.
     const created = Date.parse('2025-02-17T09:57:00Z');
     const intervalMs = 5 * 60_000;
-    const dumps = Array.from({ length: 8 }, (_, k) => replay.derive(path.join(REPLAY_DIR, 't00'), new Date(Date.parse('2025-02-17T10:00:00Z') + k * intervalMs).toISOString()));
+    const dumps = Array.from({ length: 8 }, (_, k) =>
+      replay.derive(
+        path.join(REPLAY_DIR, 't00'),
+        new Date(Date.parse('2025-02-17T10:00:00Z') + k * intervalMs).toISOString(),
+      ),
+    );
     const at = await playUntilOpened('capi.machine-stuck-provisioning', dumps, { provisioningMinutes: 20 });
     expect(at).toBeDefined();
     const threshold = created + 20 * 60_000;

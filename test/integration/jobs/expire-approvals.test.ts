@@ -29,12 +29,27 @@ const webhook = {
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'ValidatingWebhookConfiguration',
   metadata: { name: NAME, uid: 'uid-kyverno' },
-  webhooks: [{ name: 'validate.kyverno.svc', failurePolicy: 'Fail', clientConfig: { service: { namespace: 'kyverno', name: 'kyverno-svc' } } }],
+  webhooks: [
+    {
+      name: 'validate.kyverno.svc',
+      failurePolicy: 'Fail',
+      clientConfig: { service: { namespace: 'kyverno', name: 'kyverno-svc' } },
+    },
+  ],
 } as unknown as KubeObject;
-const suspend: RemediationProposal = { action: 'webhook.suspend', params: { kind: 'Validating', name: NAME }, label: `Suspend webhook ${NAME}`, risk: 'r' };
+const suspend: RemediationProposal = {
+  action: 'webhook.suspend',
+  params: { kind: 'Validating', name: NAME },
+  label: `Suspend webhook ${NAME}`,
+  risk: 'r',
+};
 
 /** One request per fix is pending at a time: each request of these tests suspends a webhook of its own. */
-const others = Array.from({ length: 12 }, (_, i) => ({ ...webhook, metadata: { name: `${NAME}-${i + 1}`, uid: `uid-kyverno-${i + 1}` } }) as unknown as KubeObject);
+const others = Array.from(
+  { length: 12 },
+  (_, i) =>
+    ({ ...webhook, metadata: { name: `${NAME}-${i + 1}`, uid: `uid-kyverno-${i + 1}` } }) as unknown as KubeObject,
+);
 let proposals = 0;
 
 const bot = useApprovalBot({ objects: [webhook, ...others] });
@@ -42,13 +57,19 @@ const bot = useApprovalBot({ objects: [webhook, ...others] });
 /** What the sweeps log (real pino, read by nobody here). */
 const captured = captureLogs();
 
-/** Sweep deps on the bot's Redis and fake Slack, at a chosen time; `connection` lets two sweeps use two connections like two processes. */
+/**
+ * Sweep deps on the bot's Redis and fake Slack, at a chosen time; `connection` lets two sweeps use two connections like
+ * two processes.
+ */
 function sweeper(at: Date, opts: { connection?: Redis; slack?: boolean } = {}): ExpireApprovalsDeps {
   const redis = opts.connection ?? bot.redis;
   return {
     approvals: opts.connection ? createApprovalStore(redis, { keyPrefix: REDIS_PREFIX }) : bot.approvals,
     audit: opts.connection ? createAuditLog(redis, { keyPrefix: REDIS_PREFIX, log: captured.log }) : bot.audit,
-    slack: opts.slack === false ? undefined : new WebClient(TOKEN, { slackApiUrl: bot.slack.apiUrl, retryConfig: { retries: 0 } }),
+    slack:
+      opts.slack === false
+        ? undefined
+        : new WebClient(TOKEN, { slackApiUrl: bot.slack.apiUrl, retryConfig: { retries: 0 } }),
     signer: createPlanSigner(TEST_PLAN_SECRET),
     now: () => at,
     log: captured.log,
@@ -58,15 +79,22 @@ function sweeper(at: Date, opts: { connection?: Redis; slack?: boolean } = {}): 
 async function proposed(): Promise<ApprovalRequest> {
   const n = proposals++;
   const name = n === 0 ? NAME : `${NAME}-${n}`;
-  const { requestId, ephemeral } = await bot.propose({ ...suspend, params: { kind: 'Validating', name }, label: `Suspend webhook ${name}` });
+  const { requestId, ephemeral } = await bot.propose({
+    ...suspend,
+    params: { kind: 'Validating', name },
+    label: `Suspend webhook ${name}`,
+  });
   if (!requestId) throw new Error(`not proposed: ${ephemeral?.text}`);
   // The message is posted before the request is stored: wait for it.
   return bot.waitStatus(requestId, ['pending']);
 }
 
-const updatesOf = (req: ApprovalRequest) => bot.slack.callsTo('chat.update').filter((c) => c.body.ts === req.thread.messageTs);
-const auditOf = async (id: string) => (await bot.audit.list({ limit: 1000 })).filter((e) => e.requestId === id).reverse();
-const hasApprove = (blocks: Any[]) => blocks.some((b) => b.type === 'actions' && (b.elements as Any[]).some((e) => e.action_id === APPROVE_ACTION_ID));
+const updatesOf = (req: ApprovalRequest) =>
+  bot.slack.callsTo('chat.update').filter((c) => c.body.ts === req.thread.messageTs);
+const auditOf = async (id: string) =>
+  (await bot.audit.list({ limit: 1000 })).filter((e) => e.requestId === id).reverse();
+const hasApprove = (blocks: Any[]) =>
+  blocks.some((b) => b.type === 'actions' && (b.elements as Any[]).some((e) => e.action_id === APPROVE_ACTION_ID));
 const after = (req: ApprovalRequest, ms: number) => new Date(Date.parse(req.expiresAt) + ms);
 
 describe('approval expiry sweep', () => {
@@ -74,7 +102,9 @@ describe('approval expiry sweep', () => {
     const past = await proposed();
     const future = await proposed();
     expect(Date.parse(future.expiresAt)).toBeGreaterThan(Date.parse(past.expiresAt)); // proposed later, same TTL
-    expect(await bot.approvals.pendingBefore(Date.parse(future.expiresAt), 100)).toEqual(expect.arrayContaining([past.id, future.id]));
+    expect(await bot.approvals.pendingBefore(Date.parse(future.expiresAt), 100)).toEqual(
+      expect.arrayContaining([past.id, future.id]),
+    );
 
     // At `past`'s expiresAt exactly (the click path's rule: now ≥ expiresAt), before `future`'s.
     const r = await expireApprovals(sweeper(after(past, 0)));
@@ -87,7 +117,12 @@ describe('approval expiry sweep', () => {
 
     const trail = await auditOf(past.id);
     expect(trail.map((e) => e.event)).toEqual(['proposed', 'expired']);
-    expect(trail[1]).toMatchObject({ cluster: past.cluster, action: 'webhook.suspend', hash: past.hash, detail: '0 of 2 approvals' });
+    expect(trail[1]).toMatchObject({
+      cluster: past.cluster,
+      action: 'webhook.suspend',
+      hash: past.hash,
+      detail: '0 of 2 approvals',
+    });
     expect(trail[1]!.user).toBeUndefined(); // as a click-time expiry: nobody decided it
     expect((await auditOf(future.id)).map((e) => e.event)).toEqual(['proposed']);
 
@@ -148,10 +183,18 @@ describe('approval expiry sweep', () => {
 
     // No bot token: expired all the same, nothing posted; the next sweep with a token posts it.
     const quiet = await proposed();
-    expect(await expireApprovals(sweeper(after(quiet, 0), { slack: false }))).toEqual({ expired: [quiet.id], updated: [], stale: [quiet.id] });
+    expect(await expireApprovals(sweeper(after(quiet, 0), { slack: false }))).toEqual({
+      expired: [quiet.id],
+      updated: [],
+      stale: [quiet.id],
+    });
     expect((await bot.approvals.get(quiet.id))!.status).toBe('expired');
     expect(updatesOf(quiet)).toHaveLength(0);
-    expect(await expireApprovals(sweeper(after(quiet, 60_000)))).toEqual({ expired: [], updated: [quiet.id], stale: [] });
+    expect(await expireApprovals(sweeper(after(quiet, 60_000)))).toEqual({
+      expired: [],
+      updated: [quiet.id],
+      stale: [],
+    });
 
     // A message that is gone is not retried forever.
     const gone = await proposed();
@@ -167,7 +210,9 @@ describe('approval expiry sweep', () => {
     const done = await bot.waitStatus(req.id, ['succeeded', 'failed', 'aborted']);
     expect(done.status).toBe('succeeded');
     // The worker posts "Executed" after storing the end state: count the updates only once it is in.
-    await bot.slack.waitFor('the Executed message update', () => updatesOf(req).some((c) => String(c.body.text).includes('Executed')));
+    await bot.slack.waitFor('the Executed message update', () =>
+      updatesOf(req).some((c) => String(c.body.text).includes('Executed')),
+    );
     expect(await bot.approvals.pendingBefore(Number.MAX_SAFE_INTEGER, 1000)).not.toContain(req.id);
     // The sweep read the index just before the approval landed: the compare-and-set still refuses.
     await bot.redis.zadd(`{k8s-health:approvals}:approvals:pending`, Date.parse(req.expiresAt), req.id);
@@ -185,20 +230,39 @@ describe('approval expiry sweep', () => {
  */
 async function withDueRequestAndJobs(
   opts: { keepMessage: boolean; jobs?: Partial<Parameters<typeof startJobs>[0]> },
-  body: (ctx: { due: ApprovalRequest; approvals: ReturnType<typeof createApprovalStore>; queue: Queue }) => Promise<void>,
+  body: (ctx: {
+    due: ApprovalRequest;
+    approvals: ReturnType<typeof createApprovalStore>;
+    queue: Queue;
+  }) => Promise<void>,
 ): Promise<void> {
   const prefix = randomPrefix();
   const redis = new Redis(bot.redisServer.url);
   const approvals = createApprovalStore(redis, { keyPrefix: `${prefix}:` });
-  if (!bot.kube.find('ValidatingWebhookConfiguration', NAME)) bot.kube.emit('ADDED', webhook); // suspended by an earlier test
+  // suspended by an earlier test
+  if (!bot.kube.find('ValidatingWebhookConfiguration', NAME)) bot.kube.emit('ADDED', webhook);
   const template = await proposed();
   const past = new Date(Date.now() - 1000).toISOString();
   const due: ApprovalRequest = opts.keepMessage
     ? { ...template, expiresAt: past }
-    : { ...template, id: approvals.newId(), expiresAt: past, thread: { channel: template.thread.channel, threadTs: template.thread.threadTs } };
+    : {
+        ...template,
+        id: approvals.newId(),
+        expiresAt: past,
+        thread: { channel: template.thread.channel, threadTs: template.thread.threadTs },
+      };
   await approvals.create(due);
-  const set = await startJobs({ config: configSchema.parse({}), redisUrl: bot.redisServer.url, prefix, metrics: createWorkerMetrics(), ...opts.jobs });
-  const queue = new Queue(APPROVALS_QUEUE, { connection: { url: bot.redisServer.url }, prefix: queuePrefix(prefix, APPROVALS_QUEUE) });
+  const set = await startJobs({
+    config: configSchema.parse({}),
+    redisUrl: bot.redisServer.url,
+    prefix,
+    metrics: createWorkerMetrics(),
+    ...opts.jobs,
+  });
+  const queue = new Queue(APPROVALS_QUEUE, {
+    connection: { url: bot.redisServer.url },
+    prefix: queuePrefix(prefix, APPROVALS_QUEUE),
+  });
   try {
     await body({ due, approvals, queue });
   } finally {
@@ -222,18 +286,25 @@ describe('startWorkers schedules the sweep', () => {
       }
       // Counted on /metrics once the sweep job has completed.
       for (let i = 0; (await metrics.approvalsExpired.get()).values[0]?.value !== 1; i++) {
-        if (i > 300) throw new Error(`k8s_health_approvals_expired_total never reached 1: ${JSON.stringify((await metrics.approvalsExpired.get()).values)}`);
+        if (i > 300)
+          throw new Error(
+            `k8s_health_approvals_expired_total never reached 1: ${JSON.stringify((await metrics.approvalsExpired.get()).values)}`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(await metrics.registry.metrics()).toContain('k8s_health_approvals_expired_total 1');
     });
   }, 60_000);
 
-  it('the scheduled sweep of a worker with a bot token and the plan secret edits the expired request\'s own (signed) message: no buttons left', async () => {
+  it("the scheduled sweep of a worker with a bot token and the plan secret edits the expired request's own (signed) message: no buttons left", async () => {
     const jobs = { slack: { token: TOKEN, apiUrl: bot.slack.apiUrl }, signer: createPlanSigner(TEST_PLAN_SECRET) };
     await withDueRequestAndJobs({ keepMessage: true, jobs }, async ({ due, approvals }) => {
       expect(due.thread.messageMac).toBeTruthy();
-      const update = await bot.slack.waitFor('the sweep\'s chat.update of the request message', () => updatesOf(due).find((c) => !hasApprove(c.body.blocks as Any[])), 20_000);
+      const update = await bot.slack.waitFor(
+        "the sweep's chat.update of the request message",
+        () => updatesOf(due).find((c) => !hasApprove(c.body.blocks as Any[])),
+        20_000,
+      );
       expect((await approvals.get(due.id))!.status).toBe('expired');
       expect(JSON.stringify(update.body.blocks)).toMatch(/expired/i);
     });

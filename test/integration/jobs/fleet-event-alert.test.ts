@@ -26,15 +26,28 @@ describe('fleet mode: a watch event alerts without the periodic scan', () => {
     await slack?.close();
   });
 
-  it('node NotReady at the API server → alert posted; the lease is this worker\'s and there is no scheduler', async () => {
+  it("node NotReady at the API server → alert posted; the lease is this worker's and there is no scheduler", async () => {
     const api = await startFakeKubeApi({ dir: HEALTHY });
     const prefix = randomPrefix();
     const config = configSchema.parse({
-      clusters: [{ name: 'live', workload: { kubeconfig: await writeTestKubeConfig(api.url, 'live') }, slack: { alertChannel: 'C0ALERTS' } }],
+      clusters: [
+        {
+          name: 'live',
+          workload: { kubeconfig: await writeTestKubeConfig(api.url, 'live') },
+          slack: { alertChannel: 'C0ALERTS' },
+        },
+      ],
       scan: { intervalSeconds: 3600, debounceSeconds: 1, leaseSeconds: 5 },
       thresholds: { notReadyGraceSeconds: 0 },
     });
-    const set = await startJobs({ config, redisUrl: db.server.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 100, leases: { id: 'worker-one' } });
+    const set = await startJobs({
+      config,
+      redisUrl: db.server.url,
+      prefix,
+      slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl },
+      channelIntervalMs: 100,
+      leases: { id: 'worker-one' },
+    });
     try {
       const scanned = async () => (await db.redis.llen(`${prefix}:history:live`)) >= 1;
       for (let i = 0; i < 300 && !(await scanned()); i++) await new Promise((r) => setTimeout(r, 100));
@@ -45,11 +58,28 @@ describe('fleet mode: a watch event alerts without the periodic scan', () => {
 
       const node = structuredClone(api.list('Node')[0]!);
       const since = new Date(Date.now() - 10 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-      node.status = { ...(node.status as object), conditions: [{ type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: since, lastHeartbeatTime: since }] };
+      node.status = {
+        ...(node.status as object),
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'Unknown',
+            reason: 'NodeStatusUnknown',
+            message: 'Kubelet stopped posting node status.',
+            lastTransitionTime: since,
+            lastHeartbeatTime: since,
+          },
+        ],
+      };
       api.emit('MODIFIED', node);
-      const parent = await slack.waitFor('the alert of the NotReady node', () => slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts), 30_000);
+      const parent = await slack.waitFor(
+        'the alert of the NotReady node',
+        () => slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts),
+        30_000,
+      );
       expect(JSON.stringify(parent.body.blocks)).toContain(node.metadata.name);
-      expect(await db.redis.llen(`${prefix}:history:live`)).toBeGreaterThanOrEqual(2); // the event's scan, not a tick an hour away
+      // the event's scan, not a tick an hour away
+      expect(await db.redis.llen(`${prefix}:history:live`)).toBeGreaterThanOrEqual(2);
     } finally {
       await set.close();
       await api.close();

@@ -37,7 +37,13 @@ describe('fleet incident: one fault on several clusters is one thread', () => {
       clusters: names.map((name) => ({ name, dump: clusters[name]!.link, slack: { alertChannel: CHANNEL } })),
       scan: { intervalSeconds: 3600, resolveAfterScans: 1, correlateSeconds: 60 },
     });
-    workers = await startJobs({ config, redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 50 });
+    workers = await startJobs({
+      config,
+      redisUrl: redis.url,
+      prefix,
+      slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl },
+      channelIntervalMs: 50,
+    });
   });
 
   afterAll(async () => {
@@ -50,15 +56,24 @@ describe('fleet incident: one fault on several clusters is one thread', () => {
     for (const c of Object.values(clusters)) c.cleanup();
   });
 
-  const parents = () => slack.callsTo('chat.postMessage').filter((c) => c.body.channel === CHANNEL && !c.body.thread_ts);
-  const webhookParents = () => parents().filter((c) => JSON.stringify(c.body.blocks).includes('gatekeeper-validating-webhook-configuration') && JSON.stringify(c.body.blocks).includes('webhook.unavailable-blocking'));
+  const parents = () =>
+    slack.callsTo('chat.postMessage').filter((c) => c.body.channel === CHANNEL && !c.body.thread_ts);
+  const webhookParents = () =>
+    parents().filter(
+      (c) =>
+        JSON.stringify(c.body.blocks).includes('gatekeeper-validating-webhook-configuration') &&
+        JSON.stringify(c.body.blocks).includes('webhook.unavailable-blocking'),
+    );
   const shown = (ts: string) => JSON.stringify(slack.messages.get(`${CHANNEL}/${ts}`)?.blocks ?? []);
 
   const fail = async (name: string) => {
     clusters[name]!.show(clusters[name]!.derive(WEBHOOK_DOWN, '2025-03-04T08:15:00Z'));
     await workers!.scan(name);
   };
-  const tsOf = (text: string) => [...slack.messages.entries()].find(([k, m]) => k.startsWith(`${CHANNEL}/`) && String(m.text).includes(text))?.[0].split('/')[1];
+  const tsOf = (text: string) =>
+    [...slack.messages.entries()]
+      .find(([k, m]) => k.startsWith(`${CHANNEL}/`) && String(m.text).includes(text))?.[0]
+      .split('/')[1];
 
   it('forms on the second cluster, grows with the third, lists per-cluster cards, marks recovered clusters in place, resolves when all recovered', async () => {
     await workers!.scan('shop-a');
@@ -72,9 +87,16 @@ describe('fleet incident: one fault on several clusters is one thread', () => {
     const ts = (await slack.waitFor('its ts', () => tsOf('refuses pods')))!;
 
     await fail('shop-b');
-    await slack.waitFor('the parent becomes the fleet parent naming both', () => shown(ts).includes('Fleet incident: webhook.unavailable-blocking on 2 clusters') && shown(ts).includes('shop-b'));
+    await slack.waitFor(
+      'the parent becomes the fleet parent naming both',
+      () =>
+        shown(ts).includes('Fleet incident: webhook.unavailable-blocking on 2 clusters') &&
+        shown(ts).includes('shop-b'),
+    );
     await slack.waitFor("shop-b's own card as a reply, with its fix", () =>
-      slack.callsTo('chat.postMessage').find((c) => c.body.thread_ts === ts && JSON.stringify(c.body.blocks).includes('*shop-b* has the same fault')),
+      slack
+        .callsTo('chat.postMessage')
+        .find((c) => c.body.thread_ts === ts && JSON.stringify(c.body.blocks).includes('*shop-b* has the same fault')),
     );
 
     await fail('shop-c');
@@ -89,7 +111,14 @@ describe('fleet incident: one fault on several clusters is one thread', () => {
     await slack.waitFor('shop-b marked recovered in place', () => shown(ts).includes('~shop-b~ recovered'));
     expect(shown(ts)).toContain('2 of 3 clusters failing');
     await slack.waitFor("shop-b's resolution replied in the fleet thread", () =>
-      slack.callsTo('chat.postMessage').find((c) => c.body.thread_ts === ts && JSON.stringify(c.body.blocks).includes('*shop-b*') && /Resolved/i.test(JSON.stringify(c.body.blocks))),
+      slack
+        .callsTo('chat.postMessage')
+        .find(
+          (c) =>
+            c.body.thread_ts === ts &&
+            JSON.stringify(c.body.blocks).includes('*shop-b*') &&
+            /Resolved/i.test(JSON.stringify(c.body.blocks)),
+        ),
     );
     expect(webhookParents()).toHaveLength(1);
 
@@ -98,10 +127,23 @@ describe('fleet incident: one fault on several clusters is one thread', () => {
       clusters[name]!.show(clusters[name]!.derive(HEALTHY, '2025-03-04T08:45:00Z'));
       await workers!.scan(name);
     }
-    await slack.waitFor('every cluster recovered', () => shown(ts).includes('Every cluster recovered') && shown(ts).includes('~shop-a~ recovered') && shown(ts).includes('~shop-c~ recovered'));
+    await slack.waitFor(
+      'every cluster recovered',
+      () =>
+        shown(ts).includes('Every cluster recovered') &&
+        shown(ts).includes('~shop-a~ recovered') &&
+        shown(ts).includes('~shop-c~ recovered'),
+    );
     expect(shown(ts)).toContain('Resolved · Fleet incident: webhook.unavailable-blocking on 3 clusters');
     await slack.waitFor("the anchor's own resolution replied naming it", () =>
-      slack.callsTo('chat.postMessage').find((c) => c.body.thread_ts === ts && JSON.stringify(c.body.blocks).includes('*shop-a*') && /Resolved/i.test(JSON.stringify(c.body.blocks))),
+      slack
+        .callsTo('chat.postMessage')
+        .find(
+          (c) =>
+            c.body.thread_ts === ts &&
+            JSON.stringify(c.body.blocks).includes('*shop-a*') &&
+            /Resolved/i.test(JSON.stringify(c.body.blocks)),
+        ),
     );
     // Both root causes of the fault (the refusing webhook, its unexcluded system namespaces) are one fleet thread each.
     expect(parents()).toHaveLength(2);

@@ -22,13 +22,26 @@ describe('notify order under a burst: new incidents first, worst first', () => {
   let slack: FakeSlackApi;
   let workers: WorkerSet | undefined;
   const prefix = randomPrefix();
-  const c: Record<'loop' | 'warn' | 'crit', ReplayCluster> = { loop: createReplayCluster(), warn: createReplayCluster(), crit: createReplayCluster() };
+  const c: Record<'loop' | 'warn' | 'crit', ReplayCluster> = {
+    loop: createReplayCluster(),
+    warn: createReplayCluster(),
+    crit: createReplayCluster(),
+  };
   const config = configSchema.parse({
     clusters: Object.entries(c).map(([name, r]) => ({ name, dump: r.link, slack: { alertChannel: CHANNEL } })),
     scan: { intervalSeconds: 3600, resolveAfterScans: 3 },
     thresholds: { loopReplacements: 2 },
   });
-  const start = (only: WorkerKind[]) => startJobs({ config, redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 50, only, notifyConcurrency: 1 });
+  const start = (only: WorkerKind[]) =>
+    startJobs({
+      config,
+      redisUrl: redis.url,
+      prefix,
+      slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl },
+      channelIntervalMs: 50,
+      only,
+      notifyConcurrency: 1,
+    });
   const posts = () => slack.callsTo('chat.postMessage').filter((x) => x.body.channel === CHANNEL);
 
   beforeAll(async () => {
@@ -71,7 +84,12 @@ describe('notify order under a burst: new incidents first, worst first', () => {
 
     workers = await start(['notify']);
     await slack.waitFor('the burst posted', () => posts().length >= before + 4 && posts().slice(before));
-    const burst = posts().slice(before, before + 4).map((x) => `${x.body.thread_ts ? 'reply' : 'parent'} ${String(x.body.text).split(' ')[0]} ${String(x.body.text).split(' ')[1]}`);
+    const burst = posts()
+      .slice(before, before + 4)
+      .map(
+        (x) =>
+          `${x.body.thread_ts ? 'reply' : 'parent'} ${String(x.body.text).split(' ')[0]} ${String(x.body.text).split(' ')[1]}`,
+      );
     expect(burst[0]).toBe('parent CRITICAL crit:');
     expect(burst.slice(1, 3).sort()).toEqual(['parent WARNING crit:', 'parent WARNING warn:']);
     expect(burst[3]).toMatch(/^reply /);

@@ -23,8 +23,17 @@ describe('notify worker against Slack rate limits and failures', () => {
   });
 
   async function runOnce(slack: FakeSlackApi, prefix: string) {
-    const config = configSchema.parse({ clusters: [{ name: 'quorum', dump: DUMP, slack: { alertChannel: 'C0ALERTS' } }], scan: { intervalSeconds: 3600 } });
-    const set = await startJobs({ config, redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 100 });
+    const config = configSchema.parse({
+      clusters: [{ name: 'quorum', dump: DUMP, slack: { alertChannel: 'C0ALERTS' } }],
+      scan: { intervalSeconds: 3600 },
+    });
+    const set = await startJobs({
+      config,
+      redisUrl: redis.url,
+      prefix,
+      slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl },
+      channelIntervalMs: 100,
+    });
     try {
       const report = await set.scan('quorum');
       // One thread per root cause: alerting findings whose cause chain ends at themselves.
@@ -32,7 +41,11 @@ describe('notify worker against Slack rate limits and failures', () => {
       const alerting = findings.filter((f) => findRootCauses(f, findings).length === 0);
       expect(alerting.length).toBeGreaterThan(0);
       expect(alerting.length).toBeLessThan(findings.length);
-      await slack.waitFor('one parent per root cause', () => slack.messages.size >= alerting.length || undefined, 30000);
+      await slack.waitFor(
+        'one parent per root cause',
+        () => slack.messages.size >= alerting.length || undefined,
+        30000,
+      );
       // A second scan of the unchanged cluster posts nothing more.
       await set.scan('quorum');
       await new Promise((r) => setTimeout(r, 300));
@@ -81,7 +94,9 @@ describe('notify worker against Slack rate limits and failures', () => {
       const l2 = createChannelLimiter(c2, { keyPrefix: prefix, intervalMs: 200 });
       const started = Date.now();
       const finished: number[] = [];
-      await Promise.all([l1, l2, l1, l2, l1, l2].map((l) => l.wait('C0X').then(() => finished.push(Date.now() - started))));
+      await Promise.all(
+        [l1, l2, l1, l2, l1, l2].map((l) => l.wait('C0X').then(() => finished.push(Date.now() - started))),
+      );
       // Six sends need five gaps: the last one cannot have gone out before ~1 s (lower bound only).
       expect(Math.max(...finished)).toBeGreaterThanOrEqual(900);
     } finally {

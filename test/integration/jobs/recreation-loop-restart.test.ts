@@ -37,7 +37,10 @@ describe('a stopped recreation loop across a restart of the bot', () => {
   const startProcess = (): ScanJobDeps => {
     const conn = new Redis(server.url);
     conns.push(conn);
-    const config = configSchema.parse({ clusters: [{ name: 'capi-quickstart', dump: replay.link, slack: { alertChannel: 'C0ALERTS' } }], scan: { resolveAfterScans: 3 } });
+    const config = configSchema.parse({
+      clusters: [{ name: 'capi-quickstart', dump: replay.link, slack: { alertChannel: 'C0ALERTS' } }],
+      scan: { resolveAfterScans: 3 },
+    });
     return {
       config,
       history: new RedisHistory(conn, { keyPrefix }),
@@ -46,7 +49,9 @@ describe('a stopped recreation loop across a restart of the bot', () => {
     };
   };
   const loopIncident = async (deps: ScanJobDeps) =>
-    Object.values((await deps.alerts.load('capi-quickstart')).state.incidents).find((i) => i.finding.id === 'capi.recreation-loop');
+    Object.values((await deps.alerts.load('capi-quickstart')).state.incidents).find(
+      (i) => i.finding.id === 'capi.recreation-loop',
+    );
 
   it('opens one incident while the churn is recent, and resolves it after the restart once the loop has stopped', async () => {
     let bot = startProcess();
@@ -73,7 +78,9 @@ describe('a stopped recreation loop across a restart of the bot', () => {
     const resolved = await loopIncident(bot);
     expect(resolved?.changes.at(-1)?.kinds).toEqual(['resolved']);
     // Nothing else is left open.
-    const still = Object.values((await bot.alerts.load('capi-quickstart')).state.incidents).filter((i) => i.status === 'open');
+    const still = Object.values((await bot.alerts.load('capi-quickstart')).state.incidents).filter(
+      (i) => i.status === 'open',
+    );
     expect(still.map((i) => i.finding.id)).toEqual([]);
   });
 });

@@ -30,7 +30,13 @@ describe('scan scheduling on BullMQ', () => {
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
     const queue = new Queue(SCAN_QUEUE, { connection, prefix: queuePrefix(prefix, SCAN_QUEUE) });
     try {
-      const two = configSchema.parse({ clusters: [{ name: 'a', dump: '/x' }, { name: 'b', dump: '/y' }], scan: { intervalSeconds: 5 } });
+      const two = configSchema.parse({
+        clusters: [
+          { name: 'a', dump: '/x' },
+          { name: 'b', dump: '/y' },
+        ],
+        scan: { intervalSeconds: 5 },
+      });
       await scheduleScans(queue, two);
       await scheduleScans(queue, two); // a second replica starting: no duplicate
       const first = await queue.getJobSchedulers(0, -1);
@@ -54,8 +60,15 @@ describe('scan scheduling on BullMQ', () => {
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
     const queue = new Queue(SCAN_QUEUE, { connection, prefix: queuePrefix(prefix, SCAN_QUEUE) });
     try {
-      const config = configSchema.parse({ clusters: [{ name: 'd', dump: '/x' }, { name: 'live', workload: { kubeconfig: '/k' } }], scan: { intervalSeconds: 5 } });
-      expect(await scheduleScans(queue, config)).toEqual({ scheduled: ['scan:d', 'scan:live'], removed: [] }); // the schedulers used without leases
+      const config = configSchema.parse({
+        clusters: [
+          { name: 'd', dump: '/x' },
+          { name: 'live', workload: { kubeconfig: '/k' } },
+        ],
+        scan: { intervalSeconds: 5 },
+      });
+      // the schedulers used without leases
+      expect(await scheduleScans(queue, config)).toEqual({ scheduled: ['scan:d', 'scan:live'], removed: [] });
       const leased = (c: (typeof config.clusters)[number]) => isLeasedCluster(config, c);
       expect(await scheduleScans(queue, config, { leased })).toEqual({ scheduled: ['scan:d'], removed: ['scan:live'] });
       expect((await queue.getJobSchedulers(0, -1)).map((s) => s.key)).toEqual(['scan:d']);
@@ -71,17 +84,34 @@ describe('scan scheduling on BullMQ', () => {
 
   it('two worker processes share the scheduled scans: each tick scanned once, each incident posted once', async () => {
     const prefix = randomPrefix();
-    const clusters = ['s1-etcd-no-quorum', 's0-etcd-leader-unreachable', 'benign-healthy', 's4-node-powered-off-volume-stuck'].map((s, i) => ({
+    const clusters = [
+      's1-etcd-no-quorum',
+      's0-etcd-leader-unreachable',
+      'benign-healthy',
+      's4-node-powered-off-volume-stuck',
+    ].map((s, i) => ({
       name: `c${i}`,
       dump: path.join(SCENARIOS, s),
       slack: { alertChannel: `C0ALERT${i}` },
     }));
     const config = configSchema.parse({ clusters, scan: { intervalSeconds: 1 } });
-    const start = () => startJobs({ config, redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 50, scanConcurrency: 1 });
+    const start = () =>
+      startJobs({
+        config,
+        redisUrl: redis.url,
+        prefix,
+        slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl },
+        channelIntervalMs: 50,
+        scanConcurrency: 1,
+      });
     const a: WorkerSet = await start();
     const b: WorkerSet = await start();
-    const done = new Map<WorkerSet, string[]>([[a, []], [b, []]]);
-    for (const set of [a, b]) set.workers.find((w) => w.name === SCAN_QUEUE)!.on('completed', (job) => done.get(set)!.push(job.id!));
+    const done = new Map<WorkerSet, string[]>([
+      [a, []],
+      [b, []],
+    ]);
+    for (const set of [a, b])
+      set.workers.find((w) => w.name === SCAN_QUEUE)!.on('completed', (job) => done.get(set)!.push(job.id!));
     const reader = new Redis(redis.url);
     try {
       // Enough ticks that every cluster was scanned several times.

@@ -23,7 +23,15 @@ describe('scan watchdog', () => {
     ],
     scan: { intervalSeconds: 60 },
   });
-  const report = (cluster: string, at: Date) => ({ cluster, generatedAt: at.toISOString(), collectedAt: at.toISOString(), status: 'healthy' as const, sections: [], findings: [], partial: [] });
+  const report = (cluster: string, at: Date) => ({
+    cluster,
+    generatedAt: at.toISOString(),
+    collectedAt: at.toISOString(),
+    status: 'healthy' as const,
+    sections: [],
+    findings: [],
+    partial: [],
+  });
 
   it('lists and alerts once the clusters unscanned beyond three intervals; a new scan ends the episode, the next gets its own alert', async () => {
     const keyPrefix = `${randomPrefix()}:`;
@@ -31,7 +39,15 @@ describe('scan watchdog', () => {
     const posts: [string, string][] = [];
     const registry = new Registry();
     const replicas = [0, 1].map((i) =>
-      startScanWatchdog({ config, redis: db.redis, keyPrefix, registry: i === 0 ? registry : undefined, log: silentLogger, now: () => t, post: async (channel, text) => void posts.push([channel, text]) }),
+      startScanWatchdog({
+        config,
+        redis: db.redis,
+        keyPrefix,
+        registry: i === 0 ? registry : undefined,
+        log: silentLogger,
+        now: () => t,
+        post: async (channel, text) => void posts.push([channel, text]),
+      }),
     );
     try {
       const reportsAt = (ms: number) => createReportStore(db.redis, { keyPrefix, now: () => new Date(ms) });
@@ -43,7 +59,10 @@ describe('scan watchdog', () => {
       t += 2 * 60_000; // east never scanned for 4 min (counted from the start), west scanned 4 min ago
       for (const r of replicas) await r.check();
       for (const r of replicas) await r.check();
-      expect(replicas[0]!.unscanned()).toEqual([{ cluster: 'east', scanAgeSeconds: 240 }, { cluster: 'west', scanAgeSeconds: 240 }]);
+      expect(replicas[0]!.unscanned()).toEqual([
+        { cluster: 'east', scanAgeSeconds: 240 },
+        { cluster: 'west', scanAgeSeconds: 240 },
+      ]);
       expect(posts.map(([c]) => c).sort()).toEqual(['C0ALERTS', 'C0WEST']);
       expect(posts.find(([c]) => c === 'C0ALERTS')![1]).toContain('*east* has not been scanned for 4 min');
       const metrics = await registry.metrics();

@@ -18,7 +18,15 @@ describe('a scan older than the stored report', () => {
     const config = configSchema.parse({ clusters: [{ name: 'c', dump, slack: { alertChannel: 'C0ALERTS' } }] });
     const reports = createReportStore(db.redis, { keyPrefix });
     const alerts = createAlertStateStore(db.redis, { keyPrefix });
-    const newer = { cluster: 'c', generatedAt: '2099-01-01T00:00:00.000Z', collectedAt: '2099-01-01T00:00:00.000Z', status: 'healthy' as const, sections: [], findings: [], partial: [] };
+    const newer = {
+      cluster: 'c',
+      generatedAt: '2099-01-01T00:00:00.000Z',
+      collectedAt: '2099-01-01T00:00:00.000Z',
+      status: 'healthy' as const,
+      sections: [],
+      findings: [],
+      partial: [],
+    };
     await reports.save(newer);
     const deps = { config, history: new RedisHistory(db.redis, { keyPrefix }), reports, alerts };
 
@@ -28,7 +36,11 @@ describe('a scan older than the stored report', () => {
     expect(Object.keys((await alerts.load('c')).state.incidents)).toEqual([]);
 
     // Without the newer report the same scan opens its incidents: the guard above is what kept them shut.
-    const fresh = { ...deps, reports: createReportStore(db.redis, { keyPrefix: `${keyPrefix}2:` }), alerts: createAlertStateStore(db.redis, { keyPrefix: `${keyPrefix}2:` }) };
+    const fresh = {
+      ...deps,
+      reports: createReportStore(db.redis, { keyPrefix: `${keyPrefix}2:` }),
+      alerts: createAlertStateStore(db.redis, { keyPrefix: `${keyPrefix}2:` }),
+    };
     await runScanJob({ cluster: 'c' }, fresh);
     expect(Object.keys((await fresh.alerts.load('c')).state.incidents).length).toBeGreaterThan(0);
   });

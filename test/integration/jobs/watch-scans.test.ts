@@ -18,7 +18,13 @@ import { randomPrefix } from './replay-cluster.js';
 const HEALTHY = path.resolve('examples/scenarios/benign-healthy');
 
 /** GETs of a collection that are not watches: list requests. */
-const listCount = (api: FakeKubeApi) => api.requests.filter((r) => r.method === 'GET' && r.query.watch === undefined && (r.query.limit !== undefined || r.query.continue !== undefined)).length;
+const listCount = (api: FakeKubeApi) =>
+  api.requests.filter(
+    (r) =>
+      r.method === 'GET' &&
+      r.query.watch === undefined &&
+      (r.query.limit !== undefined || r.query.continue !== undefined),
+  ).length;
 
 /** Wait for a state (eventually), then fail naming it when it never came. */
 async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
@@ -40,7 +46,12 @@ describe('scheduled scans of a live cluster from the watch cache', () => {
   it('lists once, then scans from the watches; a node going NotReady reaches the stored report', async () => {
     const api = await startFakeKubeApi({ dir: HEALTHY });
     const prefix = randomPrefix();
-    const set = await startJobs({ config: await configFor(api, true), redisUrl: db.server.url, prefix, scanConcurrency: 1 });
+    const set = await startJobs({
+      config: await configFor(api, true),
+      redisUrl: db.server.url,
+      prefix,
+      scanConcurrency: 1,
+    });
     const history = () => db.redis.llen(`${prefix}:history:live`);
     try {
       await until(history, (n) => n >= 1, 'the first scan');
@@ -54,13 +65,27 @@ describe('scheduled scans of a live cluster from the watch cache', () => {
       const reports = createReportStore(db.redis, { keyPrefix: `${prefix}:` });
       const before = await reports.latest('live');
       expect(before?.report.findings.filter((f) => f.id === 'node.not-ready')).toEqual([]);
-      const node = structuredClone(api.find('Node', (await firstNodeName(api))!)!); // a GET without limit: not a counted list
+      // a GET without limit: not a counted list
+      const node = structuredClone(api.find('Node', (await firstNodeName(api))!)!);
       const since = new Date(Date.now() - 10 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-      node.status = { ...(node.status as object), conditions: [{ type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: since, lastHeartbeatTime: since }] };
+      node.status = {
+        ...(node.status as object),
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'Unknown',
+            reason: 'NodeStatusUnknown',
+            message: 'Kubelet stopped posting node status.',
+            lastTransitionTime: since,
+            lastHeartbeatTime: since,
+          },
+        ],
+      };
       api.emit('MODIFIED', node);
       const after = await until(
         () => reports.latest('live'),
-        (r) => Boolean(r?.report.findings.some((f) => f.id === 'node.not-ready' && f.subject.name === node.metadata.name)),
+        (r) =>
+          Boolean(r?.report.findings.some((f) => f.id === 'node.not-ready' && f.subject.name === node.metadata.name)),
         'node.not-ready in the stored report',
       );
       expect(after?.report.findings.find((f) => f.id === 'node.not-ready')?.evidence.join(' ')).toContain('Unknown');
@@ -74,7 +99,12 @@ describe('scheduled scans of a live cluster from the watch cache', () => {
   it('scan.watch: false lists every kind on every scan', async () => {
     const api = await startFakeKubeApi({ dir: HEALTHY });
     const prefix = randomPrefix();
-    const set = await startJobs({ config: await configFor(api, false), redisUrl: db.server.url, prefix, scanConcurrency: 1 });
+    const set = await startJobs({
+      config: await configFor(api, false),
+      redisUrl: db.server.url,
+      prefix,
+      scanConcurrency: 1,
+    });
     const history = () => db.redis.llen(`${prefix}:history:live`);
     try {
       await until(history, (n) => n >= 1, 'the first scan');

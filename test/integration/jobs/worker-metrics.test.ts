@@ -37,17 +37,30 @@ function samples(text: string): Sample[] {
 
 /** The value of the one sample of `name` whose labels include `labels` (undefined when there is none). */
 function value(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const found = samples(text).filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  const found = samples(text).filter(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  );
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} ${JSON.stringify(labels)}`);
   return found[0]?.value;
 }
 
-async function eventually(what: string, read: () => Promise<string>, ok: (text: string) => boolean, ms = 30_000): Promise<string> {
+async function eventually(
+  what: string,
+  read: () => Promise<string>,
+  ok: (text: string) => boolean,
+  ms = 30_000,
+): Promise<string> {
   const end = Date.now() + ms;
   for (;;) {
     const text = await read();
     if (ok(text)) return text;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last scrape:\n${text.split('\n').filter((l) => l.startsWith('k8s_health_') && !l.includes('process_') && !l.includes('nodejs_')).join('\n')}`);
+    if (Date.now() > end)
+      throw new Error(
+        `timed out waiting for ${what}; last scrape:\n${text
+          .split('\n')
+          .filter((l) => l.startsWith('k8s_health_') && !l.includes('process_') && !l.includes('nodejs_'))
+          .join('\n')}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -83,12 +96,20 @@ describe('worker metrics', () => {
       scan: { intervalSeconds: 1 },
     });
     const metrics: WorkerMetrics = createWorkerMetrics();
-    let set: WorkerSet | undefined = await startJobs({ config, redisUrl: redis.url, prefix, slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl }, channelIntervalMs: 50, metrics });
+    let set: WorkerSet | undefined = await startJobs({
+      config,
+      redisUrl: redis.url,
+      prefix,
+      slack: { token: 'xoxb-test-token', apiUrl: slack.apiUrl },
+      channelIntervalMs: 50,
+      metrics,
+    });
     try {
       // Default process metrics share the prefix; every configured cluster has its scan series from the start.
       const first = await metrics.registry.metrics();
       expect(value(first, 'k8s_health_process_cpu_user_seconds_total')).toBeGreaterThanOrEqual(0);
-      for (const cluster of ['quorum', 'healthy', 'gone']) expect(value(first, 'k8s_health_scan_jobs_total', { cluster, outcome: 'error' })).toBeGreaterThanOrEqual(0);
+      for (const cluster of ['quorum', 'healthy', 'gone'])
+        expect(value(first, 'k8s_health_scan_jobs_total', { cluster, outcome: 'error' })).toBeGreaterThanOrEqual(0);
 
       await eventually(
         'two scans of each readable cluster, a failed scan of the missing dump and an alert posted',
@@ -106,7 +127,9 @@ describe('worker metrics', () => {
       const t = await metrics.registry.metrics();
       expect(t).toContain('# TYPE k8s_health_scan_duration_seconds histogram');
       for (const cluster of ['quorum', 'healthy', 'gone']) {
-        const jobs = (value(t, 'k8s_health_scan_jobs_total', { cluster, outcome: 'ok' }) ?? 0) + (value(t, 'k8s_health_scan_jobs_total', { cluster, outcome: 'error' }) ?? 0);
+        const jobs =
+          (value(t, 'k8s_health_scan_jobs_total', { cluster, outcome: 'ok' }) ?? 0) +
+          (value(t, 'k8s_health_scan_jobs_total', { cluster, outcome: 'error' }) ?? 0);
         expect(value(t, 'k8s_health_scan_duration_seconds_count', { cluster })).toBe(jobs);
         expect(value(t, 'k8s_health_scan_duration_seconds_bucket', { cluster, le: '+Inf' })).toBe(jobs);
         expect(value(t, 'k8s_health_scan_duration_seconds_sum', { cluster })).toBeGreaterThan(0);
@@ -128,7 +151,8 @@ describe('worker metrics', () => {
     const prefix = randomPrefix();
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
     const metrics = createWorkerMetrics({ defaultMetrics: false });
-    // A real BullMQ worker on the remediate queue; its processor answers what runRemediation would (jobs/workers/remediate.ts).
+    // A real BullMQ worker on the remediate queue; its processor answers what runRemediation would
+    // (jobs/workers/remediate.ts).
     const worker = new Worker(
       REMEDIATE_QUEUE,
       async (job) => {
@@ -141,11 +165,33 @@ describe('worker metrics', () => {
     metrics.attach({ workers: [worker] });
     const queue = new Queue(REMEDIATE_QUEUE, { connection, prefix: queuePrefix(prefix, REMEDIATE_QUEUE) });
     try {
-      for (const [i, status] of ['succeeded', 'failed', 'aborted', 'interrupted', 'rejected', 'unknown', 'throw', 'succeeded'].entries()) {
+      for (const [i, status] of [
+        'succeeded',
+        'failed',
+        'aborted',
+        'interrupted',
+        'rejected',
+        'unknown',
+        'throw',
+        'succeeded',
+      ].entries()) {
         await queue.add('remediate', { status }, { jobId: `r${i}`, attempts: 1 });
       }
-      const t = await eventually('8 remediation jobs', () => metrics.registry.metrics(), (text) => samples(text).filter((s) => s.name === 'k8s_health_remediations_total').reduce((n, s) => n + s.value, 0) === 8);
-      expect(Object.fromEntries(samples(t).filter((s) => s.name === 'k8s_health_remediations_total').map((s) => [s.labels.outcome, s.value]))).toEqual({
+      const t = await eventually(
+        '8 remediation jobs',
+        () => metrics.registry.metrics(),
+        (text) =>
+          samples(text)
+            .filter((s) => s.name === 'k8s_health_remediations_total')
+            .reduce((n, s) => n + s.value, 0) === 8,
+      );
+      expect(
+        Object.fromEntries(
+          samples(t)
+            .filter((s) => s.name === 'k8s_health_remediations_total')
+            .map((s) => [s.labels.outcome, s.value]),
+        ),
+      ).toEqual({
         succeeded: 2,
         failed: 1,
         aborted: 1,
@@ -183,27 +229,45 @@ describe('worker metrics', () => {
         const t = await eventually(
           'the watches of the live cluster open',
           () => metrics.registry.metrics(),
-          (text) => (value(text, 'k8s_health_watch_kinds', { cluster: 'live', state: 'watching' }) ?? 0) > 0 && (value(text, 'k8s_health_scan_jobs_total', { cluster: 'live', outcome: 'ok' }) ?? 0) >= 1,
+          (text) =>
+            (value(text, 'k8s_health_watch_kinds', { cluster: 'live', state: 'watching' }) ?? 0) > 0 &&
+            (value(text, 'k8s_health_scan_jobs_total', { cluster: 'live', outcome: 'ok' }) ?? 0) >= 1,
         );
         const kinds = samples(t).filter((s) => s.name === 'k8s_health_watch_kinds' && s.labels.cluster === 'live');
         // One series per state, zeros included; together they count every kind watch of the cache.
-        expect(kinds.map((s) => s.labels.state).sort()).toEqual(['absent', 'failed', 'listing', 'reconnecting', 'stopped', 'watching']);
+        expect(kinds.map((s) => s.labels.state).sort()).toEqual([
+          'absent',
+          'failed',
+          'listing',
+          'reconnecting',
+          'stopped',
+          'watching',
+        ]);
         const cache = set.watchCaches!.list().find((c) => c.cluster === 'live')!;
         expect(kinds.reduce((n, s) => n + s.value, 0)).toBe(cache.all().length);
         expect(value(t, 'k8s_health_watch_kinds', { cluster: 'live', state: 'failed' })).toBe(0);
         expect(value(t, 'k8s_health_watch_objects', { cluster: 'live' })).toBeGreaterThan(0);
-        expect(value(t, 'k8s_health_watch_requests', { cluster: 'live', type: 'list' })).toBeGreaterThanOrEqual(value(t, 'k8s_health_watch_kinds', { cluster: 'live', state: 'watching' })!);
+        expect(value(t, 'k8s_health_watch_requests', { cluster: 'live', type: 'list' })).toBeGreaterThanOrEqual(
+          value(t, 'k8s_health_watch_kinds', { cluster: 'live', state: 'watching' })!,
+        );
         expect(value(t, 'k8s_health_watch_requests', { cluster: 'live', type: 'watch' })).toBeGreaterThan(0);
         expect(value(t, 'k8s_health_watch_requests', { cluster: 'live', type: 'relist' })).toBe(0);
         // The gauges are read at scrape time: the object count follows the cache.
         const objects = value(t, 'k8s_health_watch_objects', { cluster: 'live' })!;
         expect(objects).toBe(cache.all().reduce((n, k) => n + k.size(), 0));
         const events = value(t, 'k8s_health_watch_events', { cluster: 'live' })!;
-        api.emit('ADDED', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'added-by-watch', uid: 'u-added' }, status: { phase: 'Active' } });
+        api.emit('ADDED', {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: 'added-by-watch', uid: 'u-added' },
+          status: { phase: 'Active' },
+        });
         await eventually(
           'the added namespace in the gauges',
           () => metrics.registry.metrics(),
-          (text) => value(text, 'k8s_health_watch_objects', { cluster: 'live' }) === objects + 1 && value(text, 'k8s_health_watch_events', { cluster: 'live' })! > events,
+          (text) =>
+            value(text, 'k8s_health_watch_objects', { cluster: 'live' }) === objects + 1 &&
+            value(text, 'k8s_health_watch_events', { cluster: 'live' })! > events,
         );
 
         await set.close();

@@ -4,7 +4,14 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { configSchema } from '../../../src/config/config-schema.js';
 import { enqueueRemediation } from '../../../src/jobs/enqueue-remediation.js';
-import { APPROVALS_QUEUE, NOTIFY_QUEUE, PROPOSE_QUEUE, REMEDIATE_QUEUE, SCAN_QUEUE, queuePrefix } from '../../../src/jobs/queue-names.js';
+import {
+  APPROVALS_QUEUE,
+  NOTIFY_QUEUE,
+  PROPOSE_QUEUE,
+  REMEDIATE_QUEUE,
+  SCAN_QUEUE,
+  queuePrefix,
+} from '../../../src/jobs/queue-names.js';
 import { startJobs, type WorkerSet } from '../../../src/compose/compose-jobs.js';
 import { eventually } from '../../support/eventually.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
@@ -35,7 +42,8 @@ describe('worker --only: a worker set runs only the workers it was given', () =>
     redis = await startRedis();
     slack = await startFakeSlackApi({ validToken: TOKEN });
     reader = new Redis(redis.url);
-    for (const name of [SCAN_QUEUE, REMEDIATE_QUEUE, NOTIFY_QUEUE, APPROVALS_QUEUE]) queues[name] = new Queue(name, { connection: { url: redis.url }, prefix: queuePrefix(prefix, name) });
+    for (const name of [SCAN_QUEUE, REMEDIATE_QUEUE, NOTIFY_QUEUE, APPROVALS_QUEUE])
+      queues[name] = new Queue(name, { connection: { url: redis.url }, prefix: queuePrefix(prefix, name) });
   });
   afterAll(async () => {
     for (const s of sets) await s.close().catch(() => undefined);
@@ -49,7 +57,13 @@ describe('worker --only: a worker set runs only the workers it was given', () =>
   });
 
   const start = async (only: Parameters<typeof startJobs>[0]['only']) => {
-    const set = await startJobs({ config, redisUrl: redis.url, prefix, only, slack: { token: TOKEN, apiUrl: slack.apiUrl } });
+    const set = await startJobs({
+      config,
+      redisUrl: redis.url,
+      prefix,
+      only,
+      slack: { token: TOKEN, apiUrl: slack.apiUrl },
+    });
     sets.push(set);
     return set;
   };
@@ -64,7 +78,12 @@ describe('worker --only: a worker set runs only the workers it was given', () =>
     const remediateOnly = await start(['remediate']);
     expect(remediateOnly.kinds).toEqual(['remediate']);
     expect(remediateOnly.workers.map((w) => w.name)).toEqual([REMEDIATE_QUEUE, PROPOSE_QUEUE]);
-    expect(await eventually(() => stateOf(REMEDIATE_QUEUE, 'req-absent-1'), (s) => s === 'completed')).toBe('completed');
+    expect(
+      await eventually(
+        () => stateOf(REMEDIATE_QUEUE, 'req-absent-1'),
+        (s) => s === 'completed',
+      ),
+    ).toBe('completed');
     // The remediate worker is polling, yet no process listens on the scan queue and the scan job waits.
     expect(await queues[SCAN_QUEUE]!.getWorkersCount()).toBe(0);
     expect(await stateOf(SCAN_QUEUE, 'scan-before-remediate-worker')).toBe('waiting');
@@ -78,7 +97,12 @@ describe('worker --only: a worker set runs only the workers it was given', () =>
     const scanSide = await start(['scan', 'notify', 'expiry']);
     expect(scanSide.kinds).toEqual(['scan', 'notify', 'expiry']);
     expect(scanSide.workers.map((w) => w.name)).toEqual([SCAN_QUEUE, NOTIFY_QUEUE, APPROVALS_QUEUE]);
-    expect(await eventually(() => stateOf(SCAN_QUEUE, 'scan-before-remediate-worker'), (s) => s === 'completed')).toBe('completed');
+    expect(
+      await eventually(
+        () => stateOf(SCAN_QUEUE, 'scan-before-remediate-worker'),
+        (s) => s === 'completed',
+      ),
+    ).toBe('completed');
     expect(await scansRecorded()).toBeGreaterThan(0);
     expect(await queues[REMEDIATE_QUEUE]!.getWorkersCount()).toBe(0);
     expect(await stateOf(REMEDIATE_QUEUE, 'req-absent-2')).toBe('waiting');
@@ -89,7 +113,12 @@ describe('worker --only: a worker set runs only the workers it was given', () =>
     // And the default is every worker: the waiting remediation is taken by a full set.
     const all = await start(undefined);
     expect(all.kinds).toEqual(['scan', 'notify', 'remediate', 'expiry', 'alerts']);
-    expect(await eventually(() => stateOf(REMEDIATE_QUEUE, 'req-absent-2'), (s) => s === 'completed')).toBe('completed');
+    expect(
+      await eventually(
+        () => stateOf(REMEDIATE_QUEUE, 'req-absent-2'),
+        (s) => s === 'completed',
+      ),
+    ).toBe('completed');
     await all.close();
   }, 60_000);
 });

@@ -6,13 +6,23 @@ import { APPROVAL_CLUSTER, useApprovalBot } from '../../support/start-approval-b
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
 
-const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'kyverno-admission-controller', namespace: 'kyverno', uid: 'uid-dep' }, spec: { replicas: 3 } } as unknown as KubeObject;
+const deployment = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'kyverno-admission-controller', namespace: 'kyverno', uid: 'uid-dep' },
+  spec: { replicas: 3 },
+} as unknown as KubeObject;
 
 const bot = useApprovalBot({ objects: [deployment], confirmByTyping: true });
 
 describe('approvals.confirmByTyping: the final approver types the cluster name in a modal', () => {
   it('opens the modal on the decisive click; a wrong name or a wrong person decides nothing; the right name decides', async () => {
-    const { requestId } = await bot.propose({ action: 'deployment.scale', params: { namespace: 'kyverno', name: 'kyverno-admission-controller', replicas: 0 }, label: 'Scale kyverno/kyverno-admission-controller to 0', risk: 'r' });
+    const { requestId } = await bot.propose({
+      action: 'deployment.scale',
+      params: { namespace: 'kyverno', name: 'kyverno-admission-controller', replicas: 0 },
+      label: 'Scale kyverno/kyverno-admission-controller to 0',
+      risk: 'r',
+    });
     expect(await bot.vote(requestId!, 'U0ANN')).toContain('1 of 2');
 
     // The decisive click opens the confirmation modal (views.open with the click's trigger_id) instead of approving.
@@ -29,14 +39,23 @@ describe('approvals.confirmByTyping: the final approver types the cluster name i
     // Wrong name: the modal stays open with an error on the input; nothing is recorded.
     const wrong = await bot.submitConfirm(requestId!, 'U0BEN', 'prod-west');
     expect(wrong.status).toBe(200);
-    expect(JSON.parse(wrong.body)).toEqual({ response_action: 'errors', errors: { cluster: `Type the cluster name exactly: ${APPROVAL_CLUSTER}` } });
+    expect(JSON.parse(wrong.body)).toEqual({
+      response_action: 'errors',
+      errors: { cluster: `Type the cluster name exactly: ${APPROVAL_CLUSTER}` },
+    });
     expect((await bot.approvals.get(requestId!))!.status).toBe('pending');
 
     // The right name typed by someone who may not decide: the submitter is the verified payload's user.
     expect((await bot.submitConfirm(requestId!, 'U0EVE', APPROVAL_CLUSTER)).status).toBe(200);
     expect((await bot.submitConfirm(requestId!, 'U0PAT', APPROVAL_CLUSTER)).status).toBe(200);
     // The modal is acked before the vote is cast: wait until both refusals are audited.
-    for (let i = 0; (await bot.audit.list({ limit: 100 })).filter((e) => e.requestId === requestId && e.event === 'refused' && e.user !== 'U0BEN').length < 2; i++) {
+    for (
+      let i = 0;
+      (await bot.audit.list({ limit: 100 })).filter(
+        (e) => e.requestId === requestId && e.event === 'refused' && e.user !== 'U0BEN',
+      ).length < 2;
+      i++
+    ) {
       if (i > 600) throw new Error('the two refused confirmations were never audited');
       await new Promise((r) => setTimeout(r, 50));
     }

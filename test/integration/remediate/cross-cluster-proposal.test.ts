@@ -15,7 +15,13 @@ function ofCluster(o: KubeObject, to: string, name: string): KubeObject {
   const labels = { ...(o.metadata.labels ?? {}), 'cluster.x-k8s.io/cluster-name': to };
   return { ...o, metadata: { ...o.metadata, name, uid: `uid-${name}`, labels }, spec: { ...o.spec, clusterName: to } };
 }
-const draining = (name: string) => deletingMachine({ name, deletingMin: 45, stage: 'DrainingNode', message: drainMessage(44, [pdbRefusalLine(['shop/db-0'], 'db', 2, 2)]) });
+const draining = (name: string) =>
+  deletingMachine({
+    name,
+    deletingMin: 45,
+    stage: 'DrainingNode',
+    message: drainMessage(44, [pdbRefusalLine(['shop/db-0'], 'db', 2, 2)]),
+  });
 const healthCheck = (name: string, cluster: string): KubeObject => {
   const m = mhc(name);
   return ofCluster({ ...m, apiVersion: 'cluster.x-k8s.io/v1beta2' }, cluster, name);
@@ -34,21 +40,38 @@ const bot = useApprovalBot({
 
 describe('a fix proposed for one cluster never acts on a neighbour in the same namespace', () => {
   it('refuses a Machine of the other cluster, with nothing written to it', async () => {
-    const r = await bot.propose({ action: 'machine.skip-drain', params: { namespace: 'ns1', name: 'c2-drain' }, label: 'Skip drain: c2-drain', risk: 'r' });
+    const r = await bot.propose({
+      action: 'machine.skip-drain',
+      params: { namespace: 'ns1', name: 'c2-drain' },
+      label: 'Skip drain: c2-drain',
+      risk: 'r',
+    });
     expect(r.requestId).toBeUndefined();
-    expect(JSON.stringify(r.ephemeral)).toContain('Machine ns1/c2-drain belongs to cluster c2, not to c1 (cluster c1): refused, nothing was changed');
+    expect(JSON.stringify(r.ephemeral)).toContain(
+      'Machine ns1/c2-drain belongs to cluster c2, not to c1 (cluster c1): refused, nothing was changed',
+    );
     expect(bot.kube.writes.filter((w) => w.name === 'c2-drain')).toEqual([]);
   }, 60_000);
 
   it('refuses a MachineHealthCheck of the other cluster', async () => {
-    const r = await bot.propose({ action: 'mhc.pause-remediation', params: { namespace: 'ns1', name: 'c2-mhc' }, label: 'Pause: c2-mhc', risk: 'r' });
+    const r = await bot.propose({
+      action: 'mhc.pause-remediation',
+      params: { namespace: 'ns1', name: 'c2-mhc' },
+      label: 'Pause: c2-mhc',
+      risk: 'r',
+    });
     expect(r.requestId).toBeUndefined();
     expect(JSON.stringify(r.ephemeral)).toContain('MachineHealthCheck ns1/c2-mhc belongs to cluster c2, not to c1');
     expect(bot.kube.writes.filter((w) => w.name === 'c2-mhc')).toEqual([]);
   }, 60_000);
 
-  it('proposes the same fix on its own cluster\'s Machine', async () => {
-    const r = await bot.propose({ action: 'machine.skip-drain', params: { namespace: 'ns1', name: 'c1-drain' }, label: 'Skip drain: c1-drain', risk: 'r' });
+  it("proposes the same fix on its own cluster's Machine", async () => {
+    const r = await bot.propose({
+      action: 'machine.skip-drain',
+      params: { namespace: 'ns1', name: 'c1-drain' },
+      label: 'Skip drain: c1-drain',
+      risk: 'r',
+    });
     expect(r.requestId).toEqual(expect.any(String));
     expect(JSON.stringify(r.message!.body.blocks)).toContain('server-side dry run (dryRun=All) accepted');
   }, 60_000);

@@ -42,7 +42,8 @@ async function addStaleMember(): Promise<string> {
   const peer = `http://127.0.0.1:${await freePort()}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    // A fresh client per try: etcd3's circuit breaker stays open after one failure (docs/development.md, "Stack notes").
+    // A fresh client per try: etcd3's circuit breaker stays open after one failure (docs/development.md, "Stack
+    // notes").
     const client = new Etcd3({ hosts: etcd.endpoints[0]! });
     try {
       return (await client.cluster.memberAdd({ peerURLs: [peer] })).member.ID;
@@ -55,7 +56,12 @@ async function addStaleMember(): Promise<string> {
   }
 }
 
-const removeMember = (memberId: string) => ({ action: 'etcd.remove-member' as const, params: { memberId }, label: `Remove etcd member ${memberId}`, risk: 'r' });
+const removeMember = (memberId: string) => ({
+  action: 'etcd.remove-member' as const,
+  params: { memberId },
+  label: `Remove etcd member ${memberId}`,
+  risk: 'r',
+});
 
 describe('etcd.remove-member against a real 3-member etcd', () => {
   it('removes a stale 4th member (etcd.member-mismatch: added, never started), sent to the leader', async () => {
@@ -63,7 +69,9 @@ describe('etcd.remove-member against a real 3-member etcd', () => {
     expect((await readEtcd()).members).toHaveLength(4);
 
     const { requestId, message, request } = await bot.runApproved(removeMember(staleId));
-    expect(JSON.stringify(message.body.blocks)).toContain(`read-only check ok: member ${staleId} can be removed with quorum kept`);
+    expect(JSON.stringify(message.body.blocks)).toContain(
+      `read-only check ok: member ${staleId} can be removed with quorum kept`,
+    );
     expect(JSON.stringify(message.body.blocks)).toContain('(recorded: 4)');
     expect(request.status).toBe('succeeded');
     expect(request.result).toContain(`etcd member ${staleId} removed (request sent to the leader`);
@@ -76,7 +84,9 @@ describe('etcd.remove-member against a real 3-member etcd', () => {
   it('refuses the leader: the read-only check fails, so the request cannot be approved', async () => {
     const { leader } = await readEtcd();
     const { requestId, message } = await bot.propose(removeMember(leader));
-    expect(JSON.stringify(message!.body.blocks)).toContain(`dry run failed: read-only check failed: member ${leader} is the leader: move leadership first`);
+    expect(JSON.stringify(message!.body.blocks)).toContain(
+      `dry run failed: read-only check failed: member ${leader} is the leader: move leadership first`,
+    );
     expect(await bot.vote(requestId!, 'U0ANN')).toContain('dry run of this plan failed');
     expect((await bot.approvals.get(requestId!))!.approvals).toEqual([]);
     expect((await readEtcd()).members).toHaveLength(3);
@@ -93,7 +103,9 @@ describe('etcd.remove-member against a real 3-member etcd', () => {
     await bot.vote(requestId!, 'U0BEN');
     const done = await bot.waitStatus(requestId!, ['succeeded', 'failed', 'aborted']);
     expect(done.status).toBe('aborted');
-    expect(done.result).toContain(`only 1 of the 2 remaining voting members are healthy: removing ${target!.ID} would leave no quorum`);
+    expect(done.result).toContain(
+      `only 1 of the 2 remaining voting members are healthy: removing ${target!.ID} would leave no quorum`,
+    );
     expect((await readEtcd()).members.map((m) => m.ID)).toContain(target!.ID);
   }, 60_000);
 });

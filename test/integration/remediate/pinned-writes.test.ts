@@ -21,22 +21,73 @@ type Any = any;
 const UNREACHABLE = { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' };
 const OUT_OF_SERVICE = { key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' };
 const node = (name: string, uid: string, taints: unknown[] = [UNREACHABLE]): KubeObject =>
-  ({ apiVersion: 'v1', kind: 'Node', metadata: { name, uid }, spec: { taints }, status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } }) as unknown as KubeObject;
+  ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, uid },
+    spec: { taints },
+    status: { conditions: [{ type: 'Ready', status: 'Unknown' }] },
+  }) as unknown as KubeObject;
 const machine = (nodeName: string): KubeObject =>
-  ({ apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name: `m-${nodeName}`, namespace: 'default', uid: `uid-m-${nodeName}`, deletionTimestamp: '2025-03-01T09:05:00Z' }, spec: { clusterName: 'prod' }, status: { phase: 'Deleting', nodeRef: { kind: 'Node', name: nodeName } } }) as unknown as KubeObject;
+  ({
+    apiVersion: 'cluster.x-k8s.io/v1beta1',
+    kind: 'Machine',
+    metadata: {
+      name: `m-${nodeName}`,
+      namespace: 'default',
+      uid: `uid-m-${nodeName}`,
+      deletionTimestamp: '2025-03-01T09:05:00Z',
+    },
+    spec: { clusterName: 'prod' },
+    status: { phase: 'Deleting', nodeRef: { kind: 'Node', name: nodeName } },
+  }) as unknown as KubeObject;
 const webhook = (uid: string): KubeObject =>
-  ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'kyverno-policy', uid }, webhooks: [{ name: 'v.kyverno.svc', failurePolicy: 'Fail' }] }) as unknown as KubeObject;
-const deployment = (uid: string, replicas = 3): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', uid }, spec: { replicas } }) as unknown as KubeObject;
-const pod = (uid: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'db-0', namespace: 'shop', uid }, spec: { nodeName: 'gone-pod-node', containers: [] } }) as unknown as KubeObject;
+  ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'kyverno-policy', uid },
+    webhooks: [{ name: 'v.kyverno.svc', failurePolicy: 'Fail' }],
+  }) as unknown as KubeObject;
+const deployment = (uid: string, replicas = 3): KubeObject =>
+  ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'shop', uid },
+    spec: { replicas },
+  }) as unknown as KubeObject;
+const pod = (uid: string): KubeObject =>
+  ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'db-0', namespace: 'shop', uid },
+    spec: { nodeName: 'gone-pod-node', containers: [] },
+  }) as unknown as KubeObject;
 
 let kube: FakeKubeApi;
 let ctx: ActionContext;
 
 beforeAll(async () => {
   kube = await startFakeKubeApi({
-    objects: [webhook('uid-a'), deployment('uid-a'), pod('uid-a'), node('gone-pod-node', 'uid-pn'), node('n-delete', 'uid-a'), machine('n-delete'), node('n-taint', 'uid-a'), machine('n-taint'), node('n-untaint', 'uid-a', [UNREACHABLE, OUT_OF_SERVICE])],
+    objects: [
+      webhook('uid-a'),
+      deployment('uid-a'),
+      pod('uid-a'),
+      node('gone-pod-node', 'uid-pn'),
+      node('n-delete', 'uid-a'),
+      machine('n-delete'),
+      node('n-taint', 'uid-a'),
+      machine('n-taint'),
+      node('n-untaint', 'uid-a', [UNREACHABLE, OUT_OF_SERVICE]),
+    ],
   });
-  const config = parseConfig({ clusters: [{ name: 'prod', workload: { kubeconfig: await writeTestKubeConfig(kube.url) }, remediation: { enabled: true } }] }, '/tmp');
+  const config = parseConfig(
+    {
+      clusters: [
+        { name: 'prod', workload: { kubeconfig: await writeTestKubeConfig(kube.url) }, remediation: { enabled: true } },
+      ],
+    },
+    '/tmp',
+  );
   ctx = await createActionContext(config.clusters[0]!);
 });
 
@@ -57,13 +108,63 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { action: 'webhook.suspend', params: { kind: 'Validating', name: 'kyverno-policy' }, kind: 'ValidatingWebhookConfiguration', name: 'kyverno-policy', replacement: webhook('uid-b'), status: 409, message: /the UID in the precondition \(uid-a\) does not match the UID in record \(uid-b\)/ },
+  {
+    action: 'webhook.suspend',
+    params: { kind: 'Validating', name: 'kyverno-policy' },
+    kind: 'ValidatingWebhookConfiguration',
+    name: 'kyverno-policy',
+    replacement: webhook('uid-b'),
+    status: 409,
+    message: /the UID in the precondition \(uid-a\) does not match the UID in record \(uid-b\)/,
+  },
   // The replacement has a new resourceVersion too: the optimistic lock fires before the uid check.
-  { action: 'deployment.scale', params: { namespace: 'shop', name: 'web', replicas: 0 }, kind: 'Deployment', name: 'web', namespace: 'shop', replacement: deployment('uid-b'), status: 409, message: /the object has been modified/ },
-  { action: 'pod.force-delete', params: { namespace: 'shop', name: 'db-0' }, kind: 'Pod', name: 'db-0', namespace: 'shop', replacement: pod('uid-b'), status: 409, message: /the UID in the precondition \(uid-a\) does not match the UID in record \(uid-b\)/ },
-  { action: 'node.delete', params: { name: 'n-delete' }, kind: 'Node', name: 'n-delete', replacement: node('n-delete', 'uid-b'), status: 409, message: /the UID in the precondition \(uid-a\) does not match the UID in record \(uid-b\)/ },
-  { action: 'node.out-of-service', params: { name: 'n-taint' }, kind: 'Node', name: 'n-taint', replacement: node('n-taint', 'uid-b'), status: 422, message: /json-patch test failed at "\/metadata\/uid"/ },
-  { action: 'node.remove-out-of-service', params: { name: 'n-untaint' }, kind: 'Node', name: 'n-untaint', replacement: node('n-untaint', 'uid-b', [UNREACHABLE, OUT_OF_SERVICE]), status: 422, message: /json-patch test failed at "\/metadata\/uid"/ },
+  {
+    action: 'deployment.scale',
+    params: { namespace: 'shop', name: 'web', replicas: 0 },
+    kind: 'Deployment',
+    name: 'web',
+    namespace: 'shop',
+    replacement: deployment('uid-b'),
+    status: 409,
+    message: /the object has been modified/,
+  },
+  {
+    action: 'pod.force-delete',
+    params: { namespace: 'shop', name: 'db-0' },
+    kind: 'Pod',
+    name: 'db-0',
+    namespace: 'shop',
+    replacement: pod('uid-b'),
+    status: 409,
+    message: /the UID in the precondition \(uid-a\) does not match the UID in record \(uid-b\)/,
+  },
+  {
+    action: 'node.delete',
+    params: { name: 'n-delete' },
+    kind: 'Node',
+    name: 'n-delete',
+    replacement: node('n-delete', 'uid-b'),
+    status: 409,
+    message: /the UID in the precondition \(uid-a\) does not match the UID in record \(uid-b\)/,
+  },
+  {
+    action: 'node.out-of-service',
+    params: { name: 'n-taint' },
+    kind: 'Node',
+    name: 'n-taint',
+    replacement: node('n-taint', 'uid-b'),
+    status: 422,
+    message: /json-patch test failed at "\/metadata\/uid"/,
+  },
+  {
+    action: 'node.remove-out-of-service',
+    params: { name: 'n-untaint' },
+    kind: 'Node',
+    name: 'n-untaint',
+    replacement: node('n-untaint', 'uid-b', [UNREACHABLE, OUT_OF_SERVICE]),
+    status: 422,
+    message: /json-patch test failed at "\/metadata\/uid"/,
+  },
 ];
 
 describe('a write racing a recreation of its target under the same name is refused by the API server', () => {
@@ -84,7 +185,9 @@ describe('a write racing a recreation of its target under the same name is refus
         stored = structuredClone(kube.find(c.kind, c.name, c.namespace));
       };
       const writes = kube.writes.length;
-      const err = await action.execute(plan, ctx, { requestId: 'r_pinned', saveBackup: async () => undefined }).catch((e: unknown) => e as Any);
+      const err = await action
+        .execute(plan, ctx, { requestId: 'r_pinned', saveBackup: async () => undefined })
+        .catch((e: unknown) => e as Any);
       expect(err?.status).toBe(c.status);
       expect(String(err.message)).toMatch(c.message);
       expect(stored).toBeDefined();
@@ -101,7 +204,9 @@ describe('a plan made without a live cluster (a preview) is never executed', () 
   it('fails closed: no recorded uid, nothing sent', async () => {
     const plan = await findAction('deployment.scale').plan('prod', { namespace: 'shop', name: 'web', replicas: 1 });
     const writes = kube.writes.length;
-    await expect(findAction('deployment.scale').execute(plan, ctx, { requestId: 'r_x', saveBackup: async () => undefined })).rejects.toThrow('the plan recorded no uid for Deployment shop/web: propose it again against the live cluster');
+    await expect(
+      findAction('deployment.scale').execute(plan, ctx, { requestId: 'r_x', saveBackup: async () => undefined }),
+    ).rejects.toThrow('the plan recorded no uid for Deployment shop/web: propose it again against the live cluster');
     expect(kube.writes.length).toBe(writes);
   });
 });

@@ -24,7 +24,16 @@ const webhook: KubeObject = {
     annotations: { 'policies.kyverno.io/owner': 'platform' },
     managedFields: [{ manager: 'kyverno', operation: 'Apply' }],
   },
-  webhooks: [{ name: 'validate.kyverno.svc', failurePolicy: 'Fail', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { service: { namespace: 'kyverno', name: 'kyverno-svc', path: '/validate' } }, rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] }],
+  webhooks: [
+    {
+      name: 'validate.kyverno.svc',
+      failurePolicy: 'Fail',
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+      clientConfig: { service: { namespace: 'kyverno', name: 'kyverno-svc', path: '/validate' } },
+      rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+    },
+  ],
 } as unknown as KubeObject;
 
 const SERVER_SET = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields'];
@@ -38,19 +47,53 @@ const bot = useApprovalBot({ objects: [webhook] });
 describe('the fake API server creates objects (POST to the collection)', () => {
   it('validates a dry run without storing it, stores a create with server-set metadata, refuses a duplicate and a resourceVersion', async () => {
     const kc = createTestKubeConfig(bot.kube.url);
-    const body = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'probe-webhook' }, webhooks: [] };
+    const body = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'probe-webhook' },
+      webhooks: [],
+    };
     const dry = await sendKube(kc, { method: 'POST', path: COLLECTION, query: { dryRun: 'All' }, body });
     expect(dry.metadata.name).toBe('probe-webhook');
     expect(bot.kube.find('ValidatingWebhookConfiguration', 'probe-webhook')).toBeUndefined();
     const created = await sendKube(kc, { method: 'POST', path: COLLECTION, body });
-    expect(created.metadata).toEqual(expect.objectContaining({ name: 'probe-webhook', uid: expect.any(String), resourceVersion: expect.any(String), creationTimestamp: expect.any(String), generation: 1 }));
+    expect(created.metadata).toEqual(
+      expect.objectContaining({
+        name: 'probe-webhook',
+        uid: expect.any(String),
+        resourceVersion: expect.any(String),
+        creationTimestamp: expect.any(String),
+        generation: 1,
+      }),
+    );
     expect(bot.kube.find('ValidatingWebhookConfiguration', 'probe-webhook')!.metadata.uid).toBe(created.metadata.uid);
     await expect(sendKube(kc, { method: 'POST', path: COLLECTION, body })).rejects.toMatchObject({ status: 409 });
-    const raw = await fetch(`${bot.kube.url}${COLLECTION}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const raw = await fetch(`${bot.kube.url}${COLLECTION}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(raw.status).toBe(409);
-    expect(await raw.json()).toMatchObject({ kind: 'Status', reason: 'AlreadyExists', code: 409, message: `validatingwebhookconfigurations.admissionregistration.k8s.io "probe-webhook" already exists` });
-    await expect(sendKube(kc, { method: 'POST', path: COLLECTION, body: { ...body, metadata: { name: 'other', resourceVersion: '5' } } })).rejects.toThrow(/resourceVersion should not be set/);
-    expect(bot.kube.writes.filter((w) => w.method === 'POST').map((w) => `${w.name} dry=${w.dryRun}`)).toEqual(['probe-webhook dry=true', 'probe-webhook dry=false', 'probe-webhook dry=false', 'probe-webhook dry=false', 'other dry=false']);
+    expect(await raw.json()).toMatchObject({
+      kind: 'Status',
+      reason: 'AlreadyExists',
+      code: 409,
+      message: `validatingwebhookconfigurations.admissionregistration.k8s.io "probe-webhook" already exists`,
+    });
+    await expect(
+      sendKube(kc, {
+        method: 'POST',
+        path: COLLECTION,
+        body: { ...body, metadata: { name: 'other', resourceVersion: '5' } },
+      }),
+    ).rejects.toThrow(/resourceVersion should not be set/);
+    expect(bot.kube.writes.filter((w) => w.method === 'POST').map((w) => `${w.name} dry=${w.dryRun}`)).toEqual([
+      'probe-webhook dry=true',
+      'probe-webhook dry=false',
+      'probe-webhook dry=false',
+      'probe-webhook dry=false',
+      'other dry=false',
+    ]);
     bot.kube.emit('DELETED', created);
     bot.kube.writes.splice(0);
   });
@@ -62,7 +105,12 @@ describe('webhook.suspend, then webhook.restore from the backup, both through tw
 
   it('suspends: backs the full object up in Redis and the thread, deletes it, offers Restore', async () => {
     const before = bot.kube.find('ValidatingWebhookConfiguration', NAME)!;
-    const { requestId, request } = await bot.runApproved({ action: 'webhook.suspend', params: { kind: 'Validating', name: NAME }, label: `Suspend webhook ${NAME}`, risk: 'r' });
+    const { requestId, request } = await bot.runApproved({
+      action: 'webhook.suspend',
+      params: { kind: 'Validating', name: NAME },
+      label: `Suspend webhook ${NAME}`,
+      risk: 'r',
+    });
     suspendId = requestId;
     expect(request.status).toBe('succeeded');
     expect(bot.kube.find('ValidatingWebhookConfiguration', NAME)).toBeUndefined();
@@ -73,7 +121,9 @@ describe('webhook.suspend, then webhook.restore from the backup, both through tw
     undoProposal = undo.elements[0].value;
     expect(undoProposal).toMatch(/^p_/);
     // The suspension is remembered as in place until its undo runs, with the webhook's backend service.
-    expect((await bot.inPlace.list(request.cluster)).map((c) => [c.requestId, c.undo.proposalId, c.backend])).toEqual([[requestId, undoProposal, { namespace: 'kyverno', name: 'kyverno-svc' }]]);
+    expect((await bot.inPlace.list(request.cluster)).map((c) => [c.requestId, c.undo.proposalId, c.backend])).toEqual([
+      [requestId, undoProposal, { namespace: 'kyverno', name: 'kyverno-svc' }],
+    ]);
   }, 60_000);
 
   it('restores exactly the backed-up object minus server-set metadata, dry run (POST dryRun=All) first', async () => {
@@ -126,8 +176,13 @@ describe('webhook.suspend, then webhook.restore from the backup, both through tw
     expect(req.status).toBe('pending');
     expect(req.approvals).toEqual([]);
     expect(bot.kube.writes.filter((w) => !w.dryRun)).toEqual([]);
-    const refused = (await bot.audit.list({ limit: 100 })).filter((e) => e.requestId === requestId && e.event === 'refused');
-    expect(refused.map((e) => `${e.user}:${e.detail}`).sort()).toEqual(['U0ANN:dry-run-failed', 'U0BEN:dry-run-failed']);
+    const refused = (await bot.audit.list({ limit: 100 })).filter(
+      (e) => e.requestId === requestId && e.event === 'refused',
+    );
+    expect(refused.map((e) => `${e.user}:${e.detail}`).sort()).toEqual([
+      'U0ANN:dry-run-failed',
+      'U0BEN:dry-run-failed',
+    ]);
   }, 60_000);
 });
 

@@ -53,10 +53,30 @@ describe('App Home', () => {
     },
     '/tmp',
   );
-  const report = (cluster: string, status: Report['status'], findings: Report['findings'] = []): Report => ({ cluster, generatedAt: '2025-03-01T10:00:00Z', collectedAt: '2025-03-01T10:00:00Z', status, sections: [], findings, partial: [] });
+  const report = (cluster: string, status: Report['status'], findings: Report['findings'] = []): Report => ({
+    cluster,
+    generatedAt: '2025-03-01T10:00:00Z',
+    collectedAt: '2025-03-01T10:00:00Z',
+    status,
+    sections: [],
+    findings,
+    partial: [],
+  });
   const open = async (user: string) => {
-    const body = JSON.stringify({ token: 't', team_id: 'T0TEAM', api_app_id: 'A0APP', type: 'event_callback', event_id: `Ev${user}${Math.random()}`, event_time: 1, event: { type: 'app_home_opened', user, channel: 'D0HOME', tab: 'home', event_ts: '1.2' } });
-    const res = await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/json', ...signSlackRequest(SECRET, body) }, body });
+    const body = JSON.stringify({
+      token: 't',
+      team_id: 'T0TEAM',
+      api_app_id: 'A0APP',
+      type: 'event_callback',
+      event_id: `Ev${user}${Math.random()}`,
+      event_time: 1,
+      event: { type: 'app_home_opened', user, channel: 'D0HOME', tab: 'home', event_ts: '1.2' },
+    });
+    const res = await fetch(`${baseUrl}/slack/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...signSlackRequest(SECRET, body) },
+      body,
+    });
     expect(res.status).toBe(200);
   };
   let pendingId = '';
@@ -67,9 +87,16 @@ describe('App Home', () => {
     redis = new Redis(redisServer.url);
     slack = await startFakeSlackApi({ validToken: TOKEN });
     slack.usergroups.set('S0SRE', ['U0SRE']);
-    const started = await createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' });
+    const started = await createSlackApp({
+      botToken: TOKEN,
+      signingSecret: SECRET,
+      apiUrl: slack.apiUrl,
+      logLevel: 'error',
+    });
     app = started.app;
-    registerAppHomeListener(app, { appHome: composeAppHomeDeps({ redis, keyPrefix, config, now: () => new Date(), log }) });
+    registerAppHomeListener(app, {
+      appHome: composeAppHomeDeps({ redis, keyPrefix, config, now: () => new Date(), log }),
+    });
     const server = (await app.start(0)) as Server;
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const reports = createReportStore(redis, { keyPrefix });
@@ -78,8 +105,19 @@ describe('App Home', () => {
     await reports.save(report('by-group', 'degraded'));
     const approvals = createApprovalStore(redis, { keyPrefix });
     const pending = {
-      id: approvals.newId(), cluster: 'restricted', plan: { label: 'Suspend webhook kyverno' }, hash: 'h', proposer: 'U0BOB', createdAt: '2025-03-01T10:00:00Z',
-      expiresAt: '2099-03-01T10:30:00Z', required: 2, status: 'pending', approvals: [], dryRun: 'ok', thread: { channel: 'C0OPS', threadTs: '1.1' }, transitions: [],
+      id: approvals.newId(),
+      cluster: 'restricted',
+      plan: { label: 'Suspend webhook kyverno' },
+      hash: 'h',
+      proposer: 'U0BOB',
+      createdAt: '2025-03-01T10:00:00Z',
+      expiresAt: '2099-03-01T10:30:00Z',
+      required: 2,
+      status: 'pending',
+      approvals: [],
+      dryRun: 'ok',
+      thread: { channel: 'C0OPS', threadTs: '1.1' },
+      transitions: [],
     } as unknown as ApprovalRequest;
     // Signed as serve's propose step signs it: a vote on an unsigned (tampered) request is refused.
     pending.signature = signRequest(pending, SIGNER);
@@ -96,12 +134,14 @@ describe('App Home', () => {
 
   it('shows the clusters the user may query, their state, worst finding, since when and approvals waiting on them', async () => {
     await open('U0ALICE');
-    await slack.waitFor('Alice\'s home', () => slack.homes.get('U0ALICE'));
+    await slack.waitFor("Alice's home", () => slack.homes.get('U0ALICE'));
     const alice = home('U0ALICE');
     expect(alice).toContain('*open* · healthy');
     expect(alice).toContain('*restricted* · critical');
     expect(alice).not.toContain('by-group');
-    expect(alice).toContain(`since <!date^${Date.parse('2025-03-01T09:20:00Z') / 1000}^{date_short_pretty} {time}|2025-03-01 09:20 UTC>`);
+    expect(alice).toContain(
+      `since <!date^${Date.parse('2025-03-01T09:20:00Z') / 1000}^{date_short_pretty} {time}|2025-03-01 09:20 UTC>`,
+    );
     expect(alice).toContain('Waiting on you: *Suspend webhook kyverno* proposed by <@U0BOB>');
     expect(alice).not.toMatch(/\d+m ago/);
 
@@ -116,24 +156,50 @@ describe('App Home', () => {
   });
 
   it('re-publishes the Home of recent viewers when a cluster changes', async () => {
-    await createReportStore(redis, { keyPrefix }).save({ ...report('open', 'critical', [{ ...webhookDownFinding, since: '2025-03-01T10:55:00Z' }]), generatedAt: '2025-03-01T11:00:00Z', collectedAt: '2025-03-01T11:00:00Z' });
+    await createReportStore(redis, { keyPrefix }).save({
+      ...report('open', 'critical', [{ ...webhookDownFinding, since: '2025-03-01T10:55:00Z' }]),
+      generatedAt: '2025-03-01T11:00:00Z',
+      collectedAt: '2025-03-01T11:00:00Z',
+    });
     const before = slack.callsTo('views.publish').length;
-    const published = await refreshAppHomes(composeAppHomeDeps({ redis, keyPrefix, config, now: () => new Date(), log }), app.client);
+    const published = await refreshAppHomes(
+      composeAppHomeDeps({ redis, keyPrefix, config, now: () => new Date(), log }),
+      app.client,
+    );
     expect(published).toBe(3);
     expect(slack.callsTo('views.publish').length).toBe(before + 3);
     for (const u of ['U0ALICE', 'U0SRE', 'U0BOB']) expect(home(u)).toContain('*open* · critical');
   });
 
-  it('re-publishes recent viewers\' Home when a vote changes a request: it no longer waits on who voted', async () => {
+  it("re-publishes recent viewers' Home when a vote changes a request: it no longer waits on who voted", async () => {
     slack.addMember('U0ALICE');
     expect(home('U0ALICE')).toContain('Waiting on you: *Suspend webhook kyverno*');
     const before = slack.callsTo('views.publish').length;
     const now = () => new Date();
-    const approval = composeApprovalDeps({ redis, keyPrefix, config, signer: SIGNER, jobs: { requestProposal: async () => ({ status: 'finished' as const }), enqueueRemediation: async () => undefined }, log, now });
+    const approval = composeApprovalDeps({
+      redis,
+      keyPrefix,
+      config,
+      signer: SIGNER,
+      jobs: {
+        requestProposal: async () => ({ status: 'finished' as const }),
+        enqueueRemediation: async () => undefined,
+      },
+      log,
+      now,
+    });
     const reports = createReportStore(redis, { keyPrefix });
     const r = await castVote(pendingId, { user: 'U0ALICE', kind: 'approve' }, app.client, {
-      config, reports, proposals: createProposalStore(redis, { keyPrefix }), requestScan: async () => { throw new Error('no scans here'); },
-      metrics: createMetrics({ defaultMetrics: false }), now, log, approval,
+      config,
+      reports,
+      proposals: createProposalStore(redis, { keyPrefix }),
+      requestScan: async () => {
+        throw new Error('no scans here');
+      },
+      metrics: createMetrics({ defaultMetrics: false }),
+      now,
+      log,
+      approval,
     });
     expect(r.outcome).toBe('counted');
     expect(slack.callsTo('views.publish').length).toBeGreaterThan(before);

@@ -21,16 +21,32 @@ import { startRedis, type RedisServer } from '../../support/start-redis.js';
 
 const SECRET = 'test-signing-secret';
 const TOKEN = 'xoxb-test-token';
-const config = parseConfig({ clusters: [{ name: 'lab', dump: './z', slack: { channels: ['C0LAB'] } }], fleets: [{ name: 'prod', slack: { alertChannel: 'C0FLEET' } }], scan: { freshSeconds: 3600 } }, '/tmp');
+const config = parseConfig(
+  {
+    clusters: [{ name: 'lab', dump: './z', slack: { channels: ['C0LAB'] } }],
+    fleets: [{ name: 'prod', slack: { alertChannel: 'C0FLEET' } }],
+    scan: { freshSeconds: 3600 },
+  },
+  '/tmp',
+);
 const fleet = config.fleets[0]!;
-const discovered = (name: string, namespace: string, clusterName: string, enrolled: boolean) => toClusterConfig(fleet, { name, fleet: 'prod', namespace, clusterName, enrolled, credentials: 'enrolled' });
+const discovered = (name: string, namespace: string, clusterName: string, enrolled: boolean) =>
+  toClusterConfig(fleet, { name, fleet: 'prod', namespace, clusterName, enrolled, credentials: 'enrolled' });
 createClusterSet(config).setDiscovered([
   discovered('team-a/web', 'team-a', 'web', true),
   discovered('team-b/web', 'team-b', 'web', false),
   discovered('db', 'team-a', 'db', true),
   discovered('cache', 'team-c', 'cache', false),
 ]);
-const report = (cluster: string, status: Report['status']): Report => ({ cluster, generatedAt: '2025-03-01T10:00:00.000Z', collectedAt: '2025-03-01T10:00:00.000Z', status, sections: [], findings: [], partial: [] });
+const report = (cluster: string, status: Report['status']): Report => ({
+  cluster,
+  generatedAt: '2025-03-01T10:00:00.000Z',
+  collectedAt: '2025-03-01T10:00:00.000Z',
+  status,
+  sections: [],
+  findings: [],
+  partial: [],
+});
 
 describe('/k8s-health in fleet mode (real Bolt receiver, discovered clusters in config.clusters)', () => {
   let redisServer: RedisServer;
@@ -48,7 +64,8 @@ describe('/k8s-health in fleet mode (real Bolt receiver, discovered clusters in 
     await reports.save(report('team-a/web', 'healthy'));
     await reports.save(report('db', 'critical'));
     await reports.save(report('team-b/web', 'degraded'));
-    app = (await createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' })).app;
+    app = (await createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' }))
+      .app;
     registerListeners(app, {
       config,
       reports,
@@ -70,14 +87,21 @@ describe('/k8s-health in fleet mode (real Bolt receiver, discovered clusters in 
 
   const command = async (text: string, channel_id: string) => {
     const body = slashCommandBody({ text, channel_id, response_url: slack.responseUrl() });
-    const res = await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) }, body });
+    const res = await fetch(`${baseUrl}/slack/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) },
+      body,
+    });
     const t = await res.text();
     return t.startsWith('{') ? (JSON.parse(t) as { text?: string }) : undefined;
   };
 
   it('no argument in a fleet channel: every cluster it may query, worst first, from the stored reports', async () => {
     expect(await command('', 'C0FLEET')).toBeUndefined();
-    const [call] = await slack.waitFor('the list', () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'));
+    const [call] = await slack.waitFor(
+      'the list',
+      () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'),
+    );
     const lines = (call!.body.blocks as { text: { text: string } }[])[1]!.text.text.split('\n');
     expect(lines).toEqual([
       ':red_circle: `db` — critical (fleet prod)',
@@ -85,7 +109,9 @@ describe('/k8s-health in fleet mode (real Bolt receiver, discovered clusters in 
       ':hourglass: `cache` — not scanned yet (fleet prod · management side only)',
       ':large_green_circle: `team-a/web` — healthy (fleet prod)',
     ]);
-    expect((call!.body.blocks as { text: { text: string } }[])[0]!.text.text).toMatch(/^\*Clusters of this channel\* — 4: 1 critical, 1 degraded, 1 not scanned yet, 1 healthy\./);
+    expect((call!.body.blocks as { text: { text: string } }[])[0]!.text.text).toMatch(
+      /^\*Clusters of this channel\* — 4: 1 critical, 1 degraded, 1 not scanned yet, 1 healthy\./,
+    );
   });
 
   it('a channel bound to one configured cluster still gets that cluster', () => {

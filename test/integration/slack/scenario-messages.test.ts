@@ -45,7 +45,10 @@ const CLUSTER = 'scenario';
 const CHANNEL = 'C0INCIDENT';
 const GENERATED = new Date('2025-03-01T10:00:00Z');
 
-const config = parseConfig({ clusters: [{ name: CLUSTER, dump: './unused', slack: { channels: [CHANNEL] } }], scan: { freshSeconds: 3600 } }, '/tmp');
+const config = parseConfig(
+  { clusters: [{ name: CLUSTER, dump: './unused', slack: { channels: [CHANNEL] } }], scan: { freshSeconds: 3600 } },
+  '/tmp',
+);
 
 /** Fixture dumps that are bad input by design (no report exists for them: load-dump's tests refuse them). */
 const NOT_A_CAPTURE = new Set(['no-kubernetes-objects']);
@@ -61,7 +64,12 @@ const CASES: { name: string; scans: string[] }[] = [
 async function scan(scans: string[]): Promise<Report> {
   const history = new InMemoryHistory();
   let report: Report | undefined;
-  for (const dir of scans) report = await scanSnapshot(await loadDump(dir, { cluster: CLUSTER }), { history, thresholds: DEFAULT_THRESHOLDS, generatedAt: GENERATED });
+  for (const dir of scans)
+    report = await scanSnapshot(await loadDump(dir, { cluster: CLUSTER }), {
+      history,
+      thresholds: DEFAULT_THRESHOLDS,
+      generatedAt: GENERATED,
+    });
   return report!;
 }
 
@@ -108,7 +116,11 @@ beforeEach(async () => {
 });
 
 async function post(body: string): Promise<number> {
-  const res = await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) }, body });
+  const res = await fetch(`${baseUrl}/slack/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(SECRET, body) },
+    body,
+  });
   await res.text();
   return res.status;
 }
@@ -124,8 +136,20 @@ describe('every bundled scenario through the real Bolt app into the fake Slack',
   it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const report = await scan(c.scans);
     await createReportStore(redis, { keyPrefix: 'sc:', now: () => GENERATED }).save(report);
-    expect(await post(slashCommandBody({ text: CLUSTER, channel_id: CHANNEL, user_id: 'U0ALICE', response_url: slack.responseUrl('cmd') }))).toBe(200);
-    const [posted] = await slack.waitFor('the answer', () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'));
+    expect(
+      await post(
+        slashCommandBody({
+          text: CLUSTER,
+          channel_id: CHANNEL,
+          user_id: 'U0ALICE',
+          response_url: slack.responseUrl('cmd'),
+        }),
+      ),
+    ).toBe(200);
+    const [posted] = await slack.waitFor(
+      'the answer',
+      () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'),
+    );
     const blocks = posted!.body.blocks as AnyBlock[];
     const json = JSON.stringify(blocks);
 
@@ -151,18 +175,31 @@ describe('every bundled scenario through the real Bolt app into the fake Slack',
       expect(json).toContain(`/docs/diagnosis.md#${root.id.replace(/\./g, '')}|runbook>`);
     }
     // A button for the first fix of a root, the rest (up to five) in one overflow menu beside it.
-    const elements = blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements as AnyBlock[]).filter((e) => PROPOSE_FIX_ACTION_PATTERN.test(e.action_id));
+    const elements = blocks
+      .filter((b) => b.type === 'actions')
+      .flatMap((b) => b.elements as AnyBlock[])
+      .filter((e) => PROPOSE_FIX_ACTION_PATTERN.test(e.action_id));
     const buttons = elements.filter((e) => e.type === 'button');
     const inMenus = elements.filter((e) => e.type === 'overflow').flatMap((e) => e.options as AnyBlock[]);
     expect(buttons).toHaveLength(plan.onCard.reduce((n, f) => n + Math.min(1, f.remediations.length), 0));
-    expect(inMenus).toHaveLength(plan.onCard.reduce((n, f) => n + Math.min(5, Math.max(0, f.remediations.length - 1)), 0));
+    expect(inMenus).toHaveLength(
+      plan.onCard.reduce((n, f) => n + Math.min(5, Math.max(0, f.remediations.length - 1)), 0),
+    );
     expect(new Set(buttons.map((b) => b.text.text)).size).toBe(buttons.length);
     expect(new Set(buttons.map((b) => b.value)).size).toBe(buttons.length);
     for (const b of buttons) expect(count(json, `"text":"${b.text.text}"`)).toBe(1);
     // "+N more" only for N ≥ 1 that exist.
     const hidden = plan.roots.length - plan.onCard.length;
     const more = card.filter((l) => /\d+ more root cause/.test(l));
-    expect(more).toEqual(hidden > 0 ? [expect.stringMatching(new RegExp(`^\\+(\\d+ symptoms? of (it|these) and )?${hidden} more root causes? in Details$`))] : []);
+    expect(more).toEqual(
+      hidden > 0
+        ? [
+            expect.stringMatching(
+              new RegExp(`^\\+(\\d+ symptoms? of (it|these) and )?${hidden} more root causes? in Details$`),
+            ),
+          ]
+        : [],
+    );
 
     // Time: the scan time as a date token; no relative age anywhere in a message that is edited later.
     expect(card[1]).toContain('scanned <!date^1740823200^{date_short_pretty} {time}|2025-03-01 10:00 UTC>');
@@ -173,14 +210,32 @@ describe('every bundled scenario through the real Bolt app into the fake Slack',
     expect(findInjections(posted!.body, { mentions: ['U0ALICE'] })).toEqual([]);
 
     // Details, to the clicker only.
-    const details = blocks.flatMap((b) => (b.type === 'actions' ? b.elements : [])).find((e: AnyBlock) => e.action_id === DETAILS_ACTION_ID);
-    expect(await post(blockActionBody({ actionId: DETAILS_ACTION_ID, blockId: 'details', value: details.value, channel_id: CHANNEL, response_url: slack.responseUrl('details') }))).toBe(200);
-    const [reply] = await slack.waitFor('details', () => slack.responses.filter((r) => r.path === '/response/details').length > 0 && slack.responses.filter((r) => r.path === '/response/details'));
+    const details = blocks
+      .flatMap((b) => (b.type === 'actions' ? b.elements : []))
+      .find((e: AnyBlock) => e.action_id === DETAILS_ACTION_ID);
+    expect(
+      await post(
+        blockActionBody({
+          actionId: DETAILS_ACTION_ID,
+          blockId: 'details',
+          value: details.value,
+          channel_id: CHANNEL,
+          response_url: slack.responseUrl('details'),
+        }),
+      ),
+    ).toBe(200);
+    const [reply] = await slack.waitFor(
+      'details',
+      () =>
+        slack.responses.filter((r) => r.path === '/response/details').length > 0 &&
+        slack.responses.filter((r) => r.path === '/response/details'),
+    );
     expect(reply!.body.response_type).toBe('ephemeral');
     const dj = JSON.stringify(reply!.body.blocks);
     for (const s of report.sections) expect(dj).toContain(`— ${s.status} · `);
     for (const root of plan.roots) {
-      for (const symptom of plan.symptomsOf.get(root.fingerprint) ?? []) expect(dj).toContain(`#${symptom.id.replace(/\./g, '')}|runbook>`);
+      for (const symptom of plan.symptomsOf.get(root.fingerprint) ?? [])
+        expect(dj).toContain(`#${symptom.id.replace(/\./g, '')}|runbook>`);
     }
     expect(findInjections(reply!.body, { mentions: ['U0ALICE'] })).toEqual([]);
     expect(slack.callsTo('chat.postMessage')).toHaveLength(1);

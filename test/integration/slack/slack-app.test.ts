@@ -132,12 +132,17 @@ beforeEach(async () => {
 });
 
 async function post(body: string, headers: Record<string, string> = signSlackRequest(SECRET, body)) {
-  const res = await fetch(`${baseUrl}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+  const res = await fetch(`${baseUrl}/slack/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body,
+  });
   const text = await res.text();
   return { status: res.status, text, json: text.startsWith('{') ? (JSON.parse(text) as AnyBlock) : undefined };
 }
 
-const command = (text: string, channel_id = 'C0INCIDENT') => post(slashCommandBody({ text, channel_id, response_url: slack.responseUrl() }));
+const command = (text: string, channel_id = 'C0INCIDENT') =>
+  post(slashCommandBody({ text, channel_id, response_url: slack.responseUrl() }));
 const blocksText = (blocks: AnyBlock[] | undefined) => JSON.stringify(blocks ?? []);
 
 describe('/k8s-health over the real Bolt HTTP receiver', () => {
@@ -147,7 +152,10 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     const res = await command('prod-east');
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
-    const [call] = await slack.waitFor('chat.postMessage', () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'));
+    const [call] = await slack.waitFor(
+      'chat.postMessage',
+      () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'),
+    );
     expect(call!.body.channel).toBe('C0INCIDENT');
     const blocks = call!.body.blocks as AnyBlock[];
     expect(blocks[0]!.text.text).toBe('prod-east: critical');
@@ -175,12 +183,18 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     let release!: () => void;
     scanGate = new Promise((r) => (release = r));
     await command('prod-east');
-    const [posted] = await slack.waitFor('chat.postMessage', () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'));
+    const [posted] = await slack.waitFor(
+      'chat.postMessage',
+      () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'),
+    );
     expect(blocksText(posted!.body.blocks)).toContain('*stale*, refreshing');
     expect(blocksText(posted!.body.blocks)).toContain('scanned <!date^1740822900^');
     expect(slack.callsTo('chat.update')).toHaveLength(0);
     release();
-    const [update] = await slack.waitFor('chat.update', () => slack.callsTo('chat.update').length > 0 && slack.callsTo('chat.update'));
+    const [update] = await slack.waitFor(
+      'chat.update',
+      () => slack.callsTo('chat.update').length > 0 && slack.callsTo('chat.update'),
+    );
     const ts = [...slack.messages.keys()][0]!.split('/')[1];
     expect(update!.body.ts).toBe(ts);
     expect(update!.body.channel).toBe('C0INCIDENT');
@@ -194,7 +208,10 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     let release!: () => void;
     scanGate = new Promise((r) => (release = r));
     await Promise.all([command('prod-east'), command('prod-east'), command('prod-east')]);
-    const posts = await slack.waitFor('3 posts', () => slack.callsTo('chat.postMessage').length === 3 && slack.callsTo('chat.postMessage'));
+    const posts = await slack.waitFor(
+      '3 posts',
+      () => slack.callsTo('chat.postMessage').length === 3 && slack.callsTo('chat.postMessage'),
+    );
     for (const p of posts) expect(p.body.blocks[0].text.text).toBe('prod-east: scanning…');
     release();
     await slack.waitFor('3 updates', () => slack.callsTo('chat.update').length === 3);
@@ -206,7 +223,10 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     await storeReport(makeReport('prod-east', new Date('2025-03-01T09:00:00Z')), new Date('2025-03-01T09:00:10Z'));
     scanError = new Error('cannot read dump /x: ENOENT');
     await command('prod-east');
-    const [update] = await slack.waitFor('chat.update', () => slack.callsTo('chat.update').length > 0 && slack.callsTo('chat.update'));
+    const [update] = await slack.waitFor(
+      'chat.update',
+      () => slack.callsTo('chat.update').length > 0 && slack.callsTo('chat.update'),
+    );
     expect(blocksText(update!.body.blocks)).toContain('Fresh scan failed (cannot read dump /x: ENOENT)');
     expect(update!.body.blocks[0].text.text).toBe('prod-east: critical');
   });
@@ -221,11 +241,14 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     expect(rs[1]!.body.blocks[0].text.text).toBe('prod-east: healthy');
   });
 
-  it('picks the channel\'s cluster when none is typed, and answers one section', async () => {
+  it("picks the channel's cluster when none is typed, and answers one section", async () => {
     await reports().save(makeReport('prod-west', clock));
     await command('', 'C0WEST');
     await command('prod-west webhooks', 'C0WEST');
-    const posts = await slack.waitFor('2 posts', () => slack.callsTo('chat.postMessage').length === 2 && slack.callsTo('chat.postMessage'));
+    const posts = await slack.waitFor(
+      '2 posts',
+      () => slack.callsTo('chat.postMessage').length === 2 && slack.callsTo('chat.postMessage'),
+    );
     const headers = posts.map((p) => p.body.blocks[0].text.text).sort();
     expect(headers).toEqual(['prod-west · Webhooks: critical', 'prod-west: critical']);
   });
@@ -236,7 +259,10 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     ['ectd', 'Unknown cluster "ectd". Did you mean section `etcd` (of prod-east)?'],
     ['prod-east webhook', 'Unknown section "webhook". Did you mean `webhooks`? Sections:'],
     ['prod-west', 'Cluster "prod-west" cannot be queried from this channel; ask in <#C0WEST>.'],
-    ['prod-east disks', 'Unknown section "disks". Sections: apiserver, etcd, controlplane, nodes, machines, upgrades, webhooks, workloads.'],
+    [
+      'prod-east disks',
+      'Unknown section "disks". Sections: apiserver, etcd, controlplane, nodes, machines, upgrades, webhooks, workloads.',
+    ],
     ['prod-east nodes extra', 'Too many arguments.'],
   ])('"%s" gets an ephemeral one-line error and nothing public', async (text, expected) => {
     const res = await command(text, 'C0INCIDENT');
@@ -247,10 +273,13 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
   });
 
-  it('a section name alone answers for the channel\'s only cluster', async () => {
+  it("a section name alone answers for the channel's only cluster", async () => {
     await reports().save(makeReport('prod-west', clock));
     expect((await command('webhooks', 'C0WEST')).text).toBe('');
-    const [p] = await slack.waitFor('the answer', () => slack.callsTo('chat.postMessage').length === 1 && slack.callsTo('chat.postMessage'));
+    const [p] = await slack.waitFor(
+      'the answer',
+      () => slack.callsTo('chat.postMessage').length === 1 && slack.callsTo('chat.postMessage'),
+    );
     expect(p!.body.blocks[0].text.text).toBe('prod-west · Webhooks: critical');
   });
 
@@ -264,38 +293,98 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     expect(select.options.map((o: AnyBlock) => o.value)).toEqual(['lab', 'lab-b']);
     expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
     // Picked: the answer is posted in the channel, as `/k8s-health lab-b` would.
-    expect((await post(blockActionBody({ actionId: CLUSTER_PICK_ACTION_ID, value: 'lab-b', blockId: 'pick-cluster', channel_id: 'C0OTHER', response_url: slack.responseUrl('pick'), select: true }))).status).toBe(200);
-    const [p] = await slack.waitFor('the answer', () => slack.callsTo('chat.postMessage').length === 1 && slack.callsTo('chat.postMessage'));
+    expect(
+      (
+        await post(
+          blockActionBody({
+            actionId: CLUSTER_PICK_ACTION_ID,
+            value: 'lab-b',
+            blockId: 'pick-cluster',
+            channel_id: 'C0OTHER',
+            response_url: slack.responseUrl('pick'),
+            select: true,
+          }),
+        )
+      ).status,
+    ).toBe(200);
+    const [p] = await slack.waitFor(
+      'the answer',
+      () => slack.callsTo('chat.postMessage').length === 1 && slack.callsTo('chat.postMessage'),
+    );
     expect(p!.body.channel).toBe('C0OTHER');
     expect(p!.body.blocks[0].text.text).toBe('lab-b: critical');
     // A section alone with several clusters: the picker carries the section.
     const sectioned = await command('etcd', 'C0OTHER');
-    expect((sectioned.json!.blocks as AnyBlock[]).find((b) => b.type === 'actions')!.block_id).toBe('pick-cluster:etcd');
+    expect((sectioned.json!.blocks as AnyBlock[]).find((b) => b.type === 'actions')!.block_id).toBe(
+      'pick-cluster:etcd',
+    );
     // A pick of a cluster this channel may not query is refused like typed text.
-    await post(blockActionBody({ actionId: CLUSTER_PICK_ACTION_ID, value: 'prod-west', blockId: 'pick-cluster', channel_id: 'C0OTHER', response_url: slack.responseUrl('forged-pick'), select: true }));
-    const [r] = await slack.waitFor('the refusal', () => slack.responses.filter((x) => x.path === '/response/forged-pick').length > 0 && slack.responses.filter((x) => x.path === '/response/forged-pick'));
+    await post(
+      blockActionBody({
+        actionId: CLUSTER_PICK_ACTION_ID,
+        value: 'prod-west',
+        blockId: 'pick-cluster',
+        channel_id: 'C0OTHER',
+        response_url: slack.responseUrl('forged-pick'),
+        select: true,
+      }),
+    );
+    const [r] = await slack.waitFor(
+      'the refusal',
+      () =>
+        slack.responses.filter((x) => x.path === '/response/forged-pick').length > 0 &&
+        slack.responses.filter((x) => x.path === '/response/forged-pick'),
+    );
     expect(r!.body.text).toBe('Cluster "prod-west" cannot be queried from this channel; ask in <#C0WEST>.');
     expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
   });
 
-  it('the picker\'s external_select (beyond 100 clusters) is answered with the matching clusters of the channel', async () => {
-    const payload = { type: 'block_suggestion', action_id: CLUSTER_PICK_ACTION_ID, block_id: 'pick-cluster', value: 'lab', team: { id: 'T0TEAM', domain: 'example' }, user: { id: 'U0BOB', name: 'bob', team_id: 'T0TEAM' }, api_app_id: 'A0APP', token: 'legacy-verification-token', container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0OTHER', is_ephemeral: true }, channel: { id: 'C0OTHER', name: 'other' } };
+  it("the picker's external_select (beyond 100 clusters) is answered with the matching clusters of the channel", async () => {
+    const payload = {
+      type: 'block_suggestion',
+      action_id: CLUSTER_PICK_ACTION_ID,
+      block_id: 'pick-cluster',
+      value: 'lab',
+      team: { id: 'T0TEAM', domain: 'example' },
+      user: { id: 'U0BOB', name: 'bob', team_id: 'T0TEAM' },
+      api_app_id: 'A0APP',
+      token: 'legacy-verification-token',
+      container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0OTHER', is_ephemeral: true },
+      channel: { id: 'C0OTHER', name: 'other' },
+    };
     const res = await post(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
     expect(res.status).toBe(200);
     expect(res.json!.options.map((o: AnyBlock) => o.value)).toEqual(['lab', 'lab-b']);
     const names = Array.from({ length: 101 }, (_, i) => `c${i}`);
     const many = renderClusterPicker(names).blocks as AnyBlock[];
-    expect(many[1]!.elements[0]).toMatchObject({ type: 'external_select', action_id: CLUSTER_PICK_ACTION_ID, min_query_length: 0 });
+    expect(many[1]!.elements[0]).toMatchObject({
+      type: 'external_select',
+      action_id: CLUSTER_PICK_ACTION_ID,
+      min_query_length: 0,
+    });
     expect((renderClusterPicker(names.slice(0, 100)).blocks as AnyBlock[])[1]!.elements[0].type).toBe('static_select');
   });
 
   it('Details shows the sections, evidence and symptoms to the clicker only; a value for a cluster this channel may not query is refused', async () => {
     await storeReport(makeReport('prod-east', new Date('2025-03-01T09:59:50Z')), new Date('2025-03-01T10:00:00Z'));
     await command('prod-east');
-    const [call] = await slack.waitFor('chat.postMessage', () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'));
-    const details = (call!.body.blocks as AnyBlock[]).flatMap((b) => (b.type === 'actions' ? b.elements : [])).find((e: AnyBlock) => e.action_id === DETAILS_ACTION_ID);
+    const [call] = await slack.waitFor(
+      'chat.postMessage',
+      () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'),
+    );
+    const details = (call!.body.blocks as AnyBlock[])
+      .flatMap((b) => (b.type === 'actions' ? b.elements : []))
+      .find((e: AnyBlock) => e.action_id === DETAILS_ACTION_ID);
     expect(details.value).toBe('prod-east');
-    const res = await post(blockActionBody({ actionId: DETAILS_ACTION_ID, value: details.value, channel_id: 'C0INCIDENT', blockId: 'details', response_url: slack.responseUrl('details') }));
+    const res = await post(
+      blockActionBody({
+        actionId: DETAILS_ACTION_ID,
+        value: details.value,
+        channel_id: 'C0INCIDENT',
+        blockId: 'details',
+        response_url: slack.responseUrl('details'),
+      }),
+    );
     expect(res.status).toBe(200);
     const [r] = await slack.waitFor('details reply', () => slack.responses.length > 0 && slack.responses);
     expect(r!.path).toBe('/response/details');
@@ -309,8 +398,21 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     expect(slack.callsTo('chat.update')).toHaveLength(0);
 
     // prod-west may be queried only from C0WEST: a Details value naming it is refused here, in one line.
-    await post(blockActionBody({ actionId: DETAILS_ACTION_ID, value: 'prod-west', channel_id: 'C0INCIDENT', blockId: 'details', response_url: slack.responseUrl('forged') }));
-    const [f] = await slack.waitFor('refusal', () => slack.responses.filter((x) => x.path === '/response/forged').length > 0 && slack.responses.filter((x) => x.path === '/response/forged'));
+    await post(
+      blockActionBody({
+        actionId: DETAILS_ACTION_ID,
+        value: 'prod-west',
+        channel_id: 'C0INCIDENT',
+        blockId: 'details',
+        response_url: slack.responseUrl('forged'),
+      }),
+    );
+    const [f] = await slack.waitFor(
+      'refusal',
+      () =>
+        slack.responses.filter((x) => x.path === '/response/forged').length > 0 &&
+        slack.responses.filter((x) => x.path === '/response/forged'),
+    );
     expect(f!.body.text).toBe('Cluster "prod-west" cannot be queried from this channel; ask in <#C0WEST>.');
     expect(f!.body.blocks).toBeUndefined();
   });
@@ -324,9 +426,14 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
   it('answers a proposed-fix click ephemerally: approval flow not enabled yet, and what it would do', async () => {
     await reports().save(makeReport('prod-east', clock));
     await command('prod-east');
-    const [call] = await slack.waitFor('chat.postMessage', () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'));
+    const [call] = await slack.waitFor(
+      'chat.postMessage',
+      () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'),
+    );
     const button = (call!.body.blocks as AnyBlock[]).find((b) => b.type === 'actions')!.elements[0];
-    const res = await post(blockActionBody({ actionId: button.action_id, value: button.value, response_url: slack.responseUrl('click') }));
+    const res = await post(
+      blockActionBody({ actionId: button.action_id, value: button.value, response_url: slack.responseUrl('click') }),
+    );
     expect(res.status).toBe(200);
     const [r] = await slack.waitFor('ephemeral reply', () => slack.responses.length > 0 && slack.responses);
     expect(r!.path).toBe('/response/click');
@@ -334,16 +441,32 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     expect(r!.body.text).toContain('Not proposed'); // dump-backed clusters are never remediated
     expect(r!.body.text).toContain('Suspend webhook kyverno-resource-validating-webhook-cfg');
 
-    await post(blockActionBody({ actionId: button.action_id, value: 'forged{"name":"kube-system"}', response_url: slack.responseUrl('forged') }));
-    const forged = await slack.waitFor('forged reply', () => slack.responses.find((x) => x.path === '/response/forged'));
+    await post(
+      blockActionBody({
+        actionId: button.action_id,
+        value: 'forged{"name":"kube-system"}',
+        response_url: slack.responseUrl('forged'),
+      }),
+    );
+    const forged = await slack.waitFor('forged reply', () =>
+      slack.responses.find((x) => x.path === '/response/forged'),
+    );
     expect(forged.body.text).toContain('unknown or expired');
   });
 
-  it('a button no listener handles (an older version\'s message) is acked at once and explained, not left to time out', async () => {
+  it("a button no listener handles (an older version's message) is acked at once and explained, not left to time out", async () => {
     const before = slack.responses.length;
-    const res = await post(blockActionBody({ actionId: 'k8s-health.retired-button', value: 'x', response_url: slack.responseUrl('retired') }));
+    const res = await post(
+      blockActionBody({
+        actionId: 'k8s-health.retired-button',
+        value: 'x',
+        response_url: slack.responseUrl('retired'),
+      }),
+    );
     expect(res.status).toBe(200);
-    const r = await slack.waitFor('ephemeral reply', () => slack.responses.slice(before).find((x) => x.path === '/response/retired'));
+    const r = await slack.waitFor('ephemeral reply', () =>
+      slack.responses.slice(before).find((x) => x.path === '/response/retired'),
+    );
     expect(r.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(r.body.text).toContain('run `/k8s-health` again');
     // Our own ids are not caught by it: a proposed-fix click still gets its own answer only.
@@ -381,7 +504,12 @@ describe('probes and metrics on the same port', () => {
 
 describe('startup and input safety', () => {
   it('a bad bot token is one SlackStartupError naming SLACK_BOT_TOKEN, not a crash', async () => {
-    const err = await createSlackApp({ botToken: 'xoxb-bad', signingSecret: SECRET, apiUrl: slack.apiUrl, logLevel: 'error' }).catch((e: unknown) => e);
+    const err = await createSlackApp({
+      botToken: 'xoxb-bad',
+      signingSecret: SECRET,
+      apiUrl: slack.apiUrl,
+      logLevel: 'error',
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SlackStartupError);
     expect((err as SlackStartupError).code).toBe('E_SLACK_AUTH');
     expect((err as Error).message).toContain('SLACK_BOT_TOKEN');
@@ -390,11 +518,15 @@ describe('startup and input safety', () => {
 
   it('parseCommand never throws and always says something on any input', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 300 }), fc.constantFrom('C0INCIDENT', 'C0WEST', 'C0OTHER'), (text, channelId) => {
-        const r = parseCommand(text, { config, channelId });
-        if (r.kind === 'error') expect(r.message.length).toBeGreaterThan(0);
-        else if (r.kind === 'report') expect(config.clusters).toContain(r.cluster);
-      }),
+      fc.property(
+        fc.string({ maxLength: 300 }),
+        fc.constantFrom('C0INCIDENT', 'C0WEST', 'C0OTHER'),
+        (text, channelId) => {
+          const r = parseCommand(text, { config, channelId });
+          if (r.kind === 'error') expect(r.message.length).toBeGreaterThan(0);
+          else if (r.kind === 'report') expect(config.clusters).toContain(r.cluster);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -17,7 +17,8 @@ import { useRedis } from '../../support/use-redis.js';
  * every record moves to its tagged name and reads back through the stores — a pending approval with
  * its index entry, the signed audit chain (still verifying), a lease with its TTL, a delayed scan with
  * its job scheduler, a waiting remediation a worker then runs — while keys that keep their name
- * (reports and alert thread maps) stay. Three processes starting at once migrate once; a second start finds nothing to do.
+ * (reports and alert thread maps) stay. Three processes starting at once migrate once; a second start finds nothing to
+ * do.
  */
 describe('key layout migration at start-up', () => {
   const db = useRedis();
@@ -26,13 +27,26 @@ describe('key layout migration at start-up', () => {
   it('moves every record of the old layout to its tagged name, once, with nothing lost', async () => {
     const redis = db.redis;
     // The previous layout, written under the previous code's names.
-    const approval = { id: 'r_pending1', status: 'pending', expiresAt: new Date(Date.now() + 3_600_000).toISOString(), votes: [{ user: 'U1' }] };
+    const approval = {
+      id: 'r_pending1',
+      status: 'pending',
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      votes: [{ user: 'U1' }],
+    };
     await redis.set(`${P}approval:${approval.id}`, JSON.stringify(approval), 'EX', 86_400);
     await redis.zadd(`${P}approvals:pending`, Date.parse(approval.expiresAt), approval.id);
     await redis.set(`${P}approvals:executed:r_done`, '2025-03-01T00:00:00.000Z', 'EX', 86_400);
     // The audit chain as the previous code wrote it: same records, stream and head under the old names.
     const audit = createAuditLog(redis, { keyPrefix: P, signer: testSigner() });
-    for (let i = 0; i < 3; i++) await audit.append({ at: new Date(Date.UTC(2025, 2, 1, 10, 0, i)).toISOString(), cluster: 'prod', requestId: `r_${i}`, event: 'approved', action: 'deployment.scale', user: `U${i}` });
+    for (let i = 0; i < 3; i++)
+      await audit.append({
+        at: new Date(Date.UTC(2025, 2, 1, 10, 0, i)).toISOString(),
+        cluster: 'prod',
+        requestId: `r_${i}`,
+        event: 'approved',
+        action: 'deployment.scale',
+        user: `U${i}`,
+      });
     await redis.rename(taggedKey(P, 'audit', 'audit'), `${P}audit`);
     await redis.rename(taggedKey(P, 'audit', 'audit:head'), `${P}audit:head`);
     await redis.set(`${P}lease:prod`, 'worker-a', 'PX', 120_000);
@@ -73,9 +87,22 @@ describe('key layout migration at start-up', () => {
     expect(await approvals.pendingBefore(Date.parse(approval.expiresAt), 10)).toEqual([approval.id]);
     expect(await approvals.markExecuted('r_done')).toBe(false);
     expect(await redis.ttl(taggedKey(P, 'approvals', `approval:${approval.id}`))).toBeGreaterThan(86_000);
-    expect(await verifyAuditLog(redis, { keyPrefix: P, signer: testSigner() })).toMatchObject({ intact: true, records: 3 });
-    await audit.append({ at: new Date(Date.UTC(2025, 2, 1, 10, 0, 9)).toISOString(), cluster: 'prod', requestId: 'r_9', event: 'approved', action: 'deployment.scale', user: 'U9' });
-    expect(await verifyAuditLog(redis, { keyPrefix: P, signer: testSigner() })).toMatchObject({ intact: true, records: 4 });
+    expect(await verifyAuditLog(redis, { keyPrefix: P, signer: testSigner() })).toMatchObject({
+      intact: true,
+      records: 3,
+    });
+    await audit.append({
+      at: new Date(Date.UTC(2025, 2, 1, 10, 0, 9)).toISOString(),
+      cluster: 'prod',
+      requestId: 'r_9',
+      event: 'approved',
+      action: 'deployment.scale',
+      user: 'U9',
+    });
+    expect(await verifyAuditLog(redis, { keyPrefix: P, signer: testSigner() })).toMatchObject({
+      intact: true,
+      records: 4,
+    });
     const leases = createClusterLeaseStore(redis, { keyPrefix: P });
     expect(await leases.owners(['prod'])).toEqual(['worker-a']);
     expect(await redis.pttl(taggedKey(P, 'lease', 'lease:prod'))).toBeGreaterThan(100_000);
@@ -85,10 +112,16 @@ describe('key layout migration at start-up', () => {
 
     const bull = redis.duplicate({ maxRetriesPerRequest: null });
     const scan = new Queue(SCAN_QUEUE, { connection: bull, prefix: queuePrefix(BULLMQ_PREFIX, SCAN_QUEUE) });
-    const remediate = new Queue(REMEDIATE_QUEUE, { connection: bull, prefix: queuePrefix(BULLMQ_PREFIX, REMEDIATE_QUEUE) });
+    const remediate = new Queue(REMEDIATE_QUEUE, {
+      connection: bull,
+      prefix: queuePrefix(BULLMQ_PREFIX, REMEDIATE_QUEUE),
+    });
     const ran: unknown[] = [];
     const workerConnection = redis.duplicate({ maxRetriesPerRequest: null });
-    const worker = new Worker(REMEDIATE_QUEUE, async (job) => void ran.push(job.data), { connection: workerConnection, prefix: queuePrefix(BULLMQ_PREFIX, REMEDIATE_QUEUE) });
+    const worker = new Worker(REMEDIATE_QUEUE, async (job) => void ran.push(job.data), {
+      connection: workerConnection,
+      prefix: queuePrefix(BULLMQ_PREFIX, REMEDIATE_QUEUE),
+    });
     const completed = new Promise<void>((resolve) => worker.on('completed', () => resolve()));
     try {
       expect((await scan.getJobSchedulers()).map((s) => s.key)).toEqual(['scan:prod']);
@@ -104,9 +137,17 @@ describe('key layout migration at start-up', () => {
     }
 
     // A second start: the marker says done; without it, nothing is left to move.
-    expect(await migrateKeyLayout(redis, { keyPrefix: P, queues: ALL_QUEUES })).toEqual({ moved: 0, kept: [], ran: false });
+    expect(await migrateKeyLayout(redis, { keyPrefix: P, queues: ALL_QUEUES })).toEqual({
+      moved: 0,
+      kept: [],
+      ran: false,
+    });
     await redis.del(`${P}key-layout`);
-    expect(await migrateKeyLayout(redis, { keyPrefix: P, queues: ALL_QUEUES })).toEqual({ moved: 0, kept: [], ran: true });
+    expect(await migrateKeyLayout(redis, { keyPrefix: P, queues: ALL_QUEUES })).toEqual({
+      moved: 0,
+      kept: [],
+      ran: true,
+    });
   });
 
   it('never overwrites a record already under its new name: the old one is left and named', async () => {

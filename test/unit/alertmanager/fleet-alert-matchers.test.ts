@@ -5,7 +5,10 @@ import { toClusterConfig } from '../../../src/cluster/fleet/to-cluster-config.js
 import type { KubeObject } from '../../../src/cluster/snapshot.js';
 import { fleetSchema } from '../../../src/config/config-schema.js';
 
-/** A fleet cluster's Prometheus alerts by its `k8s-health.io/alert-matchers` annotation; a bad one is a warning, ignored. */
+/**
+ * A fleet cluster's Prometheus alerts by its `k8s-health.io/alert-matchers` annotation; a bad one is a warning,
+ * ignored.
+ */
 describe('k8s-health.io/alert-matchers on a fleet Cluster', () => {
   const fleet = fleetSchema.parse({ name: 'f', slack: { alertChannel: 'C0FLEET', oncall: 'S0ONCALL' } });
   const cluster = (name: string, annotations: Record<string, string>) =>

@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { fleetIncidentKey, isFleet, joinFleetIncident, markRecovered, type JoinRequest } from '../../../src/alerts/fleet-incident.js';
+import {
+  fleetIncidentKey,
+  isFleet,
+  joinFleetIncident,
+  markRecovered,
+  type JoinRequest,
+} from '../../../src/alerts/fleet-incident.js';
 import type { Finding } from '../../../src/diagnose/finding.js';
 import { notifyPriority } from '../../../src/jobs/enqueue-notify.js';
 
@@ -16,7 +22,14 @@ const finding = (over: Partial<Finding> = {}): Finding => ({
   correlationKey: 'webhook ValidatingWebhookConfiguration/policy → policy/svc',
   ...over,
 });
-const req = (cluster: string, at: string, over: Partial<Finding> = {}): JoinRequest => ({ channel: 'C0', cluster, finding: finding(over), fingerprint: `fp-${cluster}`, incidentKey: `fp-${cluster}.1`, at });
+const req = (cluster: string, at: string, over: Partial<Finding> = {}): JoinRequest => ({
+  channel: 'C0',
+  cluster,
+  finding: finding(over),
+  fingerprint: `fp-${cluster}`,
+  incidentKey: `fp-${cluster}.1`,
+  at,
+});
 const WINDOW = 60_000;
 
 describe('fleet incidents (pure)', () => {
@@ -27,7 +40,13 @@ describe('fleet incidents (pure)', () => {
     expect(isFleet(ab)).toBe(true);
     expect(ab.anchor.cluster).toBe('a');
     expect(ab.members.map((m) => m.cluster)).toEqual(['a', 'b']);
-    expect(ab.key).toBe(fleetIncidentKey('C0', 'webhook.unavailable-blocking', 'webhook ValidatingWebhookConfiguration/policy → policy/svc'));
+    expect(ab.key).toBe(
+      fleetIncidentKey(
+        'C0',
+        'webhook.unavailable-blocking',
+        'webhook ValidatingWebhookConfiguration/policy → policy/svc',
+      ),
+    );
   });
 
   it('outside the window a lone incident is not joined: the newcomer anchors a record of its own', () => {

@@ -6,7 +6,17 @@ import { resolveClusterDeleted } from '../../../src/alerts/resolve-cluster-delet
 import type { Finding } from '../../../src/diagnose/finding.js';
 import { renderAlertReply } from '../../../src/slack/render/render-alert.js';
 
-const finding = (fingerprint: string): Finding => ({ id: 'controlplane.etcd-unhealthy', severity: 'warning', section: 'etcd', title: `KCP ${fingerprint} reports etcd unhealthy`, subject: { kind: 'KubeadmControlPlane', name: fingerprint }, evidence: ['EtcdClusterHealthy=False'], remediations: [], confidence: 'high', fingerprint });
+const finding = (fingerprint: string): Finding => ({
+  id: 'controlplane.etcd-unhealthy',
+  severity: 'warning',
+  section: 'etcd',
+  title: `KCP ${fingerprint} reports etcd unhealthy`,
+  subject: { kind: 'KubeadmControlPlane', name: fingerprint },
+  evidence: ['EtcdClusterHealthy=False'],
+  remediations: [],
+  confidence: 'high',
+  fingerprint,
+});
 
 /** An AlertStateStore kept in memory with the same compare-and-set contract (the Redis one: test/integration). */
 function memoryStore(initial: ClusterAlertState, conflicts = 0): AlertStateStore & { state: ClusterAlertState } {
@@ -28,7 +38,19 @@ function memoryStore(initial: ClusterAlertState, conflicts = 0): AlertStateStore
 }
 
 describe('resolveClusterDeleted (fleet mode: a Cluster object left its fleet)', () => {
-  const opened = analyzeAlertChanges(EMPTY_ALERT_STATE, { cluster: 'web', generatedAt: '2026-01-01T10:00:00Z', collectedAt: '2026-01-01T10:00:00Z', status: 'degraded', sections: [], findings: [finding('a'), finding('b')], partial: [] }, { channel: 'C0FLEET', resolveAfterScans: 3, flapWindowMinutes: 30 }).state;
+  const opened = analyzeAlertChanges(
+    EMPTY_ALERT_STATE,
+    {
+      cluster: 'web',
+      generatedAt: '2026-01-01T10:00:00Z',
+      collectedAt: '2026-01-01T10:00:00Z',
+      status: 'degraded',
+      sections: [],
+      findings: [finding('a'), finding('b')],
+      partial: [],
+    },
+    { channel: 'C0FLEET', resolveAfterScans: 3, flapWindowMinutes: 30 },
+  ).state;
 
   it('resolves every open incident at once with the reason, as one change each, retrying a concurrent save', async () => {
     const store = memoryStore(opened, 1);
@@ -37,7 +59,15 @@ describe('resolveClusterDeleted (fleet mode: a Cluster object left its fleet)', 
     for (const inc of Object.values(store.state.incidents)) {
       expect(inc.status).toBe('resolved');
       expect(inc.resolvedAt).toBe('2026-01-01T10:05:00Z');
-      expect(inc.changes.at(-1)!.details).toEqual([{ kind: 'resolved', missedScans: 0, lastSeenAt: '2026-01-01T10:00:00Z', lastedMs: 0, reason: 'cluster-deleted' }]);
+      expect(inc.changes.at(-1)!.details).toEqual([
+        {
+          kind: 'resolved',
+          missedScans: 0,
+          lastSeenAt: '2026-01-01T10:00:00Z',
+          lastedMs: 0,
+          reason: 'cluster-deleted',
+        },
+      ]);
     }
     const reply = renderAlertReply(changed[0]!, changed[0]!.changes.at(-1)!);
     expect(JSON.stringify(reply.blocks)).toContain('Resolved: cluster deleted');
@@ -46,7 +76,11 @@ describe('resolveClusterDeleted (fleet mode: a Cluster object left its fleet)', 
   it('a renamed cluster (a second Cluster of its name appeared) says its new name, neutralized', async () => {
     const store = memoryStore(opened);
     const { changed } = await resolveClusterDeleted(store, 'web', '2026-01-01T10:05:00Z', 'team-a/web*<!here>*');
-    expect(changed[0]!.changes.at(-1)!.details[0]).toMatchObject({ kind: 'resolved', reason: 'cluster-renamed', renamedTo: 'team-a/web*<!here>*' });
+    expect(changed[0]!.changes.at(-1)!.details[0]).toMatchObject({
+      kind: 'resolved',
+      reason: 'cluster-renamed',
+      renamedTo: 'team-a/web*<!here>*',
+    });
     const text = JSON.stringify(renderAlertReply(changed[0]!, changed[0]!.changes.at(-1)!).blocks);
     expect(text).toContain('Resolved here: cluster renamed');
     expect(text).not.toContain('<!here>');

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { capiMachineStuckDeletingAnalyzer } from '../../../src/diagnose/analyzers/capi-machine-stuck-deleting.js';
 import { buildContext, buildSnapshot, machine } from '../../support/build-snapshot.js';
 
-const run = (m: ReturnType<typeof machine>) => capiMachineStuckDeletingAnalyzer.analyze(buildContext(buildSnapshot({ capi: { machines: [m] } })));
+const run = (m: ReturnType<typeof machine>) =>
+  capiMachineStuckDeletingAnalyzer.analyze(buildContext(buildSnapshot({ capi: { machines: [m] } })));
 
 describe('capi.machine-stuck-deleting', () => {
   it('warns past deletingMinutes, quoting the deletionTimestamp', () => {

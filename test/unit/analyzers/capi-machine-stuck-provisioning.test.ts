@@ -3,15 +3,25 @@ import { capiMachineStuckProvisioningAnalyzer } from '../../../src/diagnose/anal
 import { fingerprint } from '../../../src/diagnose/fingerprint.js';
 import { buildContext, buildSnapshot, machine, s0Snapshot } from '../../support/build-snapshot.js';
 
-const run = (machines: ReturnType<typeof machine>[]) => capiMachineStuckProvisioningAnalyzer.analyze(buildContext(buildSnapshot({ capi: { machines } })));
+const run = (machines: ReturnType<typeof machine>[]) =>
+  capiMachineStuckProvisioningAnalyzer.analyze(buildContext(buildSnapshot({ capi: { machines } })));
 
 describe('capi.machine-stuck-provisioning', () => {
   it('seed S0: warning (the etcd root cause is the critical one), caused by the unreachable etcd leader, quotes machine, annotation, MHC event, orphan VM', () => {
     const [f] = capiMachineStuckProvisioningAnalyzer.analyze(buildContext(s0Snapshot()));
-    expect(f).toMatchObject({ severity: 'warning', subject: { kind: 'Machine', namespace: 'tkg-system', name: 'it-tkg-mgmt-rg44c-vrkvg' } });
-    expect(f!.title).toBe('Control-plane machine tkg-system/it-tkg-mgmt-rg44c-vrkvg stuck Provisioned for 2h14m (no Node)');
-    expect(f!.cause).toMatch(/^new control-plane machine cannot join: etcd member it-tkg-mgmt-rg44c-qfhp2 still follows leader it-tkg-mgmt-rg44c-sbv4f \(172\.16\.52\.10\)/);
-    expect(f!.causedBy).toEqual([fingerprint('it-tkg-mgmt', 'etcd.leader-unreachable', { kind: 'EtcdMember', name: 'it-tkg-mgmt-rg44c-sbv4f' })]);
+    expect(f).toMatchObject({
+      severity: 'warning',
+      subject: { kind: 'Machine', namespace: 'tkg-system', name: 'it-tkg-mgmt-rg44c-vrkvg' },
+    });
+    expect(f!.title).toBe(
+      'Control-plane machine tkg-system/it-tkg-mgmt-rg44c-vrkvg stuck Provisioned for 2h14m (no Node)',
+    );
+    expect(f!.cause).toMatch(
+      /^new control-plane machine cannot join: etcd member it-tkg-mgmt-rg44c-qfhp2 still follows leader it-tkg-mgmt-rg44c-sbv4f \(172\.16\.52\.10\)/,
+    );
+    expect(f!.causedBy).toEqual([
+      fingerprint('it-tkg-mgmt', 'etcd.leader-unreachable', { kind: 'EtcdMember', name: 'it-tkg-mgmt-rg44c-sbv4f' }),
+    ]);
     const ev = f!.evidence.join('\n');
     expect(ev).toMatch(/phase=Provisioned, nodeRef=<none>.*NodeHealthy=False reason=NodeProvisioning/);
     expect(ev).toMatch(/Event DetectedUnhealthy x23 over 5m9s \(last 15s ago\) from machinehealthcheck-controller/);
@@ -30,7 +40,10 @@ describe('capi.machine-stuck-provisioning', () => {
 
   it.each([
     ['provisioning for 5 minutes (benign)', machine({ name: 'w', phase: 'Provisioning', createdMinutesAgo: 5 })],
-    ['creationTimestamp in the future (clock skew)', machine({ name: 'w', phase: 'Provisioning', createdMinutesAgo: -30 })],
+    [
+      'creationTimestamp in the future (clock skew)',
+      machine({ name: 'w', phase: 'Provisioning', createdMinutesAgo: -30 }),
+    ],
     ['Running with a node', machine({ name: 'w', phase: 'Running', nodeName: 'w', createdMinutesAgo: 500 })],
     ['being deleted', machine({ name: 'w', phase: 'Provisioned', createdMinutesAgo: 500, deletingMinutesAgo: 1 })],
     ['no status at all', machine({ name: 'w', noStatus: true, createdMinutesAgo: 500 })],

@@ -21,7 +21,10 @@ function oneAsked(extra: Partial<EtcdState> = {}): EtcdState {
   const e = etcd(INFRA.map((m, i) => ({ ...m, status: i === 0 ? { leader: INFRA[2]!.id } : null })));
   return { ...e, health: [{ endpoint: 'https://10.0.0.1:2379', health: true, took: '2ms' }], ...extra };
 }
-const ids = (state: EtcdState) => [etcdNoLeaderAnalyzer, etcdLeaderUnreachableAnalyzer, etcdMembersNotQueriedAnalyzer, etcdAlarmAnalyzer].flatMap((a) => a.analyze(buildContext(buildSnapshot({ etcd: state }))));
+const ids = (state: EtcdState) =>
+  [etcdNoLeaderAnalyzer, etcdLeaderUnreachableAnalyzer, etcdMembersNotQueriedAnalyzer, etcdAlarmAnalyzer].flatMap((a) =>
+    a.analyze(buildContext(buildSnapshot({ etcd: state }))),
+  );
 
 describe('defect 2: unqueried is not unreachable', () => {
   it('a leader nobody asked: info etcd.members-not-queried with "leader not queried", no leader-unreachable, no move-leader', () => {
@@ -29,20 +32,33 @@ describe('defect 2: unqueried is not unreachable', () => {
     expect(found.map((f) => `${f.severity} ${f.id}`)).toEqual(['info etcd.members-not-queried']);
     const f = found[0]!;
     expect(f.missing).toEqual(['leader not queried: infra3 (fd422379fda50e48)', '2 of 3 voting members not queried']);
-    expect(f.ids).toEqual({ leaderMemberId: '18249187646912138824', notQueriedMemberIds: '10501334649042878790,18249187646912138824' });
+    expect(f.ids).toEqual({
+      leaderMemberId: '18249187646912138824',
+      notQueriedMemberIds: '10501334649042878790,18249187646912138824',
+    });
     expect(f.remediations).toEqual([]);
     expect(f.evidence.join('\n')).not.toMatch(/18249187646912138824|18249187646912140000/);
   });
 
   it('the same leader asked and silent (health false) is unreachable, with the exact target id', () => {
-    const state = oneAsked({ health: [{ endpoint: 'https://10.0.0.1:2379', health: true }, { endpoint: 'https://10.0.0.3:2379', health: false, error: 'context deadline exceeded' }] });
+    const state = oneAsked({
+      health: [
+        { endpoint: 'https://10.0.0.1:2379', health: true },
+        { endpoint: 'https://10.0.0.3:2379', health: false, error: 'context deadline exceeded' },
+      ],
+    });
     const [f] = etcdLeaderUnreachableAnalyzer.analyze(buildContext(buildSnapshot({ etcd: state })));
-    expect(f).toMatchObject({ severity: 'critical', ids: { leaderMemberId: '18249187646912138824', targetMemberId: '9372538179322589801' } });
+    expect(f).toMatchObject({
+      severity: 'critical',
+      ids: { leaderMemberId: '18249187646912138824', targetMemberId: '9372538179322589801' },
+    });
     expect(f!.missing).toEqual(['infra2 (91bc3c398fb3c146) not queried']);
   });
 
   it('an endpoint error naming the leader counts as asked (live probe: status failed)', () => {
-    const state = oneAsked({ errors: [{ command: 'endpoint status', endpoint: 'https://10.0.0.3:2379', error: 'deadline exceeded' }] });
+    const state = oneAsked({
+      errors: [{ command: 'endpoint status', endpoint: 'https://10.0.0.3:2379', error: 'deadline exceeded' }],
+    });
     expect(etcdLeaderUnreachableAnalyzer.analyze(buildContext(buildSnapshot({ etcd: state })))).toHaveLength(1);
   });
 
@@ -58,17 +74,33 @@ describe('defect 2: unqueried is not unreachable', () => {
     e.health = [{ endpoint: 'http://127.0.0.1:32379', health: true }];
     const found = ids(e);
     expect(found.map((f) => f.id)).toEqual(['etcd.members-not-queried']);
-    expect(found[0]!.missing).toEqual(['1 of 3 voting members not queried']); // infra2 only: infra3 answered health on :32379
+    // infra2 only: infra3 answered health on :32379
+    expect(found[0]!.missing).toEqual(['1 of 3 voting members not queried']);
   });
 });
 
 describe('defect 1: no leader never looks healthy', () => {
   it('no member list, member list failed with no leader: critical, says the list is missing', () => {
-    const state: EtcdState = { source: 'etcdctl', members: [], endpoints: [], health: [], alarms: [], errors: [{ command: 'member list', error: 'etcdserver: no leader' }] };
+    const state: EtcdState = {
+      source: 'etcdctl',
+      members: [],
+      endpoints: [],
+      health: [],
+      alarms: [],
+      errors: [{ command: 'member list', error: 'etcdserver: no leader' }],
+    };
     const [f] = etcdNoLeaderAnalyzer.analyze(buildContext(buildSnapshot({ etcd: state })));
-    expect(f).toMatchObject({ severity: 'critical', missing: ['member list unavailable: etcdserver: no leader'], confidence: 'medium' });
+    expect(f).toMatchObject({
+      severity: 'critical',
+      missing: ['member list unavailable: etcdserver: no leader'],
+      confidence: 'medium',
+    });
     const line = summarizeSection('etcd', buildSnapshot({ etcd: state }));
-    expect(line).toEqual({ summary: 'member list unavailable: etcdserver: no leader, endpoint status not taken: leader unknown', hasData: false, counted: { ready: 0, total: 0 } });
+    expect(line).toEqual({
+      summary: 'member list unavailable: etcdserver: no leader, endpoint status not taken: leader unknown',
+      hasData: false,
+      counted: { ready: 0, total: 0 },
+    });
   });
 
   it('no member list and every endpoint health false: critical, low confidence', () => {
@@ -76,7 +108,11 @@ describe('defect 1: no leader never looks healthy', () => {
       source: 'etcdctl',
       members: [],
       endpoints: [],
-      health: ['1', '2', '3'].map((i) => ({ endpoint: `https://10.0.0.${i}:2379`, health: false, error: 'context deadline exceeded' })),
+      health: ['1', '2', '3'].map((i) => ({
+        endpoint: `https://10.0.0.${i}:2379`,
+        health: false,
+        error: 'context deadline exceeded',
+      })),
       alarms: [],
       errors: [{ command: 'member list', error: 'context deadline exceeded' }],
     };
@@ -85,8 +121,17 @@ describe('defect 1: no leader never looks healthy', () => {
   });
 
   it('endpoints failing only from the bot while the API server reads etcd fine: no finding (our access, not quorum)', () => {
-    const state: EtcdState = { source: 'live', members: [], endpoints: [], health: [{ endpoint: 'https://10.0.0.1:2379', health: false, error: 'deadline exceeded' }], alarms: [] };
-    const snap = buildSnapshot({ etcd: state, apiserver: { reachable: true, ready: true, checks: [{ name: 'etcd', ok: true }] } });
+    const state: EtcdState = {
+      source: 'live',
+      members: [],
+      endpoints: [],
+      health: [{ endpoint: 'https://10.0.0.1:2379', health: false, error: 'deadline exceeded' }],
+      alarms: [],
+    };
+    const snap = buildSnapshot({
+      etcd: state,
+      apiserver: { reachable: true, ready: true, checks: [{ name: 'etcd', ok: true }] },
+    });
     expect(etcdNoLeaderAnalyzer.analyze(buildContext(snap))).toEqual([]);
     expect(summarizeSection('etcd', snap).hasData).toBe(false);
   });
@@ -110,30 +155,59 @@ describe('defect 1: no leader never looks healthy', () => {
     expect(etcdNoLeaderAnalyzer.analyze(buildContext(buildSnapshot({ etcd: state })))).toEqual([]);
     const [f] = etcdQuorumDegradedAnalyzer.analyze(buildContext(buildSnapshot({ etcd: state })));
     expect(f).toMatchObject({ severity: 'warning' });
-    expect(f!.title).toMatch(/infra3 \([0-9a-f]+\) does not answer \(2 of 3 members answer, quorum 2; no further member may fail\)/);
+    expect(f!.title).toMatch(
+      /infra3 \([0-9a-f]+\) does not answer \(2 of 3 members answer, quorum 2; no further member may fail\)/,
+    );
     expect(f!.evidence.join('\n')).toMatch(/endpoint status: etcdserver: no leader/);
   });
 
   it('logs only: the etcd log ends in an election it never wins → critical; the same with served objects → warning', () => {
     const logs: ControlPlaneLog[] = [
-      { namespace: 'kube-system', pod: 'etcd-cp-1', component: 'etcd', signals: [{ kind: 'leader', line: 'elected leader a at term 2' }, { kind: 'no-leader', line: 'a lost leader b at term 3', time: '2020-06-21T05:43:24Z' }] },
+      {
+        namespace: 'kube-system',
+        pod: 'etcd-cp-1',
+        component: 'etcd',
+        signals: [
+          { kind: 'leader', line: 'elected leader a at term 2' },
+          { kind: 'no-leader', line: 'a lost leader b at term 3', time: '2020-06-21T05:43:24Z' },
+        ],
+      },
     ];
     const [f] = etcdNoLeaderAnalyzer.analyze(buildContext(buildSnapshot({ controlPlaneLogs: logs })));
     expect(f).toMatchObject({ severity: 'critical', confidence: 'medium' });
     expect(f!.missing![0]).toMatch(/judged from the end of the etcd pod logs \(last line 2020-06-21T05:43:24Z\)/);
-    const [served] = etcdNoLeaderAnalyzer.analyze(buildContext(buildSnapshot({ controlPlaneLogs: logs, nodes: [node('cp-1', { controlPlane: true })] })));
+    const [served] = etcdNoLeaderAnalyzer.analyze(
+      buildContext(buildSnapshot({ controlPlaneLogs: logs, nodes: [node('cp-1', { controlPlane: true })] })),
+    );
     expect(served).toMatchObject({ severity: 'warning' });
   });
 
   it('logs that end with a leader elected are quiet', () => {
-    const logs: ControlPlaneLog[] = [{ namespace: 'kube-system', pod: 'etcd-cp-1', component: 'etcd', signals: [{ kind: 'no-leader', line: 'lost leader' }, { kind: 'leader', line: 'elected leader a at term 4' }] }];
+    const logs: ControlPlaneLog[] = [
+      {
+        namespace: 'kube-system',
+        pod: 'etcd-cp-1',
+        component: 'etcd',
+        signals: [
+          { kind: 'no-leader', line: 'lost leader' },
+          { kind: 'leader', line: 'elected leader a at term 4' },
+        ],
+      },
+    ];
     expect(etcdNoLeaderAnalyzer.analyze(buildContext(buildSnapshot({ controlPlaneLogs: logs })))).toEqual([]);
   });
 });
 
 describe('defect 3: etcd alarms', () => {
   it('NOSPACE from endpoint status errors: critical, steps compact → defrag → disarm, no automatic write', () => {
-    const state = etcd([{ id: '15300616325842721311', name: 'solo', ip: '127.0.0.1', status: { leader: '15300616325842721311', errors: ['memberID:15300616325842721311 alarm:NOSPACE '] } }]);
+    const state = etcd([
+      {
+        id: '15300616325842721311',
+        name: 'solo',
+        ip: '127.0.0.1',
+        status: { leader: '15300616325842721311', errors: ['memberID:15300616325842721311 alarm:NOSPACE '] },
+      },
+    ]);
     state.alarms = [{ memberId: '15300616325842721311', alarm: 'NOSPACE' }];
     const found = ids(state);
     expect(found.map((f) => `${f.severity} ${f.id} ${f.subject.name}`)).toEqual(['critical etcd.alarm NOSPACE']);
@@ -149,22 +223,52 @@ describe('defect 3: etcd alarms', () => {
   });
 
   it('CORRUPT: critical, do not disarm first', () => {
-    const [f] = etcdAlarmAnalyzer.analyze(buildContext(buildSnapshot({ etcd: { source: 'live', members: [], endpoints: [], health: [], alarms: [{ memberId: '1', alarm: 'CORRUPT' }] } })));
+    const [f] = etcdAlarmAnalyzer.analyze(
+      buildContext(
+        buildSnapshot({
+          etcd: {
+            source: 'live',
+            members: [],
+            endpoints: [],
+            health: [],
+            alarms: [{ memberId: '1', alarm: 'CORRUPT' }],
+          },
+        }),
+      ),
+    );
     expect(f).toMatchObject({ severity: 'critical', subject: { kind: 'EtcdAlarm', name: 'CORRUPT' } });
     expect(f!.steps![0]).toMatch(/Do not disarm yet/);
   });
 
   it('"Active Alarm(s): NOSPACE" in endpoint health (etcdctl 3.5) without an alarm list', () => {
-    const state: EtcdState = { source: 'etcdctl', members: [], endpoints: [], health: [{ endpoint: 'https://10.0.0.1:2379', health: false, error: 'Active Alarm(s): NOSPACE ' }], alarms: [] };
-    expect(etcdAlarmAnalyzer.analyze(buildContext(buildSnapshot({ etcd: state }))).map((f) => f.subject.name)).toEqual(['NOSPACE']);
+    const state: EtcdState = {
+      source: 'etcdctl',
+      members: [],
+      endpoints: [],
+      health: [{ endpoint: 'https://10.0.0.1:2379', health: false, error: 'Active Alarm(s): NOSPACE ' }],
+      alarms: [],
+    };
+    expect(etcdAlarmAnalyzer.analyze(buildContext(buildSnapshot({ etcd: state }))).map((f) => f.subject.name)).toEqual([
+      'NOSPACE',
+    ]);
   });
 
   it('from pod logs only when the dump has no etcd data, saying the alarm may be gone', () => {
-    const logs: ControlPlaneLog[] = [{ namespace: 'kube-system', pod: 'etcd-cp-1', component: 'etcd', signals: [{ kind: 'nospace', line: 'err is etcdserver: no space' }] }];
+    const logs: ControlPlaneLog[] = [
+      {
+        namespace: 'kube-system',
+        pod: 'etcd-cp-1',
+        component: 'etcd',
+        signals: [{ kind: 'nospace', line: 'err is etcdserver: no space' }],
+      },
+    ];
     const [f] = etcdAlarmAnalyzer.analyze(buildContext(buildSnapshot({ controlPlaneLogs: logs })));
     expect(f).toMatchObject({ severity: 'critical', confidence: 'medium' });
     expect(f!.missing![0]).toMatch(/may have been disarmed/);
-    const withEtcd = buildSnapshot({ controlPlaneLogs: logs, etcd: etcd(INFRA.map((m) => ({ ...m, status: { leader: INFRA[0]!.id } }))) });
+    const withEtcd = buildSnapshot({
+      controlPlaneLogs: logs,
+      etcd: etcd(INFRA.map((m) => ({ ...m, status: { leader: INFRA[0]!.id } }))),
+    });
     expect(etcdAlarmAnalyzer.analyze(buildContext(withEtcd))).toEqual([]);
   });
 });

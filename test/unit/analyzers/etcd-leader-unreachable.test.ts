@@ -12,9 +12,21 @@ const healthy3 = () =>
 describe('etcd.leader-unreachable', () => {
   it('seed S0: critical, names the leader, proposes move-leader to the reachable member with its exact id', () => {
     const [f] = etcdLeaderUnreachableAnalyzer.analyze(buildContext(s0Snapshot()));
-    expect(f).toMatchObject({ severity: 'critical', section: 'etcd', subject: { kind: 'EtcdMember', name: 'it-tkg-mgmt-rg44c-sbv4f' } });
-    expect(f!.cause).toMatch(/it-tkg-mgmt-rg44c-qfhp2 still follows leader it-tkg-mgmt-rg44c-sbv4f \(172\.16\.52\.10\), which does not answer/);
-    expect(f!.remediations).toEqual([expect.objectContaining({ action: 'etcd.move-leader', params: { targetMemberId: QFHP2_ID }, label: 'Move etcd leader to it-tkg-mgmt-rg44c-qfhp2' })]);
+    expect(f).toMatchObject({
+      severity: 'critical',
+      section: 'etcd',
+      subject: { kind: 'EtcdMember', name: 'it-tkg-mgmt-rg44c-sbv4f' },
+    });
+    expect(f!.cause).toMatch(
+      /it-tkg-mgmt-rg44c-qfhp2 still follows leader it-tkg-mgmt-rg44c-sbv4f \(172\.16\.52\.10\), which does not answer/,
+    );
+    expect(f!.remediations).toEqual([
+      expect.objectContaining({
+        action: 'etcd.move-leader',
+        params: { targetMemberId: QFHP2_ID },
+        label: 'Move etcd leader to it-tkg-mgmt-rg44c-qfhp2',
+      }),
+    ]);
     // Ids in text as etcdctl prints them (hex), exact decimal for machines (ids, params).
     expect(f!.evidence.join('\n')).toContain(BigInt(SBV4F_ID).toString(16));
     expect(f!.evidence.join('\n')).not.toContain(SBV4F_ID);
@@ -37,7 +49,12 @@ describe('etcd.leader-unreachable', () => {
   it.each([
     ['a healthy 3-member etcd with one agreed leader', buildSnapshot({ etcd: healthy3() })],
     ['no etcd data', buildSnapshot()],
-    ['survivor knows no leader (that is etcd.no-leader)', buildSnapshot({ etcd: etcd([{ id: '1', name: 'a', ip: '10.0.0.1', status: { errors: ['etcdserver: no leader'] } }]) })],
+    [
+      'survivor knows no leader (that is etcd.no-leader)',
+      buildSnapshot({
+        etcd: etcd([{ id: '1', name: 'a', ip: '10.0.0.1', status: { errors: ['etcdserver: no leader'] } }]),
+      }),
+    ],
   ])('quiet for %s', (_name, snap) => {
     expect(etcdLeaderUnreachableAnalyzer.analyze(buildContext(snap))).toEqual([]);
   });
@@ -45,7 +62,12 @@ describe('etcd.leader-unreachable', () => {
   it('fires when the leader answers but its Machine is being deleted', () => {
     const snap = buildSnapshot({ etcd: healthy3() });
     snap.nodes = [{ metadata: { name: 'b' } }];
-    snap.capi.machines = [{ metadata: { name: 'b', namespace: 'ns', deletionTimestamp: '2023-11-30T16:00:00Z' }, status: { phase: 'Deleting', nodeRef: { name: 'b' } } }];
+    snap.capi.machines = [
+      {
+        metadata: { name: 'b', namespace: 'ns', deletionTimestamp: '2023-11-30T16:00:00Z' },
+        status: { phase: 'Deleting', nodeRef: { name: 'b' } },
+      },
+    ];
     const [f] = etcdLeaderUnreachableAnalyzer.analyze(buildContext(snap));
     expect(f!.evidence[0]).toMatch(/being deleted/);
   });

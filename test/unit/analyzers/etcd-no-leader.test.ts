@@ -15,7 +15,17 @@ describe('etcd.no-leader', () => {
       }),
       /etcdserver: no leader/,
     ],
-    ['only the API server tells (no etcd access)', buildSnapshot({ apiserver: { reachable: true, ready: false, checks: [{ name: 'etcd', ok: false, message: 'etcdserver: no leader' }] } }), /API server/],
+    [
+      'only the API server tells (no etcd access)',
+      buildSnapshot({
+        apiserver: {
+          reachable: true,
+          ready: false,
+          checks: [{ name: 'etcd', ok: false, message: 'etcdserver: no leader' }],
+        },
+      }),
+      /API server/,
+    ],
   ])('critical for %s', (_n, snap, evidence) => {
     const [f] = etcdNoLeaderAnalyzer.analyze(buildContext(snap));
     expect(f).toMatchObject({ severity: 'critical', subject: { kind: 'EtcdCluster', name: 'it-tkg-mgmt' } });
@@ -25,7 +35,16 @@ describe('etcd.no-leader', () => {
   });
 
   it.each([
-    ['healthy etcd', buildSnapshot({ etcd: etcd([{ id: '1', name: 'a', ip: '10.0.0.1', status: { leader: '1' } }, { id: '2', name: 'b', ip: '10.0.0.2', status: { leader: '1' } }, { id: '3', name: 'c', ip: '10.0.0.3', status: { leader: '1' } }]) })],
+    [
+      'healthy etcd',
+      buildSnapshot({
+        etcd: etcd([
+          { id: '1', name: 'a', ip: '10.0.0.1', status: { leader: '1' } },
+          { id: '2', name: 'b', ip: '10.0.0.2', status: { leader: '1' } },
+          { id: '3', name: 'c', ip: '10.0.0.3', status: { leader: '1' } },
+        ]),
+      }),
+    ],
     ['seed S0 (members still follow a dead leader: etcd.leader-unreachable instead)', s0Snapshot()],
     ['nothing known', buildSnapshot()],
   ])('quiet for %s', (_n, snap) => expect(etcdNoLeaderAnalyzer.analyze(buildContext(snap))).toEqual([]));

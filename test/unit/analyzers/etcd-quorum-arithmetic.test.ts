@@ -21,8 +21,14 @@ const cluster = (n: number, down: number, learners = 0) =>
   );
 const withRefusals = (e: EtcdState, n: number, down: number): EtcdState => ({
   ...e,
-  errors: Array.from({ length: down }, (_, k) => ({ command: 'endpoint status' as const, endpoint: `https://10.0.0.${n - down + k + 1}:2379`, error: 'dial tcp: connect: connection refused' })),
-  health: e.health.map((h, i) => (i >= n - down && i < n ? { ...h, error: 'failed to connect: dial tcp: connect: connection refused' } : h)),
+  errors: Array.from({ length: down }, (_, k) => ({
+    command: 'endpoint status' as const,
+    endpoint: `https://10.0.0.${n - down + k + 1}:2379`,
+    error: 'dial tcp: connect: connection refused',
+  })),
+  health: e.health.map((h, i) =>
+    i >= n - down && i < n ? { ...h, error: 'failed to connect: dial tcp: connect: connection refused' } : h,
+  ),
 });
 
 describe('quorum arithmetic for 1, 3, 5 and 7 voting members (learners excluded)', () => {
@@ -70,8 +76,15 @@ describe('every etcd source reconciled by member id and endpoint', () => {
       etcd: {
         source: 'etcdctl',
         members: [],
-        endpoints: parseEndpointStatus(['| ENDPOINT | ID | VERSION | DB SIZE | IS LEADER | RAFT TERM | RAFT INDEX |', '| 10.0.0.1:2379 | 3e8 | 3.3.27 | 20 kB | false | 2 | 9 |'].join('\n')),
-        health: parseEndpointHealth('https://10.0.0.1:2379 is healthy: successfully committed proposal: took = 2ms\n10.0.0.2 is unhealthy: failed to connect: grpc: timed out when dialing\n'),
+        endpoints: parseEndpointStatus(
+          [
+            '| ENDPOINT | ID | VERSION | DB SIZE | IS LEADER | RAFT TERM | RAFT INDEX |',
+            '| 10.0.0.1:2379 | 3e8 | 3.3.27 | 20 kB | false | 2 | 9 |',
+          ].join('\n'),
+        ),
+        health: parseEndpointHealth(
+          'https://10.0.0.1:2379 is healthy: successfully committed proposal: took = 2ms\n10.0.0.2 is unhealthy: failed to connect: grpc: timed out when dialing\n',
+        ),
         alarms: [],
         errors: [{ command: 'endpoint health', endpoint: '10.0.0.2:2379', error: 'grpc: timed out when dialing' }],
       },
@@ -79,17 +92,33 @@ describe('every etcd source reconciled by member id and endpoint', () => {
     const rec = reconcileEtcd(snap)!;
     const real = rec.members.filter((m) => m.key !== 'leader-not-asked');
     expect(real.map((m) => [m.label, m.facts])).toEqual([
-      ['3e8 at 10.0.0.1:2379', ['endpoint status: answered, whom it follows not shown (raft term 2)', 'endpoint health: committed a proposal (took 2ms)']],
+      [
+        '3e8 at 10.0.0.1:2379',
+        [
+          'endpoint status: answered, whom it follows not shown (raft term 2)',
+          'endpoint health: committed a proposal (took 2ms)',
+        ],
+      ],
       ['10.0.0.2', ['endpoint health: failed: grpc: timed out when dialing']],
     ]);
     expect(rec.leaderProof).toMatch(/^endpoint health: a proposal committed through 3e8 at 10.0.0.1:2379/);
   });
 
   it('an auth refusal is an answer: up, not failing, not committed', () => {
-    const health = parseEndpointHealth('| ENDPOINT | HEALTH | TOOK | ERROR |\n| https://a:2379 | false | 47ms | etcdserver: user name is empty |');
-    const rec = reconcileEtcd(buildSnapshot({ etcd: { source: 'etcdctl', members: [], endpoints: [], health, alarms: [] } }))!;
-    expect(rec.members.map((m) => [m.up, m.failed, m.committed, m.authRefused])).toEqual([[true, undefined, false, 'etcdserver: user name is empty']]);
-    expect(etcdNoLeaderAnalyzer.analyze(buildContext(buildSnapshot({ etcd: { source: 'etcdctl', members: [], endpoints: [], health, alarms: [] } })))).toEqual([]);
+    const health = parseEndpointHealth(
+      '| ENDPOINT | HEALTH | TOOK | ERROR |\n| https://a:2379 | false | 47ms | etcdserver: user name is empty |',
+    );
+    const rec = reconcileEtcd(
+      buildSnapshot({ etcd: { source: 'etcdctl', members: [], endpoints: [], health, alarms: [] } }),
+    )!;
+    expect(rec.members.map((m) => [m.up, m.failed, m.committed, m.authRefused])).toEqual([
+      [true, undefined, false, 'etcdserver: user name is empty'],
+    ]);
+    expect(
+      etcdNoLeaderAnalyzer.analyze(
+        buildContext(buildSnapshot({ etcd: { source: 'etcdctl', members: [], endpoints: [], health, alarms: [] } })),
+      ),
+    ).toEqual([]);
   });
 });
 

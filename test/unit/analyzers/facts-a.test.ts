@@ -24,7 +24,9 @@ describe('ageMinutes / formatAge', () => {
 
 describe('findCondition', () => {
   it('reads v1beta1 conditions', () => {
-    expect(findCondition(machine({ name: 'm', phase: 'Provisioned', createdMinutesAgo: 10 }), 'NodeHealthy')).toMatchObject({ status: 'False', reason: 'NodeProvisioning' });
+    expect(
+      findCondition(machine({ name: 'm', phase: 'Provisioned', createdMinutesAgo: 10 }), 'NodeHealthy'),
+    ).toMatchObject({ status: 'False', reason: 'NodeProvisioning' });
   });
   it('reads v1beta2 conditions and falls back to deprecated.v1beta1', () => {
     const m = machine({ name: 'm', v1beta2: true, nodeName: 'n' });
@@ -38,9 +40,12 @@ describe('findCondition', () => {
 });
 
 describe('parseRemediationFor', () => {
-  const ann = (v: string) => machine({ name: 'm', annotations: { 'controlplane.cluster.x-k8s.io/remediation-for': v } });
+  const ann = (v: string) =>
+    machine({ name: 'm', annotations: { 'controlplane.cluster.x-k8s.io/remediation-for': v } });
   it('parses the seed S0 annotation', () => {
-    expect(parseRemediationFor(ann('{"machine":"a","timestamp":"2023-11-30T14:39:33Z","retryCount":819}'))).toMatchObject({ machine: 'a', retryCount: 819 });
+    expect(
+      parseRemediationFor(ann('{"machine":"a","timestamp":"2023-11-30T14:39:33Z","retryCount":819}')),
+    ).toMatchObject({ machine: 'a', retryCount: 819 });
   });
   it('does not throw on malformed JSON', () => {
     expect(parseRemediationFor(ann('{"machine":'))).toEqual({ raw: '{"machine":' });

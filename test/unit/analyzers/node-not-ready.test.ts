@@ -15,7 +15,15 @@ describe('node.not-ready', () => {
   });
 
   it('info while the MHC (v1beta1 timeout "5m0s") will replace it, with the time', () => {
-    const [f] = run(buildSnapshot({ nodes: [node('w1', { ready: 'Unknown', sinceMin: 2 })], capi: { machines: [workerMachine('c1-md-0-7d9f8-abcde', { node: 'w1' })], machineHealthChecks: [mhc('c1-md-0')] } }));
+    const [f] = run(
+      buildSnapshot({
+        nodes: [node('w1', { ready: 'Unknown', sinceMin: 2 })],
+        capi: {
+          machines: [workerMachine('c1-md-0-7d9f8-abcde', { node: 'w1' })],
+          machineHealthChecks: [mhc('c1-md-0')],
+        },
+      }),
+    );
     expect(f?.severity).toBe('info');
     expect(f?.subject).toEqual({ kind: 'Node', name: 'w1' });
     const at = new Date(Date.parse(ago(2)) + 300000).toISOString().slice(11, 16);
@@ -25,7 +33,15 @@ describe('node.not-ready', () => {
   });
 
   it('v1beta2 MHC timeoutSeconds is read too', () => {
-    const [f] = run(buildSnapshot({ nodes: [node('w1', { ready: 'Unknown', sinceMin: 2 })], capi: { machines: [workerMachine('m1', { node: 'w1', v1beta2: true })], machineHealthChecks: [mhc('c1-md-0', { timeoutSeconds: 600 })] } }));
+    const [f] = run(
+      buildSnapshot({
+        nodes: [node('w1', { ready: 'Unknown', sinceMin: 2 })],
+        capi: {
+          machines: [workerMachine('m1', { node: 'w1', v1beta2: true })],
+          machineHealthChecks: [mhc('c1-md-0', { timeoutSeconds: 600 })],
+        },
+      }),
+    );
     expect(f?.severity).toBe('info');
     expect(f?.evidence.join('\n')).toContain('timeout 10m');
   });
@@ -33,19 +49,47 @@ describe('node.not-ready', () => {
   it.each([
     ['the MHC timeout passed without replacement', { sinceMin: 20, mhcs: [mhc('c1-md-0')] }, 'should have replaced it'],
     ['no MHC covers it', { sinceMin: 20, mhcs: [] }, 'CAPI will not replace it'],
-    ['the MHC may not remediate (maxUnhealthy)', { sinceMin: 2, mhcs: [mhc('c1-md-0', { allowed: false })] }, 'will not remediate'],
+    [
+      'the MHC may not remediate (maxUnhealthy)',
+      { sinceMin: 2, mhcs: [mhc('c1-md-0', { allowed: false })] },
+      'will not remediate',
+    ],
   ])('warning when %s', (_l, o, text) => {
-    const [f] = run(buildSnapshot({ nodes: [node('w1', { ready: 'Unknown', sinceMin: o.sinceMin })], capi: { machines: [workerMachine('m1', { node: 'w1' })], machineHealthChecks: o.mhcs } }));
+    const [f] = run(
+      buildSnapshot({
+        nodes: [node('w1', { ready: 'Unknown', sinceMin: o.sinceMin })],
+        capi: { machines: [workerMachine('m1', { node: 'w1' })], machineHealthChecks: o.mhcs },
+      }),
+    );
     expect(f?.severity).toBe('warning');
     expect(f?.title).toContain(text);
   });
 
   it('critical when a pod is stuck Terminating on it; offers out-of-service only when confirmed gone', () => {
-    const stuck = pod('db', 'cassandra-0', { nodeName: 'w1', deletionTimestamp: ago(20), deletionGracePeriodSeconds: 180, reason: 'NodeLost', pvcNames: ['data-cassandra-0'], ownerReferences: [{ kind: 'StatefulSet', name: 'cassandra' }] });
-    const alive = run(buildSnapshot({ nodes: [node('w1', { ready: 'Unknown', sinceMin: 30 })], pods: [stuck], capi: { machines: [workerMachine('m1', { node: 'w1' })] } }));
+    const stuck = pod('db', 'cassandra-0', {
+      nodeName: 'w1',
+      deletionTimestamp: ago(20),
+      deletionGracePeriodSeconds: 180,
+      reason: 'NodeLost',
+      pvcNames: ['data-cassandra-0'],
+      ownerReferences: [{ kind: 'StatefulSet', name: 'cassandra' }],
+    });
+    const alive = run(
+      buildSnapshot({
+        nodes: [node('w1', { ready: 'Unknown', sinceMin: 30 })],
+        pods: [stuck],
+        capi: { machines: [workerMachine('m1', { node: 'w1' })] },
+      }),
+    );
     expect(alive[0]?.severity).toBe('critical');
     expect(alive[0]?.remediations).toEqual([]);
-    const gone = run(buildSnapshot({ nodes: [node('w1', { ready: 'Unknown', sinceMin: 30 })], pods: [stuck], capi: { machines: [workerMachine('m1', { node: 'w1', deletingMin: 3 })] } }));
+    const gone = run(
+      buildSnapshot({
+        nodes: [node('w1', { ready: 'Unknown', sinceMin: 30 })],
+        pods: [stuck],
+        capi: { machines: [workerMachine('m1', { node: 'w1', deletingMin: 3 })] },
+      }),
+    );
     expect(gone[0]?.remediations.map((r) => r.action)).toEqual(['node.out-of-service']);
   });
 
@@ -64,6 +108,9 @@ describe('node.not-ready', () => {
 
   it('without any Cluster API data it says it cannot tell whether a MachineHealthCheck will replace the node', () => {
     const [f] = run(buildSnapshot({ nodes: [node('kind-worker', { ready: 'False', sinceMin: 30 })] }));
-    expect([f?.severity, f?.missing]).toEqual(['warning', ['Cluster API Machines not read: whether a MachineHealthCheck will replace the node is not known']]);
+    expect([f?.severity, f?.missing]).toEqual([
+      'warning',
+      ['Cluster API Machines not read: whether a MachineHealthCheck will replace the node is not known'],
+    ]);
   });
 });

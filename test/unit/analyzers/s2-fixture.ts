@@ -13,10 +13,17 @@ const pod = (namespace: string, name: string, nodeName: string, mem: number, rs?
   ownerReferences: rs ? [{ kind: 'ReplicaSet', name: rs }] : [],
 });
 
-/** Seed S2 in miniature: upgrade to v1.28; new CP machine cp3 Running, its node Ready with ROLES <none>, learner member. */
+/**
+ * Seed S2 in miniature: upgrade to v1.28; new CP machine cp3 Running, its node Ready with ROLES <none>, learner member.
+ */
 export function s2Snapshot(newMachineMinutesAgo = 90) {
   return buildSnapshot({
-    nodes: [node('cp0', { controlPlane: true }), node('cp1', { controlPlane: true }), node('cp2', { controlPlane: true }), node('cp3')],
+    nodes: [
+      node('cp0', { controlPlane: true }),
+      node('cp1', { controlPlane: true }),
+      node('cp2', { controlPlane: true }),
+      node('cp3'),
+    ],
     pods: [
       pod('kube-system', 'etcd-cp0', 'cp0', 100),
       pod('kube-system', 'etcd-cp1', 'cp1', 100),
@@ -37,8 +44,24 @@ export function s2Snapshot(newMachineMinutesAgo = 90) {
     capi: {
       kubeadmControlPlanes: [kcp({ replicas: 3, version: 'v1.28.8', updated: 1, ready: 3 })],
       machines: [
-        ...['cp0', 'cp1', 'cp2'].map((n, k) => machine({ name: n, controlPlane: true, nodeName: n, version: 'v1.27.5', addresses: [`10.0.0.${k + 1}`], createdMinutesAgo: 5000 })),
-        machine({ name: 'cp3', controlPlane: true, nodeName: 'cp3', version: 'v1.28.8', addresses: ['10.0.0.4'], createdMinutesAgo: newMachineMinutesAgo }),
+        ...['cp0', 'cp1', 'cp2'].map((n, k) =>
+          machine({
+            name: n,
+            controlPlane: true,
+            nodeName: n,
+            version: 'v1.27.5',
+            addresses: [`10.0.0.${k + 1}`],
+            createdMinutesAgo: 5000,
+          }),
+        ),
+        machine({
+          name: 'cp3',
+          controlPlane: true,
+          nodeName: 'cp3',
+          version: 'v1.28.8',
+          addresses: ['10.0.0.4'],
+          createdMinutesAgo: newMachineMinutesAgo,
+        }),
       ],
     },
   });

@@ -12,7 +12,9 @@ const check = (args: string[], env: Record<string, string> = {}) => runCliInProc
 describe('check --from on what users actually pass', () => {
   it('a directory holding only etcd/ is read (etcd only), as is the etcd/ folder itself or etcdctl files at the top', async () => {
     const root = tmp();
-    cpSync(path.join(REAL, 'etcd-docs-three-members-healthy/dump/etcd'), path.join(root, 'only-etcd/etcd'), { recursive: true });
+    cpSync(path.join(REAL, 'etcd-docs-three-members-healthy/dump/etcd'), path.join(root, 'only-etcd/etcd'), {
+      recursive: true,
+    });
     cpSync(path.join(REAL, 'etcd-docs-three-members-healthy/dump/etcd'), path.join(root, 'flat'), { recursive: true });
     for (const dir of ['only-etcd', 'only-etcd/etcd', 'flat']) {
       const r = await check(['--from', path.join(root, dir), '--output', 'json']);
@@ -30,7 +32,11 @@ describe('check --from on what users actually pass', () => {
     expect(JSON.parse((await check(['--from', dump, '-o', 'json'])).stdout).cluster).toBe('prod-eu');
     const capi = path.join(root, 'x', 'dump');
     // A capture of one Cluster API Cluster (cluster-foo) without meta.json: the Cluster names it.
-    cpSync(path.join(REAL, 'argocd-pr25661-capi-v1.11-md-rollout-worker-waiting-for-providerid/dump/management'), path.join(capi, 'management'), { recursive: true });
+    cpSync(
+      path.join(REAL, 'argocd-pr25661-capi-v1.11-md-rollout-worker-waiting-for-providerid/dump/management'),
+      path.join(capi, 'management'),
+      { recursive: true },
+    );
     expect(JSON.parse((await check(['--from', capi, '-o', 'json'])).stdout).cluster).toBe('cluster-foo');
     writeFileSync(path.join(dump, 'meta.json'), JSON.stringify({ cluster: 'from-meta' }));
     expect(JSON.parse((await check(['--from', dump, '-o', 'json'])).stdout).cluster).toBe('from-meta');
@@ -40,11 +46,21 @@ describe('check --from on what users actually pass', () => {
     const root = tmp();
     const src = path.join(REAL, 'capd-quickstart-cni-missing-remediation-churn');
     const scans = ['t0522', 't0527', 't0531'];
-    for (const [i, t] of scans.entries()) cpSync(path.join(src, t), path.join(root, 'series', `t0${i}-${t}`), { recursive: true });
+    for (const [i, t] of scans.entries())
+      cpSync(path.join(src, t), path.join(root, 'series', `t0${i}-${t}`), { recursive: true });
     const series = await check(['--from', path.join(root, 'series'), '-o', 'json']);
-    const repeated = await check([...scans.flatMap((t) => ['--from', path.join(src, t)]), '--cluster', JSON.parse(series.stdout).cluster, '-o', 'json']);
-    expect(series.stderr.trim().split('\n')).toEqual([`k8s-health: ${path.join(root, 'series')} holds 3 scan snapshots (t00-t0522, t01-t0527, t02-t0531): replayed in name order, as repeated --from`]);
-    const ids = (r: { stdout: string }) => JSON.parse(r.stdout).findings.map((f: { id: string; subject: { name: string } }) => `${f.id} ${f.subject.name}`);
+    const repeated = await check([
+      ...scans.flatMap((t) => ['--from', path.join(src, t)]),
+      '--cluster',
+      JSON.parse(series.stdout).cluster,
+      '-o',
+      'json',
+    ]);
+    expect(series.stderr.trim().split('\n')).toEqual([
+      `k8s-health: ${path.join(root, 'series')} holds 3 scan snapshots (t00-t0522, t01-t0527, t02-t0531): replayed in name order, as repeated --from`,
+    ]);
+    const ids = (r: { stdout: string }) =>
+      JSON.parse(r.stdout).findings.map((f: { id: string; subject: { name: string } }) => `${f.id} ${f.subject.name}`);
     expect(ids(series)).toEqual(ids(repeated));
     expect(series.code).toBe(repeated.code);
     // Snapshots without meta.json are named after the series, never after "t02".
@@ -58,11 +74,18 @@ describe('check --from on what users actually pass', () => {
     const root = tmp();
     const dump = path.join(root, 'cut');
     mkdirSync(dump);
-    const nodes = readFileSync(path.join(REAL, 'sonobuoy-kind-worker-cni-uninitialized/dump/resources/cluster/core_v1_nodes.json'), 'utf8');
+    const nodes = readFileSync(
+      path.join(REAL, 'sonobuoy-kind-worker-cni-uninitialized/dump/resources/cluster/core_v1_nodes.json'),
+      'utf8',
+    );
     writeFileSync(path.join(dump, 'nodes.json'), nodes);
     writeFileSync(path.join(dump, 'pods.json'), '{"apiVersion":"v1","kind":"List","items":[{"metadata":{"name":"a"');
     const r = await check(['--from', dump]);
-    expect(r.stderr).toMatch(new RegExp(`^k8s-health: ${path.join(dump, 'pods.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} not read: .+\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^k8s-health: ${path.join(dump, 'pods.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} not read: .+\\n$`,
+      ),
+    );
     expect(r.stdout).toMatch(/Not read[\s\S]*pods\.json/);
   });
 });
@@ -75,7 +98,9 @@ describe('check on a configured cluster, and --version', () => {
     const r = await check(['--config', config]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n')).toEqual([`k8s-health: cluster "lab": workload.kubeconfig ${path.join(root, 'kube/lab.yaml')} does not exist (set in ${config})`]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `k8s-health: cluster "lab": workload.kubeconfig ${path.join(root, 'kube/lab.yaml')} does not exist (set in ${config})`,
+    ]);
   });
 
   it('--version prints the package version', async () => {

@@ -30,8 +30,14 @@ describe('parseWorkerKinds (worker --only)', () => {
   it.each([
     ['scans', '--only: unknown worker "scans" (choose from scan, notify, remediate, expiry, alerts, comma-separated)'],
     ['', '--only: unknown worker an empty name (choose from scan, notify, remediate, expiry, alerts, comma-separated)'],
-    ['scan,', '--only: unknown worker an empty name (choose from scan, notify, remediate, expiry, alerts, comma-separated)'],
-    ['scan,Remediate', '--only: unknown worker "Remediate" (choose from scan, notify, remediate, expiry, alerts, comma-separated)'],
+    [
+      'scan,',
+      '--only: unknown worker an empty name (choose from scan, notify, remediate, expiry, alerts, comma-separated)',
+    ],
+    [
+      'scan,Remediate',
+      '--only: unknown worker "Remediate" (choose from scan, notify, remediate, expiry, alerts, comma-separated)',
+    ],
   ])('refuses %j naming what is wrong', (value, message) => {
     expect(() => parseWorkerKinds(value)).toThrow(message);
   });
@@ -41,19 +47,25 @@ describe('the command line', () => {
   it('exits 2 with one line for an unknown --only worker, before reading any config', async () => {
     const r = await cli(['worker', '--only', 'scan,remediation']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('k8s-health: --only: unknown worker "remediation" (choose from scan, notify, remediate, expiry, alerts, comma-separated)\n');
+    expect(r.stderr).toBe(
+      'k8s-health: --only: unknown worker "remediation" (choose from scan, notify, remediate, expiry, alerts, comma-separated)\n',
+    );
   });
 
   it('exits 2 when serve --no-cluster-access would still run workers in-process', async () => {
     const r = await cli(['serve', '--no-cluster-access']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('k8s-health: serve: --no-cluster-access needs --no-workers (in-process workers scan and remediate clusters)\n');
+    expect(r.stderr).toBe(
+      'k8s-health: serve: --no-cluster-access needs --no-workers (in-process workers scan and remediate clusters)\n',
+    );
   });
 
   it('documents both flags in --help', async () => {
     // commander wraps help at 80 columns: compare with the wrapping whitespace collapsed.
     const help = (await cli(['worker', '--help'])).stdout.replace(/\s+/g, ' ');
-    expect(help).toContain('--only <workers> run only these workers, comma-separated: scan, notify, remediate, expiry, alerts (default all)');
+    expect(help).toContain(
+      '--only <workers> run only these workers, comma-separated: scan, notify, remediate, expiry, alerts (default all)',
+    );
     expect((await cli(['serve', '--help'])).stdout).toContain('--no-cluster-access');
   });
 });

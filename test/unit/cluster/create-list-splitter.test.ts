@@ -30,9 +30,19 @@ function split(text: string, cuts: number[]) {
 }
 
 // Strings with quotes, backslashes, brackets, unicode (incl. astral) and control characters.
-const nasty = fc.string({ unit: fc.constantFrom('"', '\\', '[', ']', '{', '}', ',', ':', 'a', 'é', '😀', '\n', ' ', 'items') });
+const nasty = fc.string({
+  unit: fc.constantFrom('"', '\\', '[', ']', '{', '}', ',', ':', 'a', 'é', '😀', '\n', ' ', 'items'),
+});
 const value = fc.letrec((tie) => ({
-  v: fc.oneof({ maxDepth: 4 }, fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), nasty, fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(nasty, tie('v'), { maxKeys: 4 })),
+  v: fc.oneof(
+    { maxDepth: 4 },
+    fc.constant(null),
+    fc.boolean(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    nasty,
+    fc.array(tie('v'), { maxLength: 4 }),
+    fc.dictionary(nasty, tie('v'), { maxKeys: 4 }),
+  ),
 })).v;
 
 describe('createListSplitter', () => {
@@ -46,7 +56,12 @@ describe('createListSplitter', () => {
         fc.array(fc.nat(), { maxLength: 12 }),
         (items, extra, itemsFirst, indent, cuts) => {
           const { items: _i, apiVersion: _a, kind: _k, metadata: _m, ...rest } = extra as Record<string, unknown>;
-          const head = { kind: 'PodList', apiVersion: 'v1', metadata: { continue: 'tok"en', resourceVersion: '7' }, ...rest };
+          const head = {
+            kind: 'PodList',
+            apiVersion: 'v1',
+            metadata: { continue: 'tok"en', resourceVersion: '7' },
+            ...rest,
+          };
           const list = itemsFirst ? { items, ...head } : { ...head, items };
           const text = JSON.stringify(list, null, indent);
           const got = split(text, cuts);
@@ -59,9 +74,12 @@ describe('createListSplitter', () => {
     );
   });
 
-  it('finds item ends by the next item\'s first key without being fooled by look-alikes in strings or nested arrays', () => {
+  it("finds item ends by the next item's first key without being fooled by look-alikes in strings or nested arrays", () => {
     const tricky = [
-      { metadata: { name: 'a', annotations: { x: '},{"metadata":{}' } }, spec: { list: [{ metadata: 1 }, { metadata: 2 }] } },
+      {
+        metadata: { name: 'a', annotations: { x: '},{"metadata":{}' } },
+        spec: { list: [{ metadata: 1 }, { metadata: 2 }] },
+      },
       { metadata: { name: 'b\\' } },
       { metadata: { name: 'c' }, status: { conditions: [{ type: 'Ready' }, { type: 'x' }] } },
     ];
@@ -70,7 +88,12 @@ describe('createListSplitter', () => {
   });
 
   it('splits a real-looking page cut at every position', () => {
-    const page = JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: { continue: 'abc' }, items: [{ metadata: { name: 'a"]}' } }, { metadata: { name: 'b\\' } }] });
+    const page = JSON.stringify({
+      kind: 'PodList',
+      apiVersion: 'v1',
+      metadata: { continue: 'abc' },
+      items: [{ metadata: { name: 'a"]}' } }, { metadata: { name: 'b\\' } }],
+    });
     for (let cut = 0; cut <= page.length; cut++) {
       const got = split(page, [cut]);
       expect(got.items).toEqual([{ metadata: { name: 'a"]}' } }, { metadata: { name: 'b\\' } }]);

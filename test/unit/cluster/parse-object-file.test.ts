@@ -6,7 +6,9 @@ describe('parseObjectFile: YAML nesting guard', () => {
     // `[` × 5000 once killed a jest worker: the yaml parser recursed to the stack limit and V8's
     // RegExp compiler died there with a fatal "out of memory" no try/catch can catch.
     for (const text of ['['.repeat(5000) + ']'.repeat(5000), 'a: ' + '{x: '.repeat(300) + '1' + '}'.repeat(300)]) {
-      expect(() => parseObjectFile(text, 'deep.yaml')).toThrow(/^invalid YAML: nested deeper than 256 levels of \[ and \{ \(\d+\); not a Kubernetes object$/);
+      expect(() => parseObjectFile(text, 'deep.yaml')).toThrow(
+        /^invalid YAML: nested deeper than 256 levels of \[ and \{ \(\d+\); not a Kubernetes object$/,
+      );
     }
   });
 
@@ -24,6 +26,9 @@ describe('parseObjectFile: YAML nesting guard', () => {
     expect(node?.metadata.name).toBe('n1');
     expect((node?.metadata.annotations as Record<string, string>).note).toBe('['.repeat(400));
     // JSON is parsed natively (no recursion limit of ours): deep JSON is the parser's to refuse or read.
-    expect(parseObjectFile(JSON.stringify({ kind: 'Node', apiVersion: 'v1', metadata: { name: 'n2' } }), 'n.json')[0]?.metadata.name).toBe('n2');
+    expect(
+      parseObjectFile(JSON.stringify({ kind: 'Node', apiVersion: 'v1', metadata: { name: 'n2' } }), 'n.json')[0]
+        ?.metadata.name,
+    ).toBe('n2');
   });
 });

@@ -16,11 +16,21 @@ describe('scanControlPlaneLog', () => {
   });
 
   it('etcd: the runtime wrapper is removed and its time kept (docker json-file, CRI)', () => {
-    const docker = '{"log":"raft2020/06/21 05:43:24 INFO: e121085cb2a6a09a became candidate at term 9781\\n","stream":"stderr","time":"2020-06-21T05:43:24.141374961Z"}';
-    const cri = '2024-11-15T16:08:32.012211954+08:00 stderr F {"level":"warn","ts":"2024-11-15T08:08:32.011Z","msg":"serving /health false; no leader"}';
+    const docker =
+      '{"log":"raft2020/06/21 05:43:24 INFO: e121085cb2a6a09a became candidate at term 9781\\n","stream":"stderr","time":"2020-06-21T05:43:24.141374961Z"}';
+    const cri =
+      '2024-11-15T16:08:32.012211954+08:00 stderr F {"level":"warn","ts":"2024-11-15T08:08:32.011Z","msg":"serving /health false; no leader"}';
     expect(scanControlPlaneLog(`${docker}\n${cri}`, 'etcd')).toEqual([
-      { kind: 'no-leader', line: 'raft2020/06/21 05:43:24 INFO: e121085cb2a6a09a became candidate at term 9781', time: '2020-06-21T05:43:24.141374961Z' },
-      { kind: 'no-leader', line: '{"level":"warn","ts":"2024-11-15T08:08:32.011Z","msg":"serving /health false; no leader"}', time: '2024-11-15T16:08:32.012211954+08:00' },
+      {
+        kind: 'no-leader',
+        line: 'raft2020/06/21 05:43:24 INFO: e121085cb2a6a09a became candidate at term 9781',
+        time: '2020-06-21T05:43:24.141374961Z',
+      },
+      {
+        kind: 'no-leader',
+        line: '{"level":"warn","ts":"2024-11-15T08:08:32.011Z","msg":"serving /health false; no leader"}',
+        time: '2024-11-15T16:08:32.012211954+08:00',
+      },
     ]);
   });
 
@@ -29,25 +39,37 @@ describe('scanControlPlaneLog', () => {
       '2020-12-09 23:13:30.509732 W | etcdserver: failed to apply request "header:<ID:17070461351733445769 > lease_grant:<ttl:20-second id:6ce67627fe1b4488>" with response "" took (2.78µs) to execute, err is etcdserver: no space',
       '2020-12-09 23:13:31.000000 I | etcdserver: saved snapshot at index 100',
     ].join('\n');
-    expect(scanControlPlaneLog(log, 'etcd')).toEqual([expect.objectContaining({ kind: 'nospace', time: '2020-12-09T23:13:30.509732Z' })]);
+    expect(scanControlPlaneLog(log, 'etcd')).toEqual([
+      expect.objectContaining({ kind: 'nospace', time: '2020-12-09T23:13:30.509732Z' }),
+    ]);
   });
 
   it('kube-apiserver: etcd errors and its readyz failure; only the last 5 of a kind are kept', () => {
-    const lines = Array.from({ length: 8 }, (_, i) => `E0429 15:54:5${i}.235735       1 watcher.go:214] watch chan error: etcdserver: no leader`);
-    lines.push('I0607 12:00:00.000000       1 healthz.go:257] [-]etcd failed: error getting data from etcd: context deadline exceeded');
+    const lines = Array.from(
+      { length: 8 },
+      (_, i) => `E0429 15:54:5${i}.235735       1 watcher.go:214] watch chan error: etcdserver: no leader`,
+    );
+    lines.push(
+      'I0607 12:00:00.000000       1 healthz.go:257] [-]etcd failed: error getting data from etcd: context deadline exceeded',
+    );
     lines.push('I0607 12:00:01.000000       1 controller.go:1] Starting controller');
     const signals = scanControlPlaneLog(lines.join('\n'), 'kube-apiserver');
-    expect(signals.map((s) => s.kind)).toEqual(['etcd-unavailable', 'etcd-unavailable', 'etcd-unavailable', 'etcd-unavailable', 'etcd-unavailable', 'readyz-etcd-failed']);
+    expect(signals.map((s) => s.kind)).toEqual([
+      'etcd-unavailable',
+      'etcd-unavailable',
+      'etcd-unavailable',
+      'etcd-unavailable',
+      'etcd-unavailable',
+      'readyz-etcd-failed',
+    ]);
     expect(signals[0]!.line).toContain('15:54:53');
   });
 
   it('components from kubeadm static pod names', () => {
-    expect(['etcd-cp-1', 'kube-apiserver-cp-1', 'etcd', 'kube-controller-manager-cp-1', 'etcdbackup-x'].map(controlPlaneComponentOf)).toEqual([
-      'etcd',
-      'kube-apiserver',
-      'etcd',
-      undefined,
-      undefined,
-    ]);
+    expect(
+      ['etcd-cp-1', 'kube-apiserver-cp-1', 'etcd', 'kube-controller-manager-cp-1', 'etcdbackup-x'].map(
+        controlPlaneComponentOf,
+      ),
+    ).toEqual(['etcd', 'kube-apiserver', 'etcd', undefined, undefined]);
   });
 });

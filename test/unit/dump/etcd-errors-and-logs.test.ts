@@ -29,9 +29,21 @@ describe('DIR/etcd/<command>.err', () => {
   it('reads stderr per command; unhealthy endpoints only stderr names become health entries', async () => {
     const d = dir();
     await put(d, 'etcd/member-list.err', 'Error: context deadline exceeded\n');
-    await put(d, 'etcd/endpoint-status.err', 'Failed to get the status of endpoint https://10.0.0.3:2379 (context deadline exceeded)\n');
-    await put(d, 'etcd/endpoint-health.txt', 'https://10.0.0.1:2379 is healthy: successfully committed proposal: took = 2ms\n');
-    await put(d, 'etcd/endpoint-health.err', 'https://10.0.0.3:2379 is unhealthy: failed to commit proposal: context deadline exceeded\nError: unhealthy cluster\n');
+    await put(
+      d,
+      'etcd/endpoint-status.err',
+      'Failed to get the status of endpoint https://10.0.0.3:2379 (context deadline exceeded)\n',
+    );
+    await put(
+      d,
+      'etcd/endpoint-health.txt',
+      'https://10.0.0.1:2379 is healthy: successfully committed proposal: took = 2ms\n',
+    );
+    await put(
+      d,
+      'etcd/endpoint-health.err',
+      'https://10.0.0.3:2379 is unhealthy: failed to commit proposal: context deadline exceeded\nError: unhealthy cluster\n',
+    );
     const s = await loadDump(d);
     expect(s.partial).toEqual([]);
     expect(s.etcd?.members).toEqual([]);
@@ -67,12 +79,27 @@ describe('DIR/etcd/<command>.err', () => {
     s.etcd = {
       source: 'etcdctl',
       members: [],
-      endpoints: [{ endpoint: 'https://10.0.0.1:2379', memberId: '3319814642761637952', errors: ['etcdserver: no leader'], isLearner: false }],
+      endpoints: [
+        {
+          endpoint: 'https://10.0.0.1:2379',
+          memberId: '3319814642761637952',
+          errors: ['etcdserver: no leader'],
+          isLearner: false,
+        },
+      ],
       health: [{ endpoint: 'https://10.0.0.1:2379', health: false, took: '2000.000ms', error: 'deadline exceeded' }],
       alarms: [],
       errors: [
-        { command: 'member list', endpoint: 'https://10.0.0.2:2379', error: 'unavailable: connect ECONNREFUSED 10.0.0.2:2379' },
-        { command: 'endpoint status', endpoint: 'https://10.0.0.2:2379', error: 'unavailable: connect ECONNREFUSED 10.0.0.2:2379' },
+        {
+          command: 'member list',
+          endpoint: 'https://10.0.0.2:2379',
+          error: 'unavailable: connect ECONNREFUSED 10.0.0.2:2379',
+        },
+        {
+          command: 'endpoint status',
+          endpoint: 'https://10.0.0.2:2379',
+          error: 'unavailable: connect ECONNREFUSED 10.0.0.2:2379',
+        },
         { command: 'alarm list', error: 'no healthy endpoint to ask (the alarm list needs quorum)' },
       ],
     };
@@ -81,7 +108,9 @@ describe('DIR/etcd/<command>.err', () => {
     expect(await readFile(path.join(out, 'etcd', 'endpoint-status.err'), 'utf8')).toBe(
       'Failed to get the status of endpoint https://10.0.0.2:2379 (unavailable: connect ECONNREFUSED 10.0.0.2:2379)\n',
     );
-    expect(await readFile(path.join(out, 'etcd', 'alarm-list.err'), 'utf8')).toBe('Error: no healthy endpoint to ask (the alarm list needs quorum)\n');
+    expect(await readFile(path.join(out, 'etcd', 'alarm-list.err'), 'utf8')).toBe(
+      'Error: no healthy endpoint to ask (the alarm list needs quorum)\n',
+    );
     expect(withoutCoverage(await loadDump(out))).toStrictEqual(s);
     // Written again without errors: the stale .err files go (they are the writer's own).
     delete s.etcd.errors;
@@ -93,21 +122,54 @@ describe('DIR/etcd/<command>.err', () => {
 describe('kubectl cluster-info dump tree: etcd and kube-apiserver pod logs', () => {
   it('reads <ns>/<pod>/logs.txt of etcd-* and kube-apiserver-* pods only; a logs-only dump is a dump', async () => {
     const d = dir();
-    await put(d, 'kube-system/etcd-cp-1/logs.txt', '==== START logs for container etcd of pod kube-system/etcd-cp-1 ====\n{"level":"warn","ts":"2023-11-30T15:33:46.896Z","msg":"serving /health false; no leader"}\n');
-    await put(d, 'kube-system/kube-apiserver-cp-1/logs.txt', 'E1130 15:33:47.000000       1 watcher.go:1] watch chan error: etcdserver: no leader\n');
+    await put(
+      d,
+      'kube-system/etcd-cp-1/logs.txt',
+      '==== START logs for container etcd of pod kube-system/etcd-cp-1 ====\n{"level":"warn","ts":"2023-11-30T15:33:46.896Z","msg":"serving /health false; no leader"}\n',
+    );
+    await put(
+      d,
+      'kube-system/kube-apiserver-cp-1/logs.txt',
+      'E1130 15:33:47.000000       1 watcher.go:1] watch chan error: etcdserver: no leader\n',
+    );
     await put(d, 'kube-system/coredns-abc/logs.txt', 'etcdserver: no leader (not a control-plane pod: ignored)\n');
     await put(d, 'kube-system/etcd-cp-2/logs.txt', 'nothing about etcd here\n');
     const s = await loadDump(d);
     expect(s.controlPlaneLogs).toEqual([
-      { namespace: 'kube-system', pod: 'etcd-cp-1', component: 'etcd', signals: [{ kind: 'no-leader', line: '{"level":"warn","ts":"2023-11-30T15:33:46.896Z","msg":"serving /health false; no leader"}', time: '2023-11-30T15:33:46.896Z' }] },
-      { namespace: 'kube-system', pod: 'kube-apiserver-cp-1', component: 'kube-apiserver', signals: [{ kind: 'etcd-unavailable', line: 'E1130 15:33:47.000000       1 watcher.go:1] watch chan error: etcdserver: no leader' }] },
+      {
+        namespace: 'kube-system',
+        pod: 'etcd-cp-1',
+        component: 'etcd',
+        signals: [
+          {
+            kind: 'no-leader',
+            line: '{"level":"warn","ts":"2023-11-30T15:33:46.896Z","msg":"serving /health false; no leader"}',
+            time: '2023-11-30T15:33:46.896Z',
+          },
+        ],
+      },
+      {
+        namespace: 'kube-system',
+        pod: 'kube-apiserver-cp-1',
+        component: 'kube-apiserver',
+        signals: [
+          {
+            kind: 'etcd-unavailable',
+            line: 'E1130 15:33:47.000000       1 watcher.go:1] watch chan error: etcdserver: no leader',
+          },
+        ],
+      },
     ]);
   });
 
   it('reads only the end of a huge log, from a line start', async () => {
     const d = dir();
     const filler = `${'x'.repeat(99)}\n`.repeat(50_000); // 5 MB of noise before the last line
-    await put(d, 'kube-system/etcd-cp-1/logs.txt', `{"msg":"lost leader"}\n${filler}{"level":"info","msg":"raft.node: a elected leader a at term 3"}\n`);
+    await put(
+      d,
+      'kube-system/etcd-cp-1/logs.txt',
+      `{"msg":"lost leader"}\n${filler}{"level":"info","msg":"raft.node: a elected leader a at term 3"}\n`,
+    );
     const s = await loadDump(d);
     expect(s.controlPlaneLogs?.[0]?.signals.map((x) => x.kind)).toEqual(['leader']);
   });

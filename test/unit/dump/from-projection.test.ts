@@ -13,7 +13,10 @@ useFuzzSeed();
 const str = fc.string({ minLength: 1, maxLength: 12 });
 /** A record whose keys outside `required` may be absent (never present-but-undefined, like the projectors). */
 const opt = <T>(model: { [K in keyof T]-?: fc.Arbitrary<T[K]> }, required: (keyof T)[] = []): fc.Arbitrary<T> =>
-  fc.record(model as Record<string, fc.Arbitrary<unknown>>, { requiredKeys: required as never[], noNullPrototype: true }) as unknown as fc.Arbitrary<T>;
+  fc.record(model as Record<string, fc.Arbitrary<unknown>>, {
+    requiredKeys: required as never[],
+    noNullPrototype: true,
+  }) as unknown as fc.Arbitrary<T>;
 
 const podArb: fc.Arbitrary<PodProjection> = opt<PodProjection>(
   {
@@ -28,9 +31,18 @@ const podArb: fc.Arbitrary<PodProjection> = opt<PodProjection>(
     deletionTimestamp: str,
     deletionGracePeriodSeconds: fc.nat(),
     labels: fc.dictionary(str, fc.string(), { minKeys: 1, maxKeys: 3, noNullPrototype: true }),
-    ownerReferences: fc.array(opt({ apiVersion: str, kind: str, name: str, uid: str, controller: fc.boolean() }, ['kind', 'name']), { minLength: 1, maxLength: 2 }),
+    ownerReferences: fc.array(
+      opt({ apiVersion: str, kind: str, name: str, uid: str, controller: fc.boolean() }, ['kind', 'name']),
+      { minLength: 1, maxLength: 2 },
+    ),
     pvcNames: fc.array(str, { maxLength: 3 }),
-    conditions: fc.array(opt({ type: str, status: str, reason: fc.string(), message: fc.string(), lastTransitionTime: str }, ['type', 'status']), { maxLength: 3 }),
+    conditions: fc.array(
+      opt({ type: str, status: str, reason: fc.string(), message: fc.string(), lastTransitionTime: str }, [
+        'type',
+        'status',
+      ]),
+      { maxLength: 3 },
+    ),
     containers: fc.array(
       opt(
         {
@@ -70,10 +82,16 @@ const eventArb: fc.Arbitrary<EventProjection> = opt<EventProjection>(
 
 describe('projection inverses used by the dump writer', () => {
   it('projectPod(podFromProjection(p)) deep-equals p', () => {
-    fc.assert(fc.property(podArb, (p) => expect(projectPod(podFromProjection(p))).toStrictEqual(p)), { numRuns: 300 });
+    fc.assert(
+      fc.property(podArb, (p) => expect(projectPod(podFromProjection(p))).toStrictEqual(p)),
+      { numRuns: 300 },
+    );
   });
 
   it('projectEvent(eventFromProjection(e), e.origin) deep-equals e', () => {
-    fc.assert(fc.property(eventArb, (e) => expect(projectEvent(eventFromProjection(e), e.origin)).toStrictEqual(e)), { numRuns: 300 });
+    fc.assert(
+      fc.property(eventArb, (e) => expect(projectEvent(eventFromProjection(e), e.origin)).toStrictEqual(e)),
+      { numRuns: 300 },
+    );
   });
 });

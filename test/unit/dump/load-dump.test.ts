@@ -26,8 +26,15 @@ describe('loadDump: kubectl cluster-info dump layout', () => {
       ['Node', 'v1', 'worker-1'],
     ]);
     expect(s.nodes[0]?.metadata).not.toHaveProperty('managedFields');
-    expect(s.pods.map((p) => `${p.namespace}/${p.name}`)).toStrictEqual(['kube-system/antrea-agent-x7k2p', 'kube-system/etcd-cp-1']);
-    expect(s.pods[0]?.containers[0]).toMatchObject({ name: 'antrea-agent', restartCount: 3, waiting: { reason: 'ImagePullBackOff' } });
+    expect(s.pods.map((p) => `${p.namespace}/${p.name}`)).toStrictEqual([
+      'kube-system/antrea-agent-x7k2p',
+      'kube-system/etcd-cp-1',
+    ]);
+    expect(s.pods[0]?.containers[0]).toMatchObject({
+      name: 'antrea-agent',
+      restartCount: 3,
+      waiting: { reason: 'ImagePullBackOff' },
+    });
     expect(s.pods[1]?.memoryRequestBytes).toBe(100 * 2 ** 20);
     expect(s.events).toStrictEqual([
       {
@@ -45,7 +52,9 @@ describe('loadDump: kubectl cluster-info dump layout', () => {
       },
     ]);
     expect(s.services.map((o) => [o.kind, o.metadata.name])).toStrictEqual([['Service', 'kube-dns']]);
-    expect(s.daemonSets.map((o) => [o.kind, o.apiVersion, o.metadata.name])).toStrictEqual([['DaemonSet', 'apps/v1', 'antrea-agent']]);
+    expect(s.daemonSets.map((o) => [o.kind, o.apiVersion, o.metadata.name])).toStrictEqual([
+      ['DaemonSet', 'apps/v1', 'antrea-agent'],
+    ]);
     expect(s.partial).toStrictEqual([]);
     expect(s.etcd).toBeUndefined();
     expect(s.apiserver).toBeUndefined();
@@ -90,7 +99,10 @@ describe('loadDump: workload/ + management/ split', () => {
     expect(s.collectedAt).toBe('2025-03-01T12:00:00Z');
     expect(s.nodes.map((n) => n.metadata.name)).toStrictEqual(['prod-cp-1', 'prod-cp-2']);
     expect(s.capi.kubeadmControlPlanes.map((k) => k.metadata.name)).toStrictEqual(['prod-control-plane']);
-    expect(s.capi.machines.map((m) => m.metadata.name)).toStrictEqual(['prod-control-plane-x1', 'prod-control-plane-x2']);
+    expect(s.capi.machines.map((m) => m.metadata.name)).toStrictEqual([
+      'prod-control-plane-x1',
+      'prod-control-plane-x2',
+    ]);
     expect(s.events.map((e) => [e.origin, e.reason])).toStrictEqual([
       ['workload', 'NodeNotReady'],
       ['management', 'ControlPlaneUnhealthy'],
@@ -100,7 +112,11 @@ describe('loadDump: workload/ + management/ split', () => {
     expect(s.etcd?.source).toBe('etcdctl');
     expect(s.etcd?.members.map((m) => m.id)).toStrictEqual(['9372538179322589801', '3319814642761637952']);
     expect(s.etcd?.endpoints).toStrictEqual([
-      expect.objectContaining({ endpoint: 'https://10.0.0.12:2379', memberId: '3319814642761637952', leader: '3319814642761637952' }),
+      expect.objectContaining({
+        endpoint: 'https://10.0.0.12:2379',
+        memberId: '3319814642761637952',
+        leader: '3319814642761637952',
+      }),
     ]);
     expect(s.etcd?.health.map((h) => [h.endpoint, h.health, h.error])).toStrictEqual([
       ['https://10.0.0.11:2379', false, 'context deadline exceeded'],
@@ -111,8 +127,17 @@ describe('loadDump: workload/ + management/ split', () => {
   it('readDumpObjects keeps the two clusters apart for the fake API server', async () => {
     const d = await readDumpObjects(fixtureDir('workload-management-split'));
     expect(d.workload.map((o) => o.kind).sort()).toStrictEqual(['Event', 'Node', 'Node']);
-    expect(d.management?.map((o) => o.kind).sort()).toStrictEqual(['Event', 'KubeadmControlPlane', 'Machine', 'Machine']);
-    expect(d.meta).toStrictEqual({ cluster: 'prod-east', collectedAt: '2025-03-01T12:00:00Z', partial: [{ source: 'list volumeattachments.storage.k8s.io', error: 'forbidden' }] });
+    expect(d.management?.map((o) => o.kind).sort()).toStrictEqual([
+      'Event',
+      'KubeadmControlPlane',
+      'Machine',
+      'Machine',
+    ]);
+    expect(d.meta).toStrictEqual({
+      cluster: 'prod-east',
+      collectedAt: '2025-03-01T12:00:00Z',
+      partial: [{ source: 'list volumeattachments.storage.k8s.io', error: 'forbidden' }],
+    });
   });
 });
 
@@ -123,8 +148,20 @@ describe('loadDump: etcd output', () => {
       source: 'etcdctl',
       members: [
         { id: '3319814642761637952', name: '', peerURLs: ['https://10.0.0.24:2380'], clientURLs: [], isLearner: true },
-        { id: '9372538179322589801', name: 'cp-a', peerURLs: ['https://10.0.0.21:2380'], clientURLs: ['https://10.0.0.21:2379'], isLearner: false },
-        { id: '18249187646912138824', name: 'cp-c', peerURLs: ['https://10.0.0.23:2380'], clientURLs: ['https://10.0.0.23:2379'], isLearner: false },
+        {
+          id: '9372538179322589801',
+          name: 'cp-a',
+          peerURLs: ['https://10.0.0.21:2380'],
+          clientURLs: ['https://10.0.0.21:2379'],
+          isLearner: false,
+        },
+        {
+          id: '18249187646912138824',
+          name: 'cp-c',
+          peerURLs: ['https://10.0.0.23:2380'],
+          clientURLs: ['https://10.0.0.23:2379'],
+          isLearner: false,
+        },
       ],
       // The dead endpoint 10.0.0.21 is absent from status output: it stays absent.
       endpoints: [
@@ -191,7 +228,9 @@ describe('loadDump: unreadable input', () => {
     const dir = path.join(tmp, 'only-broken');
     await mkdir(dir);
     await writeFile(path.join(dir, 'nodes.json'), '{"kind": ');
-    await expect(loadDump(dir)).rejects.toThrow(/contains no Kubernetes objects \(1 file\(s\) could not be read; first: nodes\.json: invalid JSON/);
+    await expect(loadDump(dir)).rejects.toThrow(
+      /contains no Kubernetes objects \(1 file\(s\) could not be read; first: nodes\.json: invalid JSON/,
+    );
   });
 });
 
@@ -200,8 +239,14 @@ describe('loadDump: files saved on Windows and stray files', () => {
     const dir = path.join(tmp, 'windows');
     await mkdir(dir);
     const nodes = JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', items: [{ metadata: { name: 'win-node' } }] });
-    await writeFile(path.join(dir, 'nodes.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(nodes, 'utf16le')]));
-    await writeFile(path.join(dir, 'pvc.yaml'), '\ufeffapiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: { name: data, namespace: db }\n');
+    await writeFile(
+      path.join(dir, 'nodes.json'),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(nodes, 'utf16le')]),
+    );
+    await writeFile(
+      path.join(dir, 'pvc.yaml'),
+      '\ufeffapiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: { name: data, namespace: db }\n',
+    );
     const s = await loadDump(dir);
     expect(s.nodes.map((n) => n.metadata.name)).toStrictEqual(['win-node']);
     expect(s.persistentVolumeClaims.map((p) => p.metadata.name)).toStrictEqual(['data']);
@@ -211,10 +256,16 @@ describe('loadDump: files saved on Windows and stray files', () => {
   it('with workload/ present, an object file loose in DIR is reported, not silently dropped', async () => {
     const dir = path.join(tmp, 'stray');
     await cp(fixtureDir('workload-management-split'), dir, { recursive: true });
-    await writeFile(path.join(dir, 'extra-nodes.json'), '{"kind":"Node","apiVersion":"v1","metadata":{"name":"stray"}}');
+    await writeFile(
+      path.join(dir, 'extra-nodes.json'),
+      '{"kind":"Node","apiVersion":"v1","metadata":{"name":"stray"}}',
+    );
     const s = await loadDump(dir);
     expect(s.nodes.map((n) => n.metadata.name)).toStrictEqual(['prod-cp-1', 'prod-cp-2']);
-    expect(s.partial).toContainEqual({ source: 'extra-nodes.json', error: expect.stringContaining('not read: DIR/workload/ exists') });
+    expect(s.partial).toContainEqual({
+      source: 'extra-nodes.json',
+      error: expect.stringContaining('not read: DIR/workload/ exists'),
+    });
   });
 });
 

@@ -89,7 +89,18 @@ describe('parseKubectlYaml', () => {
   });
 
   it('steps aside (UnsupportedYaml) for anchors, aliases, tags, folded scalars, comments after plain scalars, duplicate keys and tabs', () => {
-    for (const text of ['a: &x 1\nb: *x\n', 'a: !!str 1\n', 'a: >\n  folded\n', 'a: b # c\n', 'a: 1\na: 2\n', 'a:\n\t- 1\n', 'a: [b, c]\n', 'a: 0x1F\n', 'a: +1\n', 'a: 12345678901234567890\n']) {
+    for (const text of [
+      'a: &x 1\nb: *x\n',
+      'a: !!str 1\n',
+      'a: >\n  folded\n',
+      'a: b # c\n',
+      'a: 1\na: 2\n',
+      'a:\n\t- 1\n',
+      'a: [b, c]\n',
+      'a: 0x1F\n',
+      'a: +1\n',
+      'a: 12345678901234567890\n',
+    ]) {
       expect(() => parseKubectlYaml(text)).toThrow(UnsupportedYaml);
     }
   });
@@ -98,13 +109,38 @@ describe('parseKubectlYaml', () => {
     const text = 'apiVersion: v1\nkind: Node # a comment\nmetadata: &m\n  name: n1\n';
     expect(readObjectFile(text, 'nodes.yaml').objects.map((o) => o.metadata.name)).toEqual(['n1']);
     // Aliases expanded without limit are the billion-laughs trap: the full parser refuses past its limit.
-    const laughs = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 8 }, (_, k) => `${String.fromCharCode(98 + k)}: &${String.fromCharCode(98 + k)} [${Array(10).fill(`*${String.fromCharCode(97 + k)}`).join(',')}]`)].join('\n');
+    const laughs = [
+      'a: &a ["x","x","x","x","x","x","x","x","x","x"]',
+      ...Array.from(
+        { length: 8 },
+        (_, k) =>
+          `${String.fromCharCode(98 + k)}: &${String.fromCharCode(98 + k)} [${Array(10)
+            .fill(`*${String.fromCharCode(97 + k)}`)
+            .join(',')}]`,
+      ),
+    ].join('\n');
     expect(() => readObjectFile(laughs, 'x.yaml')).toThrow(/alias/i);
   });
 
   it('random kubectl-shaped objects round-trip as js-yaml reads them', () => {
-    const obj = { apiVersion: 'v1', kind: 'List', items: [{ metadata: { name: 'a', labels: { 'x/y': 'true', n: '1' } }, spec: { list: [1, 'two', { three: [] }], empty: {}, nothing: null, t: 'multi\nline\n', s: "quote's \"double\"" } }] };
-    for (const text of [dump(obj), dump(obj, { lineWidth: 20 }), JSON.stringify(obj, null, 2)]) expect(parseKubectlYaml(text)).toEqual(full(text));
+    const obj = {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        {
+          metadata: { name: 'a', labels: { 'x/y': 'true', n: '1' } },
+          spec: {
+            list: [1, 'two', { three: [] }],
+            empty: {},
+            nothing: null,
+            t: 'multi\nline\n',
+            s: 'quote\'s "double"',
+          },
+        },
+      ],
+    };
+    for (const text of [dump(obj), dump(obj, { lineWidth: 20 }), JSON.stringify(obj, null, 2)])
+      expect(parseKubectlYaml(text)).toEqual(full(text));
   });
 
   it('any JSON value js-yaml writes (any line width) is read as js-yaml reads it, or refused', () => {

@@ -18,7 +18,8 @@ describe('parseReadyz', () => {
   });
 
   it('reads a failing body: etcd check failed with the reason withheld (etcd lost its leader)', () => {
-    const body = '[+]ping ok\n[-]etcd failed: reason withheld\n[-]etcd-readiness failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n';
+    const body =
+      '[+]ping ok\n[-]etcd failed: reason withheld\n[-]etcd-readiness failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n';
     expect(parseReadyz(body, 500)).toStrictEqual({
       reachable: true,
       ready: false,
@@ -34,8 +35,14 @@ describe('parseReadyz', () => {
 
   it('uses the HTTP status when the verdict line is missing, and a JSON Status message as error', () => {
     expect(parseReadyz('[+]ping ok\n', 200)).toMatchObject({ ready: true, checks: [{ name: 'ping', ok: true }] });
-    const status = '{"kind":"Status","apiVersion":"v1","status":"Failure","message":"etcdserver: no leader","code":500}';
-    expect(parseReadyz(status, 500)).toStrictEqual({ reachable: true, ready: false, checks: [], error: 'etcdserver: no leader' });
+    const status =
+      '{"kind":"Status","apiVersion":"v1","status":"Failure","message":"etcdserver: no leader","code":500}';
+    expect(parseReadyz(status, 500)).toStrictEqual({
+      reachable: true,
+      ready: false,
+      checks: [],
+      error: 'etcdserver: no leader',
+    });
   });
 
   it('accepts the non-verbose "ok" body and CRLF line ends', () => {

@@ -34,14 +34,21 @@ async function dumpOf(files: Record<string, string>): Promise<string> {
 /** A Ready node created and Ready long before its last heartbeat. */
 const node = (name: string, heartbeat: string) => ({
   metadata: { name, creationTimestamp: '2020-01-01T00:00:00Z' },
-  status: { conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: heartbeat, lastTransitionTime: '2020-01-01T00:00:10Z' }] },
+  status: {
+    conditions: [
+      { type: 'Ready', status: 'True', lastHeartbeatTime: heartbeat, lastTransitionTime: '2020-01-01T00:00:10Z' },
+    ],
+  },
 });
 
 describe('kindFromPath: what a file name says about kind-less items', () => {
   it.each([
     ['resources/cluster/core_v1_nodes.json', 'Node'],
     ['resources/ns/kube-system/core_v1_pods.json', 'Pod'],
-    ['resources/cluster/admissionregistration.k8s.io_v1_validatingwebhookconfigurations.json', 'ValidatingWebhookConfiguration'],
+    [
+      'resources/cluster/admissionregistration.k8s.io_v1_validatingwebhookconfigurations.json',
+      'ValidatingWebhookConfiguration',
+    ],
     ['resources/ns/ns-prod/cluster.x-k8s.io_v1beta1_machines.json', 'Machine'],
     ['cluster-resources/pods/default.json', 'Pod'],
     ['cluster-resources/pvcs/db.json', 'PersistentVolumeClaim'],
@@ -52,9 +59,13 @@ describe('kindFromPath: what a file name says about kind-less items', () => {
     expect(kindFromPath(p).spec?.kind).toBe(kind);
   });
 
-  it.each(['resources/ns/default/core_v1_configmaps.json', 'cluster-resources/configmaps/default.json', 'kube-system/replication-controllers.json', 'cluster-resources/pvs.json'])(
-    '%s names a kind we do not read (its items are ignored, not reported)',
-    (p) => expect(kindFromPath(p)).toEqual({ unread: true }),
+  it.each([
+    'resources/ns/default/core_v1_configmaps.json',
+    'cluster-resources/configmaps/default.json',
+    'kube-system/replication-controllers.json',
+    'cluster-resources/pvs.json',
+  ])('%s names a kind we do not read (its items are ignored, not reported)', (p) =>
+    expect(kindFromPath(p)).toEqual({ unread: true }),
   );
 
   it('a sonobuoy file of a group we do not read is not mistaken for ours', () => {
@@ -80,12 +91,30 @@ describe('readObjectFile', () => {
     expect(r.objects.map((o) => o.metadata.name)).toEqual(['capi-1']);
     expect(r.foreign).toEqual([{ kind: 'Machine', apiVersion: 'machine.openshift.io/v1beta1', count: 2 }]);
     // The items of a foreign typed list are foreign too, even without their own kind.
-    const list = readObjectFile(JSON.stringify({ kind: 'MachineList', apiVersion: 'machine.openshift.io/v1beta1', items: [{ metadata: { name: 'x' }, spec: {} }] }), 'all.json');
-    expect([list.objects, list.foreign]).toEqual([[], [{ kind: 'Machine', apiVersion: 'machine.openshift.io/v1beta1', count: 1 }]]);
+    const list = readObjectFile(
+      JSON.stringify({
+        kind: 'MachineList',
+        apiVersion: 'machine.openshift.io/v1beta1',
+        items: [{ metadata: { name: 'x' }, spec: {} }],
+      }),
+      'all.json',
+    );
+    expect([list.objects, list.foreign]).toEqual([
+      [],
+      [{ kind: 'Machine', apiVersion: 'machine.openshift.io/v1beta1', count: 1 }],
+    ]);
   });
 
   it('counts Kubernetes-looking objects whose kind nothing says; ignores JSON that is not Kubernetes data', () => {
-    expect(readObjectFile(JSON.stringify([{ metadata: { name: 'a' }, spec: {} }, { metadata: { name: 'b' }, status: {} }]), 'mystery.json').kindless).toBe(2);
+    expect(
+      readObjectFile(
+        JSON.stringify([
+          { metadata: { name: 'a' }, spec: {} },
+          { metadata: { name: 'b' }, status: {} },
+        ]),
+        'mystery.json',
+      ).kindless,
+    ).toBe(2);
     const analysis = readObjectFile(JSON.stringify([{ name: 'node-count', isPass: true }]), 'analysis.json');
     expect([analysis.kindless, analysis.holdsObjects]).toEqual([0, false]);
   });
@@ -103,7 +132,11 @@ describe('splitJsonDocuments: a saved stdout of kubectl cluster-info dump', () =
       '==== END logs for container coredns of pod kube-system/coredns-1 ====',
       '{\n"kind": "PodList",\n"items": [{"metadata": {"name": "p1", "namespace": "kube-system"}, "status": {"phase": "Running"}}]\n}',
     ].join('\n');
-    expect(splitJsonDocuments(text).map((d) => (d as { kind: string }).kind)).toEqual(['NodeList', 'EventList', 'PodList']);
+    expect(splitJsonDocuments(text).map((d) => (d as { kind: string }).kind)).toEqual([
+      'NodeList',
+      'EventList',
+      'PodList',
+    ]);
   });
 
   it('throws when no document can be read', () => {
@@ -120,12 +153,25 @@ describe('findNewestTime', () => {
         deletionTimestamp: '2030-01-01T00:00:00Z',
         managedFields: [{ manager: 'k3s', time: '2025-09-11T20:53:31Z' }],
       },
-      status: { conditions: [{ type: 'Ready', lastTransitionTime: '2025-09-11T20:50:19Z' }], containerStatuses: [{ lastState: { terminated: { finishedAt: '2025-09-11T20:53:27Z' } } }] },
+      status: {
+        conditions: [{ type: 'Ready', lastTransitionTime: '2025-09-11T20:50:19Z' }],
+        containerStatuses: [{ lastState: { terminated: { finishedAt: '2025-09-11T20:53:27Z' } } }],
+      },
     };
     expect(new Date(findNewestTime(pod)!).toISOString()).toBe('2025-09-11T20:53:31.000Z');
-    const event = { metadata: { name: 'e' }, firstTimestamp: '2024-11-17T10:19:41Z', lastTimestamp: '2024-11-17T10:29:41Z', eventTime: null };
+    const event = {
+      metadata: { name: 'e' },
+      firstTimestamp: '2024-11-17T10:19:41Z',
+      lastTimestamp: '2024-11-17T10:29:41Z',
+      eventTime: null,
+    };
     expect(new Date(findNewestTime(event)!).toISOString()).toBe('2024-11-17T10:29:41.000Z');
-    expect(findNewestTime({ metadata: { name: 'x', creationTimestamp: '9999-01-01T00:00:00Z' } }, Date.parse('2026-01-01T00:00:00Z'))).toBeUndefined();
+    expect(
+      findNewestTime(
+        { metadata: { name: 'x', creationTimestamp: '9999-01-01T00:00:00Z' } },
+        Date.parse('2026-01-01T00:00:00Z'),
+      ),
+    ).toBeUndefined();
   });
 
   it('reads both Cluster API condition lists: status.v1beta2 (CAPI v1.9/v1.10) and status.deprecated.v1beta1 (v1beta2)', () => {
@@ -137,7 +183,11 @@ describe('findNewestTime', () => {
       metadata: { name: 'cluster-qf-mathieu' },
       status: {
         conditions: [{ type: 'TopologyReconciled', status: 'False', lastTransitionTime: '2025-12-09T11:26:49Z' }],
-        v1beta2: { conditions: [{ type: 'ControlPlaneMachinesReady', status: 'False', lastTransitionTime: '2025-12-09T12:39:02Z' }] },
+        v1beta2: {
+          conditions: [
+            { type: 'ControlPlaneMachinesReady', status: 'False', lastTransitionTime: '2025-12-09T12:39:02Z' },
+          ],
+        },
       },
     };
     expect(new Date(findNewestTime(v1beta1Served)!).toISOString()).toBe('2025-12-09T12:39:02.000Z');
@@ -147,12 +197,16 @@ describe('findNewestTime', () => {
       metadata: { name: 'kcp' },
       status: {
         conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-02-18T05:25:31Z' }],
-        deprecated: { v1beta1: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-02-18T05:30:45Z' }] } },
+        deprecated: {
+          v1beta1: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-02-18T05:30:45Z' }] },
+        },
       },
     };
     expect(new Date(findNewestTime(v1beta2Served)!).toISOString()).toBe('2026-02-18T05:30:45.000Z');
     // Odd shapes are ignored, not thrown on.
-    expect(findNewestTime({ metadata: { name: 'y' }, status: { v1beta2: 'x', deprecated: { v1beta1: [] } } })).toBeUndefined();
+    expect(
+      findNewestTime({ metadata: { name: 'y' }, status: { v1beta2: 'x', deprecated: { v1beta1: [] } } }),
+    ).toBeUndefined();
   });
 });
 
@@ -160,9 +214,21 @@ describe('loadDump on real capture layouts', () => {
   it('sonobuoy results: kinds from file names; no meta.json → collectedAt is the newest time in the data', async () => {
     const dir = await dumpOf({
       'meta/run.log': 'not read',
-      'resources/cluster/core_v1_nodes.json': JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [node('kind-control-plane', '2022-01-27T14:44:03Z'), node('kind-worker', '2022-02-03T19:02:54Z')] }),
-      'resources/cluster/admissionregistration.k8s.io_v1_validatingwebhookconfigurations.json': JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }),
-      'resources/ns/kube-system/core_v1_pods.json': JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ metadata: { name: 'etcd-x', namespace: 'kube-system' }, status: { phase: 'Running' } }] }),
+      'resources/cluster/core_v1_nodes.json': JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [node('kind-control-plane', '2022-01-27T14:44:03Z'), node('kind-worker', '2022-02-03T19:02:54Z')],
+      }),
+      'resources/cluster/admissionregistration.k8s.io_v1_validatingwebhookconfigurations.json': JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [],
+      }),
+      'resources/ns/kube-system/core_v1_pods.json': JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [{ metadata: { name: 'etcd-x', namespace: 'kube-system' }, status: { phase: 'Running' } }],
+      }),
       'podlogs/kube-system/etcd-x/logs/etcd.txt': '{"level":"warn","msg":"not a capture"}',
     });
     const s = await loadDump(dir);
@@ -178,43 +244,78 @@ describe('loadDump on real capture layouts', () => {
     const dir = await dumpOf({
       'version.yaml': 'apiVersion: troubleshoot.sh/v1beta2\nkind: SupportBundle\nspec:\n  versionNumber: 0.121.3\n',
       'cluster-resources/nodes.json': JSON.stringify([node('n1', '2025-09-11T20:50:35Z')]),
-      'cluster-resources/pods/default.json': JSON.stringify([{ metadata: { name: 'web-1', namespace: 'default' }, status: { phase: 'Running' } }]),
-      'cluster-resources/pods-errors.json': JSON.stringify({ 'kube-system': 'pods is forbidden: User "system:serviceaccount:default:sb" cannot list resource "pods" in the namespace "kube-system"' }),
+      'cluster-resources/pods/default.json': JSON.stringify([
+        { metadata: { name: 'web-1', namespace: 'default' }, status: { phase: 'Running' } },
+      ]),
+      'cluster-resources/pods-errors.json': JSON.stringify({
+        'kube-system':
+          'pods is forbidden: User "system:serviceaccount:default:sb" cannot list resource "pods" in the namespace "kube-system"',
+      }),
       'cluster-resources/configmaps/default.json': JSON.stringify([{ metadata: { name: 'cm' }, data: {} }]),
-      'cluster-resources/pod-disruption-budgets-errors.json': JSON.stringify(['the server could not find the requested resource']),
+      'cluster-resources/pod-disruption-budgets-errors.json': JSON.stringify([
+        'the server could not find the requested resource',
+      ]),
     });
     const s = await loadDump(dir);
     expect(s.nodes.map((x) => x.metadata.name)).toEqual(['n1']);
     expect(s.pods.map((p) => `${p.namespace}/${p.name}`)).toEqual(['default/web-1']);
     expect(s.coverage?.['Pod']).toEqual({ state: 'failed', why: expect.stringContaining('pods is forbidden') });
-    expect(s.partial).toEqual([{ source: 'cluster-resources/pods-errors.json', error: expect.stringContaining('1 collection error(s); first: kube-system: pods is forbidden') }]);
+    expect(s.partial).toEqual([
+      {
+        source: 'cluster-resources/pods-errors.json',
+        error: expect.stringContaining('1 collection error(s); first: kube-system: pods is forbidden'),
+      },
+    ]);
   });
 
   it('a saved kubectl cluster-info dump stdout (.txt or .json) is read; logs.txt never is', async () => {
     const stdout = [
       'PS C:\\Users\\ops> kubectl cluster-info dump',
-      JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', items: [node('minikube', '2024-11-17T10:24:54Z')] }, null, 4),
-      JSON.stringify({ kind: 'PodList', apiVersion: 'v1', items: [{ metadata: { name: 'coredns-1', namespace: 'kube-system' }, status: { phase: 'Running' } }] }, null, 4),
+      JSON.stringify(
+        { kind: 'NodeList', apiVersion: 'v1', items: [node('minikube', '2024-11-17T10:24:54Z')] },
+        null,
+        4,
+      ),
+      JSON.stringify(
+        {
+          kind: 'PodList',
+          apiVersion: 'v1',
+          items: [{ metadata: { name: 'coredns-1', namespace: 'kube-system' }, status: { phase: 'Running' } }],
+        },
+        null,
+        4,
+      ),
       '==== START logs for container coredns of pod kube-system/coredns-1 ====',
       '.:53 { broken',
       '==== END logs for container coredns of pod kube-system/coredns-1 ====',
     ].join('\n');
     for (const name of ['cluster-info-dump.txt', 'cluster-info-dump.json']) {
-      const s = await loadDump(await dumpOf({ [name]: stdout, 'kube-system/coredns-1/logs.txt': '{"kind": "NodeList", "items": []}' }));
-      expect([s.nodes.map((x) => x.metadata.name), s.pods.map((p) => p.name), s.partial]).toEqual([['minikube'], ['coredns-1'], []]);
+      const s = await loadDump(
+        await dumpOf({ [name]: stdout, 'kube-system/coredns-1/logs.txt': '{"kind": "NodeList", "items": []}' }),
+      );
+      expect([s.nodes.map((x) => x.metadata.name), s.pods.map((p) => p.name), s.partial]).toEqual([
+        ['minikube'],
+        ['coredns-1'],
+        [],
+      ]);
     }
   });
 
   it('a capture of only foreign Machine kinds is read (not an error): noted, nothing read, time unknown', async () => {
     const s = await loadDump(
       await dumpOf({
-        'machines.yaml': 'apiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata: { name: m1, namespace: openshift-machine-api }\nspec: {}\n',
-        'mhc.yaml': 'apiVersion: machine.openshift.io/v1beta1\nkind: MachineHealthCheck\nmetadata: { name: h, namespace: openshift-machine-api }\nspec: {}\n',
+        'machines.yaml':
+          'apiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata: { name: m1, namespace: openshift-machine-api }\nspec: {}\n',
+        'mhc.yaml':
+          'apiVersion: machine.openshift.io/v1beta1\nkind: MachineHealthCheck\nmetadata: { name: h, namespace: openshift-machine-api }\nspec: {}\n',
       }),
     );
     expect(s.capi.machines).toEqual([]);
     expect(s.capi.machineHealthChecks).toEqual([]);
-    expect(s.partial.map((p) => p.source)).toEqual(['1 Machine object(s) of machine.openshift.io/v1beta1', '1 MachineHealthCheck object(s) of machine.openshift.io/v1beta1']);
+    expect(s.partial.map((p) => p.source)).toEqual([
+      '1 Machine object(s) of machine.openshift.io/v1beta1',
+      '1 MachineHealthCheck object(s) of machine.openshift.io/v1beta1',
+    ]);
     expect([s.collectedAt, s.collectedAtFrom]).toEqual(['', 'unknown']);
   });
 
@@ -222,11 +323,17 @@ describe('loadDump on real capture layouts', () => {
     const s = await loadDump(
       await dumpOf({
         'meta.json': JSON.stringify({ cluster: 'c', collectedAt: '2025-03-01T12:00:00Z' }),
-        'nodes.json': JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', items: [node('n1', '2025-03-01T11:59:00Z')] }),
+        'nodes.json': JSON.stringify({
+          kind: 'NodeList',
+          apiVersion: 'v1',
+          items: [node('n1', '2025-03-01T11:59:00Z')],
+        }),
         'objects.json': JSON.stringify([{ metadata: { name: 'a' }, spec: {} }]),
       }),
     );
     expect([s.collectedAt, s.collectedAtFrom]).toEqual(['2025-03-01T12:00:00Z', undefined]);
-    expect(s.partial).toEqual([{ source: 'objects.json', error: '1 object(s) without a kind, and the file name does not say which: not read' }]);
+    expect(s.partial).toEqual([
+      { source: 'objects.json', error: '1 object(s) without a kind, and the file name does not say which: not read' },
+    ]);
   });
 });

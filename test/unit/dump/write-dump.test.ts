@@ -89,7 +89,11 @@ describe('writeDump files', () => {
     const mgmtEvents = JSON.parse(await readFile(path.join(out, 'management', 'events.json'), 'utf8'));
     expect(mgmtEvents.items.map((e: { reason: string }) => e.reason)).toStrictEqual(['ControlPlaneUnhealthy']);
     const meta = JSON.parse(await readFile(path.join(out, 'meta.json'), 'utf8'));
-    expect(meta).toMatchObject({ cluster: 'prod-east', collectedAt: '2025-03-01T12:00:00Z', apiserver: { reachable: true, ready: false } });
+    expect(meta).toMatchObject({
+      cluster: 'prod-east',
+      collectedAt: '2025-03-01T12:00:00Z',
+      apiserver: { reachable: true, ready: false },
+    });
     expect(await readdir(path.join(out, 'workload'))).toContain('statefulsets.json');
   });
 });
@@ -126,14 +130,23 @@ describe('writeDump target directory', () => {
   it('refuses a path that is a file', async () => {
     const file = path.join(tmp, 'plain-file');
     await writeFile(file, 'x');
-    await expect(writeDump(liveSnapshot(), file)).rejects.toThrow(`cannot write dump to ${file}: it exists and is not a directory`);
+    await expect(writeDump(liveSnapshot(), file)).rejects.toThrow(
+      `cannot write dump to ${file}: it exists and is not a directory`,
+    );
   });
 });
 
 /** A snapshot as the live collector would build it: canonical order, alarms not visible in status errors. */
 function liveSnapshot(): Snapshot {
   const s = createEmptySnapshot('prod-live', '2025-06-01T10:00:00.000Z', 'live');
-  s.nodes = [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', uid: 'u1', labels: { a: 'b' } }, status: { conditions: [{ type: 'Ready', status: 'True' }] } }];
+  s.nodes = [
+    {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n1', uid: 'u1', labels: { a: 'b' } },
+      status: { conditions: [{ type: 'Ready', status: 'True' }] },
+    },
+  ];
   s.pods = [
     {
       namespace: 'default',
@@ -142,29 +155,89 @@ function liveSnapshot(): Snapshot {
       phase: 'Running',
       pvcNames: ['data-web-0'],
       conditions: [{ type: 'Ready', status: 'True' }],
-      containers: [{ name: 'web', ready: true, restartCount: 2, lastTerminated: { reason: 'OOMKilled', exitCode: 137 } }],
+      containers: [
+        { name: 'web', ready: true, restartCount: 2, lastTerminated: { reason: 'OOMKilled', exitCode: 137 } },
+      ],
       memoryRequestBytes: 268435456,
       ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', controller: true }],
     },
   ];
   s.events = [
-    { origin: 'workload', namespace: 'default', name: 'web-0.1', reason: 'FailedAttachVolume', count: 3, firstTimestamp: '2025-06-01T09:00:00Z', involvedObject: { kind: 'Pod', name: 'web-0' } },
-    { origin: 'management', namespace: 'ns-prod', name: 'm.1', reason: 'MachineDeleting', count: 1, lastTimestamp: '2025-06-01T09:30:00Z', involvedObject: {} },
+    {
+      origin: 'workload',
+      namespace: 'default',
+      name: 'web-0.1',
+      reason: 'FailedAttachVolume',
+      count: 3,
+      firstTimestamp: '2025-06-01T09:00:00Z',
+      involvedObject: { kind: 'Pod', name: 'web-0' },
+    },
+    {
+      origin: 'management',
+      namespace: 'ns-prod',
+      name: 'm.1',
+      reason: 'MachineDeleting',
+      count: 1,
+      lastTimestamp: '2025-06-01T09:30:00Z',
+      involvedObject: {},
+    },
   ];
-  s.capi.machines = [{ apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name: 'm', namespace: 'ns-prod' }, status: { phase: 'Deleting' } }];
+  s.capi.machines = [
+    {
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'Machine',
+      metadata: { name: 'm', namespace: 'ns-prod' },
+      status: { phase: 'Deleting' },
+    },
+  ];
   // The blocker kinds: a budget as read, and a CRD as its compact projection (no schemas).
-  s.podDisruptionBudgets = [{ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'db', namespace: 'default', uid: 'u-pdb' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'db' } } }, status: { disruptionsAllowed: 0 } }];
-  s.customResourceDefinitions = [{ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'policies.kyverno.io', uid: 'u-crd', generation: 2 }, spec: { versions: [{ name: 'v1', served: true, storage: true }], group: 'kyverno.io' } }];
+  s.podDisruptionBudgets = [
+    {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'db', namespace: 'default', uid: 'u-pdb' },
+      spec: { minAvailable: 2, selector: { matchLabels: { app: 'db' } } },
+      status: { disruptionsAllowed: 0 },
+    },
+  ];
+  s.customResourceDefinitions = [
+    {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'policies.kyverno.io', uid: 'u-crd', generation: 2 },
+      spec: { versions: [{ name: 'v1', served: true, storage: true }], group: 'kyverno.io' },
+    },
+  ];
   s.etcd = {
     source: 'live',
-    members: [{ id: '18249187646912138824', name: 'cp-1', peerURLs: ['https://10.0.0.1:2380'], clientURLs: ['https://10.0.0.1:2379'], isLearner: false }],
-    endpoints: [{ endpoint: 'https://10.0.0.1:2379', memberId: '18249187646912138824', leader: '18249187646912138824', raftTerm: '4', dbSize: 1024, isLearner: false, errors: [] }],
+    members: [
+      {
+        id: '18249187646912138824',
+        name: 'cp-1',
+        peerURLs: ['https://10.0.0.1:2380'],
+        clientURLs: ['https://10.0.0.1:2379'],
+        isLearner: false,
+      },
+    ],
+    endpoints: [
+      {
+        endpoint: 'https://10.0.0.1:2379',
+        memberId: '18249187646912138824',
+        leader: '18249187646912138824',
+        raftTerm: '4',
+        dbSize: 1024,
+        isLearner: false,
+        errors: [],
+      },
+    ],
     health: [{ endpoint: 'https://10.0.0.1:2379', health: true, took: '2ms' }],
     alarms: [{ memberId: '18249187646912138824', alarm: 'CORRUPT' }],
   };
   s.apiserver = { reachable: true, ready: true, checks: [{ name: 'etcd', ok: true }] };
   s.partial = [{ source: 'list tanzukubernetesclusters.run.tanzu.vmware.com', error: 'forbidden' }];
-  s.coverage = coverage((kind) => (kind === 'TanzuKubernetesCluster' ? { state: 'failed', why: 'forbidden' } : { state: 'read' }));
+  s.coverage = coverage((kind) =>
+    kind === 'TanzuKubernetesCluster' ? { state: 'failed', why: 'forbidden' } : { state: 'read' },
+  );
   return s;
 }
 

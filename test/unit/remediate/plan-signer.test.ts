@@ -28,13 +28,27 @@ describe('createPlanSigner (HMAC-SHA256 with K8S_HEALTH_PLAN_SECRET)', () => {
 
   it('refuses malformed MACs without throwing', () => {
     const s = createPlanSigner(TEST_PLAN_SECRET);
-    for (const bad of [undefined, null, 42, '', 'zz', 'a'.repeat(63), 'A'.repeat(64), `${'0'.repeat(64)} `, { toString: () => '0'.repeat(64) }]) {
+    for (const bad of [
+      undefined,
+      null,
+      42,
+      '',
+      'zz',
+      'a'.repeat(63),
+      'A'.repeat(64),
+      `${'0'.repeat(64)} `,
+      { toString: () => '0'.repeat(64) },
+    ]) {
       expect(s.verify('plan', {}, bad)).toBe(false);
     }
   });
 
   it('without a usable secret it is not ready: one line naming the variable, and every sign/verify throws it', () => {
-    for (const [secret, why] of [[undefined, 'is not set'], ['', 'is not set'], ['x'.repeat(31), 'shorter than 32 bytes']] as const) {
+    for (const [secret, why] of [
+      [undefined, 'is not set'],
+      ['', 'is not set'],
+      ['x'.repeat(31), 'shorter than 32 bytes'],
+    ] as const) {
       const s = createPlanSigner(secret);
       expect(s.ready).toBe(false);
       expect(s.problem).toContain(PLAN_SECRET_ENV);

@@ -42,8 +42,24 @@ describe('redactRedisUrl', () => {
 describe('describeRedisTarget', () => {
   it('names a Sentinel or Cluster topology by its addresses, never with a password', () => {
     const auth = { username: 'bot', password: 's3cret', sentinelPassword: 'sp' };
-    expect(describeRedisTarget({ url: 'redis://:pw@ignored:1', clusterNodes: [{ host: '10.0.0.1', port: 7000 }, { host: '10.0.0.2', port: 7001 }], ...auth })).toBe('redis cluster via 10.0.0.1:7000,10.0.0.2:7001');
-    expect(describeRedisTarget({ url: 'redis://:pw@ignored:1', sentinels: [{ host: 's1', port: 26379 }], sentinelMaster: 'mymaster', ...auth })).toBe('sentinel master "mymaster" via s1:26379');
+    expect(
+      describeRedisTarget({
+        url: 'redis://:pw@ignored:1',
+        clusterNodes: [
+          { host: '10.0.0.1', port: 7000 },
+          { host: '10.0.0.2', port: 7001 },
+        ],
+        ...auth,
+      }),
+    ).toBe('redis cluster via 10.0.0.1:7000,10.0.0.2:7001');
+    expect(
+      describeRedisTarget({
+        url: 'redis://:pw@ignored:1',
+        sentinels: [{ host: 's1', port: 26379 }],
+        sentinelMaster: 'mymaster',
+        ...auth,
+      }),
+    ).toBe('sentinel master "mymaster" via s1:26379');
     expect(describeRedisTarget({ url: 'redis://:pw@r:6379', ...auth })).not.toContain('pw');
   });
 });

@@ -10,7 +10,13 @@ import { troubleshootLayout } from './troubleshoot.js';
  * Order matters where two name one path: the first that names it wins (a sonobuoy name is also a
  * plausible file name, and a file named after a kind beats its folder's name).
  */
-export const DUMP_LAYOUTS: readonly DumpLayout[] = [sonobuoyLayout, ownDumpLayout, kubectlTreeLayout, clusterInfoDumpLayout, troubleshootLayout];
+export const DUMP_LAYOUTS: readonly DumpLayout[] = [
+  sonobuoyLayout,
+  ownDumpLayout,
+  kubectlTreeLayout,
+  clusterInfoDumpLayout,
+  troubleshootLayout,
+];
 
 /** Entries of a dump root that no layout reads as workload objects. */
 export const RESERVED_ROOT_ENTRIES: ReadonlySet<string> = new Set(DUMP_LAYOUTS.flatMap((l) => l.reserved ?? []));

@@ -10,15 +10,55 @@ const ALIASES: Record<string, string> = { pvcs: 'persistentvolumeclaims' };
  * (collect/cluster_resources.go) and `kubectl cluster-info dump` (replication-controllers.json).
  */
 const UNREAD = new Set([
-  'apiservices', 'auth-cani-list', 'certificatesigningrequests', 'clusterrolebindings', 'clusterroles', 'componentstatuses', 'configmaps',
-  'controllerrevisions', 'cronjobs', 'csidrivers', 'csinodes', 'custom-resource-definitions', 'customresourcedefinitions', 'endpointslices',
-  'flowschemas', 'groups', 'horizontalpodautoscalers', 'image-pull-secrets', 'ingress', 'ingresses', 'jobs', 'leases', 'limitranges',
-  'network-policy', 'networkpolicies', 'persistentvolumes', 'pod-disruption-budgets', 'poddisruptionbudgets', 'priorityclasses',
-  'prioritylevelconfigurations', 'pvs', 'replication-controllers', 'replicationcontrollers', 'resource-quota', 'resourcequotas', 'resources',
-  'rolebindings', 'roles', 'runtimeclasses', 'secrets', 'serviceaccounts', 'storage-classes', 'storageclasses', 'volumesnapshots',
+  'apiservices',
+  'auth-cani-list',
+  'certificatesigningrequests',
+  'clusterrolebindings',
+  'clusterroles',
+  'componentstatuses',
+  'configmaps',
+  'controllerrevisions',
+  'cronjobs',
+  'csidrivers',
+  'csinodes',
+  'custom-resource-definitions',
+  'customresourcedefinitions',
+  'endpointslices',
+  'flowschemas',
+  'groups',
+  'horizontalpodautoscalers',
+  'image-pull-secrets',
+  'ingress',
+  'ingresses',
+  'jobs',
+  'leases',
+  'limitranges',
+  'network-policy',
+  'networkpolicies',
+  'persistentvolumes',
+  'pod-disruption-budgets',
+  'poddisruptionbudgets',
+  'priorityclasses',
+  'prioritylevelconfigurations',
+  'pvs',
+  'replication-controllers',
+  'replicationcontrollers',
+  'resource-quota',
+  'resourcequotas',
+  'resources',
+  'rolebindings',
+  'roles',
+  'runtimeclasses',
+  'secrets',
+  'serviceaccounts',
+  'storage-classes',
+  'storageclasses',
+  'volumesnapshots',
 ]);
 
-/** The kind a file or folder name says (a plural, a kind, an alias), whether we read it or not; {} when it names none. */
+/**
+ * The kind a file or folder name says (a plural, a kind, an alias), whether we read it or not; {} when it names none.
+ */
 export function kindFromName(raw: string): PathKind {
   const name = raw.toLowerCase();
   const plural = ALIASES[name] ?? name;

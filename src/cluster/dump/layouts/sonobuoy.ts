@@ -1,7 +1,10 @@
 import { KINDS } from '../../kinds.js';
 import type { DumpLayout } from './dump-layout.js';
 
-/** sonobuoy results: resources/cluster/<group>_<version>_<plural>.json, resources/ns/<ns>/<group>_<version>_<plural>.json. */
+/**
+ * sonobuoy results: resources/cluster/<group>_<version>_<plural>.json,
+ * resources/ns/<ns>/<group>_<version>_<plural>.json.
+ */
 const SONOBUOY_NAME = /^([a-z0-9.-]+)_(v\d+(?:(?:alpha|beta)\d+)?)_([a-z0-9]+)$/;
 
 /** sonobuoy results (`core_v1_pods.json`, `admissionregistration.k8s.io_v1_validatingwebhookconfigurations.json`). */
