@@ -85,7 +85,8 @@ const FIX = 'Suspend webhook kyverno-resource-validating-webhook-cfg';
 const message = (page, text) => page.locator('#messages > li.msg', { hasText: text });
 const threadMessage = (page, text) => page.locator('#thread-messages > li.msg', { hasText: text });
 
-/* global document -- isChannelQuiet and the waitForFunction callbacks run inside the page, not in Node. */
+/* global document, getComputedStyle -- these callbacks run inside the page, not in Node:
+   isChannelQuiet, linesOfMessage and the waitForFunction callbacks. */
 
 /** Runs in the page: true once the channel's version has not changed for `ms` (long polling keeps it current). */
 function isChannelQuiet(ms) {
@@ -298,6 +299,46 @@ export async function playIncident(page, url, shot = async () => undefined) {
   await page.locator('#thread-messages > li.msg').last().scrollIntoViewIfNeeded();
   await shot('sandbox-loop-resolved');
   return seen;
+}
+
+/** A phone's width in CSS pixels: the card and the alert parent are held to one screen of it. */
+export const PHONE_WIDTH = 360;
+
+/* Runs in the page: the rendered height of a message's blocks in lines of body text (its author line aside). */
+function linesOfMessage(li) {
+  const body = li.querySelector('.msg-body');
+  const lineHeight = parseFloat(getComputedStyle(document.body).lineHeight);
+  return Math.round((body.getBoundingClientRect().height / lineHeight) * 10) / 10;
+}
+
+/**
+ * The alert parent of the webhook outage and a fresh answer card, as a 360 px wide phone renders them
+ * (the viewport is set to that width, then back): their rendered heights in lines (`linesOfMessage`).
+ * Asked as Uma, so the incident's own answer (Pat's) is still to come.
+ */
+export async function measurePhoneScreen(page, url) {
+  const t = { timeout: 45_000 };
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: PHONE_WIDTH, height: 1400 });
+  try {
+    await page.goto(url);
+    await actAs(page, 'U0UMA');
+    const alert = message(page, WEBHOOK_ALERT).first();
+    await alert.waitFor(t);
+    await page.focus('#composer-input');
+    await page.keyboard.type('prod-east');
+    await page.keyboard.press('Enter');
+    const answer = message(page, '/k8s-health prod-east asked by @uma');
+    await answer.waitFor(t);
+    return {
+      alertLines: await alert.evaluate(linesOfMessage),
+      answerLines: await answer.evaluate(linesOfMessage),
+      alert: await alert.innerText(),
+      answer: await answer.innerText(),
+    };
+  } finally {
+    await page.setViewportSize(before);
+  }
 }
 
 /**

@@ -7,8 +7,14 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { Page } from 'playwright-core';
 // The incident is shared with `npm run screenshots` (plain JS, no types).
-// @ts-expect-error scripts/ is JavaScript
-import { launchBrowser, MAX_RESOLUTION_STEPS, playIncident, startSandboxProcess } from '../../scripts/sandbox-tour.js';
+import {
+  launchBrowser,
+  MAX_RESOLUTION_STEPS,
+  measurePhoneScreen,
+  playIncident,
+  startSandboxProcess,
+  // @ts-expect-error scripts/ is JavaScript
+} from '../../scripts/sandbox-tour.js';
 import { freePort } from '../support/free-port.js';
 import { signalPid } from '../support/signal-pid.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
@@ -55,6 +61,14 @@ type Browser = { page: Page; close(): Promise<void> };
  * incident — the real Bolt app behind signed requests, the real workers and approval flow, the
  * sandbox's Slack and simulated cluster — and its page checked for what docs/sandbox.md promises of it.
  */
+/** Lines of a phone screen (360 px wide) the webhook outage's alert parent may take. */
+const ALERT_PHONE_LINES = 20;
+/**
+ * Lines the answer card takes at 360 px with its one root cause (a long title, a why and a fix): the
+ * card's budget is 12 (CARD_LINE_BUDGET), which this first root cause alone exceeds.
+ */
+const ANSWER_PHONE_LINES = 16;
+
 describe('k8s-health sandbox in a real browser', () => {
   let sandbox: Sandbox;
   let browser: Browser;
@@ -198,6 +212,21 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(report.worst.filter((w) => w.ratio < 4.5)).toEqual([]);
   });
 
+  it('fits the alert parent and the answer card on one phone screen at 360 px', async () => {
+    const phone = await measurePhoneScreen(browser.page, sandbox.url);
+    // Rendered lines of the messages' blocks (height over the body's line height), at 360 px CSS width.
+    expect({ alertLines: phone.alertLines, alert: phone.alert }).toEqual({
+      alertLines: expect.any(Number),
+      alert: phone.alert,
+    });
+    expect(phone.alertLines).toBeLessThanOrEqual(ALERT_PHONE_LINES);
+    expect(phone.answerLines).toBeLessThanOrEqual(ANSWER_PHONE_LINES);
+    // Each fact once: the webhook is named in the header and the fix button only; no ids but in the small print.
+    expect(phone.alert.split('kyverno-resource-validating-webhook-cfg').length - 1).toBeLessThanOrEqual(2);
+    expect(phone.answer).not.toContain('webhook.unavailable-blocking');
+    expect(phone.answer).not.toContain('ids:');
+  }, 120_000);
+
   it("plays a whole incident: command, answer card, alert thread, proposal, self-approval refused, an approver's Home tab, two approvals, execution, resolution", async () => {
     const seen = await playIncident(browser.page, sandbox.url);
     // Alert threads opened from the first scan of the live cluster, one per root cause: the
@@ -256,10 +285,11 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(seen.thread).toMatch(/Resolved: not seen in 2 consecutive scans/);
     // The root cause's parent lists its symptoms (a summary card, the resolution with its computed duration).
     // (Four since the stuck rollout names the recreation loop as its cause, commit cc832ab.)
-    expect(seen.thread).toMatch(/Causes 4 symptoms:/);
+    expect(seen.thread).toMatch(/\b4 symptoms:/);
     expect(seen.thread).toContain('machine replacements');
-    expect(seen.thread).toContain('Control-plane rollout ns-prod/tkc-prod-control-plane');
-    expect(seen.thread).toContain('CNI not initialized');
+    // The parent names as many symptoms as fit a phone screen; the answer's Details lists them all.
+    expect(seen.details).toContain('Control-plane rollout ns-prod/tkc-prod-control-plane');
+    expect(seen.details).toContain('CNI not initialized');
     expect(seen.thread).toMatch(/Resolved .* · lasted \d+[smhd]/);
     // The symptoms heal too once the webhook is gone (the simulated cluster's controllers: the node
     // gets its CNI, the rollout completes), so every alert thread of the incident resolves within a

@@ -98,13 +98,17 @@ describe('k8s-health serve (spawned, http mode)', () => {
     expect(text(blocks)).not.toMatch(/ ago\b/);
     expect(text(blocks)).toContain('kyverno-resource-validating-webhook-cfg');
     expect(text(blocks)).toContain('/docs/diagnosis.md#webhookunavailable-blocking|runbook>');
-    const buttons = blocks
+    // Fix buttons, and the other fixes in an overflow menu beside them: each carries only its proposal id.
+    const fixes = blocks
       .filter((b) => b.type === 'actions')
       .flatMap((b) => b.elements as AnyBlock[])
       .filter((b) => b.action_id !== DETAILS_ACTION_ID);
+    const buttons = fixes.filter((b) => b.type === 'button');
     expect(buttons.length).toBeGreaterThan(0);
     expect(buttons.map((b) => b.text.text)).toContain('Suspend webhook kyverno-resource-validating-webhook-cfg');
     for (const b of buttons) expect(b.value).toMatch(/^p_[A-Za-z0-9_-]+$/);
+    for (const o of fixes.filter((b) => b.type === 'overflow').flatMap((b) => b.options as AnyBlock[]))
+      expect(o.value).toMatch(/^p_[A-Za-z0-9_-]+$/);
 
     const click = await post(
       blockActionBody({

@@ -58,17 +58,22 @@ describe('renderBlocks: the answer card', () => {
     const card = cardLines(b);
     expect(card).toEqual([
       'prod-east: critical',
-      ':red_circle: scanned <!date^1740823240^{date_short_pretty} {time}|2025-03-01 10:00 UTC> · data collected <!date^1740823200^{date_short_pretty} {time}|2025-03-01 10:00 UTC>',
+      // Captured the same minute it was scanned: the capture time is said once, in Details.
+      ':red_circle: scanned <!date^1740823240^{date_short_pretty} {time}|2025-03-01 10:00 UTC>',
       `:red_circle: *Webhook kyverno-resource-validating-webhook-cfg is down and refuses pods* · <${DEFAULT_RUNBOOK_BASE_URL}/docs/diagnosis.md#webhookunavailable-blocking|runbook>`,
-      'since: unknown — its service kyverno/kyverno-svc has no ready endpoints · behind 1 other finding (in Details)',
+      'since: unknown — its service kyverno/kyverno-svc has no ready endpoints',
       ':wrench: Fix: Suspend webhook kyverno-resource-validating-webhook-cfg (propose it from Slack: two approvals before it runs)',
+      '+1 symptom of it in Details',
     ]);
     expect(card.length).toBeLessThanOrEqual(CARD_LINE_BUDGET);
-    // The symptom (the loop) and the sections are behind Details; its id is in the small context line.
+    // The symptom (the loop), the sections and the finding ids are behind Details.
     expect(allText(b)).not.toContain('recreated again');
     expect(allText(b)).not.toContain('4 of 5 nodes Ready');
+    expect(allText(b)).not.toContain('capi.recreation-loop');
     expect(hasDetailsButton(b)).toBe(true);
-    expect(b[b.length - 1]).toEqual({
+    expect(b[b.length - 1].elements[0].action_id).toBe(DETAILS_ACTION_ID);
+    const details = renderDetails(report(), { now }).blocks as AnyBlock[];
+    expect(details[details.length - 1]).toEqual({
       type: 'context',
       elements: [{ type: 'mrkdwn', text: 'ids: webhook.unavailable-blocking, capi.recreation-loop', verbatim: true }],
     });
@@ -104,7 +109,7 @@ describe('renderBlocks: the answer card', () => {
     );
   });
 
-  it('every fix is something to press: two buttons, the rest in one overflow menu, each with only its opaque id', () => {
+  it('every fix is something to press: one button, the rest in one overflow menu, each with only its opaque id', () => {
     const four = {
       ...webhookDown,
       remediations: [0, 1, 2, 3].map((i) => ({ ...webhookDown.remediations[0]!, label: `Fix ${i}` })),
@@ -112,9 +117,11 @@ describe('renderBlocks: the answer card', () => {
     const ids = Object.fromEntries([0, 1, 2, 3].map((i) => [proposalKey(four, i), `p_fix${i}`]));
     const { blocks } = renderBlocks(report([four, loop]), { now, proposalIds: ids });
     const row = (blocks as AnyBlock[]).find((x) => x.type === 'actions' && x.block_id.startsWith('fix:'))!;
-    expect(row.elements.map((e: AnyBlock) => e.type)).toEqual(['button', 'button', 'overflow']);
-    expect(row.elements.slice(0, 2).map((e: AnyBlock) => e.value)).toEqual(['p_fix0', 'p_fix1']);
-    expect(row.elements[2].options.map((o: AnyBlock) => [o.text.text, o.value])).toEqual([
+    // One button on a phone's width; the other fixes in the overflow menu beside it.
+    expect(row.elements.map((e: AnyBlock) => e.type)).toEqual(['button', 'overflow']);
+    expect(row.elements[0].value).toBe('p_fix0');
+    expect(row.elements[1].options.map((o: AnyBlock) => [o.text.text, o.value])).toEqual([
+      ['Fix 1', 'p_fix1'],
       ['Fix 2', 'p_fix2'],
       ['Fix 3', 'p_fix3'],
     ]);
@@ -276,6 +283,24 @@ describe('renderDetails: what the Details button shows', () => {
     expect(allText(five.blocks as AnyBlock[])).toContain('_+1 more evidence line (');
     const four = renderDetails(report([{ ...webhookDown, evidence: ['a', 'b', 'c', 'd'] }]), {});
     expect(allText(four.blocks as AnyBlock[])).not.toContain('more evidence');
+  });
+});
+
+describe('renderDetails reads as sentences', () => {
+  it('says times as date tokens and "about" in words, with no look-alike characters', () => {
+    const note: Finding = {
+      ...loop,
+      id: 'node.not-ready',
+      severity: 'info',
+      causedBy: [],
+      fingerprint: 'fp-note',
+      title: 'Node n1 NotReady for 10m: MachineHealthCheck will replace it at ~10:02 UTC',
+      evidence: ['Machine m1 deleted at 2025-03-01T09:58:00Z'],
+    };
+    const text = allText(renderDetails(report([webhookDown, loop, note]), { now }).blocks as AnyBlock[]);
+    expect(text).toContain('replace it at about 10:02 UTC');
+    expect(text).toContain('deleted at <!date^1740823080^{date_short_pretty} {time}|2025-03-01 09:58 UTC>');
+    expect(text).not.toMatch(/～|＊|\[:\]|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
   });
 });
 

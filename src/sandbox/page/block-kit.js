@@ -113,6 +113,15 @@ function renderButton(e, block, ctx) {
 function renderElement(e, block, ctx) {
   if (e.type === 'button') return renderButton(e, block, ctx);
   if (e.type === 'static_select') return renderSelect(e, block, ctx);
+  // An overflow menu is a "⋯" that opens its options; choosing one is the interaction, as a select's is.
+  if (e.type === 'overflow')
+    return renderSelect(
+      { ...e, placeholder: { type: 'plain_text', text: '⋯' } },
+      block,
+      ctx,
+      'More options',
+      ' bk-overflow',
+    );
   if (e.type === 'image') return el('span', { class: 'bk-image-alt', text: `[image: ${e.alt_text ?? ''}]` });
   if (e.type === 'mrkdwn' || e.type === 'plain_text') return el('span', {}, renderText(e, ctx));
   return el('span', { class: 'bk-unsupported', text: `[${e.type} not shown in the sandbox]` });
@@ -122,13 +131,13 @@ function renderElement(e, block, ctx) {
  * A static select (e.g. an alert thread's Snooze): a native <select> whose first option is the
  * placeholder; choosing an option is the interaction (`onClick(element, block, value)`), as in Slack.
  */
-function renderSelect(e, block, ctx) {
+function renderSelect(e, block, ctx, label, extraClass = '') {
   const key = `${ctx.messageTs}|${block.block_id ?? ''}|${e.action_id ?? ''}`;
   const placeholder = plain(e.placeholder) || 'Choose';
   const select = el(
     'select',
     {
-      class: 'bk-button bk-select',
+      class: `bk-button bk-select${extraClass}`,
       'data-key': key,
       'data-action-id': e.action_id ?? '',
       onchange: (ev) => {
@@ -147,7 +156,7 @@ function renderSelect(e, block, ctx) {
   return el(
     'label',
     { class: 'bk-select-label' },
-    el('span', { class: 'bk-visually-hidden', text: placeholder }),
+    el('span', { class: 'bk-visually-hidden', text: label ?? placeholder }),
     select,
   );
 }

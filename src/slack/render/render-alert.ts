@@ -9,7 +9,6 @@ import {
   ALERT_SNOOZE_ACTION_ID,
   ALERT_TIMELINE_ACTION_ID,
   ALERT_UNSNOOZE_ACTION_ID,
-  PROPOSE_FIX_ACTION_PREFIX,
 } from '../action-ids.js';
 import { renderFixButtons } from './render-fix-buttons.js';
 import { renderInPlace, type InPlaceShown } from './render-in-place.js';
@@ -17,6 +16,8 @@ import { mentionUser } from './mention-user.js';
 import { slackDate } from './slack-date.js';
 import { incidentTimes } from './incident-times.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
+import { splitTitle } from './split-title.js';
+import { withoutRepeatedClauses } from './without-repeated-clauses.js';
 
 type KnownBlock = types.KnownBlock;
 
@@ -39,8 +40,10 @@ export interface AlertParentOptions {
   prometheus?: { total: number; resolved: number };
 }
 
-/** How many symptoms the card names (the rest: "+N more", only when N more exist). */
-const SYMPTOMS_SHOWN = 4;
+/** Characters of symptom titles the parent names (the rest: "+N more", only when N more exist). */
+const SYMPTOM_CHARS = 100;
+/** Characters of the parent's why. */
+const WHY_CHARS = 160;
 
 /**
  * The parent message of an alert thread (pure), always the incident's current state, as a summary
@@ -60,7 +63,9 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   // resolveAfterScans more scans); the same record every other message reads (incident-times.ts).
   const times = incidentTimes(inc);
   const lasted = times.lasted ?? 'an unknown time';
-  const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizeSlackPlainText(`${inc.cluster}: ${f.title}`, { max: 120 })}`;
+  // The header is the title's headline; the rest of the title is the why (each fact once).
+  const title = splitTitle(f.title.replace(AGO, ''));
+  const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizeSlackPlainText(`${inc.cluster}: ${title.head}`, { max: 120 })}`;
   const date = (iso: string | undefined) => slackDate(iso) ?? 'an unknown time';
   const severity = SEVERITY_EMOJI[f.severity]
     ? `${SEVERITY_EMOJI[f.severity]} *${f.severity}*`
@@ -77,17 +82,8 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
     lines.push(
       `${severity}${f.title.includes(f.subject.name) ? '' : ` · ${md(subject, { max: 200 })}`} · since ${date(times.since)}`,
     );
-  if (f.cause) lines.push(`*Why:* ${md(oneSentence(f.cause), { max: 400 })}`);
-  const symptoms = inc.symptoms ?? [];
-  if (symptoms.length > 0) {
-    lines.push(`*Causes ${symptoms.length} symptom${symptoms.length === 1 ? '' : 's'}:*`);
-    // A symptom's title may hold a relative age ("(47m ago)"): wrong once the parent is edited later, so dropped here.
-    for (const s of symptoms.slice(0, SYMPTOMS_SHOWN))
-      lines.push(
-        `• ${SEVERITY_EMOJI[s.severity] ?? ''} ${md(s.title.replace(/\s*\(\d+[smhd] ago\)/g, ''), { max: 200 })}`,
-      );
-    if (symptoms.length > SYMPTOMS_SHOWN) lines.push(`• _+${symptoms.length - SYMPTOMS_SHOWN} more in the thread_`);
-  }
+  const why = title.rest ?? (f.cause ? withoutRepeatedClauses(oneSentence(f.cause), f.title) : undefined);
+  if (why) lines.push(`*Why:* ${md(shorten(why, WHY_CHARS), { max: WHY_CHARS + 1 })}`);
   if (opts.owner) lines.push(`:raising_hand: On it: ${mentionUser(opts.owner.user)} since ${date(opts.owner.at)}`);
   if (opts.prometheus && opts.prometheus.total > 0)
     lines.push(
@@ -101,6 +97,27 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
     { type: 'header', text: { type: 'plain_text', text: head, emoji: true } },
     { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
   ];
+  const symptoms = inc.symptoms ?? [];
+  if (symptoms.length > 0) {
+    // The symptoms' headlines, as many as fit a couple of small lines ("+N more"); all of them, with
+    // their evidence, are in the Details of `/k8s-health` (docs/slack.md). A symptom's title may hold a relative age
+    // ("(47m ago)"): wrong once the parent is edited later, so dropped here.
+    const named: string[] = [];
+    let chars = 0;
+    for (const s of symptoms) {
+      // Named by what happens: "KubeadmControlPlane ns/cp: 4 machine replacements…" reads "4 machine replacements…".
+      // and up to its first comma ("…in 1h30m, about one every 12m" reads "…in 1h30m").
+      const headline = splitTitle(s.title.replace(AGO, ''))
+        .head.replace(/^[A-Z][A-Za-z]+ [\w./-]+: (?=\S.{20})/, '')
+        .replace(/^(.{20,}?), .*$/, '$1');
+      if (named.length > 0 && chars + headline.length > SYMPTOM_CHARS) break;
+      named.push(`${SEVERITY_EMOJI[s.severity] ?? ''} ${md(headline, { max: 200 })}`);
+      chars += headline.length;
+    }
+    const more = symptoms.length - named.length;
+    const text = `*${symptoms.length} symptom${symptoms.length === 1 ? '' : 's'}:* ${named.join(' · ')}${more > 0 ? ` · +${more} more` : ''}`;
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+  }
   const buttons: (types.Button | types.StaticSelect | types.Overflow)[] = [];
   if (!resolved) {
     // Every fix of the root cause with a stored proposal: buttons, an overflow menu beyond two.
@@ -108,7 +125,8 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
       const id = opts.proposalIds?.[proposalKey(f, index)];
       return id ? [{ index, label: r.label, id }] : [];
     });
-    buttons.push(...renderFixButtons(fixes, { primary: true }));
+    // One button, the other fixes in its overflow menu: two long labels would take a phone's screen.
+    buttons.push(...renderFixButtons(fixes, { primary: true, buttons: 1 }));
     if (!opts.owner)
       buttons.push({
         type: 'button',
@@ -142,22 +160,11 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   });
   blocks.push(...renderInPlace(opts.inPlace ?? [], { resolved }));
   blocks.push({ type: 'actions', block_id: `alert:${f.fingerprint}`.slice(0, 255), elements: buttons });
-  if (!resolved && buttons[0]?.type === 'button' && buttons[0].action_id?.startsWith(PROPOSE_FIX_ACTION_PREFIX)) {
-    const r = f.remediations[Number(buttons[0].action_id.split('.').pop())]!;
-    blocks.push({
-      type: 'context',
-      elements: [
-        { type: 'mrkdwn', text: `Risk: ${md(r.risk, { max: 300 })} · every fix needs two approvals before it runs` },
-      ],
-    });
-  }
+  // A fix's risk and its two approvals are stated where it is decided: on the request its proposal posts.
   blocks.push({
     type: 'context',
     elements: [
-      {
-        type: 'mrkdwn',
-        text: `Alert thread · updates are replies below · \`${md(f.id, { max: 80 })}\` · fingerprint \`${neutralizeMrkdwnId(f.fingerprint)}\``,
-      },
+      { type: 'mrkdwn', text: `\`${md(f.id, { max: 80 })}\` · fingerprint \`${neutralizeMrkdwnId(f.fingerprint)}\`` },
     ],
   });
   const what = md(`${inc.cluster}: ${f.title}`, { max: 300 });
@@ -178,6 +185,20 @@ export const SNOOZE_CHOICES = [
   { value: '4h', label: '4 hours' },
   { value: 'resolved', label: 'Until resolved' },
 ] as const;
+
+/** A relative age in a title ("(47m ago)"): wrong once the parent is edited later. */
+const AGO = /\s*\(\d+[smhd] ago\)/g;
+
+/** At most `max` characters, ended at the last clause boundary that fits rather than in a word. */
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = Math.max(
+    text.lastIndexOf(', ', max - 1),
+    text.lastIndexOf(' — ', max - 1),
+    text.lastIndexOf('; ', max - 1),
+  );
+  return `${text.slice(0, cut >= max / 3 ? cut : max - 1).trimEnd()}…`;
+}
 
 /** The first sentence of a cause chain: "why" in one sentence. */
 function oneSentence(text: string): string {

@@ -13,6 +13,9 @@ import {
 import { slackDate } from './slack-date.js';
 import { runbookUrl } from './runbook-url.js';
 import { atScanTime } from './at-scan-time.js';
+import { estimateLines } from './estimate-lines.js';
+import { withoutRepeatedClauses } from './without-repeated-clauses.js';
+import { splitTitle } from './split-title.js';
 
 type KnownBlock = types.KnownBlock;
 
@@ -45,9 +48,9 @@ export interface RenderBlocksOptions {
 }
 
 /**
- * Lines of text the card may take before its Details button: one phone screen. A header,
- * each line of a context or section text, and an actions row (a button) count one each
- * (test/support/card-lines.ts counts them so).
+ * Lines the card may take on a 360 px wide phone, Details button included: one screen. Counted as
+ * rendered (estimate-lines.ts: wrapped text, button rows, block margins), so a long title costs what
+ * it shows; the sandbox's browser test measures the real height against the same number.
  */
 export const CARD_LINE_BUDGET = 12;
 
@@ -111,19 +114,21 @@ export function planCard(
     const root = chain[chain.length - 1];
     if (root) symptomsOf.get(root.fingerprint)?.push(f);
   }
-  // Header + context (+ note) + the no-problem or partial lines are fixed; each root costs its lines;
-  // one line is kept for "+N more" whenever not every root fits.
-  let used = 2 + (opts.note ? 1 : 0) + (report.partial.length > 0 ? 1 : 0) + (problems.length === 0 ? 1 : 0);
-  const onCard: Finding[] = [];
+  // The card without roots (header, scan time, note, partial, Details) is fixed; each root costs the
+  // lines it renders with every fix a button; a line is kept for "+N more" whenever not every root fits.
+  // The first root is always shown: a card that names no cause would say less than one that scrolls.
+  const plan: CardPlan = { shown, problems, roots, onCard: [], symptomsOf };
+  let used = estimateLines(cardBlocks(report, plan, opts));
   const max = opts.maxFindings ?? Infinity;
   for (const [i, r] of roots.entries()) {
-    const cost = ROOT_LINES + (r.remediations.length > 0 ? 1 : 0);
+    const ids = Object.fromEntries(r.remediations.map((_, n) => [proposalKey(r, n), 'p']));
+    const cost = estimateLines(renderRoot(r, report, { ...opts, proposalIds: ids }));
     const moreLine = i < roots.length - 1 ? 1 : 0;
-    if (onCard.length >= max || used + cost + moreLine > CARD_LINE_BUDGET) break;
-    onCard.push(r);
+    if (plan.onCard.length >= max || (plan.onCard.length > 0 && used + cost + moreLine > CARD_LINE_BUDGET)) break;
+    plan.onCard.push(r);
     used += cost;
   }
-  return { shown, problems, roots, onCard, symptomsOf };
+  return plan;
 }
 
 /** The findings whose fix is a button on the card: the caller stores a proposal for each, exactly. */
@@ -133,9 +138,6 @@ export function detailedFindings(
 ): Finding[] {
   return planCard(report, opts).onCard;
 }
-
-/** Lines of one root cause on the card: what and runbook; since and why. (Its fix adds one.) */
-const ROOT_LINES = 2;
 
 /**
  * The `/k8s-health` answer (pure), card first: the cluster and its state, when it was
@@ -150,12 +152,46 @@ const ROOT_LINES = 2;
 export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMessage {
   const plan = planCard(report, opts);
   const sectionTitle = opts.section ? SECTION_TITLES[opts.section] : undefined;
+  const status = cardStatus(report, opts);
+  const blocks = cardBlocks(report, plan, opts);
+  // The roots go after the fixed lines, before the Details button.
+  const details = blocks.pop()!;
+  for (const f of plan.onCard) blocks.push(...renderRoot(f, report, opts));
+  // What is behind Details, in one small line: the symptoms of the roots shown, and the roots that did not fit.
+  const hidden = plan.roots.length - plan.onCard.length;
+  const symptoms = plan.onCard.reduce((n, r) => n + (plan.symptomsOf.get(r.fingerprint)?.length ?? 0), 0);
+  const behind = [
+    ...(symptoms > 0
+      ? [`${symptoms} symptom${symptoms === 1 ? '' : 's'} of ${plan.onCard.length === 1 ? 'it' : 'these'}`]
+      : []),
+    ...(hidden > 0 ? [`${hidden} more root cause${hidden === 1 ? '' : 's'}`] : []),
+  ];
+  if (behind.length > 0)
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `+${behind.join(' and ')} in Details` }] });
+  blocks.push(details);
+
+  const unknownCapture = report.collectedAtFrom === 'unknown' || !slackDate(report.collectedAt);
+  const text = `${md(report.cluster, { max: 100 })}${sectionTitle ? ` ${sectionTitle}` : ''}: ${status} — ${countBySeverity(plan.shown)} (scanned ${slackDate(report.generatedAt) ?? 'at an unknown time'}${unknownCapture ? ', capture time unknown' : ''})`;
+  return clampBlocks({ text, blocks });
+}
+
+/** The status the card shows: the section's in a section view. */
+function cardStatus(report: Report, opts: RenderBlocksOptions): string {
   const sections = opts.section ? report.sections.filter((s) => s.id === opts.section) : report.sections;
   // A stored report is read back from Redis (untrusted): its status is shown as one of our
   // words, or neutralized when it is anything else.
-  const status = statusWord(opts.section ? (sections[0]?.status ?? 'unknown') : report.status);
-  const scanned = describeScanTime(report);
+  return statusWord(opts.section ? (sections[0]?.status ?? 'unknown') : report.status);
+}
 
+/**
+ * The card's fixed blocks, in order: header, scan time, note, the no-problem or partial line, and the Details button
+ * last.
+ */
+function cardBlocks(report: Report, plan: CardPlan, opts: RenderBlocksOptions): KnownBlock[] {
+  const sectionTitle = opts.section ? SECTION_TITLES[opts.section] : undefined;
+  const sections = opts.section ? report.sections.filter((s) => s.id === opts.section) : report.sections;
+  const status = cardStatus(report, opts);
+  const scanned = describeCardScanTime(report);
   const blocks: KnownBlock[] = [
     {
       type: 'header',
@@ -197,14 +233,7 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
       ],
     });
   }
-  for (const f of plan.onCard) blocks.push(...renderRoot(f, report, plan, opts));
-  const hidden = plan.roots.length - plan.onCard.length;
-  if (hidden > 0) {
-    blocks.push({
-      type: 'context',
-      elements: [{ type: 'mrkdwn', text: `+${hidden} more root cause${hidden === 1 ? '' : 's'} in Details` }],
-    });
-  }
+  // Finding ids live in Details (its last context line): the card names what is wrong in words.
   blocks.push({
     type: 'actions',
     block_id: 'details',
@@ -217,16 +246,7 @@ export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMe
       },
     ],
   });
-  const ids = [...new Set(plan.shown.map((f) => f.id))];
-  if (ids.length > 0)
-    blocks.push({
-      type: 'context',
-      elements: [{ type: 'mrkdwn', text: `ids: ${ids.map((id) => md(id, { max: 80 })).join(', ')}` }],
-    });
-
-  const unknownCapture = report.collectedAtFrom === 'unknown' || !slackDate(report.collectedAt);
-  const text = `${md(report.cluster, { max: 100 })}${sectionTitle ? ` ${sectionTitle}` : ''}: ${status} — ${countBySeverity(plan.shown)} (scanned ${slackDate(report.generatedAt) ?? 'at an unknown time'}${unknownCapture ? ', capture time unknown' : ''})`;
-  return clampBlocks({ text, blocks });
+  return blocks;
 }
 
 /** The Details button's value: what `/k8s-health` was asked (cluster and section), checked again on click. */
@@ -248,6 +268,21 @@ export function describeScanTime(report: Pick<Report, 'generatedAt' | 'collected
   return `${scanned ? `scanned ${scanned}` : 'scan time unknown'} · ${data}`;
 }
 
+/**
+ * The card's scan time: "scanned <date>", and the data's capture time only when it says something
+ * more — captured at another minute, inferred from the data, or unknown (Details has it always).
+ */
+export function describeCardScanTime(report: Pick<Report, 'generatedAt' | 'collectedAt' | 'collectedAtFrom'>): string {
+  const generated = Date.parse(report.generatedAt);
+  const collected = Date.parse(report.collectedAt);
+  const sameMinute =
+    report.collectedAtFrom !== 'data' &&
+    report.collectedAtFrom !== 'unknown' &&
+    Math.floor(generated / 60_000) === Math.floor(collected / 60_000);
+  if (!sameMinute || Number.isNaN(generated)) return describeScanTime(report);
+  return `scanned ${slackDate(report.generatedAt)}`;
+}
+
 /** "since <date>" (the problem's own start), "first seen <date>" (the first scan that saw it), or "since: unknown". */
 export function describeSince(f: Pick<Finding, 'since' | 'firstSeen'>): string {
   const since = slackDate(f.since);
@@ -264,12 +299,19 @@ export function fullWhy(f: Finding): string {
   return atScanTime(f.cause ?? f.evidence[0] ?? f.title);
 }
 
+/** The why without the clauses the title already says ('' when the title says it all). */
+export function newWhy(f: Finding): string {
+  return withoutRepeatedClauses(fullWhy(f), atScanTime(f.title)) ?? '';
+}
+
 /**
- * Why, in one sentence that reads on a phone: the cause the data shows (else the first evidence line),
- * up to its first sentence end or dash aside; the whole text is in Details.
+ * Why, in one sentence that reads on a phone: the cause the data shows (else the first evidence line)
+ * less what the title already says, up to its first sentence end or dash aside; the whole text is in
+ * Details. Empty when the title says it all.
  */
 export function whySentence(f: Finding): string {
-  const text = fullWhy(f);
+  const text = newWhy(f);
+  if (!text) return '';
   const end = /\.\s|\s—\s/.exec(text);
   const sentence = end && end.index >= 40 ? `${text.slice(0, end.index)}.` : text;
   if (sentence.length <= WHY_MAX) return md(sentence, { max: WHY_MAX });
@@ -278,18 +320,24 @@ export function whySentence(f: Finding): string {
   return md(clause >= 60 ? `${sentence.slice(0, clause)}…` : sentence, { max: WHY_MAX });
 }
 
-function renderRoot(f: Finding, report: Report, plan: CardPlan, opts: RenderBlocksOptions): KnownBlock[] {
+/** A root cause's why on the card: the rest of its title when the title has one, else {@link whySentence}. */
+export function rootWhy(f: Finding): string {
+  const rest = splitTitle(atScanTime(f.title)).rest;
+  return rest ? md(rest, { max: WHY_MAX }) : whySentence(f);
+}
+
+function renderRoot(f: Finding, report: Report, opts: RenderBlocksOptions): KnownBlock[] {
   // In a section view a root may still have a cause in another section: name it instead of its own why.
   const outside = findRootCauses(f, report.findings);
   const deepest = outside[outside.length - 1];
+  // The title's headline is the line in bold; the rest of the title is the why (each fact once).
+  const title = splitTitle(atScanTime(f.title));
   const why = deepest
     ? `caused by ${md(atScanTime(deepest.title), { max: 200 })} (${SECTION_TITLES[deepest.section]})`
-    : whySentence(f);
-  const n = plan.symptomsOf.get(f.fingerprint)?.length ?? 0;
-  const behind = n > 0 ? ` · behind ${n} other finding${n === 1 ? '' : 's'} (in Details)` : '';
+    : rootWhy(f);
   const lines = [
-    `${SEVERITY_EMOJI[f.severity]} *${md(atScanTime(f.title), { max: 200 })}* · <${runbookUrl(f.id, opts.runbookBaseUrl)}|runbook>`,
-    `${describeSince(f)} — ${why}${behind}`,
+    `${SEVERITY_EMOJI[f.severity]} *${md(title.head, { max: 200 })}* · <${runbookUrl(f.id, opts.runbookBaseUrl)}|runbook>`,
+    `${describeSince(f)}${why ? ` — ${why}` : ''}`,
   ];
   const fix = f.remediations[0];
   // Every fix with a stored proposal is something to press (buttons, an overflow menu beyond two);
@@ -306,8 +354,13 @@ function renderRoot(f: Finding, report: Report, plan: CardPlan, opts: RenderBloc
   else if (fix && fixes.length === 0)
     lines.push(`:wrench: Fix: ${md(fix.label, { max: 200 })} (propose it from Slack: two approvals before it runs)`);
   const out: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } }];
+  // One button, the other fixes in its overflow menu: two long labels would take a phone's screen.
   if (fixes.length > 0)
-    out.push({ type: 'actions', block_id: `fix:${f.fingerprint}`.slice(0, 255), elements: renderFixButtons(fixes) });
+    out.push({
+      type: 'actions',
+      block_id: `fix:${f.fingerprint}`.slice(0, 255),
+      elements: renderFixButtons(fixes, { buttons: 1 }),
+    });
   return out;
 }
 

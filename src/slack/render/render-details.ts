@@ -8,11 +8,12 @@ import {
   describeScanTime,
   describeSince,
   fullWhy,
+  newWhy,
   planCard,
+  rootWhy,
   SEVERITY_EMOJI,
   statusEmoji,
   statusWord,
-  whySentence,
   type RenderBlocksOptions,
 } from './render-blocks.js';
 import { runbookUrl } from './runbook-url.js';
@@ -21,6 +22,15 @@ import { atScanTime } from './at-scan-time.js';
 type KnownBlock = types.KnownBlock;
 
 const MAX_EVIDENCE_LINES = 4;
+
+/**
+ * Cluster text as a sentence of Details (neutralized mrkdwn): ages restated as before the scan, every ISO
+ * time a date token, and an "about" tilde said in words ("~10:02" reads "about 10:02") rather than
+ * defused into a look-alike character.
+ */
+function sentence(text: string, max: number): string {
+  return withDateTokens(md(atScanTime(text).replace(/~(?=\d)/g, 'about '), { max }));
+}
 const MAX_PARTIAL = 3;
 
 /**
@@ -70,13 +80,13 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
   for (const root of plan.roots) {
     blocks.push({ type: 'divider' });
     // The card said the why of its roots; Details says it again only when the card had to shorten it.
-    const cardSaidAll = onCard.has(root.fingerprint) && whySentence(root) === md(fullWhy(root), { max: 1000 });
+    const cardSaidAll = onCard.has(root.fingerprint) && rootWhy(root) === md(newWhy(root), { max: 1000 });
     blocks.push(findingSection(root, { why: !cardSaidAll, opts }));
     const symptoms = plan.symptomsOf.get(root.fingerprint) ?? [];
     if (symptoms.length > 0) {
       const lines = symptoms.map(
         (s) =>
-          `• ${SEVERITY_EMOJI[s.severity]} ${md(atScanTime(s.title), { max: 200 })} — ${describeSince(s)} · <${runbookUrl(s.id, opts.runbookBaseUrl)}|runbook>${s.evidence[0] ? `\n    > ${withDateTokens(md(atScanTime(s.evidence[0]), { max: 300 }))}` : ''}`,
+          `• ${SEVERITY_EMOJI[s.severity]} ${sentence(s.title, 200)} — ${describeSince(s)} · <${runbookUrl(s.id, opts.runbookBaseUrl)}|runbook>${s.evidence[0] ? `\n    > ${sentence(s.evidence[0], 300)}` : ''}`,
       );
       blocks.push({
         type: 'section',
@@ -91,6 +101,13 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
   }
   if (plan.shown.length === 0)
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: ':white_check_mark: No findings.' }] });
+  // The finding ids (for `k8s-health check`, docs/diagnosis.md and the alert threads): here, not on the card.
+  const ids = [...new Set(plan.shown.map((f) => f.id))];
+  if (ids.length > 0)
+    blocks.push({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: `ids: ${ids.map((id) => md(id, { max: 80 })).join(', ')}` }],
+    });
   return clampBlocks({
     text: `${md(report.cluster, { max: 100 })}${sectionTitle ? ` ${sectionTitle}` : ''}: details of the scan (${describeScanTime(report)})`,
     blocks,
@@ -100,17 +117,16 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
 function findingSection(f: Finding, o: { why: boolean; opts: RenderBlocksOptions }): KnownBlock {
   const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
   const lines = [
-    `${SEVERITY_EMOJI[f.severity]} *${md(atScanTime(f.title), { max: 300 })}* · <${runbookUrl(f.id, o.opts.runbookBaseUrl)}|runbook>`,
+    `${SEVERITY_EMOJI[f.severity]} *${sentence(f.title, 300)}* · <${runbookUrl(f.id, o.opts.runbookBaseUrl)}|runbook>`,
     `${md(subject, { max: 300 })} · ${describeSince(f)}`,
   ];
-  if (o.why) lines.push(`*Why:* ${md(fullWhy(f), { max: 1000 })}`);
+  if (o.why) lines.push(`*Why:* ${sentence(fullWhy(f), 1000)}`);
   if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) {
     lines.push(
       `*Confidence:* ${md(f.confidence ?? 'high', { max: 10 })}${f.missing?.length ? ` — missing: ${md(f.missing.join('; '), { max: 300 })}` : ''}`,
     );
   }
-  for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES))
-    lines.push(`> ${withDateTokens(md(atScanTime(e), { max: 400 }))}`);
+  for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${sentence(e, 400)}`);
   const more = f.evidence.length - MAX_EVIDENCE_LINES;
   if (more > 0)
     lines.push(`> _+${more} more evidence line${more === 1 ? '' : 's'} (\`k8s-health check\` lists them all)_`);

@@ -132,7 +132,7 @@ describe('alert threads over every bundled scenario (one thread per root cause)'
         const p = [...slack.messages.entries()].find(
           ([k, m]) => k.startsWith(`${ch}/`) && JSON.stringify(m.blocks).includes(`"alert:${inc.fingerprint}"`),
         );
-        return p && (symptoms.length === 0 || JSON.stringify(p[1].blocks).includes(`Causes ${symptoms.length} symptom`))
+        return p && (symptoms.length === 0 || JSON.stringify(p[1].blocks).includes(`*${symptoms.length} symptom`))
           ? p
           : undefined;
       });

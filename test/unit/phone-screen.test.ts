@@ -1,0 +1,109 @@
+import { describe, expect, it } from '@jest/globals';
+import type { types } from '@slack/bolt';
+import { loadDump } from '../../src/cluster/dump/load-dump.js';
+import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
+import { analyzeAlertChanges } from '../../src/alerts/analyze-alert-changes.js';
+import { EMPTY_ALERT_STATE, type ClusterAlertState, type Incident } from '../../src/alerts/incident.js';
+import type { Report } from '../../src/report/report.js';
+import { scanSnapshot } from '../../src/scan/scan-snapshot.js';
+import { estimateLines } from '../../src/slack/render/estimate-lines.js';
+import { renderAlertParent } from '../../src/slack/render/render-alert.js';
+import { CARD_LINE_BUDGET, proposalKey, renderBlocks } from '../../src/slack/render/render-blocks.js';
+import { InMemoryHistory } from '../../src/store/in-memory-history.js';
+import { listScenarios } from '../support/scenarios.js';
+
+/**
+ * An alert parent on a 360 px phone is meant to take one screen (20 lines; the browser test measures
+ * the sandbox's). This estimate runs high for long unbreakable names, and a parent whose root has
+ * several symptoms and fixes still takes a little more: the bound catches it growing further.
+ */
+const ALERT_LINE_BOUND = 26;
+/**
+ * The answer card's planner adds root causes within CARD_LINE_BUDGET, but always shows the first: a
+ * card whose one root has a long title and a fix runs past the budget by what that root takes. This
+ * bound catches a card growing further; CARD_LINE_BUDGET is where it is meant to be.
+ */
+const CARD_WITH_ONE_LONG_ROOT = 20;
+const GENERATED = new Date('2025-03-01T10:00:00Z');
+
+/** Every scan of a scenario, with the alert threads it opened or changed, as the bot would post them. */
+async function play(scans: string[]): Promise<{ report: Report; incidents: Incident[] }> {
+  const history = new InMemoryHistory();
+  let state: ClusterAlertState = EMPTY_ALERT_STATE;
+  let report: Report | undefined;
+  const incidents = new Map<string, Incident>();
+  for (const dir of scans) {
+    report = await scanSnapshot(await loadDump(dir, { cluster: 'prod-east' }), {
+      history,
+      thresholds: DEFAULT_THRESHOLDS,
+      generatedAt: GENERATED,
+    });
+    const next = analyzeAlertChanges(state, report, {
+      channel: 'C0ALERTS',
+      resolveAfterScans: 2,
+      flapWindowMinutes: 30,
+    });
+    state = next.state;
+    for (const inc of next.changed) incidents.set(inc.fingerprint, inc);
+  }
+  return { report: report!, incidents: [...incidents.values()] };
+}
+
+/** Every fix of every finding with a stored proposal: each becomes something to press, as in Slack. */
+function everyFixAButton(
+  findings: readonly { fingerprint: string; remediations: readonly unknown[] }[],
+): Record<string, string> {
+  return Object.fromEntries(findings.flatMap((f) => f.remediations.map((_, i) => [proposalKey(f, i), `p_${i}`])));
+}
+
+/** The text a reader sees in a message's blocks but its context lines (button values and block ids are not shown). */
+function textOf(blocks: readonly types.KnownBlock[]): string {
+  const out: string[] = [];
+  const walk = (x: unknown, key = ''): void => {
+    if (typeof x === 'string') {
+      if (key === 'text') out.push(x);
+    } else if (Array.isArray(x)) x.forEach((y) => walk(y, key));
+    else if (x && typeof x === 'object')
+      for (const [k, v] of Object.entries(x)) if (k !== 'value' && k !== 'block_id' && k !== 'url') walk(v, k);
+  };
+  walk(blocks.filter((b) => b.type !== 'context'));
+  return out.join('\n');
+}
+
+/**
+ * Every bundled scenario's answer card and alert parents, held to one phone screen without a browser:
+ * estimate-lines.ts counts the lines the blocks take at 360 px (wrapped text, button rows, block
+ * margins); the sandbox's browser test measures the real height of the same messages.
+ */
+describe('one phone screen, for every bundled scenario', () => {
+  const scenarios = listScenarios();
+
+  it('covers the scenarios', () => {
+    expect(scenarios.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(scenarios.map((s) => [s.name, s] as const))('%s', async (_name, s) => {
+    const { report, incidents } = await play(s.scans);
+    const card = renderBlocks(report, { now: GENERATED, proposalIds: everyFixAButton(report.findings) });
+    const blocks = card.blocks as types.KnownBlock[];
+    expect(estimateLines(blocks)).toBeLessThanOrEqual(
+      card.blocks.filter((b) => b.type === 'actions' && b.block_id?.startsWith('fix:')).length > 1
+        ? CARD_LINE_BUDGET
+        : CARD_WITH_ONE_LONG_ROOT,
+    );
+    // No finding id or fingerprint outside a context line.
+    for (const f of report.findings) {
+      expect(textOf(blocks)).not.toContain(`\`${f.id}\``);
+      expect(textOf(blocks)).not.toContain(f.fingerprint);
+    }
+    for (const inc of incidents) {
+      const parent = renderAlertParent(inc, { proposalIds: everyFixAButton([inc.finding]) });
+      const pb = parent.blocks as types.KnownBlock[];
+      expect(estimateLines(pb)).toBeLessThanOrEqual(ALERT_LINE_BOUND);
+      expect(textOf(pb)).not.toContain(inc.fingerprint);
+      // Each fact once: the header's headline is not said again in the body.
+      const head = (pb[0] as types.HeaderBlock).text.text.replace(/^prod-east: /, '');
+      expect(textOf(pb.slice(1)).split(head).length - 1).toBe(0);
+    }
+  });
+});
