@@ -18,7 +18,24 @@ export async function waitForReplicas(redis: Redis, timeoutMs = 1000): Promise<v
   // that did not write answer at once.
   const cluster = redis as unknown as Cluster;
   const servers: Redis[] = cluster.isCluster ? cluster.nodes('master') : [redis];
-  await Promise.all(servers.map((server) => waitOn(server, timeoutMs)));
+  await Promise.all(servers.map((server) => withDeadline(waitOn(server, timeoutMs), timeoutMs + 1000)));
+}
+
+/**
+ * A master killed a moment ago is still in the node list until the client refreshes its slots, and a
+ * command sent on its connection waits for a reconnect that never comes (BullMQ's connections retry
+ * forever): the wait is given up after its deadline, and the write stands on the master as before.
+ */
+async function withDeadline(p: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([p, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function waitOn(redis: Redis, timeoutMs: number): Promise<void> {
