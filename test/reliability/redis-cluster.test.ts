@@ -240,56 +240,6 @@ describe('Redis Cluster topology, masters killed as a vote is counted and with t
   }, 120_000);
 });
 
-describe('Redis Cluster topology, a master killed with an alert being posted', () => {
-  it("the parent in flight at Slack when the notify queue's master dies: every parent posted exactly once", async () => {
-    const topo = await startRedisCluster({ replicas: true });
-    const env = readEnvOptions(topo.env);
-    const config = configSchema.parse({
-      clusters: [
-        {
-          name: 'prod',
-          dump: path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'),
-          slack: { alertChannel: 'C0POSTING' },
-        },
-      ],
-      scan: { intervalSeconds: 3600 },
-    });
-    const set = await startJobs({
-      config,
-      redisUrl: env.redis,
-      slack: { token: 'xoxb-cluster', apiUrl: slack.apiUrl },
-      signer: createPlanSigner(TEST_PLAN_SECRET),
-      channelIntervalMs: 10,
-    });
-    const parentsOf = () =>
-      slack.callsTo('chat.postMessage').filter((m) => m.body.channel === 'C0POSTING' && !m.body.thread_ts);
-    try {
-      slack.postDelayMs = 1500;
-      await set.scan('prod');
-      await slack.waitFor('a parent in flight', () => parentsOf().length > 0, 30_000);
-      const { failoverMs } = await topo.killMasterOf(`${queuePrefix(BULLMQ_PREFIX, NOTIFY_QUEUE)}:x`);
-      slack.postDelayMs = 0;
-      await notifyDrained(set.notifyQueue);
-      // One parent per root cause of the report, each once.
-      const texts = parentsOf().map((m) => JSON.stringify(m.body.blocks?.[0]));
-      const twice = texts.length - new Set(texts).size;
-      recordFigure({
-        suite: 'redis-cluster',
-        case: "alert parent in flight at Slack, kill -9 of the notify queue's master: parents posted twice",
-        tried: texts.length,
-        bad: twice,
-        note: `failover ${failoverMs} ms`,
-      });
-      expect(texts.length).toBeGreaterThan(0);
-      expect(twice).toBe(0);
-    } finally {
-      slack.postDelayMs = 0;
-      await set.close();
-      await topo.stop();
-    }
-  }, 240_000);
-});
-
 describe('Redis Cluster unreachable (the built serve)', () => {
   it('no node answers: /readyz 503, one warning line naming the nodes without the password, no stack traces; SIGTERM exits within 10 s', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-cluster-down-'));
