@@ -52,9 +52,27 @@ export interface ApprovalStore {
   /**
    * Claim the fix `fixKey` (request/fix-key.ts: cluster, action, parameters) for request `id`, for
    * `ttlSeconds`, atomically (SET NX): one request per fix at a time, whoever clicks and wherever.
-   * Returns the id holding the claim — `id` when this call took it, else the earlier holder.
+   * Returns the id holding the claim — `id` when this call took it (or renewed its own), else the
+   * earlier holder. When this call takes a free claim, `planner` (the clicker's Slack id) is kept with
+   * it for {@link awaitFix} to name.
    */
-  claimFix(fixKey: string, id: string, ttlSeconds: number): Promise<string>;
+  claimFix(fixKey: string, id: string, ttlSeconds: number, planner?: string): Promise<string>;
+  /**
+   * A click of the fix `fixKey`, whose claim request `holder` took, in one atomic step:
+   * - `requested`: `holder` is stored (the caller reads it: pending, or decided and taken over);
+   * - `planning`: `holder` is still being planned; `waiter.value` is kept under `waiter.key` (one
+   *   entry per key, at most a hundred) for as long as the claim lasts, and handed to the planner by
+   *   {@link takeFixWaiters} once it stored its request or gave up; `planner` as {@link claimFix} kept it;
+   * - `free`: `holder` no longer holds the claim (it gave up, or its claim expired): claim again.
+   * Atomic with the planner's create-then-take, so a click is either handed over or finds the request.
+   */
+  awaitFix(
+    fixKey: string,
+    holder: string,
+    waiter: { key: string; value: string },
+  ): Promise<{ state: 'requested' } | { state: 'planning'; planner?: string } | { state: 'free' }>;
+  /** Take (remove and return) the waiter values {@link awaitFix} kept for request `id`. */
+  takeFixWaiters(id: string): Promise<string[]>;
   /** Give the claim up, only if `id` still holds it (a click that did not become a request, or a decided one). */
   releaseFix(fixKey: string, id: string): Promise<void>;
   /** Remember, for `ttlSeconds`, that the fix ran successfully at `at` (ISO): its buttons are hidden from then on. */

@@ -62,7 +62,10 @@ export function createCommandBody(o: { user: string; text: string; responseUrl: 
   }).toString();
 }
 
-/** What was clicked: a button, or a static select with its chosen option (`selected`). */
+/**
+ * What was clicked: a button, or a menu — a static select or an overflow menu (`menu`, default
+ * static_select) — with its chosen option (`selected`).
+ */
 export interface ClickedElement {
   actionId: string;
   blockId: string;
@@ -70,11 +73,13 @@ export interface ClickedElement {
   text: string;
   style?: string;
   selected?: { value: string; text: string };
+  menu?: 'static_select' | 'overflow';
 }
 
 /**
- * A click on a message (public or ephemeral) or on a user's Home view: a button or a static select, as
- * a `block_actions` interaction payload. A click in a Home view has no channel, message or
+ * A click on a message (public or ephemeral) or on a user's Home view: a button, a static select or
+ * an overflow menu's option, as a `block_actions` interaction payload (an overflow's action carries
+ * `selected_option` as a select's does). A click in a Home view has no channel, message or
  * response_url (Slack sends none): its container is the view.
  */
 export function createBlockActionBody(o: {
@@ -134,7 +139,7 @@ export function createBlockActionBody(o: {
     actions: [
       o.action.selected
         ? {
-            type: 'static_select',
+            type: o.action.menu ?? 'static_select',
             action_id: o.action.actionId,
             block_id: o.action.blockId,
             selected_option: {

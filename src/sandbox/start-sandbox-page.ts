@@ -387,10 +387,10 @@ export async function startSandboxPage(opts: {
   };
 }
 
-/** The button `actionId` of the actions block `blockId` in a message's blocks (the page names it; we read the rest). */
 /**
- * The element clicked, as it is in the message now: a button, or a static select with the option the
- * page chose (`value`, which must be one of its options: the page sends only what the message offers).
+ * The element clicked, as it is in the message now: a button, or a static select or overflow menu with
+ * the option the page chose (`value`, which must be one of its options: the page sends only what the
+ * message offers).
  */
 function findButton(blocks: unknown[], blockId: string, actionId: string, chosen?: string): ClickedElement | undefined {
   for (const b of blocks as Array<{ type?: string; block_id?: string; elements?: unknown[]; accessory?: unknown }>) {
@@ -407,7 +407,7 @@ function findButton(blocks: unknown[], blockId: string, actionId: string, chosen
     }>) {
       if (e.action_id !== actionId) continue;
       if (e.type === 'button') return { actionId, blockId, value: e.value, text: e.text?.text ?? '', style: e.style };
-      if (e.type === 'static_select') {
+      if (e.type === 'static_select' || e.type === 'overflow') {
         const option = (e.options ?? []).find((o) => chosen !== undefined && o.value === chosen);
         if (option)
           return {
@@ -415,6 +415,7 @@ function findButton(blocks: unknown[], blockId: string, actionId: string, chosen
             blockId,
             text: option.text?.text ?? '',
             selected: { value: String(option.value), text: option.text?.text ?? '' },
+            menu: e.type,
           };
       }
     }

@@ -32,12 +32,44 @@ redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 if ARGV[4] == '1' then redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6]) else redis.call('ZREM', KEYS[2], ARGV[6]) end
 return 1`;
 
-/** KEYS[1] = ARGV[1] (for ARGV[2] seconds) when absent or already ARGV[1]; returns the holder. */
+/**
+ * KEYS[1] = ARGV[1] (for ARGV[2] seconds) when absent or already ARGV[1]; returns the holder. Taking it
+ * when absent also starts ARGV[1]'s waiting hash KEYS[2] with its planner ARGV[3] (when not empty).
+ */
 const CLAIM = `
 local cur = redis.call('GET', KEYS[1])
 if cur and cur ~= ARGV[1] then return cur end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+if not cur and ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[2], 'planner', ARGV[3])
+  redis.call('EXPIRE', KEYS[2], ARGV[2])
+end
 return ARGV[1]`;
+
+/**
+ * A click of a claimed fix (claim KEYS[1] held by ARGV[1], its request record KEYS[2], its waiting hash
+ * KEYS[3]): 'free' when ARGV[1] no longer holds the claim, 'requested' when its request is stored, else
+ * the click ARGV[3] is kept under field ARGV[2] (at most ARGV[4] fields) for as long as the claim lasts,
+ * and 'planning' is returned with the planner. One step, so the planner's create-then-take misses no click.
+ */
+const AWAIT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'free'} end
+if redis.call('EXISTS', KEYS[2]) == 1 then return {'requested'} end
+if redis.call('HEXISTS', KEYS[3], ARGV[2]) == 1 or redis.call('HLEN', KEYS[3]) <= tonumber(ARGV[4]) then
+  redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
+return {'planning', redis.call('HGET', KEYS[3], 'planner') or ''}`;
+
+/** Every field and value of the hash KEYS[1], which is deleted in the same step. */
+const TAKE = `
+local all = redis.call('HGETALL', KEYS[1])
+redis.call('DEL', KEYS[1])
+return all`;
+
+/** Clicks one fix's planning keeps waiting at most (each is told the request once it is stored). */
+const MAX_WAITERS = 100;
 
 /** Delete KEYS[1] only if it still holds ARGV[1]. */
 const RELEASE = `
@@ -67,12 +99,16 @@ return 1`;
  * is prepared or pending, whoever clicked (under the approvals' hash tag like every key here, so the
  * MGET of fixesRan stays in one Redis Cluster slot); `…approvals:fix-ran:<fix key>` says when that
  * fix last ran successfully, so its buttons disappear from the alert and the answer.
+ * `…approvals:fix-waiting:<id>` lives while request `id` is planned: its planner and the clicks of the
+ * same fix made meanwhile (sealed by the caller), each told the request's link once it is stored.
  */
 export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): ApprovalStore {
   const key = (id: string) => taggedKey(opts.keyPrefix, 'approvals', `approval:${id}`);
   const pendingKey = taggedKey(opts.keyPrefix, 'approvals', 'approvals:pending');
   const staleKey = taggedKey(opts.keyPrefix, 'approvals', 'approvals:stale-messages');
   const valid = (id: string) => /^r_[A-Za-z0-9_-]{1,64}$/.test(id);
+  const fixClaimKey = (fixKey: string) => taggedKey(opts.keyPrefix, 'approvals', `approvals:fix:${fixKey}`);
+  const waitingKey = (id: string) => taggedKey(opts.keyPrefix, 'approvals', `approvals:fix-waiting:${id}`);
   /**
    * [pending flag, score, member] for the Lua scripts; an unparsable expiresAt (never expires on click either) is not
    * indexed.
@@ -162,19 +198,45 @@ export function createApprovalStore(redis: Redis, opts: { keyPrefix: string }): 
       const id = await redis.get(taggedKey(opts.keyPrefix, 'approvals', `approvals:click:${clickKey}`));
       return id && valid(id) ? id : undefined;
     },
-    async claimFix(fixKey, id, ttlSeconds) {
+    async claimFix(fixKey, id, ttlSeconds, planner) {
       return String(
         await redis.eval(
           CLAIM,
-          1,
-          taggedKey(opts.keyPrefix, 'approvals', `approvals:fix:${fixKey}`),
+          2,
+          fixClaimKey(fixKey),
+          waitingKey(id),
           id,
           String(Math.max(1, Math.ceil(ttlSeconds))),
+          planner ?? '',
         ),
       );
     },
+    async awaitFix(fixKey, holder, waiter) {
+      // A holder that is not one of our ids (a hand-written claim) has no request: taken over like a decided one.
+      if (!valid(holder)) return { state: 'requested' };
+      const [state, planner] = (await redis.eval(
+        AWAIT,
+        3,
+        fixClaimKey(fixKey),
+        key(holder),
+        waitingKey(holder),
+        holder,
+        `wait:${waiter.key}`,
+        waiter.value,
+        String(MAX_WAITERS),
+      )) as [string, string?];
+      if (state === 'planning') return { state, ...(planner ? { planner } : {}) };
+      return { state: state === 'free' ? 'free' : 'requested' };
+    },
+    async takeFixWaiters(id) {
+      if (!valid(id)) return [];
+      const all = (await redis.eval(TAKE, 1, waitingKey(id))) as string[];
+      const out: string[] = [];
+      for (let i = 0; i + 1 < all.length; i += 2) if (all[i]!.startsWith('wait:')) out.push(all[i + 1]!);
+      return out;
+    },
     async releaseFix(fixKey, id) {
-      await redis.eval(RELEASE, 1, taggedKey(opts.keyPrefix, 'approvals', `approvals:fix:${fixKey}`), id);
+      await redis.eval(RELEASE, 1, fixClaimKey(fixKey), id);
     },
     async markFixRan(fixKey, at, ttlSeconds) {
       await redis.set(

@@ -439,6 +439,106 @@ describe('k8s-health sandbox in a real browser', () => {
     await page.locator('#step', { hasText: 'step 1 of 4' }).waitFor({ timeout: 60_000 });
     expect(await page.locator('#messages .msg-edited').count()).toBe(0);
   }, 180_000);
+
+  it("on a 360 px phone, a root cause's third fix picked from its overflow menu is proposed, approved by two others and run once", async () => {
+    // The recreation loop's fixes on the live cluster, in the finding's order: a button, then the overflow menu.
+    const FIRST_FIX = 'Suspend webhook kyverno-resource-validating-webhook-cfg';
+    const SECOND_FIX = 'Scale kyverno/kyverno-admission-controller to 0 (was 1)';
+    const THIRD_FIX = 'Pause remediation: tkc-prod-control-plane-mhc';
+    const page = browser.page;
+    const t = { timeout: 45_000 };
+    const before = page.viewportSize()!;
+    await page.setViewportSize({ width: 360, height: 780 });
+    try {
+      // The live cluster from its start (an earlier case may have played another scenario or fixed this one).
+      await page.goto(sandbox.url);
+      await page.selectOption('#scenario', 'prod-east');
+      // Answered once the new session runs (its first scan done): a command typed before would reach the old one.
+      await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/api/scenario') && r.request().method() === 'POST', t),
+        page.getByRole('button', { name: 'Play scenario' }).click(),
+      ]);
+      await page
+        .locator('#messages > li.msg', {
+          hasText: 'prod-east: Webhook kyverno-resource-validating-webhook-cfg refuses pods',
+        })
+        .first()
+        .waitFor(t);
+      const actAs = (id: string) => page.selectOption('#person', id);
+      await actAs('U0PAT');
+      // The machines section: the recreation loop is its root cause (the webhook that causes it is in another
+      // section) with three fixes — the first a button, the second and third in the overflow menu.
+      await page.focus('#composer-input');
+      await page.keyboard.type('prod-east machines');
+      await page.keyboard.press('Enter');
+      const answer = page.locator('#messages > li.msg', { hasText: '/k8s-health prod-east machines asked by @pat' });
+      await answer.waitFor(t);
+      expect(await answer.innerText()).toContain('4 machine replacements');
+      await expect(answer.getByRole('button', { name: FIRST_FIX }).count()).resolves.toBe(1);
+      const overflow = answer.getByLabel('More options');
+      expect(await overflow.locator('option').allInnerTexts()).toEqual(['⋯', SECOND_FIX, THIRD_FIX]);
+      // Within the phone's width, so a thumb reaches it.
+      const box = (await overflow.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(360);
+
+      await overflow.selectOption({ label: THIRD_FIX });
+      await answer.locator('.msg-replies').waitFor(t);
+      await answer.locator('.msg-replies').click();
+      const thread = page.locator('#thread-messages > li.msg');
+      const request = thread.filter({ hasText: 'Blast radius' });
+      await request.getByRole('button', { name: 'Approve' }).waitFor(t);
+      // The request is for the fix picked, and the only one in the thread.
+      expect(await request.count()).toBe(1);
+      const proposed = await request.innerText();
+      expect(proposed).toContain(`${THIRD_FIX} on prod-east`);
+      expect(proposed).toContain('action mhc.pause-remediation');
+      expect(proposed).toContain('Waiting for 2 more of 2 approvals');
+      expect(proposed).toContain('Proposed by @pat');
+
+      // The same two-person approval as any fix: Ann, then Ben, whose decisive approval types the cluster name.
+      const approve = async (id: string) => {
+        await actAs(id);
+        await request.getByRole('button', { name: 'Approve' }).click();
+        await page.locator('#confirm-ok').click();
+      };
+      await approve('U0ANN');
+      await request.filter({ hasText: '1 of 2 approvals: @ann' }).waitFor(t);
+      await approve('U0BEN');
+      const modal = page.locator('#modal');
+      await modal.waitFor({ state: 'visible', ...t });
+      await page.getByLabel('Cluster name').fill('prod-east');
+      await modal.getByRole('button', { name: 'Approve and run' }).click();
+      await modal.waitFor({ state: 'hidden', ...t });
+      await request.filter({ hasText: 'Executed' }).waitFor({ timeout: 60_000 });
+      const executed = await request.innerText();
+      expect(executed).toContain('2 of 2 approvals: @ann, @ben');
+      expect(executed).toContain('done and verified');
+      // Run once: one outcome in the thread, with the undo proposed as its button.
+      const outcome = thread.filter({ hasText: 'outcome of request' });
+      await outcome.first().waitFor(t);
+      expect(await outcome.count()).toBe(1);
+      expect(await outcome.innerText()).toContain('Resume remediation: tkc-prod-control-plane-mhc');
+
+      // The next scan sees the pause on the cluster: the fix is no longer offered.
+      await page.getByRole('button', { name: 'Next scan' }).click();
+      await page.waitForFunction(
+        () =>
+          !(
+            globalThis as unknown as { document: { getElementById(id: string): { disabled: boolean } } }
+          ).document.getElementById('next-scan').disabled,
+        undefined,
+        t,
+      );
+      await page.focus('#composer-input');
+      await page.keyboard.type('prod-east machines');
+      await page.keyboard.press('Enter');
+      const after = page.locator('#messages > li.msg', { hasText: '/k8s-health prod-east machines asked by @ben' });
+      await after.waitFor(t);
+      expect(await after.getByLabel('More options').locator('option').allInnerTexts()).toEqual(['⋯', SECOND_FIX]);
+    } finally {
+      await page.setViewportSize(before);
+    }
+  }, 180_000);
 });
 
 describe('k8s-health sandbox and its store', () => {

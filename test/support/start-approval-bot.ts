@@ -98,6 +98,8 @@ export interface ApprovalBotOptions {
   proposeTimeoutMs?: number;
   /** Run no propose worker: clicks wait for a remediation worker that never comes. */
   withoutProposeWorker?: boolean;
+  /** Seconds a fix stays claimed while its plan is made (default: production's 120). */
+  planningClaimSeconds?: number;
 }
 
 /** The result of a proposed-fix click: the posted request (id, message), or the ephemeral refusal. */
@@ -254,6 +256,7 @@ export async function startApprovalBot(opts: ApprovalBotOptions = {}): Promise<A
     verifyDelayMs: 200,
     signer: workerSigner,
     prefix,
+    ...(opts.planningClaimSeconds ? { planningClaimSeconds: opts.planningClaimSeconds } : {}),
   };
   const worker = opts.workerSet
     ? await startJobs({

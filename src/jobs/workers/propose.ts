@@ -45,7 +45,8 @@ export interface ProposeWorkerDeps extends Omit<ProposeFixDeps, 'publish'> {
  * 1. a click whose deadline passed is dropped (serve already told the clicker no worker took it);
  * 2. the seal must verify with this worker's K8S_HEALTH_PLAN_SECRET, and the proposal must still be stored;
  * 3. approvals/request/propose-fix.ts plans, dry-runs, signs, posts the request in the clicked thread,
- *    stores and audits it; a refusal is told to the clicker ephemerally in that thread.
+ *    stores and audits it; a refusal is told to the clicker ephemerally in that thread, and so is the
+ *    request's link (or why none was made) to each click of the same fix made while it was planned.
  * Failing to tell the clicker fails the job: `serve`, which waits for it, then answers with the reason.
  */
 export function startProposeWorker(deps: ProposeWorkerDeps): StartedWorker {
@@ -80,6 +81,13 @@ export function startProposeWorker(deps: ProposeWorkerDeps): StartedWorker {
           ...deps,
           log: log.child({ cluster: stored.cluster }),
           publish: (req) => postApprovalRequest(deps.slack, req),
+          // Clicks of the same fix made while this one was planned: each gets the request's link (or why none).
+          tellWaiting: async (waiting) => {
+            for (const w of waiting)
+              await tell(w.click, renderProposalRefusal(w.refusal)).catch((err: unknown) =>
+                log.warn({ err, waiting: w.click.user }, 'a waiting clicker was not told'),
+              );
+          },
         });
         if (r.outcome === 'proposed') {
           log.info({ requestId: r.request.id, cluster: stored.cluster }, 'fix proposed');

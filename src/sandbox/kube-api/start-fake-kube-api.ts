@@ -94,6 +94,11 @@ export interface FakeKubeApi {
    * the store there (e.g. recreate the target under the same name) to race the write deterministically.
    */
   beforeWrite?: (w: RecordedWrite) => void;
+  /**
+   * Called with each request once its body arrived: a promise returned holds the answer until it
+   * settles (a test keeps a planner's dry run in flight while other clicks come in).
+   */
+  hold?: (r: RecordedRequest) => Promise<void> | undefined;
   fail(rule: FailRule): void;
   /** Drop every fault rule not used up yet (the server heals). */
   clearFaults(): void;
@@ -282,17 +287,28 @@ async function createInstance(opts: FakeKubeApiOptions, shared: { address: strin
   const receive = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     const query = Object.fromEntries(url.searchParams);
     const user = access?.userOf(req.headers.authorization);
-    api.requests.push({ method: req.method ?? 'GET', path: url.pathname, query, ...(user ? { user } : {}) });
+    const recorded: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query,
+      ...(user ? { user } : {}),
+    };
+    api.requests.push(recorded);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const run = () => handle(req, res, url, query, Buffer.concat(chunks).toString('utf8'));
-      if (api.delayMs <= 0) return run();
-      const timer = setTimeout(() => {
-        delayed.delete(timer);
-        run();
-      }, api.delayMs);
-      delayed.add(timer);
+      const answer = () => {
+        if (api.delayMs <= 0) return run();
+        const timer = setTimeout(() => {
+          delayed.delete(timer);
+          run();
+        }, api.delayMs);
+        delayed.add(timer);
+      };
+      const held = api.hold?.(recorded);
+      if (held) void held.then(answer, answer);
+      else answer();
     });
   };
 

@@ -47,8 +47,17 @@ export function renderProposalRefusal(
         ? `You already proposed this fix: your request is waiting for approvals ${where}.`
         : `This fix is already proposed by ${mentionUser(refusal.proposer)} and waiting for approvals ${where}: approve it there (one request per fix).`;
     }
-    case 'being-proposed':
-      return 'This fix is being proposed by someone else right now: its approval request appears in a moment (one request per fix).';
+    case 'being-proposed': {
+      // The link follows in an ephemeral of its own once the request is stored (jobs/workers/propose.ts);
+      // a planner that died never stores one, and its claim expires after `retrySeconds`.
+      const retry =
+        refusal.retrySeconds < 120
+          ? `${Math.max(1, Math.round(refusal.retrySeconds))} seconds`
+          : `${Math.ceil(refusal.retrySeconds / 60)} minutes`;
+      return refusal.byClicker
+        ? `You already pressed this fix and it is being planned right now: a link to its approval request follows here once it is posted (one request per fix). If none comes within ${retry}, press it again.`
+        : `This fix is being proposed by ${refusal.planner ? mentionUser(refusal.planner) : 'someone else'} right now: a link to its approval request follows here once it is posted (one request per fix). If none comes within ${retry}, press it again.`;
+    }
     case 'already-ran':
       return `*${md(refusal.label, { max: 200 })}* already ran ${slackDate(refusal.at) ?? 'earlier'}: see its result in the thread; \`/k8s-health\` shows what is still wrong.`;
     case 'error':
