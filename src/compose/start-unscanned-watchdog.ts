@@ -5,7 +5,7 @@ import type { Logger } from '../log/logger.js';
 import { createCommandRedis } from '../jobs/create-redis-connection.js';
 import { startScanWatchdog, type ScanWatchdog } from '../jobs/start-scan-watchdog.js';
 import { createChannelLimiter } from '../slack/post/create-channel-limiter.js';
-import type { RedisTarget } from '../store/connect-redis.js';
+import type { RedisEnv } from '../config/read-env-options.js';
 import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.js';
 
 /** A `worker` process's scan watchdog and what it owns (a Redis connection, a Slack client). */
@@ -26,7 +26,7 @@ export interface UnscannedWatchdog {
  */
 export function startUnscannedWatchdog(opts: {
   config: Config;
-  redisUrl: string | RedisTarget;
+  redisUrl: string | RedisEnv;
   outage?: RedisOutageReporter;
   /** Redis key prefix with its trailing colon (`k8s-health:`). */
   keyPrefix: string;
