@@ -1,21 +1,18 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { readDumpObjects } from '../src/cluster/dump/read-dump-objects.js';
 import type { KubeObject } from '../src/cluster/snapshot.js';
 import { writeTestKubeConfig } from '../test/support/fake-kube-api/create-test-kube-config.js';
 import { startFakeKubeApi } from '../test/support/fake-kube-api/start-fake-kube-api.js';
-import { startFakeSlackApi } from '../test/support/fake-slack-api.js';
-import { startRedis } from '../test/support/start-redis.js';
 import { summarize } from './bench-stats.js';
+import { startFleetBench } from './start-fleet-bench.js';
 
 /**
  * Bench child (fleet incidents): for each size in SIZES, that many live clusters (each its own fake
  * API server serving the same small healthy dump) whose Cluster API objects all live in ONE namespace
- * of one fake management cluster, two `k8s-health worker` processes in fleet mode, one real Redis, the
- * fake Slack Web API, every cluster alerting into ONE channel. Then the same fault hits every cluster
+ * of one fake management cluster, two `k8s-health worker` processes in fleet mode, one real Redis (or a
+ * Redis Cluster when REDIS is `cluster`), the fake Slack Web API (set-up: bench/start-fleet-bench.ts),
+ * every cluster alerting into ONE channel. Then the same fault hits every cluster
  * within SPREAD_S seconds (its first node goes NotReady at its API server, in a shuffled order). Measures:
  * - per cluster, from its event to the first Slack message naming it (a parent, a reply, or the fleet
  *   parent's edit): p99 over the clusters;
@@ -23,47 +20,28 @@ import { summarize } from './bench-stats.js';
  * - scoping: no stored report quotes a Machine of another cluster (every cluster's node has the same
  *   name, and its Machine sits next to the others' in the shared namespace).
  * argv: ROOT_OF_REPO SIZES(comma-separated) SPREAD_S CORRELATE_S (scan.correlateSeconds; 0 = the reference without
- * fleet incidents).
+ * fleet incidents) [REDIS: single|cluster].
  */
-const [root, sizesArg, spreadArg, correlateArg] = process.argv.slice(2) as [string, string?, string?, string?];
+const [root, sizesArg, spreadArg, correlateArg, redisArg] = process.argv.slice(2) as [
+  string,
+  string?,
+  string?,
+  string?,
+  string?,
+];
 const CORRELATE_S = Number(correlateArg ?? 60);
 const SIZES = (sizesArg ?? '10,100').split(',').map(Number);
 const SPREAD_MS = Number(spreadArg ?? 10) * 1000;
 const DUMP = path.join(root, 'examples/scenarios/benign-healthy');
 const CHANNEL = 'C0FLEET';
 const NAMESPACE = 'fleet';
-const log = (line: string) =>
-  process.stderr.write(`[fleet-incident ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const children = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
-});
+const bench = await startFleetBench({ root, tag: 'fleet-incident', redisCluster: redisArg === 'cluster' });
+const { log, sleep, redis, slack, dir } = bench;
 
 const total = SIZES.reduce((a, b) => a + b, 0);
-// Workload API servers: one serve-fleet child for every cluster of every size (each phase uses fresh ones).
-const server = fork(path.join(root, 'dist-check/bench/serve-fleet.js'), [DUMP, String(total)], {
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  execArgv: ['--max-old-space-size=4096'],
-});
-children.add(server);
-const pending = new Map<number, (v: unknown) => void>();
-let nextId = 1;
-const first = await new Promise<{ urls: string[] }>((resolve, reject) => {
-  server.once('message', (m) => resolve(m as { urls: string[] }));
-  server.once('exit', (code) => reject(new Error(`serve-fleet exited with ${code}`)));
-});
-server.on('message', (m: { id: number }) => {
-  pending.get(m.id)?.(m);
-  pending.delete(m.id);
-});
-const call = <T>(msg: Record<string, unknown>) =>
-  new Promise<T>((resolve) => {
-    const id = nextId++;
-    pending.set(id, resolve as (v: unknown) => void);
-    server.send({ ...msg, id });
-  });
-const urls = first.urls;
+// Workload API servers: one for every cluster of every size (each phase uses fresh ones).
+const apis = await bench.startApiServers(total);
+const urls = apis.urls;
 const names = urls.map((_, i) => `f${String(i).padStart(4, '0')}`);
 const nodeNames = (await readDumpObjects(DUMP)).workload.filter((o) => o.kind === 'Node').map((o) => o.metadata.name);
 
@@ -97,39 +75,9 @@ log(
   `${urls.length} workload API servers and one management API server (${names.length} Clusters in namespace ${NAMESPACE}) up`,
 );
 
-const redisServer = await startRedis();
-const redis = new Redis(redisServer.url);
-const slack = await startFakeSlackApi();
-const dir = await mkdtemp(path.join(tmpdir(), 'bench-fleet-incident-'));
 const mgmtKc = await writeTestKubeConfig(management.url, 'management');
 const kubeconfigs = await Promise.all(urls.map((u, i) => writeTestKubeConfig(u, names[i])));
 
-async function spawnWorker(config: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(root, 'bin/k8s-health.js'), 'worker', '--config', config], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      REDIS_URL: redisServer.url,
-      PORT: '0',
-      SLACK_BOT_TOKEN: 'xoxb-test-token',
-      SLACK_API_URL: slack.apiUrl,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  child.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  const deadline = Date.now() + 60_000;
-  while (!/workers running/.test(out) && child.exitCode === null && Date.now() < deadline) await sleep(50);
-  return child;
-}
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
-  child.kill('SIGKILL');
-  await exited;
-  children.delete(child);
-}
 /** A deterministic shuffle (the same order every run). */
 function shuffled<T>(xs: T[]): T[] {
   const out = [...xs];
@@ -148,7 +96,7 @@ try {
   for (const size of SIZES) {
     const idx = Array.from({ length: size }, (_, k) => offset + k);
     offset += size;
-    await redis.flushall();
+    await bench.flushAll();
     const seenCalls = slack.calls.length;
     const config = path.join(dir, `config-${size}.yaml`);
     const clusters = idx
@@ -161,10 +109,13 @@ try {
       config,
       `clusters:\n${clusters}scan: { intervalSeconds: 60, debounceSeconds: 2, correlateSeconds: ${CORRELATE_S} }\nthresholds: { notReadyGraceSeconds: 0 }\n`,
     );
-    const workers = [await spawnWorker(config), await spawnWorker(config)];
+    const workers = [
+      await bench.spawnWorker(config, { logLevel: 'warn' }),
+      await bench.spawnWorker(config, { logLevel: 'warn' }),
+    ];
     // Settled: every cluster scanned once (a stored report), healthy, nothing posted.
     const deadline = Date.now() + 10 * 60_000;
-    while ((await redis.keys('*report:f*')).length < size && Date.now() < deadline) await sleep(500);
+    while ((await bench.keys('*report:f*')).length < size && Date.now() < deadline) await sleep(500);
     await sleep(3000);
     log(`${size} clusters: every one scanned once; failing them within ${SPREAD_MS / 1000} s`);
 
@@ -174,7 +125,7 @@ try {
     const start = Date.now();
     const emits = order.map(async (i, k) => {
       await sleep(Math.max(0, start + (k * SPREAD_MS) / size - Date.now()));
-      const r = await call<{ at: number }>({ type: 'emit', index: i });
+      const r = await apis.emit(i);
       at.set(names[i]!, r.at);
     });
     // First Slack message naming each cluster (posts and parent edits in the channel), polled every 5 ms.
@@ -240,6 +191,7 @@ try {
     }
     const r = {
       clusters: size,
+      redis: redisArg === 'cluster' ? 'cluster' : 'single',
       spreadSeconds: SPREAD_MS / 1000,
       correlateSeconds: CORRELATE_S,
       firstAlertMs: { ...summarize(latencies), max: Math.max(...latencies), missed },
@@ -251,13 +203,10 @@ try {
     };
     log(`${size} clusters: ${JSON.stringify(r)}`);
     results.push(r);
-    for (const w of workers) await stop(w);
+    for (const w of workers) await bench.kill9(w);
   }
 } finally {
-  for (const c of children) c.kill('SIGKILL');
-  redis.disconnect();
   await management.close();
-  await redisServer.stop();
-  await slack.close();
+  await bench.close();
 }
 process.send!({ sizes: results }, () => process.exit(0));

@@ -1,19 +1,15 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import { writeTestKubeConfig } from '../test/support/fake-kube-api/create-test-kube-config.js';
-import { startFakeSlackApi } from '../test/support/fake-slack-api.js';
-import { startRedis } from '../test/support/start-redis.js';
 import { summarize } from './bench-stats.js';
+import { startFleetBench, type BenchWorker, type ClusterStats } from './start-fleet-bench.js';
 
 /**
  * Bench child (fleet target): CLUSTERS small live clusters behind fake API servers (two
- * serve-fleet children), two `k8s-health worker` processes in fleet mode on one real Redis, the fake
- * Slack Web API. Measures, in one run:
+ * serve-fleet children), two `k8s-health worker` processes in fleet mode on one real Redis (or a Redis
+ * Cluster when REDIS is `cluster`), the fake Slack Web API (set-up: bench/start-fleet-bench.ts). Measures, in one run:
  * - RSS per watched cluster at SMALL (100) and CLUSTERS clusters (workers' VmRSS minus an idle worker's);
  * - API requests per cluster per minute at steady state (STEADY_S seconds, no churn);
  * - event → alert: a node goes NotReady at the fake API → the parent message reaches the fake Slack
@@ -21,9 +17,9 @@ import { summarize } from './bench-stats.js';
  * - churn for CHURN_MIN minutes: kill -9 a worker, time until its clusters are all owned by the
  *   survivor (failover), start a new worker, wait until every cluster is watched again; LIST requests
  *   per (owner change × kind) and duplicate watchers sampled after each cycle.
- * argv: ROOT_OF_REPO CLUSTERS CHURN_MIN SAMPLES LEASE_S STEADY_S SMALL.
+ * argv: ROOT_OF_REPO CLUSTERS CHURN_MIN SAMPLES LEASE_S STEADY_S SMALL [REDIS: single|cluster].
  */
-const [, clustersArg, churnArg, samplesArg, leaseArg, steadyArg, smallArg] = process.argv.slice(2);
+const [, clustersArg, churnArg, samplesArg, leaseArg, steadyArg, smallArg, redisArg] = process.argv.slice(2);
 const CLUSTERS = Number(clustersArg ?? 1000);
 const CHURN_MS = Number(churnArg ?? 3) * 60_000;
 const SAMPLES = Number(samplesArg ?? 30);
@@ -31,73 +27,17 @@ const LEASE_S = Number(leaseArg ?? 15);
 const STEADY_MS = Number(steadyArg ?? 60) * 1000;
 const SMALL = Number(smallArg ?? 100);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DUMP = path.join(root, 'examples/scenarios/benign-healthy');
-const SERVER_SHARE = 500;
-const log = (line: string) => process.stderr.write(`[fleet ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const children = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
-});
+const bench = await startFleetBench({ root, tag: 'fleet', redisCluster: redisArg === 'cluster' });
+const { log, sleep, redis, slack, dir } = bench;
 
-// --- fake API servers (two children of ≤ 500 clusters each) ---
-interface ServerChild {
-  child: ChildProcess;
-  urls: string[];
-  call<T>(msg: Record<string, unknown>): Promise<T>;
-}
-async function startServer(count: number): Promise<ServerChild> {
-  const child = fork(path.join(root, 'dist-check/bench/serve-fleet.js'), [DUMP, String(count)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: ['--max-old-space-size=4096'],
-  });
-  children.add(child);
-  const pending = new Map<number, (v: unknown) => void>();
-  let next = 1;
-  const first = await new Promise<{ urls: string[] }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { urls: string[] }));
-    child.once('exit', (code) => reject(new Error(`serve-fleet exited with ${code}`)));
-  });
-  child.on('message', (m: { id: number }) => {
-    pending.get(m.id)?.(m);
-    pending.delete(m.id);
-  });
-  return {
-    child,
-    urls: first.urls,
-    call: <T>(msg: Record<string, unknown>) =>
-      new Promise<T>((resolve) => {
-        const id = next++;
-        pending.set(id, resolve as (v: unknown) => void);
-        child.send({ ...msg, id });
-      }),
-  };
-}
-const servers: ServerChild[] = [];
-for (let start = 0; start < CLUSTERS; start += SERVER_SHARE)
-  servers.push(await startServer(Math.min(SERVER_SHARE, CLUSTERS - start)));
-const urls = servers.flatMap((s) => s.urls);
+// --- fake API servers (serve-fleet children of ≤ 500 clusters each) ---
+const apis = await bench.startApiServers(CLUSTERS);
+const urls = apis.urls;
 log(`${urls.length} fake API servers up`);
-interface ClusterStats {
-  requests: number;
-  lists: number;
-  watches: number;
-  open: number;
-  openUnique: number;
-}
-const allStats = async () =>
-  (await Promise.all(servers.map((s) => s.call<{ stats: ClusterStats[] }>({ type: 'stats' })))).flatMap((r) => r.stats);
-const emit = (index: number) =>
-  servers[Math.floor(index / SERVER_SHARE)]!.call<{ at: number; node: string }>({
-    type: 'emit',
-    index: index % SERVER_SHARE,
-  });
+const allStats = apis.stats;
+const emit = apis.emit;
 
-// --- Redis, Slack, config ---
-const redisServer = await startRedis();
-const redis = new Redis(redisServer.url);
-const slack = await startFakeSlackApi();
-const dir = await mkdtemp(path.join(tmpdir(), 'bench-fleet17-'));
+// --- config ---
 const names = urls.map((_, i) => `f${String(i).padStart(4, '0')}`);
 const channel = (i: number) => `C${String(i).padStart(5, '0')}`;
 const kubeconfigs = await Promise.all(urls.map((u, i) => writeTestKubeConfig(u, names[i])));
@@ -119,51 +59,16 @@ async function writeConfig(n: number): Promise<string> {
 
 // --- workers ---
 let acquisitions = 0;
-interface RunningWorker {
-  child: ChildProcess;
-  pid: number;
-  output: () => string;
-}
-async function spawnWorker(config: string): Promise<RunningWorker> {
-  const child = spawn(process.execPath, [path.join(root, 'bin/k8s-health.js'), 'worker', '--config', config], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      REDIS_URL: redisServer.url,
-      PORT: '0',
-      SLACK_BOT_TOKEN: 'xoxb-test-token',
-      SLACK_API_URL: slack.apiUrl,
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let out = '';
-  let partial = '';
-  // Every lease acquisition is logged ("lease: clusters acquired", with how many): the exact count of owner changes.
-  child.stdout!.on('data', (d: Buffer) => {
-    const text = partial + d.toString();
-    const lines = text.split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) {
+type RunningWorker = BenchWorker;
+// Every lease acquisition is logged ("lease: clusters acquired", with how many): the exact count of owner changes.
+const spawnWorker = (config: string) =>
+  bench.spawnWorker(config, {
+    onLine: (line) => {
       const m = /"acquired":(\d+)/.exec(line);
       if (m && line.includes('lease: clusters acquired')) acquisitions += Number(m[1]);
-    }
-    out = (out + d.toString()).slice(-20_000);
+    },
   });
-  child.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  const deadline = Date.now() + 60_000;
-  while (!/workers running/.test(out)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`worker did not start: ${out}`);
-    await sleep(50);
-  }
-  return { child, pid: child.pid!, output: () => out };
-}
-async function kill9(w: RunningWorker): Promise<void> {
-  const exited = new Promise((r) => (w.child.exitCode !== null ? r(null) : w.child.once('exit', r)));
-  w.child.kill('SIGKILL');
-  await exited;
-  children.delete(w.child);
-}
+const kill9 = bench.kill9;
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 /** Lease owner (worker pid) of each of the first n clusters; 0 = free. */
 async function owners(n: number): Promise<number[]> {
@@ -195,6 +100,7 @@ const duplicateWatches = async (n: number) =>
 
 const result: Record<string, unknown> = {
   clusters: CLUSTERS,
+  redis: redisArg === 'cluster' ? 'cluster' : 'single',
   leaseSeconds: LEASE_S,
   churnMinutes: CHURN_MS / 60_000,
   samples: SAMPLES,
@@ -209,7 +115,7 @@ try {
   result.idleKb = idleKb;
 
   const rssPhase = async (n: number) => {
-    await redis.flushall();
+    await bench.flushAll();
     const config = await writeConfig(n);
     const ws = [await spawnWorker(config), await spawnWorker(config)];
     const t = performance.now();
@@ -365,9 +271,6 @@ try {
   log(`churn: ${JSON.stringify(result.churn)}`);
   for (const w of live) await kill9(w);
 } finally {
-  for (const c of children) c.kill('SIGKILL');
-  redis.disconnect();
-  await redisServer.stop();
-  await slack.close();
+  await bench.close();
 }
 process.send!(result, () => process.exit(0));

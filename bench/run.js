@@ -75,7 +75,8 @@ async function alertmanagerRow(rounds) {
 
 // `npm run bench -- fleet [--clusters 1000] [--churn-minutes 3] [--samples 30] [--lease-seconds 15]
 // [--steady-seconds 60] [--small 100] [--incident-sizes 10,100] [--incident-spread-seconds 10]
-// [--incident-correlate-seconds 60] [--incident-only]`: the fleet targets alone (docs/fleet.md, docs/performance.md).
+// [--incident-correlate-seconds 60] [--incident-only] [--redis-cluster]`: the fleet targets alone (docs/fleet.md,
+// docs/performance.md); `--redis-cluster` runs the bot on a Redis Cluster of three masters instead of one redis-server.
 if (args[0] === 'fleet') {
   await runFleet();
   process.exit(0);
@@ -462,16 +463,18 @@ async function runFleet() {
   const incidentSizes = arg('incident-sizes', '10,100');
   const incidentSpread = Number(arg('incident-spread-seconds', '10'));
   const incidentCorrelate = Number(arg('incident-correlate-seconds', '60'));
+  const redisTopology = args.includes('--redis-cluster') ? 'cluster' : 'single';
+  const onRedis = redisTopology === 'cluster' ? ', on a Redis Cluster (3 masters)' : '';
   const rows = [];
   const row = (id, what, value, reference, ratio, goal, pass) =>
     rows.push({ id, what, value, reference, ratio, goal, pass });
   // F6–F8: one fault on many clusters of one channel (bench/measure-fleet-incident.ts).
   log(
-    `fleet incidents: ${incidentSizes} clusters failing within ${incidentSpread} s into one channel, 2 workers, scan.correlateSeconds ${incidentCorrelate}`,
+    `fleet incidents: ${incidentSizes} clusters failing within ${incidentSpread} s into one channel, 2 workers, scan.correlateSeconds ${incidentCorrelate}${onRedis}`,
   );
   const { msg: inc } = await runChild(
     'measure-fleet-incident.js',
-    [root, incidentSizes, String(incidentSpread), String(incidentCorrelate)],
+    [root, incidentSizes, String(incidentSpread), String(incidentCorrelate), redisTopology],
     { heapMb: 2048 },
   );
   for (const x of inc.sizes) {
@@ -509,11 +512,12 @@ async function runFleet() {
       target: 'fleet-incident',
       startedAt: new Date().toISOString(),
       node: process.version,
+      redis: redisTopology,
       incidents: inc,
       rows,
     };
     printRows(
-      `k8s-health bench — fleet incidents: ${incidentSizes} clusters, one channel, 2 worker processes, node ${process.version}`,
+      `k8s-health bench — fleet incidents: ${incidentSizes} clusters, one channel, 2 worker processes${onRedis}, node ${process.version}`,
       rows,
     );
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
@@ -523,7 +527,7 @@ async function runFleet() {
     return;
   }
   log(
-    `fleet: ${clusters} clusters (and ${small}), 2 workers, lease ${leaseSeconds} s, ${samples} event samples, ${steadySeconds} s steady, ${churnMinutes} min churn`,
+    `fleet: ${clusters} clusters (and ${small}), 2 workers, lease ${leaseSeconds} s, ${samples} event samples, ${steadySeconds} s steady, ${churnMinutes} min churn${onRedis}`,
   );
   const { msg: r } = await runChild(
     'measure-fleet.js',
@@ -535,6 +539,7 @@ async function runFleet() {
       String(leaseSeconds),
       String(steadySeconds),
       String(small),
+      redisTopology,
     ],
     { heapMb: 2048 },
   );
@@ -592,12 +597,13 @@ async function runFleet() {
     target: 'fleet',
     startedAt: new Date().toISOString(),
     node: process.version,
+    redis: redisTopology,
     fleet: r,
     incidents: inc,
     rows,
   };
   printRows(
-    `k8s-health bench — fleet: ${clusters} clusters (${r.big.kindsPerCluster} watched kinds each), 2 worker processes, lease ${leaseSeconds} s, node ${process.version}`,
+    `k8s-health bench — fleet: ${clusters} clusters (${r.big.kindsPerCluster} watched kinds each), 2 worker processes, lease ${leaseSeconds} s${onRedis}, node ${process.version}`,
     rows,
   );
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });

@@ -5,6 +5,7 @@ import type { EnvOptions } from '../config/read-env-options.js';
 import { createWorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { startJobs, type JobsOptions, type WorkerSet } from '../compose/compose-jobs.js';
 import { startFleet } from '../compose/start-fleet.js';
+import { startUnscannedWatchdog } from '../compose/start-unscanned-watchdog.js';
 import { WORKER_KINDS, type WorkerKind } from '../jobs/worker-kinds.js';
 import { createPlanSigner } from '../approvals/plan-signer.js';
 import { createProcessLogger } from '../log/create-logger.js';
@@ -13,6 +14,7 @@ import { describeError } from '../errors/describe-error.js';
 import { HTTP_SERVER_OPTIONS } from '../slack/receive/slack-http-limits.js';
 import { createRedisOutageReporter } from '../store/create-redis-outage-reporter.js';
 import { describeRedisTarget } from '../store/connect-redis.js';
+import { REDIS_PREFIX } from '../store/redis-prefix.js';
 import { stopWithin } from './stop-within.js';
 
 export interface WorkerIo {
@@ -34,7 +36,8 @@ export interface WorkerDeps {
  * WORKER_KINDS, or the subset `only` names (the Helm chart runs `--only scan,notify,expiry` under a
  * read-only ServiceAccount and `--only remediate` under the one that may write), with
  * /healthz (process up), /readyz (Redis answers and the workers run; 503 with the reason
- * otherwise) and /metrics (Prometheus: jobs and watch cache, jobs/create-worker-metrics.ts) on PORT.
+ * otherwise; clusters nobody scans listed under `unscanned`) and /metrics (Prometheus: jobs, watch
+ * cache and scan ages, jobs/create-worker-metrics.ts and jobs/start-scan-watchdog.ts) on PORT.
  * The probe server starts first, so a Redis outage at startup shows on /readyz instead of a silent
  * hang. Resolves with the exit code: 1 on a startup error, 0 after a graceful
  * stop (in-flight jobs finish first).
@@ -73,6 +76,18 @@ export async function runWorker(
   const outage = createRedisOutageReporter({ log: announce, address: describeRedisTarget(env.redis) });
   // Its own registry (default process metrics included): scan and notify jobs, watch-cache gauges.
   const metrics = createWorkerMetrics();
+  // Clusters nobody scans for three intervals: /readyz `unscanned`, /metrics, one alert among every
+  // serve and worker process — so a worker alerts when no serve runs (docs/fleet.md "Who watches a cluster").
+  const unscannedWatchdog = startUnscannedWatchdog({
+    config,
+    redisUrl: env.redis,
+    outage,
+    keyPrefix: deps.workers?.prefix ? `${deps.workers.prefix}:` : REDIS_PREFIX,
+    registry: metrics.registry,
+    slack: { token: env.slackBotToken, apiUrl: env.slackApiUrl },
+    log,
+    now: io.now ? () => io.now!().getTime() : undefined,
+  });
   // Node's 300 s request timeouts shortened as on serve's port (slack/slack-http-limits.ts).
   const server = http.createServer(HTTP_SERVER_OPTIONS, (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -93,9 +108,13 @@ export async function runWorker(
           redis: startError || (outage.down() ? `unreachable at ${outage.address}` : 'starting (waiting for Redis)'),
           workers: 'not started',
         });
-    void answer.then((r) =>
-      res.writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' }).end(`${JSON.stringify(r)}\n`),
-    );
+    // Unscanned clusters are named without changing readiness, as on serve: an unready worker scans nothing more.
+    void answer.then((r) => {
+      const unscanned = unscannedWatchdog.watchdog.unscanned();
+      res
+        .writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' })
+        .end(`${JSON.stringify({ ...r, ...(unscanned.length ? { unscanned } : {}) })}\n`);
+    });
   });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -103,6 +122,7 @@ export async function runWorker(
       server.listen(env.port, resolve);
     });
   } catch (err) {
+    unscannedWatchdog.close();
     io.stderr.write(`k8s-health worker: cannot listen on PORT ${env.port}: ${describeError(err)}\n`);
     return 1;
   }
@@ -156,6 +176,7 @@ export async function runWorker(
     );
   await stop;
   announce.info('stopping (finishing in-flight jobs)');
+  unscannedWatchdog.close();
   // In-flight jobs finish, within SIGTERM's 10 s: Redis down since startup (or now) is not waited
   // for; what is left is dropped, and BullMQ hands a dropped job to another worker when its lock expires.
   const graceful = await stopWithin(8_000, async () => {

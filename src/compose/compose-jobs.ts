@@ -51,7 +51,7 @@ import { createInPlaceStore } from '../store/in-place-store.js';
 import { createHomeViewersStore } from '../store/home-viewers-store.js';
 import { createAlertThreadStore } from '../alerts/alert-thread-store.js';
 import { createRecordSeal } from '../store/create-record-seal.js';
-import type { RedisTarget } from '../store/connect-redis.js';
+import type { RedisEnv } from '../config/read-env-options.js';
 import { sealAlertRecords } from '../store/seal-alert-records.js';
 import { createApprovalBackups } from '../store/approval-backups.js';
 import { createApprovalStore } from '../store/approval-store.js';
@@ -67,7 +67,7 @@ import { createReportStore } from '../store/report-store.js';
 export interface JobsOptions {
   config: Config;
   /** Where Redis is: a URL, or the environment's topology (store/connect-redis.ts). */
-  redisUrl: string | RedisTarget;
+  redisUrl: string | RedisEnv;
   /**
    * The process's Redis outage reporter (one warning line per 30 s while Redis is unreachable); every connection here
    * reports to it.

@@ -4,14 +4,14 @@ import { createClusterSet, type ClusterSet } from '../config/cluster-set.js';
 import type { Config } from '../config/config-schema.js';
 import { createRedisConnection } from '../jobs/create-redis-connection.js';
 import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.js';
-import type { RedisTarget } from '../store/connect-redis.js';
+import type { RedisEnv } from '../config/read-env-options.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { createClusterDirectory } from '../store/cluster-directory.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
 
 export interface FleetOptions {
   config: Config;
-  redisUrl: string | RedisTarget;
+  redisUrl: string | RedisEnv;
   /** The process's Redis outage reporter. */
   outage?: RedisOutageReporter;
   /**

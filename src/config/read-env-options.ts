@@ -39,7 +39,10 @@ export interface EnvOptions {
   alertmanagerToken?: string;
 }
 
-/** The Redis part of the environment (no secret is ever logged from it: store/connect-redis.ts redacts). */
+/**
+ * The Redis part of the environment: where Redis is, the one shape every connection takes
+ * (store/connect-redis.ts, which also takes a bare URL). No secret is ever logged from it: connect-redis.ts redacts.
+ */
 export interface RedisEnv {
   url: string;
   /** REDIS_SENTINELS (`host:port,…`) and REDIS_SENTINEL_MASTER (the master group's name). */

@@ -1,5 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis';
-import { connectRedis, type RedisTarget } from '../store/connect-redis.js';
+import type { RedisEnv } from '../config/read-env-options.js';
+import { connectRedis } from '../store/connect-redis.js';
 import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.js';
 
 /**
@@ -9,7 +10,7 @@ import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.
  * /readyz and the process's outage reporter, never thrown as unhandled 'error' events.
  */
 export function createRedisConnection(
-  url: string | RedisTarget,
+  url: string | RedisEnv,
   opts: { onError?: (err: Error) => void; outage?: RedisOutageReporter } = {},
 ): Redis {
   return watchRedis(
@@ -27,7 +28,7 @@ export function createRedisConnection(
  * command path: a Slack request must be answered, not left hanging).
  */
 export function createCommandRedis(
-  url: string | RedisTarget,
+  url: string | RedisEnv,
   opts: { outage?: RedisOutageReporter; redis?: RedisOptions } = {},
 ): Redis {
   return watchRedis(

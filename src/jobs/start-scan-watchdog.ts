@@ -29,9 +29,11 @@ export const UNSCANNED_AFTER_INTERVALS = 3;
  * store anything — must not look like a quiet fleet. Every `everyMs` (default: the scan interval, at
  * most a minute) this reads when each configured cluster was last scanned (one HGETALL), exports the
  * age as `k8s_health_cluster_scan_age_seconds{cluster}`, keeps the list for /readyz's `unscanned`
- * (which stays 200: taking `serve` out of its Service would not scan anything), and posts ONE alert
- * per episode in the cluster's configured alert channel (a SET NX key per cluster and latest scan,
- * shared by every serve replica). Channels come from the config only, never from Redis.
+ * (which stays 200: taking `serve` out of its Service, or holding back a worker's rollout, would not
+ * scan anything), and posts ONE alert per episode in the cluster's configured alert channel (a SET NX
+ * key per cluster and latest scan, shared by every serve and worker process:
+ * compose/start-unscanned-watchdog.ts runs it in workers). Channels come from the config only, never
+ * from Redis.
  */
 export function startScanWatchdog(opts: {
   config: Config;
@@ -56,8 +58,8 @@ export function startScanWatchdog(opts: {
       })
     : undefined;
   let current: UnscannedCluster[] = [];
-  // One key per episode (the cluster and its latest scan time), expiring by itself: every serve
-  // replica checks, one of them posts, and the next episode (a later last scan) gets its own alert.
+  // One key per episode (the cluster and its latest scan time), expiring by itself: every serve and
+  // worker process checks, one of them posts, and the next episode (a later last scan) gets its own alert.
   const alertKey = (cluster: string, last: number | undefined) =>
     `${opts.keyPrefix}unscanned-alert:${cluster}:${last ?? 'never'}`;
   const lastOf = new Map<string, number | undefined>();
@@ -96,13 +98,15 @@ export function startScanWatchdog(opts: {
     }
   }
   const everyMs = opts.everyMs ?? Math.min(intervalMs, 60_000);
-  const timer = setInterval(
-    () =>
-      void check().catch((err: unknown) =>
-        opts.log.debug({ error: describeError(err) }, 'scan watchdog: Redis not readable'),
-      ),
-    everyMs,
-  );
+  // A check that waits for Slack's send slots may outlast the period: the next tick is skipped, not stacked.
+  let checking = false;
+  const timer = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    void check()
+      .catch((err: unknown) => opts.log.debug({ error: describeError(err) }, 'scan watchdog: Redis not readable'))
+      .finally(() => (checking = false));
+  }, everyMs);
   timer.unref();
   return { unscanned: () => current, check, stop: () => clearInterval(timer) };
 }

@@ -1,21 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import type { RedisEnv } from '../config/read-env-options.js';
 import { redactRedisUrl } from './redact-redis-url.js';
 
-/** Where Redis is (config/read-env-options.ts RedisEnv, or just a URL: tests, the sandbox). */
-export interface RedisTarget {
-  url: string;
-  sentinels?: { host: string; port: number }[];
-  sentinelMaster?: string;
-  clusterNodes?: { host: string; port: number }[];
-  username?: string;
-  password?: string;
-  sentinelPassword?: string;
-  tlsCaFile?: string;
-}
+// Where Redis is comes as config/read-env-options.ts's RedisEnv (the environment's topology: config owns
+// its shape, read once from the environment) or as just a URL (tests, the sandbox).
 
 /** The address log lines and Slack may show: the URL redacted, or the sentinels and master group; never a password. */
-export function describeRedisTarget(target: string | RedisTarget): string {
+export function describeRedisTarget(target: string | RedisEnv): string {
   if (typeof target === 'string') return redactRedisUrl(target);
   if (target.clusterNodes?.length)
     return `redis cluster via ${target.clusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
@@ -36,7 +28,7 @@ export function describeRedisTarget(target: string | RedisTarget): string {
  * and the few that look at every key ask each master (store/scan-keys.ts). BullMQ takes the Cluster as
  * it is (`isCluster`); its duplicates keep the cluster-level options.
  */
-export function connectRedis(target: string | RedisTarget, extra: RedisOptions = {}): Redis {
+export function connectRedis(target: string | RedisEnv, extra: RedisOptions = {}): Redis {
   if (typeof target === 'string') return new Redis(target, extra);
   const auth: RedisOptions = {
     ...(target.username ? { username: target.username } : {}),

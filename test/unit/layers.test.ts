@@ -22,7 +22,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   alerts: ['diagnose', 'report', 'store', 'errors', 'log'],
   alertmanager: ['config', 'diagnose', 'report', 'errors', 'log'],
   approvals: ['cluster', 'config', 'diagnose', 'errors', 'log'],
-  store: ['cluster', 'diagnose', 'report', 'approvals', 'errors', 'log'],
+  store: ['cluster', 'config', 'diagnose', 'report', 'approvals', 'errors', 'log'],
   timeline: ['alerts', 'diagnose', 'store', 'text'],
   scan: ['cluster', 'config', 'diagnose', 'report', 'store'],
   slack: [
