@@ -31,7 +31,8 @@ import { createCommandRedis } from '../jobs/create-redis-connection.js';
 import { createRedisOutageReporter } from '../store/create-redis-outage-reporter.js';
 import { describeRedisTarget } from '../store/connect-redis.js';
 import { registerStateStoreGuard } from '../slack/receive/guard-state-store.js';
-import { stopWithin } from './stop-within.js';
+import { postNotice } from '../slack/post/post-notice.js';
+import { stopBudgetMs, stopWithin } from './stop-within.js';
 import { startScanWatchdog } from '../jobs/start-scan-watchdog.js';
 
 export interface ServeIo {
@@ -174,7 +175,7 @@ export async function runServe(
           'E_SLACK_NOT_STARTED',
           'the Slack app has not started yet: the unscanned-cluster alert is posted on the next check',
         );
-      await slackApp.client.chat.postMessage({ channel, text });
+      await postNotice(slackApp.client, channel, text);
     },
   });
   // Alertmanager's webhook (docs/alertmanager.md): answered once queued; 404 without K8S_HEALTH_ALERTMANAGER_TOKEN.
@@ -301,7 +302,8 @@ export async function runServe(
   announce.info('stopping');
   // In-flight work finishes, but never longer than Kubernetes' grace period allows: with Redis
   // unreachable nothing would ever finish, so what is left is dropped (BullMQ retries it elsewhere).
-  const graceful = await stopWithin(STOP_BUDGET_MS, async () => {
+  const budget = stopBudgetMs(outage.down());
+  const graceful = await stopWithin(budget, async () => {
     watchdog.stop();
     await app.stop().catch(() => undefined);
     await closeJobs();
@@ -313,15 +315,12 @@ export async function runServe(
     redis.disconnect();
     healthServer?.closeAllConnections();
     announce.warn(
-      `stopped without finishing in-flight work within ${STOP_BUDGET_MS / 1000} s${outage.down() ? ` (Redis unreachable at ${outage.address})` : ''}`,
+      `stopped without finishing in-flight work within ${budget / 1000} s${outage.down() ? ` (Redis unreachable at ${outage.address})` : ''}`,
     );
   }
   announce.info('stopped');
   return 0;
 }
-
-/** How long a graceful stop may take (SIGTERM to exit within 10 s, Kubernetes' grace period is 30 s). */
-const STOP_BUDGET_MS = 8_000;
 
 /** Socket Mode has no HTTP receiver: the probe and metrics routes get their own small server. */
 async function serveRoutes(routes: CustomRoute[], port: number): Promise<http.Server> {

@@ -15,7 +15,7 @@ import { HTTP_SERVER_OPTIONS } from '../slack/receive/slack-http-limits.js';
 import { createRedisOutageReporter } from '../store/create-redis-outage-reporter.js';
 import { describeRedisTarget } from '../store/connect-redis.js';
 import { REDIS_PREFIX } from '../store/redis-prefix.js';
-import { stopWithin } from './stop-within.js';
+import { stopBudgetMs, stopWithin } from './stop-within.js';
 
 export interface WorkerIo {
   stdout: NodeJS.WritableStream;
@@ -179,7 +179,8 @@ export async function runWorker(
   unscannedWatchdog.close();
   // In-flight jobs finish, within SIGTERM's 10 s: Redis down since startup (or now) is not waited
   // for; what is left is dropped, and BullMQ hands a dropped job to another worker when its lock expires.
-  const graceful = await stopWithin(8_000, async () => {
+  const budget = stopBudgetMs(outage.down());
+  const graceful = await stopWithin(budget, async () => {
     await Promise.race([starting, new Promise((r) => setTimeout(r, outage.down() ? 0 : 5_000).unref())]);
     await set?.close();
     await fleet.stop().catch(() => undefined);
@@ -188,7 +189,7 @@ export async function runWorker(
   if (!graceful) {
     server.closeAllConnections();
     announce.warn(
-      `stopped without finishing in-flight jobs within 8 s${outage.down() ? ` (Redis unreachable at ${outage.address})` : ''}`,
+      `stopped without finishing in-flight jobs within ${budget / 1000} s${outage.down() ? ` (Redis unreachable at ${outage.address})` : ''}`,
     );
   }
   announce.info('stopped');

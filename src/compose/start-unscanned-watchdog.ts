@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger.js';
 import { createCommandRedis } from '../jobs/create-redis-connection.js';
 import { startScanWatchdog, type ScanWatchdog } from '../jobs/start-scan-watchdog.js';
 import { createChannelLimiter } from '../slack/post/create-channel-limiter.js';
+import { postNotice } from '../slack/post/post-notice.js';
 import type { RedisEnv } from '../config/read-env-options.js';
 import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.js';
 
@@ -53,12 +54,7 @@ export function startUnscannedWatchdog(opts: {
     registry: opts.registry,
     log: opts.log,
     now: opts.now,
-    post: client
-      ? async (channel, text) => {
-          await limiter.wait(channel);
-          await client.chat.postMessage({ channel, text, unfurl_links: false, unfurl_media: false });
-        }
-      : undefined,
+    post: client ? (channel, text) => postNotice(client, channel, text, limiter) : undefined,
   });
   return {
     watchdog,
