@@ -184,10 +184,10 @@ describe('every message kind with a hostile value in every untrusted field', () 
         proposalIds: { [proposalKey(f, 0)]: 'p_1', [proposalKey(f, 1)]: 'p_2' },
       });
       expectInert(withButtons, 'health answer');
-      // The card: the root cause's since on its own line (its why is its title here, said once); the symptom is only
-      // counted.
-      expect(linesOf(withButtons).filter((l) => l.startsWith('since: unknown'))).toHaveLength(1);
-      expect(linesOf(withButtons).filter((l) => l === '+1 symptom of it in Details')).toHaveLength(1);
+      // The card: the root cause's since on its headline's line (its why is its title here, said once); the symptom is
+      // only counted.
+      expect(linesOf(withButtons).filter((l) => l.includes(' · since: unknown'))).toHaveLength(1);
+      expect(linesOf(withButtons).filter((l) => l === '+1 symptom in Details')).toHaveLength(1);
       // Details: the evidence of the cause and the first of its symptom, each on its line.
       const details = renderDetails(report, {
         stale: true,

@@ -10,7 +10,7 @@ import {
   fullWhy,
   newWhy,
   planCard,
-  rootWhy,
+  rawWhy,
   SEVERITY_EMOJI,
   statusEmoji,
   statusWord,
@@ -80,7 +80,11 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
   for (const root of plan.roots) {
     blocks.push({ type: 'divider' });
     // The card said the why of its roots; Details says it again only when the card had to shorten it.
-    const cardSaidAll = onCard.has(root.fingerprint) && rootWhy(root) === md(newWhy(root), { max: 1000 });
+    const said = rawWhy(root);
+    const cardSaidAll =
+      onCard.has(root.fingerprint) &&
+      said === newWhy(root) &&
+      said.length <= (plan.cuts.get(root.fingerprint)?.why ?? 0);
     blocks.push(findingSection(root, { why: !cardSaidAll, opts }));
     const symptoms = plan.symptomsOf.get(root.fingerprint) ?? [];
     if (symptoms.length > 0) {
