@@ -192,9 +192,10 @@ export function detailedFindings(
  * the moment of the answer, then one entry per root cause — what is wrong and since when, why in one
  * sentence with a runbook link, and its proposed fix as a button — within {@link CARD_LINE_BUDGET}
  * lines, and one small line saying what else is behind Details. Times are Slack date tokens, never
- * ages. `check --output blocks` prints this very message. Every value that came from the cluster (names, messages, times, partial errors; even the
- * cluster name, which a dump's meta.json can set) goes through the neutralizer (neutralize-mrkdwn.ts)
- * or into plain_text, so it can never mention, link, restyle or add a line.
+ * ages. `check --output blocks` prints this very message. Every value that came from the cluster
+ * (names, messages, times, partial errors; even the cluster name, which a dump's meta.json can set)
+ * goes through the neutralizer (neutralize-mrkdwn.ts) or into plain_text, so it can never mention,
+ * link, restyle or add a line.
  */
 export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMessage {
   const plan = planCard(report, opts);

@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import { withDateTokens } from './date-tokens.js';
+import { mrkdwnSentence } from './mrkdwn-sentence.js';
 import { SECTION_TITLES, type Finding } from '../../diagnose/finding.js';
 import type { Report } from '../../report/report.js';
 import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
@@ -17,20 +17,12 @@ import {
   type RenderBlocksOptions,
 } from './render-blocks.js';
 import { runbookUrl } from './runbook-url.js';
-import { atScanTime } from './at-scan-time.js';
 
 type KnownBlock = types.KnownBlock;
 
 const MAX_EVIDENCE_LINES = 4;
 
-/**
- * Cluster text as a sentence of Details (neutralized mrkdwn): ages restated as before the scan, every ISO
- * time a date token, and an "about" tilde said in words ("~10:02" reads "about 10:02") rather than
- * defused into a look-alike character.
- */
-function sentence(text: string, max: number): string {
-  return withDateTokens(md(atScanTime(text).replace(/~(?=\d)/g, 'about '), { max }));
-}
+const sentence = mrkdwnSentence;
 const MAX_PARTIAL = 3;
 
 /**
@@ -61,14 +53,14 @@ export function renderDetails(report: Report, opts: RenderBlocksOptions): SlackM
     const lines = sections.map((s) => {
       const status = statusWord(s.status);
       const title = Object.hasOwn(SECTION_TITLES, s.id) ? SECTION_TITLES[s.id] : md(s.id, { max: 40 });
-      return `${statusEmoji(status)} *${title}* — ${status} · ${md(s.summary, { max: 300 })}`;
+      return `${statusEmoji(status)} *${title}* — ${status} · ${sentence(s.summary, 300)}`;
     });
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } });
   }
   if (report.partial.length > 0) {
     const parts = report.partial
       .slice(0, MAX_PARTIAL)
-      .map((p) => `${md(p.source, { max: 200 })}: ${md(p.error, { max: 400 })}`);
+      .map((p) => `${md(p.source, { max: 200 })}: ${sentence(p.error, 400)}`);
     const rest = report.partial.length - MAX_PARTIAL;
     blocks.push({
       type: 'context',
@@ -127,7 +119,7 @@ function findingSection(f: Finding, o: { why: boolean; opts: RenderBlocksOptions
   if (o.why) lines.push(`*Why:* ${sentence(fullWhy(f), 1000)}`);
   if ((f.confidence ?? 'high') !== 'high' || f.missing?.length) {
     lines.push(
-      `*Confidence:* ${md(f.confidence ?? 'high', { max: 10 })}${f.missing?.length ? ` — missing: ${md(f.missing.join('; '), { max: 300 })}` : ''}`,
+      `*Confidence:* ${md(f.confidence ?? 'high', { max: 10 })}${f.missing?.length ? ` — missing: ${sentence(f.missing.join('; '), 300)}` : ''}`,
     );
   }
   for (const e of f.evidence.slice(0, MAX_EVIDENCE_LINES)) lines.push(`> ${sentence(e, 400)}`);
@@ -135,11 +127,9 @@ function findingSection(f: Finding, o: { why: boolean; opts: RenderBlocksOptions
   if (more > 0)
     lines.push(`> _+${more} more evidence line${more === 1 ? '' : 's'} (\`k8s-health check\` lists them all)_`);
   if (f.steps?.length)
-    lines.push(`*Steps (by hand):* ${f.steps.map((step, i) => `${i + 1}. ${md(step, { max: 300 })}`).join('\n')}`);
+    lines.push(`*Steps (by hand):* ${f.steps.map((step, i) => `${i + 1}. ${sentence(step, 300)}`).join('\n')}`);
   for (const [i, r] of f.remediations.entries()) {
-    lines.push(
-      `:wrench: ${i === 0 ? 'Fix' : 'Other fix'}: ${md(r.label, { max: 200 })} — risk: ${md(r.risk, { max: 300 })}`,
-    );
+    lines.push(`:wrench: ${i === 0 ? 'Fix' : 'Other fix'}: ${sentence(r.label, 200)} — risk: ${sentence(r.risk, 300)}`);
   }
   return { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } };
 }

@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import { neutralizeMrkdwn as md } from '../../text/neutralize-mrkdwn.js';
+import { mrkdwnSentence } from './mrkdwn-sentence.js';
 import { SLACK_CHANNEL_ID } from './mention-user.js';
 import { slackDate } from './slack-date.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
@@ -30,7 +30,7 @@ export function renderOutdatedCard(
     t && SLACK_CHANNEL_ID.test(t.channel) && /^\d{1,12}\.\d{1,8}$/.test(t.ts)
       ? `<https://slack.com/archives/${t.channel}/p${t.ts.replace('.', '')}|see its alert thread>`
       : 'see its alert thread';
-  const line = `:hourglass: *Outdated* — ${md(resolved.title, { max: 200 })} resolved ${slackDate(resolved.at) ?? 'since'}: ${where}; \`/k8s-health\` again for the current state.`;
+  const line = `:hourglass: *Outdated* — ${mrkdwnSentence(resolved.title, 200)} resolved ${slackDate(resolved.at) ?? 'since'}: ${where}; \`/k8s-health\` again for the current state.`;
   blocks.splice(top ? 1 : 0, 0, { type: 'context', elements: [{ type: 'mrkdwn', text: line }] });
   return clampBlocks({ text: `Outdated: ${card.text}`.slice(0, 3000), blocks });
 }
