@@ -14,6 +14,11 @@ import { estimateLines } from '../../src/slack/render/estimate-lines.js';
 import { renderDetails } from '../../src/slack/render/render-details.js';
 import { headingAnchor, runbookUrl } from '../../src/slack/render/runbook-url.js';
 import { cardLines, detailsButton, hasDetailsButton } from '../support/card-lines.js';
+import { findInjections, linesOf } from '../support/inspect-slack-text.js';
+import { loadDump } from '../../src/cluster/dump/load-dump.js';
+import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
+import { scanSnapshot } from '../../src/scan/scan-snapshot.js';
+import { InMemoryHistory } from '../../src/store/in-memory-history.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyBlock = Record<string, any>;
@@ -324,30 +329,37 @@ describe("rootWhy: a root cause's why in one sentence that reads on a phone", ()
 
 describe('renderDetails: what the Details button shows', () => {
   it("has the sections, each root cause with its evidence and fixes, and its symptoms under it, without the card's why again", () => {
-    const { blocks } = renderDetails(report(), {});
-    const t = allText(blocks as AnyBlock[]);
-    expect(t).toContain('*Nodes* — degraded · 4 of 5 nodes Ready');
-    expect(t).toContain('> DaemonSet kube-system/antrea-agent: failed calling webhook');
-    expect(t).toContain(
-      ':wrench: Fix: Suspend webhook kyverno-resource-validating-webhook-cfg — risk: policies are not enforced while suspended',
+    const message = renderDetails(report(), {});
+    const lines = linesOf(message);
+    expect(lines).toContain('🟡 Nodes — degraded · 4 of 5 nodes Ready');
+    expect(lines).toContain(
+      '> DaemonSet kube-system/antrea-agent: failed calling webhook "validate.kyverno.svc": connect: connection refused (x14)',
     );
-    expect(t).toContain('*Symptoms of this cause (1):*');
-    expect(t).toContain('Machines of MachineSet tkg-system/workers-abc are recreated again and again');
+    expect(lines).toContain(
+      '🔧 Fix: Suspend webhook kyverno-resource-validating-webhook-cfg — risk: policies are not enforced while suspended',
+    );
+    expect(lines).toContain('Symptoms of this cause (1):');
+    expect(lines).toContain(
+      '• ⚠️ Machines of MachineSet tkg-system/workers-abc are recreated again and again — since: unknown · runbook',
+    );
+    const t = allText(message.blocks as AnyBlock[]);
     expect(t).not.toContain('its service kyverno/kyverno-svc has no ready endpoints');
-    expect(t).toContain(`<${DEFAULT_RUNBOOK_BASE_URL}/docs/diagnosis.md#capirecreation-loop|runbook>`);
-    expect((blocks as AnyBlock[]).some((b) => b.type === 'actions')).toBe(false);
+    expect(t).toContain(
+      `{"type":"link","url":"${DEFAULT_RUNBOOK_BASE_URL}/docs/diagnosis.md#capirecreation-loop","text":"runbook"}`,
+    );
+    expect((message.blocks as AnyBlock[]).some((b) => b.type === 'actions')).toBe(false);
   });
 
   it('counts evidence beyond four lines correctly, and only when there is more', () => {
     const five = renderDetails(report([{ ...webhookDown, evidence: ['a', 'b', 'c', 'd', 'e'] }]), {});
-    expect(allText(five.blocks as AnyBlock[])).toContain('_+1 more evidence line (');
+    expect(linesOf(five)).toContain('> +1 more evidence line (k8s-health check lists them all)');
     const four = renderDetails(report([{ ...webhookDown, evidence: ['a', 'b', 'c', 'd'] }]), {});
     expect(allText(four.blocks as AnyBlock[])).not.toContain('more evidence');
   });
 });
 
 describe('renderDetails reads as sentences', () => {
-  it('says times as date tokens and "about" in words, with no look-alike characters', () => {
+  it('says times as date elements and "about" in words, with no look-alike characters', () => {
     const note: Finding = {
       ...loop,
       id: 'node.not-ready',
@@ -357,10 +369,30 @@ describe('renderDetails reads as sentences', () => {
       title: 'Node n1 NotReady for 10m: MachineHealthCheck will replace it at ~10:02 UTC',
       evidence: ['Machine m1 deleted at 2025-03-01T09:58:00Z'],
     };
-    const text = allText(renderDetails(report([webhookDown, loop, note]), { now }).blocks as AnyBlock[]);
+    const message = renderDetails(report([webhookDown, loop, note]), { now });
+    const text = allText(message.blocks as AnyBlock[]);
     expect(text).toContain('replace it at about 10:02 UTC');
-    expect(text).toContain('deleted at <!date^1740823080^{date_short_pretty} {time}|2025-03-01 09:58 UTC>');
+    expect(text).toContain(
+      '{"type":"text","text":"Machine m1 deleted at "},{"type":"date","timestamp":1740823080,"format":"{date_short_pretty} {time}","fallback":"2025-03-01 09:58 UTC"}',
+    );
     expect(text).not.toMatch(/～|＊|\[:\]|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+  });
+
+  it('shows cluster text as written in the S3 scenario — wildcards and URLs — as text Slack does not parse', async () => {
+    const dir = 'examples/scenarios/s3-recreation-loop-webhook-down';
+    const scanned = await scanSnapshot(await loadDump(dir, { cluster: 'prod-east' }), {
+      history: new InMemoryHistory(),
+      thresholds: DEFAULT_THRESHOLDS,
+      generatedAt: new Date('2025-02-17T10:00:00Z'),
+    });
+    const message = renderDetails(scanned, {});
+    const text = JSON.stringify(message);
+    expect(text).not.toMatch(/＊|https\[:\]\/\/|～/);
+    const lines = linesOf(message).join('\n');
+    expect(lines).toContain('vmware-system-*, svc-tkg-*');
+    expect(lines).toContain('Post "https://kyverno-svc.kyverno.svc:443/validate/fail?timeout=10s"');
+    // Inert all the same: no element links, mentions or dates but ours.
+    expect(findInjections(message)).toEqual([]);
   });
 });
 

@@ -235,7 +235,7 @@ describe('every bundled scenario through the real Bolt app into the fake Slack',
     for (const s of report.sections) expect(dj).toContain(`— ${s.status} · `);
     for (const root of plan.roots) {
       for (const symptom of plan.symptomsOf.get(root.fingerprint) ?? [])
-        expect(dj).toContain(`#${symptom.id.replace(/\./g, '')}|runbook>`);
+        expect(dj).toContain(`#${symptom.id.replace(/\./g, '')}","text":"runbook"}`);
     }
     expect(findInjections(reply!.body, { mentions: ['U0ALICE'] })).toEqual([]);
     expect(slack.callsTo('chat.postMessage')).toHaveLength(1);

@@ -24,6 +24,7 @@ import { webhookDownFinding } from '../../support/webhook-down-finding.js';
 import { useFuzzSeed } from '../../support/fuzz-seed.js';
 import { captureLogs } from '../../support/capture-logs.js';
 import { cardState, detailsButton, hasDetailsButton } from '../../support/card-lines.js';
+import { linesOf } from '../../support/inspect-slack-text.js';
 import { CLUSTER_PICK_ACTION_ID, DETAILS_ACTION_ID } from '../../../src/slack/action-ids.js';
 import { renderClusterPicker } from '../../../src/slack/render/render-cluster-picker.js';
 
@@ -390,7 +391,7 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     expect(r!.body.response_type).toBe('ephemeral');
     expect(r!.body.replace_original).toBe(false);
     expect(cardState(r!.body.blocks)).toBe('prod-east: details');
-    expect(blocksText(r!.body.blocks)).toContain('*Nodes* — degraded · 4 of 5 nodes Ready');
+    expect(linesOf(r!.body)).toContain('🟡 Nodes — degraded · 4 of 5 nodes Ready');
     expect(blocksText(r!.body.blocks)).toContain('connect: connection refused (x14)');
     // Nothing public: no new message, the card is not replaced.
     expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
