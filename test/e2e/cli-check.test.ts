@@ -88,7 +88,7 @@ describe('k8s-health check (spawned CLI)', () => {
     expect(typeof msg.text).toBe('string');
     expect(Array.isArray(msg.blocks)).toBe(true);
     expect(msg.blocks.length).toBeLessThanOrEqual(50);
-    expect(msg.blocks[0].type).toBe('header');
+    expect(msg.blocks[0].type).toBe('section');
     expect(cardLines(msg.blocks).length).toBeLessThanOrEqual(CARD_LINE_BUDGET);
     expect(hasDetailsButton(msg.blocks)).toBe(true);
     // The same report rendered by the bot's renderer gives the same message; only the scan time

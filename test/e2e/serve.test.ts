@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { createReportStore } from '../../src/store/report-store.js';
 import { DETAILS_ACTION_ID } from '../../src/slack/action-ids.js';
+import { cardState } from '../support/card-lines.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { freePort } from '../support/free-port.js';
 import { blockActionBody, signSlackRequest, slashCommandBody } from '../support/sign-slack-request.js';
@@ -92,17 +93,15 @@ describe('k8s-health serve (spawned, http mode)', () => {
     const ts = [...slack.messages.keys()][0]!.split('/')[1]!;
     const [update] = await slack.waitFor('chat.update', () => updatesOf(ts).length === 1 && updatesOf(ts), 30000);
     const blocks = update!.body.blocks as AnyBlock[];
-    expect(blocks[0]!.text.text).toBe('tkc-prod: critical');
-    // The card: the scan time as a date token, never an age; the root cause with its runbook.
-    expect(text(blocks)).toMatch(/scanned <!date\^\d+\^/);
+    expect(cardState(blocks)).toBe('tkc-prod: critical');
+    // The card: the dump's capture time as a date token, never an age; the root cause with its runbook.
+    expect(text(blocks)).toMatch(/scanned <!date\^\d+\^[^>]*> · data collected <!date\^\d+\^/);
     expect(text(blocks)).not.toMatch(/ ago\b/);
     expect(text(blocks)).toContain('kyverno-resource-validating-webhook-cfg');
     expect(text(blocks)).toContain('/docs/diagnosis.md#webhookunavailable-blocking|runbook>');
     // Fix buttons, and the other fixes in an overflow menu beside them: each carries only its proposal id.
-    const fixes = blocks
-      .filter((b) => b.type === 'actions')
-      .flatMap((b) => b.elements as AnyBlock[])
-      .filter((b) => b.action_id !== DETAILS_ACTION_ID);
+    const fixes = blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements as AnyBlock[]);
+    expect(fixes.filter((b) => b.action_id === DETAILS_ACTION_ID)).toEqual([]);
     const buttons = fixes.filter((b) => b.type === 'button');
     expect(buttons.length).toBeGreaterThan(0);
     expect(buttons.map((b) => b.text.text)).toContain('Suspend webhook kyverno-resource-validating-webhook-cfg');
@@ -143,12 +142,12 @@ describe('k8s-health serve (spawned, http mode)', () => {
     const before = slack.callsTo('chat.postMessage').length;
     await post(slashCommandBody({ text: 'tkc-prod webhooks', response_url: slack.responseUrl() }));
     const posted = await slack.waitFor('stale post', () => slack.callsTo('chat.postMessage')[before], 30000);
-    expect(posted.body.blocks[0].text.text).toBe('tkc-prod · Webhooks: critical');
+    expect(cardState(posted.body.blocks)).toBe('tkc-prod · Webhooks: critical');
     expect(text(posted.body.blocks)).toContain('*stale*, refreshing');
     const ts = [...slack.messages.keys()][before]!.split('/')[1]!;
     const [update] = await slack.waitFor('in-place update', () => updatesOf(ts).length === 1 && updatesOf(ts), 30000);
     expect(update!.body.channel).toBe('C0INCIDENT');
-    expect(update!.body.blocks[0].text.text).toBe('tkc-prod · Webhooks: critical');
+    expect(cardState(update!.body.blocks)).toBe('tkc-prod · Webhooks: critical');
     expect(text(update!.body.blocks)).not.toContain('stale');
   });
 

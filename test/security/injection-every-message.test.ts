@@ -184,10 +184,10 @@ describe('every message kind with a hostile value in every untrusted field', () 
         proposalIds: { [proposalKey(f, 0)]: 'p_1', [proposalKey(f, 1)]: 'p_2' },
       });
       expectInert(withButtons, 'health answer');
-      // The card: the root cause's since on its own line (its why is its title here, said once); the symptom is only
-      // counted.
-      expect(linesOf(withButtons).filter((l) => l.startsWith('since: unknown'))).toHaveLength(1);
-      expect(linesOf(withButtons).filter((l) => l === '+1 symptom of it in Details')).toHaveLength(1);
+      // The card: the root cause's since on its headline's line (its why is its title here, said once); the symptom is
+      // only counted.
+      expect(linesOf(withButtons).filter((l) => l.includes(' · since: unknown'))).toHaveLength(1);
+      expect(linesOf(withButtons).filter((l) => l === '+1 symptom in Details')).toHaveLength(1);
       // Details: the evidence of the cause and the first of its symptom, each on its line.
       const details = renderDetails(report, {
         stale: true,
@@ -196,7 +196,8 @@ describe('every message kind with a hostile value in every untrusted field', () 
       expectInert(details, 'details');
       expectOnItsLine(details, '> HOSTILE-', 2);
       expect(linesOf(details).filter((l) => l.startsWith('> quoted HOSTILE-'))).toHaveLength(1);
-      expectOnItsLine(details, '    > HOSTILE-', 1);
+      // The symptom's first evidence line, under its bullet.
+      expectOnItsLine(details, '  HOSTILE-', 1);
       expectInert(renderBlocks(report, { now: NOW, section: 'webhooks' }), 'section view');
       expectInert(renderDetails(report, { section: 'webhooks' }), 'section details');
       expectInert(renderBlocks(report, { now: NOW, section: 'etcd' }), 'empty section view');
@@ -227,9 +228,9 @@ describe('every message kind with a hostile value in every untrusted field', () 
       expectInert(renderBlocks(report, { now: NOW }), 'etcd finding');
       const message = renderDetails(report, {});
       expectInert(message, 'etcd finding details');
-      expectOnItsLine(message, '*Steps (by hand):* 1. HOSTILE-', 1);
+      expectOnItsLine(message, '1. HOSTILE-', 1);
       expectOnItsLine(message, '2. then HOSTILE-', 1);
-      expectOnItsLine(message, '*Confidence:* medium — missing: HOSTILE-', 1);
+      expectOnItsLine(message, 'Confidence: medium — missing: HOSTILE-', 1);
       expectInert(
         renderBlocks(report, { now: NOW, proposalIds: { [proposalKey(f, 0)]: 'p_1' } }),
         'etcd finding with its fix button',

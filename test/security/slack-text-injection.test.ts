@@ -73,17 +73,18 @@ describe('hostile cluster text through the real receiver into Slack', () => {
     expect(r.status).toBe(200);
     const posted = await bot.slack.waitFor('the answer', () => bot.slack.callsTo('chat.postMessage')[before]);
     expect(findInjections(posted.body, OURS)).toEqual([]);
-    // The card's since line of the first root cause: its (hostile) cause is its title here, said once, on the title's
-    // line.
-    expect(linesOf(posted.body).filter((l) => l.startsWith('since: unknown'))).not.toEqual([]);
+    // The first root cause says since when on its headline's line; its (hostile) cause is its title here, said once.
+    expect(linesOf(posted.body).filter((l) => l.includes(' · since: unknown'))).not.toEqual([]);
     expect(linesOf(posted.body).filter((l) => /^:[a-z_]+: \*HOSTILE-0 /.test(l))).toHaveLength(1);
     expect(JSON.stringify(posted.body.blocks)).toContain('asked by <@U0ALICE>');
     // Fix buttons carry only an opaque proposal id; the Details button only the cluster asked about (our config's
     // name).
-    for (const b of (
-      posted.body.blocks as { type: string; elements?: { action_id?: string; value?: string }[] }[]
-    ).filter((x) => x.type === 'actions')) {
-      for (const e of b.elements ?? [])
+    for (const b of posted.body.blocks as {
+      type: string;
+      elements?: { action_id?: string; value?: string }[];
+      accessory?: { action_id?: string; value?: string };
+    }[]) {
+      for (const e of [...(b.type === 'actions' ? (b.elements ?? []) : []), ...(b.accessory ? [b.accessory] : [])])
         expect(e.value).toMatch(
           e.action_id === DETAILS_ACTION_ID ? new RegExp(`^${APPROVAL_CLUSTER}$`) : /^p_[A-Za-z0-9_-]+$/,
         );

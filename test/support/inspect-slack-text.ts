@@ -12,15 +12,22 @@ export interface MessageTexts {
   plain: string[];
   /** Top-level `text` (fallback / ephemeral reply): mrkdwn without a verbatim option. */
   top?: string;
+  /**
+   * rich_text blocks: their inline elements (Slack shows a `text` element as its characters, parsing no
+   * mrkdwn, link or mention in it) and their lines as a reader sees them (a quote's lines led by "> ", a
+   * list item's by "• ", its further lines by two spaces; a date as its fallback, a link as its label).
+   */
+  rich: { elements: Any[]; lines: string[] }[];
 }
 
 /** Walk a message (or a view) and collect its texts. */
 export function collectTexts(message: { text?: unknown; blocks?: unknown }): MessageTexts {
-  const out: MessageTexts = { mrkdwn: [], plain: [] };
+  const out: MessageTexts = { mrkdwn: [], plain: [], rich: [] };
   if (typeof message.text === 'string') out.top = message.text;
   const walk = (v: Any) => {
     if (Array.isArray(v)) return v.forEach(walk);
     if (!v || typeof v !== 'object') return;
+    if (v.type === 'rich_text') return void out.rich.push(richText(v));
     if (v.type === 'mrkdwn' && typeof v.text === 'string')
       out.mrkdwn.push({ text: v.text, verbatim: v.verbatim === true });
     else if (v.type === 'plain_text' && typeof v.text === 'string') out.plain.push(v.text);
@@ -28,6 +35,41 @@ export function collectTexts(message: { text?: unknown; blocks?: unknown }): Mes
   };
   walk(message.blocks);
   return out;
+}
+
+/** A rich_text block's inline elements and visible lines. */
+function richText(block: Any): { elements: Any[]; lines: string[] } {
+  const elements: Any[] = [];
+  const inline = (els: Any[] = []) =>
+    els
+      .map((e) => {
+        elements.push(e);
+        if (e.type === 'text') return String(e.text);
+        if (e.type === 'date') return String(e.fallback);
+        if (e.type === 'link') return String(e.text ?? e.url);
+        if (e.type === 'emoji') return `:${e.name}:`;
+        if (e.type === 'user') return `<@${e.user_id}>`;
+        return `[${e.type}]`;
+      })
+      .join('');
+  const lines: string[] = [];
+  for (const s of block.elements ?? []) {
+    // A preformatted block (an exported timeline) is code shown verbatim: its text is the export's own concern.
+    if (s.type === 'rich_text_preformatted') continue;
+    if (s.type === 'rich_text_list')
+      for (const item of s.elements ?? []) {
+        const [first, ...rest] = inline(item.elements).split('\n');
+        lines.push(`• ${first}`, ...rest.map((l) => `  ${l}`));
+      }
+    else if (s.type === 'rich_text_quote')
+      lines.push(
+        ...inline(s.elements)
+          .split('\n')
+          .map((l) => `> ${l}`),
+      );
+    else lines.push(...inline(s.elements).split('\n'));
+  }
+  return { elements, lines };
 }
 
 /** Our own markup a message may contain: user mentions of these ids, and Slack's date token. */
@@ -108,13 +150,49 @@ export function findInjections(message: { text?: unknown; blocks?: unknown }, op
     if (p.includes('\n')) problems.push(`plain[${i}]: a line break`);
     checkCommon(p, `plain[${i}]`);
   });
+  // rich_text: a `text` element is shown as its characters (no mrkdwn, link or mention is parsed in it), so only
+  // what changes what is shown counts: invisible or control characters, a forged line, and any element that links,
+  // mentions or dates other than ours.
+  t.rich.forEach((r, i) => {
+    const where = `rich[${i}]`;
+    for (const e of r.elements) {
+      if (e.type === 'text') {
+        const bad = /[\p{Cf}\p{Cs}]|[^\P{Cc}\n]/u.exec(String(e.text));
+        if (bad)
+          problems.push(
+            `${where}: invisible or control character U+${bad[0].codePointAt(0)!.toString(16).padStart(4, '0')}`,
+          );
+      } else if (e.type === 'link') {
+        if (!new RegExp(`^${runbook.source}$`).test(`<${e.url}|${e.text}>`))
+          problems.push(`${where}: a link not ours ${JSON.stringify(e.url)}`);
+      } else if (e.type === 'date') {
+        if (!Number.isInteger(e.timestamp) || !/^[0-9: -]+ UTC$/.test(String(e.fallback)))
+          problems.push(`${where}: a date not ours ${JSON.stringify(e)}`);
+      } else if (e.type === 'emoji') {
+        if (!/^[a-z0-9_+-]+$/.test(String(e.name)))
+          problems.push(`${where}: an emoji not ours ${JSON.stringify(e.name)}`);
+      } else if (!(e.type === 'user' && allowedMention.has(`<@${e.user_id}>`)))
+        problems.push(`${where}: active element ${JSON.stringify(e).slice(0, 60)}`);
+    }
+    for (const line of r.lines)
+      if (
+        line
+          .replace(/^(> |• | {2})/, '')
+          .trimStart()
+          .startsWith(FORGED)
+      )
+        problems.push(`${where}: forged line ${JSON.stringify(line.slice(0, 60))}`);
+  });
   return problems;
 }
 
-/** The lines of a message's mrkdwn texts (blocks and top-level text). */
+/** The lines of a message's texts (mrkdwn, top-level text, plain_text, and rich_text as a reader sees it). */
 export function linesOf(message: { text?: unknown; blocks?: unknown }): string[] {
   const t = collectTexts(message);
-  return [...t.mrkdwn.map((m) => m.text), ...(t.top !== undefined ? [t.top] : []), ...t.plain].flatMap((x) =>
-    x.split('\n'),
-  );
+  return [
+    ...[...t.mrkdwn.map((m) => m.text), ...(t.top !== undefined ? [t.top] : []), ...t.plain].flatMap((x) =>
+      x.split('\n'),
+    ),
+    ...t.rich.flatMap((r) => r.lines),
+  ];
 }

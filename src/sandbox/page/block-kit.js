@@ -1,7 +1,7 @@
 // Block Kit → DOM, close enough to Slack's own rendering to judge a message by
 // (api.slack.com/reference/block-kit/blocks): header, section (text, fields, button accessory),
 // context, divider, actions (buttons with primary/danger styles and confirm dialogs), input (modals),
-// image (alt text only: the page loads nothing from elsewhere), rich_text (text, links, mentions).
+// image (alt text only: the page loads nothing from elsewhere), rich_text (text, links, dates, mentions).
 // Every string goes in through textContent: nothing from the bot or a cluster is parsed as HTML.
 import { EMOJI, formatSlackDate, parseMrkdwn } from './mrkdwn.js';
 
@@ -172,6 +172,8 @@ function renderRichText(block, ctx) {
         return node;
       }
       if (x.type === 'link') return el('span', { class: 'bk-link', title: x.url, text: x.text ?? x.url });
+      if (x.type === 'date')
+        return renderNode({ t: 'date', ts: x.timestamp, format: x.format ?? '', fallback: x.fallback ?? '' }, ctx);
       if (x.type === 'user') return renderNode({ t: 'user', id: x.user_id }, ctx);
       if (x.type === 'emoji') return document.createTextNode(EMOJI[x.name] ?? `:${x.name}:`);
       return document.createTextNode('');

@@ -18,6 +18,10 @@ import { incidentTimes } from './incident-times.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 import { splitTitle } from './split-title.js';
 import { withoutRepeatedClauses } from './without-repeated-clauses.js';
+import { withoutRestatedSince } from './without-restated-since.js';
+import { withShortTimes } from './with-short-times.js';
+import { withDateTokens } from './date-tokens.js';
+import { mrkdwnSentence } from './mrkdwn-sentence.js';
 
 type KnownBlock = types.KnownBlock;
 
@@ -63,9 +67,11 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   // resolveAfterScans more scans); the same record every other message reads (incident-times.ts).
   const times = incidentTimes(inc);
   const lasted = times.lasted ?? 'an unknown time';
-  // The header is the title's headline; the rest of the title is the why (each fact once).
-  const title = splitTitle(f.title.replace(AGO, ''));
-  const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizeSlackPlainText(`${inc.cluster}: ${title.head}`, { max: 120 })}`;
+  // The header is the title's headline; the rest of the title is the why (each fact once). A "since
+  // <time>" that restates the problem's start is said once, below, as a date token; any other time in
+  // the header (plain_text: no date token) is said short, in UTC.
+  const title = splitTitle(withoutRestatedSince(f.title.replace(AGO, ''), times.since));
+  const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizeSlackPlainText(withShortTimes(`${inc.cluster}: ${title.head}`, times.lastSeen), { max: 120 })}`;
   const date = (iso: string | undefined) => slackDate(iso) ?? 'an unknown time';
   const severity = SEVERITY_EMOJI[f.severity]
     ? `${SEVERITY_EMOJI[f.severity]} *${f.severity}*`
@@ -83,7 +89,7 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
       `${severity}${f.title.includes(f.subject.name) ? '' : ` · ${md(subject, { max: 200 })}`} · since ${date(times.since)}`,
     );
   const why = title.rest ?? (f.cause ? withoutRepeatedClauses(oneSentence(f.cause), f.title) : undefined);
-  if (why) lines.push(`*Why:* ${md(shorten(why, WHY_CHARS), { max: WHY_CHARS + 1 })}`);
+  if (why) lines.push(`*Why:* ${mrkdwnSentence(shorten(why, WHY_CHARS), WHY_CHARS * 2)}`);
   if (opts.owner) lines.push(`:raising_hand: On it: ${mentionUser(opts.owner.user)} since ${date(opts.owner.at)}`);
   if (opts.prometheus && opts.prometheus.total > 0)
     lines.push(
@@ -107,11 +113,11 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
     for (const s of symptoms) {
       // Named by what happens: "KubeadmControlPlane ns/cp: 4 machine replacements…" reads "4 machine replacements…".
       // and up to its first comma ("…in 1h30m, about one every 12m" reads "…in 1h30m").
-      const headline = splitTitle(s.title.replace(AGO, ''))
+      const headline = splitTitle(withoutRestatedSince(s.title.replace(AGO, ''), s.since))
         .head.replace(/^[A-Z][A-Za-z]+ [\w./-]+: (?=\S.{20})/, '')
         .replace(/^(.{20,}?), .*$/, '$1');
       if (named.length > 0 && chars + headline.length > SYMPTOM_CHARS) break;
-      named.push(`${SEVERITY_EMOJI[s.severity] ?? ''} ${md(headline, { max: 200 })}`);
+      named.push(`${SEVERITY_EMOJI[s.severity] ?? ''} ${mrkdwnSentence(headline, 200)}`);
       chars += headline.length;
     }
     const more = symptoms.length - named.length;
@@ -167,7 +173,7 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
       { type: 'mrkdwn', text: `\`${md(f.id, { max: 80 })}\` · fingerprint \`${neutralizeMrkdwnId(f.fingerprint)}\`` },
     ],
   });
-  const what = md(`${inc.cluster}: ${f.title}`, { max: 300 });
+  const what = withDateTokens(md(`${inc.cluster}: ${f.title.replace(AGO, '')}`, { max: 300 }));
   const text = resolved
     ? `Resolved: ${what} (lasted ${lasted})`
     : `${md(f.severity.toUpperCase(), { max: 20 })} ${what}`;
@@ -251,14 +257,14 @@ function renderChangeDetail(d: AlertChangeDetail, inc: Incident): string[] {
     case 'evidence':
       return [
         ':mag: New evidence:',
-        ...d.lines.slice(0, MAX_REPLY_EVIDENCE).map((e) => `> ${md(e, { max: 400 })}`),
+        ...d.lines.slice(0, MAX_REPLY_EVIDENCE).map((e) => `> ${mrkdwnSentence(e, 400)}`),
         ...(d.more > 0 ? [`> _+${Number(d.more)} more_`] : []),
       ];
     case 'related':
       return d.findings.map((r) =>
         r.relation === 'symptom'
-          ? `:link: New symptom of this root cause: ${md(r.severity, { max: 20 })} *${md(r.title, { max: 300 })}*${r.since ? ` (since ${slackDate(r.since) ?? 'an unknown time'})` : ''}`
-          : `:link: Related finding: ${md(r.severity, { max: 20 })} *${md(r.title, { max: 300 })}* (\`${md(r.id, { max: 80 })}\`)`,
+          ? `:link: New symptom of this root cause: ${md(r.severity, { max: 20 })} *${mrkdwnSentence(withoutRestatedSince(r.title, r.since), 300)}*${r.since ? ` (since ${slackDate(r.since) ?? 'an unknown time'})` : ''}`
+          : `:link: Related finding: ${md(r.severity, { max: 20 })} *${mrkdwnSentence(r.title, 300)}* (\`${md(r.id, { max: 80 })}\`)`,
       );
     case 'resolved':
       if (d.reason === 'cluster-renamed')
@@ -276,12 +282,12 @@ function renderChangeDetail(d: AlertChangeDetail, inc: Incident): string[] {
       return [
         `:double_vertical_bar: *Remediation is still paused* on MachineHealthCheck ${md(d.mhc, { max: 300 })}${d.since ? ` (since ${slackDate(d.since) ?? 'an unknown time'})` : ''}: failed machines are not replaced.`,
         d.resume
-          ? `To resume once the cause is fixed: *${md(d.resume, { max: 200 })}* (button in \`/k8s-health\` for this cluster; it needs two approvals).`
+          ? `To resume once the cause is fixed: *${mrkdwnSentence(d.resume, 200)}* (button in \`/k8s-health\` for this cluster; it needs two approvals).`
           : 'To resume once the cause is fixed: remove the `cluster.x-k8s.io/paused` annotation from the MachineHealthCheck (or the skip-remediation annotation from its machines).',
       ];
     case 'merged':
       return [
-        `:link: This turned out to be a symptom of *${md(d.title, { max: 300 })}*: it is followed in that thread from now on, and this thread is closed.`,
+        `:link: This turned out to be a symptom of *${mrkdwnSentence(d.title, 300)}*: it is followed in that thread from now on, and this thread is closed.`,
       ];
     default:
       return [];

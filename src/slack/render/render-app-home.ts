@@ -1,4 +1,6 @@
 import type { types } from '@slack/bolt';
+import { mrkdwnSentence } from './mrkdwn-sentence.js';
+import { withoutRestatedSince } from './without-restated-since.js';
 import { SEVERITY_RANK, type Finding } from '../../diagnose/finding.js';
 import type { Report } from '../../report/report.js';
 import { neutralizeMrkdwn as md } from '../../text/neutralize-mrkdwn.js';
@@ -46,7 +48,7 @@ export function renderAppHome(user: string, clusters: HomeCluster[], at: string)
     ];
     if (worst)
       lines.push(
-        `Worst: *${md(worst.title, { max: 200 })}* (${md(worst.severity, { max: 20 })}) since ${slackDate(worst.since) ?? 'an unknown time'}`,
+        `Worst: *${mrkdwnSentence(withoutRestatedSince(worst.title, worst.since), 200)}* (${md(worst.severity, { max: 20 })}) since ${slackDate(worst.since) ?? 'an unknown time'}`,
       );
     else if (r) lines.push('No problem found.');
     for (const w of c.waiting.slice(0, 5))

@@ -5,17 +5,15 @@ import type { HealthStatus, Report } from '../../report/report.js';
 import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 import { DETAILS_ACTION_ID } from '../action-ids.js';
 import { renderFixButtons } from './render-fix-buttons.js';
-import {
-  neutralizeMrkdwn as md,
-  neutralizeMrkdwnWord,
-  neutralizeSlackPlainText,
-} from '../../text/neutralize-mrkdwn.js';
+import { neutralizeMrkdwn as md, neutralizeMrkdwnWord } from '../../text/neutralize-mrkdwn.js';
 import { slackDate } from './slack-date.js';
 import { runbookUrl } from './runbook-url.js';
 import { atScanTime } from './at-scan-time.js';
 import { estimateLines } from './estimate-lines.js';
 import { withoutRepeatedClauses } from './without-repeated-clauses.js';
 import { splitTitle } from './split-title.js';
+import { mrkdwnSentence } from './mrkdwn-sentence.js';
+import { withoutRestatedSince } from './without-restated-since.js';
 
 type KnownBlock = types.KnownBlock;
 
@@ -48,9 +46,10 @@ export interface RenderBlocksOptions {
 }
 
 /**
- * Lines the card may take on a 360 px wide phone, Details button included: one screen. Counted as
- * rendered (estimate-lines.ts: wrapped text, button rows, block margins), so a long title costs what
- * it shows; the sandbox's browser test measures the real height against the same number.
+ * Lines the answer may take on a 360 px wide phone, the line naming who asked included: one screen.
+ * Counted as rendered (estimate-lines.ts: text wrapped word by word, button rows, block margins), so a
+ * long title costs what it shows; the sandbox's browser test measures the real height against the
+ * same number.
  */
 export const CARD_LINE_BUDGET = 12;
 
@@ -88,22 +87,59 @@ export interface CardPlan {
   shown: Finding[];
   /** Warning and critical findings in view. */
   problems: Finding[];
-  /** Problems with no cause among the problems in view, worst first: one card line each. */
+  /** Problems with no cause among the problems in view, worst first: one card entry each. */
   roots: Finding[];
   /** The roots that fit on the card. */
   onCard: Finding[];
   /** For each root (by fingerprint), the problems in view it causes (its symptoms). */
   symptomsOf: Map<string, Finding[]>;
+  /**
+   * For each root on the card (by fingerprint), how much of its headline and why it shows
+   * ({@link CARD_STEPS}); Details says the why again when the card had to cut it.
+   */
+  cuts: Map<string, CardCut>;
 }
+
+/** At most this many characters of a root's headline and of its why on the card (0: no why). */
+export interface CardCut {
+  head: number;
+  why: number;
+}
+
+/**
+ * How much of a root's headline and why the card shows, most first: the planner takes the first that
+ * fits the screen, cutting the why before the headline. The whole text is always in Details.
+ */
+export const CARD_STEPS: readonly CardCut[] = [
+  { head: 110, why: 220 },
+  { head: 110, why: 150 },
+  { head: 110, why: 110 },
+  { head: 110, why: 80 },
+  { head: 90, why: 80 },
+  // A whole headline reads better than a cut one followed by half a clause.
+  { head: 110, why: 0 },
+  { head: 90, why: 50 },
+  { head: 70, why: 50 },
+  { head: 70, why: 0 },
+];
+
+/**
+ * The line under the card that names who asked (handle-health-command.ts) shares the screen: the
+ * roots get {@link CARD_LINE_BUDGET} less this.
+ */
+export const FOOTER_LINES = 1.1;
 
 /**
  * Which root causes the card shows (pure). A root cause is a warning or critical finding that no other
  * problem in view causes (`causedBy`); every other problem is a symptom of one and lives in Details.
- * Roots are added worst first while the card stays within {@link CARD_LINE_BUDGET}.
+ * Roots are added worst first while the card, as estimate-lines.ts counts it with every fix a button,
+ * stays within {@link CARD_LINE_BUDGET}: each with the longest why that fits ({@link WHY_STEPS}). The
+ * first root is always shown, with its why cut as far as needed: a card that names no cause would say
+ * less than one that scrolls.
  */
 export function planCard(
   report: Report,
-  opts: Pick<RenderBlocksOptions, 'section' | 'maxFindings' | 'note'>,
+  opts: Pick<RenderBlocksOptions, 'section' | 'maxFindings' | 'note' | 'stale' | 'runbookBaseUrl'>,
 ): CardPlan {
   const shown = opts.section ? report.findings.filter((f) => f.section === opts.section) : report.findings;
   const problems = shown.filter((f) => f.severity !== 'info');
@@ -114,19 +150,30 @@ export function planCard(
     const root = chain[chain.length - 1];
     if (root) symptomsOf.get(root.fingerprint)?.push(f);
   }
-  // The card without roots (header, scan time, note, partial, Details) is fixed; each root costs the
-  // lines it renders with every fix a button; a line is kept for "+N more" whenever not every root fits.
-  // The first root is always shown: a card that names no cause would say less than one that scrolls.
-  const plan: CardPlan = { shown, problems, roots, onCard: [], symptomsOf };
-  let used = estimateLines(cardBlocks(report, plan, opts));
+  const plan: CardPlan = { shown, problems, roots, onCard: [], symptomsOf, cuts: new Map() };
   const max = opts.maxFindings ?? Infinity;
-  for (const [i, r] of roots.entries()) {
-    const ids = Object.fromEntries(r.remediations.map((_, n) => [proposalKey(r, n), 'p']));
-    const cost = estimateLines(renderRoot(r, report, { ...opts, proposalIds: ids }));
-    const moreLine = i < roots.length - 1 ? 1 : 0;
-    if (plan.onCard.length >= max || (plan.onCard.length > 0 && used + cost + moreLine > CARD_LINE_BUDGET)) break;
+  const everyFixAButton = Object.fromEntries(
+    roots.flatMap((r) => r.remediations.map((_, n) => [proposalKey(r, n), 'p'])),
+  );
+  for (const r of roots) {
+    if (plan.onCard.length >= max) break;
+    // The card as it would be with this root added (every fix a button, the rest counted in its last line).
+    const fits = (cut: CardCut) => {
+      const tried: CardPlan = {
+        ...plan,
+        onCard: [...plan.onCard, r],
+        cuts: new Map([...plan.cuts, [r.fingerprint, cut]]),
+      };
+      const blocks = cardBlocksWithRoots(report, tried, { ...opts, proposalIds: everyFixAButton });
+      return estimateLines(blocks) <= CARD_LINE_BUDGET - FOOTER_LINES;
+    };
+    const first = plan.onCard.length === 0;
+    // A root after the first is added with most of its why, or not at all ("+N more root causes").
+    const steps = first ? CARD_STEPS : CARD_STEPS.filter((c) => c.why >= 80);
+    const cut = steps.find(fits) ?? (first ? CARD_STEPS[CARD_STEPS.length - 1] : undefined);
+    if (cut === undefined) break;
     plan.onCard.push(r);
-    used += cost;
+    plan.cuts.set(r.fingerprint, cut);
   }
   return plan;
 }
@@ -134,45 +181,47 @@ export function planCard(
 /** The findings whose fix is a button on the card: the caller stores a proposal for each, exactly. */
 export function detailedFindings(
   report: Report,
-  opts: Pick<RenderBlocksOptions, 'section' | 'maxFindings' | 'note'>,
+  opts: Pick<RenderBlocksOptions, 'section' | 'maxFindings' | 'note' | 'stale' | 'runbookBaseUrl'>,
 ): Finding[] {
   return planCard(report, opts).onCard;
 }
 
 /**
- * The `/k8s-health` answer (pure), card first: the cluster and its state, when it was
- * scanned, then one entry per root cause — what is wrong, since when, why in one sentence, a runbook
- * link and its one proposed fix as a button — within {@link CARD_LINE_BUDGET} lines, then the Details
- * button (sections, symptoms, evidence: render-details.ts) and one small context line with the
- * finding ids. Times are Slack date tokens, never ages. `check --output blocks` prints this very
- * message. Every value that came from the cluster (names, messages, times, partial errors; even the
- * cluster name, which a dump's meta.json can set) goes through the neutralizer (neutralize-mrkdwn.ts)
- * or into plain_text, so it can never mention, link, restyle or add a line.
+ * The `/k8s-health` answer card (pure): the cluster and its state with the Details button beside it
+ * (sections, symptoms, evidence, finding ids: render-details.ts), when it was scanned if that is not
+ * the moment of the answer, then one entry per root cause — what is wrong and since when, why in one
+ * sentence with a runbook link, and its proposed fix as a button — within {@link CARD_LINE_BUDGET}
+ * lines, and one small line saying what else is behind Details. Times are Slack date tokens, never
+ * ages. `check --output blocks` prints this very message. Every value that came from the cluster
+ * (names, messages, times, partial errors; even the cluster name, which a dump's meta.json can set)
+ * goes through the neutralizer (neutralize-mrkdwn.ts) or into plain_text, so it can never mention,
+ * link, restyle or add a line.
  */
 export function renderBlocks(report: Report, opts: RenderBlocksOptions): SlackMessage {
   const plan = planCard(report, opts);
   const sectionTitle = opts.section ? SECTION_TITLES[opts.section] : undefined;
   const status = cardStatus(report, opts);
+  const blocks = cardBlocksWithRoots(report, plan, opts);
+  const unknownCapture = report.collectedAtFrom === 'unknown' || !slackDate(report.collectedAt);
+  const text = `${md(report.cluster, { max: 100 })}${sectionTitle ? ` ${sectionTitle}` : ''}: ${status} — ${countBySeverity(plan.shown)} (scanned ${slackDate(report.generatedAt) ?? 'at an unknown time'}${unknownCapture ? ', capture time unknown' : ''})`;
+  return clampBlocks({ text, blocks });
+}
+
+/** The whole card of a plan: its fixed blocks, the roots on it, and what is behind Details in one small line. */
+function cardBlocksWithRoots(report: Report, plan: CardPlan, opts: RenderBlocksOptions): KnownBlock[] {
   const blocks = cardBlocks(report, plan, opts);
-  // The roots go after the fixed lines, before the Details button.
-  const details = blocks.pop()!;
-  for (const f of plan.onCard) blocks.push(...renderRoot(f, report, opts));
+  for (const f of plan.onCard)
+    blocks.push(...renderRoot(f, report, plan.cuts.get(f.fingerprint) ?? CARD_STEPS[0]!, opts));
   // What is behind Details, in one small line: the symptoms of the roots shown, and the roots that did not fit.
   const hidden = plan.roots.length - plan.onCard.length;
   const symptoms = plan.onCard.reduce((n, r) => n + (plan.symptomsOf.get(r.fingerprint)?.length ?? 0), 0);
   const behind = [
-    ...(symptoms > 0
-      ? [`${symptoms} symptom${symptoms === 1 ? '' : 's'} of ${plan.onCard.length === 1 ? 'it' : 'these'}`]
-      : []),
-    ...(hidden > 0 ? [`${hidden} more root cause${hidden === 1 ? '' : 's'}`] : []),
+    ...(symptoms > 0 ? [`${symptoms} symptom${symptoms === 1 ? '' : 's'}`] : []),
+    ...(hidden > 0 ? [`${hidden} more ${symptoms > 0 ? 'cause' : 'root cause'}${hidden === 1 ? '' : 's'}`] : []),
   ];
   if (behind.length > 0)
-    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `+${behind.join(' and ')} in Details` }] });
-  blocks.push(details);
-
-  const unknownCapture = report.collectedAtFrom === 'unknown' || !slackDate(report.collectedAt);
-  const text = `${md(report.cluster, { max: 100 })}${sectionTitle ? ` ${sectionTitle}` : ''}: ${status} — ${countBySeverity(plan.shown)} (scanned ${slackDate(report.generatedAt) ?? 'at an unknown time'}${unknownCapture ? ', capture time unknown' : ''})`;
-  return clampBlocks({ text, blocks });
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `+${behind.join(', ')} in Details` }] });
+  return blocks;
 }
 
 /** The status the card shows: the section's in a section view. */
@@ -184,33 +233,38 @@ function cardStatus(report: Report, opts: RenderBlocksOptions): string {
 }
 
 /**
- * The card's fixed blocks, in order: header, scan time, note, the no-problem or partial line, and the Details button
- * last.
+ * The card's fixed blocks, in order: the cluster and its state with the Details button beside it, the
+ * scan time when it says more than the message's own time, the note, and the no-problem or partial line.
  */
 function cardBlocks(report: Report, plan: CardPlan, opts: RenderBlocksOptions): KnownBlock[] {
   const sectionTitle = opts.section ? SECTION_TITLES[opts.section] : undefined;
   const sections = opts.section ? report.sections.filter((s) => s.id === opts.section) : report.sections;
   const status = cardStatus(report, opts);
-  const scanned = describeCardScanTime(report);
+  // Finding ids live in Details (its last context line): the card names what is wrong in words.
   const blocks: KnownBlock[] = [
     {
-      type: 'header',
+      type: 'section',
+      block_id: 'details',
       text: {
-        type: 'plain_text',
-        text: `${neutralizeSlackPlainText(report.cluster, { max: 100 })}${sectionTitle ? ` · ${sectionTitle}` : ''}: ${status}`,
-        emoji: true,
+        type: 'mrkdwn',
+        text: `${statusEmoji(status)} *${md(report.cluster, { max: 100 })}${sectionTitle ? ` · ${sectionTitle}` : ''}: ${status}*`,
+      },
+      accessory: {
+        type: 'button',
+        action_id: DETAILS_ACTION_ID,
+        text: { type: 'plain_text', text: 'Details' },
+        value: detailsValue(report.cluster, opts.section),
       },
     },
-    {
+  ];
+  const scanned = describeCardScanTime(report, opts);
+  if (scanned)
+    blocks.push({
       type: 'context',
       elements: [
-        {
-          type: 'mrkdwn',
-          text: `${statusEmoji(status)} ${scanned}${opts.stale ? ' · :hourglass_flowing_sand: *stale*, refreshing…' : ''}`,
-        },
+        { type: 'mrkdwn', text: `${scanned}${opts.stale ? ' · :hourglass_flowing_sand: *stale*, refreshing…' : ''}` },
       ],
-    },
-  ];
+    });
   if (opts.note) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: md(opts.note, { max: 500 }) } });
   if (plan.problems.length === 0) {
     const checked = sections.length;
@@ -233,19 +287,6 @@ function cardBlocks(report: Report, plan: CardPlan, opts: RenderBlocksOptions): 
       ],
     });
   }
-  // Finding ids live in Details (its last context line): the card names what is wrong in words.
-  blocks.push({
-    type: 'actions',
-    block_id: 'details',
-    elements: [
-      {
-        type: 'button',
-        action_id: DETAILS_ACTION_ID,
-        text: { type: 'plain_text', text: 'Details' },
-        value: detailsValue(report.cluster, opts.section),
-      },
-    ],
-  });
   return blocks;
 }
 
@@ -269,10 +310,15 @@ export function describeScanTime(report: Pick<Report, 'generatedAt' | 'collected
 }
 
 /**
- * The card's scan time: "scanned <date>", and the data's capture time only when it says something
- * more — captured at another minute, inferred from the data, or unknown (Details has it always).
+ * The card's scan time, only when it says more than the time of the message itself (a fresh answer is
+ * posted, or edited, the moment its scan lands): the report is stale and being refreshed, or its data
+ * was captured at another minute, inferred from the data, or unknown. Details has it always. Undefined
+ * when there is nothing to say.
  */
-export function describeCardScanTime(report: Pick<Report, 'generatedAt' | 'collectedAt' | 'collectedAtFrom'>): string {
+export function describeCardScanTime(
+  report: Pick<Report, 'generatedAt' | 'collectedAt' | 'collectedAtFrom'>,
+  opts: Pick<RenderBlocksOptions, 'stale'> = {},
+): string | undefined {
   const generated = Date.parse(report.generatedAt);
   const collected = Date.parse(report.collectedAt);
   const sameMinute =
@@ -280,7 +326,7 @@ export function describeCardScanTime(report: Pick<Report, 'generatedAt' | 'colle
     report.collectedAtFrom !== 'unknown' &&
     Math.floor(generated / 60_000) === Math.floor(collected / 60_000);
   if (!sameMinute || Number.isNaN(generated)) return describeScanTime(report);
-  return `scanned ${slackDate(report.generatedAt)}`;
+  return opts.stale ? `scanned ${slackDate(report.generatedAt)}` : undefined;
 }
 
 /** "since <date>" (the problem's own start), "first seen <date>" (the first scan that saw it), or "since: unknown". */
@@ -290,9 +336,6 @@ export function describeSince(f: Pick<Finding, 'since' | 'firstSeen'>): string {
   const first = slackDate(f.firstSeen);
   return first ? `first seen ${first}` : 'since: unknown';
 }
-
-/** Characters of the card's why sentence (a phone shows about four lines of it). */
-const WHY_MAX = 220;
 
 /** The whole why: the cause the data shows, else the first evidence line (ages restated as before the scan). */
 export function fullWhy(f: Finding): string {
@@ -305,40 +348,71 @@ export function newWhy(f: Finding): string {
 }
 
 /**
- * Why, in one sentence that reads on a phone: the cause the data shows (else the first evidence line)
- * less what the title already says, up to its first sentence end or dash aside; the whole text is in
- * Details. Empty when the title says it all.
+ * A root cause's title as the card and the alert parent read it (raw, pure): ages restated as before the
+ * scan and a " since <time>" that restates the finding's own start left out (the message says since
+ * when itself), split into its headline and the rest (split-title.ts).
  */
-export function whySentence(f: Finding): string {
+export function cardTitle(f: Pick<Finding, 'title' | 'since'>): { head: string; rest?: string } {
+  return splitTitle(withoutRestatedSince(atScanTime(f.title), f.since));
+}
+
+/**
+ * The headline on the card (raw): the title's head without a trailing aside in parentheses ("(221
+ * refusals)", "(for 52m)": Details has the whole title), cut at a word to `max` characters.
+ */
+export function cardHeadline(f: Pick<Finding, 'title' | 'since'>, max: number = CARD_STEPS[0]!.head): string {
+  const head = cardTitle(f).head;
+  const bare = head.replace(/\s+\([^()]{1,60}\)$/, '');
+  return cut(bare.length >= 20 ? bare : head, max);
+}
+
+/**
+ * Why, in one sentence (raw): the rest of the title when the title has one, else the cause the data
+ * shows (else the first evidence line) less what the title already says, up to its first sentence end
+ * or dash aside. Empty when the title says it all. The whole text is in Details.
+ */
+export function rawWhy(f: Finding): string {
+  const rest = cardTitle(f).rest;
+  if (rest) return rest;
   const text = newWhy(f);
   if (!text) return '';
   const end = /\.\s|\s—\s/.exec(text);
-  const sentence = end && end.index >= 40 ? `${text.slice(0, end.index)}.` : text;
-  if (sentence.length <= WHY_MAX) return md(sentence, { max: WHY_MAX });
-  // Still long: end at the last clause boundary that fits rather than in the middle of a word.
-  const clause = Math.max(sentence.lastIndexOf(', ', WHY_MAX - 1), sentence.lastIndexOf('; ', WHY_MAX - 1));
-  return md(clause >= 60 ? `${sentence.slice(0, clause)}…` : sentence, { max: WHY_MAX });
+  return end && end.index >= 40 ? `${text.slice(0, end.index)}.` : text;
 }
 
-/** A root cause's why on the card: the rest of its title when the title has one, else {@link whySentence}. */
-export function rootWhy(f: Finding): string {
-  const rest = splitTitle(atScanTime(f.title)).rest;
-  return rest ? md(rest, { max: WHY_MAX }) : whySentence(f);
+/** A root cause's why on the card, at most `max` characters (neutralized mrkdwn, times as date tokens). */
+export function rootWhy(f: Finding, max: number = CARD_STEPS[0]!.why): string {
+  return max > 0 ? mrkdwnSentence(cut(rawWhy(f), max), max * 2) : '';
 }
 
-function renderRoot(f: Finding, report: Report, opts: RenderBlocksOptions): KnownBlock[] {
+/**
+ * At most `max` characters, ended at the last clause boundary that fits (a comma, semicolon, dash or
+ * an opening parenthesis), else at the last space, with "…"; never inside a word (or an ISO time).
+ */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = max - 1;
+  const clause = Math.max(
+    text.lastIndexOf(', ', room),
+    text.lastIndexOf('; ', room),
+    text.lastIndexOf(' — ', room),
+    text.lastIndexOf(' (', room),
+  );
+  const at = clause >= max / 2 ? clause : text.lastIndexOf(' ', room);
+  return `${text.slice(0, at > 0 ? at : room).replace(/[\s,;:—-]+$/, '')}…`;
+}
+
+function renderRoot(f: Finding, report: Report, cuts: CardCut, opts: RenderBlocksOptions): KnownBlock[] {
   // In a section view a root may still have a cause in another section: name it instead of its own why.
   const outside = findRootCauses(f, report.findings);
   const deepest = outside[outside.length - 1];
-  // The title's headline is the line in bold; the rest of the title is the why (each fact once).
-  const title = splitTitle(atScanTime(f.title));
+  // The title's headline is the line in bold, with since when; the rest of the title is the why (each fact once).
   const why = deepest
-    ? `caused by ${md(atScanTime(deepest.title), { max: 200 })} (${SECTION_TITLES[deepest.section]})`
-    : rootWhy(f);
-  const lines = [
-    `${SEVERITY_EMOJI[f.severity]} *${md(title.head, { max: 200 })}* · <${runbookUrl(f.id, opts.runbookBaseUrl)}|runbook>`,
-    `${describeSince(f)}${why ? ` — ${why}` : ''}`,
-  ];
+    ? `caused by ${mrkdwnSentence(cardHeadline(deepest, Math.max(cuts.why, 60)), 400)} (${SECTION_TITLES[deepest.section]})`
+    : rootWhy(f, cuts.why);
+  const runbook = `<${runbookUrl(f.id, opts.runbookBaseUrl)}|runbook>`;
+  const head = `${SEVERITY_EMOJI[f.severity]} *${mrkdwnSentence(cardHeadline(f, cuts.head), cuts.head * 2)}* · ${describeSince(f)}`;
+  const lines = why ? [head, `${why} · ${runbook}`] : [`${head} · ${runbook}`];
   const fix = f.remediations[0];
   // Every fix with a stored proposal is something to press (buttons, an overflow menu beyond two);
   // a fix that already ran is said done instead.

@@ -1,4 +1,5 @@
 import type { KnownBlock } from '@slack/types';
+import { mrkdwnSentence } from './mrkdwn-sentence.js';
 import { fleetSeverity, isOngoing, type FleetIncident } from '../../alerts/fleet-incident.js';
 import type { AlertChange, Incident } from '../../alerts/incident.js';
 import { neutralizeMrkdwn as md, neutralizeMrkdwnId, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
@@ -34,7 +35,7 @@ export function renderFleetParent(fleet: FleetIncident, anchor: Incident): Slack
     lines.push(
       m.recoveredAt
         ? `• :white_check_mark: ~${md(m.cluster, { max: 80 })}~ recovered ${date(m.recoveredAt)}`
-        : `• ${SEVERITY_EMOJI[m.severity] ?? ''} *${md(m.cluster, { max: 80 })}* — ${md(m.title, { max: 160 })} · since ${date(m.joinedAt)}`,
+        : `• ${SEVERITY_EMOJI[m.severity] ?? ''} *${md(m.cluster, { max: 80 })}* — ${mrkdwnSentence(m.title, 160)} · since ${date(m.joinedAt)}`,
     );
   }
   if (fleet.members.length > CLUSTERS_SHOWN)

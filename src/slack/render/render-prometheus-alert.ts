@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { mrkdwnSentence } from './mrkdwn-sentence.js';
 import type { AlertmanagerAlert } from '../../alertmanager/webhook-payload.js';
 import type { ThreadTally } from '../../alertmanager/alert-receipt-store.js';
 import { neutralizeMrkdwn as md, neutralizeSlackPlainText } from '../../text/neutralize-mrkdwn.js';
@@ -89,7 +90,7 @@ export function renderPrometheusAlert(
   );
   if (ctx.placement === 'joined') {
     lines.push(
-      `:link: Symptom of this thread's root cause: matches ${md(ctx.finding.id, { max: 60 })} (${md(ctx.finding.title, { max: 160 })})`,
+      `:link: Symptom of this thread's root cause: matches ${md(ctx.finding.id, { max: 60 })} (${mrkdwnSentence(ctx.finding.title, 160)})`,
     );
   } else if (ctx.reason === 'no-cause') {
     lines.push(
@@ -164,7 +165,7 @@ export function renderAlertOverflow(more: number): SlackMessage {
 /** The one page of an incident: the cluster's on-call user group, for a critical root cause with Prometheus alerts. */
 export function renderOncallPage(group: string, root: { cluster: string; title: string }): SlackMessage {
   const mention = /^S[A-Z0-9]{2,20}$/.test(group) ? `<!subteam^${group}>` : md(group, { max: 30 });
-  const line = `:rotating_light: ${mention} critical root cause on ${md(root.cluster, { max: 80 })}: ${md(root.title, { max: 200 })}. Prometheus alerts about it are gathered in this thread.`;
+  const line = `:rotating_light: ${mention} critical root cause on ${md(root.cluster, { max: 80 })}: ${mrkdwnSentence(root.title, 200)}. Prometheus alerts about it are gathered in this thread.`;
   return clampBlocks({
     text: neutralizeSlackPlainText(`Critical root cause on ${root.cluster}`, { max: 150 }),
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text: line } }],

@@ -31,6 +31,7 @@ import { createProposalStore } from '../../../src/store/proposal-store.js';
 import { createReportStore } from '../../../src/store/report-store.js';
 import { buildTimeline } from '../../../src/timeline/build-timeline.js';
 import { captureLogs } from '../../support/capture-logs.js';
+import { cardState } from '../../support/card-lines.js';
 import { eventually } from '../../support/eventually.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
 import { blockActionBody, signSlackRequest, slashCommandBody } from '../../support/sign-slack-request.js';
@@ -344,7 +345,7 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
       30000,
       20,
     );
-    expect(slack.messages.get(key)!.blocks[0].text.text).toMatch(/^tkc-loop: (critical|degraded)$/);
+    expect(cardState(slack.messages.get(key)!.blocks)).toMatch(/^tkc-loop: (critical|degraded)$/);
     // The cluster heals: resolveAfterScans healthy scans resolve its incidents.
     for (const m of [1, 2, 3]) {
       replay.show(replay.derive(path.join('examples/scenarios', 'benign-healthy'), `2030-01-01T00:0${m}:00Z`));
@@ -352,7 +353,8 @@ describe('alert thread buttons (through the HTTP receiver)', () => {
     }
     const outdated = await slack.waitFor(
       'the card outdated',
-      () => (slack.messages.get(key)?.blocks[0].text.text.endsWith('· outdated') ? slack.messages.get(key) : undefined),
+      () =>
+        slack.messages.get(key)?.blocks[0].text.text.endsWith('* · outdated') ? slack.messages.get(key) : undefined,
       30000,
     );
     const text = JSON.stringify(outdated.blocks);

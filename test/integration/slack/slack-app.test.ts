@@ -23,7 +23,8 @@ import { startRedis, type RedisServer } from '../../support/start-redis.js';
 import { webhookDownFinding } from '../../support/webhook-down-finding.js';
 import { useFuzzSeed } from '../../support/fuzz-seed.js';
 import { captureLogs } from '../../support/capture-logs.js';
-import { hasDetailsButton } from '../../support/card-lines.js';
+import { cardState, detailsButton, hasDetailsButton } from '../../support/card-lines.js';
+import { linesOf } from '../../support/inspect-slack-text.js';
 import { CLUSTER_PICK_ACTION_ID, DETAILS_ACTION_ID } from '../../../src/slack/action-ids.js';
 import { renderClusterPicker } from '../../../src/slack/render/render-cluster-picker.js';
 
@@ -146,7 +147,7 @@ const command = (text: string, channel_id = 'C0INCIDENT') =>
 const blocksText = (blocks: AnyBlock[] | undefined) => JSON.stringify(blocks ?? []);
 
 describe('/k8s-health over the real Bolt HTTP receiver', () => {
-  it('answers from a fresh stored report: the card (header, scan time, root cause and its why, fix button with an opaque id), Details last', async () => {
+  it('answers from a fresh stored report: the card (state with Details beside it, root cause and its why, fix button with an opaque id)', async () => {
     await storeReport(makeReport('prod-east', new Date('2025-03-01T09:59:50Z')), new Date('2025-03-01T10:00:00Z'));
     clock = new Date('2025-03-01T10:00:30Z');
     const res = await command('prod-east');
@@ -158,9 +159,10 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     );
     expect(call!.body.channel).toBe('C0INCIDENT');
     const blocks = call!.body.blocks as AnyBlock[];
-    expect(blocks[0]!.text.text).toBe('prod-east: critical');
-    // The time the report was made, as a date token (stored at 10:00:00, data from 09:59:50): never an age.
-    expect(blocksText(blocks)).toContain('scanned <!date^1740823190^');
+    expect(cardState(blocks)).toBe('prod-east: critical');
+    // Fresh: the scan time is the message's own, said in its fallback text as a date token (never an age).
+    expect(String(call!.body.text)).toContain('scanned <!date^1740823190^');
+    expect(blocksText(blocks)).not.toContain('scanned');
     expect(blocksText(blocks)).not.toMatch(/ ago\b/);
     expect(blocksText(blocks)).not.toContain('stale');
     // Sections are behind Details; the root cause's why is on the card once.
@@ -198,7 +200,7 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     const ts = [...slack.messages.keys()][0]!.split('/')[1];
     expect(update!.body.ts).toBe(ts);
     expect(update!.body.channel).toBe('C0INCIDENT');
-    expect(update!.body.blocks[0].text.text).toBe('prod-east: healthy');
+    expect(cardState(update!.body.blocks)).toBe('prod-east: healthy');
     expect(blocksText(update!.body.blocks)).not.toContain('stale');
     expect(scans).toEqual(['prod-east']);
     expect((await reports().latest('prod-east'))!.report.status).toBe('healthy');
@@ -212,11 +214,11 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
       '3 posts',
       () => slack.callsTo('chat.postMessage').length === 3 && slack.callsTo('chat.postMessage'),
     );
-    for (const p of posts) expect(p.body.blocks[0].text.text).toBe('prod-east: scanning…');
+    for (const p of posts) expect(cardState(p.body.blocks)).toBe('prod-east: scanning…');
     release();
     await slack.waitFor('3 updates', () => slack.callsTo('chat.update').length === 3);
     expect(scans).toEqual(['prod-east']);
-    for (const m of slack.messages.values()) expect(m.blocks[0].text.text).toBe('prod-east: healthy');
+    for (const m of slack.messages.values()) expect(cardState(m.blocks)).toBe('prod-east: healthy');
   });
 
   it('keeps the stale report, with a note, when the fresh scan fails', async () => {
@@ -228,7 +230,7 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
       () => slack.callsTo('chat.update').length > 0 && slack.callsTo('chat.update'),
     );
     expect(blocksText(update!.body.blocks)).toContain('Fresh scan failed (cannot read dump /x: ENOENT)');
-    expect(update!.body.blocks[0].text.text).toBe('prod-east: critical');
+    expect(cardState(update!.body.blocks)).toBe('prod-east: critical');
   });
 
   it('falls back to the response_url (in_channel, then replace_original) when the bot is not in the channel', async () => {
@@ -238,7 +240,7 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     expect(rs[0]!.body.response_type).toBe('in_channel');
     expect(rs[0]!.body.blocks[0].text.text).toBe('prod-east: scanning…');
     expect(rs[1]!.body.replace_original).toBe(true);
-    expect(rs[1]!.body.blocks[0].text.text).toBe('prod-east: healthy');
+    expect(cardState(rs[1]!.body.blocks)).toBe('prod-east: healthy');
   });
 
   it("picks the channel's cluster when none is typed, and answers one section", async () => {
@@ -249,7 +251,7 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
       '2 posts',
       () => slack.callsTo('chat.postMessage').length === 2 && slack.callsTo('chat.postMessage'),
     );
-    const headers = posts.map((p) => p.body.blocks[0].text.text).sort();
+    const headers = posts.map((p) => cardState(p.body.blocks)).sort();
     expect(headers).toEqual(['prod-west · Webhooks: critical', 'prod-west: critical']);
   });
 
@@ -280,7 +282,7 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
       'the answer',
       () => slack.callsTo('chat.postMessage').length === 1 && slack.callsTo('chat.postMessage'),
     );
-    expect(p!.body.blocks[0].text.text).toBe('prod-west · Webhooks: critical');
+    expect(cardState(p!.body.blocks)).toBe('prod-west · Webhooks: critical');
   });
 
   it('no name where several clusters may be queried: a picker (static_select) to the one who typed it; a pick answers as the command would', async () => {
@@ -312,7 +314,7 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
       () => slack.callsTo('chat.postMessage').length === 1 && slack.callsTo('chat.postMessage'),
     );
     expect(p!.body.channel).toBe('C0OTHER');
-    expect(p!.body.blocks[0].text.text).toBe('lab-b: critical');
+    expect(cardState(p!.body.blocks)).toBe('lab-b: critical');
     // A section alone with several clusters: the picker carries the section.
     const sectioned = await command('etcd', 'C0OTHER');
     expect((sectioned.json!.blocks as AnyBlock[]).find((b) => b.type === 'actions')!.block_id).toBe(
@@ -372,9 +374,7 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
       'chat.postMessage',
       () => slack.callsTo('chat.postMessage').length > 0 && slack.callsTo('chat.postMessage'),
     );
-    const details = (call!.body.blocks as AnyBlock[])
-      .flatMap((b) => (b.type === 'actions' ? b.elements : []))
-      .find((e: AnyBlock) => e.action_id === DETAILS_ACTION_ID);
+    const details = detailsButton(call!.body.blocks as AnyBlock[])!;
     expect(details.value).toBe('prod-east');
     const res = await post(
       blockActionBody({
@@ -390,8 +390,8 @@ describe('/k8s-health over the real Bolt HTTP receiver', () => {
     expect(r!.path).toBe('/response/details');
     expect(r!.body.response_type).toBe('ephemeral');
     expect(r!.body.replace_original).toBe(false);
-    expect(r!.body.blocks[0].text.text).toBe('prod-east: details');
-    expect(blocksText(r!.body.blocks)).toContain('*Nodes* — degraded · 4 of 5 nodes Ready');
+    expect(cardState(r!.body.blocks)).toBe('prod-east: details');
+    expect(linesOf(r!.body)).toContain('🟡 Nodes — degraded · 4 of 5 nodes Ready');
     expect(blocksText(r!.body.blocks)).toContain('connect: connection refused (x14)');
     // Nothing public: no new message, the card is not replaced.
     expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
