@@ -126,7 +126,7 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   }
   const buttons: (types.Button | types.StaticSelect | types.Overflow)[] = [];
   if (!resolved) {
-    // Every fix of the root cause with a stored proposal: buttons, an overflow menu beyond two.
+    // Every fix of the root cause with a stored proposal is something to press.
     const fixes = f.remediations.flatMap((r, index) => {
       const id = opts.proposalIds?.[proposalKey(f, index)];
       return id ? [{ index, label: r.label, id }] : [];

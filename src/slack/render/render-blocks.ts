@@ -414,7 +414,7 @@ function renderRoot(f: Finding, report: Report, cuts: CardCut, opts: RenderBlock
   const head = `${SEVERITY_EMOJI[f.severity]} *${mrkdwnSentence(cardHeadline(f, cuts.head), cuts.head * 2)}* · ${describeSince(f)}`;
   const lines = why ? [head, `${why} · ${runbook}`] : [`${head} · ${runbook}`];
   const fix = f.remediations[0];
-  // Every fix with a stored proposal is something to press (buttons, an overflow menu beyond two);
+  // Every fix with a stored proposal is something to press (the first a button, the others in an overflow menu);
   // a fix that already ran is said done instead.
   const fixes = f.remediations.flatMap((r, index) => {
     const id = opts.proposalIds?.[proposalKey(f, index)];

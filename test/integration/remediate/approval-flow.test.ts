@@ -601,7 +601,7 @@ describe('two-person approval over signed Bolt interactions', () => {
     expect(late.ephemeral!.text).toMatch(/^\*Suspend webhook .*\* already ran <!date\^/);
   }, 90_000);
 
-  it('a fix in the overflow menu (beyond two) goes through the same two-person approval', async () => {
+  it('a fix in the overflow menu goes through the same two-person approval', async () => {
     const scaleToTwo: RemediationProposal = {
       ...scaleToZero,
       params: { ...scaleToZero.params, replicas: 2 },
