@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Cluster } from 'ioredis';
-import { REMEDIATE_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
+import { readEnvOptions } from '../../src/config/read-env-options.js';
+import { createRedisConnection } from '../../src/jobs/create-redis-connection.js';
+import { NOTIFY_QUEUE, REMEDIATE_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
 import { BULLMQ_PREFIX, REDIS_PREFIX, taggedKey } from '../../src/store/redis-prefix.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { freePort } from '../support/free-port.js';
@@ -30,6 +32,9 @@ afterAll(async () => {
   await slack?.close();
 });
 
+/** How long after a failover the bot has to be ready again (its own connections back on the new master). */
+const READY_AFTER_FAILOVER_MS = 10_000;
+
 /** Wait until every replica has everything its master has (asynchronous replication). */
 async function replicated(c: Cluster): Promise<void> {
   for (const master of c.nodes('master')) {
@@ -43,6 +48,67 @@ async function replicated(c: Cluster): Promise<void> {
     }
   }
 }
+
+describe('Redis Cluster topology, a connection re-opened while a master is failing over', () => {
+  it("connect() settles once the cluster is ready again, though its own ready check saw cluster_state:fail (what BullMQ's blocking connections await)", async () => {
+    const topo = await startRedisCluster({ replicas: true });
+    // The connection BullMQ's workers and queues are given, made the way the bot makes it.
+    const c = createRedisConnection(readEnvOptions(topo.env).redis) as unknown as Cluster;
+    try {
+      await c.set('{failover}:before', '1');
+      const key = `${queuePrefix(BULLMQ_PREFIX, NOTIFY_QUEUE)}:x`;
+      const oldPort = await topo.masterPortOf(key);
+      const killed = topo.killMasterOf(key);
+      // Until the replica is promoted the surviving nodes answer cluster_state:fail, so a ready check
+      // made now fails and ioredis retries by itself.
+      const other = topo.nodes
+        .split(',')
+        .map((n) => Number(n.split(':')[1]))
+        .find((p) => p !== oldPort)!;
+      for (let i = 0; !(await topo.clusterInfo(other)).includes('cluster_state:fail'); i++) {
+        if (i > 600) throw new Error('no surviving node said cluster_state:fail within 30 s of the kill');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // BullMQ's recovery of a blocking connection: disconnect, wait for the end, connect again.
+      await new Promise<void>((resolve) => {
+        c.once('end', () => resolve());
+        c.disconnect();
+      });
+      const connected = c.connect().then(
+        () => 'resolved',
+        (err: Error) => `rejected: ${err.message}`,
+      );
+      const { failoverMs } = await killed;
+      const settled = await Promise.race([
+        connected,
+        new Promise((r) => setTimeout(() => r('still pending 10 s after the failover'), READY_AFTER_FAILOVER_MS)),
+      ]);
+      recordFigure({
+        suite: 'redis-cluster',
+        case: 'connect() made while cluster_state:fail (replica not yet promoted): never settled',
+        tried: 1,
+        bad: settled === 'resolved' ? 0 : 1,
+        note: `failover ${failoverMs} ms`,
+      });
+      expect(settled).toBe('resolved');
+      expect(await c.get('{failover}:before')).toBe('1');
+      // Ended for good: node connections closing late do not move the client back to 'close'.
+      const nodes = c.nodes('all');
+      await new Promise<void>((resolve) => {
+        c.once('end', () => resolve());
+        c.disconnect();
+      });
+      await Promise.all(
+        nodes.map((n) => (n.status === 'end' ? Promise.resolve() : new Promise<void>((r) => n.once('end', () => r())))),
+      );
+      await new Promise((r) => setImmediate(r));
+      expect(c.status).toBe('end');
+    } finally {
+      c.disconnect();
+      await topo.stop();
+    }
+  }, 120_000);
+});
 
 describe('Redis Cluster topology, the built serve', () => {
   it("a two-person approval and its execution on the cluster, the approvals' master killed -9 after the first vote: counted once, run once", async () => {

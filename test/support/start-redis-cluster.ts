@@ -20,6 +20,8 @@ export interface RedisClusterTopology {
   env: Record<string, string>;
   /** A cluster client (returned as a `Redis`, as store/connect-redis.ts does). */
   client(): Redis;
+  /** CLUSTER INFO of one node ('' when it does not answer). */
+  clusterInfo(port: number): Promise<string>;
   /** Port of the master that holds `key`'s slot. */
   masterPortOf(key: string): Promise<number>;
   /** kill -9 the master of `key`'s slot; resolves once its replica is master and the cluster is ok again. */
@@ -190,6 +192,7 @@ export async function startRedisCluster(opts: { replicas?: boolean } = {}): Prom
       c.on('error', () => undefined);
       return c as unknown as Redis;
     },
+    clusterInfo: (port) => ask(port, password, (c) => c.cluster('INFO') as Promise<string>).catch(() => ''),
     masterPortOf,
     async killMasterOf(key) {
       const oldPort = await masterPortOf(key);
