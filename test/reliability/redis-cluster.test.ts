@@ -3,14 +3,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Cluster } from 'ioredis';
+import { startJobs } from '../../src/compose/compose-jobs.js';
+import { configSchema } from '../../src/config/config-schema.js';
 import { readEnvOptions } from '../../src/config/read-env-options.js';
 import { createRedisConnection } from '../../src/jobs/create-redis-connection.js';
+import { createPlanSigner } from '../../src/approvals/plan-signer.js';
 import { NOTIFY_QUEUE, REMEDIATE_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
 import { BULLMQ_PREFIX, REDIS_PREFIX, taggedKey } from '../../src/store/redis-prefix.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { freePort } from '../support/free-port.js';
 import { spawnServe } from '../support/spawn-serve.js';
-import { startRedisCluster } from '../support/start-redis-cluster.js';
+import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
+import { startRedisCluster, type RedisClusterTopology } from '../support/start-redis-cluster.js';
 import { recordFigure } from './figures.js';
 import { deployment, scaleProposal } from './approval-harness.js';
 import { startServeUnderTest } from './serve-process.js';
@@ -32,8 +36,31 @@ afterAll(async () => {
   await slack?.close();
 });
 
+async function notifyDrained(queue: { getJobCounts(...t: string[]): Promise<Record<string, number>> }): Promise<void> {
+  // Commands of a job whose master died are retried through the failover, and a worker whose blocking
+  // connection was on that master reconnects: nothing waits for BullMQ's 30 s stalled-job check.
+  for (let i = 0; i < 600; i++) {
+    const n = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    if (Object.values(n).every((x) => x === 0)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('notify queue not drained within 30 s');
+}
+
 /** How long after a failover the bot has to be ready again (its own connections back on the new master). */
 const READY_AFTER_FAILOVER_MS = 10_000;
+
+/** Poll `ready()` until it says ready; the time it took. Throws READY_AFTER_FAILOVER_MS after the failover. */
+async function readyAgain(ready: () => Promise<{ ready: boolean }>): Promise<number> {
+  const started = Date.now();
+  let last: unknown;
+  while (Date.now() - started < READY_AFTER_FAILOVER_MS) {
+    last = await ready();
+    if ((last as { ready: boolean }).ready) return Date.now() - started;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`not ready ${READY_AFTER_FAILOVER_MS / 1000} s after the failover: ${JSON.stringify(last)}`);
+}
 
 /** Wait until every replica has everything its master has (asynchronous replication). */
 async function replicated(c: Cluster): Promise<void> {
@@ -48,6 +75,71 @@ async function replicated(c: Cluster): Promise<void> {
     }
   }
 }
+
+describe('Redis Cluster topology', () => {
+  let topo: RedisClusterTopology;
+  beforeAll(async () => {
+    topo = await startRedisCluster({ replicas: true });
+  }, 60_000);
+  afterAll(async () => {
+    await topo?.stop();
+  });
+
+  it("scans and alert threads on the cluster (in-process workers), keys spread over the masters, on through a kill -9 of the notify queue's master", async () => {
+    const env = readEnvOptions(topo.env);
+    expect(env.redis.clusterNodes).toHaveLength(6);
+    const config = configSchema.parse({
+      clusters: [
+        {
+          name: 'prod',
+          dump: path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'),
+          slack: { alertChannel: 'C0ALERTS' },
+        },
+      ],
+      scan: { intervalSeconds: 3600 },
+    });
+    const set = await startJobs({
+      config,
+      redisUrl: env.redis,
+      slack: { token: 'xoxb-cluster', apiUrl: slack.apiUrl },
+      signer: createPlanSigner(TEST_PLAN_SECRET),
+      channelIntervalMs: 10,
+    });
+    const c = topo.client() as unknown as Cluster;
+    try {
+      const report = await set.scan('prod');
+      expect(report.status).toBe('critical');
+      await notifyDrained(set.notifyQueue);
+      const parentsOf = () =>
+        slack.callsTo('chat.postMessage').filter((m) => m.body.channel === 'C0ALERTS' && !m.body.thread_ts);
+      const posted = parentsOf().length;
+      expect(posted).toBeGreaterThan(0);
+      expect(await c.exists(`${REDIS_PREFIX}report:prod`)).toBe(1);
+      // Queues and records landed on more than one master.
+      const sizes = await Promise.all(c.nodes('master').map((m) => m.dbsize()));
+      expect(sizes.filter((n) => n > 0).length).toBeGreaterThan(1);
+      await replicated(c);
+      const { failoverMs } = await topo.killMasterOf(`${queuePrefix(BULLMQ_PREFIX, NOTIFY_QUEUE)}:x`);
+      const readyMs = failoverMs + (await readyAgain(() => set.ready()));
+      const again = await set.scan('prod');
+      expect(again.status).toBe('critical');
+      await notifyDrained(set.notifyQueue);
+      const twice = parentsOf().length - posted;
+      recordFigure({
+        suite: 'redis-cluster',
+        case: "scan + alert threads, kill -9 of the notify queue's master after the threads were posted: parents posted twice",
+        tried: posted,
+        bad: twice,
+        note: `failover (replica promoted, cluster_state ok) ${failoverMs} ms; ready again ${readyMs} ms after the kill`,
+      });
+      expect(twice).toBe(0);
+      expect(await c.exists(`${REDIS_PREFIX}report:prod`)).toBe(1);
+    } finally {
+      c.disconnect();
+      await set.close();
+    }
+  }, 240_000);
+});
 
 describe('Redis Cluster topology, a connection re-opened while a master is failing over', () => {
   it("connect() settles once the cluster is ready again, though its own ready check saw cluster_state:fail (what BullMQ's blocking connections await)", async () => {
@@ -214,6 +306,57 @@ describe('Redis Cluster topology, masters killed as a vote is counted and with t
       await topo.stop();
     }
   }, 120_000);
+});
+
+describe('Redis Cluster topology, a master killed with an alert being posted', () => {
+  it("the parent in flight at Slack when the notify queue's master dies: every parent posted exactly once", async () => {
+    const topo = await startRedisCluster({ replicas: true });
+    const env = readEnvOptions(topo.env);
+    const config = configSchema.parse({
+      clusters: [
+        {
+          name: 'prod',
+          dump: path.resolve('examples/scenarios/s3-recreation-loop-webhook-down'),
+          slack: { alertChannel: 'C0POSTING' },
+        },
+      ],
+      scan: { intervalSeconds: 3600 },
+    });
+    const set = await startJobs({
+      config,
+      redisUrl: env.redis,
+      slack: { token: 'xoxb-cluster', apiUrl: slack.apiUrl },
+      signer: createPlanSigner(TEST_PLAN_SECRET),
+      channelIntervalMs: 10,
+    });
+    const parentsOf = () =>
+      slack.callsTo('chat.postMessage').filter((m) => m.body.channel === 'C0POSTING' && !m.body.thread_ts);
+    try {
+      slack.postDelayMs = 1500;
+      await set.scan('prod');
+      await slack.waitFor('a parent in flight', () => parentsOf().length > 0, 30_000);
+      const { failoverMs } = await topo.killMasterOf(`${queuePrefix(BULLMQ_PREFIX, NOTIFY_QUEUE)}:x`);
+      slack.postDelayMs = 0;
+      const readyMs = failoverMs + (await readyAgain(() => set.ready()));
+      await notifyDrained(set.notifyQueue);
+      // One parent per root cause of the report, each once.
+      const texts = parentsOf().map((m) => JSON.stringify(m.body.blocks?.[0]));
+      const twice = texts.length - new Set(texts).size;
+      recordFigure({
+        suite: 'redis-cluster',
+        case: "alert parent in flight at Slack, kill -9 of the notify queue's master: parents posted twice",
+        tried: texts.length,
+        bad: twice,
+        note: `failover ${failoverMs} ms; ready again ${readyMs} ms after the kill`,
+      });
+      expect(texts.length).toBeGreaterThan(0);
+      expect(twice).toBe(0);
+    } finally {
+      slack.postDelayMs = 0;
+      await set.close();
+      await topo.stop();
+    }
+  }, 240_000);
 });
 
 describe('Redis Cluster unreachable (the built serve)', () => {
