@@ -16,6 +16,7 @@ import { spawnServe } from '../support/spawn-serve.js';
 import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
 import { startRedisCluster, type RedisClusterTopology } from '../support/start-redis-cluster.js';
 import { recordFigure } from './figures.js';
+import { queuedScansThroughFailover } from './redis-failover-cases.js';
 import { deployment, scaleProposal } from './approval-harness.js';
 import { startServeUnderTest } from './serve-process.js';
 
@@ -357,6 +358,25 @@ describe('Redis Cluster topology, a master killed with an alert being posted', (
       await topo.stop();
     }
   }, 240_000);
+});
+
+describe('Redis Cluster topology, a master killed with scans queued', () => {
+  it("scans queued while the scan worker is paused when the scan queue's master dies: each runs once after the failover, its report stored", async () => {
+    const topo = await startRedisCluster({ replicas: true });
+    const client = topo.client();
+    try {
+      await queuedScansThroughFailover({
+        suite: 'redis-cluster',
+        env: topo.env,
+        client: () => topo.client(),
+        replicated: () => replicated(client as unknown as Cluster),
+        killMasterOf: (key) => topo.killMasterOf(key),
+      });
+    } finally {
+      client.disconnect();
+      await topo.stop();
+    }
+  }, 120_000);
 });
 
 describe('Redis Cluster unreachable (the built serve)', () => {

@@ -8,6 +8,7 @@ import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.
 import { TEST_PLAN_SECRET } from '../support/plan-secret.js';
 import { startRedisSentinel, type RedisSentinelTopology } from '../support/start-redis-sentinel.js';
 import { recordFigure } from './figures.js';
+import { queuedScansThroughFailover } from './redis-failover-cases.js';
 import { deployment, scaleProposal } from './approval-harness.js';
 import { startServeUnderTest } from './serve-process.js';
 
@@ -35,7 +36,11 @@ afterAll(async () => {
  * lose the newest writes).
  */
 async function replicated(): Promise<void> {
-  const c = topo.client();
+  return replicatedOn(topo);
+}
+
+async function replicatedOn(t: RedisSentinelTopology): Promise<void> {
+  const c = t.client();
   try {
     for (let i = 0; i < 200; i++) {
       const info = await c.info('replication');
@@ -274,6 +279,23 @@ describe('Redis Sentinel topology, the master killed with an alert being posted'
     } finally {
       slack.postDelayMs = 0;
       await set.close();
+      await fresh.stop();
+    }
+  }, 120_000);
+});
+
+describe('Redis Sentinel topology, the master killed with scans queued', () => {
+  it('scans queued while the scan worker is paused when the master dies: each runs once after the failover, its report stored', async () => {
+    const fresh = await startRedisSentinel();
+    try {
+      await queuedScansThroughFailover({
+        suite: 'redis-sentinel',
+        env: fresh.env,
+        client: () => fresh.client(),
+        replicated: () => replicatedOn(fresh),
+        killMasterOf: () => fresh.killMaster(),
+      });
+    } finally {
       await fresh.stop();
     }
   }, 120_000);
