@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { RedisEnv } from '../config/read-env-options.js';
+import { hardenCluster } from './harden-cluster.js';
 import { redactRedisUrl } from './redact-redis-url.js';
 
 // Where Redis is comes as config/read-env-options.ts's RedisEnv (the environment's topology: config owns
@@ -54,6 +55,13 @@ export function connectRedis(target: string | RedisEnv, extra: RedisOptions = {}
 }
 
 /**
+ * Redirections (retries) a waiting command gets while its slot has no master: at 200–300 ms apiece
+ * (fewer when a retry joins a batch already due) about a minute, more than a failover takes with
+ * Redis' default cluster-node-timeout of 15 s.
+ */
+const WAITING_REDIRECTIONS = 200;
+
+/**
  * The options that belong to the cluster as a whole (offline queue, ready check, lazy connect, retry
  * between topology refreshes) go to `Cluster`; the per-connection ones (auth, TLS, timeouts,
  * maxRetriesPerRequest, which BullMQ reads from `redisOptions`) to every node's connection.
@@ -72,6 +80,11 @@ function connectCluster(nodes: { host: string; port: number }[], base: RedisOpti
     retryDelayOnFailover: 200,
     retryDelayOnClusterDown: 300,
     retryDelayOnTryAgain: 200,
+    // Each retry spends one redirection. Clients that wait out outages (maxRetriesPerRequest: null:
+    // BullMQ's and the workers' stores) get enough for a failover; ioredis' 16 last about 3 s, and a
+    // write failed that soon — an alert thread's record right after Slack took the parent — makes the
+    // retried job post it again. Fail-fast clients (serve's commands) keep the 16.
+    ...(perNode.maxRetriesPerRequest === null ? { maxRedirections: WAITING_REDIRECTIONS } : {}),
   };
-  return new Cluster(nodes, options);
+  return hardenCluster(new Cluster(nodes, options));
 }

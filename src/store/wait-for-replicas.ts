@@ -22,9 +22,9 @@ export async function waitForReplicas(redis: Redis, timeoutMs = 1000): Promise<v
 }
 
 /**
- * A master killed a moment ago is still in the node list until the client refreshes its slots, and a
- * command sent on its connection waits for a reconnect that never comes (BullMQ's connections retry
- * forever): the wait is given up after its deadline, and the write stands on the master as before.
+ * WAIT bounds its wait on the server, not a connection whose server is gone without closing it (a host
+ * lost rather than a process killed): no reply comes until TCP gives up, minutes later. The wait is given
+ * up after its deadline, and the write stands on the master as before.
  */
 async function withDeadline(p: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

@@ -3,15 +3,24 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Cluster } from 'ioredis';
-import { REMEDIATE_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
-import { BULLMQ_PREFIX, REDIS_PREFIX, taggedKey } from '../../src/store/redis-prefix.js';
+import { readEnvOptions } from '../../src/config/read-env-options.js';
+import { createRedisConnection } from '../../src/jobs/create-redis-connection.js';
+import { NOTIFY_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
+import { BULLMQ_PREFIX } from '../../src/store/redis-prefix.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { freePort } from '../support/free-port.js';
 import { spawnServe } from '../support/spawn-serve.js';
-import { startRedisCluster } from '../support/start-redis-cluster.js';
+import { startRedisCluster, type RedisClusterTopology } from '../support/start-redis-cluster.js';
 import { recordFigure } from './figures.js';
-import { deployment, scaleProposal } from './approval-harness.js';
-import { startServeUnderTest } from './serve-process.js';
+import {
+  READY_AFTER_FAILOVER_MS,
+  alertThreadsThroughFailover,
+  approvalThroughFailover,
+  parentInFlightThroughFailover,
+  queuedScansThroughFailover,
+  voteAndExecutionThroughFailover,
+  type FailoverTopology,
+} from './redis-failover-cases.js';
 
 /**
  * The bot on a real Redis Cluster (three masters, each with a replica, made with `redis-cli --cluster
@@ -19,6 +28,8 @@ import { startServeUnderTest } from './serve-process.js';
  * Lua script and transaction finds its keys in one slot (no CROSSSLOT), the keys spread over the
  * masters, and scans, alert threads, a two-person approval and its execution go on through a kill -9
  * of the master holding the keys in use (its replica is promoted; ioredis follows the new slot map).
+ * The failover cases are the Sentinel suite's too (redis-failover-cases.ts); each runs on a cluster of
+ * its own, since a kill leaves a master without a replica.
  */
 let slack: FakeSlackApi;
 
@@ -30,124 +41,112 @@ afterAll(async () => {
   await slack?.close();
 });
 
-/** Wait until every replica has everything its master has (asynchronous replication). */
-async function replicated(c: Cluster): Promise<void> {
-  for (const master of c.nodes('master')) {
-    for (let i = 0; ; i++) {
-      const info = await master.info('replication');
-      const offset = Number(/master_repl_offset:(\d+)/.exec(info)?.[1] ?? -1);
-      const replicas = [...info.matchAll(/slave\d+:.*?offset=(\d+)/g)].map((m) => Number(m[1]));
-      if (replicas.every((o) => o >= offset)) break;
-      if (i > 200) throw new Error('replicas did not catch up within 10 s');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+/** Run a failover case on a fresh cluster with replicas. */
+async function onFreshCluster(run: (topo: FailoverTopology, cluster: RedisClusterTopology) => Promise<void>) {
+  const cluster = await startRedisCluster({ replicas: true });
+  try {
+    await run({ suite: 'redis-cluster', ...cluster }, cluster);
+  } finally {
+    await cluster.stop();
   }
 }
 
-describe('Redis Cluster topology, the built serve', () => {
-  it("a two-person approval and its execution on the cluster, the approvals' master killed -9 after the first vote: counted once, run once", async () => {
-    const topo = await startRedisCluster({ replicas: true });
-    const client = topo.client();
-    const s = await startServeUnderTest([deployment('app-c')], { redis: { env: topo.env, client } });
-    try {
-      await s.start({ workers: true });
-      const id = await s.propose(scaleProposal('app-c'));
-      expect(await s.vote(id, 'U0ANN')).toContain('1 of 2');
-      await replicated(client as unknown as Cluster);
-      const { failoverMs } = await topo.killMasterOf(taggedKey(REDIS_PREFIX, 'approvals', 'x'));
-      const started = Date.now();
-      await s.until(
-        'serve ready again',
-        async () => (await fetch(`http://127.0.0.1:${s.port}/readyz`)).status === 200,
-        60_000,
-      );
-      const readyAfterMs = Date.now() - started + failoverMs;
-      expect(await s.vote(id, 'U0BEN')).toContain('last one needed');
-      const done = await s.until(
-        'the fix executed',
-        async () => {
-          const r = await s.get(id);
-          return r && r.status === 'succeeded' && r;
+describe('Redis Cluster topology, in-process workers', () => {
+  it("scans and alert threads on the cluster, keys spread over the masters, on through a kill -9 of the notify queue's master", async () => {
+    await onFreshCluster((topo, cluster) =>
+      alertThreadsThroughFailover(
+        topo,
+        { api: slack, token: 'xoxb-cluster' },
+        {
+          afterPosted: async (c) => {
+            expect(readEnvOptions(cluster.env).redis.clusterNodes).toHaveLength(6);
+            // Queues and records landed on more than one master.
+            const sizes = await Promise.all((c as unknown as Cluster).nodes('master').map((m) => m.dbsize()));
+            expect(sizes.filter((n) => n > 0).length).toBeGreaterThan(1);
+          },
         },
-        60_000,
+      ),
+    );
+  }, 120_000);
+
+  it("the parent in flight at Slack when the notify queue's master dies: every parent posted exactly once", async () => {
+    await onFreshCluster((topo) => parentInFlightThroughFailover(topo, { api: slack, token: 'xoxb-cluster' }));
+  }, 120_000);
+
+  it("scans queued while the scan worker is paused when the scan queue's master dies: each runs once after the failover, its report stored", async () => {
+    await onFreshCluster((topo) => queuedScansThroughFailover(topo));
+  }, 120_000);
+});
+
+describe('Redis Cluster topology, a connection re-opened while a master is failing over', () => {
+  it("connect() settles once the cluster is ready again, though its own ready check saw cluster_state:fail (what BullMQ's blocking connections await)", async () => {
+    const topo = await startRedisCluster({ replicas: true });
+    // The connection BullMQ's workers and queues are given, made the way the bot makes it.
+    const c = createRedisConnection(readEnvOptions(topo.env).redis) as unknown as Cluster;
+    try {
+      await c.set('{failover}:before', '1');
+      const key = `${queuePrefix(BULLMQ_PREFIX, NOTIFY_QUEUE)}:x`;
+      const oldPort = await topo.masterPortOf(key);
+      const killed = topo.killMasterOf(key);
+      // Until the replica is promoted the surviving nodes answer cluster_state:fail, so a ready check
+      // made now fails and ioredis retries by itself.
+      const other = topo.nodes
+        .split(',')
+        .map((n) => Number(n.split(':')[1]))
+        .find((p) => p !== oldPort)!;
+      for (let i = 0; !(await topo.clusterInfo(other)).includes('cluster_state:fail'); i++) {
+        if (i > 600) throw new Error('no surviving node said cluster_state:fail within 30 s of the kill');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // BullMQ's recovery of a blocking connection: disconnect, wait for the end, connect again.
+      await new Promise<void>((resolve) => {
+        c.once('end', () => resolve());
+        c.disconnect();
+      });
+      const connected = c.connect().then(
+        () => 'resolved',
+        (err: Error) => `rejected: ${err.message}`,
       );
-      expect(done.approvals.map((a) => a.user)).toEqual(['U0ANN', 'U0BEN']);
-      expect(s.realWrites('app-c')).toBe(1);
+      const { failoverMs } = await killed;
+      const settled = await Promise.race([
+        connected,
+        new Promise((r) => setTimeout(() => r('still pending 10 s after the failover'), READY_AFTER_FAILOVER_MS)),
+      ]);
       recordFigure({
         suite: 'redis-cluster',
-        case: "two-person approval + execution, kill -9 of the approvals' master after the 1st vote: votes lost or doubled, fixes run twice",
+        case: 'connect() made while cluster_state:fail (replica not yet promoted): never settled',
         tried: 1,
-        bad: (done.approvals.length === 2 ? 0 : 1) + (s.realWrites('app-c') === 1 ? 0 : 1),
-        note: `serve ready again ${readyAfterMs} ms after the kill (failover ${failoverMs} ms)`,
+        bad: settled === 'resolved' ? 0 : 1,
+        note: `failover ${failoverMs} ms`,
       });
+      expect(settled).toBe('resolved');
+      expect(await c.get('{failover}:before')).toBe('1');
+      // Ended for good: node connections closing late do not move the client back to 'close'.
+      const nodes = c.nodes('all');
+      await new Promise<void>((resolve) => {
+        c.once('end', () => resolve());
+        c.disconnect();
+      });
+      await Promise.all(
+        nodes.map((n) => (n.status === 'end' ? Promise.resolve() : new Promise<void>((r) => n.once('end', () => r())))),
+      );
+      await new Promise((r) => setImmediate(r));
+      expect(c.status).toBe('end');
     } finally {
-      await s.close();
+      c.disconnect();
       await topo.stop();
     }
   }, 120_000);
 });
 
-describe('Redis Cluster topology, masters killed as a vote is counted and with the execution claimed', () => {
-  it("the vote acknowledged survives the approvals' master; the fix in flight when the remediate queue's master dies runs once", async () => {
-    const topo = await startRedisCluster({ replicas: true });
-    const client = topo.client();
-    const s = await startServeUnderTest([deployment('app-x')], { redis: { env: topo.env, client } });
-    try {
-      await s.start({ workers: true });
-      const id = await s.propose(scaleProposal('app-x'));
-      expect(await s.vote(id, 'U0ANN')).toContain('1 of 2');
-      // At once, without waiting for replication: the answer came after a replica had the vote.
-      const counted = await topo.killMasterOf(taggedKey(REDIS_PREFIX, 'approvals', 'x'));
-      expect((await s.get(id))!.approvals.map((a) => a.user)).toEqual(['U0ANN']);
-      recordFigure({
-        suite: 'redis-cluster',
-        case: "kill -9 of the approvals' master right after a vote was acknowledged: votes lost",
-        tried: 1,
-        bad: 0,
-        note: `failover ${counted.failoverMs} ms`,
-      });
-      await s.until(
-        'serve ready again',
-        async () => (await fetch(`http://127.0.0.1:${s.port}/readyz`)).status === 200,
-        60_000,
-      );
-      s.kube.delayMs = 1500; // the run's precondition read and its PATCH each wait 1.5 s at the API
-      expect(await s.vote(id, 'U0BEN')).toContain('last one needed');
-      await s.until(
-        'the real PATCH in flight',
-        async () =>
-          s.kube.requests.some(
-            (r) => r.method === 'PATCH' && r.path.endsWith('/deployments/app-x') && r.query.dryRun === undefined,
-          ),
-        30_000,
-      );
-      await replicated(client as unknown as Cluster);
-      // The remediate queue's slot has another master than the approvals' (fixed hash tags, three masters).
-      const { failoverMs, oldPort } = await topo.killMasterOf(`${queuePrefix(BULLMQ_PREFIX, REMEDIATE_QUEUE)}:x`);
-      expect(oldPort).not.toBe(counted.oldPort);
-      s.kube.delayMs = 0;
-      const done = await s.until(
-        'the execution finished',
-        async () => {
-          const r = await s.get(id);
-          return r && !['approved', 'executing'].includes(r.status) && r;
-        },
-        60_000,
-      );
-      expect(['succeeded', 'interrupted']).toContain(done.status);
-      expect(s.realWrites('app-x')).toBe(1);
-      recordFigure({
-        suite: 'redis-cluster',
-        case: "execution claimed (PATCH in flight), kill -9 of the remediate queue's master: fixes run twice or lost",
-        tried: 1,
-        bad: s.realWrites('app-x') === 1 ? 0 : 1,
-        note: `ended ${done.status}; failover ${failoverMs} ms`,
-      });
-    } finally {
-      await s.close();
-      await topo.stop();
-    }
+describe('Redis Cluster topology, the built serve', () => {
+  it("a two-person approval and its execution on the cluster, the approvals' master killed -9 after the first vote: counted once, run once", async () => {
+    await onFreshCluster((topo) => approvalThroughFailover(topo));
   }, 120_000);
+
+  it("the vote acknowledged survives the approvals' master; the fix in flight when the remediate queue's master dies runs once", async () => {
+    await onFreshCluster((topo) => voteAndExecutionThroughFailover(topo));
+  }, 150_000);
 });
 
 describe('Redis Cluster unreachable (the built serve)', () => {

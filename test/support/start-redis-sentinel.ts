@@ -1,18 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort, waitForPort } from './free-port.js';
-import { pidAlive, signalPid } from './signal-pid.js';
-
-/** One daemon of the topology. */
-interface Node {
-  role: 'redis' | 'sentinel';
-  port: number;
-  pidfile: string;
-  pid: number;
-}
+import { askRedis, redisProcesses, requireCommands, type RedisProcess } from './redis-processes.js';
 
 export interface RedisSentinelTopology {
   master: string;
@@ -25,6 +14,8 @@ export interface RedisSentinelTopology {
   client(): Redis;
   /** Port of the current master, as the sentinels say. */
   masterPort(): Promise<number>;
+  /** Resolves once the connected replicas have everything the master had when asked (asynchronous replication). */
+  replicated(): Promise<void>;
   /** kill -9 the current master; resolves once a sentinel names another one (the failover). */
   killMaster(): Promise<{ oldPort: number; newPort: number; failoverMs: number }>;
   /** Stop every daemon by pid and remove the directory. */
@@ -35,175 +26,146 @@ const MASTER = 'k8shealth';
 
 /**
  * A real Sentinel topology on free loopback ports from Debian's packages: a master, two replicas
- * (requirepass + masterauth) and three sentinels (quorum 2, down-after 1 s) — started daemonized,
- * stopped by pid. A missing redis-sentinel is a loud failure with the install hint, never a skip.
+ * (requirepass + masterauth, AOF appendfsync always) and three sentinels (quorum 2, down-after 1 s),
+ * stopped by pid (test/support/redis-processes.ts). A missing redis-sentinel is a loud failure with the
+ * install hint, never a skip.
  */
 export async function startRedisSentinel(): Promise<RedisSentinelTopology> {
-  try {
-    execFileSync('redis-sentinel', ['--version']);
-  } catch {
-    throw new Error(
-      'redis-sentinel is not installed: run `apt-get install -y redis-sentinel` (scripts/preflight.js lists it)',
-    );
-  }
-  const dir = mkdtempSync(path.join(tmpdir(), 'k8s-health-sentinel-'));
+  requireCommands(
+    ['redis-server', 'redis-sentinel'],
+    'run `apt-get install -y redis-server redis-sentinel` (scripts/preflight.js lists them)',
+  );
+  const procs = redisProcesses('sentinel');
   const password = 'sentinel-topology-pw';
-  const nodes: Node[] = [];
-  const pidOf = async (pidfile: string) => {
-    for (let i = 0; i < 250; i++) {
-      const read = existsSync(pidfile) ? /^(\d+)\n/.exec(readFileSync(pidfile, 'utf8')) : null;
-      if (read && Number(read[1]) > 0) return Number(read[1]);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`no pid in ${pidfile}`);
-  };
-  const stop = async () => {
-    for (const n of nodes) {
-      try {
-        signalPid(n.pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
-    for (const n of nodes) for (let i = 0; i < 200 && pidAlive(n.pid); i++) await new Promise((r) => setTimeout(r, 25));
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const servers: RedisProcess[] = [];
+  const sentinels: RedisProcess[] = [];
   try {
-    const ports = [await freePort(), await freePort(), await freePort()];
-    for (const [i, port] of ports.entries()) {
-      const pidfile = path.join(dir, `redis-${port}.pid`);
-      execFileSync('redis-server', [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'always',
-        '--dir',
-        dir,
-        '--appendfilename',
-        `aof-${port}.aof`,
-        '--appenddirname',
-        `aof-${port}`,
-        '--requirepass',
-        password,
-        '--masterauth',
-        password,
-        ...(i > 0 ? ['--replicaof', '127.0.0.1', String(ports[0])] : []),
-        '--daemonize',
-        'yes',
-        '--pidfile',
-        pidfile,
-        '--logfile',
-        path.join(dir, `redis-${port}.log`),
-      ]);
-      await waitForPort(port, 10_000);
-      nodes.push({ role: 'redis', port, pidfile, pid: await pidOf(pidfile) });
-    }
-    const sentinelPorts = [await freePort(), await freePort(), await freePort()];
-    for (const port of sentinelPorts) {
-      const pidfile = path.join(dir, `sentinel-${port}.pid`);
-      const conf = path.join(dir, `sentinel-${port}.conf`);
-      writeFileSync(
-        conf,
-        [
-          `port ${port}`,
-          'bind 127.0.0.1',
-          'daemonize yes',
-          `pidfile ${pidfile}`,
-          `logfile ${path.join(dir, `sentinel-${port}.log`)}`,
-          `dir ${dir}`,
-          `sentinel monitor ${MASTER} 127.0.0.1 ${ports[0]} 2`,
-          `sentinel auth-pass ${MASTER} ${password}`,
-          `sentinel down-after-milliseconds ${MASTER} 1000`,
-          `sentinel failover-timeout ${MASTER} 5000`,
-          `sentinel parallel-syncs ${MASTER} 1`,
-          '',
-        ].join('\n'),
+    for (let i = 0; i < 3; i++) {
+      const master = servers[0];
+      servers.push(
+        await procs.start({
+          command: 'redis-server',
+          name: 'redis',
+          password,
+          args: (port, logfile) => [
+            '--port',
+            String(port),
+            '--bind',
+            '127.0.0.1',
+            '--save',
+            '',
+            '--appendonly',
+            'yes',
+            '--appendfsync',
+            'always',
+            '--dir',
+            procs.dir,
+            '--appendfilename',
+            `aof-${port}.aof`,
+            '--appenddirname',
+            `aof-${port}`,
+            '--requirepass',
+            password,
+            '--masterauth',
+            password,
+            ...(master ? ['--replicaof', '127.0.0.1', String(master.port)] : []),
+            '--logfile',
+            logfile,
+          ],
+        }),
       );
-      execFileSync('redis-sentinel', [conf]);
-      await waitForPort(port, 10_000);
-      nodes.push({ role: 'sentinel', port, pidfile, pid: await pidOf(pidfile) });
+    }
+    for (let i = 0; i < 3; i++) {
+      sentinels.push(
+        await procs.start({
+          command: 'redis-sentinel',
+          name: 'sentinel',
+          args: (port, logfile) => {
+            const conf = path.join(procs.dir, `sentinel-${port}.conf`);
+            writeFileSync(
+              conf,
+              [
+                `port ${port}`,
+                'bind 127.0.0.1',
+                `logfile ${logfile}`,
+                `dir ${procs.dir}`,
+                `sentinel monitor ${MASTER} 127.0.0.1 ${servers[0]!.port} 2`,
+                `sentinel auth-pass ${MASTER} ${password}`,
+                `sentinel down-after-milliseconds ${MASTER} 1000`,
+                `sentinel failover-timeout ${MASTER} 5000`,
+                `sentinel parallel-syncs ${MASTER} 1`,
+                '',
+              ].join('\n'),
+            );
+            return [conf];
+          },
+        }),
+      );
+    }
+    // Replicas in sync before any test relies on a failover.
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const info = await askRedis(servers[0]!.port, password, (c) => c.info('replication')).catch(() => '');
+      if ((info.match(/state=online/g) ?? []).length === 2) break;
+      if (Date.now() > deadline)
+        throw new Error(`sentinel topology: replicas not in sync within 20 s (see ${procs.dir})`);
+      await new Promise((r) => setTimeout(r, 100));
     }
   } catch (err) {
-    await stop();
+    await procs.stop();
     throw err;
   }
-  const sentinels = nodes
-    .filter((n) => n.role === 'sentinel')
-    .map((n) => `127.0.0.1:${n.port}`)
-    .join(',');
-  const askSentinels = async (): Promise<number> => {
-    for (const n of nodes.filter((x) => x.role === 'sentinel' && pidAlive(x.pid))) {
-      const s = new Redis({
-        host: '127.0.0.1',
-        port: n.port,
-        lazyConnect: true,
-        retryStrategy: () => null,
-        maxRetriesPerRequest: 0,
-      });
-      s.on('error', () => undefined);
-      try {
-        await s.connect();
-        const [, port] = (await s.call('SENTINEL', 'get-master-addr-by-name', MASTER)) as [string, string];
-        return Number(port);
-      } catch {
-        // next sentinel
-      } finally {
-        s.disconnect();
-      }
+  const list = sentinels.map((s) => `127.0.0.1:${s.port}`).join(',');
+  const masterPort = async (): Promise<number> => {
+    for (const s of sentinels.filter((x) => procs.live().includes(x))) {
+      const answer = await askRedis(
+        s.port,
+        undefined,
+        (c) => c.call('SENTINEL', 'get-master-addr-by-name', MASTER) as Promise<[string, string]>,
+      ).catch(() => undefined);
+      if (answer) return Number(answer[1]);
     }
     throw new Error('no sentinel answered');
   };
-  // Replicas in sync and every sentinel aware of them before any test relies on a failover.
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const c = new Redis({ host: '127.0.0.1', port: nodes[0]!.port, password, lazyConnect: true });
-    c.on('error', () => undefined);
-    const info = await c.connect().then(
-      () => c.info('replication'),
-      () => '',
-    );
-    c.disconnect();
-    if ((info.match(/state=online/g) ?? []).length === 2) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`sentinel topology: replicas not in sync within 20 s (see ${dir})`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const topology: RedisSentinelTopology = {
+  return {
     master: MASTER,
     password,
-    sentinels,
-    env: { REDIS_SENTINELS: sentinels, REDIS_SENTINEL_MASTER: MASTER, REDIS_PASSWORD: password },
+    sentinels: list,
+    env: { REDIS_SENTINELS: list, REDIS_SENTINEL_MASTER: MASTER, REDIS_PASSWORD: password },
     client() {
       const c = new Redis({
-        sentinels: sentinels.split(',').map((s) => ({ host: '127.0.0.1', port: Number(s.split(':')[1]) })),
+        sentinels: sentinels.map((s) => ({ host: '127.0.0.1', port: s.port })),
         name: MASTER,
         password,
       });
       c.on('error', () => undefined);
       return c;
     },
-    masterPort: askSentinels,
+    masterPort,
+    async replicated() {
+      // Up to the master's offset when asked: sentinels and workers keep writing, so "all of it" moves on.
+      const port = await masterPort();
+      const offsetOf = (info: string) => Number(/master_repl_offset:(\d+)/.exec(info)?.[1] ?? -1);
+      const target = offsetOf(await askRedis(port, password, (c) => c.info('replication')));
+      for (let i = 0; ; i++) {
+        const info = await askRedis(port, password, (c) => c.info('replication'));
+        const replicas = [...info.matchAll(/slave\d+:.*?offset=(\d+)/g)].map((m) => Number(m[1]));
+        if (replicas.length >= 1 && replicas.every((o) => o >= target)) return;
+        if (i > 200) throw new Error('sentinel topology: replicas did not catch up within 10 s');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
     async killMaster() {
-      const oldPort = await askSentinels();
-      const node = nodes.find((n) => n.port === oldPort)!;
+      const oldPort = await masterPort();
       const started = Date.now();
-      signalPid(node.pid, 'SIGKILL');
+      await procs.kill(servers.find((n) => n.port === oldPort)!);
       for (;;) {
-        const now = await askSentinels().catch(() => oldPort);
+        const now = await masterPort().catch(() => oldPort);
         if (now !== oldPort) return { oldPort, newPort: now, failoverMs: Date.now() - started };
         if (Date.now() - started > 30_000) throw new Error('sentinel topology: no failover within 30 s');
         await new Promise((r) => setTimeout(r, 50));
       }
     },
-    stop,
+    stop: () => procs.stop(),
   };
-  return topology;
 }
