@@ -472,7 +472,7 @@ describe('k8s-health sandbox in a real browser', () => {
       await page.keyboard.press('Enter');
       const answer = page.locator('#messages > li.msg', { hasText: '/k8s-health prod-east machines asked by @pat' });
       await answer.waitFor(t);
-      expect(await answer.innerText()).toContain('4 machine replacements');
+      expect(await answer.innerText()).toContain('KubeadmControlPlane ns-prod/tkc-prod-control-plane');
       await expect(answer.getByRole('button', { name: FIRST_FIX }).count()).resolves.toBe(1);
       const overflow = answer.getByLabel('More options');
       expect(await overflow.locator('option').allInnerTexts()).toEqual(['⋯', SECOND_FIX, THIRD_FIX]);
