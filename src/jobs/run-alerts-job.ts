@@ -348,7 +348,7 @@ async function countTally(
 async function refreshTally(deps: AlertsJobDeps, channel: string, threadTs: string): Promise<void> {
   const tally = await deps.receipts.getTally(channel, threadTs);
   if (tally.total < 2 && !tally.tallyTs) return;
-  const message = renderAlertTally(tally, { silence: canSilence(deps), threadTs });
+  const message = renderAlertTally(tally);
   if (tally.tallyTs) await updatePrometheusMessage(deps, channel, tally.tallyTs, message);
   else if (await deps.receipts.once(`tally:${channel}:${threadTs}`)) {
     // One poster opens the tally line; the others edit it once its ts is known.
@@ -356,12 +356,7 @@ async function refreshTally(deps: AlertsJobDeps, channel: string, threadTs: stri
     await deps.receipts.setTallyTs(channel, threadTs, posted.ts);
     const now = await deps.receipts.getTally(channel, threadTs);
     if (now.total !== tally.total || now.resolved !== tally.resolved)
-      await updatePrometheusMessage(
-        deps,
-        channel,
-        posted.ts,
-        renderAlertTally(now, { silence: canSilence(deps), threadTs }),
-      );
+      await updatePrometheusMessage(deps, channel, posted.ts, renderAlertTally(now));
   }
 }
 
