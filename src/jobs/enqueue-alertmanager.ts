@@ -20,9 +20,11 @@ export type AlertsJobData = QueuedWebhook | AlertmanagerNotification;
  * is then one job while the first is kept; the receipts of jobs/run-alerts-job.ts handle the rest.
  */
 export function alertsJobId(n: AlertmanagerNotification): string {
-  const h = createHash('sha256')
-    .update(JSON.stringify([n.groupKey, n.alerts.map((a) => [a.fingerprint, a.startsAt, a.status]), n.overflow]))
-    .digest('hex');
+  // Built on serve's answer path: one string, no intermediate arrays. Unambiguous: fingerprints are hex, a status is
+  // one of two words, and the free-form fields (the group key, each startsAt) go with their lengths.
+  let ids = '';
+  for (const a of n.alerts) ids += `\n${a.fingerprint} ${a.status} ${a.startsAt.length}:${a.startsAt}`;
+  const h = createHash('sha256').update(`${n.groupKey.length}:${n.groupKey}${ids}\n${n.overflow}`).digest('hex');
   return `am.${h.slice(0, 40)}`;
 }
 
