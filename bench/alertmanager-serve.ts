@@ -17,7 +17,7 @@ const route = createAlertmanagerRoute({
   token,
   maxBodyBytes: config.alertmanager.maxBodyBytes,
   maxAlertsPerRequest: config.alertmanager.maxAlertsPerRequest,
-  enqueue: (n) => jobs.enqueueAlertmanager(n),
+  enqueue: (n, queued) => jobs.enqueueAlertmanager(n, queued),
   log: silentLogger,
 });
 const server = http.createServer((req, res) =>

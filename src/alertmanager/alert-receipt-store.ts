@@ -65,20 +65,44 @@ const CLAIM_SECONDS = 120;
 /** Receipts and records live as long as alert threads do. */
 const TTL_SECONDS = 30 * 24 * 3600;
 
-const TALLY = `
-local prev = redis.call('HGET', KEYS[1], ARGV[1])
-if ARGV[2] == 'resolved' or not prev then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-local all = redis.call('HGETALL', KEYS[1])
-local total, resolved, ts = 0, 0, false
-for i = 1, #all, 2 do
-  if all[i] == '_ts' then ts = all[i + 1]
-  else
-    total = total + 1
-    if all[i + 1] == 'resolved' then resolved = resolved + 1 end
+/**
+ * A thread's tally hash: one field per alert (`<fingerprint>:<startsAt>` → firing | resolved) and the counts kept
+ * beside them (`_total`, `_resolved`, and `_ts`, the tally reply), so that counting one more alert is O(1) however
+ * many the thread holds. A hash written before the counts existed gets them from its fields once.
+ */
+const TALLY_FIELDS = `
+local function counts()
+  if redis.call('HEXISTS', KEYS[1], '_total') == 1 then return end
+  local all = redis.call('HGETALL', KEYS[1])
+  local total, resolved = 0, 0
+  for i = 1, #all, 2 do
+    if string.sub(all[i], 1, 1) ~= '_' then
+      total = total + 1
+      if all[i + 1] == 'resolved' then resolved = resolved + 1 end
+    end
   end
+  redis.call('HSET', KEYS[1], '_total', total, '_resolved', resolved)
 end
-return {total, resolved, ts}
+`;
+
+const TALLY = `${TALLY_FIELDS}
+counts()
+local prev = redis.call('HGET', KEYS[1], ARGV[1])
+if not prev then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('HINCRBY', KEYS[1], '_total', 1)
+  if ARGV[2] == 'resolved' then redis.call('HINCRBY', KEYS[1], '_resolved', 1) end
+elseif ARGV[2] == 'resolved' and prev ~= 'resolved' then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('HINCRBY', KEYS[1], '_resolved', 1)
+end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return redis.call('HMGET', KEYS[1], '_total', '_resolved', '_ts')
+`;
+
+const GET_TALLY = `${TALLY_FIELDS}
+if redis.call('EXISTS', KEYS[1]) == 1 then counts() end
+return redis.call('HMGET', KEYS[1], '_total', '_resolved', '_ts')
 `;
 
 /**
@@ -94,9 +118,9 @@ export function createAlertReceiptStore(redis: Redis, opts: { keyPrefix: string 
   const record = (a: Pick<AlertmanagerAlert, 'fingerprint' | 'startsAt'>) =>
     `${base}alert:${a.fingerprint}:${a.startsAt}`;
   const tallyKey = (channel: string, ts: string) => `${base}tally:${channel}:${ts}`;
-  const parseTally = (r: [number, number, string | null]): ThreadTally => ({
-    total: Number(r[0]),
-    resolved: Number(r[1]),
+  const parseTally = (r: [string | null, string | null, string | null]): ThreadTally => ({
+    total: Number(r[0] ?? 0),
+    resolved: Number(r[1] ?? 0),
     ...(r[2] ? { tallyTs: r[2] } : {}),
   });
   return {
@@ -126,7 +150,7 @@ export function createAlertReceiptStore(redis: Redis, opts: { keyPrefix: string 
         `${alert.fingerprint}:${alert.startsAt}`,
         alert.status,
         String(TTL_SECONDS),
-      )) as [number, number, string | null];
+      )) as [string | null, string | null, string | null];
       return parseTally(r);
     },
     async setTallyTs(channel, threadTs, ts) {
@@ -135,18 +159,14 @@ export function createAlertReceiptStore(redis: Redis, opts: { keyPrefix: string 
     async threadAlerts(channel, threadTs) {
       const fields = await redis.hkeys(tallyKey(channel, threadTs));
       return fields
-        .filter((f) => f !== '_ts')
+        .filter((f) => !f.startsWith('_'))
         .sort()
         .map((f) => ({ fingerprint: f.slice(0, f.indexOf(':')), startsAt: f.slice(f.indexOf(':') + 1) }));
     },
     async getTally(channel, threadTs) {
-      const all = await redis.hgetall(tallyKey(channel, threadTs));
-      const entries = Object.entries(all).filter(([k]) => k !== '_ts');
-      return {
-        total: entries.length,
-        resolved: entries.filter(([, v]) => v === 'resolved').length,
-        ...(all._ts ? { tallyTs: all._ts } : {}),
-      };
+      return parseTally(
+        (await redis.eval(GET_TALLY, 1, tallyKey(channel, threadTs))) as [string | null, string | null, string | null],
+      );
     },
     async once(name) {
       return (await redis.set(`${base}once:${name}`, '1', 'EX', TTL_SECONDS, 'NX')) === 'OK';

@@ -5,7 +5,7 @@ import { describeError } from '../errors/describe-error.js';
 import { AlertmanagerInputError } from './alertmanager-input-error.js';
 import type { AlertmanagerMetrics } from './create-alertmanager-metrics.js';
 import { parseWebhook } from './parse-webhook.js';
-import type { AlertmanagerNotification } from './webhook-payload.js';
+import type { AlertmanagerNotification, QueuedWebhook } from './webhook-payload.js';
 
 /** The path Alertmanager's `webhook_configs` url points at. */
 export const ALERTMANAGER_PATH = '/alertmanager';
@@ -36,7 +36,8 @@ export function createAlertmanagerRoute(deps: {
   token?: string;
   maxBodyBytes: number;
   maxAlertsPerRequest: number;
-  enqueue: (n: AlertmanagerNotification) => Promise<void>;
+  /** Resolves once the notification is stored (Redis): only then is it acknowledged. */
+  enqueue: (n: AlertmanagerNotification, queued: QueuedWebhook) => Promise<void>;
   metrics?: AlertmanagerMetrics;
   log: Logger;
   now?: () => Date;
@@ -96,18 +97,17 @@ export function createAlertmanagerRoute(deps: {
       req.on('end', () => {
         if (done) return;
         done = true;
+        const body = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+        const queued: QueuedWebhook = { body, receivedAt: now().toISOString(), maxAlerts: deps.maxAlertsPerRequest };
         let notification: AlertmanagerNotification;
         try {
-          notification = parseWebhook(Buffer.concat(chunks).toString('utf8'), {
-            maxAlerts: deps.maxAlertsPerRequest,
-            receivedAt: now().toISOString(),
-          });
+          notification = parseWebhook(body, queued);
         } catch (err) {
           if (err instanceof AlertmanagerInputError) return refuse(err, 400);
           throw err;
         }
         Promise.resolve()
-          .then(() => deps.enqueue(notification))
+          .then(() => deps.enqueue(notification, queued))
           .then(
             () => {
               deps.metrics?.requests.inc({ outcome: 'accepted' });

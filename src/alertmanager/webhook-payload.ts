@@ -35,3 +35,15 @@ export interface AlertmanagerNotification {
   /** When the bot received it (ISO). */
   receivedAt: string;
 }
+
+/**
+ * A notification as serve queues it: the body as received, already checked by parse-webhook.ts, and what reading it
+ * again needs. Queuing the text as it came costs serve no second serialization on its answer path; the alerts
+ * worker reads it again (a few hundred microseconds, off that path).
+ */
+export interface QueuedWebhook {
+  body: string;
+  receivedAt: string;
+  /** alertmanager.maxAlertsPerRequest when it was received (the overflow counted in the job id). */
+  maxAlerts: number;
+}

@@ -17,6 +17,7 @@ import { createApprovalStore } from '../store/approval-store.js';
 import { createInPlaceStore } from '../store/in-place-store.js';
 import { createReportStore } from '../store/report-store.js';
 import { listInPlace } from '../slack/post/list-in-place.js';
+import { prometheusOnParent } from '../slack/post/prometheus-on-parent.js';
 
 /**
  * What the alert thread buttons need (I'm on it, Snooze, Unsnooze, Export
@@ -68,7 +69,7 @@ export function composeAlertThreadDeps(opts: {
       fixesRan: (keys) => approvals.fixesRan(keys),
       inPlace: listInPlace(createInPlaceStore(redis, { keyPrefix }), createReportStore(redis, { keyPrefix, now })),
       // The parent keeps its Prometheus alerts line when a click re-renders it (docs/alertmanager.md).
-      prometheusTally: (channel, ts) => receipts.getTally(channel, ts),
+      prometheusTally: (channel, ts) => prometheusOnParent(receipts, channel, ts, Boolean(config?.alertmanager.url)),
       now,
     },
     states,

@@ -26,9 +26,9 @@ import {
   REMEDIATE_QUEUE,
   SCAN_QUEUE,
 } from '../jobs/queue-names.js';
-import { enqueueAlertmanager } from '../jobs/enqueue-alertmanager.js';
+import { createAlertmanagerEnqueuer } from '../jobs/enqueue-alertmanager.js';
 import { createAlertReceiptStore } from '../alertmanager/alert-receipt-store.js';
-import type { AlertmanagerNotification } from '../alertmanager/webhook-payload.js';
+import type { AlertmanagerNotification, QueuedWebhook } from '../alertmanager/webhook-payload.js';
 import {
   startWorkers,
   type JobQueues,
@@ -158,7 +158,7 @@ export interface Jobs {
   /** The decisive approval's remediate job (job id = request id). */
   enqueueRemediation: (requestId: string) => Promise<void>;
   /** An Alertmanager notification handed to the alerts workers (serve's `POST /alertmanager`). */
-  enqueueAlertmanager: (n: AlertmanagerNotification) => Promise<void>;
+  enqueueAlertmanager: (n: AlertmanagerNotification, queued: QueuedWebhook) => Promise<void>;
   /** Schedulers and workers (needs Redis: waits for it). */
   start(): Promise<WorkerSet>;
   /** Close the queues and connections (when start() was never called or failed). */
@@ -217,7 +217,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
     scan,
     requestProposal: createProposalRequester(queues.propose, proposeEvents, { timeoutMs: opts.proposeTimeoutMs }),
     enqueueRemediation: (id) => enqueueRemediation(queues.remediate, id),
-    enqueueAlertmanager: (n) => enqueueAlertmanager(queues.alerts, n),
+    enqueueAlertmanager: createAlertmanagerEnqueuer(queues.alerts),
     close: closeQueues,
     async start() {
       const runWorkers = opts.runWorkers ?? true;

@@ -72,8 +72,8 @@ export async function runAlertsJob(
   let repeated = 0;
   let first: { channel: string; threadTs: string } | undefined;
   const count = (outcome: string) => deps.metrics?.alertmanagerAlerts.inc({ outcome });
-  // Each report is read (or scanned) at most once per job.
-  const reports = new Map<string, Promise<Report | undefined>>();
+  // Each report is read (or scanned) at most once per job, and each root cause's thread looked up once.
+  const cache: JobCache = { reports: new Map(), threads: new Map() };
   const touched: Touched = new Map();
   for (const alert of n.alerts) {
     if (!(await deps.receipts.claim(n.groupKey, alert))) {
@@ -84,7 +84,7 @@ export async function runAlertsJob(
       continue;
     }
     try {
-      const where = await showAlert(deps, alert, reports, ctx.attemptsMade, touched);
+      const where = await showAlert(deps, alert, cache, ctx.attemptsMade, touched);
       if (where) {
         shown += 1;
         first ??= { channel: where.channel, threadTs: where.threadTs };
@@ -112,10 +112,16 @@ export async function runAlertsJob(
   return { shown, repeated };
 }
 
+/** What one job reads once however many of its alerts need it: reports, and root causes' threads. */
+interface JobCache {
+  reports: Map<string, Promise<Report | undefined>>;
+  threads: Map<string, ReturnType<typeof rootThread>>;
+}
+
 async function showAlert(
   deps: AlertsJobDeps,
   alert: AlertmanagerAlert,
-  reports: Map<string, Promise<Report | undefined>>,
+  cache: JobCache,
   attemptsMade: number,
   touched: Touched,
 ): Promise<ShownAlert | undefined> {
@@ -146,7 +152,7 @@ async function showAlert(
     }
     return before;
   }
-  const place = await placeAlert(deps, alert, reports, attemptsMade);
+  const place = await placeAlert(deps, alert, cache, attemptsMade);
   if (!place) return undefined;
   const message = renderPrometheusAlert(alert, place.ctx, { silence: canSilence(deps) });
   const posted = await postPrometheusMessage(deps, place.channel, message, place.threadTs);
@@ -202,7 +208,7 @@ interface Placement {
 async function placeAlert(
   deps: AlertsJobDeps,
   alert: AlertmanagerAlert,
-  reports: Map<string, Promise<Report | undefined>>,
+  cache: JobCache,
   attemptsMade: number,
 ): Promise<Placement | undefined> {
   const am = deps.config.alertmanager;
@@ -219,10 +225,10 @@ async function placeAlert(
     return { channel: routeOf(deps, alert) ?? am.defaultChannel, ctx: { placement: 'own', reason: 'unknown-cluster' } };
   }
   const cluster = mapped.cluster;
-  let report = await reportOf(deps, cluster, reports, false);
+  let report = await reportOf(deps, cluster, cache.reports, false);
   let match = report ? matchAlertFinding(alert.labels, report.findings) : undefined;
   if (!match && deps.scan) {
-    report = await reportOf(deps, cluster, reports, true);
+    report = await reportOf(deps, cluster, cache.reports, true);
     match = report ? matchAlertFinding(alert.labels, report.findings) : undefined;
   }
   const ownChannel = routeOf(deps, alert) ?? cluster.slack.alertChannel ?? am.defaultChannel;
@@ -241,7 +247,10 @@ async function placeAlert(
         }
       : undefined;
   if (!match) return own();
-  const thread = await rootThread(deps, cluster.name, match);
+  const threadKey = `${cluster.name}\n${match.root.fingerprint}`;
+  let lookup = cache.threads.get(threadKey);
+  if (!lookup) cache.threads.set(threadKey, (lookup = rootThread(deps, cluster.name, match)));
+  const thread = await lookup;
   if (thread === 'pending') {
     if (attemptsMade + 1 < WAIT_FOR_THREAD_ATTEMPTS) throw new ThreadNotPostedError(cluster.name);
     return own();
@@ -339,7 +348,7 @@ async function countTally(
 async function refreshTally(deps: AlertsJobDeps, channel: string, threadTs: string): Promise<void> {
   const tally = await deps.receipts.getTally(channel, threadTs);
   if (tally.total < 2 && !tally.tallyTs) return;
-  const message = renderAlertTally(tally, { silence: canSilence(deps), threadTs });
+  const message = renderAlertTally(tally);
   if (tally.tallyTs) await updatePrometheusMessage(deps, channel, tally.tallyTs, message);
   else if (await deps.receipts.once(`tally:${channel}:${threadTs}`)) {
     // One poster opens the tally line; the others edit it once its ts is known.
@@ -347,12 +356,7 @@ async function refreshTally(deps: AlertsJobDeps, channel: string, threadTs: stri
     await deps.receipts.setTallyTs(channel, threadTs, posted.ts);
     const now = await deps.receipts.getTally(channel, threadTs);
     if (now.total !== tally.total || now.resolved !== tally.resolved)
-      await updatePrometheusMessage(
-        deps,
-        channel,
-        posted.ts,
-        renderAlertTally(now, { silence: canSilence(deps), threadTs }),
-      );
+      await updatePrometheusMessage(deps, channel, posted.ts, renderAlertTally(now));
   }
 }
 

@@ -7,6 +7,7 @@ import type { AnswerCardStore } from '../store/answer-card-store.js';
 import { refreshAlertParent, type PostAlertDeps } from '../slack/post/post-alert.js';
 import type { InPlaceStore } from '../store/in-place-store.js';
 import { listInPlace } from '../slack/post/list-in-place.js';
+import { prometheusOnParent } from '../slack/post/prometheus-on-parent.js';
 import type { Incident } from '../alerts/incident.js';
 import type { FleetIncident } from '../alerts/fleet-incident.js';
 import type { FleetIncidentStore } from '../alerts/fleet-incident-store.js';
@@ -239,7 +240,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<StartedWorkers> {
     fixesRan: (keys: readonly string[]) => stores.approvals.fixesRan(keys),
     answers: stores.answers,
     inPlace: inPlaceOf,
-    prometheusTally: (channel: string, ts: string) => stores.receipts.getTally(channel, ts),
+    prometheusTally: (channel: string, ts: string) =>
+      prometheusOnParent(stores.receipts, channel, ts, Boolean(deps.config.alertmanager.url)),
     now,
     log,
     channelAllowed: (cluster: string, channel: string) => isConfiguredChannel(deps.config, cluster, channel),

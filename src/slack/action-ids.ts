@@ -31,8 +31,11 @@ export const CLUSTER_PICK_ACTION_ID = 'k8s-health.pick-cluster';
 /**
  * Prometheus alert buttons (slack/render/render-prometheus-alert.ts, handled by
  * slack/handle/handle-alertmanager-silence.ts): silence an alert (or every alert of a thread) in
- * Alertmanager for 1, 4 or 24 hours, and expire such a silence.
+ * Alertmanager for 1, 4 or 24 hours, and expire such a silence. The root cause's parent offers the three
+ * durations for all of its thread's alerts in one overflow menu (render-alert.ts), its option values naming the
+ * hours and the thread.
  */
+export const ALERTMANAGER_SILENCE_ALL_ACTION_ID = 'k8s-health.alertmanager.silence-all';
 export const ALERTMANAGER_SILENCE_1H_ACTION_ID = 'k8s-health.alertmanager.silence-1h';
 export const ALERTMANAGER_SILENCE_4H_ACTION_ID = 'k8s-health.alertmanager.silence-4h';
 export const ALERTMANAGER_SILENCE_24H_ACTION_ID = 'k8s-health.alertmanager.silence-24h';
@@ -55,6 +58,7 @@ export const OWN_ACTION_IDS: readonly string[] = [
   ALERT_SNOOZE_ACTION_ID,
   ALERT_UNSNOOZE_ACTION_ID,
   ALERT_TIMELINE_ACTION_ID,
+  ALERTMANAGER_SILENCE_ALL_ACTION_ID,
   ALERTMANAGER_SILENCE_1H_ACTION_ID,
   ALERTMANAGER_SILENCE_4H_ACTION_ID,
   ALERTMANAGER_SILENCE_24H_ACTION_ID,

@@ -213,15 +213,24 @@ describe('Alertmanager → serve → one thread per root cause (real Alertmanage
 
     // Silence 4h on one reply: only a silencer (default: the cluster's approvers) may; the silence is in
     // Alertmanager with the alert's labels, createdBy the Slack name, the thread linked; the alert is suppressed.
-    const click = async (user: string, actionId: string, value: string, messageTs: string, id: string) => {
+    const click = async (
+      user: string,
+      actionId: string,
+      value: string,
+      messageTs: string,
+      id: string,
+      opts: { overflow?: boolean } = {},
+    ) => {
       const raw = blockActionBody({
         actionId,
         value,
         user_id: user,
         channel_id: CHANNEL,
         message_ts: messageTs,
-        thread_ts: rootTs,
+        // The parent is the thread's first message: it has no thread_ts of its own.
+        ...(messageTs === rootTs ? {} : { thread_ts: rootTs }),
         response_url: slack!.responseUrl(id),
+        ...(opts.overflow ? { overflow: true } : {}),
       });
       const res = await fetch(`http://127.0.0.1:${port}/slack/events`, {
         method: 'POST',
@@ -284,6 +293,53 @@ describe('Alertmanager → serve → one thread per root cause (real Alertmanage
       15_000,
     );
     expect((await am!.silences()).map((x) => x.status.state)).toEqual(['expired']);
+
+    // The parent offers Silence 1h / 4h / 24h for all of the thread's firing alerts: one silence per alert, each with
+    // that alert's labels; the thread says who silenced what until when; Expire expires them all.
+    const parentMenu = await slack!.waitFor(
+      "the parent's Silence all menu",
+      () =>
+        (slack!.messages.get(`${CHANNEL}/${rootTs}`)?.blocks as AnyBlock[] | undefined)
+          ?.flatMap((b) => b.elements ?? [])
+          .find((e: AnyBlock) => e.action_id === 'k8s-health.alertmanager.silence-all'),
+      15_000,
+    );
+    const oneHour = (parentMenu.options as AnyBlock[]).find((o) => o.text.text === 'Silence all alerts 1h')!;
+    await click('U0SRE', parentMenu.action_id, oneHour.value, rootTs, 'sre-silence-all', { overflow: true });
+    const allNotice = await slack!.waitFor(
+      'the notice of the silence of all alerts',
+      () => posts().find((c) => /silenced 4 alerts/.test(textOf(c))),
+      15_000,
+    );
+    expect(allNotice.body.thread_ts).toBe(rootTs);
+    expect(textOf(allNotice)).toMatch(/<@U0SRE> silenced 4 alerts \(.*\) in Alertmanager until <!date\^\d+\^/);
+    const firing = SYMPTOMS.slice(1);
+    const made = (await am!.silences()).filter((x) => x.status.state === 'active');
+    expect(made).toHaveLength(firing.length);
+    for (const a of firing) {
+      const matching = made.filter((x) =>
+        x.matchers.every((m) => m.isEqual !== false && !m.isRegex && a.labels[m.name] === m.value),
+      );
+      expect(`${a.labels.alertname}: ${matching.length}`).toBe(`${a.labels.alertname}: 1`);
+      expect(matching[0]!.matchers).toHaveLength(Object.keys(a.labels).length);
+      expect(matching[0]!.createdBy).toBe('Sam Reliability (U0SRE)');
+      expect(matching[0]!.comment).toContain(`https://slack.com/archives/${CHANNEL}/p${rootTs.replace('.', '')}`);
+      const hoursLeft = (Date.parse(matching[0]!.endsAt) - Date.now()) / 3_600_000;
+      expect(hoursLeft > 0.9 && hoursLeft <= 1).toBe(true);
+    }
+    const expireAll = (allNotice.body.blocks as AnyBlock[])
+      .flatMap((b) => b.elements ?? [])
+      .find((e: AnyBlock) => e.action_id === 'k8s-health.alertmanager.expire');
+    const allNoticeTs = [...slack!.messages.entries()]
+      .find(([, m]) => JSON.stringify(m.blocks) === JSON.stringify(allNotice.body.blocks))![0]
+      .split('/')[1]!;
+    await click('U0SRE', expireAll.action_id, expireAll.value, allNoticeTs, 'sre-expire-all');
+    await slack!.waitFor(
+      'the expired notice of all alerts',
+      () => slack!.callsTo('chat.update').find((c) => /expired the silence of 4 alerts/.test(textOf(c))),
+      15_000,
+    );
+    expect((await am!.silences()).map((x) => x.status.state)).toEqual(Array(5).fill('expired'));
 
     // serve goes away; an alert fired meanwhile is delivered (Alertmanager retries) once it is back.
     await serve!.kill();

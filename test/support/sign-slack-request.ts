@@ -49,6 +49,8 @@ export function blockActionBody(fields: {
   message_ts?: string;
   thread_ts?: string;
   select?: boolean;
+  /** A choice of an overflow menu (its option's value is `value`). */
+  overflow?: boolean;
 }): string {
   const payload = {
     type: 'block_actions',
@@ -72,9 +74,9 @@ export function blockActionBody(fields: {
     },
     response_url: fields.response_url,
     actions: [
-      fields.select
+      fields.select || fields.overflow
         ? {
-            type: 'static_select',
+            type: fields.overflow ? 'overflow' : 'static_select',
             action_id: fields.actionId,
             block_id: fields.blockId ?? 'fix:abc',
             selected_option: { text: { type: 'plain_text', text: 'choice' }, value: fields.value },

@@ -111,6 +111,17 @@ describe('one phone screen, for every bundled scenario', () => {
       const parent = renderAlertParent(inc, { proposalIds: everyFixAButton([inc.finding]) });
       const pb = parent.blocks as types.KnownBlock[];
       expect(estimateLines(pb)).toBeLessThanOrEqual(ALERT_LINE_BOUND);
+      // With Prometheus alerts in its thread, "Silence all alerts" joins the parent's row of buttons as one overflow
+      // menu: not a line more than the parent without it.
+      const prometheus = { total: 5, resolved: 1 };
+      const withAlerts = (silence: boolean) =>
+        renderAlertParent(inc, {
+          proposalIds: everyFixAButton([inc.finding]),
+          prometheus: { ...prometheus, ...(silence ? { silence: { threadTs: '1700000000.000100' } } : {}) },
+        }).blocks as types.KnownBlock[];
+      const silenced = withAlerts(true);
+      expect(JSON.stringify(silenced)).toContain('"action_id":"k8s-health.alertmanager.silence-all"');
+      expect(estimateLines(silenced)).toBe(estimateLines(withAlerts(false)));
       expect(textOf(pb)).not.toContain(inc.fingerprint);
       // Each fact once: the header's headline is not said again in the body.
       const head = (pb[0] as types.HeaderBlock).text.text.replace(/^prod-east: /, '');

@@ -1,6 +1,6 @@
 import { Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { AlertmanagerNotification } from '../../alertmanager/webhook-payload.js';
+import { notificationOf, type AlertsJobData } from '../enqueue-alertmanager.js';
 import { ALERTS_QUEUE, queuePrefix } from '../queue-names.js';
 import { runAlertsJob, type AlertsJobDeps } from '../run-alerts-job.js';
 import type { StartedWorker } from './started-worker.js';
@@ -21,10 +21,10 @@ export interface AlertsWorkerDeps extends AlertsJobDeps {
  */
 export function startAlertsWorker(deps: AlertsWorkerDeps): StartedWorker {
   const { connection, prefix, concurrency, settings, ...job } = deps;
-  const worker = new Worker<AlertmanagerNotification>(
+  const worker = new Worker<AlertsJobData>(
     ALERTS_QUEUE,
     (j) =>
-      runAlertsJob({ ...job, log: job.log.child({ queue: ALERTS_QUEUE, jobId: j.id }) }, j.data, {
+      runAlertsJob({ ...job, log: job.log.child({ queue: ALERTS_QUEUE, jobId: j.id }) }, notificationOf(j.data), {
         jobId: j.id ?? '',
         attemptsMade: j.attemptsMade,
       }),

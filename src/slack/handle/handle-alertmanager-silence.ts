@@ -1,4 +1,11 @@
-import type { AllMiddlewareArgs, App, BlockAction, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type {
+  AllMiddlewareArgs,
+  App,
+  BlockAction,
+  BlockButtonAction,
+  BlockOverflowAction,
+  SlackActionMiddlewareArgs,
+} from '@slack/bolt';
 import type { AlertmanagerApi } from '../../alertmanager/alertmanager-api.js';
 import { silenceMatchers } from '../../alertmanager/alertmanager-api.js';
 import type { AlertReceiptStore, ShownAlert } from '../../alertmanager/alert-receipt-store.js';
@@ -7,6 +14,7 @@ import { describeError } from '../../errors/describe-error.js';
 import { neutralizeMrkdwn as md } from '../../text/neutralize-mrkdwn.js';
 import {
   ALERTMANAGER_EXPIRE_ACTION_ID,
+  ALERTMANAGER_SILENCE_ALL_ACTION_ID,
   ALERTMANAGER_SILENCE_1H_ACTION_ID,
   ALERTMANAGER_SILENCE_24H_ACTION_ID,
   ALERTMANAGER_SILENCE_4H_ACTION_ID,
@@ -25,7 +33,9 @@ export interface AlertmanagerSilenceDeps {
 }
 
 type Args = Pick<SlackActionMiddlewareArgs<BlockAction>, 'ack' | 'respond' | 'body'> &
-  Pick<AllMiddlewareArgs, 'client'> & { action: BlockButtonAction['actions'][number] };
+  Pick<AllMiddlewareArgs, 'client'> & {
+    action: BlockButtonAction['actions'][number] | BlockOverflowAction['actions'][number];
+  };
 type Deps = SlackDeps & { alertmanager: AlertmanagerSilenceDeps };
 
 /**
@@ -34,8 +44,14 @@ type Deps = SlackDeps & { alertmanager: AlertmanagerSilenceDeps };
  */
 const MAX_SILENCES = 40;
 
-/** Register the Prometheus alert buttons: Silence 1h / 4h / 24h (an alert, or all of a thread's) and Expire. */
+/**
+ * Register the Prometheus alert buttons: Silence 1h / 4h / 24h (an alert, or all of a thread's), the parent's
+ * "Silence all alerts" menu, and Expire.
+ */
 export function registerAlertmanagerListeners(app: App, deps: Deps): void {
+  app.action<BlockOverflowAction>({ type: 'block_actions', action_id: ALERTMANAGER_SILENCE_ALL_ACTION_ID }, (args) =>
+    handleSilence(args, deps),
+  );
   for (const id of [
     ALERTMANAGER_SILENCE_1H_ACTION_ID,
     ALERTMANAGER_SILENCE_4H_ACTION_ID,
@@ -49,9 +65,10 @@ export function registerAlertmanagerListeners(app: App, deps: Deps): void {
 }
 
 /**
- * A Silence button (docs/alertmanager.md "Silence"). Numbered flow:
- * 1. ack; the value names one alert (fingerprint, startsAt) or the thread; its firing alerts are read
- *    from where the alerts worker recorded them (a resolved or forgotten one is not silenced);
+ * A Silence button, or a choice of the parent's "Silence all alerts" menu (docs/alertmanager.md "Silence"). Numbered
+ * flow:
+ * 1. ack; the value names one alert (fingerprint, startsAt) or the thread (with the hours, for the menu); its
+ *    firing alerts are read from where the alerts worker recorded them (a resolved or forgotten one is not silenced);
  * 2. the clicker must be a silencer of every cluster involved (`alertmanager.silencers`, default the
  *    cluster's approvers; an alert of no known cluster: silencers only);
  * 3. one Alertmanager silence per alert, its matchers every label of the alert, `createdBy` the
@@ -67,8 +84,11 @@ export async function handleSilence({ ack, respond, body, client, action }: Args
   const say = (text: string) =>
     respond({ response_type: 'ephemeral', replace_original: false, text }).catch(() => undefined);
   try {
-    const hours = SILENCE_HOURS[action.action_id];
-    const target = parseJson(action.value ?? '');
+    const target = parseJson(action.type === 'overflow' ? action.selected_option.value : (action.value ?? ''));
+    const hours =
+      action.type === 'overflow'
+        ? Object.values(SILENCE_HOURS).find((h) => h === target?.h)
+        : SILENCE_HOURS[action.action_id];
     const message = body.message as { ts?: string; thread_ts?: string } | undefined;
     const threadTs = String(message?.thread_ts ?? message?.ts ?? body.container?.message_ts ?? '');
     if (!hours || !target || !user || !channel || !threadTs) {
@@ -155,7 +175,18 @@ export async function handleSilence({ ack, respond, body, client, action }: Args
 }
 
 /** The Expire button under a silence notice: the same silencers may expire it; the notice then says who did. */
-export async function handleExpire({ ack, respond, body, client, action }: Args, deps: Deps): Promise<void> {
+export async function handleExpire(
+  {
+    ack,
+    respond,
+    body,
+    client,
+    action,
+  }: Pick<Args, 'ack' | 'respond' | 'body' | 'client'> & {
+    action: BlockButtonAction['actions'][number];
+  },
+  deps: Deps,
+): Promise<void> {
   await ack();
   const user = body.user?.id ?? '';
   const channel = body.channel?.id ?? body.container?.channel_id ?? '';

@@ -5,7 +5,7 @@ import type { Incident } from '../../alerts/incident.js';
 import type { AlertOwner, AlertQuietStore, AlertSnooze } from '../../alerts/alert-quiet-store.js';
 import type { AlertThread, AlertThreadStore } from '../../alerts/alert-thread-store.js';
 import type { ProposalStore } from '../../store/proposal-store.js';
-import { renderAlertParent, renderAlertReply } from '../render/render-alert.js';
+import { renderAlertParent, renderAlertReply, type AlertParentOptions } from '../render/render-alert.js';
 import type { SlackMessage } from '../render/clamp-blocks.js';
 import type { Logger } from '../../log/logger.js';
 import { isFleet, isOngoing, markRecovered, type FleetIncident } from '../../alerts/fleet-incident.js';
@@ -29,10 +29,10 @@ export interface PostAlertDeps {
   /** Owners and snoozes: a snoozed incident gets no replies, its parent still follows the state. */
   quiet: AlertQuietStore;
   /**
-   * How the thread's Prometheus alerts stand (alertmanager/alert-receipt-store.ts), shown on the parent; absent: not
-   * shown.
+   * How the thread's Prometheus alerts stand (alertmanager/alert-receipt-store.ts), shown on the parent with its
+   * "Silence all alerts" menu when Alertmanager is configured; absent: not shown.
    */
-  prometheusTally?: (channel: string, threadTs: string) => Promise<{ total: number; resolved: number }>;
+  prometheusTally?: (channel: string, threadTs: string) => Promise<PrometheusOnParent>;
   now: () => Date;
   log: Logger;
   /**
@@ -54,6 +54,9 @@ export interface PostAlertDeps {
   /** Reversible changes still in place in a cluster, each with whether its backend is still down. */
   inPlace?: (cluster: string) => Promise<InPlaceShown[]>;
 }
+
+/** The Prometheus alerts line (and menu) of a parent. */
+export type PrometheusOnParent = NonNullable<AlertParentOptions['prometheus']>;
 
 /** What one notify job asks for: bring the thread of this finding up to this change. */
 export interface NotifyRequest {
@@ -365,7 +368,7 @@ async function updateParent(
 function parent(
   inc: Incident,
   proposalIds: Record<string, string>,
-  quiet: { owner?: AlertOwner; snooze?: AlertSnooze; prometheus?: { total: number; resolved: number } },
+  quiet: { owner?: AlertOwner; snooze?: AlertSnooze; prometheus?: PrometheusOnParent },
   ran: ReadonlySet<number>,
   inPlace: InPlaceShown[],
 ): SlackMessage {

@@ -12,6 +12,7 @@ import {
 } from '../action-ids.js';
 import { renderFixButtons } from './render-fix-buttons.js';
 import { renderInPlace, type InPlaceShown } from './render-in-place.js';
+import { renderSilenceAllMenu } from './render-prometheus-alert.js';
 import { mentionUser } from './mention-user.js';
 import { slackDate } from './slack-date.js';
 import { incidentTimes } from './incident-times.js';
@@ -40,8 +41,11 @@ export interface AlertParentOptions {
   snooze?: { until?: string; untilResolved?: boolean; by: string };
   /** Reversible fixes approved in this thread that are still in place: said, with their Undo, even once resolved. */
   inPlace?: readonly InPlaceShown[];
-  /** Prometheus alerts shown in the thread (docs/alertmanager.md): how many, how many resolved. */
-  prometheus?: { total: number; resolved: number };
+  /**
+   * Prometheus alerts shown in the thread (docs/alertmanager.md): how many, how many resolved, and, when the bot may
+   * silence them (alertmanager.url), the thread whose firing alerts its "Silence all alerts" menu silences.
+   */
+  prometheus?: { total: number; resolved: number; silence?: { threadTs: string } };
 }
 
 /** Characters of symptom titles the parent names (the rest: "+N more", only when N more exist). */
@@ -157,6 +161,10 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
           value: `${c.value}|${threadValue(inc)}`,
         })),
       });
+    // Silence 1h / 4h / 24h for all of the thread's Prometheus alerts while one still fires.
+    const prometheus = opts.prometheus;
+    if (prometheus?.silence && prometheus.resolved < prometheus.total)
+      buttons.push(renderSilenceAllMenu(prometheus.silence.threadTs));
   }
   buttons.push({
     type: 'button',

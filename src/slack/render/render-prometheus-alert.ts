@@ -7,6 +7,7 @@ import { clampBlocks, type SlackMessage } from './clamp-blocks.js';
 import { mentionUser } from './mention-user.js';
 import {
   ALERTMANAGER_EXPIRE_ACTION_ID,
+  ALERTMANAGER_SILENCE_ALL_ACTION_ID,
   ALERTMANAGER_SILENCE_1H_ACTION_ID,
   ALERTMANAGER_SILENCE_24H_ACTION_ID,
   ALERTMANAGER_SILENCE_4H_ACTION_ID,
@@ -61,14 +62,30 @@ export const SILENCE_HOURS: Readonly<Record<string, number>> = {
  */
 export type SilenceTarget = { a: string; s: string } | { t: string };
 
-function silenceButtons(target: SilenceTarget, label: string): KnownBlock {
+/**
+ * The root cause's parent: Silence 1h / 4h / 24h for every firing Prometheus alert of its thread, in one overflow
+ * menu at the end of the parent's row of buttons (a select, or three more buttons, would take another row and the
+ * parent past one phone screen). Each option's value names its hours and the thread (`{t, h}`).
+ */
+export function renderSilenceAllMenu(threadTs: string): types.Overflow {
+  return {
+    type: 'overflow',
+    action_id: ALERTMANAGER_SILENCE_ALL_ACTION_ID,
+    options: Object.values(SILENCE_HOURS).map((hours) => ({
+      text: { type: 'plain_text' as const, text: `Silence all alerts ${hours}h`, emoji: true },
+      value: JSON.stringify({ t: threadTs, h: hours }),
+    })),
+  };
+}
+
+function silenceButtons(target: SilenceTarget): KnownBlock {
   const value = JSON.stringify(target);
   return {
     type: 'actions',
     elements: Object.entries(SILENCE_HOURS).map(([actionId, hours]) => ({
       type: 'button' as const,
       action_id: actionId,
-      text: { type: 'plain_text' as const, text: `${label} ${hours}h` },
+      text: { type: 'plain_text' as const, text: `Silence ${hours}h` },
       value,
     })),
   };
@@ -105,20 +122,19 @@ export function renderPrometheusAlert(
     max: 150,
   });
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } }];
-  if (opts.silence && !resolved) blocks.push(silenceButtons({ a: alert.fingerprint, s: alert.startsAt }, 'Silence'));
+  if (opts.silence && !resolved) blocks.push(silenceButtons({ a: alert.fingerprint, s: alert.startsAt }));
   return clampBlocks({ text, blocks });
 }
 
-/** The thread's tally line: "Prometheus alerts: 2 of 5 resolved". */
-export function renderAlertTally(
-  tally: ThreadTally,
-  opts: { silence?: boolean; threadTs?: string } = {},
-): SlackMessage {
+/**
+ * The thread's tally line: "Prometheus alerts: 2 of 5 resolved". Silencing them all is offered on the parent
+ * (render-alert.ts), where it is seen first; a tally line posted by an earlier version keeps its "Silence all"
+ * buttons working (handle-alertmanager-silence.ts).
+ */
+export function renderAlertTally(tally: ThreadTally): SlackMessage {
   const all = tally.total > 0 && tally.resolved === tally.total;
   const line = `${all ? ':white_check_mark:' : ':bar_chart:'} Prometheus alerts in this thread: ${tally.resolved} of ${tally.total} resolved`;
-  const blocks: KnownBlock[] = [{ type: 'context', elements: [{ type: 'mrkdwn', text: line }] }];
-  if (opts.silence && opts.threadTs && !all) blocks.push(silenceButtons({ t: opts.threadTs }, 'Silence all'));
-  return clampBlocks({ text: line, blocks });
+  return clampBlocks({ text: line, blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text: line }] }] });
 }
 
 /** Who silenced what until when, with the Expire button (value: the silence ids and the cluster). */

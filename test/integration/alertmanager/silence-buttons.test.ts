@@ -4,7 +4,11 @@ import { createAlertReceiptStore, type AlertReceiptStore } from '../../../src/al
 import { createAlertmanagerApi } from '../../../src/alertmanager/alertmanager-api.js';
 import { configSchema, type Config } from '../../../src/config/config-schema.js';
 import { silentLogger } from '../../../src/log/logger.js';
-import { ALERTMANAGER_SILENCE_1H_ACTION_ID } from '../../../src/slack/action-ids.js';
+import {
+  ALERTMANAGER_SILENCE_1H_ACTION_ID,
+  ALERTMANAGER_SILENCE_ALL_ACTION_ID,
+} from '../../../src/slack/action-ids.js';
+import { renderSilenceAllMenu } from '../../../src/slack/render/render-prometheus-alert.js';
 import { createApprovalAuthorizer } from '../../../src/slack/handle/handle-approval-authorizer.js';
 import { handleSilence } from '../../../src/slack/handle/handle-alertmanager-silence.js';
 import { startAlertmanager, type AlertmanagerServer } from '../../support/start-alertmanager.js';
@@ -63,8 +67,12 @@ describe('Silence buttons → Alertmanager API v2', () => {
       await receipts.tally('C0ALERTS', ts, a);
     }
   }
-  async function click(url: string, threadTs: string) {
+  /** A click on the "Silence all" of a thread: the tally line's 1h button, or a choice of the parent's menu. */
+  async function click(url: string, threadTs: string, from: { menu?: number } = {}) {
     const said: string[] = [];
+    const option = from.menu
+      ? renderSilenceAllMenu(threadTs).options.find((o) => o.value?.includes(`"h":${from.menu}`))
+      : undefined;
     const args = {
       ack: async () => undefined,
       respond: async (m: { text: string }) => void said.push(m.text),
@@ -72,11 +80,14 @@ describe('Silence buttons → Alertmanager API v2', () => {
         type: 'block_actions',
         user: { id: 'U0SRE', name: 'sam' },
         channel: { id: 'C0ALERTS' },
-        message: { ts: `${threadTs}9`, thread_ts: threadTs },
+        // The parent is the thread's first message (no thread_ts of its own); the tally line is a reply.
+        message: option ? { ts: threadTs } : { ts: `${threadTs}9`, thread_ts: threadTs },
         trigger_id: '1.2.3',
       },
       client: new WebClient('xoxb-test-token', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } }),
-      action: { type: 'button', action_id: ALERTMANAGER_SILENCE_1H_ACTION_ID, value: JSON.stringify({ t: threadTs }) },
+      action: option
+        ? { type: 'overflow', action_id: ALERTMANAGER_SILENCE_ALL_ACTION_ID, selected_option: option }
+        : { type: 'button', action_id: ALERTMANAGER_SILENCE_1H_ACTION_ID, value: JSON.stringify({ t: threadTs }) },
     };
     const deps = {
       config: config(url),
@@ -94,7 +105,7 @@ describe('Silence buttons → Alertmanager API v2', () => {
   }
   const notices = (ts: string) => slack.callsTo('chat.postMessage').filter((c) => c.body.thread_ts === ts);
 
-  it('"Silence all" makes one silence per firing alert of the thread and says so in it', async () => {
+  it('"Silence all" of a tally line (posted by an earlier version) makes one silence per firing alert and says so', async () => {
     const ts = '1700000000.000001';
     await thread(ts, [
       { alertname: 'KubeNodeNotReady', node: 'n1', cluster: 'prod' },
@@ -108,6 +119,30 @@ describe('Silence buttons → Alertmanager API v2', () => {
     ]);
     expect(active.every((s) => s.createdBy === 'Sam Reliability (U0SRE)')).toBe(true);
     expect(JSON.stringify(notices(ts)[0]!.body.blocks)).toMatch(/silenced 2 alerts/);
+  });
+
+  it("the parent's menu silences every firing alert of its thread for the hours chosen, said in the thread", async () => {
+    const ts = '1700000000.000004';
+    await thread(ts, [
+      { alertname: 'KubeDaemonSetRolloutStuck', namespace: 'kube-system', cluster: 'prod' },
+      { alertname: 'KubeAPIErrorBudgetBurn', long: '1h', cluster: 'prod' },
+      { alertname: 'KubeNodeUnreachable', node: 'n4', cluster: 'prod' },
+    ]);
+    const before = new Set((await am.silences()).map((s) => s.id));
+    expect(await click(am.url, ts, { menu: 24 })).toEqual([]);
+    const made = (await am.silences()).filter((s) => !before.has(s.id));
+    expect(made.map((s) => s.matchers.find((m) => m.name === 'alertname')!.value).sort()).toEqual([
+      'KubeAPIErrorBudgetBurn',
+      'KubeDaemonSetRolloutStuck',
+      'KubeNodeUnreachable',
+    ]);
+    for (const s of made) {
+      expect(s.status.state).toBe('active');
+      const hoursLeft = (Date.parse(s.endsAt) - Date.now()) / 3_600_000;
+      expect(hoursLeft > 23.9 && hoursLeft <= 24).toBe(true);
+    }
+    const [notice] = notices(ts);
+    expect(JSON.stringify(notice!.body.blocks)).toMatch(/<@U0SRE> silenced 3 alerts \(KubeDaemonSetRolloutStuck/);
   });
 
   it('one silence refused: the ones already made are expired again, nothing said in the thread', async () => {

@@ -84,6 +84,16 @@ describe('parseWebhook (Alertmanager payload version 4)', () => {
     );
   });
 
+  it('keeps labels as data, a label named __proto__ included', () => {
+    const text = body().replace('"labels":{', '"labels":{"__proto__":"x",');
+    const [a] = parseWebhook(text, opts).alerts;
+    expect(Object.keys(a!.labels)).toEqual(['__proto__', 'alertname', 'node', 'cluster']);
+    expect(Object.getPrototypeOf(a!.labels)).toBe(Object.prototype);
+    expect(reasonOf(text.replace('"__proto__":"x"', '"__proto__":{}'))).toBe(
+      'malformed: "alerts[0].labels" must be an object of strings',
+    );
+  });
+
   it('never echoes a hostile version string into its message', () => {
     const line = reasonOf(body({ version: '<!channel> *x*\n`rm -rf`' }));
     expect(line).not.toMatch(/[<>*`\n]/);
