@@ -9,6 +9,7 @@ import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.
 import { spawnWorker, type SpawnedWorker } from '../support/spawn-worker.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
 import type { KubeObject } from '../../src/cluster/snapshot.js';
+import { waitFor, watchedOnce as watchedOnceAt } from '../support/watch-probes.js';
 
 /**
  * Fleet mode with two real `k8s-health worker` processes (dist/), four live clusters each
@@ -70,35 +71,16 @@ describe('fleet mode: two worker processes, leases, kill -9', () => {
     const ids = await reader.mget(...CLUSTERS.map((c) => `{k8s-health:lease}:lease:${c}`));
     return Object.fromEntries(CLUSTERS.map((c, i) => [c, ids[i] ? Number(ids[i]!.split('-').at(-2)) : undefined]));
   };
-  async function until<T>(
+  const until = <T>(
     what: string,
     probe: () => Promise<T | undefined | false> | T | undefined | false,
     timeoutMs = 40_000,
-  ): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await probe();
-      if (v) return v;
-      if (Date.now() > deadline)
-        throw new Error(`timed out waiting for ${what}\n${workers.map((w) => w.output.slice(-3000)).join('\n----\n')}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  /** The kinds listed at a cluster's fake API (`plural[.group]`): what a watcher watches. */
-  const listedKinds = (name: string) => {
-    const kinds = new Set<string>();
-    for (const r of apis.get(name)!.requests) {
-      if (r.method !== 'GET' || r.query.watch !== undefined || r.query.limit === undefined) continue;
-      const seg = r.path.split('/').filter(Boolean);
-      kinds.add(seg[0] === 'apis' ? `${seg.at(-1)}.${seg[1]}` : seg.at(-1)!);
-    }
-    return [...kinds].sort();
-  };
-  /** One open watch per listed kind: exactly one process watches the cluster (a second would repeat every kind). */
-  const watchedOnce = (name: string) => {
-    const open = apis.get(name)!.openWatches();
-    return open.length > 0 && JSON.stringify(open) === JSON.stringify(listedKinds(name));
-  };
+  ): Promise<T> =>
+    waitFor(what, probe, {
+      timeoutMs,
+      context: () => workers.map((w) => w.output.slice(-3000)).join('\n----\n'),
+    });
+  const watchedOnce = (name: string) => watchedOnceAt(apis.get(name)!);
   const reportAt = async (name: string) => {
     const raw = await reader.get(`${PREFIX}report:${name}`);
     return raw ? (JSON.parse(raw) as { report: { generatedAt: string } }).report.generatedAt : undefined;

@@ -15,6 +15,7 @@ import { capiCluster } from '../support/fleet-objects.js';
 import { spawnWorker, type SpawnedWorker } from '../support/spawn-worker.js';
 import { startRedisCluster, type RedisClusterTopology } from '../support/start-redis-cluster.js';
 import { recordFigure } from './figures.js';
+import { waitFor, watchedOnce as watchedOnceAt } from '../support/watch-probes.js';
 
 /**
  * Fleet mode on a real Redis Cluster (three masters, each with a replica, from Debian's redis-server,
@@ -101,34 +102,16 @@ describe('fleet mode on a Redis Cluster: leases, fleet incidents, the directory,
     const ids = await reader.mget(...names.map(leaseKey));
     return Object.fromEntries(names.map((c, i) => [c, ids[i] ? Number(ids[i]!.split('-').at(-2)) : undefined]));
   };
-  async function until<T>(
+  const until = <T>(
     what: string,
     probe: () => Promise<T | undefined | false> | T | undefined | false,
     timeoutMs = 60_000,
-  ): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await probe();
-      if (v) return v;
-      if (Date.now() > deadline)
-        throw new Error(`timed out waiting for ${what}\n${workers.map((w) => w.output.slice(-3000)).join('\n----\n')}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  const listedKinds = (name: string) => {
-    const kinds = new Set<string>();
-    for (const r of apis.get(name)!.requests) {
-      if (r.method !== 'GET' || r.query.watch !== undefined || r.query.limit === undefined) continue;
-      const seg = r.path.split('/').filter(Boolean);
-      kinds.add(seg[0] === 'apis' ? `${seg.at(-1)}.${seg[1]}` : seg.at(-1)!);
-    }
-    return [...kinds].sort();
-  };
-  /** One open watch per listed kind: exactly one process watches the cluster. */
-  const watchedOnce = (name: string) => {
-    const open = apis.get(name)!.openWatches();
-    return open.length > 0 && JSON.stringify(open) === JSON.stringify(listedKinds(name));
-  };
+  ): Promise<T> =>
+    waitFor(what, probe, {
+      timeoutMs,
+      context: () => workers.map((w) => w.output.slice(-3000)).join('\n----\n'),
+    });
+  const watchedOnce = (name: string) => watchedOnceAt(apis.get(name)!);
   const reportAt = async (name: string) => reader.get(`${REDIS_PREFIX}report:${name}`);
   const notReady = (api: FakeKubeApi, status: string, reason: string, message: string): KubeObject => {
     const node = structuredClone(api.list('Node')[0]!);
