@@ -1,8 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import type { KubeObject } from '../../src/cluster/snapshot.js';
-import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import type { ApprovalRequest } from '../../src/approvals/approval-request.js';
 import { useApprovalBot } from '../support/start-approval-bot.js';
+import { scaleWeb, web } from '../support/web-deployment.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -14,18 +13,6 @@ type Any = Record<string, any>;
  * the dry-run flag in Redis does not help, because the flag is covered by the plan signature.
  * Nothing is written to the cluster.
  */
-const web: KubeObject = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' },
-  spec: { replicas: 3 },
-} as unknown as KubeObject;
-const scaleWeb: RemediationProposal = {
-  action: 'deployment.scale',
-  params: { namespace: 'shop', name: 'web', replicas: 0 },
-  label: 'Scale shop/web to 0',
-  risk: 'r',
-};
 const PATH = '/apis/apps/v1/namespaces/shop/deployments/web';
 
 const bot = useApprovalBot({ objects: [web] });

@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
-import type { KubeObject } from '../../src/cluster/snapshot.js';
-import type { RemediationProposal } from '../../src/diagnose/finding.js';
 import { proposeFixActionId } from '../../src/slack/action-ids.js';
 import { createProposalStore } from '../../src/store/proposal-store.js';
 import { startFakeKubeApi, type FakeKubeApi } from '../support/fake-kube-api/start-fake-kube-api.js';
@@ -14,6 +12,7 @@ import { blockActionBody, signSlackRequest, slashCommandBody } from '../support/
 import { spawnServe, type SpawnedServe } from '../support/spawn-serve.js';
 import { startApprovalBot } from '../support/start-approval-bot.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
+import { scaleWeb, web } from '../support/web-deployment.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -25,18 +24,6 @@ type Any = any;
  */
 const SECRET_LINE =
   'K8S_HEALTH_PLAN_SECRET is not set: approval-gated fixes are disabled until it holds a random secret of at least 32 bytes (e.g. `openssl rand -hex 32`), the same in every serve and worker process';
-const web: KubeObject = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' },
-  spec: { replicas: 3 },
-} as unknown as KubeObject;
-const scaleWeb: RemediationProposal = {
-  action: 'deployment.scale',
-  params: { namespace: 'shop', name: 'web', replicas: 0 },
-  label: 'Scale shop/web to 0',
-  risk: 'r',
-};
 
 describe('in-process: the Slack side or the worker without the secret', () => {
   it('serve without the secret: the fix is not proposed (one line naming the variable), nothing stored, nothing sent to the cluster', async () => {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import type { KubeObject } from '../../../src/cluster/snapshot.js';
-import type { RemediationProposal } from '../../../src/diagnose/finding.js';
 import { proposeFixActionId } from '../../../src/slack/action-ids.js';
 import { eventually } from '../../support/eventually.js';
 import { blockActionBody } from '../../support/sign-slack-request.js';
 import { startApprovalBot, type ApprovalBot } from '../../support/start-approval-bot.js';
+import { scaleWeb, web } from '../../support/web-deployment.js';
 
 /**
  * A fix-button click is planned by the remediation worker, not by the Slack side (a server-side
@@ -12,18 +11,6 @@ import { startApprovalBot, type ApprovalBot } from '../../support/start-approval
  * the clicker is told at once that the plan is being prepared; a double click makes one request; with
  * no worker taking the click, the clicker is told so after the wait and nothing is ever proposed.
  */
-const web: KubeObject = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' },
-  spec: { replicas: 3 },
-} as unknown as KubeObject;
-const scaleWeb: RemediationProposal = {
-  action: 'deployment.scale',
-  params: { namespace: 'shop', name: 'web', replicas: 0 },
-  label: 'Scale shop/web to 0',
-  risk: 'r',
-};
 
 async function clickTwice(bot: ApprovalBot, user: string): Promise<string[]> {
   const pid = await bot.proposals.save({

@@ -1,11 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import type { KubeObject } from '../../../src/cluster/snapshot.js';
-import type { RemediationProposal } from '../../../src/diagnose/finding.js';
 import { proposeFixActionId } from '../../../src/slack/action-ids.js';
 import type { RecordedRequest } from '../../support/fake-kube-api/start-fake-kube-api.js';
 import { eventually } from '../../support/eventually.js';
 import { blockActionBody } from '../../support/sign-slack-request.js';
 import { APPROVAL_CHANNEL, startApprovalBot, type ApprovalBot } from '../../support/start-approval-bot.js';
+import { scaleWeb, web } from '../../support/web-deployment.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = Record<string, any>;
@@ -18,18 +17,6 @@ type Any = Record<string, any>;
  * stuck planner posts nothing. Bolt's HTTP receiver with signed requests, real Redis, the propose
  * worker on BullMQ, the fake Kubernetes API server (which holds the planner's dry run in flight).
  */
-const web: KubeObject = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'shop', uid: 'uid-web' },
-  spec: { replicas: 3 },
-} as unknown as KubeObject;
-const scaleWeb: RemediationProposal = {
-  action: 'deployment.scale',
-  params: { namespace: 'shop', name: 'web', replicas: 0 },
-  label: 'Scale shop/web to 0',
-  risk: 'r',
-};
 /** The alert parent that offers the fix (its thread gets the request), and an answer card offering it too. */
 const ALERT_TS = '1700000000.000100';
 const CARD_TS = '1700000050.000200';
