@@ -79,8 +79,8 @@ export const PARENT_STEPS: readonly ParentCut[] = [
   { head: 120, why: 80, symptoms: 0 },
   { head: 90, why: 80, symptoms: 0 },
   { head: 70, why: 80, symptoms: 0 },
+  // Shorter, a headline would lose what is wrong ("Webhook kyverno-resource-validating-webhook-cfg…").
   { head: 70, why: 50, symptoms: 0 },
-  { head: 50, why: 50, symptoms: 0 },
 ];
 
 /**
@@ -174,7 +174,7 @@ function parentBlocks(inc: Incident, opts: AlertParentOptions, cut: ParentCut): 
     const text =
       named.length > 0
         ? `*${count}:* ${named.join(' · ')}${more > 0 ? ` · +${more} more` : ''}`
-        : `*+${count}* in \`/k8s-health\` Details`;
+        : `*${count}:* see \`/k8s-health\` Details`;
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
   }
   const buttons: (types.Button | types.StaticSelect | types.Overflow)[] = [];
