@@ -218,6 +218,8 @@ describe('k8s-health sandbox in a real browser', () => {
     });
     expect(phone.alertLines).toBeLessThanOrEqual(ALERT_PHONE_LINES);
     expect(phone.answerLines).toBeLessThanOrEqual(ANSWER_PHONE_LINES);
+    // Open, the parent still has room to name its first symptom.
+    expect(phone.alert).toMatch(/\b4 symptoms: .*machine replacements/);
     // Each fact once: the webhook is named in the header and the fix button only; no ids but in the small print.
     expect(phone.alert.split('kyverno-resource-validating-webhook-cfg').length - 1).toBeLessThanOrEqual(2);
     expect(phone.answer).not.toContain('webhook.unavailable-blocking');
@@ -284,8 +286,8 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(seen.thread).toMatch(/Resolved: not seen in 2 consecutive scans/);
     // The root cause's parent lists its symptoms (a summary card, the resolution with its computed duration).
     // (Four since the stuck rollout names the recreation loop as its cause, commit cc832ab.)
-    expect(seen.thread).toMatch(/\b4 symptoms:/);
-    expect(seen.thread).toContain('machine replacements');
+    // Resolved with its fix still in place (the Undo takes room), it only counts them: the open parent names them.
+    expect(seen.thread).toMatch(/\b4 symptoms: see \/k8s-health Details/);
     // The parent names as many symptoms as fit a phone screen; the answer's Details lists them all.
     expect(seen.details).toContain('Control-plane rollout ns-prod/tkc-prod-control-plane');
     expect(seen.details).toContain('CNI not initialized');

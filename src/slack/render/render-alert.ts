@@ -23,6 +23,8 @@ import { withoutRestatedSince } from './without-restated-since.js';
 import { withShortTimes } from './with-short-times.js';
 import { withDateTokens } from './date-tokens.js';
 import { mrkdwnSentence } from './mrkdwn-sentence.js';
+import { cutAtClause } from './cut-at-clause.js';
+import { estimateLines } from './estimate-lines.js';
 
 type KnownBlock = types.KnownBlock;
 
@@ -48,14 +50,42 @@ export interface AlertParentOptions {
   prometheus?: { total: number; resolved: number; silence?: { threadTs: string } };
 }
 
-/** Characters of symptom titles the parent names (the rest: "+N more", only when N more exist). */
-const SYMPTOM_CHARS = 100;
-/** Characters of the parent's why. */
-const WHY_CHARS = 160;
+/**
+ * Lines the parent may take on a 360 px wide phone (as estimate-lines.ts counts them): one screen. The
+ * sandbox's browser test measures the real height against the same number.
+ */
+export const ALERT_LINE_BUDGET = 20;
+
+/**
+ * At most this many characters of the parent's headline and why, and of its symptoms' headlines (0: the
+ * symptoms are only counted).
+ */
+export interface ParentCut {
+  head: number;
+  why: number;
+  symptoms: number;
+}
+
+/**
+ * How much the parent shows, most first: the planner takes the first that fits {@link ALERT_LINE_BUDGET},
+ * counting the symptoms before cutting the why, and the why before the headline. What is wrong, since
+ * when, why and the fix button are always there; the whole text is in the answer's Details.
+ */
+export const PARENT_STEPS: readonly ParentCut[] = [
+  { head: 120, why: 160, symptoms: 100 },
+  { head: 120, why: 160, symptoms: 50 },
+  { head: 120, why: 160, symptoms: 0 },
+  { head: 120, why: 110, symptoms: 0 },
+  { head: 120, why: 80, symptoms: 0 },
+  { head: 90, why: 80, symptoms: 0 },
+  { head: 70, why: 80, symptoms: 0 },
+  // Shorter, a headline would lose what is wrong ("Webhook kyverno-resource-validating-webhook-cfg…").
+  { head: 70, why: 50, symptoms: 0 },
+];
 
 /**
  * The parent message of an alert thread (pure), always the incident's current state, as a summary
- * card that fits one phone screen (at most ~12 lines): what is wrong and where, since when
+ * card that fits one phone screen ({@link ALERT_LINE_BUDGET} lines): what is wrong and where, since when
  * (a Slack date token: every reader sees their own zone; never a relative age, the parent is edited
  * later), why (the cause in one sentence), the root cause's symptoms, who is on it and whether it is
  * snoozed, then the one fix as a button and the thread's own buttons (I'm on it, Snooze/Unsnooze,
@@ -64,6 +94,19 @@ const WHY_CHARS = 160;
  * text (neutralize-mrkdwn.ts, or plain_text).
  */
 export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}): SlackMessage {
+  const fits = (c: ParentCut) => estimateLines(parentBlocks(inc, opts, c)) <= ALERT_LINE_BUDGET;
+  const cut = PARENT_STEPS.find(fits) ?? PARENT_STEPS[PARENT_STEPS.length - 1]!;
+  const f = inc.finding;
+  const what = withDateTokens(md(`${inc.cluster}: ${f.title.replace(AGO, '')}`, { max: 300 }));
+  const text =
+    inc.status === 'resolved'
+      ? `Resolved: ${what} (lasted ${incidentTimes(inc).lasted ?? 'an unknown time'})`
+      : `${md(f.severity.toUpperCase(), { max: 20 })} ${what}`;
+  return clampBlocks({ text, blocks: parentBlocks(inc, opts, cut) });
+}
+
+/** The parent's blocks with its headline, why and symptoms shown as far as `cut` says. */
+function parentBlocks(inc: Incident, opts: AlertParentOptions, cut: ParentCut): KnownBlock[] {
   const f = inc.finding;
   const resolved = inc.status === 'resolved';
   const subject = `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
@@ -75,7 +118,7 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   // <time>" that restates the problem's start is said once, below, as a date token; any other time in
   // the header (plain_text: no date token) is said short, in UTC.
   const title = splitTitle(withoutRestatedSince(f.title.replace(AGO, ''), times.since));
-  const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizeSlackPlainText(withShortTimes(`${inc.cluster}: ${title.head}`, times.lastSeen), { max: 120 })}`;
+  const head = `${resolved ? ':white_check_mark: Resolved · ' : ''}${neutralizeSlackPlainText(withShortTimes(`${inc.cluster}: ${cutAtClause(title.head, cut.head)}`, times.lastSeen), { max: 150 })}`;
   const date = (iso: string | undefined) => slackDate(iso) ?? 'an unknown time';
   const severity = SEVERITY_EMOJI[f.severity]
     ? `${SEVERITY_EMOJI[f.severity]} *${f.severity}*`
@@ -93,11 +136,12 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
       `${severity}${f.title.includes(f.subject.name) ? '' : ` · ${md(subject, { max: 200 })}`} · since ${date(times.since)}`,
     );
   const why = title.rest ?? (f.cause ? withoutRepeatedClauses(oneSentence(f.cause), f.title) : undefined);
-  if (why) lines.push(`*Why:* ${mrkdwnSentence(shorten(why, WHY_CHARS), WHY_CHARS * 2)}`);
+  if (why) lines.push(`*Why:* ${mrkdwnSentence(cutAtClause(why, cut.why), cut.why * 2)}`);
   if (opts.owner) lines.push(`:raising_hand: On it: ${mentionUser(opts.owner.user)} since ${date(opts.owner.at)}`);
+  // The alerts themselves are replies in the thread: the parent only tallies them, in one short line.
   if (opts.prometheus && opts.prometheus.total > 0)
     lines.push(
-      `:bell: Prometheus alerts: ${opts.prometheus.resolved} of ${opts.prometheus.total} resolved (replies below)`,
+      `:bell: ${Number(opts.prometheus.resolved)}/${Number(opts.prometheus.total)} Prometheus alerts resolved`,
     );
   if (opts.snooze && !resolved)
     lines.push(
@@ -109,23 +153,28 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
   ];
   const symptoms = inc.symptoms ?? [];
   if (symptoms.length > 0) {
-    // The symptoms' headlines, as many as fit a couple of small lines ("+N more"); all of them, with
-    // their evidence, are in the Details of `/k8s-health` (docs/slack.md). A symptom's title may hold a relative age
-    // ("(47m ago)"): wrong once the parent is edited later, so dropped here.
+    // The symptoms' headlines, as many as fit `cut.symptoms` characters ("+N more"), or only their count
+    // when the screen has no room for them; all of them, with their evidence, are in the Details of
+    // `/k8s-health` (docs/slack.md). A symptom's title may hold a relative age ("(47m ago)"): wrong once
+    // the parent is edited later, so dropped here.
     const named: string[] = [];
     let chars = 0;
-    for (const s of symptoms) {
+    for (const s of cut.symptoms > 0 ? symptoms : []) {
       // Named by what happens: "KubeadmControlPlane ns/cp: 4 machine replacements…" reads "4 machine replacements…".
       // and up to its first comma ("…in 1h30m, about one every 12m" reads "…in 1h30m").
       const headline = splitTitle(withoutRestatedSince(s.title.replace(AGO, ''), s.since))
         .head.replace(/^[A-Z][A-Za-z]+ [\w./-]+: (?=\S.{20})/, '')
         .replace(/^(.{20,}?), .*$/, '$1');
-      if (named.length > 0 && chars + headline.length > SYMPTOM_CHARS) break;
-      named.push(`${SEVERITY_EMOJI[s.severity] ?? ''} ${mrkdwnSentence(headline, 200)}`);
+      if (named.length > 0 && chars + headline.length > cut.symptoms) break;
+      named.push(`${SEVERITY_EMOJI[s.severity] ?? ''} ${mrkdwnSentence(cutAtClause(headline, cut.symptoms), 200)}`);
       chars += headline.length;
     }
     const more = symptoms.length - named.length;
-    const text = `*${symptoms.length} symptom${symptoms.length === 1 ? '' : 's'}:* ${named.join(' · ')}${more > 0 ? ` · +${more} more` : ''}`;
+    const count = `${symptoms.length} symptom${symptoms.length === 1 ? '' : 's'}`;
+    const text =
+      named.length > 0
+        ? `*${count}:* ${named.join(' · ')}${more > 0 ? ` · +${more} more` : ''}`
+        : `*${count}:* see \`/k8s-health\` Details`;
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
   }
   const buttons: (types.Button | types.StaticSelect | types.Overflow)[] = [];
@@ -181,11 +230,7 @@ export function renderAlertParent(inc: Incident, opts: AlertParentOptions = {}):
       { type: 'mrkdwn', text: `\`${md(f.id, { max: 80 })}\` · fingerprint \`${neutralizeMrkdwnId(f.fingerprint)}\`` },
     ],
   });
-  const what = withDateTokens(md(`${inc.cluster}: ${f.title.replace(AGO, '')}`, { max: 300 }));
-  const text = resolved
-    ? `Resolved: ${what} (lasted ${lasted})`
-    : `${md(f.severity.toUpperCase(), { max: 20 })} ${what}`;
-  return clampBlocks({ text, blocks });
+  return blocks;
 }
 
 /** The value of the thread's own buttons: which incident (cluster and root-cause fingerprint). */
@@ -202,17 +247,6 @@ export const SNOOZE_CHOICES = [
 
 /** A relative age in a title ("(47m ago)"): wrong once the parent is edited later. */
 const AGO = /\s*\(\d+[smhd] ago\)/g;
-
-/** At most `max` characters, ended at the last clause boundary that fits rather than in a word. */
-function shorten(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = Math.max(
-    text.lastIndexOf(', ', max - 1),
-    text.lastIndexOf(' — ', max - 1),
-    text.lastIndexOf('; ', max - 1),
-  );
-  return `${text.slice(0, cut >= max / 3 ? cut : max - 1).trimEnd()}…`;
-}
 
 /** The first sentence of a cause chain: "why" in one sentence. */
 function oneSentence(text: string): string {

@@ -14,6 +14,7 @@ import { withoutRepeatedClauses } from './without-repeated-clauses.js';
 import { splitTitle } from './split-title.js';
 import { mrkdwnSentence } from './mrkdwn-sentence.js';
 import { withoutRestatedSince } from './without-restated-since.js';
+import { cutAtClause as cut } from './cut-at-clause.js';
 
 type KnownBlock = types.KnownBlock;
 
@@ -383,23 +384,6 @@ export function rawWhy(f: Finding): string {
 /** A root cause's why on the card, at most `max` characters (neutralized mrkdwn, times as date tokens). */
 export function rootWhy(f: Finding, max: number = CARD_STEPS[0]!.why): string {
   return max > 0 ? mrkdwnSentence(cut(rawWhy(f), max), max * 2) : '';
-}
-
-/**
- * At most `max` characters, ended at the last clause boundary that fits (a comma, semicolon, dash or
- * an opening parenthesis), else at the last space, with "…"; never inside a word (or an ISO time).
- */
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const room = max - 1;
-  const clause = Math.max(
-    text.lastIndexOf(', ', room),
-    text.lastIndexOf('; ', room),
-    text.lastIndexOf(' — ', room),
-    text.lastIndexOf(' (', room),
-  );
-  const at = clause >= max / 2 ? clause : text.lastIndexOf(' ', room);
-  return `${text.slice(0, at > 0 ? at : room).replace(/[\s,;:—-]+$/, '')}…`;
 }
 
 function renderRoot(f: Finding, report: Report, cuts: CardCut, opts: RenderBlocksOptions): KnownBlock[] {
