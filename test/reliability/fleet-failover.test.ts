@@ -8,8 +8,7 @@ import { startFakeKubeApi, type FakeKubeApi } from '../support/fake-kube-api/sta
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { spawnWorker, type SpawnedWorker } from '../support/spawn-worker.js';
 import { startRedis, type RedisServer } from '../support/start-redis.js';
-import type { KubeObject } from '../../src/cluster/snapshot.js';
-import { waitFor, watchedOnce as watchedOnceAt } from '../support/watch-probes.js';
+import { notReadyNode, waitFor, watchedOnce as watchedOnceAt } from '../support/watch-probes.js';
 
 /**
  * Fleet mode with two real `k8s-health worker` processes (dist/), four live clusters each
@@ -85,15 +84,6 @@ describe('fleet mode: two worker processes, leases, kill -9', () => {
     const raw = await reader.get(`${PREFIX}report:${name}`);
     return raw ? (JSON.parse(raw) as { report: { generatedAt: string } }).report.generatedAt : undefined;
   };
-  const notReady = (api: FakeKubeApi, status: string, reason: string, message: string): KubeObject => {
-    const node = structuredClone(api.list('Node')[0]!);
-    const since = new Date(Date.now() - 10 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    node.status = {
-      ...(node.status as object),
-      conditions: [{ type: 'Ready', status, reason, message, lastTransitionTime: since, lastHeartbeatTime: since }],
-    };
-    return node;
-  };
   const parents = () =>
     slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts);
 
@@ -120,7 +110,7 @@ describe('fleet mode: two worker processes, leases, kill -9', () => {
     // A watch event alerts: no periodic scan comes for an hour.
     const victim = CLUSTERS.find((c) => split[c] === a.child.pid)!;
     const api = apis.get(victim)!;
-    const first = notReady(api, 'Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.');
+    const first = notReadyNode(api, 'Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.');
     api.emit('MODIFIED', first);
     const parent = await until('the alert of the NotReady node', () =>
       parents().find((c) => JSON.stringify(c.body.blocks).includes(first.metadata.name)),
@@ -144,7 +134,7 @@ describe('fleet mode: two worker processes, leases, kill -9', () => {
     // the same node is a reply in the same thread.
     api.emit(
       'MODIFIED',
-      notReady(api, 'False', 'KubeletNotReady', 'PLEG is not healthy: pleg was last seen active 3m0s ago'),
+      notReadyNode(api, 'False', 'KubeletNotReady', 'PLEG is not healthy: pleg was last seen active 3m0s ago'),
     );
     await until('the reply with the new evidence in the same thread', () =>
       slack.callsTo('chat.postMessage').find((c) => c.body.thread_ts === parentTs),

@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
-import type { KubeObject } from '../../src/cluster/snapshot.js';
 import { startFleet, type Fleet } from '../../src/compose/start-fleet.js';
 import { configSchema } from '../../src/config/config-schema.js';
 import { REDIS_PREFIX, taggedKey } from '../../src/store/redis-prefix.js';
@@ -15,7 +14,7 @@ import { capiCluster } from '../support/fleet-objects.js';
 import { spawnWorker, type SpawnedWorker } from '../support/spawn-worker.js';
 import { startRedisCluster, type RedisClusterTopology } from '../support/start-redis-cluster.js';
 import { recordFigure } from './figures.js';
-import { waitFor, watchedOnce as watchedOnceAt } from '../support/watch-probes.js';
+import { notReadyNode, waitFor, watchedOnce as watchedOnceAt } from '../support/watch-probes.js';
 
 /**
  * Fleet mode on a real Redis Cluster (three masters, each with a replica, from Debian's redis-server,
@@ -113,15 +112,6 @@ describe('fleet mode on a Redis Cluster: leases, fleet incidents, the directory,
     });
   const watchedOnce = (name: string) => watchedOnceAt(apis.get(name)!);
   const reportAt = async (name: string) => reader.get(`${REDIS_PREFIX}report:${name}`);
-  const notReady = (api: FakeKubeApi, status: string, reason: string, message: string): KubeObject => {
-    const node = structuredClone(api.list('Node')[0]!);
-    const since = new Date(Date.now() - 10 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    node.status = {
-      ...(node.status as object),
-      conditions: [{ type: 'Ready', status, reason, message, lastTransitionTime: since, lastHeartbeatTime: since }],
-    };
-    return node;
-  };
   const parents = () =>
     slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0ALERTS' && !c.body.thread_ts);
   const shown = (ts: string) => JSON.stringify(slack.messages.get(`C0ALERTS/${ts}`)?.blocks ?? []);
@@ -187,7 +177,7 @@ describe('fleet mode on a Redis Cluster: leases, fleet incidents, the directory,
     t = Date.now();
     for (const v of [victimA, victimB]) {
       const api = apis.get(v)!;
-      api.emit('MODIFIED', notReady(api, 'Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.'));
+      api.emit('MODIFIED', notReadyNode(api, 'Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.'));
     }
     const ts = await until('the fleet parent naming both clusters', () => {
       const p = parents()[0];
@@ -223,7 +213,7 @@ describe('fleet mode on a Redis Cluster: leases, fleet incidents, the directory,
     const api = apis.get(victimA)!;
     api.emit(
       'MODIFIED',
-      notReady(api, 'False', 'KubeletNotReady', 'PLEG is not healthy: pleg was last seen active 3m0s ago'),
+      notReadyNode(api, 'False', 'KubeletNotReady', 'PLEG is not healthy: pleg was last seen active 3m0s ago'),
     );
     await until('the reply with the new evidence in the fleet thread', () =>
       slack
@@ -275,7 +265,7 @@ describe('fleet mode on a Redis Cluster: leases, fleet incidents, the directory,
     expect(failing).toBe(1);
     const third = CLUSTERS.find((n) => !shown(ts).includes(`*${n}*`))!;
     const api = apis.get(third)!;
-    api.emit('MODIFIED', notReady(api, 'Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.'));
+    api.emit('MODIFIED', notReadyNode(api, 'Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.'));
     await until(
       'the fleet parent naming a third cluster',
       () => /Fleet incident: node\.not-ready on 3 clusters/.test(shown(ts)) && shown(ts).includes(`*${third}*`),

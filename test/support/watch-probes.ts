@@ -1,4 +1,5 @@
 import type { FakeKubeApi } from './fake-kube-api/start-fake-kube-api.js';
+import type { KubeObject } from '../../src/cluster/snapshot.js';
 
 /** The kinds listed at a cluster's fake API (`plural[.group]`): what a watcher of that cluster watches. */
 export function listedKinds(api: FakeKubeApi): string[] {
@@ -33,4 +34,15 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${opts.context()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** The cluster's first Node with its Ready condition set (ten minutes old): what a watcher sees when a node fails. */
+export function notReadyNode(api: FakeKubeApi, status: string, reason: string, message: string): KubeObject {
+  const node = structuredClone(api.list('Node')[0]!);
+  const since = new Date(Date.now() - 10 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  node.status = {
+    ...(node.status as object),
+    conditions: [{ type: 'Ready', status, reason, message, lastTransitionTime: since, lastHeartbeatTime: since }],
+  };
+  return node;
 }
