@@ -286,6 +286,12 @@ export async function playIncident(page, url, shot = async () => undefined) {
   await alert.scrollIntoViewIfNeeded();
   await page.locator('#thread-messages > li.msg').last().scrollIntoViewIfNeeded();
   await shot('sandbox-resolved');
+  // The resolved parent, its fix still in place with the Undo, measured as a phone renders it (thread closed).
+  await page.locator('#thread-close').click();
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: PHONE_WIDTH, height: wide.height });
+  seen.resolvedLines = await alert.evaluate(linesOfMessage);
+  await page.setViewportSize(wide);
   // The symptom that resolved last, once the cluster had healed: the recreation loop, in a thread of
   // its own once its root cause had resolved (until then it is listed in the webhook's thread).
   const loop = page

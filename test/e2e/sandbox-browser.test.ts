@@ -246,7 +246,8 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(seen.details).toContain('Webhooks');
     // The alert thread's own controls: owned, snoozed from the Snooze menu, unsnoozed, timeline exported.
     expect(seen.snoozed).toContain('On it: @pat');
-    expect(seen.snoozed).toMatch(/Snoozed until .* by @pat/);
+    // Snoozed by the one on it: one line says both.
+    expect(seen.snoozed).toMatch(/On it: @pat since .* · .*Snoozed until \S/);
     expect(seen.unsnoozed).not.toContain('Snoozed until');
     expect(seen.unsnoozed).toContain('On it: @pat');
     expect(seen.timeline).toContain('Incident timeline of');
@@ -283,12 +284,16 @@ describe('k8s-health sandbox in a real browser', () => {
     expect(seen.thread).toContain('Restore webhook kyverno-resource-validating-webhook-cfg');
     // Resolved: the parent says so and the thread's last reply too.
     expect(seen.resolved).toMatch(/Resolved/);
+    // The suspended webhook is still in place (its backend is back by then): the parent says so in a line, with the
+    // Undo in its row, and still fits one phone screen; the resolution reply says the undo's whole risk.
+    expect(seen.resolved).toMatch(/Still in place since .*: Suspend webhook\.\n/);
+    expect(seen.resolved).toMatch(/\nUndo\n/);
+    expect(seen.resolvedLines).toBeLessThanOrEqual(ALERT_PHONE_LINES);
+    expect(seen.thread).toContain('Resolved, but still in place');
+    expect(seen.thread).toContain('undo risk: kyverno-resource-validating-webhook-cfg enforces its policy again');
     expect(seen.thread).toMatch(/Resolved: not seen in 2 consecutive scans/);
-    // The root cause's parent lists its symptoms (a summary card, the resolution with its computed duration).
-    // (Four since the stuck rollout names the recreation loop as its cause, commit cc832ab.)
-    // Resolved with its fix still in place (the Undo takes room), it only counts them: the open parent names them.
-    expect(seen.thread).toMatch(/\b4 symptoms: see \/k8s-health Details/);
-    // The parent names as many symptoms as fit a phone screen; the answer's Details lists them all.
+    // The parent names as many symptoms as fit a phone screen; the answer's Details lists them all, and the resolved
+    // parent says how long the incident lasted.
     expect(seen.details).toContain('Control-plane rollout ns-prod/tkc-prod-control-plane');
     expect(seen.details).toContain('CNI not initialized');
     expect(seen.thread).toMatch(/Resolved .* · lasted \d+[smhd]/);

@@ -12,6 +12,7 @@ import { CARD_LINE_BUDGET, proposalKey, renderBlocks } from '../../src/slack/ren
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InMemoryHistory } from '../../src/store/in-memory-history.js';
+import type { InPlaceChange } from '../../src/store/in-place-store.js';
 import { listScenarios } from '../support/scenarios.js';
 
 /**
@@ -137,6 +138,55 @@ describe('one phone screen, for every bundled scenario', () => {
       // Each fact once: the header's headline is not said again in the body.
       const head = (pb[0] as types.HeaderBlock).text.text.replace(/^prod-east: /, '');
       expect(textOf(pb.slice(1)).split(head).length - 1).toBe(0);
+    }
+  });
+});
+
+describe('a parent with a reversible fix still in place', () => {
+  it('fits one screen, open or resolved: what is still in place, since when, that its backend is down, and its Undo', async () => {
+    const s3 = listScenarios().find((s) => s.name === 's3-recreation-loop-webhook-down')!;
+    const { incidents } = await play(s3.scans);
+    const open = incidents.find((i) => i.finding.id === 'webhook.unavailable-blocking')!;
+    const webhook = open.finding.subject.name;
+    const change: InPlaceChange = {
+      requestId: 'r_1',
+      cluster: 'prod-east',
+      action: 'webhook.suspend',
+      label: `Suspend webhook ${webhook}`,
+      at: open.lastSeenAt,
+      thread: { channel: 'C0ALERTS', threadTs: '1700000000.000100' },
+      undo: {
+        label: `Restore webhook ${webhook}`,
+        risk: `${webhook} enforces its policy again: pods it refuses are refused again.`,
+        proposalId: 'p_undo',
+        fixKey: 'k',
+      },
+      backend: { namespace: 'kyverno', name: 'kyverno-svc' },
+    };
+    const inPlace = [{ change, backendDown: 'Pods of kyverno/kyverno-admission-controller crash' }];
+    const resolved: Incident = { ...open, status: 'resolved', resolvedAt: open.lastSeenAt };
+    // Open, its fix has run (its button is gone), someone is on it and it is snoozed: every button of the thread.
+    const owned = { owner: { user: 'U0PAT', at: open.lastSeenAt }, snooze: { untilResolved: true, by: 'U0PAT' } };
+    const alerted = { ...owned, prometheus: { total: 5, resolved: 1, silence: { threadTs: '1700000000.000100' } } };
+    for (const [inc, opts] of [
+      [resolved, {}],
+      [open, {}],
+      [open, owned],
+      [open, alerted],
+      [resolved, { prometheus: { total: 5, resolved: 5 } }],
+    ] as const) {
+      const blocks = renderAlertParent(inc, { ...opts, inPlace }).blocks as types.KnownBlock[];
+      expect(estimateLines(blocks)).toBeLessThanOrEqual(ALERT_LINE_BOUND);
+      const text = textOf(blocks);
+      expect(text).toContain(':warning: *Still in place* since <!date^');
+      expect(text).toContain(`Suspend webhook — *its backend is still down*.`);
+      expect(text.split(webhook).length - 1).toBe(1);
+      // One Undo, first in the parent's row, with an action id of its own in that row.
+      const row = blocks.find((b): b is types.ActionsBlock => b.type === 'actions')!;
+      const undo = row.elements[0] as types.Button;
+      expect([undo.text.text, undo.value]).toEqual(['Undo', 'p_undo']);
+      const ids = row.elements.map((e) => e.action_id);
+      expect(new Set(ids).size).toBe(ids.length);
     }
   });
 });

@@ -78,27 +78,58 @@ describe('reversible fixes still in place', () => {
     expect(findBackendDown(undefined, { findings: [pods] })).toBeUndefined();
   });
 
-  it('a resolved incident never resolves silently: the parent and the resolution reply say what is still suspended, with the Undo and its risk', () => {
+  it('a resolved incident never resolves silently: the resolution reply says what is still suspended, with the Undo and its whole risk', () => {
     const inPlace = [{ change: suspended, backendDown: 'Pods of kyverno/kyverno-admission-controller crash' }];
-    for (const m of [
-      renderAlertParent(resolved, { inPlace }),
-      renderAlertReply(resolved, resolved.changes[0]!, { inPlace }),
-    ]) {
-      const json = JSON.stringify(m.blocks);
-      expect(json).toContain(':warning: *Resolved, but still in place* — undo once the cause is fixed:');
-      expect(json).toContain('• *Suspend webhook kyverno-cfg* since <!date^');
-      expect(json).toContain(
-        '*Its backend is still down* (Pods of kyverno/kyverno-admission-controller crash): undoing now blocks again.',
-      );
-      const undo = (
-        m.blocks as { type: string; elements?: { action_id: string; value: string; text: { text: string } }[] }[]
-      )
-        .flatMap((b) => (b.type === 'actions' ? b.elements! : []))
-        .find((e) => e.value === 'p_undo')!;
-      expect(undo.action_id).toMatch(PROPOSE_FIX_ACTION_PATTERN);
-      expect(undo.text.text).toBe('Undo: Restore webhook kyverno-cfg');
-    }
+    const reply = renderAlertReply(resolved, resolved.changes[0]!, { inPlace });
+    const json = JSON.stringify(reply.blocks);
+    expect(json).toContain(':warning: *Resolved, but still in place* — undo once the cause is fixed:');
+    expect(json).toContain('• *Suspend webhook kyverno-cfg* since <!date^');
+    expect(json).toContain(
+      'undo risk: kyverno-cfg enforces its policy again: pods it refuses are refused again. *Its backend is still down* (Pods of kyverno/kyverno-admission-controller crash): undoing now blocks again.',
+    );
+    const undo = undoButtons(reply.blocks)[0]!;
+    expect(undo.action_id).toMatch(PROPOSE_FIX_ACTION_PATTERN);
+    expect([undo.text.text, undo.value]).toEqual(['Undo: Restore webhook kyverno-cfg', 'p_undo']);
+  });
+
+  it('the parent says it in a line, with the Undo first in its row; its whole risk is in the reply', () => {
+    const inPlace = [{ change: suspended, backendDown: 'Pods of kyverno/kyverno-admission-controller crash' }];
+    const parent = renderAlertParent(resolved, { inPlace });
+    const json = JSON.stringify(parent.blocks);
+    // The header names the webhook: the line says what was done to it, since when, and that its backend is down.
+    expect(json).toMatch(
+      /:warning: \*Still in place\* since <!date\^\d+\^[^>]*>: Suspend webhook — \*its backend is still down\*\./,
+    );
+    expect(json).not.toContain('undo risk');
+    const row = parent.blocks.find((b) => b.type === 'actions') as {
+      elements: { action_id: string; value: string; text: { text: string } }[];
+    };
+    expect([row.elements[0]!.text.text, row.elements[0]!.value]).toEqual(['Undo', 'p_undo']);
+    expect(row.elements[0]!.action_id).toMatch(PROPOSE_FIX_ACTION_PATTERN);
+    expect(row.elements.map((e) => e.text.text)).toEqual(['Undo', 'Export timeline']);
+    // Two changes are told apart by their undo's label, each with an action id of its own.
+    const paused = {
+      ...suspended,
+      requestId: 'r_2',
+      action: 'mhc.pause-remediation',
+      label: 'Pause remediation of ns/mhc',
+      undo: { ...suspended.undo, label: 'Resume remediation of ns/mhc', proposalId: 'p_undo2' },
+    };
+    const two = undoButtons(renderAlertParent(resolved, { inPlace: [...inPlace, { change: paused }] }).blocks);
+    expect(two.map((b) => b.text.text)).toEqual([
+      'Undo: Restore webhook kyverno-cfg',
+      'Undo: Resume remediation of ns/mhc',
+    ]);
+    expect(new Set(two.map((b) => b.action_id)).size).toBe(2);
     // Without anything in place, nothing is added.
     expect(JSON.stringify(renderAlertParent(resolved).blocks)).not.toContain('still in place');
+    expect(JSON.stringify(renderAlertParent(resolved).blocks)).not.toContain('Still in place');
   });
 });
+
+/** The Undo buttons of a message (those whose value is an undo proposal). */
+function undoButtons(blocks: readonly unknown[]): { action_id: string; value: string; text: { text: string } }[] {
+  return (blocks as { type: string; elements?: { action_id: string; value: string; text: { text: string } }[] }[])
+    .flatMap((b) => (b.type === 'actions' ? b.elements! : []))
+    .filter((e) => e.value?.startsWith('p_undo'));
+}

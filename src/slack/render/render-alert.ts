@@ -11,7 +11,7 @@ import {
   ALERT_UNSNOOZE_ACTION_ID,
 } from '../action-ids.js';
 import { renderFixButtons } from './render-fix-buttons.js';
-import { renderInPlace, type InPlaceShown } from './render-in-place.js';
+import { renderInPlace, renderInPlaceSummary, type InPlaceShown } from './render-in-place.js';
 import { renderSilenceAllMenu } from './render-prometheus-alert.js';
 import { mentionUser } from './mention-user.js';
 import { slackDate } from './slack-date.js';
@@ -58,7 +58,7 @@ export const ALERT_LINE_BUDGET = 20;
 
 /**
  * At most this many characters of the parent's headline and why, and of its symptoms' headlines (0: the
- * symptoms are only counted).
+ * symptoms are only counted; -1: not even counted).
  */
 export interface ParentCut {
   head: number;
@@ -81,6 +81,9 @@ export const PARENT_STEPS: readonly ParentCut[] = [
   { head: 70, why: 80, symptoms: 0 },
   // Shorter, a headline would lose what is wrong ("Webhook kyverno-resource-validating-webhook-cfg…").
   { head: 70, why: 50, symptoms: 0 },
+  // A parent with every line of its own (owner, snooze, alerts tally, a fix still in place) leaves the symptoms' count
+  // to the answer's Details.
+  { head: 70, why: 50, symptoms: -1 },
 ];
 
 /**
@@ -126,10 +129,9 @@ function parentBlocks(inc: Incident, opts: AlertParentOptions, cut: ParentCut): 
   const lines: string[] = [];
   // Fingerprints stay in the context line: the merged thread is named by what it is about in its last reply.
   if (inc.mergedInto) lines.push(':link: Now followed in the thread of its root cause.');
+  // When it was last seen is in the resolution reply: since when and how long say enough at a glance.
   else if (resolved)
-    lines.push(
-      `:white_check_mark: *Resolved* ${date(inc.resolvedAt)} · lasted ${lasted} (since ${date(times.since)}, last seen ${date(times.lastSeen)})`,
-    );
+    lines.push(`:white_check_mark: *Resolved* ${date(inc.resolvedAt)} · lasted ${lasted} (since ${date(times.since)})`);
   // Each fact once: the subject is named only when the title does not already name it.
   else
     lines.push(
@@ -137,21 +139,33 @@ function parentBlocks(inc: Incident, opts: AlertParentOptions, cut: ParentCut): 
     );
   const why = title.rest ?? (f.cause ? withoutRepeatedClauses(oneSentence(f.cause), f.title) : undefined);
   if (why) lines.push(`*Why:* ${mrkdwnSentence(cutAtClause(why, cut.why), cut.why * 2)}`);
-  if (opts.owner) lines.push(`:raising_hand: On it: ${mentionUser(opts.owner.user)} since ${date(opts.owner.at)}`);
+  // Who is on it and whether it is snoozed share a line; what a snooze holds back (new replies) is said in the
+  // thread when it is set.
+  const snooze =
+    opts.snooze && !resolved
+      ? `:zzz: Snoozed ${opts.snooze.untilResolved ? 'until resolved' : `until ${date(opts.snooze.until)}`}${opts.snooze.by === opts.owner?.user ? '' : ` by ${mentionUser(opts.snooze.by)}`}`
+      : undefined;
+  const owner = opts.owner
+    ? `:raising_hand: On it: ${mentionUser(opts.owner.user)} since ${date(opts.owner.at)}`
+    : undefined;
+  if (owner || snooze) lines.push([owner, snooze].filter(Boolean).join(' · '));
   // The alerts themselves are replies in the thread: the parent only tallies them, in one short line.
   if (opts.prometheus && opts.prometheus.total > 0)
     lines.push(
       `:bell: ${Number(opts.prometheus.resolved)}/${Number(opts.prometheus.total)} Prometheus alerts resolved`,
     );
-  if (opts.snooze && !resolved)
-    lines.push(
-      `:zzz: Snoozed ${opts.snooze.untilResolved ? 'until resolved' : `until ${date(opts.snooze.until)}`} by ${mentionUser(opts.snooze.by)}: no new replies meanwhile`,
-    );
+  // Reversible fixes still in place: said even once resolved, with their Undo first in the row of buttons.
+  const inPlace = renderInPlaceSummary(opts.inPlace ?? [], {
+    ...(f.title.includes(f.subject.name) ? { named: f.subject.name } : {}),
+  });
+  lines.push(...inPlace.lines);
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: head, emoji: true } },
     { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
   ];
-  const symptoms = inc.symptoms ?? [];
+  // A resolved parent with no room to name its symptoms leaves them out: `/k8s-health` Details answers for the
+  // cluster as it is now, no longer for what the incident was (its timeline keeps that).
+  const symptoms = cut.symptoms < 0 || (resolved && cut.symptoms === 0) ? [] : (inc.symptoms ?? []);
   if (symptoms.length > 0) {
     // The symptoms' headlines, as many as fit `cut.symptoms` characters ("+N more"), or only their count
     // when the screen has no room for them; all of them, with their evidence, are in the Details of
@@ -177,7 +191,7 @@ function parentBlocks(inc: Incident, opts: AlertParentOptions, cut: ParentCut): 
         : `*${count}:* see \`/k8s-health\` Details`;
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
   }
-  const buttons: (types.Button | types.StaticSelect | types.Overflow)[] = [];
+  const buttons: (types.Button | types.StaticSelect | types.Overflow)[] = [...inPlace.buttons];
   if (!resolved) {
     // Every fix of the root cause with a stored proposal is something to press.
     const fixes = f.remediations.flatMap((r, index) => {
@@ -221,7 +235,6 @@ function parentBlocks(inc: Incident, opts: AlertParentOptions, cut: ParentCut): 
     text: { type: 'plain_text', text: 'Export timeline', emoji: true },
     value: threadValue(inc),
   });
-  blocks.push(...renderInPlace(opts.inPlace ?? [], { resolved }));
   blocks.push({ type: 'actions', block_id: `alert:${f.fingerprint}`.slice(0, 255), elements: buttons });
   // A fix's risk and its two approvals are stated where it is decided: on the request its proposal posts.
   blocks.push({
