@@ -922,6 +922,8 @@ describe('RBAC', () => {
       // webhook.suspend reads, backs up and deletes; webhook.restore checks absence and creates from the backup.
       'admissionregistration.k8s.io/validatingwebhookconfigurations': ['create', 'delete', 'get'],
       'admissionregistration.k8s.io/mutatingwebhookconfigurations': ['create', 'delete', 'get'],
+      // webhook.restore reads its backend's Endpoints for its risk.
+      '/endpoints': ['get'],
       // deployment.scale reads the replicas and merge-patches them (remediate-rbac.test.ts derives all of this from the
       // actions).
       'apps/deployments': ['get', 'patch'],

@@ -4,7 +4,7 @@ import type { RemediationAction } from './remediation-action.js';
 import { RemediateError } from '../remediate-error.js';
 import type { PlanParams, RemediationPlan } from '../remediation-plan.js';
 import type { OpenedBackup } from '../execute/seal-backup.js';
-import { describeKubeCall, sendKube } from '../execute/send-kube.js';
+import { describeKubeCall, KubeCallError, sendKube } from '../execute/send-kube.js';
 import { readWebhook, WEBHOOK_KINDS, webhookTarget } from './webhook-suspend.js';
 
 /**
@@ -20,21 +20,27 @@ import { readWebhook, WEBHOOK_KINDS, webhookTarget } from './webhook-suspend.js'
 export const webhookRestore: RemediationAction = {
   id: 'webhook.restore',
   undoWords: 'suspend it again with a new proposal.',
-  rbac: WEBHOOK_KINDS.map((resource) => ({
-    group: 'admissionregistration.k8s.io',
-    resource,
-    verbs: ['get', 'create'] as const,
-  })),
+  rbac: [
+    ...WEBHOOK_KINDS.map((resource) => ({
+      group: 'admissionregistration.k8s.io',
+      resource,
+      verbs: ['get', 'create'] as const,
+    })),
+    // Whether the webhook's backend is up, said in the plan's risk.
+    { group: '', resource: 'endpoints', verbs: ['get'] as const },
+  ],
   async plan(cluster, params, live) {
     const { kind, name, path } = webhookTarget(params);
     const backupOf = String(params.backupOf ?? '');
     const collection = path.slice(0, path.lastIndexOf('/'));
     let backup: OpenedBackup | undefined;
+    let backends = '';
     if (live) {
       backup = await loadBackup(params, live);
       const problems = lineage(backup, params);
       if (problems.length)
         throw new RemediateError('E_REMEDIATE_BACKUP', `${problems.join('; ')}: refusing to restore it`);
+      backends = await backendsDown(backup.object, live);
     }
     return {
       action: 'webhook.restore',
@@ -58,7 +64,7 @@ export const webhookRestore: RemediationAction = {
           text: `${kind}WebhookConfiguration ${name} does not exist (not recreated by its operator meanwhile)`,
         },
       ],
-      risk: `${name} enforces its policy again: pods it refuses are refused again.`,
+      risk: `${name} enforces its policy again: pods it refuses are refused again.${backends}`,
     };
   },
   async dryRun(plan, ctx) {
@@ -91,6 +97,57 @@ export const webhookRestore: RemediationAction = {
       : [`${plan.params.name} does not exist after the restore`];
   },
 };
+
+/**
+ * What the risk adds about the backends of the configuration's fail-closed webhooks, read when the
+ * plan is frozen (empty: every one has a ready endpoint). Restoring a webhook whose service has no
+ * ready endpoint makes the API server refuse what it intercepts again, the outage the suspend ended:
+ * the approvers read that where they decide. A backend that cannot be read is said to be unknown.
+ */
+async function backendsDown(config: KubeObject, ctx: ActionContext): Promise<string> {
+  const webhooks = ((config as { webhooks?: unknown }).webhooks ?? []) as {
+    failurePolicy?: string;
+    clientConfig?: { service?: { namespace?: string; name?: string } };
+  }[];
+  const services = new Set<string>();
+  for (const w of Array.isArray(webhooks) ? webhooks : []) {
+    const svc = w?.clientConfig?.service;
+    // An Ignore webhook lets requests through while its backend is down; v1's default is Fail.
+    if (w?.failurePolicy !== 'Ignore' && svc?.namespace && svc.name) services.add(`${svc.namespace}/${svc.name}`);
+  }
+  const down: string[] = [];
+  const unknown: string[] = [];
+  // A few reads at most, however many webhooks the configuration holds.
+  for (const ns of [...services].slice(0, 5)) {
+    const [namespace, svc] = ns.split('/') as [string, string];
+    try {
+      const ep = (await sendKube(
+        ctx.workload,
+        {
+          method: 'GET',
+          path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/endpoints/${encodeURIComponent(svc)}`,
+        },
+        // A short wait: the plan is frozen while someone waits for the request, and an API server in
+        // trouble must not hold it up (the risk then says the backend is unknown).
+        BACKEND_READ_MS,
+      )) as { subsets?: { addresses?: unknown[] }[] };
+      if (!(ep.subsets ?? []).some((s) => (s.addresses ?? []).length > 0)) down.push(ns);
+    } catch (err) {
+      if (err instanceof KubeCallError && err.status === 404) down.push(ns);
+      else unknown.push(ns);
+    }
+  }
+  const list = (xs: string[]) => xs.map((x) => `service ${x}`).join(', ');
+  return [
+    down.length
+      ? ` Its backend is still down: ${list(down)} ${down.length === 1 ? 'has' : 'have'} no ready endpoints now, so restoring it blocks those requests again.`
+      : '',
+    unknown.length ? ` Whether its backend is up could not be read (${list(unknown)}).` : '',
+  ].join('');
+}
+
+/** How long the plan waits for one backend's endpoints. */
+const BACKEND_READ_MS = 5000;
 
 /** The opened (seal-verified) backup of request `backupOf`; refuses when there is none. */
 async function loadBackup(params: PlanParams, ctx: ActionContext): Promise<OpenedBackup> {

@@ -131,6 +131,10 @@ describe('webhook.suspend, then webhook.restore from the backup, both through tw
     const { requestId, message } = await bot.clickProposal(undoProposal);
     expect(requestId).toMatch(/^r_/);
     const text = JSON.stringify(message!.body.blocks);
+    // Its backend has no Endpoints at all: the risk the approvers read says restoring it blocks again.
+    expect(text).toContain(
+      'Its backend is still down: service kyverno/kyverno-svc has no ready endpoints now, so restoring it blocks those requests again.',
+    );
     expect(text).toContain(`POST ${COLLECTION} (the backup of request ${suspendId})`);
     expect(text).toContain(`server-side dry run (dryRun=All) accepted: POST ${COLLECTION}`);
     expect(bot.kube.writes.map((w) => `${w.method} dry=${w.dryRun}`)).toEqual(['POST dry=true']);
@@ -164,8 +168,17 @@ describe('webhook.suspend, then webhook.restore from the backup, both through tw
     // The same restore offered afresh (a new proposal, after the run) reaches the dry run, which refuses it.
     const stored = (await bot.proposals.get(undoProposal))!;
     const fresh = await bot.proposals.save({ ...stored, createdAt: new Date(Date.now() + 1000).toISOString() });
+    // The backend is back meanwhile (a ready address): the risk no longer says it is down.
+    bot.kube.emit('ADDED', {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { namespace: 'kyverno', name: 'kyverno-svc' },
+      subsets: [{ addresses: [{ ip: '10.0.0.7' }], ports: [{ port: 9443 }] }],
+    } as unknown as KubeObject);
     const { requestId, message } = await bot.clickProposal(fresh);
     const blocks = message!.body.blocks as Any[];
+    expect(JSON.stringify(blocks)).toContain('pods it refuses are refused again.');
+    expect(JSON.stringify(blocks)).not.toContain('backend');
     expect(JSON.stringify(blocks)).toContain('dry run failed');
     expect(JSON.stringify(blocks)).toContain('already exists');
     const buttons = blocks.find((b) => b.type === 'actions')!.elements.map((e: Any) => e.text.text);
