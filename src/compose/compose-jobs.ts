@@ -162,7 +162,7 @@ export interface Jobs {
    * An Alertmanager notification handed to the alerts workers (serve's `POST /alertmanager`): pushed onto the alert
    * intake, which the alerts workers' forwarder moves into the `k8s-health-alerts` queue.
    */
-  enqueueAlertmanager: (n: AlertmanagerNotification, queued: QueuedWebhook) => Promise<void>;
+  enqueueAlertmanager: (n: AlertmanagerNotification, queued: QueuedWebhook, raw?: Buffer) => Promise<void>;
   /** Schedulers and workers (needs Redis: waits for it). */
   start(): Promise<WorkerSet>;
   /** Close the queues and connections (when start() was never called or failed). */

@@ -35,10 +35,18 @@ const MAGIC = 'am1';
 /**
  * One intake item: a header line `am1 <receivedAt> <maxAlerts>` and the body as received. The body is not
  * serialized again (no JSON.stringify of 36 KB on serve's answer path): the header holds only what reading it again
- * needs, and the body follows the first newline whatever it contains.
+ * needs, and the body follows the first newline whatever it contains. The item is a Buffer made in one allocation,
+ * from the bytes received (`raw`, whose text `queued.body` is) when given: the Redis client sends Buffers as they are,
+ * where it would build one string of every argument of the LPUSH and encode it again, which measured as half of
+ * serve's cost of a push, and encoding the body again costs as much as copying its bytes ten times.
  */
-export function frameIntakeItem(queued: QueuedWebhook): string {
-  return `${MAGIC} ${queued.receivedAt} ${queued.maxAlerts}\n${queued.body}`;
+export function frameIntakeItem(queued: QueuedWebhook, raw?: Buffer): Buffer {
+  const header = `${MAGIC} ${queued.receivedAt} ${queued.maxAlerts}\n`;
+  const item = Buffer.allocUnsafe(header.length + (raw ? raw.length : Buffer.byteLength(queued.body, 'utf8')));
+  const at = item.write(header, 0, 'latin1');
+  if (raw) raw.copy(item, at);
+  else item.write(queued.body, at, 'utf8');
+  return item;
 }
 
 /** What an intake item becomes: the alerts job serve's enqueue would have stored, or why it is not one. */

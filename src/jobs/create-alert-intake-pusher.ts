@@ -20,9 +20,9 @@ import { alertIntakeKeys, frameIntakeItem } from './alert-intake.js';
 export function createAlertIntakePusher(
   redis: Redis,
   opts: { keyPrefix: string },
-): (n: AlertmanagerNotification, queued: QueuedWebhook) => Promise<void> {
+): (n: AlertmanagerNotification, queued: QueuedWebhook, raw?: Buffer) => Promise<void> {
   const key = alertIntakeKeys(opts.keyPrefix).pending;
-  type Pending = { item: string; resolve: () => void; reject: (err: unknown) => void };
+  type Pending = { item: Buffer; resolve: () => void; reject: (err: unknown) => void };
   let batch: Pending[] = [];
   const flush = () => {
     const taken = batch;
@@ -32,9 +32,9 @@ export function createAlertIntakePusher(
       (err: unknown) => taken.forEach((p) => p.reject(err)),
     );
   };
-  return (_n, queued) =>
+  return (_n, queued, raw) =>
     new Promise<void>((resolve, reject) => {
       if (batch.length === 0) setImmediate(flush);
-      batch.push({ item: frameIntakeItem(queued), resolve, reject });
+      batch.push({ item: frameIntakeItem(queued, raw), resolve, reject });
     });
 }

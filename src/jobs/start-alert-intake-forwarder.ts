@@ -45,7 +45,10 @@ export interface AlertIntakeForwarderOptions {
 /** A running forwarder. */
 export interface AlertIntakeForwarder {
   readonly id: string;
-  /** Stop taking items: the batch in hand is finished, anything still held goes back to the intake. */
+  /**
+   * Stop taking items: the batch in hand is finished and anything still held goes back to the intake, unless Redis is
+   * unreachable (then it returns at once).
+   */
   stop(): Promise<void>;
 }
 
@@ -224,21 +227,25 @@ export function startAlertIntakeForwarder(opts: AlertIntakeForwarderOptions): Al
     })());
   const ticker = setInterval(() => void beat(), Math.max(10, Math.floor(graceMs / 3)));
   ticker.unref();
+  let stopped: () => void = () => undefined;
+  const stopSignal = new Promise<void>((resolve) => (stopped = resolve));
   // Registered before the first take, so that what it holds can be found should it die.
-  const running = beat().then(run);
+  const running = Promise.race([beat(), stopSignal]).then(() => (stopping ? undefined : run()));
 
   return {
     id,
     async stop() {
       stopping = true;
       clearInterval(ticker);
+      stopped();
       wake?.();
-      // Ends a blocking take at once (it rejects); a batch being forwarded is finished first.
+      // Ends a blocking take at once (it rejects).
       blocking.disconnect();
+      // While Redis answers, the batch in hand is finished and what is still held (a take the disconnect cut short
+      // may have moved an item) goes back to the intake now rather than after the grace period. While it does not,
+      // neither can be done: another forwarder gives the items back once this one's heartbeat has expired.
+      if (redis.status !== 'ready') return;
       await running;
-      await beating;
-      // What is still held (a take the disconnect cut short may have moved an item) goes back to the intake now
-      // rather than after the grace period.
       await giveBack(id, true).catch(() => undefined);
     },
   };

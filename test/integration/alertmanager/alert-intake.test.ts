@@ -137,7 +137,9 @@ describe('the alert intake, the alerts queue and the thread tallies', () => {
     await Promise.all(all.map(({ n, q }) => push(n, q)));
     expect(/cmdstat_lpush:calls=(\d+)/.exec(await r.redis.info('commandstats'))?.[1]).toBe('1');
     // The body as received behind its header, oldest at the end the forwarders take from.
-    expect(await r.redis.lrange(t.keys.pending, 0, -1)).toEqual(all.map(({ q }) => frameIntakeItem(q)).reverse());
+    expect(await r.redis.lrange(t.keys.pending, 0, -1)).toEqual(
+      all.map(({ q }) => frameIntakeItem(q).toString()).reverse(),
+    );
 
     t.startWorker();
     t.forwarder();
@@ -248,7 +250,7 @@ describe('the alert intake, the alerts queue and the thread tallies', () => {
         () => r.redis.lrange(t.keys.forwarding(a.id), 0, -1),
         (held) => held.length === 1,
       ),
-    ).toEqual([frameIntakeItem(stuck)]);
+    ).toEqual([frameIntakeItem(stuck).toString()]);
     // Then it dies between the take and the end of its batch: its connection is gone, its heartbeat is no longer
     // renewed, its list stays.
     doomed.disconnect();
@@ -308,6 +310,16 @@ describe('the alert intake, the alerts queue and the thread tallies', () => {
     // The next push stays in the intake for the next forwarder.
     await r.redis.lpush(t.keys.pending, frameIntakeItem(queued(body('{}:{g="later"}', ['ab']))));
     expect(await r.redis.llen(t.keys.pending)).toBe(1);
+  });
+
+  it('stops at once while Redis is unreachable', async () => {
+    const connection = createRedisConnection(`redis://127.0.0.1:${await freePort()}`);
+    const queue = new Queue(ALERTS_QUEUE, { connection, prefix: queuePrefix('intake-down', ALERTS_QUEUE) });
+    queue.on('error', () => undefined);
+    const f = startAlertIntakeForwarder({ redis: connection, queue, keyPrefix: 'intake-down:', log: silentLogger });
+    await f.stop();
+    await queue.close().catch(() => undefined);
+    connection.disconnect();
   });
 
   it('waits out a Redis restart and forwards what arrives after it', async () => {

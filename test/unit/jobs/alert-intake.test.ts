@@ -21,7 +21,7 @@ describe('alert intake items', () => {
       alerts: ['a1', 'b2', 'c3'].map((f) => ({
         status: 'firing',
         labels: { alertname: 'KubeNodeNotReady', node: `n-${f}`, note: 'two\nlines' },
-        annotations: {},
+        annotations: { summary: 'Knoten „n-1“ antwortet nicht ✗' },
         startsAt: '2026-11-28T01:00:00Z',
         endsAt: '0001-01-01T00:00:00Z',
         generatorURL: '',
@@ -35,9 +35,11 @@ describe('alert intake items', () => {
     maxAlerts,
   });
 
-  it('keeps the body byte for byte and reads back the job serve would have queued', () => {
+  it('keeps the body byte for byte (UTF-8 included) and reads back the job serve would have queued', () => {
     const q = queued(`${body('{}:{g="x"}')}\n\n`);
-    const item = frameIntakeItem(q);
+    // From the bytes as received (serve's path) or from their text: the same item.
+    expect(frameIntakeItem(q, Buffer.from(q.body, 'utf8')).equals(frameIntakeItem(q))).toBe(true);
+    const item = frameIntakeItem(q).toString('utf8');
     expect(item.startsWith('am1 2026-11-28T01:00:01.123Z 2\n')).toBe(true);
     const read = readIntakeItem(item);
     expect(read).toEqual({
@@ -52,7 +54,7 @@ describe('alert intake items', () => {
 
   it('the job id comes from the body and maxAlerts, so a repeat is the same job and another notification is not', () => {
     const id = (q: QueuedWebhook) => {
-      const read = readIntakeItem(frameIntakeItem(q));
+      const read = readIntakeItem(frameIntakeItem(q).toString('utf8'));
       return read.ok ? read.job.opts.jobId : read.reason;
     };
     const a = queued(body('{}:{g="a"}'));
@@ -63,7 +65,7 @@ describe('alert intake items', () => {
   });
 
   it('refuses what serve never writes, saying why in one line', () => {
-    const good = frameIntakeItem(queued(body('{}:{g="a"}')));
+    const good = frameIntakeItem(queued(body('{}:{g="a"}'))).toString('utf8');
     const reasons = [
       'hello',
       good.replace('am1', 'am2'),
