@@ -28,9 +28,9 @@ export interface AlertmanagerRoute {
  * (K8S_HEALTH_ALERTMANAGER_TOKEN) the endpoint does not exist (404). A request must carry
  * `Authorization: Bearer <token>` (compared in constant time); its body is read up to `maxBodyBytes`,
  * parsed (payload version 4) and handed to `enqueue` (the alert intake, whose forwarder feeds the
- * `k8s-health-alerts` queue): the answer comes as soon as Redis holds it, so Alertmanager never waits for Slack. A refused body is a 4xx with one line,
- * counted and logged, nothing stored (Alertmanager does not retry a 4xx); a queue that does not take
- * it is a 503, which Alertmanager retries.
+ * `k8s-health-alerts` queue): the answer comes as soon as Redis holds it, so Alertmanager never waits for
+ * Slack. A refused body is a 4xx with one line, counted and logged, nothing stored (Alertmanager does not
+ * retry a 4xx); a store that does not take it is a 503, which Alertmanager retries.
  */
 export function createAlertmanagerRoute(deps: {
   token?: string;
@@ -101,6 +101,7 @@ export function createAlertmanagerRoute(deps: {
         if (done) return;
         done = true;
         const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+        chunks.length = 0;
         const body = raw.toString('utf8');
         const queued: QueuedWebhook = { body, receivedAt: now().toISOString(), maxAlerts: deps.maxAlertsPerRequest };
         let notification: AlertmanagerNotification;

@@ -40,6 +40,12 @@ export interface AlertIntakeForwarderOptions {
   graceMs?: number;
   /** How long one blocking take waits for an item before it is sent again (seconds, default 5). */
   blockSeconds?: number;
+  /**
+   * A burst is taken once the intake has not grown for `quietMs` (default 50), or `lingerMs` (default 500) after its
+   * first webhook, or at `batch` webhooks.
+   */
+  quietMs?: number;
+  lingerMs?: number;
 }
 
 /** A running forwarder. */
@@ -98,6 +104,8 @@ export function startAlertIntakeForwarder(opts: AlertIntakeForwarderOptions): Al
   const batch = Math.max(1, opts.batch ?? 100);
   const graceMs = opts.graceMs ?? 30_000;
   const blockSeconds = opts.blockSeconds ?? 5;
+  const quietMs = opts.quietMs ?? 50;
+  const lingerMs = opts.lingerMs ?? 500;
   const keys = alertIntakeKeys(opts.keyPrefix);
   const mine = keys.forwarding(id);
   const blocking = redis.duplicate();
@@ -126,12 +134,26 @@ export function startAlertIntakeForwarder(opts: AlertIntakeForwarderOptions): Al
       return [];
     }
     held = true;
+    await burstOver();
     const tx = redis.multi().set(keys.heartbeat(id), '1', 'PX', graceMs).sadd(keys.forwarders, id);
     for (let i = 1; i < batch; i++) tx.rpoplpush(keys.pending, mine);
     tx.llen(keys.pending);
     const replies = succeeded(await tx.exec());
     metrics?.alertIntakePending.set(Number(replies[replies.length - 1]));
     return [first, ...(replies.slice(2, -1).filter((v) => typeof v === 'string') as string[])];
+  };
+
+  // Alertmanager sends its groups together, and serve pushes each turn of its event loop as it comes. Redis runs one
+  // command at a time: the forwarder's batch (a script per job) would queue in front of serve's next pushes, whose
+  // answers Alertmanager waits on. The burst is taken once it is over, in fewer and larger batches.
+  const burstOver = async () => {
+    const deadline = Date.now() + lingerMs;
+    for (let last = -1; !stopping && Date.now() < deadline;) {
+      const n = await redis.llen(keys.pending);
+      if (n === last || n >= batch - 1) return;
+      last = n;
+      await pause(Math.min(quietMs, Math.max(0, deadline - Date.now())));
+    }
   };
 
   const forward = async (items: string[]) => {
