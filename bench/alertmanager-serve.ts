@@ -7,7 +7,7 @@ import { silentLogger } from '../src/log/logger.js';
 
 /**
  * Bench child (target 12): `POST /alertmanager` as `serve --no-workers` runs it (the Helm chart's
- * layout: the workers are other pods): the route and the queue producer only. Answers its endpoint
+ * layout: the workers are other pods): the route and its push onto the alert intake only. Answers its endpoint
  * over IPC; stops on a `stop` message. argv: REDIS_URL TOKEN.
  */
 const [redisUrl, token] = process.argv.slice(2);
@@ -17,7 +17,7 @@ const route = createAlertmanagerRoute({
   token,
   maxBodyBytes: config.alertmanager.maxBodyBytes,
   maxAlertsPerRequest: config.alertmanager.maxAlertsPerRequest,
-  enqueue: (n, queued) => jobs.enqueueAlertmanager(n, queued),
+  enqueue: jobs.enqueueAlertmanager,
   log: silentLogger,
 });
 const server = http.createServer((req, res) =>

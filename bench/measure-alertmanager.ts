@@ -17,11 +17,11 @@ import { startRedis } from '../test/support/start-redis.js';
 
 /**
  * Bench child (target 12), three processes as the Helm chart runs them: `POST /alertmanager` in a
- * serve without workers (alertmanager-serve.ts), the alerts workers here (4, as in a worker pod) with a
- * real Redis and the fake Slack Web API, on the S3 scenario's stored report and its root-cause
- * thread, and the load generator (alertmanager-load.ts): ROUNDS × 50 concurrent webhooks of 100
- * alerts. Then the queue is drained and every Prometheus message in Slack counted: each alert exactly
- * once, and as many threads as root causes. argv: ROOT ROUNDS.
+ * serve without workers (alertmanager-serve.ts), the alerts workers here (4, as in a worker pod, with
+ * the alert intake's forwarder) with a real Redis and the fake Slack Web API, on the S3 scenario's
+ * stored report and its root-cause thread, and the load generator (alertmanager-load.ts): ROUNDS × 50
+ * concurrent webhooks of 100 alerts. Then the intake and the queue are drained and every Prometheus
+ * message in Slack counted: each alert exactly once, and as many threads as root causes. argv: ROOT ROUNDS.
  */
 const [root, roundsArg] = process.argv.slice(2);
 const rounds = Number(roundsArg ?? 3);

@@ -27,17 +27,20 @@ export interface AlertmanagerRoute {
  * `POST /alertmanager`: Alertmanager's webhook (docs/alertmanager.md). Without a token configured
  * (K8S_HEALTH_ALERTMANAGER_TOKEN) the endpoint does not exist (404). A request must carry
  * `Authorization: Bearer <token>` (compared in constant time); its body is read up to `maxBodyBytes`,
- * parsed (payload version 4) and handed to `enqueue` (the `k8s-health-alerts` queue): the answer comes
- * as soon as it is queued, so Alertmanager never waits for Slack. A refused body is a 4xx with one line,
- * counted and logged, nothing stored (Alertmanager does not retry a 4xx); a queue that does not take
- * it is a 503, which Alertmanager retries.
+ * parsed (payload version 4) and handed to `enqueue` (the alert intake, whose forwarder feeds the
+ * `k8s-health-alerts` queue): the answer comes as soon as Redis holds it, so Alertmanager never waits for
+ * Slack. A refused body is a 4xx with one line, counted and logged, nothing stored (Alertmanager does not
+ * retry a 4xx); a store that does not take it is a 503, which Alertmanager retries.
  */
 export function createAlertmanagerRoute(deps: {
   token?: string;
   maxBodyBytes: number;
   maxAlertsPerRequest: number;
-  /** Resolves once the notification is stored (Redis): only then is it acknowledged. */
-  enqueue: (n: AlertmanagerNotification, queued: QueuedWebhook) => Promise<void>;
+  /**
+   * Resolves once the notification is stored (Redis): only then is it acknowledged. `raw` is the body's bytes as
+   * received (`queued.body` is their text), for a store that keeps them as they are without encoding the text again.
+   */
+  enqueue: (n: AlertmanagerNotification, queued: QueuedWebhook, raw: Buffer) => Promise<void>;
   metrics?: AlertmanagerMetrics;
   log: Logger;
   now?: () => Date;
@@ -97,7 +100,9 @@ export function createAlertmanagerRoute(deps: {
       req.on('end', () => {
         if (done) return;
         done = true;
-        const body = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+        const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+        chunks.length = 0;
+        const body = raw.toString('utf8');
         const queued: QueuedWebhook = { body, receivedAt: now().toISOString(), maxAlerts: deps.maxAlertsPerRequest };
         let notification: AlertmanagerNotification;
         try {
@@ -107,7 +112,7 @@ export function createAlertmanagerRoute(deps: {
           throw err;
         }
         Promise.resolve()
-          .then(() => deps.enqueue(notification, queued))
+          .then(() => deps.enqueue(notification, queued, raw))
           .then(
             () => {
               deps.metrics?.requests.inc({ outcome: 'accepted' });

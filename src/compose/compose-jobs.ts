@@ -8,7 +8,7 @@ import { describeError } from '../errors/describe-error.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { createProposalRequester } from '../jobs/create-proposal-requester.js';
 import { createQueuedScan } from '../jobs/create-queued-scan.js';
-import { createRedisConnection } from '../jobs/create-redis-connection.js';
+import { createCommandRedis, createRedisConnection } from '../jobs/create-redis-connection.js';
 import type { RedisOutageReporter } from '../store/create-redis-outage-reporter.js';
 import type { WorkerMetrics } from '../jobs/create-worker-metrics.js';
 import { enqueueRemediation } from '../jobs/enqueue-remediation.js';
@@ -26,7 +26,8 @@ import {
   REMEDIATE_QUEUE,
   SCAN_QUEUE,
 } from '../jobs/queue-names.js';
-import { createAlertmanagerEnqueuer } from '../jobs/enqueue-alertmanager.js';
+import { createAlertIntakePusher } from '../jobs/create-alert-intake-pusher.js';
+import { startAlertIntakeForwarder, type AlertIntakeForwarder } from '../jobs/start-alert-intake-forwarder.js';
 import { createAlertReceiptStore } from '../alertmanager/alert-receipt-store.js';
 import type { AlertmanagerNotification, QueuedWebhook } from '../alertmanager/webhook-payload.js';
 import {
@@ -157,8 +158,11 @@ export interface Jobs {
   requestProposal: RequestProposal;
   /** The decisive approval's remediate job (job id = request id). */
   enqueueRemediation: (requestId: string) => Promise<void>;
-  /** An Alertmanager notification handed to the alerts workers (serve's `POST /alertmanager`). */
-  enqueueAlertmanager: (n: AlertmanagerNotification, queued: QueuedWebhook) => Promise<void>;
+  /**
+   * An Alertmanager notification handed to the alerts workers (serve's `POST /alertmanager`): pushed onto the alert
+   * intake, which the alerts workers' forwarder moves into the `k8s-health-alerts` queue.
+   */
+  enqueueAlertmanager: (n: AlertmanagerNotification, queued: QueuedWebhook, raw?: Buffer) => Promise<void>;
   /** Schedulers and workers (needs Redis: waits for it). */
   start(): Promise<WorkerSet>;
   /** Close the queues and connections (when start() was never called or failed). */
@@ -202,10 +206,18 @@ export function composeJobs(opts: JobsOptions): Jobs {
     connection: proposeEventsConnection,
     prefix: queuePrefix(prefix, PROPOSE_QUEUE),
   }).on('error', onError);
+  // serve's pushes onto the alert intake fail fast while Redis is unreachable (Alertmanager gets a 503 and retries)
+  // instead of waiting on the BullMQ connection; connected at the first webhook.
+  const intakeConnection = createCommandRedis(opts.redisUrl, { outage: opts.outage });
   const connections = [connection, scanEventsConnection, proposeEventsConnection];
   const closeQueues = async () => {
     await Promise.all([...Object.values(queues).map((q) => q.close()), scanEvents.close(), proposeEvents.close()]);
-    await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+    await Promise.all([
+      ...connections.map((c) => c.quit().catch(() => c.disconnect())),
+      intakeConnection.status === 'wait'
+        ? intakeConnection.disconnect()
+        : intakeConnection.quit().catch(() => intakeConnection.disconnect()),
+    ]);
   };
   const scan = createQueuedScan(queues.scan, scanEvents, {
     timeoutMs: opts.scanTimeoutMs,
@@ -217,7 +229,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
     scan,
     requestProposal: createProposalRequester(queues.propose, proposeEvents, { timeoutMs: opts.proposeTimeoutMs }),
     enqueueRemediation: (id) => enqueueRemediation(queues.remediate, id),
-    enqueueAlertmanager: createAlertmanagerEnqueuer(queues.alerts),
+    enqueueAlertmanager: createAlertIntakePusher(intakeConnection, { keyPrefix }),
     close: closeQueues,
     async start() {
       const runWorkers = opts.runWorkers ?? true;
@@ -370,6 +382,17 @@ export function composeJobs(opts: JobsOptions): Jobs {
                 );
             })
           : undefined;
+      // Wherever the alerts workers run, the intake's forwarder feeds their queue (with or without a Slack token here:
+      // the jobs wait in the queue for a process that has one).
+      const forwarder: AlertIntakeForwarder | undefined = kinds.includes('alerts')
+        ? startAlertIntakeForwarder({
+            redis: connection,
+            queue: queues.alerts,
+            keyPrefix,
+            log: log.child({ component: 'alert-intake' }),
+            metrics: opts.metrics,
+          })
+        : undefined;
       for (const w of workers) {
         w.on('error', onError);
         w.on('failed', (job, err) =>
@@ -420,7 +443,7 @@ export function composeJobs(opts: JobsOptions): Jobs {
           await syncing;
           // Leases first: the other workers take this one's clusters over at their next tick.
           await fleet?.stop();
-          await Promise.all(workers.map((w) => w.close()));
+          await Promise.all([forwarder?.stop(), ...workers.map((w) => w.close())]);
           watchCaches?.close();
           await closeQueues();
         },

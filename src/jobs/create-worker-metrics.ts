@@ -30,6 +30,10 @@ export interface WorkerMetrics {
   approvalsExpired: Counter;
   /** Prometheus alerts the alerts worker handled, by outcome (jobs/run-alerts-job.ts). */
   alertmanagerAlerts: Counter<'outcome'>;
+  /** Webhooks the alert intake's forwarder took, by outcome (jobs/start-alert-intake-forwarder.ts). */
+  alertIntake: Counter<'outcome'>;
+  /** The alert intake's length as this process's forwarder last saw it. */
+  alertIntakePending: Gauge;
   /**
    * Count and time the jobs of these BullMQ workers (scan, notify, remediate; told apart by queue
    * name) from their `completed`/`failed` events, and read the watch gauges from `watchCaches` at
@@ -83,6 +87,17 @@ export function createWorkerMetrics(opts: { registry?: Registry; defaultMetrics?
     name: 'k8s_health_alertmanager_alerts_total',
     help: "Prometheus alerts from Alertmanager by outcome: joined (a reply in its root cause's thread), own (a thread of its own), resolved, repeated (already shown), unknown-cluster (no cluster matched), overflow (beyond alertmanager.maxAlertsPerRequest)",
     labelNames: ['outcome'] as const,
+    registers,
+  });
+  const alertIntake = new Counter({
+    name: 'k8s_health_alertmanager_intake_total',
+    help: 'Alertmanager webhooks taken from the alert intake by this process, by outcome: forwarded (its alerts job stored, or already there), dropped (not an item serve writes), recovered (given back from a forwarder that stopped answering)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const alertIntakePending = new Gauge({
+    name: 'k8s_health_alertmanager_intake_pending',
+    help: "Alertmanager webhooks waiting in the alert intake for the alerts workers' forwarder, as this process last saw it",
     registers,
   });
   const approvalsExpired = new Counter({
@@ -188,6 +203,8 @@ export function createWorkerMetrics(opts: { registry?: Registry; defaultMetrics?
     remediations,
     approvalsExpired,
     alertmanagerAlerts,
+    alertIntake,
+    alertIntakePending,
     attach({ workers, watchCaches, clusters = [] }) {
       if (watchCaches) caches.push(watchCaches);
       for (const name of clusters) {

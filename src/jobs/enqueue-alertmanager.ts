@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Queue } from 'bullmq';
 import { parseWebhook } from '../alertmanager/parse-webhook.js';
 import type { AlertmanagerNotification, QueuedWebhook } from '../alertmanager/webhook-payload.js';
 
@@ -20,8 +19,8 @@ export type AlertsJobData = QueuedWebhook | AlertmanagerNotification;
  * is then one job while the first is kept; the receipts of jobs/run-alerts-job.ts handle the rest.
  */
 export function alertsJobId(n: AlertmanagerNotification): string {
-  // Built on serve's answer path: one string, no intermediate arrays. Unambiguous: fingerprints are hex, a status is
-  // one of two words, and the free-form fields (the group key, each startsAt) go with their lengths.
+  // Built for every webhook the intake forwards: one string, no intermediate arrays. Unambiguous: fingerprints are
+  // hex, a status is one of two words, and the free-form fields (the group key, each startsAt) go with their lengths.
   let ids = '';
   for (const a of n.alerts) ids += `\n${a.fingerprint} ${a.status} ${a.startsAt.length}:${a.startsAt}`;
   const h = createHash('sha256').update(`${n.groupKey.length}:${n.groupKey}${ids}\n${n.overflow}`).digest('hex');
@@ -29,36 +28,9 @@ export function alertsJobId(n: AlertmanagerNotification): string {
 }
 
 /**
- * serve's enqueue: the notifications whose bodies were read in the same turn of the event loop go to Redis
- * together, in one `addBulk` (one MULTI: one write and one answer for all of them) rather than one round trip each.
- * Each caller still resolves only once its job is stored, and all of them fail together when Redis does not take
- * the batch (503s, which Alertmanager retries). A lone notification waits for nothing but the end of its own turn.
+ * The notification an alerts job is about (its body read again: serve checked it before pushing it onto the intake,
+ * and the intake's forwarder before queuing it).
  */
-export function createAlertmanagerEnqueuer(
-  queue: Queue,
-): (n: AlertmanagerNotification, queued: QueuedWebhook) => Promise<void> {
-  type Pending = { jobId: string; queued: QueuedWebhook; resolve: () => void; reject: (err: unknown) => void };
-  let batch: Pending[] = [];
-  const flush = () => {
-    const taken = batch;
-    batch = [];
-    queue
-      .addBulk(
-        taken.map((p) => ({ name: 'notification', data: p.queued, opts: { ...ALERTS_JOB_OPTIONS, jobId: p.jobId } })),
-      )
-      .then(
-        () => taken.forEach((p) => p.resolve()),
-        (err: unknown) => taken.forEach((p) => p.reject(err)),
-      );
-  };
-  return (n, queued) =>
-    new Promise<void>((resolve, reject) => {
-      if (batch.length === 0) setImmediate(flush);
-      batch.push({ jobId: alertsJobId(n), queued, resolve, reject });
-    });
-}
-
-/** The notification an alerts job is about (its body read again: serve checked it before queuing). */
 export function notificationOf(data: AlertsJobData): AlertmanagerNotification {
   return 'body' in data ? parseWebhook(data.body, { maxAlerts: data.maxAlerts, receivedAt: data.receivedAt }) : data;
 }

@@ -16,10 +16,11 @@ export const BULLMQ_PREFIX = REDIS_PREFIX.slice(0, -1);
 /**
  * The groups of keys that one Lua script or transaction touches together, each under one hash tag:
  * an approval request and the pending index; the audit stream, its head and its archive; every
- * cluster's lease and the worker heartbeats (a claim covers many clusters in one script). Every other
- * key is read and written alone, so it keeps a plain name and Redis Cluster spreads it by itself.
+ * cluster's lease and the worker heartbeats (a claim covers many clusters in one script); the alert
+ * intake's lists and its forwarders (an item moves between them in one command). Every other key is
+ * read and written alone, so it keeps a plain name and Redis Cluster spreads it by itself.
  */
-export type KeyGroup = 'approvals' | 'audit' | 'lease';
+export type KeyGroup = 'approvals' | 'audit' | 'lease' | 'alert-intake';
 
 /** `{<base>:<group>}:<rest>` for keyPrefix `<base>:` — the braces are the Redis Cluster hash tag. */
 export function taggedKey(keyPrefix: string, group: KeyGroup, rest: string): string {

@@ -4,9 +4,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Cluster } from 'ioredis';
 import { readEnvOptions } from '../../src/config/read-env-options.js';
-import { createRedisConnection } from '../../src/jobs/create-redis-connection.js';
-import { NOTIFY_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
+import { Queue } from 'bullmq';
+import { parseWebhook } from '../../src/alertmanager/parse-webhook.js';
+import type { QueuedWebhook } from '../../src/alertmanager/webhook-payload.js';
+import { alertIntakeKeys, frameIntakeItem } from '../../src/jobs/alert-intake.js';
+import { createAlertIntakePusher } from '../../src/jobs/create-alert-intake-pusher.js';
+import { createCommandRedis, createRedisConnection } from '../../src/jobs/create-redis-connection.js';
+import { alertsJobId } from '../../src/jobs/enqueue-alertmanager.js';
+import { ALERTS_QUEUE, NOTIFY_QUEUE, queuePrefix } from '../../src/jobs/queue-names.js';
+import { startAlertIntakeForwarder, type AlertIntakeForwarder } from '../../src/jobs/start-alert-intake-forwarder.js';
 import { BULLMQ_PREFIX } from '../../src/store/redis-prefix.js';
+import { captureLogs } from '../support/capture-logs.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { freePort } from '../support/free-port.js';
 import { spawnServe } from '../support/spawn-serve.js';
@@ -26,7 +34,8 @@ import {
  * The bot on a real Redis Cluster (three masters, each with a replica, made with `redis-cli --cluster
  * create` from Debian's packages): configured only by REDIS_CLUSTER_NODES / REDIS_PASSWORD, every
  * Lua script and transaction finds its keys in one slot (no CROSSSLOT), the keys spread over the
- * masters, and scans, alert threads, a two-person approval and its execution go on through a kill -9
+ * masters (the alert intake's push, batch and give-back included), and scans, alert threads, a two-person
+ * approval and its execution go on through a kill -9
  * of the master holding the keys in use (its replica is promoted; ioredis follows the new slot map).
  * The failover cases are the Sentinel suite's too (redis-failover-cases.ts); each runs on a cluster of
  * its own, since a kill leaves a master without a replica.
@@ -75,6 +84,63 @@ describe('Redis Cluster topology, in-process workers', () => {
 
   it("scans queued while the scan worker is paused when the scan queue's master dies: each runs once after the failover, its report stored", async () => {
     await onFreshCluster((topo) => queuedScansThroughFailover(topo));
+  }, 120_000);
+});
+
+describe('Redis Cluster topology, the alert intake', () => {
+  it("serve's push, the forwarder's moves and batch, and the give-back of a dead forwarder's webhooks each stay in one slot", async () => {
+    const topo = await startRedisCluster();
+    const env = readEnvOptions(topo.env).redis;
+    const connection = createRedisConnection(env);
+    const commands = createCommandRedis(env);
+    const queue = new Queue(ALERTS_QUEUE, { connection, prefix: queuePrefix('cluster-intake', ALERTS_QUEUE) });
+    const logs = captureLogs('info');
+    const keys = alertIntakeKeys('cluster-intake:');
+    const webhook = (group: string): QueuedWebhook => ({
+      body: JSON.stringify({
+        version: '4',
+        groupKey: group,
+        status: 'firing',
+        alerts: [
+          { status: 'firing', labels: {}, annotations: {}, startsAt: '2026-11-28T01:00:00Z', fingerprint: 'ab' },
+        ],
+      }),
+      receivedAt: '2026-11-28T01:00:01.000Z',
+      maxAlerts: 10,
+    });
+    let forwarder: AlertIntakeForwarder | undefined;
+    try {
+      const push = createAlertIntakePusher(commands, { keyPrefix: 'cluster-intake:' });
+      const pushed = ['a', 'b'].map((g) => webhook(`{}:{g="${g}"}`));
+      await Promise.all(pushed.map((q) => push(parseWebhook(q.body, q), q)));
+      // A forwarder that died holding a webhook.
+      const held = webhook('{}:{g="held"}');
+      await connection.sadd(keys.forwarders, 'gone');
+      await connection.lpush(keys.forwarding('gone'), frameIntakeItem(held));
+      forwarder = startAlertIntakeForwarder({
+        redis: connection,
+        queue,
+        keyPrefix: 'cluster-intake:',
+        log: logs.log,
+        graceMs: 600,
+      });
+      const ids = [...pushed, held].map((q) => alertsJobId(parseWebhook(q.body, q))).sort();
+      for (let i = 0; (await queue.getJobCountByTypes('waiting')) < 3; i++) {
+        if (i > 200) throw new Error(`the forwarder did not queue 3 jobs within 10 s: ${logs.messages.join(' | ')}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await queue.getJobs(['waiting'])).map((j) => j.id).sort()).toEqual(ids);
+      expect(logs.messages.filter((m) => !/stopped answering/.test(m))).toEqual([]);
+      expect(logs.messages).toHaveLength(1);
+      await forwarder.stop();
+      expect(await connection.smembers(keys.forwarders)).toEqual([]);
+    } finally {
+      await forwarder?.stop().catch(() => undefined);
+      await queue.close();
+      commands.disconnect();
+      connection.disconnect();
+      await topo.stop();
+    }
   }, 120_000);
 });
 
