@@ -69,6 +69,7 @@ export const ERROR_CODES = {
     'Redis, the state store, is unreachable: readiness fails and commands answer "state store unreachable" until it is back',
   E_REDIS_PING: 'Redis answered PING with something else (readiness)',
   E_REDIS_CLUSTER_CLOSED: 'a Redis Cluster client was closed while a connect() of it was waiting (the caller retries)',
+  E_REDIS_TX_DISCARDED: 'Redis discarded a transaction (MULTI/EXEC answered nil): nothing of it was applied (retried)',
   // the sandbox and its simulated cluster
   E_SANDBOX_PAGE: 'the sandbox page could not serve a request, or its files are missing',
   E_SANDBOX_REDIS: 'the sandbox could not start or reach its Redis',

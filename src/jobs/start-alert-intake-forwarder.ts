@@ -4,6 +4,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Counter, Gauge } from 'prom-client';
 import { describeError } from '../errors/describe-error.js';
+import { K8sHealthError } from '../errors/k8s-health-error.js';
 import type { Logger } from '../log/logger.js';
 import { neutralizePlainText } from '../text/neutralize-plain-text.js';
 import { alertIntakeKeys, readIntakeItem, type IntakeJob } from './alert-intake.js';
@@ -275,7 +276,7 @@ export function startAlertIntakeForwarder(opts: AlertIntakeForwarderOptions): Al
 
 /** The replies of a MULTI, or the first error in it thrown. */
 function succeeded(results: [Error | null, unknown][] | null): unknown[] {
-  if (!results) throw new Error('alert intake: transaction discarded');
+  if (!results) throw new K8sHealthError('E_REDIS_TX_DISCARDED', 'alert intake: transaction discarded');
   for (const [err] of results) if (err) throw err;
   return results.map(([, v]) => v);
 }
