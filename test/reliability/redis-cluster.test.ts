@@ -29,6 +29,7 @@ import {
   voteAndExecutionThroughFailover,
   type FailoverTopology,
 } from './redis-failover-cases.js';
+import { firingAlert, webhookBody } from '../support/alertmanager-webhook.js';
 
 /**
  * The bot on a real Redis Cluster (three masters, each with a replica, made with `redis-cli --cluster
@@ -97,14 +98,7 @@ describe('Redis Cluster topology, the alert intake', () => {
     const logs = captureLogs('info');
     const keys = alertIntakeKeys('cluster-intake:');
     const webhook = (group: string): QueuedWebhook => ({
-      body: JSON.stringify({
-        version: '4',
-        groupKey: group,
-        status: 'firing',
-        alerts: [
-          { status: 'firing', labels: {}, annotations: {}, startsAt: '2026-11-28T01:00:00Z', fingerprint: 'ab' },
-        ],
-      }),
+      body: webhookBody(group, [firingAlert('ab', {})]),
       receivedAt: '2026-11-28T01:00:01.000Z',
       maxAlerts: 10,
     });

@@ -22,6 +22,7 @@ import { eventually } from '../../support/eventually.js';
 import { freePort } from '../../support/free-port.js';
 import { startRedis } from '../../support/start-redis.js';
 import { useRedis } from '../../support/use-redis.js';
+import { firingAlert, webhookBody } from '../../support/alertmanager-webhook.js';
 
 /**
  * The alert intake with a real Redis, between serve's `POST /alertmanager` and the `k8s-health-alerts` queue: serve
@@ -38,24 +39,10 @@ describe('the alert intake, the alerts queue and the thread tallies', () => {
   });
   const r = useRedis();
   const body = (group: string, fingerprints: string[]) =>
-    JSON.stringify({
-      version: '4',
-      groupKey: group,
-      status: 'firing',
-      receiver: 'k8s-health',
-      groupLabels: {},
-      commonLabels: {},
-      externalURL: '',
-      alerts: fingerprints.map((f) => ({
-        status: 'firing',
-        labels: { alertname: 'KubeNodeNotReady', node: `n-${f}` },
-        annotations: {},
-        startsAt: '2026-11-28T01:00:00Z',
-        endsAt: '0001-01-01T00:00:00Z',
-        generatorURL: '',
-        fingerprint: f,
-      })),
-    });
+    webhookBody(
+      group,
+      fingerprints.map((f) => firingAlert(f, { alertname: 'KubeNodeNotReady', node: `n-${f}` })),
+    );
   const queued = (text: string): QueuedWebhook => ({
     body: text,
     receivedAt: '2026-11-28T01:00:01.000Z',

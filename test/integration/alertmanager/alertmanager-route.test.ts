@@ -6,6 +6,7 @@ import { createAlertmanagerMetrics } from '../../../src/alertmanager/create-aler
 import { createAlertmanagerRoute } from '../../../src/alertmanager/create-alertmanager-route.js';
 import type { AlertmanagerNotification } from '../../../src/alertmanager/webhook-payload.js';
 import { silentLogger } from '../../../src/log/logger.js';
+import { firingAlert, webhookBody } from '../../support/alertmanager-webhook.js';
 
 /** The webhook route on a real HTTP server: token, body cap, payload checks, queue hand-over. */
 describe('POST /alertmanager', () => {
@@ -52,26 +53,13 @@ describe('POST /alertmanager', () => {
     });
     return `${res.status} ${await res.text()}`;
   };
-  const alert = (i: number) => ({
-    status: 'firing',
-    labels: { alertname: 'KubeNodeNotReady', node: `n${i}` },
-    annotations: {},
-    startsAt: '2026-11-28T00:59:00Z',
-    endsAt: '0001-01-01T00:00:00Z',
-    generatorURL: '',
-    fingerprint: `abc${i}`,
-  });
+  const alert = (i: number) =>
+    firingAlert(`abc${i}`, { alertname: 'KubeNodeNotReady', node: `n${i}` }, {}, '2026-11-28T00:59:00Z');
   const payload = (n: number) =>
-    JSON.stringify({
-      version: '4',
-      groupKey: '{}:{}',
-      status: 'firing',
-      receiver: 'k8s-health',
-      groupLabels: {},
-      commonLabels: {},
-      externalURL: '',
-      alerts: Array.from({ length: n }, (_, i) => alert(i)),
-    });
+    webhookBody(
+      '{}:{}',
+      Array.from({ length: n }, (_, i) => alert(i)),
+    );
 
   it('without a token configured the endpoint does not exist', async () => {
     expect(await post(payload(1), `Bearer ${TOKEN}`, await serve(undefined))).toBe(

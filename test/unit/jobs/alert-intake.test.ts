@@ -3,6 +3,7 @@ import { parseWebhook } from '../../../src/alertmanager/parse-webhook.js';
 import type { QueuedWebhook } from '../../../src/alertmanager/webhook-payload.js';
 import { alertIntakeKeys, frameIntakeItem, readIntakeItem } from '../../../src/jobs/alert-intake.js';
 import { ALERTS_JOB_OPTIONS, alertsJobId } from '../../../src/jobs/enqueue-alertmanager.js';
+import { firingAlert, webhookBody } from '../../support/alertmanager-webhook.js';
 
 /**
  * The alert intake's items: serve frames the body it received behind one header line, the forwarder reads it back
@@ -10,25 +11,17 @@ import { ALERTS_JOB_OPTIONS, alertsJobId } from '../../../src/jobs/enqueue-alert
  */
 describe('alert intake items', () => {
   const body = (group: string, extra: Record<string, unknown> = {}) =>
-    JSON.stringify({
-      version: '4',
-      groupKey: group,
-      status: 'firing',
-      receiver: 'k8s-health',
-      groupLabels: {},
-      commonLabels: {},
-      externalURL: '',
-      alerts: ['a1', 'b2', 'c3'].map((f) => ({
-        status: 'firing',
-        labels: { alertname: 'KubeNodeNotReady', node: `n-${f}`, note: 'two\nlines' },
-        annotations: { summary: 'Knoten „n-1“ antwortet nicht ✗' },
-        startsAt: '2026-11-28T01:00:00Z',
-        endsAt: '0001-01-01T00:00:00Z',
-        generatorURL: '',
-        fingerprint: f,
-      })),
-      ...extra,
-    });
+    webhookBody(
+      group,
+      ['a1', 'b2', 'c3'].map((f) =>
+        firingAlert(
+          f,
+          { alertname: 'KubeNodeNotReady', node: `n-${f}`, note: 'two\nlines' },
+          { summary: 'Knoten „n-1“ antwortet nicht ✗' },
+        ),
+      ),
+      extra,
+    );
   const queued = (text: string, maxAlerts = 2): QueuedWebhook => ({
     body: text,
     receivedAt: '2026-11-28T01:00:01.123Z',
