@@ -1,24 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { loadDump } from '../../src/cluster/dump/load-dump.js';
-import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
-import { analyzeAlertChanges } from '../../src/alerts/analyze-alert-changes.js';
-import {
-  EMPTY_ALERT_STATE,
-  type AlertChange,
-  type ClusterAlertState,
-  type Incident,
-} from '../../src/alerts/incident.js';
+import type { AlertChange, Incident } from '../../src/alerts/incident.js';
 import { SECTION_IDS } from '../../src/diagnose/finding.js';
 import type { Report } from '../../src/report/report.js';
-import { scanSnapshot } from '../../src/scan/scan-snapshot.js';
 import type { SlackMessage } from '../../src/slack/render/clamp-blocks.js';
 import { renderAlertParent, renderAlertReply } from '../../src/slack/render/render-alert.js';
 import { proposalKey, renderBlocks } from '../../src/slack/render/render-blocks.js';
 import { renderDetails } from '../../src/slack/render/render-details.js';
 import { renderOutdatedCard } from '../../src/slack/render/render-outdated-card.js';
-import { InMemoryHistory } from '../../src/store/in-memory-history.js';
+import { playScenario } from '../support/play-scenario.js';
 import { listScenarios } from '../support/scenarios.js';
 
 /** An ISO 8601 time as a cluster writes it, anywhere in a text. */
@@ -96,26 +85,8 @@ function everyMessage(report: Report, incidents: Incident[]): [string, SlackMess
 
 describe('no raw ISO time in any message: absolute times are date tokens (mrkdwn) or short UTC times (plain_text)', () => {
   it.each(listScenarios().map((s) => [s.name, s] as const))('%s', async (_name, s) => {
-    const history = new InMemoryHistory();
-    let state: ClusterAlertState = EMPTY_ALERT_STATE;
-    let report: Report | undefined;
-    const incidents = new Map<string, Incident>();
-    for (const dir of s.scans) {
-      const at = String(JSON.parse(readFileSync(path.join(dir, 'meta.json'), 'utf8')).collectedAt);
-      report = await scanSnapshot(await loadDump(dir, { cluster: 'prod-east' }), {
-        history,
-        thresholds: DEFAULT_THRESHOLDS,
-        generatedAt: new Date(at),
-      });
-      const next = analyzeAlertChanges(state, report, {
-        channel: 'C0ALERTS',
-        resolveAfterScans: 2,
-        flapWindowMinutes: 30,
-      });
-      state = next.state;
-      for (const inc of next.changed) incidents.set(inc.fingerprint, inc);
-    }
-    const raw = everyMessage(report!, [...incidents.values()]).flatMap(([what, m]) =>
+    const { report, incidents } = await playScenario(s.scans);
+    const raw = everyMessage(report, incidents).flatMap(([what, m]) =>
       textsOf(m)
         .map((t) => t.replace(DATE_TOKEN, ''))
         .filter((t) => ISO.test(t))

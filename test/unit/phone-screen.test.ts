@@ -1,18 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { types } from '@slack/bolt';
-import { loadDump } from '../../src/cluster/dump/load-dump.js';
-import { DEFAULT_THRESHOLDS } from '../../src/config/config-schema.js';
-import { analyzeAlertChanges } from '../../src/alerts/analyze-alert-changes.js';
-import { EMPTY_ALERT_STATE, type ClusterAlertState, type Incident } from '../../src/alerts/incident.js';
-import type { Report } from '../../src/report/report.js';
-import { scanSnapshot } from '../../src/scan/scan-snapshot.js';
+import type { Incident } from '../../src/alerts/incident.js';
 import { estimateLines } from '../../src/slack/render/estimate-lines.js';
 import { renderAlertParent } from '../../src/slack/render/render-alert.js';
 import { CARD_LINE_BUDGET, proposalKey, renderBlocks } from '../../src/slack/render/render-blocks.js';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { InMemoryHistory } from '../../src/store/in-memory-history.js';
 import type { InPlaceChange } from '../../src/store/in-place-store.js';
+import { playScenario } from '../support/play-scenario.js';
 import { listScenarios } from '../support/scenarios.js';
 
 /**
@@ -27,37 +20,6 @@ const FOOTER: types.KnownBlock = {
   type: 'context',
   elements: [{ type: 'mrkdwn', text: '/k8s-health prod-east asked by <@U0UMA>' }],
 };
-
-/** When a dump was captured (its meta.json): the sandbox scans it at that moment. */
-function capturedAt(dir: string): Date {
-  return new Date(String(JSON.parse(readFileSync(path.join(dir, 'meta.json'), 'utf8')).collectedAt));
-}
-
-/**
- * Every scan of a scenario, with the alert threads it opened or changed, as the bot would post them:
- * scanned when captured (a live cluster, and the sandbox), or all at {@link LATER}.
- */
-async function play(scans: string[], at?: Date): Promise<{ report: Report; incidents: Incident[] }> {
-  const history = new InMemoryHistory();
-  let state: ClusterAlertState = EMPTY_ALERT_STATE;
-  let report: Report | undefined;
-  const incidents = new Map<string, Incident>();
-  for (const dir of scans) {
-    report = await scanSnapshot(await loadDump(dir, { cluster: 'prod-east' }), {
-      history,
-      thresholds: DEFAULT_THRESHOLDS,
-      generatedAt: at ?? capturedAt(dir),
-    });
-    const next = analyzeAlertChanges(state, report, {
-      channel: 'C0ALERTS',
-      resolveAfterScans: 2,
-      flapWindowMinutes: 30,
-    });
-    state = next.state;
-    for (const inc of next.changed) incidents.set(inc.fingerprint, inc);
-  }
-  return { report: report!, incidents: [...incidents.values()] };
-}
 
 /** Every fix of every finding with a stored proposal: each becomes something to press, as in Slack. */
 function everyFixAButton(
@@ -95,10 +57,10 @@ describe('one phone screen, for every bundled scenario', () => {
 
   it.each(scenarios.map((s) => [s.name, s] as const))('%s', async (_name, s) => {
     // Read later, the card also says when it was scanned and when its data was captured.
-    const later = (await play(s.scans, LATER)).report;
+    const later = (await playScenario(s.scans, LATER)).report;
     const laterCard = renderBlocks(later, { now: LATER, proposalIds: everyFixAButton(later.findings) });
     expect(estimateLines([...laterCard.blocks, FOOTER])).toBeLessThanOrEqual(CARD_LINE_BUDGET);
-    const { report, incidents } = await play(s.scans);
+    const { report, incidents } = await playScenario(s.scans);
     const card = renderBlocks(report, { proposalIds: everyFixAButton(report.findings) });
     const blocks = card.blocks as types.KnownBlock[];
     expect(estimateLines([...blocks, FOOTER])).toBeLessThanOrEqual(CARD_LINE_BUDGET);
@@ -145,7 +107,7 @@ describe('one phone screen, for every bundled scenario', () => {
 describe('a parent with a reversible fix still in place', () => {
   it('fits one screen, open or resolved: what is still in place, since when, that its backend is down, and its Undo', async () => {
     const s3 = listScenarios().find((s) => s.name === 's3-recreation-loop-webhook-down')!;
-    const { incidents } = await play(s3.scans);
+    const { incidents } = await playScenario(s3.scans);
     const open = incidents.find((i) => i.finding.id === 'webhook.unavailable-blocking')!;
     const webhook = open.finding.subject.name;
     const change: InPlaceChange = {
